@@ -1,0 +1,34 @@
+"""sigfast: exact, deterministic and fast significance testing for NLP evaluation.
+
+>>> import numpy as np, sigfast
+>>> rng = np.random.default_rng(0)
+>>> a, b = rng.normal(0.50, 0.1, 500), rng.normal(0.52, 0.1, 500)
+>>> r = sigfast.paired_bootstrap(a, b, n_resamples=10_000, seed=1)
+>>> r.pvalue < 0.05
+True
+"""
+
+from __future__ import annotations
+
+from . import exceptions, metrics
+from ._native import STREAM_VERSION, __version__
+from .exceptions import FormatError, InputError, MetricError, SigfastError
+from .results import ConfidenceInterval, PairedTestResult
+from .significance import paired_bootstrap, permutation_test
+from .stats import Statistics
+
+__all__ = [
+    "ConfidenceInterval",
+    "FormatError",
+    "InputError",
+    "MetricError",
+    "PairedTestResult",
+    "STREAM_VERSION",
+    "SigfastError",
+    "Statistics",
+    "__version__",
+    "exceptions",
+    "metrics",
+    "paired_bootstrap",
+    "permutation_test",
+]

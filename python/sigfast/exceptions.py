@@ -1,0 +1,37 @@
+"""Exceptions raised by sigfast.
+
+Every error about the user's data or arguments is a :class:`SigfastError`
+and also a :class:`ValueError`, so ``except ValueError`` catches it.
+``KeyboardInterrupt`` from Ctrl-C passes through untouched.
+"""
+
+from __future__ import annotations
+
+__all__ = ["SigfastError", "InputError", "FormatError", "MetricError"]
+
+
+class SigfastError(ValueError):
+    """Base class of sigfast's errors."""
+
+
+class InputError(SigfastError):
+    """Data or arguments that cannot be used (shape, NaN, counts, sizes)."""
+
+
+class FormatError(SigfastError):
+    """A file that cannot be read: names the file, the line and what to do."""
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        where = ""
+        if path is not None:
+            where = f"{path}"
+            if line is not None:
+                where += f", line {line}"
+            where += ": "
+        super().__init__(where + message)
+        self.path = path
+        self.line = line
+
+
+class MetricError(SigfastError):
+    """An unknown metric, or statistics that do not fit the metric."""

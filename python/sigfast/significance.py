@@ -1,0 +1,370 @@
+"""Paired significance tests of two systems on the same items.
+
+Both tests draw every resample from a counter-based stream keyed by
+(seed, resample index), so one seed gives the same bytes for any thread count.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Literal
+
+import numpy as np
+
+from . import _native
+from ._progress import ProgressArg, resolve as _resolve_progress
+from .exceptions import InputError
+from .metrics import Metric, resolve_metric
+from .results import ConfidenceInterval, PairedTestResult
+from .stats import Statistics
+
+__all__ = ["paired_bootstrap", "permutation_test", "DEFAULT_RESAMPLES", "DEFAULT_SEED"]
+
+DEFAULT_RESAMPLES = 1_000_000
+DEFAULT_PERMUTATIONS = 100_000
+DEFAULT_SEED = 12345
+_BLOCK = 1 << 16  # resamples per call when a Python metric evaluates sums
+
+_VARIANTS = {
+    "bk": "berg-kirkpatrick",
+    "berg-kirkpatrick": "berg-kirkpatrick",
+    "koehn": "koehn",
+    "shifted": "shifted",
+    "moses": "shifted",
+    "sacrebleu": "shifted",
+}
+_NATIVE_VARIANT = {"berg-kirkpatrick": "bk", "koehn": "koehn", "shifted": "shifted"}
+_ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
+    try:
+        i = operator.index(v)
+    except TypeError:
+        raise InputError(f"{name} must be an integer, got {v!r}") from None
+    if i < lo or (hi is not None and i > hi):
+        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
+        raise InputError(f"{name} must be {rng}, got {i}")
+    return int(i)
+
+
+def _threads(n_threads: int | None) -> int:
+    if n_threads is None:
+        return 0
+    return _check_int("n_threads", n_threads, 1, 1024)
+
+
+def _plus_one(pvalue: str) -> bool:
+    if pvalue not in ("plus_one", "raw"):
+        raise InputError(f"pvalue must be 'plus_one' ((c+1)/(B+1)) or 'raw' (c/B), got {pvalue!r}")
+    return pvalue == "plus_one"
+
+
+def _pair(
+    x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, Any]
+) -> tuple[Statistics, Metric]:
+    if isinstance(x, Statistics):
+        if y is not None:
+            raise InputError("pass either a Statistics object (and systems=) or two arrays x, y")
+        stats = x
+        if systems is None:
+            if stats.n_systems != 2:
+                raise InputError(
+                    f"the statistics hold {stats.n_systems} systems; name the two to compare with "
+                    f"systems=(baseline, candidate) from {list(stats.systems)}"
+                )
+            systems = (0, 1)
+        if len(systems) != 2:
+            raise InputError("systems= must name exactly two systems (baseline, candidate)")
+        if stats.index(systems[0]) == stats.index(systems[1]):
+            raise InputError("cannot compare a system with itself")
+        stats = stats.select(*systems)
+    else:
+        if y is None:
+            raise InputError("paired tests need two systems: pass x and y (or one Statistics with two systems)")
+        names = tuple(systems) if systems is not None else ("x", "y")
+        xa, ya = np.asarray(x), np.asarray(y)
+        if xa.ndim == 1 and ya.ndim == 1:
+            hib = metric_params.pop("higher_is_better", True)
+            stats = Statistics.from_scores({names[0]: xa, names[1]: ya}, higher_is_better=hib)
+            if metric is None or metric == "mean":
+                metric_params["higher_is_better"] = hib
+        elif xa.ndim == 2 and ya.ndim == 2:
+            if xa.shape[1] != ya.shape[1]:
+                raise InputError(f"x has {xa.shape[1]} statistics per item, y has {ya.shape[1]}")
+            m = resolve_metric(metric, None, **metric_params) if metric is not None else None
+            stat_names = m.stat_names if m is not None and m.n_stats == xa.shape[1] else tuple(
+                f"s{i}" for i in range(xa.shape[1])
+            )
+            counts = bool(m is not None and m.counts)
+            if counts:
+                stats = Statistics.from_counts({names[0]: xa, names[1]: ya}, stat_names=stat_names)
+            else:
+                stats = Statistics(np.stack([_f(xa, "x"), _f(ya, "y")]), names, stat_names)
+        else:
+            raise InputError(
+                f"x and y must both be 1-D (one score per item) or both 2-D (items x statistics); "
+                f"got shapes {xa.shape} and {ya.shape}"
+            )
+    m = resolve_metric(metric, stats, **metric_params)
+    if m.counts and not stats.counts and (stats.values < 0).any():
+        idx = tuple(int(i) for i in np.argwhere(stats.values < 0)[0])
+        raise InputError(
+            f"metric {m.name!r} reads counts, but system {stats.systems[idx[0]]!r} has a negative "
+            f"value {stats.values[idx]} at item {idx[1]}, statistic {stats.stat_names[idx[2]]!r}"
+        )
+    return stats, m
+
+
+def _f(a: np.ndarray, what: str) -> np.ndarray:
+    if not np.issubdtype(a.dtype, np.number) and a.dtype != np.bool_:
+        raise InputError(f"{what}: expected numbers, got dtype {a.dtype}")
+    return a.astype(np.float64)
+
+
+def _table(stats: Statistics) -> np.ndarray:
+    return np.ascontiguousarray(np.concatenate([stats.values[0], stats.values[1]], axis=1))
+
+
+def _observed(stats: Statistics, m: Metric) -> tuple[float, float]:
+    s = m.evaluate(stats.totals(), stats.n_items)
+    return float(s[0]), float(s[1])
+
+
+def _custom_values(table: np.ndarray, m: Metric, k: int, total: int, fetch: Any) -> np.ndarray:
+    out = np.empty((total, 2))
+    for start in range(0, total, _BLOCK):
+        count = min(_BLOCK, total - start)
+        sums = fetch(start, count)
+        out[start : start + count, 0] = m.evaluate(sums[:, :k], table.shape[0])
+        out[start : start + count, 1] = m.evaluate(sums[:, k:], table.shape[0])
+    return out
+
+
+def paired_bootstrap(
+    x: Any,
+    y: Any = None,
+    *,
+    metric: Any = None,
+    systems: tuple[Any, Any] | None = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    variant: Literal["bk", "koehn", "shifted"] = "bk",
+    alternative: Literal["two-sided", "greater", "less"] | None = None,
+    confidence_level: float = 0.95,
+    pvalue: Literal["plus_one", "raw"] = "plus_one",
+    resampling: Literal["auto", "items", "distinct"] = "auto",
+    n_threads: int | None = None,
+    progress: ProgressArg = None,
+    return_distribution: bool = False,
+    **metric_params: Any,
+) -> PairedTestResult:
+    """Paired bootstrap test of system ``y`` against baseline ``x``.
+
+    Parameters
+    ----------
+    x, y
+        Per-item scores (1-D) or per-item sufficient statistics (items ×
+        statistics) of the baseline and the candidate; or ``x`` is a
+        :class:`~sigfast.Statistics` and ``systems`` names the two systems.
+    metric
+        A built-in metric name (``"f1"``, ``"bleu"``, ...), a
+        :class:`~sigfast.metrics.Metric`, or a callable on summed statistics
+        ``(resamples, k) -> (resamples,)``. Default: the statistics' own
+        metric, or the mean of 1-D scores.
+    n_resamples
+        Bootstrap resamples B (default 10^6).
+    seed
+        Key of the counter-based random stream (0 ≤ seed < 2^64). The same
+        seed gives the same result for any ``n_threads``.
+    variant
+        ``"bk"``: Berg-Kirkpatrick et al. (2012), p = share of resamples with
+        δ* > 2δ, one-sided in the direction of the observed δ.
+        ``"koehn"``: Koehn (2004), share of resamples that the observed
+        winner does not win. ``"shifted"``: Moses / sacrebleu,
+        |δ* − mean(δ*)| ≥ |δ| (two-sided by default).
+    alternative
+        Only for ``"shifted"``: ``"two-sided"``, ``"greater"`` or ``"less"``.
+    pvalue
+        ``"plus_one"``: (c + 1)/(B + 1), never 0 (default); ``"raw"``: c/B.
+    resampling
+        ``"items"`` draws n indices per resample; ``"distinct"`` draws
+        multinomial counts over distinct statistic rows (the same
+        distribution at a cost that follows distinct rows); ``"auto"`` uses
+        distinct rows when there are at most n/32 of them.
+    progress
+        None (a bar on a terminal for long runs), True, False, or a callable
+        ``(done, total)`` called about ten times a second.
+    **metric_params
+        Parameters of a named metric, e.g. ``beta=0.5`` or ``smooth="floor"``.
+
+    Returns
+    -------
+    PairedTestResult
+        ``statistic`` (δ = metric(y) − metric(x)), ``pvalue``,
+        ``confidence_interval`` (percentile interval of δ*), each system's
+        score and interval, and the test's full description.
+    """
+    stats, m = _pair(x, y, systems, metric, dict(metric_params))
+    B = _check_int("n_resamples", n_resamples, 1)
+    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    if not 0 < float(confidence_level) < 1:
+        raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    v = _VARIANTS.get(str(variant).lower())
+    if v is None:
+        raise InputError(f"unknown bootstrap variant {variant!r}; choose 'bk', 'koehn' or 'shifted'")
+    if v == "shifted":
+        alt = alternative or "two-sided"
+        if alt not in _ALTERNATIVES:
+            raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alt!r}")
+    else:
+        if alternative not in (None,):
+            raise InputError(
+                f"the {v} bootstrap is one-sided in the direction of the observed difference; "
+                "it takes no alternative= (use variant='shifted' for a chosen sidedness)"
+            )
+        alt = "observed-direction" if v == "berg-kirkpatrick" else "observed-winner"
+    if resampling not in ("auto", "items", "distinct"):
+        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
+    plus_one = _plus_one(pvalue)
+    threads = _threads(n_threads)
+    table = _table(stats)
+    k = stats.n_stats
+    cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
+
+    if m.native is not None:
+        values, distinct = _native.bootstrap_values(table, m.native, dict(m.params), seed, B, resampling, threads, cb)
+    else:
+        distinct = None
+
+        def fetch(start: int, count: int) -> np.ndarray:
+            nonlocal distinct
+            s, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
+            if cb is not None:
+                cb(start + count, B)
+            return s
+
+        values = _custom_values(table, m, k, B, fetch)
+    sx, sy = _observed(stats, m)
+    delta = sy - sx
+    deltas = np.ascontiguousarray(values[:, 1] - values[:, 0])
+    orient = 1.0 if m.higher_is_better else -1.0
+    native_alt = alt if v == "shifted" else "two-sided"
+    count, total, p = _native.bootstrap_pvalue(deltas, delta, _NATIVE_VARIANT[v], native_alt, orient, plus_one)
+    cl = float(confidence_level)
+    ci = ConfidenceInterval(*_native.percentile_interval(deltas, cl))
+    cx = ConfidenceInterval(*_native.percentile_interval(np.ascontiguousarray(values[:, 0]), cl))
+    cy = ConfidenceInterval(*_native.percentile_interval(np.ascontiguousarray(values[:, 1]), cl))
+    return PairedTestResult(
+        test="paired_bootstrap",
+        variant=v,
+        alternative=alt,
+        metric=m.name,
+        higher_is_better=m.higher_is_better,
+        systems=(stats.systems[0], stats.systems[1]),
+        score_x=sx,
+        score_y=sy,
+        statistic=delta,
+        pvalue=p,
+        count=int(count),
+        n_resamples=int(total),
+        pvalue_method="(c+1)/(B+1)" if plus_one else "c/B",
+        seed=seed,
+        n_items=stats.n_items,
+        resampling=f"distinct-rows({distinct})" if distinct is not None else "items",
+        confidence_level=cl,
+        confidence_interval=ci,
+        score_x_interval=cx,
+        score_y_interval=cy,
+        version=_native.__version__,
+        stream_version=_native.STREAM_VERSION,
+        distribution=values if return_distribution else None,
+    )
+
+
+def permutation_test(
+    x: Any,
+    y: Any = None,
+    *,
+    metric: Any = None,
+    systems: tuple[Any, Any] | None = None,
+    method: Literal["approximate", "exact", "auto"] = "auto",
+    n_resamples: int = DEFAULT_PERMUTATIONS,
+    seed: int = DEFAULT_SEED,
+    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+    pvalue: Literal["plus_one", "raw"] = "plus_one",
+    n_threads: int | None = None,
+    progress: ProgressArg = None,
+    return_distribution: bool = False,
+    **metric_params: Any,
+) -> PairedTestResult:
+    """Paired permutation test: swap the two systems' statistics item by item.
+
+    ``method="approximate"`` (approximate randomization) swaps each item with
+    probability 1/2 in each of ``n_resamples`` resamples and reports
+    (c + 1)/(B + 1) (or c/B with ``pvalue="raw"``); ``"exact"`` enumerates all
+    2^n arrangements (n ≤ 20 by default of ``"auto"``, at most 26) and reports
+    the exact share c/2^n, which counts the observed arrangement and so is
+    never 0. ``alternative`` refers to δ = metric(y) − metric(x). Resampled
+    δ within 100 ulps of the observed δ count as ties (as in scipy).
+
+    Other parameters are as in :func:`paired_bootstrap`.
+    """
+    stats, m = _pair(x, y, systems, metric, dict(metric_params))
+    if method not in ("approximate", "exact", "auto"):
+        raise InputError(f"method must be 'approximate', 'exact' or 'auto', got {method!r}")
+    if alternative not in _ALTERNATIVES:
+        raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
+    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    plus_one = _plus_one(pvalue)
+    threads = _threads(n_threads)
+    n = stats.n_items
+    exact = method == "exact" or (method == "auto" and n <= 20)
+    if exact and n > _native.MAX_EXACT_ITEMS:
+        raise InputError(
+            f"the exact test enumerates 2^n arrangements; n = {n} items is above the limit of "
+            f"{_native.MAX_EXACT_ITEMS}. Use method='approximate'"
+        )
+    B = (1 << n) if exact else _check_int("n_resamples", n_resamples, 1)
+    table = _table(stats)
+    k = stats.n_stats
+    cb = _resolve_progress(progress, B, float(B) * n, "permutation")
+    if m.native is not None:
+        if exact:
+            values = _native.exact_permutation_values(table, m.native, dict(m.params), threads, cb)
+        else:
+            values = _native.permutation_values(table, m.native, dict(m.params), seed, B, threads, cb)
+    else:
+
+        def fetch(start: int, count: int) -> np.ndarray:
+            s = _native.permutation_sums(table, seed, start, count, exact, threads, None)
+            if cb is not None:
+                cb(start + count, B)
+            return s
+
+        values = _custom_values(table, m, k, B, fetch)
+    sx, sy = _observed(stats, m)
+    delta = sy - sx
+    deltas = np.ascontiguousarray(values[:, 1] - values[:, 0])
+    count, total, p = _native.permutation_pvalue(deltas, delta, alternative, plus_one and not exact)
+    return PairedTestResult(
+        test="exact_permutation" if exact else "approximate_randomization",
+        variant="paired-swap",
+        alternative=alternative,
+        metric=m.name,
+        higher_is_better=m.higher_is_better,
+        systems=(stats.systems[0], stats.systems[1]),
+        score_x=sx,
+        score_y=sy,
+        statistic=delta,
+        pvalue=p,
+        count=int(count),
+        n_resamples=int(total),
+        pvalue_method="c/2^n (exact)" if exact else ("(c+1)/(B+1)" if plus_one else "c/B"),
+        seed=None if exact else seed,
+        n_items=n,
+        resampling="all-arrangements" if exact else "swap-each-item-p=0.5",
+        version=_native.__version__,
+        stream_version=_native.STREAM_VERSION,
+        distribution=values if return_distribution else None,
+    )

@@ -1,0 +1,252 @@
+"""Per-item sufficient statistics of one or more systems on one test set."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .exceptions import InputError
+
+__all__ = ["Statistics"]
+
+
+def _as_float_array(a: Any, what: str) -> np.ndarray:
+    try:
+        arr = np.asarray(a)
+    except Exception as e:  # pragma: no cover - numpy's own message is kept
+        raise InputError(f"{what}: cannot be read as an array ({e})") from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
+        raise InputError(f"{what}: expected numbers, got an array of dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise InputError(f"{what}: complex numbers are not statistics")
+    return arr.astype(np.float64, copy=False)
+
+
+def _check_finite(arr: np.ndarray, what: str, systems: Sequence[str] | None = None) -> None:
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        where = _where(idx, systems)
+        raise InputError(f"{what}: value {arr[idx]} at {where} is not finite; remove or fix that item")
+
+
+def _where(idx: tuple[int, ...], systems: Sequence[str] | None) -> str:
+    if len(idx) == 3:
+        s = systems[idx[0]] if systems else str(idx[0])
+        return f"system {s!r}, item {idx[1]}, statistic {idx[2]}"
+    return ", ".join(f"axis {a} index {i}" for a, i in enumerate(idx))
+
+
+@dataclass(frozen=True, eq=False)
+class Statistics:
+    """Sufficient statistics: ``values[s, i, k]`` is statistic ``k`` of item ``i`` for system ``s``.
+
+    Build one with :meth:`from_scores` (one number per item, e.g. sentence
+    accuracy or a learned metric's score), :meth:`from_counts` (e.g. correct,
+    guessed and gold counts per sentence for F1) or a file reader
+    (:func:`sigfast.read`). The array is float64, C-contiguous and read-only.
+    """
+
+    values: np.ndarray
+    systems: tuple[str, ...]
+    stat_names: tuple[str, ...]
+    metric: str | None = None
+    counts: bool = False
+    item_ids: tuple[str, ...] | None = None
+    source: str | None = None
+    metric_params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        v = _as_float_array(self.values, "statistics")
+        if v.ndim != 3:
+            raise InputError(
+                f"statistics must have shape (systems, items, statistics); got {v.ndim} dimensions {v.shape}"
+            )
+        s, n, k = v.shape
+        if s == 0:
+            raise InputError("statistics hold no systems")
+        if n == 0:
+            raise InputError("statistics hold zero items; an empty test set cannot be tested")
+        if k == 0:
+            raise InputError("statistics hold zero statistics per item")
+        if len(self.systems) != s:
+            raise InputError(f"{len(self.systems)} system names for {s} systems")
+        if len(set(self.systems)) != s:
+            raise InputError(f"system names must be unique: {list(self.systems)}")
+        if len(self.stat_names) != k:
+            raise InputError(f"{len(self.stat_names)} statistic names for {k} statistics")
+        _check_finite(v, "statistics", self.systems)
+        if self.counts and (v < 0).any():
+            idx = tuple(int(i) for i in np.argwhere(v < 0)[0])
+            raise InputError(
+                f"statistics: negative count {v[idx]} at {_where(idx, self.systems)}; counts must be >= 0"
+            )
+        if self.item_ids is not None and len(self.item_ids) != n:
+            raise InputError(f"{len(self.item_ids)} item ids for {n} items")
+        v = np.ascontiguousarray(v)
+        if v is self.values and v.flags.writeable:
+            v = v.copy()
+        v.flags.writeable = False
+        object.__setattr__(self, "values", v)
+        object.__setattr__(self, "systems", tuple(str(x) for x in self.systems))
+        object.__setattr__(self, "stat_names", tuple(str(x) for x in self.stat_names))
+        object.__setattr__(self, "metric_params", dict(self.metric_params))
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def from_scores(
+        cls,
+        scores: Mapping[str, Any] | Sequence[Any] | np.ndarray,
+        *,
+        systems: Sequence[str] | None = None,
+        higher_is_better: bool = True,
+        item_ids: Sequence[str] | None = None,
+        source: str | None = None,
+    ) -> Statistics:
+        """One score per item and system; the metric is their mean.
+
+        ``scores`` is a mapping ``name -> 1-D array``, or a 2-D array
+        ``(systems, items)``, or a sequence of 1-D arrays.
+        """
+        names, arrays = _split_named(scores, systems)
+        rows = []
+        for name, a in zip(names, arrays):
+            arr = _as_float_array(a, f"scores of {name!r}")
+            if arr.ndim != 1:
+                raise InputError(f"scores of {name!r} must be one number per item (1-D); got shape {arr.shape}")
+            rows.append(arr)
+        _same_length(names, [len(r) for r in rows])
+        values = np.stack(rows)[:, :, None]
+        return cls(
+            values,
+            tuple(names),
+            ("score",),
+            metric="mean",
+            item_ids=None if item_ids is None else tuple(item_ids),
+            source=source,
+            metric_params={"higher_is_better": higher_is_better},
+        )
+
+    @classmethod
+    def from_counts(
+        cls,
+        counts: Mapping[str, Any] | Sequence[Any] | np.ndarray,
+        *,
+        stat_names: Sequence[str],
+        metric: str | None = None,
+        systems: Sequence[str] | None = None,
+        item_ids: Sequence[str] | None = None,
+        source: str | None = None,
+        metric_params: Mapping[str, Any] | None = None,
+    ) -> Statistics:
+        """Non-negative per-item counts, e.g. ``stat_names=("tp", "guessed", "gold")``.
+
+        ``counts`` is a mapping ``name -> (items, statistics)``, a 3-D array
+        ``(systems, items, statistics)``, or a sequence of 2-D arrays.
+        """
+        names, arrays = _split_named(counts, systems)
+        mats = []
+        for name, a in zip(names, arrays):
+            arr = _as_float_array(a, f"counts of {name!r}")
+            if arr.ndim == 1 and len(stat_names) == 1:
+                arr = arr[:, None]
+            if arr.ndim != 2:
+                raise InputError(f"counts of {name!r} must be (items, statistics); got shape {arr.shape}")
+            if arr.shape[1] != len(stat_names):
+                raise InputError(
+                    f"counts of {name!r} have {arr.shape[1]} statistics per item; "
+                    f"stat_names names {len(stat_names)}: {list(stat_names)}"
+                )
+            mats.append(arr)
+        _same_length(names, [m.shape[0] for m in mats])
+        return cls(
+            np.stack(mats),
+            tuple(names),
+            tuple(stat_names),
+            metric=metric,
+            counts=True,
+            item_ids=None if item_ids is None else tuple(item_ids),
+            source=source,
+            metric_params=metric_params or {},
+        )
+
+    # ------------------------------------------------------------------ views
+    @property
+    def n_systems(self) -> int:
+        return int(self.values.shape[0])
+
+    @property
+    def n_items(self) -> int:
+        return int(self.values.shape[1])
+
+    @property
+    def n_stats(self) -> int:
+        return int(self.values.shape[2])
+
+    def index(self, system: str | int) -> int:
+        """Position of a system given by name or index."""
+        if isinstance(system, (int, np.integer)):
+            i = int(system)
+            if not -self.n_systems <= i < self.n_systems:
+                raise InputError(f"system index {i} out of range for {self.n_systems} systems")
+            return i % self.n_systems
+        try:
+            return self.systems.index(system)
+        except ValueError:
+            raise InputError(f"no system named {system!r}; systems are {list(self.systems)}") from None
+
+    def select(self, *systems: str | int) -> Statistics:
+        """The statistics of the given systems, in that order."""
+        idx = [self.index(s) for s in systems]
+        return Statistics(
+            self.values[idx],
+            tuple(self.systems[i] for i in idx),
+            self.stat_names,
+            metric=self.metric,
+            counts=self.counts,
+            item_ids=self.item_ids,
+            source=self.source,
+            metric_params=self.metric_params,
+        )
+
+    def totals(self) -> np.ndarray:
+        """Column sums per system, summed in item order: shape (systems, statistics)."""
+        return np.cumsum(self.values, axis=1)[:, -1, :]
+
+    def scores(self, metric: Any = None, **params: Any) -> dict[str, float]:
+        """Each system's corpus-level metric on the summed statistics."""
+        from .metrics import resolve_metric
+
+        m = resolve_metric(metric, self, **params)
+        return {name: float(v) for name, v in zip(self.systems, m.evaluate(self.totals(), self.n_items))}
+
+    def __repr__(self) -> str:
+        return (
+            f"Statistics(systems={list(self.systems)}, items={self.n_items}, "
+            f"stats={list(self.stat_names)}, metric={self.metric!r})"
+        )
+
+
+def _split_named(data: Any, systems: Sequence[str] | None) -> tuple[list[str], list[Any]]:
+    if isinstance(data, Mapping):
+        names = [str(k) for k in data.keys()]
+        arrays = list(data.values())
+        if systems is not None and list(systems) != names:
+            raise InputError("give system names either as mapping keys or as systems=, not both")
+    else:
+        arrays = list(data)
+        names = list(systems) if systems is not None else [f"system{i}" for i in range(len(arrays))]
+        if len(names) != len(arrays):
+            raise InputError(f"{len(names)} system names for {len(arrays)} systems")
+    if not arrays:
+        raise InputError("no systems given")
+    return names, arrays
+
+
+def _same_length(names: Sequence[str], lengths: Sequence[int]) -> None:
+    if len(set(lengths)) > 1:
+        detail = ", ".join(f"{n!r}: {k}" for n, k in zip(names, lengths))
+        raise InputError(f"systems have different numbers of items ({detail}); a paired test needs the same items")

@@ -1,0 +1,643 @@
+//! Resampling drivers: paired bootstrap (over items or over distinct rows),
+//! approximate randomization and exact permutation.
+//!
+//! Statistics arrive item-major: `n` items × `width` columns, where the
+//! columns of system `s` are `s*k .. (s+1)*k`. Work is split into fixed
+//! blocks of [`BLOCK`] resamples; each resample draws from its own stream
+//! (see [`crate::rng`]) and writes its own output row, so results do not
+//! depend on the number of threads. Sums inside a resample run in a fixed
+//! order: integer statistics are summed exactly in integers; float
+//! statistics are summed in four interleaved lanes (draw t into lane t mod 4)
+//! combined as (l0 + l1) + (l2 + l3).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::binomial::multinomial;
+use crate::metric::Metric;
+use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP, TAG_PERMUTE};
+use crate::{Error, Result};
+
+/// Resamples per work unit. Fixed, so block boundaries never depend on threads.
+pub const BLOCK: usize = 256;
+/// Largest item count for the exact permutation test (2^n arrangements).
+pub const MAX_EXACT_ITEMS: usize = 26;
+
+/// Shared progress counter and cancel flag, polled between blocks.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicU64,
+    pub cancel: AtomicBool,
+}
+
+impl Progress {
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// How bootstrap resamples are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resampling {
+    /// Draw n item indices per resample.
+    Items,
+    /// Draw multinomial counts over distinct rows (cost follows distinct rows).
+    Distinct,
+    /// `Distinct` when distinct rows are at most n/32, else `Items`.
+    Auto,
+}
+
+/// A read-only item-major table of statistics.
+#[derive(Clone, Copy, Debug)]
+pub struct Table<'a> {
+    pub data: &'a [f64],
+    pub n: usize,
+    pub width: usize,
+}
+
+impl<'a> Table<'a> {
+    pub fn new(data: &'a [f64], n: usize, width: usize) -> Result<Self> {
+        if n == 0 {
+            return Err(Error::InvalidArgument("no items: the statistics have zero items".into()));
+        }
+        if width == 0 {
+            return Err(Error::InvalidArgument("no statistics: width is zero".into()));
+        }
+        if data.len() != n * width {
+            return Err(Error::InvalidArgument(format!(
+                "data has {} values, expected {} items x {} statistics",
+                data.len(),
+                n,
+                width
+            )));
+        }
+        if let Some(pos) = data.iter().position(|v| !v.is_finite()) {
+            return Err(Error::InvalidArgument(format!(
+                "statistic at item {}, column {} is not finite ({})",
+                pos / width,
+                pos % width,
+                data[pos]
+            )));
+        }
+        if n as u64 > 1 << 32 {
+            return Err(Error::InvalidArgument("more than 2^32 items".into()));
+        }
+        Ok(Table { data, n, width })
+    }
+
+    fn row(&self, i: usize) -> &'a [f64] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+
+    fn max_abs(&self) -> f64 {
+        self.data.iter().fold(0.0f64, |m, v| m.max(v.abs()))
+    }
+
+    fn all_integral(&self) -> bool {
+        self.data.iter().all(|v| v.fract() == 0.0)
+    }
+}
+
+fn pack<T: Copy + Default, const L: usize>(t: &Table<'_>, conv: impl Fn(f64) -> T) -> (Vec<[T; L]>, usize) {
+    let chunks = t.width.div_ceil(L);
+    let mut rows = vec![[T::default(); L]; t.n * chunks];
+    for i in 0..t.n {
+        for (c, &v) in t.row(i).iter().enumerate() {
+            rows[i * chunks + c / L][c % L] = conv(v);
+        }
+    }
+    (rows, chunks)
+}
+
+enum Packed {
+    I32(Vec<[i32; 8]>, usize),
+    I64(Vec<[i64; 4]>, usize),
+    F64(Vec<[f64; 4]>, usize),
+}
+
+/// Which exact representation the sums use, from the data alone.
+fn choose_packing(t: &Table<'_>, worst_sum: f64) -> Packed {
+    if t.all_integral() {
+        if worst_sum < f64::from(i32::MAX) {
+            let (r, c) = pack::<i32, 8>(t, |v| v as i32);
+            return Packed::I32(r, c);
+        }
+        if worst_sum < 9_007_199_254_740_992.0 {
+            let (r, c) = pack::<i64, 4>(t, |v| v as i64);
+            return Packed::I64(r, c);
+        }
+    }
+    let (r, c) = pack::<f64, 4>(t, |v| v);
+    Packed::F64(r, c)
+}
+
+/// A prepared paired bootstrap over one table.
+pub struct Bootstrap {
+    n: usize,
+    width: usize,
+    packed: Packed,
+    distinct: Option<(Vec<f64>, Vec<u64>)>,
+}
+
+impl Bootstrap {
+    #[must_use]
+    pub fn new(t: &Table<'_>, resampling: Resampling) -> Self {
+        let packed = choose_packing(t, t.max_abs() * t.n as f64);
+        let distinct = match resampling {
+            Resampling::Items => None,
+            Resampling::Distinct | Resampling::Auto => {
+                let (rows, weights) = distinct_rows(t);
+                let keep = resampling == Resampling::Distinct || weights.len() * 32 <= t.n;
+                keep.then_some((rows, weights))
+            }
+        };
+        Bootstrap { n: t.n, width: t.width, packed, distinct }
+    }
+
+    /// Number of distinct rows when resampling over distinct rows.
+    #[must_use]
+    pub fn distinct_rows(&self) -> Option<usize> {
+        self.distinct.as_ref().map(|(_, w)| w.len())
+    }
+
+    /// The summed statistics (`width` values) of resample `b`.
+    pub fn sums(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
+        if let Some((rows, weights)) = &self.distinct {
+            counts.resize(weights.len(), 0);
+            multinomial(&mut stream, self.n as u64, weights, counts);
+            out.fill(0.0);
+            for (j, &k) in counts.iter().enumerate() {
+                let kf = k as f64;
+                for (o, &v) in out.iter_mut().zip(&rows[j * self.width..(j + 1) * self.width]) {
+                    *o += kf * v;
+                }
+            }
+            return;
+        }
+        let bnd = Bounded::new(self.n as u64);
+        match &self.packed {
+            Packed::I32(rows, chunks) => {
+                if *chunks == 1 {
+                    let mut acc = [0i32; 8];
+                    bnd.for_each(&mut stream, self.n, |i| {
+                        let r = &rows[i];
+                        for l in 0..8 {
+                            acc[l] = acc[l].wrapping_add(r[l]);
+                        }
+                    });
+                    for (o, a) in out.iter_mut().zip(acc) {
+                        *o = f64::from(a);
+                    }
+                } else {
+                    let mut acc = vec![[0i32; 8]; *chunks];
+                    bnd.for_each(&mut stream, self.n, |i| {
+                        for (a, r) in acc.iter_mut().zip(&rows[i * chunks..(i + 1) * chunks]) {
+                            for l in 0..8 {
+                                a[l] = a[l].wrapping_add(r[l]);
+                            }
+                        }
+                    });
+                    for (c, o) in out.iter_mut().enumerate() {
+                        *o = f64::from(acc[c / 8][c % 8]);
+                    }
+                }
+            }
+            Packed::I64(rows, chunks) => {
+                let mut acc = vec![[0i64; 4]; *chunks];
+                bnd.for_each(&mut stream, self.n, |i| {
+                    for (a, r) in acc.iter_mut().zip(&rows[i * chunks..(i + 1) * chunks]) {
+                        for l in 0..4 {
+                            a[l] = a[l].wrapping_add(r[l]);
+                        }
+                    }
+                });
+                for (c, o) in out.iter_mut().enumerate() {
+                    *o = acc[c / 4][c % 4] as f64;
+                }
+            }
+            Packed::F64(rows, chunks) => {
+                let ch = *chunks;
+                let mut acc = vec![[0.0f64; 4]; 4 * ch];
+                let mut t = 0usize;
+                bnd.for_each(&mut stream, self.n, |i| {
+                    let lane = &mut acc[(t & 3) * ch..(t & 3) * ch + ch];
+                    for (a, r) in lane.iter_mut().zip(&rows[i * ch..(i + 1) * ch]) {
+                        for l in 0..4 {
+                            a[l] += r[l];
+                        }
+                    }
+                    t += 1;
+                });
+                for (c, o) in out.iter_mut().enumerate() {
+                    let g = |lane: usize| acc[lane * ch + c / 4][c % 4];
+                    *o = (g(0) + g(1)) + (g(2) + g(3));
+                }
+            }
+        }
+    }
+}
+
+fn distinct_rows(t: &Table<'_>) -> (Vec<f64>, Vec<u64>) {
+    let mut index: HashMap<Vec<u64>, usize> = HashMap::new();
+    let mut rows = Vec::new();
+    let mut weights: Vec<u64> = Vec::new();
+    for i in 0..t.n {
+        let r = t.row(i);
+        // +0.0 and -0.0 are the same statistic
+        let key: Vec<u64> = r.iter().map(|v| (v + 0.0).to_bits()).collect();
+        let next = weights.len();
+        let j = *index.entry(key).or_insert(next);
+        if j == next {
+            rows.extend_from_slice(r);
+            weights.push(0);
+        }
+        weights[j] += 1;
+    }
+    (rows, weights)
+}
+
+/// Run `f(first_resample, out_rows)` over fixed blocks of resamples in a pool
+/// of `threads` threads (0 = all cores); `stride` output values per resample.
+pub fn par_blocks<F>(total: usize, stride: usize, threads: usize, progress: &Progress, f: F) -> Result<Vec<f64>>
+where
+    F: Fn(usize, &mut [f64]) + Sync,
+{
+    let mut out = vec![0.0f64; total * stride];
+    if total == 0 {
+        return Ok(out);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::InvalidArgument(format!("cannot start threads: {e}")))?;
+    pool.install(|| {
+        out.par_chunks_mut(BLOCK * stride).enumerate().try_for_each(|(blk, chunk)| {
+            if progress.cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            f(blk * BLOCK, chunk);
+            progress.done.fetch_add((chunk.len() / stride) as u64, Ordering::Relaxed);
+            Ok(())
+        })
+    })?;
+    Ok(out)
+}
+
+fn check_systems(t: &Table<'_>, metric: &Metric) -> Result<usize> {
+    let k = metric.n_stats();
+    if t.width % k != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "{} statistic columns is not a multiple of the {} statistics per system that the metric needs",
+            t.width, k
+        )));
+    }
+    Ok(t.width / k)
+}
+
+/// Metric values of every system on every bootstrap resample:
+/// `n_resamples × systems`, resample-major.
+pub fn bootstrap_values(
+    t: &Table<'_>,
+    metric: &Metric,
+    seed: u64,
+    n_resamples: usize,
+    resampling: Resampling,
+    threads: usize,
+    progress: &Progress,
+) -> Result<(Vec<f64>, Option<usize>)> {
+    let systems = check_systems(t, metric)?;
+    let k = metric.n_stats();
+    let boot = Bootstrap::new(t, resampling);
+    let nf = t.n as f64;
+    let out = par_blocks(n_resamples, systems, threads, progress, |start, chunk| {
+        let mut sums = vec![0.0; t.width];
+        let mut counts = Vec::new();
+        for (r, row) in chunk.chunks_mut(systems).enumerate() {
+            boot.sums(seed, (start + r) as u64, &mut sums, &mut counts);
+            for (s, v) in row.iter_mut().enumerate() {
+                *v = metric.score(&sums[s * k..(s + 1) * k], nf);
+            }
+        }
+    })?;
+    Ok((out, boot.distinct_rows()))
+}
+
+/// Summed statistics of bootstrap resamples `start .. start + count`
+/// (`count × width`), for metrics evaluated outside the engine.
+pub fn bootstrap_sums(
+    t: &Table<'_>,
+    seed: u64,
+    start: u64,
+    count: usize,
+    resampling: Resampling,
+    threads: usize,
+    progress: &Progress,
+) -> Result<(Vec<f64>, Option<usize>)> {
+    let boot = Bootstrap::new(t, resampling);
+    let out = par_blocks(count, t.width, threads, progress, |first, chunk| {
+        let mut counts = Vec::new();
+        for (r, row) in chunk.chunks_mut(t.width).enumerate() {
+            boot.sums(seed, start + (first + r) as u64, row, &mut counts);
+        }
+    })?;
+    Ok((out, boot.distinct_rows()))
+}
+
+/// Paired swaps of two systems' statistics (width = 2k: x then y).
+pub struct Swapper {
+    n: usize,
+    k: usize,
+    /// y − x per item, exact for integer statistics
+    diff_i: Option<Vec<i64>>,
+    diff_f: Vec<f64>,
+    total_x: Vec<f64>,
+    total_y: Vec<f64>,
+}
+
+impl Swapper {
+    pub fn new(t: &Table<'_>) -> Result<Self> {
+        if t.width % 2 != 0 {
+            return Err(Error::InvalidArgument("a paired swap needs two systems with equal statistics".into()));
+        }
+        let k = t.width / 2;
+        let ints = t.all_integral() && t.max_abs() * 2.0 * (t.n as f64) < 4.5e15;
+        let mut diff_f = Vec::with_capacity(t.n * k);
+        let mut total_x = vec![0.0; k];
+        let mut total_y = vec![0.0; k];
+        for i in 0..t.n {
+            let r = t.row(i);
+            for c in 0..k {
+                diff_f.push(r[k + c] - r[c]);
+                total_x[c] += r[c];
+                total_y[c] += r[k + c];
+            }
+        }
+        let diff_i = ints.then(|| diff_f.iter().map(|&v| v as i64).collect());
+        Ok(Swapper { n: t.n, k, diff_i, diff_f, total_x, total_y })
+    }
+
+    /// Sums of (x', y') after swapping the items whose bit is set.
+    /// `bit(i)` says whether item i is swapped.
+    fn sums(&self, mut bit: impl FnMut(usize) -> bool, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+        let k = self.k;
+        if let Some(d) = &self.diff_i {
+            acc_i.fill(0);
+            for i in 0..self.n {
+                let m = -i64::from(bit(i));
+                for (a, &v) in acc_i.iter_mut().zip(&d[i * k..(i + 1) * k]) {
+                    *a += v & m;
+                }
+            }
+            for c in 0..k {
+                let m = acc_i[c] as f64;
+                out[c] = self.total_x[c] + m;
+                out[k + c] = self.total_y[c] - m;
+            }
+        } else {
+            acc_f.fill(0.0);
+            for i in 0..self.n {
+                let m = if bit(i) { 1.0 } else { 0.0 };
+                for (a, &v) in acc_f.iter_mut().zip(&self.diff_f[i * k..(i + 1) * k]) {
+                    *a += v * m;
+                }
+            }
+            for c in 0..k {
+                out[c] = self.total_x[c] + acc_f[c];
+                out[k + c] = self.total_y[c] - acc_f[c];
+            }
+        }
+    }
+
+    /// Random swaps of resample `b`: item i uses bit i mod 64 of word i / 64.
+    pub fn random_sums(&self, seed: u64, b: u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+        let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
+        let mut word = 0u64;
+        self.sums(
+            |i| {
+                if i % 64 == 0 {
+                    word = stream.next_u64();
+                }
+                (word >> (i % 64)) & 1 == 1
+            },
+            out,
+            acc_i,
+            acc_f,
+        );
+    }
+
+    /// Swaps of arrangement `mask`: item i swapped iff bit i is set.
+    pub fn mask_sums(&self, mask: u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+        self.sums(|i| (mask >> i) & 1 == 1, out, acc_i, acc_f);
+    }
+}
+
+fn swap_driver(
+    t: &Table<'_>,
+    total: usize,
+    threads: usize,
+    progress: &Progress,
+    stride: usize,
+    fill: impl Fn(&Swapper, u64, &mut [f64], &mut [f64], &mut [i64], &mut [f64]) + Sync,
+) -> Result<Vec<f64>> {
+    let sw = Swapper::new(t)?;
+    par_blocks(total, stride, threads, progress, |start, chunk| {
+        let mut sums = vec![0.0; t.width];
+        let mut ai = vec![0i64; sw.k];
+        let mut af = vec![0.0; sw.k];
+        for (r, row) in chunk.chunks_mut(stride).enumerate() {
+            fill(&sw, (start + r) as u64, row, &mut sums, &mut ai, &mut af);
+        }
+    })
+}
+
+/// Metric values (x', y') of approximate-randomization resamples: `n_resamples × 2`.
+pub fn permutation_values(
+    t: &Table<'_>,
+    metric: &Metric,
+    seed: u64,
+    n_resamples: usize,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    two_systems(t, metric)?;
+    let k = metric.n_stats();
+    let nf = t.n as f64;
+    swap_driver(t, n_resamples, threads, progress, 2, |sw, b, row, sums, ai, af| {
+        sw.random_sums(seed, b, sums, ai, af);
+        row[0] = metric.score(&sums[..k], nf);
+        row[1] = metric.score(&sums[k..], nf);
+    })
+}
+
+/// Metric values (x', y') of all 2^n swap arrangements: `2^n × 2`.
+pub fn exact_permutation_values(t: &Table<'_>, metric: &Metric, threads: usize, progress: &Progress) -> Result<Vec<f64>> {
+    two_systems(t, metric)?;
+    exact_size(t)?;
+    let k = metric.n_stats();
+    let nf = t.n as f64;
+    swap_driver(t, 1usize << t.n, threads, progress, 2, |sw, m, row, sums, ai, af| {
+        sw.mask_sums(m, sums, ai, af);
+        row[0] = metric.score(&sums[..k], nf);
+        row[1] = metric.score(&sums[k..], nf);
+    })
+}
+
+fn exact_size(t: &Table<'_>) -> Result<()> {
+    if t.n > MAX_EXACT_ITEMS {
+        return Err(Error::InvalidArgument(format!(
+            "the exact permutation test enumerates 2^n arrangements; n = {} is above the limit of {}",
+            t.n, MAX_EXACT_ITEMS
+        )));
+    }
+    Ok(())
+}
+
+/// Summed statistics of swap resamples `start .. start + count` (`count × width`);
+/// `exact` enumerates arrangements instead of drawing them.
+pub fn permutation_sums(
+    t: &Table<'_>,
+    seed: u64,
+    start: u64,
+    count: usize,
+    exact: bool,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    if exact {
+        exact_size(t)?;
+    }
+    swap_driver(t, count, threads, progress, t.width, |sw, r, row, _sums, ai, af| {
+        let b = start + r;
+        if exact {
+            sw.mask_sums(b, row, ai, af);
+        } else {
+            sw.random_sums(seed, b, row, ai, af);
+        }
+    })
+}
+
+fn two_systems(t: &Table<'_>, metric: &Metric) -> Result<()> {
+    if check_systems(t, metric)? != 2 {
+        return Err(Error::InvalidArgument("a paired test takes exactly two systems".into()));
+    }
+    Ok(())
+}
+
+/// The floor of any exact item bootstrap: draw and count `n_resamples × n`
+/// indices with the same generator, and nothing else. Returns a checksum.
+pub fn draw_count_floor(n: usize, n_resamples: usize, seed: u64, threads: usize) -> Result<u64> {
+    let progress = Progress::new();
+    let out = par_blocks(n_resamples, 1, threads, &progress, |start, chunk| {
+        let bnd = Bounded::new(n as u64);
+        let mut counts = vec![0u32; n];
+        for (r, o) in chunk.iter_mut().enumerate() {
+            counts.fill(0);
+            let mut stream = Stream::new(seed, TAG_BOOTSTRAP, (start + r) as u64, 0);
+            bnd.for_each(&mut stream, n, |i| counts[i] += 1);
+            *o = f64::from(counts[0]);
+        }
+    })?;
+    Ok(out.iter().map(|&v| v as u64).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(data: &[f64], n: usize, w: usize) -> Table<'_> {
+        Table::new(data, n, w).unwrap()
+    }
+
+    #[test]
+    fn identical_for_any_thread_count() {
+        let n = 300;
+        let data: Vec<f64> = (0..n * 6).map(|i| ((i * 7919) % 13) as f64).collect();
+        let t = table(&data, n, 6);
+        let m = Metric::FBeta { beta: 1.0 };
+        let p = Progress::new();
+        let (a, _) = bootstrap_values(&t, &m, 5, 1000, Resampling::Items, 1, &p).unwrap();
+        for threads in [2, 3] {
+            let (b, _) = bootstrap_values(&t, &m, 5, 1000, Resampling::Items, threads, &p).unwrap();
+            assert_eq!(a, b);
+        }
+        let fl: Vec<f64> = data.iter().map(|v| v * 0.37 + 0.001).collect();
+        let tf = table(&fl, n, 6);
+        let (c, _) = bootstrap_values(&tf, &m, 5, 700, Resampling::Items, 1, &p).unwrap();
+        let (d, _) = bootstrap_values(&tf, &m, 5, 700, Resampling::Items, 3, &p).unwrap();
+        assert_eq!(c, d);
+    }
+
+    #[test]
+    fn sums_batches_agree_with_values() {
+        let n = 50;
+        let data: Vec<f64> = (0..n * 2).map(|i| (i % 3) as f64).collect();
+        let t = table(&data, n, 2);
+        let p = Progress::new();
+        let (all, _) = bootstrap_sums(&t, 9, 0, 600, Resampling::Items, 2, &p).unwrap();
+        let (tail, _) = bootstrap_sums(&t, 9, 300, 300, Resampling::Items, 1, &p).unwrap();
+        assert_eq!(&all[600..], &tail[..]);
+        // every resample draws exactly n items: sums of a constant column
+        let ones: Vec<f64> = vec![1.0; n];
+        let t1 = table(&ones, n, 1);
+        let (s, _) = bootstrap_sums(&t1, 1, 0, 10, Resampling::Items, 1, &p).unwrap();
+        assert!(s.iter().all(|&v| v == n as f64));
+    }
+
+    #[test]
+    fn distinct_rows_draw_n_items() {
+        let n = 4000;
+        let data: Vec<f64> = (0..n * 2).map(|i| ((i / 2) % 4 == 0) as u8 as f64).collect();
+        let t = table(&data, n, 2);
+        let boot = Bootstrap::new(&t, Resampling::Auto);
+        assert_eq!(boot.distinct_rows(), Some(2));
+        let mut out = vec![0.0; 2];
+        let mut counts = Vec::new();
+        let mut mean = 0.0;
+        for b in 0..2000 {
+            boot.sums(1, b, &mut out, &mut counts);
+            assert_eq!(counts.iter().sum::<u64>(), n as u64);
+            mean += out[0];
+        }
+        mean /= 2000.0;
+        // expected 1000 ones; sd of the mean over 2000 resamples ≈ 0.61
+        assert!((mean - 1000.0).abs() < 3.0, "{mean}");
+    }
+
+    #[test]
+    fn identity_swap_gives_observed() {
+        let data = [1.0, 2.0, 3.0, 5.0, 0.5, 0.25];
+        let t = table(&data, 3, 2);
+        let sw = Swapper::new(&t).unwrap();
+        let mut out = [0.0; 2];
+        let (mut ai, mut af) = (vec![0i64; 1], vec![0.0; 1]);
+        sw.mask_sums(0, &mut out, &mut ai, &mut af);
+        assert_eq!(out, [1.0 + 3.0 + 0.5, 2.0 + 5.0 + 0.25]);
+        sw.mask_sums(0b111, &mut out, &mut ai, &mut af);
+        assert_eq!(out, [2.0 + 5.0 + 0.25, 1.0 + 3.0 + 0.5]);
+    }
+
+    #[test]
+    fn rejects_bad_tables() {
+        assert!(Table::new(&[], 0, 1).is_err());
+        assert!(Table::new(&[1.0, f64::NAN], 1, 2).is_err());
+        assert!(Table::new(&[1.0, 2.0, 3.0], 2, 2).is_err());
+        let data = [1.0; 40];
+        let t = table(&data, 40, 1);
+        let p = Progress::new();
+        assert!(exact_permutation_values(&t, &Metric::Mean { higher_is_better: true }, 1, &p).is_err());
+    }
+
+    #[test]
+    fn cancel_stops_work() {
+        let data = [1.0; 20];
+        let t = table(&data, 10, 2);
+        let p = Progress::new();
+        p.cancel.store(true, Ordering::Relaxed);
+        let r = bootstrap_values(&t, &Metric::Mean { higher_is_better: true }, 1, 10_000, Resampling::Items, 1, &p);
+        assert!(matches!(r, Err(Error::Cancelled)));
+    }
+}

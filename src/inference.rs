@@ -1,0 +1,190 @@
+//! p-values and percentile intervals from resampled metric values.
+
+/// Sidedness of a test of δ = m(y) − m(x).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alternative {
+    TwoSided,
+    Greater,
+    Less,
+}
+
+/// Paired-bootstrap p-value definitions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BootVariant {
+    /// Berg-Kirkpatrick et al. 2012: count δ* > 2δ, one-sided in the direction of δ.
+    BergKirkpatrick,
+    /// Koehn 2004: share of resamples the observed winner does not win.
+    Koehn,
+    /// Moses / sacrebleu: |δ* − mean δ*| ≥ |δ| (or one-sided shifted forms).
+    Shifted,
+}
+
+/// An exceedance count and its p-value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PValue {
+    pub count: u64,
+    pub total: u64,
+    pub pvalue: f64,
+}
+
+fn finish(count: u64, total: u64, plus_one: bool) -> PValue {
+    let pvalue = if plus_one {
+        (count as f64 + 1.0) / (total as f64 + 1.0)
+    } else {
+        count as f64 / total as f64
+    };
+    PValue { count, total, pvalue }
+}
+
+/// Bootstrap p-value from `deltas` (δ* of each resample) and the observed δ.
+/// `orient` is +1 when higher metric values are better, −1 otherwise.
+#[must_use]
+pub fn bootstrap_pvalue(
+    deltas: &[f64],
+    observed: f64,
+    variant: BootVariant,
+    alternative: Alternative,
+    orient: f64,
+    plus_one: bool,
+) -> PValue {
+    let total = deltas.len() as u64;
+    let count = match variant {
+        BootVariant::BergKirkpatrick => {
+            let t = 2.0 * observed;
+            if observed > 0.0 {
+                deltas.iter().filter(|&&d| d > t).count() as u64
+            } else if observed < 0.0 {
+                deltas.iter().filter(|&&d| d < t).count() as u64
+            } else {
+                total
+            }
+        }
+        BootVariant::Koehn => {
+            let g = observed * orient;
+            if g > 0.0 {
+                deltas.iter().filter(|&&d| d * orient <= 0.0).count() as u64
+            } else if g < 0.0 {
+                deltas.iter().filter(|&&d| d * orient >= 0.0).count() as u64
+            } else {
+                total
+            }
+        }
+        BootVariant::Shifted => return shifted_pvalue(deltas, observed, alternative, plus_one),
+    };
+    finish(count, total, plus_one)
+}
+
+/// Shifted bootstrap p-value with a given sidedness.
+#[must_use]
+pub fn shifted_pvalue(deltas: &[f64], observed: f64, alternative: Alternative, plus_one: bool) -> PValue {
+    let mean = mean_in_order(deltas);
+    let count = match alternative {
+        Alternative::TwoSided => deltas.iter().filter(|&&d| (d - mean).abs() >= observed.abs()).count(),
+        Alternative::Greater => deltas.iter().filter(|&&d| d - mean >= observed).count(),
+        Alternative::Less => deltas.iter().filter(|&&d| d - mean <= observed).count(),
+    } as u64;
+    finish(count, deltas.len() as u64, plus_one)
+}
+
+/// Sum in index order, then divide: the same bytes on every run.
+#[must_use]
+pub fn mean_in_order(v: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &x in v {
+        s += x;
+    }
+    s / v.len() as f64
+}
+
+/// Permutation p-value: resampled δ at least as extreme as the observed δ,
+/// with a relative tolerance of 100 ulps so that rearrangements equal to the
+/// observed one in exact arithmetic always count (as scipy does).
+#[must_use]
+pub fn permutation_pvalue(deltas: &[f64], observed: f64, alternative: Alternative, plus_one: bool) -> PValue {
+    let gamma = (observed * 100.0 * f64::EPSILON).abs();
+    let count = match alternative {
+        Alternative::TwoSided => deltas.iter().filter(|&&d| d.abs() >= observed.abs() - gamma).count(),
+        Alternative::Greater => deltas.iter().filter(|&&d| d >= observed - gamma).count(),
+        Alternative::Less => deltas.iter().filter(|&&d| d <= observed + gamma).count(),
+    } as u64;
+    finish(count, deltas.len() as u64, plus_one)
+}
+
+/// Quantile `q` of `values` with numpy's default ("linear") method, bit for bit.
+/// Reorders `values`.
+#[must_use]
+pub fn quantile(values: &mut [f64], q: f64) -> f64 {
+    let n = values.len();
+    assert!(n > 0, "quantile of nothing");
+    let vi = (n as f64 - 1.0) * q;
+    let (prev, next) = if vi >= (n - 1) as f64 {
+        (n - 1, n - 1)
+    } else if vi < 0.0 {
+        (0, 0)
+    } else {
+        let p = vi.floor() as usize;
+        (p, p + 1)
+    };
+    let gamma = vi - vi.floor();
+    let (_, a, rest) = values.select_nth_unstable_by(prev, f64::total_cmp);
+    let a = *a;
+    let b = if next == prev { a } else { rest.iter().copied().fold(f64::INFINITY, f64::min) };
+    let d = b - a;
+    if gamma >= 0.5 {
+        b - d * (1.0 - gamma)
+    } else {
+        a + d * gamma
+    }
+}
+
+/// Equal-tailed percentile interval at `confidence` (e.g. 0.95).
+#[must_use]
+pub fn percentile_interval(values: &[f64], confidence: f64) -> (f64, f64) {
+    let mut v = values.to_vec();
+    let lo = quantile(&mut v, (1.0 - confidence) / 2.0);
+    let hi = quantile(&mut v, (1.0 + confidence) / 2.0);
+    (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantile_linear() {
+        let mut v = vec![4.0, 1.0, 3.0, 2.0];
+        assert_eq!(quantile(&mut v, 0.5), 2.5);
+        assert_eq!(quantile(&mut v, 0.0), 1.0);
+        assert_eq!(quantile(&mut v, 1.0), 4.0);
+        assert_eq!(quantile(&mut v, 0.25), 1.75);
+    }
+
+    #[test]
+    fn bk_counts_in_observed_direction() {
+        let d = [0.0, 1.0, 2.5, 3.0, -4.0];
+        let p = bootstrap_pvalue(&d, 1.0, BootVariant::BergKirkpatrick, Alternative::TwoSided, 1.0, false);
+        assert_eq!(p.count, 2);
+        let p = bootstrap_pvalue(&d, -1.0, BootVariant::BergKirkpatrick, Alternative::TwoSided, 1.0, false);
+        assert_eq!(p.count, 1);
+        let p = bootstrap_pvalue(&d, 0.0, BootVariant::BergKirkpatrick, Alternative::TwoSided, 1.0, true);
+        assert_eq!(p.pvalue, 1.0);
+    }
+
+    #[test]
+    fn koehn_and_plus_one() {
+        let d = [0.5, -0.1, 0.0, 0.2];
+        let p = bootstrap_pvalue(&d, 0.3, BootVariant::Koehn, Alternative::TwoSided, 1.0, true);
+        assert_eq!(p.count, 2);
+        assert_eq!(p.pvalue, 3.0 / 5.0);
+        // lower is better: y "wins" with a negative delta
+        let p = bootstrap_pvalue(&d, -0.3, BootVariant::Koehn, Alternative::TwoSided, -1.0, false);
+        assert_eq!(p.count, 3);
+    }
+
+    #[test]
+    fn permutation_tolerance_counts_identity() {
+        let d = [0.1 + 0.2, 0.3, -0.3, 0.0];
+        let p = permutation_pvalue(&d, 0.3, Alternative::TwoSided, false);
+        assert_eq!(p.count, 3);
+    }
+}
