@@ -15,9 +15,12 @@
 
 pub mod binomial;
 pub mod engine;
+pub mod evalb;
 pub mod inference;
 pub mod metric;
 pub mod rng;
+pub mod textstats;
+pub mod udstats;
 
 #[cfg(feature = "python")]
 mod bindings;

@@ -17,6 +17,10 @@ use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{Metric, Smooth};
 use crate::Error;
 
+mod evalb_py;
+mod text_py;
+mod ud_py;
+
 fn to_py(e: Error) -> PyErr {
     match e {
         Error::InvalidArgument(m) => PyValueError::new_err(m),
@@ -377,5 +381,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(draw_count_floor, m)?)?;
     m.add_function(wrap_pyfunction!(stream_words, m)?)?;
     m.add_function(wrap_pyfunction!(binomial_draws, m)?)?;
+    evalb_py::register(m)?;
+    text_py::register(m)?;
+    ud_py::register(m)?;
     Ok(())
 }

@@ -1,0 +1,1 @@
+//! Fast CoNLL-U evaluation helpers (owned by the CoNLL-U work).
