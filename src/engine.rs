@@ -241,6 +241,104 @@ impl Bootstrap {
     }
 }
 
+impl Bootstrap {
+    /// Whether [`Bootstrap::sums4`] has a fast path for this data.
+    fn has_fast4(&self) -> bool {
+        self.distinct.is_none() && matches!(self.packed, Packed::I32(_, 1))
+    }
+
+    /// Sums of resamples `b .. b + 4` (`out`: 4 × width), identical to four
+    /// calls of [`Bootstrap::sums`], with the four streams interleaved.
+    pub fn sums4(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+        let w = self.width;
+        if let (true, Packed::I32(rows, _)) = (self.has_fast4(), &self.packed) {
+            let bnd = Bounded::new(self.n as u64);
+            let accs = sums4_i32(rows, &bnd, self.n, seed, b);
+            for (m, a) in accs.iter().enumerate() {
+                for (o, &v) in out[m * w..(m + 1) * w].iter_mut().zip(a) {
+                    *o = f64::from(v);
+                }
+            }
+        } else {
+            for m in 0..4 {
+                self.sums(seed, b + m as u64, &mut out[m * w..(m + 1) * w], counts);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn add8(a: &mut [i32; 8], r: &[i32; 8]) {
+    for l in 0..8 {
+        a[l] = a[l].wrapping_add(r[l]);
+    }
+}
+
+/// Whether this CPU runs the AVX2 builds of the hot loops (same arithmetic,
+/// so the same results, only faster).
+#[inline]
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Four resamples' sums with their streams interleaved in registers.
+/// Each stream is consumed exactly as [`Bounded::for_each`] consumes it.
+fn sums4_i32(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64) -> [[i32; 8]; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports the enabled features (checked above).
+        return unsafe { sums4_i32_avx2(rows, bnd, n, seed, b) };
+    }
+    sums4_i32_body(rows, bnd, n, seed, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn sums4_i32_avx2(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64) -> [[i32; 8]; 4] {
+    sums4_i32_body(rows, bnd, n, seed, b)
+}
+
+#[inline(always)]
+fn sums4_i32_body(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64) -> [[i32; 8]; 4] {
+    let mut s0 = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
+    let mut s1 = Stream::new(seed, TAG_BOOTSTRAP, b + 1, 0);
+    let mut s2 = Stream::new(seed, TAG_BOOTSTRAP, b + 2, 0);
+    let mut s3 = Stream::new(seed, TAG_BOOTSTRAP, b + 3, 0);
+    let (mut a0, mut a1, mut a2, mut a3) = ([0i32; 8], [0i32; 8], [0i32; 8], [0i32; 8]);
+    let (mut l0, mut l1, mut l2, mut l3) = (n, n, n, n);
+    macro_rules! step {
+        ($s:ident, $a:ident, $l:ident) => {{
+            let u = $s.next_u64();
+            if let Some(i) = bnd.map(u as u32) {
+                add8(&mut $a, &rows[i as usize]);
+                $l -= 1;
+            }
+            if let Some(i) = bnd.map((u >> 32) as u32) {
+                add8(&mut $a, &rows[i as usize]);
+                $l -= 1;
+            }
+        }};
+    }
+    while l0 >= 2 && l1 >= 2 && l2 >= 2 && l3 >= 2 {
+        step!(s0, a0, l0);
+        step!(s1, a1, l1);
+        step!(s2, a2, l2);
+        step!(s3, a3, l3);
+    }
+    bnd.for_each(&mut s0, l0, |i| add8(&mut a0, &rows[i]));
+    bnd.for_each(&mut s1, l1, |i| add8(&mut a1, &rows[i]));
+    bnd.for_each(&mut s2, l2, |i| add8(&mut a2, &rows[i]));
+    bnd.for_each(&mut s3, l3, |i| add8(&mut a3, &rows[i]));
+    [a0, a1, a2, a3]
+}
+
 fn distinct_rows(t: &Table<'_>) -> (Vec<f64>, Vec<u64>) {
     let mut index: HashMap<Vec<u64>, usize> = HashMap::new();
     let mut rows = Vec::new();
@@ -314,13 +412,26 @@ pub fn bootstrap_values(
     let boot = Bootstrap::new(t, resampling);
     let nf = t.n as f64;
     let out = par_blocks(n_resamples, systems, threads, progress, |start, chunk| {
-        let mut sums = vec![0.0; t.width];
+        let w = t.width;
+        let mut sums = vec![0.0; 4 * w];
         let mut counts = Vec::new();
-        for (r, row) in chunk.chunks_mut(systems).enumerate() {
-            boot.sums(seed, (start + r) as u64, &mut sums, &mut counts);
-            for (s, v) in row.iter_mut().enumerate() {
-                *v = metric.score(&sums[s * k..(s + 1) * k], nf);
+        let rows = chunk.len() / systems;
+        let mut r = 0;
+        while r < rows {
+            let group = if rows - r >= 4 { 4 } else { 1 };
+            if group == 4 {
+                boot.sums4(seed, (start + r) as u64, &mut sums, &mut counts);
+            } else {
+                boot.sums(seed, (start + r) as u64, &mut sums[..w], &mut counts);
             }
+            for g in 0..group {
+                let row = &mut chunk[(r + g) * systems..(r + g + 1) * systems];
+                let sm = &sums[g * w..(g + 1) * w];
+                for (s, v) in row.iter_mut().enumerate() {
+                    *v = metric.score(&sm[s * k..(s + 1) * k], nf);
+                }
+            }
+            r += group;
         }
     })?;
     Ok((out, boot.distinct_rows()))
@@ -536,12 +647,32 @@ pub fn draw_count_floor(n: usize, n_resamples: usize, seed: u64, threads: usize)
         let mut counts = vec![0u32; n];
         for (r, o) in chunk.iter_mut().enumerate() {
             counts.fill(0);
-            let mut stream = Stream::new(seed, TAG_BOOTSTRAP, (start + r) as u64, 0);
-            bnd.for_each(&mut stream, n, |i| counts[i] += 1);
+            let b = (start + r) as u64;
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: the CPU supports the enabled features (checked above).
+                unsafe { floor_one_avx2(&bnd, &mut counts, seed, b) };
+                *o = f64::from(counts[0]);
+                continue;
+            }
+            floor_one(&bnd, &mut counts, seed, b);
             *o = f64::from(counts[0]);
         }
     })?;
     Ok(out.iter().map(|&v| v as u64).sum())
+}
+
+#[inline(always)]
+fn floor_one(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
+    let n = counts.len();
+    let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
+    bnd.for_each(&mut stream, n, |i| counts[i] += 1);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn floor_one_avx2(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
+    floor_one(bnd, counts, seed, b);
 }
 
 #[cfg(test)]
@@ -578,6 +709,12 @@ mod tests {
         let t = table(&data, n, 2);
         let p = Progress::new();
         let (all, _) = bootstrap_sums(&t, 9, 0, 600, Resampling::Items, 2, &p).unwrap();
+        // grouped (4 at a time) and single resamples agree
+        let boot = Bootstrap::new(&t, Resampling::Items);
+        let mut four = vec![0.0; 8];
+        let mut c = Vec::new();
+        boot.sums4(9, 8, &mut four, &mut c);
+        assert_eq!(&all[16..24], &four[..]);
         let (tail, _) = bootstrap_sums(&t, 9, 300, 300, Resampling::Items, 1, &p).unwrap();
         assert_eq!(&all[600..], &tail[..]);
         // every resample draws exactly n items: sums of a constant column

@@ -133,6 +133,54 @@ impl Bounded {
     }
 }
 
+impl Bounded {
+    /// Like [`Bounded::for_each`] for `M` independent streams at once:
+    /// `f(m, index)` receives each stream's indices in that stream's order.
+    /// Interleaving independent streams lets the CPU overlap their work; the
+    /// draws of each stream are exactly those of `for_each`.
+    #[inline(always)]
+    pub fn for_each_multi<const M: usize>(
+        &self,
+        streams: &mut [Stream; M],
+        count: usize,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        let mut left = [count; M];
+        // fast phase: every stream still needs at least two draws
+        while left.iter().all(|&l| l >= 2) {
+            for m in 0..M {
+                let u = streams[m].next_u64();
+                if let Some(i) = self.map(u as u32) {
+                    f(m, i as usize);
+                    left[m] -= 1;
+                }
+                if let Some(i) = self.map((u >> 32) as u32) {
+                    f(m, i as usize);
+                    left[m] -= 1;
+                }
+            }
+        }
+        // tails, stream by stream, continuing each stream exactly as for_each would
+        for m in 0..M {
+            let mut l = left[m];
+            while l > 0 {
+                let u = streams[m].next_u64();
+                if let Some(i) = self.map(u as u32) {
+                    f(m, i as usize);
+                    l -= 1;
+                    if l == 0 {
+                        break;
+                    }
+                }
+                if let Some(i) = self.map((u >> 32) as u32) {
+                    f(m, i as usize);
+                    l -= 1;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +224,26 @@ mod tests {
             counts[b4.map(x << 22).unwrap() as usize] += 1;
         }
         assert_eq!(counts, [256; 4]);
+    }
+
+    #[test]
+    fn multi_equals_single() {
+        for n in [1u64, 2, 3, 7, 1000, (1 << 31) + 12345] {
+            let b = Bounded::new(n);
+            for count in [0usize, 1, 2, 3, 5, 64] {
+                let mut single = Vec::new();
+                for r in 0..4u64 {
+                    let mut s = Stream::new(11, TAG_BOOTSTRAP, r, 0);
+                    let mut v = Vec::new();
+                    b.for_each(&mut s, count, |i| v.push(i));
+                    single.push(v);
+                }
+                let mut streams: [Stream; 4] = std::array::from_fn(|r| Stream::new(11, TAG_BOOTSTRAP, r as u64, 0));
+                let mut multi = vec![Vec::new(); 4];
+                b.for_each_multi(&mut streams, count, |m, i| multi[m].push(i));
+                assert_eq!(single, multi, "n={n} count={count}");
+            }
+        }
     }
 
     #[test]
