@@ -459,15 +459,51 @@ pub fn bootstrap_sums(
 }
 
 /// Paired swaps of two systems' statistics (width = 2k: x then y).
+///
+/// Integer statistics keep y − x column by column in 32-bit (or 64-bit)
+/// lanes, padded to whole 64-item words, and add them under 64-bit swap
+/// masks: exact, and vectorized. Float statistics are added in item order.
 pub struct Swapper {
     n: usize,
     k: usize,
-    /// y − x per item, exact for integer statistics
-    diff_i: Option<Vec<i64>>,
+    words: usize,
+    /// y − x, column-major, `k × 64·words`, when integral and small
+    diff_i32: Option<Vec<i32>>,
+    /// y − x, column-major, when integral but large
+    diff_i64: Option<Vec<i64>>,
+    /// y − x, item-major (float path)
     diff_f: Vec<f64>,
     total_x: Vec<f64>,
     total_y: Vec<f64>,
 }
+
+macro_rules! masked_column_sums {
+    ($name:ident, $t:ty) => {
+        #[inline(always)]
+        fn $name(cols: &[$t], words: usize, k: usize, mut word: impl FnMut(usize) -> u64, acc: &mut [i64]) {
+            let npad = words * 64;
+            acc.fill(0);
+            for wi in 0..words {
+                let w = word(wi);
+                let mut m = [0 as $t; 64];
+                for (j, mj) in m.iter_mut().enumerate() {
+                    *mj = ((w >> j) & 1) as $t;
+                    *mj = (0 as $t).wrapping_sub(*mj);
+                }
+                for (c, a) in acc.iter_mut().enumerate().take(k) {
+                    let col = &cols[c * npad + wi * 64..c * npad + wi * 64 + 64];
+                    let mut s: $t = 0;
+                    for j in 0..64 {
+                        s = s.wrapping_add(col[j] & m[j]);
+                    }
+                    *a += s as i64;
+                }
+            }
+        }
+    };
+}
+masked_column_sums!(masked_i32, i32);
+masked_column_sums!(masked_i64, i64);
 
 impl Swapper {
     pub fn new(t: &Table<'_>) -> Result<Self> {
@@ -475,7 +511,8 @@ impl Swapper {
             return Err(Error::InvalidArgument("a paired swap needs two systems with equal statistics".into()));
         }
         let k = t.width / 2;
-        let ints = t.all_integral() && t.max_abs() * 2.0 * (t.n as f64) < 4.5e15;
+        let words = t.n.div_ceil(64);
+        let npad = words * 64;
         let mut diff_f = Vec::with_capacity(t.n * k);
         let mut total_x = vec![0.0; k];
         let mut total_y = vec![0.0; k];
@@ -487,21 +524,38 @@ impl Swapper {
                 total_y[c] += r[k + c];
             }
         }
-        let diff_i = ints.then(|| diff_f.iter().map(|&v| v as i64).collect());
-        Ok(Swapper { n: t.n, k, diff_i, diff_f, total_x, total_y })
+        let max_abs = t.max_abs();
+        let integral = t.all_integral() && max_abs * 2.0 * (t.n as f64) < 4.5e15;
+        let col_major = |conv: &dyn Fn(f64) -> i64| -> Vec<i64> {
+            let mut v = vec![0i64; k * npad];
+            for i in 0..t.n {
+                for c in 0..k {
+                    v[c * npad + i] = conv(diff_f[i * k + c]);
+                }
+            }
+            v
+        };
+        let (mut diff_i32, mut diff_i64) = (None, None);
+        if integral {
+            let cols = col_major(&|v| v as i64);
+            if 2.0 * max_abs * 64.0 < f64::from(i32::MAX) {
+                diff_i32 = Some(cols.iter().map(|&v| v as i32).collect());
+            } else {
+                diff_i64 = Some(cols);
+            }
+        }
+        Ok(Swapper { n: t.n, k, words, diff_i32, diff_i64, diff_f, total_x, total_y })
     }
 
-    /// Sums of (x', y') after swapping the items whose bit is set.
-    /// `bit(i)` says whether item i is swapped.
-    fn sums(&self, mut bit: impl FnMut(usize) -> bool, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+    /// Sums of (x', y') after swapping; `word(j)` gives the swap bits of
+    /// items 64j .. 64j + 63 (bit i mod 64 set: item i swapped).
+    fn sums(&self, mut word: impl FnMut(usize) -> u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
         let k = self.k;
-        if let Some(d) = &self.diff_i {
-            acc_i.fill(0);
-            for i in 0..self.n {
-                let m = -i64::from(bit(i));
-                for (a, &v) in acc_i.iter_mut().zip(&d[i * k..(i + 1) * k]) {
-                    *a += v & m;
-                }
+        if self.diff_i32.is_some() || self.diff_i64.is_some() {
+            if let Some(d) = &self.diff_i32 {
+                masked_i32(d, self.words, k, word, acc_i);
+            } else if let Some(d) = &self.diff_i64 {
+                masked_i64(d, self.words, k, word, acc_i);
             }
             for c in 0..k {
                 let m = acc_i[c] as f64;
@@ -510,8 +564,12 @@ impl Swapper {
             }
         } else {
             acc_f.fill(0.0);
+            let mut w = 0u64;
             for i in 0..self.n {
-                let m = if bit(i) { 1.0 } else { 0.0 };
+                if i % 64 == 0 {
+                    w = word(i / 64);
+                }
+                let m = if (w >> (i % 64)) & 1 == 1 { 1.0 } else { 0.0 };
                 for (a, &v) in acc_f.iter_mut().zip(&self.diff_f[i * k..(i + 1) * k]) {
                     *a += v * m;
                 }
@@ -526,23 +584,12 @@ impl Swapper {
     /// Random swaps of resample `b`: item i uses bit i mod 64 of word i / 64.
     pub fn random_sums(&self, seed: u64, b: u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
         let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
-        let mut word = 0u64;
-        self.sums(
-            |i| {
-                if i % 64 == 0 {
-                    word = stream.next_u64();
-                }
-                (word >> (i % 64)) & 1 == 1
-            },
-            out,
-            acc_i,
-            acc_f,
-        );
+        self.sums(|_| stream.next_u64(), out, acc_i, acc_f);
     }
 
-    /// Swaps of arrangement `mask`: item i swapped iff bit i is set.
+    /// Swaps of arrangement `mask`: item i swapped iff bit i is set (n ≤ 64).
     pub fn mask_sums(&self, mask: u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
-        self.sums(|i| (mask >> i) & 1 == 1, out, acc_i, acc_f);
+        self.sums(|_| mask, out, acc_i, acc_f);
     }
 }
 

@@ -10,9 +10,10 @@ True
 
 from __future__ import annotations
 
-from . import exceptions, metrics
+from . import exceptions, io, metrics
 from ._native import STREAM_VERSION, __version__
 from .exceptions import FormatError, InputError, MetricError, SigfastError
+from .read import read
 from .results import ConfidenceInterval, PairedTestResult
 from .significance import paired_bootstrap, permutation_test
 from .stats import Statistics
@@ -28,7 +29,9 @@ __all__ = [
     "Statistics",
     "__version__",
     "exceptions",
+    "io",
     "metrics",
     "paired_bootstrap",
     "permutation_test",
+    "read",
 ]

@@ -1,0 +1,241 @@
+"""The ``sigfast`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["main"]
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--metric", "-m", help="metric (default: the format's headline metric, or the mean of scores)")
+    p.add_argument("--test", "-t", default="bootstrap", choices=["bootstrap", "permutation", "exact"],
+                   help="paired bootstrap (default), approximate randomization, or exact permutation")
+    p.add_argument("--variant", default="bk", choices=["bk", "koehn", "shifted"],
+                   help="bootstrap p-value: Berg-Kirkpatrick 2012 (default), Koehn 2004, or shifted two-sided")
+    p.add_argument("--alternative", choices=["two-sided", "greater", "less"],
+                   help="sidedness for --variant shifted and permutation tests (default two-sided)")
+    p.add_argument("-n", "--resamples", type=int, default=None,
+                   help="resamples (default 1,000,000 for the bootstrap, 100,000 for permutations)")
+    p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    p.add_argument("--confidence", type=float, default=0.95, help="confidence level of intervals (default 0.95)")
+    p.add_argument("--raw-p", action="store_true", help="report c/B instead of (c+1)/(B+1)")
+    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show a progress bar (default: on a terminal for long runs)")
+
+
+def _options(items: Sequence[str] | None) -> dict[str, Any]:
+    from .exceptions import InputError
+
+    out: dict[str, Any] = {}
+    for it in items or ():
+        if "=" not in it:
+            raise InputError(f"--option takes KEY=VALUE, got {it!r}")
+        k, v = it.split("=", 1)
+        val: Any = v
+        if v.lower() in ("true", "false"):
+            val = v.lower() == "true"
+        else:
+            try:
+                val = int(v)
+            except ValueError:
+                try:
+                    val = float(v)
+                except ValueError:
+                    val = v
+        out[k.replace("-", "_")] = val
+    return out
+
+
+def _parser() -> argparse.ArgumentParser:
+    from ._native import __version__
+
+    ap = argparse.ArgumentParser(
+        prog="sigfast",
+        description="Exact, deterministic and fast significance tests for NLP evaluation.",
+    )
+    ap.add_argument("--version", action="version", version=f"sigfast {__version__}")
+    ap.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("compare", help="test whether systems differ",
+                       description="Compare a baseline with one or more systems. Without --format the files hold "
+                                   "per-item scores or statistics (TSV, JSONL or .npy); with --format the first "
+                                   "file is gold and the others are system outputs.")
+    c.add_argument("files", nargs="+", help="BASELINE SYSTEM [SYSTEM ...], or GOLD BASELINE SYSTEM ... with --format")
+    c.add_argument("--format", "-f", help="file format of system outputs (see `sigfast info`)")
+    c.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
+    c.add_argument("--input", choices=["auto", "tsv", "jsonl", "npy"], default="auto",
+                   help="layout of per-item files without --format")
+    _common(c)
+
+    s = sub.add_parser("score", help="score a system file like the reference scorer",
+                       description="Print the reference scorer's report for SYSTEM against GOLD.")
+    s.add_argument("format", help="file format (see `sigfast info`)")
+    s.add_argument("gold")
+    s.add_argument("system")
+    s.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
+    s.add_argument("--json", action="store_true", help="print scores as JSON")
+
+    d = sub.add_parser("demo", help="run the main job on built-in sample data")
+    d.add_argument("-n", "--resamples", type=int, default=1_000_000, help="bootstrap resamples (default 1,000,000)")
+    d.add_argument("--seed", type=int, default=12345)
+    d.add_argument("--threads", type=int, default=None)
+    d.add_argument("--json", action="store_true")
+
+    sub.add_parser("info", help="version, random stream, threads and formats")
+    return ap
+
+
+def _test(args: argparse.Namespace, x: Any, y: Any = None, **kw: Any) -> Any:
+    import sigfast
+
+    common = dict(metric=kw.pop("metric", args.metric), seed=args.seed, pvalue="raw" if args.raw_p else "plus_one",
+                  n_threads=args.threads, progress=args.progress, **kw)
+    if args.test == "bootstrap":
+        return sigfast.paired_bootstrap(x, y, n_resamples=args.resamples or sigfast.significance.DEFAULT_RESAMPLES,
+                                        variant=args.variant, alternative=args.alternative,
+                                        confidence_level=args.confidence, **common)
+    method = "exact" if args.test == "exact" else "approximate"
+    return sigfast.permutation_test(x, y, method=method,
+                                    n_resamples=args.resamples or sigfast.significance.DEFAULT_PERMUTATIONS,
+                                    alternative=args.alternative or "two-sided", **common)
+
+
+def _print_results(results: list[Any], as_json: bool, header: str | None = None) -> None:
+    from .report import _fmt_p, _fmt_score, format_table
+
+    if as_json:
+        print(json.dumps([r.to_dict() for r in results], indent=2))
+        return
+    if header:
+        print(header)
+    r0 = results[0]
+    scale = 100 if r0.metric in ("accuracy", "precision", "recall", "aer", "macro_f1_2008", "error_rate") or \
+        r0.metric.startswith("f") else 1
+    rows = [[r0.systems[0], _fmt_score(r0.metric, r0.score_x), "(baseline)", "", "", ""]]
+    for r in results:
+        ci = r.confidence_interval
+        rows.append([
+            r.systems[1],
+            _fmt_score(r.metric, r.score_y),
+            f"{scale * r.statistic:+.4f}",
+            f"[{scale * ci.low:+.4f}, {scale * ci.high:+.4f}]" if ci else "",
+            _fmt_p(r.pvalue),
+            "*" if r.pvalue < 0.05 else "",
+        ])
+    unit = " x100" if scale == 100 else ""
+    ci_head = f"{int(round(100 * r0.confidence_level))}% CI" if r0.confidence_level else "CI"
+    print(format_table(rows, ["system", f"{r0.metric}{unit}", "delta", ci_head, "p", "p<.05"]))
+    print(f"test: {r0.test} ({r0.variant}, {r0.alternative}); {r0.n_items} items; "
+          f"{r0.n_resamples} resamples; seed {r0.seed}; p = {r0.pvalue_method}")
+    print(f"signature: {r0.signature}")
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    import sigfast
+    from .exceptions import InputError
+
+    if args.format:
+        if len(args.files) < 3:
+            raise InputError("with --format, give GOLD BASELINE SYSTEM [SYSTEM ...]")
+        stats = sigfast.read(args.files[0], args.files[1:], format=args.format, metric=args.metric,
+                             **_options(args.option))
+        base = stats.systems[0]
+        results = [_test(args, stats, systems=(base, other), metric=None) for other in stats.systems[1:]]
+        _print_results(results, args.json, header=None if args.json else f"{stats.source}")
+        return 0
+    if args.option:
+        raise InputError("--option is for --format files")
+    if len(args.files) < 2:
+        raise InputError("give a BASELINE file and at least one SYSTEM file")
+    arrays = []
+    names = None
+    for f in args.files:
+        a, nm = sigfast.io.read_items(f, args.input)
+        if arrays and a.shape[1] != arrays[0].shape[1]:
+            raise InputError(f"{f}: {a.shape[1]} values per item, but {args.files[0]} has {arrays[0].shape[1]}")
+        if arrays and a.shape[0] != arrays[0].shape[0]:
+            raise InputError(f"{f}: {a.shape[0]} items, but {args.files[0]} has {arrays[0].shape[0]}; "
+                             "paired tests need the same items in the same order")
+        arrays.append(a)
+        names = names or nm
+    labels = _labels(args.files)
+    results = []
+    for lab, a in zip(labels[1:], arrays[1:]):
+        x, y = arrays[0], a
+        if x.shape[1] == 1 and (args.metric in (None, "mean")):
+            x, y = x[:, 0], y[:, 0]
+        results.append(_test(args, x, y, systems=(labels[0], lab)))
+    del np
+    _print_results(results, args.json)
+    return 0
+
+
+def _labels(paths: Sequence[str]) -> list[str]:
+    base = [os.path.basename(p) for p in paths]
+    return base if len(set(base)) == len(base) else list(paths)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from .formats import score
+
+    rep = score(args.format, args.gold, args.system, **_options(args.option))
+    if args.json:
+        print(json.dumps({"format": rep.format, "gold": rep.gold, "system": rep.system, "scores": rep.scores},
+                         indent=2))
+    else:
+        print(rep.text, end="" if rep.text.endswith("\n") else "\n")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(n_resamples=args.resamples, seed=args.seed, threads=args.threads, as_json=args.json)
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from . import _native
+    from .formats import available
+
+    print(f"sigfast {_native.__version__} ({_native.BUILD_PROFILE} build)")
+    print(f"random stream: philox4x64-10 keyed (seed, scheme, resample) -> xoshiro256++, "
+          f"version {_native.STREAM_VERSION}")
+    print(f"threads: {os.cpu_count()} cores available")
+    print(f"formats: {', '.join(available()) or '(none)'}")
+    from .metrics import available as metrics
+
+    print(f"metrics: {', '.join(metrics())}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 1 error, 2 usage)."""
+    args = _parser().parse_args(argv)
+    from .exceptions import SigfastError
+
+    try:
+        t0 = time.perf_counter()
+        rc = {"compare": _cmd_compare, "score": _cmd_score, "demo": _cmd_demo, "info": _cmd_info}[args.command](args)
+        del t0
+        return rc
+    except KeyboardInterrupt:
+        print("sigfast: interrupted", file=sys.stderr)
+        return 130
+    except (SigfastError, OSError) as e:
+        if args.debug:
+            raise
+        msg = str(e).replace("\n", " ")
+        print(f"sigfast: error: {msg}", file=sys.stderr)
+        return 1
