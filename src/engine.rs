@@ -221,6 +221,13 @@ impl Bootstrap {
             }
             Packed::F64(rows, chunks) => {
                 let ch = *chunks;
+                if ch == 1 {
+                    let lanes = float_lanes_1(rows, &bnd, &mut stream, self.n);
+                    for (c, o) in out.iter_mut().enumerate() {
+                        *o = (lanes[0][c] + lanes[1][c]) + (lanes[2][c] + lanes[3][c]);
+                    }
+                    return;
+                }
                 let mut acc = vec![[0.0f64; 4]; 4 * ch];
                 let mut t = 0usize;
                 bnd.for_each(&mut stream, self.n, |i| {
@@ -265,6 +272,83 @@ impl Bootstrap {
             }
         }
     }
+}
+
+#[inline(always)]
+fn add4f(a: &mut [f64; 4], r: &[f64; 4]) {
+    for l in 0..4 {
+        a[l] += r[l];
+    }
+}
+
+/// Float rows of at most 4 columns: draw t is added to lane t mod 4, the
+/// lanes held in registers.
+fn float_lanes_1(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [[f64; 4]; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports the enabled features (checked above).
+        return unsafe { float_lanes_1_avx2(rows, bnd, stream, n) };
+    }
+    float_lanes_1_body(rows, bnd, stream, n)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn float_lanes_1_avx2(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [[f64; 4]; 4] {
+    float_lanes_1_body(rows, bnd, stream, n)
+}
+
+#[inline(always)]
+fn float_lanes_1_body(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [[f64; 4]; 4] {
+    let mut st = stream.clone();
+    let mut lanes = [[0.0f64; 4]; 4];
+    let (mut a0, mut a1, mut a2, mut a3) = ([0.0f64; 4], [0.0f64; 4], [0.0f64; 4], [0.0f64; 4]);
+    // t: draws so far; draw t goes to lane t mod 4. The stream is consumed
+    // one 64-bit word (two candidate 32-bit halves, low first) at a time,
+    // exactly as Bounded::for_each consumes it.
+    let mut t = 0usize;
+    while t < n {
+        if t % 4 == 0 && n - t >= 4 {
+            let u = st.next_u64();
+            let v = st.next_u64();
+            if let (Some(i0), Some(i1), Some(i2), Some(i3)) =
+                (bnd.map(u as u32), bnd.map((u >> 32) as u32), bnd.map(v as u32), bnd.map((v >> 32) as u32))
+            {
+                add4f(&mut a0, &rows[i0 as usize]);
+                add4f(&mut a1, &rows[i1 as usize]);
+                add4f(&mut a2, &rows[i2 as usize]);
+                add4f(&mut a3, &rows[i3 as usize]);
+                t += 4;
+                continue;
+            }
+            // a rejection among these four halves: take them one by one
+            lanes = [a0, a1, a2, a3];
+            for h in [u as u32, (u >> 32) as u32, v as u32, (v >> 32) as u32] {
+                if t < n {
+                    if let Some(i) = bnd.map(h) {
+                        add4f(&mut lanes[t % 4], &rows[i as usize]);
+                        t += 1;
+                    }
+                }
+            }
+            [a0, a1, a2, a3] = lanes;
+            continue;
+        }
+        // slow mode (after a rejection, or fewer than four draws left)
+        lanes = [a0, a1, a2, a3];
+        let u = st.next_u64();
+        for h in [u as u32, (u >> 32) as u32] {
+            if t < n {
+                if let Some(i) = bnd.map(h) {
+                    add4f(&mut lanes[t % 4], &rows[i as usize]);
+                    t += 1;
+                }
+            }
+        }
+        [a0, a1, a2, a3] = lanes;
+    }
+    *stream = st;
+    [a0, a1, a2, a3]
 }
 
 #[inline(always)]
@@ -471,7 +555,7 @@ pub struct Swapper {
     diff_i32: Option<Vec<i32>>,
     /// y − x, column-major, when integral but large
     diff_i64: Option<Vec<i64>>,
-    /// y − x, item-major (float path)
+    /// y − x, column-major `k × 64·words` (float path)
     diff_f: Vec<f64>,
     total_x: Vec<f64>,
     total_y: Vec<f64>,
@@ -503,6 +587,32 @@ macro_rules! masked_column_sums {
     };
 }
 masked_column_sums!(masked_i32, i32);
+
+/// Float swap sums: item i goes to lane i mod 4 (in item order within a
+/// lane), the lanes combined as (l0 + l1) + (l2 + l3).
+#[inline(always)]
+fn float_masked(cols: &[f64], words: usize, k: usize, mut word: impl FnMut(usize) -> u64, acc: &mut [f64]) {
+    let npad = words * 64;
+    let mut lanes = vec![[0.0f64; 4]; k];
+    for wi in 0..words {
+        let w = word(wi);
+        let mut m = [0.0f64; 64];
+        for (j, mj) in m.iter_mut().enumerate() {
+            *mj = ((w >> j) & 1) as f64;
+        }
+        for (c, lane) in lanes.iter_mut().enumerate() {
+            let col = &cols[c * npad + wi * 64..c * npad + wi * 64 + 64];
+            for q in 0..16 {
+                for l in 0..4 {
+                    lane[l] += col[4 * q + l] * m[4 * q + l];
+                }
+            }
+        }
+    }
+    for (a, lane) in acc.iter_mut().zip(&lanes) {
+        *a = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    }
+}
 masked_column_sums!(masked_i64, i64);
 
 impl Swapper {
@@ -535,6 +645,12 @@ impl Swapper {
             }
             v
         };
+        let mut diff_fc = vec![0.0f64; k * npad];
+        for i in 0..t.n {
+            for c in 0..k {
+                diff_fc[c * npad + i] = diff_f[i * k + c];
+            }
+        }
         let (mut diff_i32, mut diff_i64) = (None, None);
         if integral {
             let cols = col_major(&|v| v as i64);
@@ -544,7 +660,7 @@ impl Swapper {
                 diff_i64 = Some(cols);
             }
         }
-        Ok(Swapper { n: t.n, k, words, diff_i32, diff_i64, diff_f, total_x, total_y })
+        Ok(Swapper { n: t.n, k, words, diff_i32, diff_i64, diff_f: diff_fc, total_x, total_y })
     }
 
     /// Sums of (x', y') after swapping; `word(j)` gives the swap bits of
@@ -563,17 +679,7 @@ impl Swapper {
                 out[k + c] = self.total_y[c] - m;
             }
         } else {
-            acc_f.fill(0.0);
-            let mut w = 0u64;
-            for i in 0..self.n {
-                if i % 64 == 0 {
-                    w = word(i / 64);
-                }
-                let m = if (w >> (i % 64)) & 1 == 1 { 1.0 } else { 0.0 };
-                for (a, &v) in acc_f.iter_mut().zip(&self.diff_f[i * k..(i + 1) * k]) {
-                    *a += v * m;
-                }
-            }
+            float_masked(&self.diff_f, self.words, k, word, acc_f);
             for c in 0..k {
                 out[c] = self.total_x[c] + acc_f[c];
                 out[k + c] = self.total_y[c] - acc_f[c];
@@ -825,3 +931,4 @@ mod tests {
         assert!(matches!(r, Err(Error::Cancelled)));
     }
 }
+

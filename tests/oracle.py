@@ -93,5 +93,14 @@ def swap_sums(table: np.ndarray, bits: np.ndarray) -> np.ndarray:
     x, y = table[:, :k], table[:, k:]
     tx, ty = np.cumsum(x, axis=0)[-1], np.cumsum(y, axis=0)[-1]
     d = y - x
-    acc = np.cumsum(d * bits[:, None], axis=0)[-1]
+    if np.all(table == np.round(table)):
+        acc = (d * bits[:, None]).sum(axis=0)  # integers: exact in any order
+    else:
+        # floats: item i in lane i mod 4, in item order, lanes combined (l0 + l1) + (l2 + l3)
+        prod = d * bits[:, None]
+        lanes = []
+        for lane in range(4):
+            part = prod[lane::4]
+            lanes.append(np.cumsum(part, axis=0)[-1] if len(part) else np.zeros(k))
+        acc = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
     return np.concatenate([tx + acc, ty - acc])
