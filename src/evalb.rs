@@ -864,6 +864,30 @@ mod tests {
     }
 
     #[test]
+    fn quote_repair_reinserts_deleted_quote() {
+        // gold deletes ('' ') that the test tags POS: EVALB puts it back.
+        let mut p = Params::collins();
+        p.quote_labels = vec![b"''".to_vec(), b"POS".to_vec()];
+        let g = "(ROOT (S (NP (NP (NNS students)) ('' ')) (VP (VBP say) (NP (NN hi))) (. .)))";
+        let t = "(ROOT (S (NP (NP (NNS students)) (POS ')) (VP (VBP say) (NP (NN hi))) (. .)))";
+        let r = evaluate(g.as_bytes(), t.as_bytes(), &p).unwrap();
+        let s = &r[0];
+        assert_eq!((s.status, s.matched, s.gold_brackets, s.test_brackets), (0, 6, 6, 6));
+        assert_eq!((s.words, s.correct_tags, s.len), (4, 3, 5));
+        // without QUOTE_LABEL it is a length mismatch
+        let r = evaluate(g.as_bytes(), t.as_bytes(), &Params::collins()).unwrap();
+        assert_eq!(r[0].error.as_deref(), Some("Length unmatch (3|4)"));
+    }
+
+    #[test]
+    fn unlabeled_and_eq_word() {
+        let mut p = Params::default();
+        p.apply_prm(b"LABELED 0\nEQ_WORD colour color\n").unwrap();
+        let r = evaluate(b"(S (NP (DT the) (NN colour)) (VB x))", b"(X (Y (DT the) (NN color)) (VB x))", &p).unwrap();
+        assert_eq!((r[0].matched, r[0].gold_brackets), (2, 2));
+    }
+
+    #[test]
     fn render_shape() {
         let rows = run("(S (A a) (B b))", "(S (A a) (B b))");
         let text = render(&rows, &Params::collins());

@@ -29,6 +29,10 @@ fn params(prm: Option<&[u8]>, cutoff: Option<i64>, max_error: Option<i64>) -> Re
     if let Some(m) = max_error {
         p.max_error = m;
     }
+    let mut warnings = warnings;
+    if p.debug != 0 {
+        warnings.push(format!("DEBUG {}: EVALB's debug dumps are not reproduced in the report text", p.debug));
+    }
     Ok((p, warnings))
 }
 

@@ -1,0 +1,645 @@
+"""CoNLL-2008 and CoNLL-2009 joint syntactic-semantic dependencies, scored like ``eval08.pl`` / ``eval09.pl``.
+
+Formats:
+
+* ``"conll08"``: ``eval08.pl`` v1.8 (2008/10/22, the original that compares
+  predicate senses numerically), run as ``perl eval08.pl -q -g GOLD -s SYSTEM
+  [-p] [-u]``. Columns (whitespace separated): ID FORM LEMMA GPOS PPOS
+  SPLIT_FORM SPLIT_LEMMA PPOSS HEAD DEPREL PRED ARG... (one ARG column per
+  predicate of the sentence). Syntax is read from SPLIT_FORM, HEAD, DEPREL.
+* ``"conll09"``: ``eval09.pl`` v0.4 (2009/03/01), run as ``perl eval09.pl -q
+  -g GOLD -s SYSTEM [-p]``. Columns: ID FORM LEMMA PLEMMA POS PPOS FEAT PFEAT
+  HEAD PHEAD DEPREL PDEPREL FILLPRED PRED APRED... Syntax is read from FORM,
+  **HEAD and DEPREL** (PHEAD/PDEPREL are never read, as by the script).
+
+Scores, as the scripts compute them:
+
+* syntax: LAS, UAS, label accuracy over the scoring tokens (HEAD and DEPREL
+  compared as strings), exact syntactic match (sentences without a head or
+  label error among their scoring tokens);
+* semantics: predicates are "dependencies" to a virtual root labelled with
+  their sense (conll08: the part of PRED after the first ``.``, compared as
+  Perl numbers, so ``01`` = ``1`` and ``XX`` = ``YY``; conll09: the part after
+  the one dot, or the whole PRED without exactly one dot, compared as numbers
+  when both are digits, else as strings); arguments are (predicate token,
+  argument token, label) triples (conll09: a cell ``A0|A1`` holds two
+  arguments; ``_`` and ``-`` are empty). Labeled and unlabeled precision /
+  recall / F1 over arguments plus predicates, proposition precision / recall /
+  F1 (a predicate with the right sense and exactly the gold argument set),
+  exact semantic match;
+* overall: macro precision / recall / F1 with semantic weight 0.5
+  (``0.5 * semantic + 0.5 * attachment score``), exact overall match, micro
+  precision / recall / F1 (syntactic and semantic dependencies pooled).
+
+Options:
+
+* ``punct`` (bool, default True): score punctuation tokens (gold FORM made
+  only of Unicode punctuation) in the syntactic scores; ``punct=False`` (or
+  ``p=True``) is the scripts' ``-p``.
+* ``su`` (bool, ``conll08`` only, default False): score predicates with
+  sense ``SU`` and arguments labelled ``SU``; ``su=True`` (or ``u=True``) is
+  ``eval08.pl -u``.
+
+Statistics per sentence (items = non-empty sentences in file order):
+``las``, ``uas``, ``label_acc``, ``exact_syntactic``, ``exact_semantic``,
+``exact_overall`` (metric ``accuracy``, ``[correct, total]``);
+``sem_labeled_{precision,recall,f1}`` and ``sem_unlabeled_*`` (metrics
+``precision``/``recall``/``f1`` with ``[correct, system, gold]`` counting
+arguments and predicates); ``prop_{precision,recall,f1}`` (``[full
+propositions right, system predicates, gold predicates]``);
+``labeled_macro_f1`` and ``unlabeled_macro_f1`` (metric ``macro_f1_2008``,
+``[syn_correct, syn_total, sem_correct, sem_guessed, sem_gold]``,
+``metric_params={"weight": 0.5}``); ``labeled_macro_precision`` /
+``_recall`` (the same metric with ``sem_gold`` set to ``sem_guessed``, resp.
+``sem_guessed`` set to ``sem_gold``, which makes the F1 equal the precision,
+resp. recall); ``labeled_micro_{precision,recall,f1}`` and
+``unlabeled_micro_*``. Default metric: ``labeled_macro_f1``. ``scores`` are
+the metrics on the summed statistics (fractions, not percentages).
+
+``ScoreReport.text`` is what ``-q`` prints (from ``  SYNTACTIC SCORES:`` on,
+and for conll08 the final ``Note: skipped SU ...`` block), with the scripts'
+rounding (``100 - errors*100/total`` for the attachment scores).
+
+Quirks of the scripts that are reproduced, because they change the numbers:
+
+* the semantic frames of a sentence are read from its line buffer without
+  its last line (normally the blank line): when a file does not end with a
+  blank line, the last token of the last sentence is left out of the
+  semantic scores (of that file only);
+* eval08 scores the empty pseudo-sentence it reads at the end of the file
+  (and one for each extra blank line) as an exactly matched semantic
+  sentence: the exact semantic match then has one more sentence, right,
+  than the other sentence counts. eval09 takes one such sentence back off.
+  In the per-sentence statistics these pseudo-sentences are added to the
+  ``exact_semantic`` counts of the preceding real sentence (the first one
+  for those before it), so that the sums give the printed numbers.
+
+Where sigfast differs from the scripts:
+
+* a FORM (conll08: SPLIT_FORM) that differs between the files, a HEAD that
+  is not a non-negative integer, a line whose column count is not 11
+  (conll08) or 14 (conll09) plus the number of predicates of its sentence, a
+  token line starting with whitespace (conll08: it shifts the columns), an
+  empty conll09 argument label (``A0||A1``), bytes that are not UTF-8, an
+  empty file, extra blank lines at the end of one file that the scripts
+  would read as a token line: errors (the scripts warn, die or misread);
+* a corpus without any scoring token is an error (the scripts die);
+* where ``eval08.pl`` dies with "Illegal division by zero" (no predicted or
+  no gold predicate/argument, no correct semantic dependency, ...) and where
+  ``eval09.pl`` does (macro or micro F1 with precision and recall 0), the
+  text stops where the script's output stops, followed by a line saying so;
+  ``scores`` then use 0 for the undefined ratios.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ..metrics import get as get_metric
+from ._base import ItemStats, ScoreReport, display
+from .dependency import (
+    ASCII_WS,
+    UNICODE_WS,
+    as_bool,
+    check_token,
+    is_punct,
+    no_extra,
+    pct,
+    perl_split,
+    read_lines,
+    resolve_punct,
+    walk,
+)
+
+__all__ = ["FORMATS", "score_conll08", "score_conll09"]
+
+_WEIGHT = 0.5
+_PERL_NUM = re.compile(r"([+-]?)(?:([0-9]+(?:[eE][+-]?[0-9]+)?)|(inf)|(nan))", re.IGNORECASE)
+_UNI_TRIM = re.compile(f"^(?:{UNICODE_WS.pattern})|(?:{UNICODE_WS.pattern})$")
+_ONE_DOT = re.compile(r"([^.]+)\.([^.]+)\Z", re.DOTALL)
+_ALL_DIGITS = re.compile(r"[0-9]+\Z")
+_BLANK08 = re.compile(f"(?:{ASCII_WS.pattern})?")
+_BLANK09 = re.compile(f"(?:{UNICODE_WS.pattern})?")
+
+
+def _perl_num(s: str | None) -> float:
+    """The number Perl makes of a string without a dot (``"01"`` -> 1, ``"XX"`` -> 0, ``"info"`` -> Inf)."""
+    if not s:
+        return 0.0
+    m = _PERL_NUM.match(s)
+    if not m:
+        return 0.0
+    sign = -1.0 if m.group(1) == "-" else 1.0
+    if m.group(2) is not None:
+        return sign * float(m.group(2))
+    if m.group(3) is not None:
+        return sign * math.inf
+    return math.nan
+
+
+def _digits_value(s: str) -> int | float:
+    n = int(s)
+    return n if n < 2**64 else float(n)
+
+
+def _same_sense_09(g: str, s: str) -> bool:
+    if _ALL_DIGITS.match(g) and _ALL_DIGITS.match(s):
+        a, b = _digits_value(g), _digits_value(s)
+        if isinstance(a, float) or isinstance(b, float):
+            return float(a) == float(b)
+        return a == b
+    return g == s
+
+
+def _trim(line: str) -> str:
+    return _UNI_TRIM.sub("", line)
+
+
+@dataclass
+class _Prop:
+    pos: int
+    sense: str | None
+    col: int
+    args: set[tuple[int, str]] = field(default_factory=set)
+
+
+@dataclass
+class _Srl:
+    tot_prop: int = 0
+    pred_prop: int = 0
+    coru_prop: int = 0
+    corl_prop: int = 0
+    full_prop: int = 0
+    tot_arg: int = 0
+    pred_arg: int = 0
+    coru_arg: int = 0
+    corl_arg: int = 0
+
+    @property
+    def exact(self) -> bool:
+        return (
+            self.tot_prop == self.corl_prop
+            and self.pred_prop == self.corl_prop
+            and self.tot_arg == self.corl_arg
+            and self.pred_arg == self.corl_arg
+        )
+
+
+class _Die(Exception):
+    pass
+
+
+class _Reader:
+    """Column access and validation for one file in one format."""
+
+    def __init__(self, v08: bool, lines: list[str], name: str) -> None:
+        self.v08 = v08
+        self.lines = lines
+        self.name = name
+        self.cache: dict[int, list[str]] = {}
+
+    def fields(self, i: int, sentence: int) -> list[str]:
+        f = self.cache.get(i)
+        if f is not None:
+            return f
+        line = self.lines[i]
+        if self.v08:
+            if ASCII_WS.match(line[:1] or "x"):
+                raise FormatError(
+                    f"sentence {sentence}: the token line starts with whitespace, which shifts the columns "
+                    "for eval08.pl; remove the leading whitespace",
+                    path=self.name,
+                    line=i + 1,
+                )
+            f = perl_split(line, ASCII_WS)
+        else:
+            f = perl_split(_trim(line), UNICODE_WS)
+        self.cache[i] = f
+        return f
+
+    def validate_sentence(self, toks: list[int], sentence: int) -> None:
+        base, pcol = (11, 10) if self.v08 else (14, 13)
+        rows = [self.fields(i, sentence) for i in toks]
+        for i, f in zip(toks, rows):
+            if len(f) < base:
+                self._cols(i, sentence, len(f), base, None)
+        if self.v08:
+            npred = sum(1 for f in rows if f[pcol] != "_")
+        else:
+            npred = sum(1 for f in rows if f[pcol] not in ("_", "-"))
+        for i, f in zip(toks, rows):
+            if len(f) != base + npred:
+                self._cols(i, sentence, len(f), base, npred)
+
+    def _cols(self, i: int, sentence: int, n: int, base: int, npred: int | None) -> None:
+        names = (
+            "ID FORM LEMMA GPOS PPOS SPLIT_FORM SPLIT_LEMMA PPOSS HEAD DEPREL PRED ARG..."
+            if self.v08
+            else "ID FORM LEMMA PLEMMA POS PPOS FEAT PFEAT HEAD PHEAD DEPREL PDEPREL FILLPRED PRED APRED..."
+        )
+        if npred is None:
+            want = f"at least {base}"
+        else:
+            want = f"{base + npred} ({base} + one argument column for each of the sentence's {npred} predicates)"
+        raise FormatError(
+            f"sentence {sentence}: {n} columns, expected {want}; columns are {names}",
+            path=self.name,
+            line=i + 1,
+        )
+
+
+def _frames(
+    rd: _Reader, buf: list[int], v08: bool, su: bool, sentence: int, skipped: list[int], script: str
+) -> list[_Prop]:
+    """The script's ``parse_frames`` on a line buffer (its last line is not read)."""
+    processed = buf[:-1]
+    blank = _BLANK08 if v08 else _BLANK09
+    for i in processed:
+        if blank.fullmatch(rd.lines[i]):
+            raise FormatError(
+                f"extra blank lines at the end of the file, which {script} reads as a token line "
+                "(the other file has fewer); remove the extra blank lines",
+                path=rd.name,
+                line=i + 1,
+            )
+    rows = [rd.fields(i, sentence) for i in processed]
+    props: list[_Prop] = []
+    count = 0
+    for pos, f in enumerate(rows):
+        if v08:
+            ls = f[10]
+            if ls == "_":
+                continue
+            parts = ls.split(".")
+            while parts and parts[-1] == "":
+                parts.pop()
+            sense = parts[1] if len(parts) > 1 else None
+            col = 11 + count
+            count += 1
+            if sense == "SU" and not su:
+                skipped[0] += 1
+                continue
+            props.append(_Prop(pos, sense, col))
+        else:
+            ls = f[13]
+            if ls in ("_", "-"):
+                continue
+            m = _ONE_DOT.match(ls)
+            props.append(_Prop(pos, m.group(2) if m else ls, 14 + count))
+            count += 1
+    for p in props:
+        for pos, (i, f) in enumerate(zip(processed, rows)):
+            label = f[p.col]
+            if v08:
+                if label == "_":
+                    continue
+                if label == "SU" and not su:
+                    skipped[1] += 1
+                    continue
+                p.args.add((pos, label))
+            else:
+                if label in ("_", "-"):
+                    continue
+                parts = label.split("|")
+                while parts and parts[-1] == "":
+                    parts.pop()
+                for a in parts:
+                    a = _trim(a)
+                    if not a:
+                        raise FormatError(
+                            f"sentence {sentence}: empty argument label in {label!r} "
+                            f"(column {p.col + 1}); eval09.pl dies here",
+                            path=rd.name,
+                            line=i + 1,
+                        )
+                    p.args.add((pos, a))
+    return props
+
+
+def _srl(gold: list[_Prop], system: list[_Prop], v08: bool) -> _Srl:
+    c = _Srl()
+    c.tot_prop, c.pred_prop = len(gold), len(system)
+    c.tot_arg = sum(len(p.args) for p in gold)
+    c.pred_arg = sum(len(p.args) for p in system)
+    by_pos = {p.pos: p for p in system}
+    for g in gold:
+        s = by_pos.get(g.pos)
+        if s is None:
+            continue
+        c.coru_prop += 1
+        if v08:
+            same = _perl_num(g.sense) == _perl_num(s.sense)
+        else:
+            same = _same_sense_09(g.sense or "", s.sense or "")
+        if same:
+            c.corl_prop += 1
+            if g.args == s.args:
+                c.full_prop += 1
+        c.corl_arg += len(g.args & s.args)
+        if v08:
+            s_pos = {pos for pos, _ in s.args}
+            c.coru_arg += sum(1 for pos, _ in g.args if pos in s_pos)
+        else:
+            gc: dict[int, int] = {}
+            sc: dict[int, int] = {}
+            for pos, _ in g.args:
+                gc[pos] = gc.get(pos, 0) + 1
+            for pos, _ in s.args:
+                sc[pos] = sc.get(pos, 0) + 1
+            c.coru_arg += sum(min(n, sc.get(pos, 0)) for pos, n in gc.items())
+    return c
+
+
+_SRL_FIELDS = ("tot_prop", "pred_prop", "coru_prop", "corl_prop", "full_prop", "tot_arg", "pred_arg", "coru_arg",
+               "corl_arg")
+
+
+def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
+    v08 = fmt == "conll08"
+    script = "eval08.pl" if v08 else "eval09.pl"
+    opts = dict(options)
+    punct = resolve_punct(opts, True, False, script)
+    su = False
+    if v08:
+        if "su" in opts and "u" in opts and as_bool("su", opts["su"]) != as_bool("u", opts["u"]):
+            raise InputError("options su and u contradict each other (u=True is su=True); give one")
+        if "u" in opts:
+            su = as_bool("u", opts.pop("u"))
+        if "su" in opts:
+            su = as_bool("su", opts.pop("su"))
+        no_extra(opts, fmt, "punct, p, su, u")
+    else:
+        no_extra(opts, fmt, "punct, p")
+
+    gname, sname = display(gold), display(system)
+    glines = read_lines(gold, "gold")
+    slines = read_lines(system, "system")
+    ws = ASCII_WS if v08 else UNICODE_WS
+    blocks = walk(glines, slines, gname, sname, ws)
+    grd, srd = _Reader(v08, glines, gname), _Reader(v08, slines, sname)
+    form_col, head_col, dep_col = (5, 8, 9) if v08 else (1, 8, 10)
+
+    syn_rows: list[list[int]] = []
+    srl_rows: list[list[int]] = []
+    ids: list[str] = []
+    phantoms: list[int] = []  # pseudo-sentences attached to each item
+    pending = 0
+    skipped_g, skipped_s = [0, 0], [0, 0]
+    k = 0
+    for b in blocks:
+        if b.tokens:
+            k += 1
+            grd.validate_sentence(b.tokens, k)
+            srd.validate_sentence(b.tokens, k)
+        sent = k if b.tokens else k + 1
+        gp = _frames(grd, b.gold_buf, v08, su, sent, skipped_g, script)
+        sp = _frames(srd, b.sys_buf, v08, su, sent, skipped_s, script)
+        c = _srl(gp, sp, v08)
+        if not b.tokens:
+            # the scripts score the empty pseudo-sentence; its counts are all 0
+            assert not any(getattr(c, f) for f in _SRL_FIELDS)
+            if phantoms:
+                phantoms[-1] += 1
+            else:
+                pending += 1
+            continue
+        tot = las = uas = la = 0
+        for i in b.tokens:
+            gf, sf = grd.fields(i, k), srd.fields(i, k)
+            check_token(gf, sf, i, gname, sname, form_col=form_col, head_col=head_col, sentence=k)
+            if not punct and is_punct(gf[form_col]):
+                continue
+            tot += 1
+            h_ok = gf[head_col] == sf[head_col]
+            d_ok = gf[dep_col] == sf[dep_col]
+            uas += h_ok
+            la += d_ok
+            las += h_ok and d_ok
+        syn_exact = int(las == tot)
+        srl_exact = int(c.exact)
+        syn_rows.append([tot, las, uas, la, syn_exact, syn_exact and srl_exact])
+        srl_rows.append([getattr(c, f) for f in _SRL_FIELDS] + [srl_exact])
+        phantoms.append(pending)
+        pending = 0
+        ids.append(f"line {b.tokens[0] + 1}")
+    if not syn_rows:
+        raise FormatError("the gold file has no token lines (only blank lines); nothing to score", path=gname)
+    syn = np.asarray(syn_rows, dtype=np.int64)
+    srl = np.asarray(srl_rows, dtype=np.int64)
+    ph = np.asarray(phantoms, dtype=np.int64)
+    if not v08 and ph.sum() > 0:
+        # eval09: "if srl tot_sent > syntactic tot_sent, take one off"
+        j = int(np.nonzero(ph)[0][-1])
+        ph[j] -= 1
+    tot, las, uas, la, cor_sent, allcor = (int(x) for x in syn.sum(0))
+    n_sent = len(syn_rows)
+    S = dict(zip(_SRL_FIELDS, (int(x) for x in srl[:, :9].sum(0))))
+    srl_cor = int(srl[:, 9].sum() + ph.sum())
+    srl_tot = n_sent + int(ph.sum())
+    if tot == 0:
+        raise FormatError(
+            "no token is scored: every gold token is punctuation and punctuation is left out; pass punct=True "
+            f"({script} dies with 'Illegal division by zero' here)",
+            path=gname,
+        )
+
+    text = _text(v08, script, tot, las, uas, la, cor_sent, n_sent, allcor, S, srl_cor, srl_tot, su,
+                 skipped_g, skipped_s)
+
+    # per-item statistics
+    n = n_sent
+    col = {name: srl[:, i] for i, name in enumerate(_SRL_FIELDS)}
+    sem_l = col["corl_arg"] + col["corl_prop"]
+    sem_u = col["coru_arg"] + col["coru_prop"]
+    guessed = col["pred_arg"] + col["pred_prop"]
+    gold_n = col["tot_arg"] + col["tot_prop"]
+    t, c_las, c_uas = syn[:, 0], syn[:, 1], syn[:, 2]
+    ones = np.ones(n, dtype=np.int64)
+    spec: dict[str, tuple[str, list[np.ndarray], dict[str, float]]] = {
+        "las": ("accuracy", [c_las, t], {}),
+        "uas": ("accuracy", [c_uas, t], {}),
+        "label_acc": ("accuracy", [syn[:, 3], t], {}),
+        "exact_syntactic": ("accuracy", [syn[:, 4], ones], {}),
+        "sem_labeled_precision": ("precision", [sem_l, guessed, gold_n], {}),
+        "sem_labeled_recall": ("recall", [sem_l, guessed, gold_n], {}),
+        "sem_labeled_f1": ("f1", [sem_l, guessed, gold_n], {}),
+        "sem_unlabeled_precision": ("precision", [sem_u, guessed, gold_n], {}),
+        "sem_unlabeled_recall": ("recall", [sem_u, guessed, gold_n], {}),
+        "sem_unlabeled_f1": ("f1", [sem_u, guessed, gold_n], {}),
+        "prop_precision": ("precision", [col["full_prop"], col["pred_prop"], col["tot_prop"]], {}),
+        "prop_recall": ("recall", [col["full_prop"], col["pred_prop"], col["tot_prop"]], {}),
+        "prop_f1": ("f1", [col["full_prop"], col["pred_prop"], col["tot_prop"]], {}),
+        "exact_semantic": ("accuracy", [srl[:, 9] + ph, ones + ph], {}),
+        "labeled_macro_precision": ("macro_f1_2008", [c_las, t, sem_l, guessed, guessed], {"weight": _WEIGHT}),
+        "labeled_macro_recall": ("macro_f1_2008", [c_las, t, sem_l, gold_n, gold_n], {"weight": _WEIGHT}),
+        "labeled_macro_f1": ("macro_f1_2008", [c_las, t, sem_l, guessed, gold_n], {"weight": _WEIGHT}),
+        "unlabeled_macro_precision": ("macro_f1_2008", [c_uas, t, sem_u, guessed, guessed], {"weight": _WEIGHT}),
+        "unlabeled_macro_recall": ("macro_f1_2008", [c_uas, t, sem_u, gold_n, gold_n], {"weight": _WEIGHT}),
+        "unlabeled_macro_f1": ("macro_f1_2008", [c_uas, t, sem_u, guessed, gold_n], {"weight": _WEIGHT}),
+        "exact_overall": ("accuracy", [syn[:, 5], ones], {}),
+        "labeled_micro_precision": ("precision", [c_las + sem_l, t + guessed, t + gold_n], {}),
+        "labeled_micro_recall": ("recall", [c_las + sem_l, t + guessed, t + gold_n], {}),
+        "labeled_micro_f1": ("f1", [c_las + sem_l, t + guessed, t + gold_n], {}),
+        "unlabeled_micro_precision": ("precision", [c_uas + sem_u, t + guessed, t + gold_n], {}),
+        "unlabeled_micro_recall": ("recall", [c_uas + sem_u, t + guessed, t + gold_n], {}),
+        "unlabeled_micro_f1": ("f1", [c_uas + sem_u, t + guessed, t + gold_n], {}),
+    }
+    stats: dict[str, ItemStats] = {}
+    scores: dict[str, float] = {}
+    for name, (metric, cols, params) in spec.items():
+        met = get_metric(metric, **params)
+        values = np.ascontiguousarray(np.stack(cols, axis=1), dtype=np.float64)
+        stats[name] = ItemStats(metric=metric, stat_names=met.stat_names, values=values, metric_params=dict(params))
+        scores[name] = float(met.evaluate(values.sum(0, keepdims=True), n)[0])
+    return ScoreReport(
+        format=fmt,
+        gold=gname,
+        system=sname,
+        text=text,
+        scores=scores,
+        stats=stats,
+        default_metric="labeled_macro_f1",
+        item_ids=tuple(ids),
+    )
+
+
+def _text(
+    v08: bool,
+    script: str,
+    tot: int,
+    las: int,
+    uas: int,
+    la: int,
+    cor_sent: int,
+    n_sent: int,
+    allcor: int,
+    S: dict[str, int],
+    srl_cor: int,
+    srl_tot: int,
+    su: bool,
+    skipped_g: list[int],
+    skipped_s: list[int],
+) -> str:
+    out: list[str] = []
+
+    def div(a: float, b: float) -> float:
+        if b == 0:
+            raise _Die
+        return a / b
+
+    try:
+        out.append("  SYNTACTIC SCORES:")
+        lab_attach = pct(tot - las, tot)
+        out.append(f"  Labeled   attachment score: {las} / {tot} * 100 = {lab_attach:.2f} %")
+        unlab_attach = pct(tot - uas, tot)
+        out.append(f"  Unlabeled attachment score: {uas} / {tot} * 100 = {unlab_attach:.2f} %")
+        out.append(f"  Label accuracy score:       {la} / {tot} * 100 = {pct(tot - la, tot):.2f} %")
+        out.append(f"  Exact syntactic match:      {cor_sent} / {n_sent} * 100 = {cor_sent * 100 / n_sent:.2f} %")
+        out += ["", "  SEMANTIC SCORES: "]
+        corl = S["corl_arg"] + S["corl_prop"]
+        coru = S["coru_arg"] + S["coru_prop"]
+        pred = S["pred_arg"] + S["pred_prop"]
+        gold = S["tot_arg"] + S["tot_prop"]
+        if v08:
+            apl = div(corl * 100, pred)
+            arl = div(corl * 100, gold)
+            afl = div(2 * apl * arl, apl + arl)
+        else:
+            apl = corl * 100 / pred if pred else 0
+            arl = corl * 100 / gold if gold else 0
+            afl = 2 * apl * arl / (apl + arl) if apl + arl else 0
+        out.append(f"  Labeled precision:          ({S['corl_arg']} + {S['corl_prop']}) / "
+                   f"({S['pred_arg']} + {S['pred_prop']}) * 100 = {apl:.2f} %")
+        out.append(f"  Labeled recall:             ({S['corl_arg']} + {S['corl_prop']}) / "
+                   f"({S['tot_arg']} + {S['tot_prop']}) * 100 = {arl:.2f} %")
+        out.append(f"  Labeled F1:                 {afl:.2f} ")
+        if v08:
+            apu = div(coru * 100, pred)
+            aru = div(coru * 100, gold)
+            afu = div(2 * apu * aru, apu + aru)
+        else:
+            apu = coru * 100 / pred if pred else 0
+            aru = coru * 100 / gold if gold else 0
+            afu = 2 * apu * aru / (apu + aru) if apu + aru else 0
+        out.append(f"  Unlabeled precision:        ({S['coru_arg']} + {S['coru_prop']}) / "
+                   f"({S['pred_arg']} + {S['pred_prop']}) * 100 = {apu:.2f} %")
+        out.append(f"  Unlabeled recall:           ({S['coru_arg']} + {S['coru_prop']}) / "
+                   f"({S['tot_arg']} + {S['tot_prop']}) * 100 = {aru:.2f} %")
+        out.append(f"  Unlabeled F1:               {afu:.2f} ")
+        full = S["full_prop"]
+        if v08:
+            ppl = div(full * 100, S["pred_prop"])
+            prl = div(full * 100, S["tot_prop"])
+        else:
+            ppl = full * 100 / S["pred_prop"] if S["pred_prop"] else 0
+            prl = full * 100 / S["tot_prop"] if S["tot_prop"] else 0
+        pfl = 2 * ppl * prl / (ppl + prl) if ppl != 0 and prl != 0 else 0
+        out.append(f"  Proposition precision:      {full} / {S['pred_prop']} * 100 = {ppl:.2f} %")
+        out.append(f"  Proposition recall:         {full} / {S['tot_prop']} * 100 = {prl:.2f} %")
+        out.append(f"  Proposition F1:             {pfl:.2f} ")
+        out.append(f"  Exact semantic match:       {srl_cor} / {srl_tot} * 100 = {div(srl_cor * 100, srl_tot):.2f} %")
+        out += ["", f"  OVERALL MACRO SCORES (Wsem = {_WEIGHT:.2f}):"]
+        lp = _WEIGHT * apl + (1 - _WEIGHT) * lab_attach
+        lr = _WEIGHT * arl + (1 - _WEIGHT) * lab_attach
+        lf = div(2 * lp * lr, lp + lr)
+        out.append(f"  Labeled macro precision:    {lp:.2f} %")
+        out.append(f"  Labeled macro recall:       {lr:.2f} %")
+        out.append(f"  Labeled macro F1:           {lf:.2f} %")
+        up = _WEIGHT * apu + (1 - _WEIGHT) * unlab_attach
+        ur = _WEIGHT * aru + (1 - _WEIGHT) * unlab_attach
+        uf = div(2 * up * ur, up + ur)
+        out.append(f"  Unlabeled macro precision:  {up:.2f} %")
+        out.append(f"  Unlabeled macro recall:     {ur:.2f} %")
+        out.append(f"  Unlabeled macro F1:         {uf:.2f} %")
+        out.append(f"  Exact overall match:        {allcor} / {n_sent} * 100 = {allcor * 100 / n_sent:.2f} %")
+        out += ["", "  OVERALL MICRO SCORES:"]
+        for kind, syn_c, c_arg, c_prop in (
+            ("Labeled", las, S["corl_arg"], S["corl_prop"]),
+            ("Unlabeled", uas, S["coru_arg"], S["coru_prop"]),
+        ):
+            corr = c_arg + c_prop + syn_c
+            mp = div(100 * corr, S["pred_arg"] + S["pred_prop"] + tot)
+            mr = div(100 * corr, S["tot_arg"] + S["tot_prop"] + tot)
+            mf = div(2 * mp * mr, mp + mr)
+            head = f"{kind} micro precision:".ljust(28)
+            out.append(f"  {head}({syn_c} + {c_arg} + {c_prop}) / ({tot} + {S['pred_arg']} + {S['pred_prop']})"
+                       f" * 100 = {mp:.2f} %")
+            head = f"{kind} micro recall:".ljust(28)
+            out.append(f"  {head}({syn_c} + {c_arg} + {c_prop}) / ({tot} + {S['tot_arg']} + {S['tot_prop']})"
+                       f" * 100 = {mr:.2f} %")
+            head = f"{kind} micro F1:".ljust(28)
+            out.append(f"  {head}{mf:.2f} ")
+        if v08:
+            if not su:
+                out += [
+                    "",
+                    "  Note: skipped SU predicates and arguments",
+                    f"  \tSkipped {skipped_g[0]} SU predicates and {skipped_g[1]} SU arguments in gold output",
+                    f"  \tSkipped {skipped_s[0]} SU predicates and {skipped_s[1]} SU arguments is system output",
+                    "",
+                ]
+            else:
+                out += ["", "  Note: NOT skipping SU predicates and arguments", ""]
+    except _Die:
+        out.append(f"[{script} stops here with 'Illegal division by zero' and prints nothing more; "
+                   "sigfast's scores take 0 for an undefined ratio]")
+    return "\n".join(out) + "\n"
+
+
+def score_conll08(gold: Any, system: Any, **options: Any) -> ScoreReport:
+    """Score a CoNLL-2008 file like ``eval08.pl -q``."""
+    return _score(gold, system, "conll08", **options)
+
+
+def score_conll09(gold: Any, system: Any, **options: Any) -> ScoreReport:
+    """Score a CoNLL-2009 file like ``eval09.pl -q``."""
+    return _score(gold, system, "conll09", **options)
+
+
+FORMATS = {"conll08": score_conll08, "conll09": score_conll09}

@@ -1,0 +1,477 @@
+"""CoNLL-X and CoNLL 2007 dependency parses, scored like ``eval.pl`` and ``eval07.pl``.
+
+Formats:
+
+* ``"conllx"``: the CoNLL-X (2006) shared task scorer ``eval.pl`` v1.9
+  (2006/05/09), run as ``perl eval.pl -q -g GOLD -s SYSTEM [-p] [-b]``.
+* ``"conll07"``: the CoNLL 2007 shared task scorer ``eval07.pl`` v1.4
+  (2007/04/02), run as ``perl eval07.pl -q -g GOLD -s SYSTEM [-p] [-d] [-b]``.
+
+Both read 10-column files (ID FORM LEMMA CPOSTAG POSTAG FEATS HEAD DEPREL
+PHEAD PDEPREL; columns split on ASCII whitespace, so 8 to 10 columns are
+accepted), one token per line, a blank line after each sentence. Only FORM,
+HEAD and DEPREL are used; PHEAD/PDEPREL are ignored, as by the scripts.
+
+Scores, over the *scoring* tokens: LAS (head and label right), UAS (head
+right), label accuracy. HEAD and DEPREL are compared as strings, as the
+scripts do (``02`` is not ``2``, ``root`` is not ``ROOT``); several roots or
+cycles are just errors. Printed percentages are ``100 - errors*100/total``,
+as the scripts compute them.
+
+Options:
+
+* ``punct`` (bool): score punctuation tokens, i.e. tokens whose gold FORM
+  consists only of Unicode punctuation (general category P*). **The default
+  differs**: ``eval.pl`` leaves punctuation out (``punct=False``) and its
+  ``-p`` flag scores it; ``eval07.pl`` scores it (``punct=True``) and its
+  ``-p`` flag leaves it out.
+* ``p`` (bool): the script's own ``-p`` flag, with that script's meaning
+  (``conllx``: ``p=True`` = ``punct=True``; ``conll07``: ``p=True`` =
+  ``punct=False``). Give ``punct`` or ``p``, not both with different meanings.
+* ``deriv`` (bool, ``conll07`` only, default True): score tokens whose gold
+  DEPREL is ``DERIV``; ``deriv=False`` (or ``d=True``) is ``eval07.pl -d``.
+* ``evalb`` (bool, default False): also print the per-sentence table of
+  ``-b`` before the score lines.
+
+Statistics per sentence (items = non-empty sentences in file order):
+``las``, ``uas``, ``label_acc``, each metric ``accuracy`` with
+``[correct, total]`` over the sentence's scoring tokens (a sentence made only
+of punctuation gives ``[0, 0]``). Default metric: ``las``. ``scores`` are
+fractions (``correct / total``), as the metric computes them.
+
+``ScoreReport.text`` is what ``-q`` prints (with ``evalb=True``, what ``-q -b``
+prints): the three lines ``"  Labeled   attachment score: C / T * 100 = X %"``
+etc., with the scripts' rounding.
+
+Where sigfast differs from the scripts (it refuses input they would score
+wrongly, or is lenient where they stop without any score):
+
+* a FORM that differs between gold and system is an error (the scripts only
+  warn); CPOSTAG differences are ignored (the scripts warn);
+* a HEAD that is not a non-negative integer, a line with fewer than 8 or more
+  than 10 columns, a token line starting with whitespace (it shifts the
+  columns for the scripts), bytes that are not UTF-8, or an empty file is an
+  error;
+* blank lines at the very end of either file are ignored (as ``eval07.pl``
+  does; ``eval.pl`` stops with "line mismatch" when one file lacks the final
+  blank line);
+* no scoring token at all: an error (the scripts die with "Illegal division
+  by zero").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ..metrics import get as get_metric
+from ._base import ItemStats, ScoreReport, display
+
+__all__ = ["FORMATS", "score_conllx", "score_conll07", "is_punct"]
+
+# Perl's \s on byte strings (eval.pl, eval07.pl, eval08.pl read bytes).
+ASCII_WS = re.compile(r"[ \t\n\r\f\v]+")
+# Perl's \s on character strings (eval09.pl reads with a :utf8 layer).
+UNICODE_WS = re.compile("[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+
+_OTHER_WS = re.compile("[ \n\r\f\v]|\t\t")
+_OTHER_UNI_WS = re.compile("[\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|\t\t")
+_DIGITS = re.compile(r"[0-9]+\Z")
+
+
+def is_punct(word: str) -> bool:
+    """``word =~ /^\\p{Punctuation}+$/``: non-empty, every character in category P*."""
+    return bool(word) and all(unicodedata.category(c)[0] == "P" for c in word)
+
+
+def read_lines(path: Any, what: str) -> list[str]:
+    """The lines of a UTF-8 file, split on ``\\n`` only (the newline removed).
+
+    ``what`` ("gold" or "system") only goes into error messages.
+    """
+    name = display(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise FormatError(f"cannot read the {what} file: {e.strerror or e}", path=name) from None
+    if not data:
+        raise FormatError(
+            f"the {what} file is empty; expected one token per line and a blank line after each sentence",
+            path=name,
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise FormatError(
+            f"byte 0x{data[e.start]:02x} is not valid UTF-8; the reference scorers read UTF-8: "
+            "re-encode the file (e.g. iconv -f LATIN1 -t UTF-8)",
+            path=name,
+            line=line,
+        ) from None
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+def perl_split(line: str, ws: re.Pattern[str] = ASCII_WS) -> list[str]:
+    """``split(/\\s+/, $line)``: a leading empty field is kept, trailing ones dropped."""
+    # fast path: single tabs are the only whitespace
+    if not (_OTHER_WS if ws is ASCII_WS else _OTHER_UNI_WS).search(line):
+        parts = line.split("\t")
+    else:
+        parts = ws.split(line)
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+@dataclass
+class Block:
+    """What one call of the scripts' ``read_sent`` returns.
+
+    ``number`` is the scripts' sentence number (empty blocks from extra blank
+    lines count too); ``tokens`` are 0-based indices of the token lines (the
+    same in both files); ``gold_buf``/``sys_buf`` are the indices of all the
+    lines the scripts pushed into their line buffers for this block (used by
+    eval08/eval09 for the semantic frames).
+    """
+
+    number: int
+    start: int
+    tokens: list[int]
+    gold_buf: list[int]
+    sys_buf: list[int]
+
+
+def _sentences(lines: list[str], blank: re.Pattern[str]) -> list[tuple[int, int]]:
+    """(first line index, token count) of each sentence; runs of blank lines separate them."""
+    out: list[tuple[int, int]] = []
+    inside = False
+    for i, ln in enumerate(lines):
+        if blank.fullmatch(ln):
+            inside = False
+        elif inside:
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            inside = True
+            out.append((i, 1))
+    return out
+
+
+def walk(
+    gold: list[str],
+    system: list[str],
+    gname: str,
+    sname: str,
+    ws: re.Pattern[str] = ASCII_WS,
+) -> list[Block]:
+    """Read both files in lockstep, line by line, as the scripts' ``read_sent`` does.
+
+    A sentence ends at a whitespace-only line; both files must have the same
+    layout. Extra whitespace-only lines at the end of one file are skipped (as
+    ``eval07.pl``, ``eval08.pl`` and ``eval09.pl`` do), but still pushed to
+    that file's line buffer, as those scripts do.
+    """
+    blank = re.compile(f"(?:{ws.pattern})?")
+    blocks: list[Block] = []
+    i = 0
+    ng, ns = len(gold), len(system)
+    eof = False
+    while not eof:
+        start = i
+        toks: list[int] = []
+        gbuf: list[int] = []
+        sbuf: list[int] = []
+        while True:
+            g = gold[i] if i < ng else None
+            s = system[i] if i < ns else None
+            if g is not None:
+                gbuf.append(i)
+            if s is not None:
+                sbuf.append(i)
+            if g is not None and s is None:
+                if blank.fullmatch(g):
+                    i += 1
+                    continue
+                _layout_error(gold, system, gname, sname, blank, i)
+            if g is None and s is not None:
+                if blank.fullmatch(s):
+                    i += 1
+                    continue
+                _layout_error(gold, system, gname, sname, blank, i)
+            if g is None and s is None:
+                eof = True
+                break
+            assert g is not None and s is not None
+            gb = bool(blank.fullmatch(g))
+            if gb != bool(blank.fullmatch(s)):
+                _layout_error(gold, system, gname, sname, blank, i)
+            i += 1
+            if gb:
+                break
+            toks.append(i - 1)
+        blocks.append(Block(len(blocks) + 1, start, toks, gbuf, sbuf))
+    return blocks
+
+
+def _layout_error(
+    gold: list[str],
+    system: list[str],
+    gname: str,
+    sname: str,
+    blank: re.Pattern[str],
+    i: int,
+) -> None:
+    fix = "gold and system files must have the same tokens, one per line, with a blank line after each sentence"
+    sg = _sentences(gold, blank)
+    ss = _sentences(system, blank)
+    if len(sg) != len(ss):
+        raise FormatError(
+            f"the gold file {gname} has {len(sg)} sentences but the system file has {len(ss)} "
+            f"(first difference at line {i + 1}); {fix}",
+            path=sname,
+            line=i + 1,
+        )
+    for k, ((g0, gn), (s0, sn)) in enumerate(zip(sg, ss), 1):
+        if gn != sn or g0 != s0:
+            if gn != sn:
+                raise FormatError(
+                    f"sentence {k} has {gn} tokens in the gold file {gname} (from line {g0 + 1}) "
+                    f"but {sn} in the system file (from line {s0 + 1}); {fix}",
+                    path=sname,
+                    line=min(g0 + gn, s0 + sn) + 1,
+                )
+            break
+    g_blank = i < len(gold) and bool(blank.fullmatch(gold[i]))
+    raise FormatError(
+        f"the blank lines differ from the gold file {gname}: line {i + 1} is "
+        f"{'blank' if not g_blank else 'a token line'} here but "
+        f"{'blank' if g_blank else 'a token line or past the end'} in gold; {fix}",
+        path=sname,
+        line=i + 1,
+    )
+
+
+def as_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if isinstance(value, str) and value.strip().lower() in ("0", "false", "no", "off"):
+        return False
+    raise InputError(f"option {name!r} must be true or false, got {value!r}")
+
+
+def resolve_punct(options: dict[str, Any], default: bool, p_means_score: bool, script: str) -> bool:
+    """The ``punct`` setting from ``punct=`` or the script's own ``p=`` flag."""
+    punct = options.pop("punct", None)
+    p = options.pop("p", None)
+    out = default
+    if p is not None:
+        out = p_means_score if as_bool("p", p) else default
+    if punct is not None:
+        v = as_bool("punct", punct)
+        if p is not None and v != out:
+            raise InputError(
+                f"options punct={v} and p={p} contradict each other (for {script}, -p "
+                f"{'scores' if p_means_score else 'leaves out'} punctuation); give one of them"
+            )
+        out = v
+    return out
+
+
+def no_extra(options: dict[str, Any], fmt: str, allowed: str) -> None:
+    if options:
+        raise InputError(f"format {fmt!r} takes no option(s) {sorted(options)}; its options are {allowed}")
+
+
+def pct(err: int, tot: int) -> float:
+    """``100 - err*100.0/tot``, the scripts' way of computing a percentage."""
+    return 100 - err * 100.0 / tot
+
+
+def perl_f(x: float, spec: str = "%.2f", width: int = 0) -> str:
+    """Perl's printf of a float (nan/inf spelled as Perl spells them)."""
+    if x != x:
+        return "NaN".rjust(width)
+    if x in (float("inf"), float("-inf")):
+        return ("Inf" if x > 0 else "-Inf").rjust(width)
+    return (spec % x).rjust(width)
+
+
+def check_token(
+    gf: list[str],
+    sf: list[str],
+    i: int,
+    gname: str,
+    sname: str,
+    *,
+    form_col: int,
+    head_col: int,
+    sentence: int,
+) -> None:
+    """FORM equality and HEAD syntax for one token line pair (0-based line index ``i``)."""
+    if gf[form_col] != sf[form_col]:
+        raise FormatError(
+            f"sentence {sentence}: the system FORM {sf[form_col]!r} differs from the gold FORM "
+            f"{gf[form_col]!r} on the same line of {gname}; the files must contain the same tokens "
+            "in the same order",
+            path=sname,
+            line=i + 1,
+        )
+    for fields, name in ((gf, gname), (sf, sname)):
+        h = fields[head_col]
+        if not _DIGITS.match(h):
+            raise FormatError(
+                f"sentence {sentence}: HEAD (column {head_col + 1}) is {h!r}, not a non-negative "
+                "integer; every token needs the number of its head (0 for the root)",
+                path=name,
+                line=i + 1,
+            )
+
+
+def _fields(line: str, i: int, name: str, sentence: int, lo: int, hi: int, fmt: str) -> list[str]:
+    if line[:1] and line[0] in " \t\n\r\f\v":
+        raise FormatError(
+            f"sentence {sentence}: the token line starts with whitespace, which shifts the columns "
+            f"for the {fmt} scorer; remove the leading whitespace",
+            path=name,
+            line=i + 1,
+        )
+    f = perl_split(line)
+    if not lo <= len(f) <= hi:
+        raise FormatError(
+            f"sentence {sentence}: {len(f)} columns, expected {lo if lo == hi else f'{lo} to {hi}'} "
+            f"(ID FORM LEMMA CPOSTAG POSTAG FEATS HEAD DEPREL PHEAD PDEPREL, separated by tabs or spaces)",
+            path=name,
+            line=i + 1,
+        )
+    return f
+
+
+def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
+    opts = dict(options)
+    if fmt == "conllx":
+        punct = resolve_punct(opts, False, True, "eval.pl")
+        deriv = True
+        allowed = "punct, p, evalb"
+    else:
+        punct = resolve_punct(opts, True, False, "eval07.pl")
+        deriv = True
+        if "deriv" in opts and "d" in opts:
+            if as_bool("deriv", opts["deriv"]) == as_bool("d", opts["d"]):
+                raise InputError("options deriv and d contradict each other (d=True is deriv=False); give one")
+        if "d" in opts:
+            deriv = not as_bool("d", opts.pop("d"))
+        if "deriv" in opts:
+            deriv = as_bool("deriv", opts.pop("deriv"))
+        allowed = "punct, p, deriv, d, evalb"
+    evalb = as_bool("evalb", opts.pop("evalb", False))
+    no_extra(opts, fmt, allowed)
+
+    gname, sname = display(gold), display(system)
+    glines = read_lines(gold, "gold")
+    slines = read_lines(system, "system")
+    blocks = walk(glines, slines, gname, sname)
+
+    rows: list[tuple[int, int, int, int]] = []  # per sentence: tot, las_ok, uas_ok, la_ok
+    ids: list[str] = []
+    b_lines: list[str] = []
+    k = 0
+    for b in blocks:
+        if not b.tokens:
+            continue
+        k += 1
+        tot = las = uas = la = 0
+        for i in b.tokens:
+            gf = _fields(glines[i], i, gname, k, 8, 10, fmt)
+            sf = _fields(slines[i], i, sname, k, 8, 10, fmt)
+            check_token(gf, sf, i, gname, sname, form_col=1, head_col=6, sentence=k)
+            if not punct and is_punct(gf[1]):
+                continue
+            if not deriv and gf[7] == "DERIV":
+                continue
+            tot += 1
+            h_ok = gf[6] == sf[6]
+            d_ok = gf[7] == sf[7]
+            uas += h_ok
+            la += d_ok
+            las += h_ok and d_ok
+        rows.append((tot, las, uas, la))
+        ids.append(f"line {b.tokens[0] + 1}")
+        if evalb:
+            if tot > 0:
+                u, lab = pct(tot - uas, tot), pct(tot - las, tot)
+            else:
+                u = lab = float("nan")
+            b_lines.append(
+                "  %4d %4d    0  %s %s  %4d    %4d        %4d    0 0 0 0"
+                % (b.number, len(b.tokens), perl_f(u, "%6.2f", 6), perl_f(lab, "%6.2f", 6), uas, las, tot)
+            )
+    if not rows:
+        raise FormatError("the gold file has no token lines (only blank lines); nothing to score", path=gname)
+    arr = np.asarray(rows, dtype=np.int64)
+    tot, las, uas, la = (int(x) for x in arr.sum(0))
+    if tot == 0:
+        raise FormatError(
+            "no token is scored: every gold token is punctuation"
+            + ("" if punct else " and punctuation is left out; pass punct=True to score it")
+            + f" ({'eval.pl' if fmt == 'conllx' else 'eval07.pl'} dies with 'Illegal division by zero' here)",
+            path=gname,
+        )
+    out: list[str] = []
+    if evalb:
+        out += [
+            "     Sent.          Attachment      Correct        Scoring          ",
+            "    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -",
+            "  ============================================================================",
+            *b_lines,
+            "",
+            "",
+        ]
+    out += [
+        f"  Labeled   attachment score: {las} / {tot} * 100 = {pct(tot - las, tot):.2f} %",
+        f"  Unlabeled attachment score: {uas} / {tot} * 100 = {pct(tot - uas, tot):.2f} %",
+        f"  Label accuracy score:       {la} / {tot} * 100 = {pct(tot - la, tot):.2f} %",
+    ]
+    acc = get_metric("accuracy")
+    stats: dict[str, ItemStats] = {}
+    scores: dict[str, float] = {}
+    n = len(rows)
+    for name, col in (("las", 1), ("uas", 2), ("label_acc", 3)):
+        values = np.ascontiguousarray(np.stack([arr[:, col], arr[:, 0]], axis=1), dtype=np.float64)
+        stats[name] = ItemStats(metric="accuracy", stat_names=acc.stat_names, values=values)
+        scores[name] = float(acc.evaluate(values.sum(0, keepdims=True), n)[0])
+    return ScoreReport(
+        format=fmt,
+        gold=gname,
+        system=sname,
+        text="\n".join(out) + "\n",
+        scores=scores,
+        stats=stats,
+        default_metric="las",
+        item_ids=tuple(ids),
+    )
+
+
+def score_conllx(gold: Any, system: Any, **options: Any) -> ScoreReport:
+    """Score a CoNLL-X file like ``eval.pl -q`` (punctuation left out unless ``punct=True``)."""
+    return _score(gold, system, "conllx", **options)
+
+
+def score_conll07(gold: Any, system: Any, **options: Any) -> ScoreReport:
+    """Score a CoNLL 2007 file like ``eval07.pl -q`` (punctuation scored unless ``punct=False``)."""
+    return _score(gold, system, "conll07", **options)
+
+
+FORMATS = {"conllx": score_conllx, "conll07": score_conll07}

@@ -1,0 +1,208 @@
+"""Constituency trees in Penn bracket format, scored exactly like EVALB.
+
+Format ``"evalb"`` (alias ``"penn"``): one tree per line in both files, gold
+line *i* against system line *i*, scored by the semantics of EVALB (Sekine &
+Collins 1997, revised 2006 with F-measure), by default with the settings of
+its ``COLLINS.prm``:
+
+* ``DELETE_LABEL TOP -NONE- , : `` '' .`` (punctuation and traces are
+  dropped from the words and from the bracket spans), ``DELETE_LABEL_FOR_LENGTH
+  -NONE-`` (punctuation counts toward the length), ``EQ_LABEL ADVP PRT``,
+  ``CUTOFF_LEN 40``, ``LABELED 1``, ``MAX_ERROR 10``.
+* Function tags are stripped from phrase labels (``NP-SBJ-1`` -> ``NP``,
+  ``S=2`` -> ``S``); ``ROOT`` and the unlabeled PTB root are brackets that
+  count (only ``TOP`` is deleted).
+* An empty system tree is a *Skip* sentence; a different number of words or a
+  different word is an *Error* sentence; both count in the number of
+  sentences only. EVALB stops without a summary at the error after
+  ``MAX_ERROR + 1`` errors; so does this reader (FormatError), unless you
+  raise ``max_error``.
+
+Options:
+
+``prm``
+    Path of an EVALB parameter file, read like ``evalb -p FILE`` (keys DEBUG,
+    MAX_ERROR, CUTOFF_LEN, LABELED, DELETE_LABEL, DELETE_LABEL_FOR_LENGTH,
+    QUOTE_LABEL, EQ_LABEL, EQ_WORD; EVALB's built-in defaults apply to keys the
+    file does not set). Default: COLLINS.prm's settings, built in.
+``max_error``, ``cutoff_len``
+    Override MAX_ERROR / CUTOFF_LEN after the prm (EVALB's ``-e`` / ``-c``
+    given after ``-p``).
+
+The report: ``text`` is EVALB's stdout byte for byte (per-sentence table,
+totals line, ``-- All --`` and ``-- len<=N --`` summaries); EVALB's stderr
+messages for error sentences are issued as one :class:`EvalbWarning`.
+Statistics per sentence (error and skip sentences are all zeros):
+
+* ``f1`` (default; All sentences): [matched, test brackets, gold brackets],
+  metric ``f1``; also ``precision`` and ``recall`` on the same counts;
+* ``f1_len40`` (``f1_len<N>`` for another cutoff): the same, zero for
+  sentences longer than the cutoff;
+* ``tagging_accuracy``: [correct tags, words], metric ``accuracy``;
+* ``complete_match``: [1 if complete match, 1 if valid], metric ``accuracy``;
+* ``no_crossing`` / ``two_or_less_crossing``: [1 if so, 1 if valid],
+  ``accuracy``; ``avg_crossing``: [crossing brackets, 1 if valid], metric
+  ``error_rate`` (a plain ratio, lower is better).
+
+``scores`` holds these as fractions (EVALB prints percentages). Not
+reproduced: DEBUG dumps (DEBUG >= 1), EVALB's undefined behaviour beyond its
+fixed buffers (lines over 4999 bytes, more than 200 words or brackets, words
+over 100 or labels over 30 bytes, more than 20 quote terminals: scored
+correctly here), and malformed trees, which are errors here.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ._base import ItemStats, ScoreReport, display
+
+__all__ = ["EvalbWarning", "score_evalb", "FORMATS"]
+
+_KIND = "evalb"
+
+
+class EvalbWarning(UserWarning):
+    """Sentences EVALB reports as errors on stderr (length or word mismatch)."""
+
+
+def _read(path: Any, what: str) -> bytes:
+    if not isinstance(path, (str, os.PathLike)):
+        raise FormatError(f"{what} must be a path to a file with one tree per line, got {type(path).__name__}")
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise FormatError(f"cannot read the {what} file: {e.strerror or e}", path=display(path)) from None
+    return data
+
+
+def score_evalb(
+    gold: Any,
+    system: Any,
+    *,
+    prm: str | os.PathLike[str] | None = None,
+    max_error: int | None = None,
+    cutoff_len: int | None = None,
+) -> ScoreReport:
+    """Score a system's trees against gold trees as ``evalb -p COLLINS.prm`` does."""
+    from .. import _native
+
+    gpath, spath = display(gold), display(system)
+    g = _read(gold, "gold")
+    s = _read(system, "system")
+    # An empty line is a tree without words (EVALB: a skipped parse), so only a file without
+    # any line, or a gold file without a single bracket, has no trees.
+    for data, path, what in ((g, gpath, "gold"), (s, spath, "system")):
+        if not data or (what == "gold" and b"(" not in data):
+            raise FormatError(f"the {what} file has no trees (it is empty); expected one bracketed tree per line",
+                              path=path)
+    prm_bytes = None
+    prm_path = None
+    if prm is not None:
+        prm_path = display(prm)
+        prm_bytes = _read(prm, "parameter (prm)")
+    for name, v in (("max_error", max_error), ("cutoff_len", cutoff_len)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))):
+            raise InputError(f"option {name} must be an integer, got {v!r}")
+    err, res = _native.evalb_score(
+        g, s, prm_bytes,
+        None if cutoff_len is None else int(cutoff_len),
+        None if max_error is None else int(max_error),
+    )
+    if err is not None:
+        _raise(err, gpath, spath, prm_path)
+    text, rows, messages, prm_warnings, cutoff = res
+    for w in prm_warnings:
+        warnings.warn(f"{prm_path}: {w}", EvalbWarning, stacklevel=2)
+    if messages:
+        shown = "; ".join(f"line {ln}: {m}" for ln, m in messages[:5])
+        more = f" (and {len(messages) - 5} more)" if len(messages) > 5 else ""
+        warnings.warn(
+            f"{spath}: {len(messages)} sentence(s) scored as EVALB 'Error' (counted in no total but the number of "
+            f"sentences): {shown}{more}",
+            EvalbWarning,
+            stacklevel=2,
+        )
+    return _report(text, np.asarray(rows), int(cutoff), gpath, spath)
+
+
+def _raise(err: tuple, gpath: str, spath: str, prm_path: str | None) -> None:
+    kind, side, line, col, msg, extra = err
+    if kind == "prm":
+        raise FormatError(f"{msg}; fix the parameter file", path=prm_path, line=line)
+    path = gpath if side == "gold" else spath
+    if kind == "malformed":
+        raise FormatError(f"tree {line}, column {col}: {msg}; fix the tree (one complete tree per line)",
+                          path=path, line=line)
+    if kind == "encoding":
+        raise FormatError(f"tree {line}: {msg}", path=path, line=line)
+    if kind == "line_count":
+        raise FormatError(
+            f"the gold file has {line} trees (lines) but the system file {spath} has {col}; EVALB compares line i "
+            "with line i, so both files need one tree per line for the same sentences (an empty line is a "
+            "skipped parse)",
+            path=gpath,
+        )
+    if kind == "too_many_errors":
+        shown = "; ".join(extra)
+        raise FormatError(
+            f"tree {line}: error sentence number {col} (length or word mismatch) exceeds MAX_ERROR={msg}: EVALB "
+            f"stops here and prints no summary. Errors so far: {shown}. Fix the tokenisation, or pass "
+            "max_error=N (EVALB's -e N) to score the remaining sentences",
+            path=spath,
+            line=line,
+        )
+    raise FormatError(f"{kind}: {msg}", path=path, line=line)  # pragma: no cover
+
+
+def _report(text: str, rows: np.ndarray, cutoff: int, gpath: str, spath: str) -> ScoreReport:
+    status = rows[:, 2]
+    valid = (status == 0).astype(np.float64)
+    matched = rows[:, 3].astype(np.float64)
+    gold_b = rows[:, 4].astype(np.float64)
+    test_b = rows[:, 5].astype(np.float64)
+    crossing = rows[:, 6].astype(np.float64)
+    brackets = np.column_stack([matched, test_b, gold_b])
+    inside = (rows[:, 1] <= cutoff).astype(np.float64)[:, None]
+    complete = valid * ((gold_b == test_b) & (test_b == matched))
+    stats: dict[str, ItemStats] = {
+        "f1": ItemStats("f1", ("matched", "test_brackets", "gold_brackets"), brackets),
+        "precision": ItemStats("precision", ("matched", "test_brackets", "gold_brackets"), brackets),
+        "recall": ItemStats("recall", ("matched", "test_brackets", "gold_brackets"), brackets),
+        f"f1_len{cutoff}": ItemStats("f1", ("matched", "test_brackets", "gold_brackets"), brackets * inside),
+        "tagging_accuracy": ItemStats("accuracy", ("correct_tags", "words"),
+                                      rows[:, [8, 7]].astype(np.float64)),
+        "complete_match": ItemStats("accuracy", ("complete", "valid"), np.column_stack([complete, valid])),
+        "no_crossing": ItemStats("accuracy", ("no_crossing", "valid"),
+                                 np.column_stack([valid * (crossing == 0), valid])),
+        "two_or_less_crossing": ItemStats("accuracy", ("two_or_less_crossing", "valid"),
+                                          np.column_stack([valid * (crossing <= 2), valid])),
+        "avg_crossing": ItemStats("error_rate", ("crossing", "valid"), np.column_stack([crossing, valid])),
+    }
+    scores = {name: _corpus(st) for name, st in stats.items()}
+    return ScoreReport(
+        format=_KIND,
+        gold=gpath,
+        system=spath,
+        text=text,
+        scores=scores,
+        stats=stats,
+        default_metric="f1",
+        item_ids=tuple(f"line {i}" for i in rows[:, 0].tolist()),
+    )
+
+
+def _corpus(st: ItemStats) -> float:
+    from ..metrics import get
+
+    n = st.values.shape[0]
+    return float(get(st.metric, **st.metric_params).evaluate(st.values.sum(0, keepdims=True), n)[0])
+
+
+FORMATS = {"evalb": score_evalb, "penn": score_evalb}
