@@ -101,12 +101,12 @@ def _test(args: argparse.Namespace, x: Any, y: Any = None, **kw: Any) -> Any:
     common = dict(metric=kw.pop("metric", args.metric), seed=args.seed, pvalue="raw" if args.raw_p else "plus_one",
                   n_threads=args.threads, progress=args.progress, **kw)
     if args.test == "bootstrap":
-        return sigfast.paired_bootstrap(x, y, n_resamples=args.resamples or sigfast.significance.DEFAULT_RESAMPLES,
+        return sigfast.paired_bootstrap(x, y, n_resamples=sigfast.significance.DEFAULT_RESAMPLES if args.resamples is None else args.resamples,
                                         variant=args.variant, alternative=args.alternative,
                                         confidence_level=args.confidence, **common)
     method = "exact" if args.test == "exact" else "approximate"
     return sigfast.permutation_test(x, y, method=method,
-                                    n_resamples=args.resamples or sigfast.significance.DEFAULT_PERMUTATIONS,
+                                    n_resamples=sigfast.significance.DEFAULT_PERMUTATIONS if args.resamples is None else args.resamples,
                                     alternative=args.alternative or "two-sided", **common)
 
 
@@ -184,7 +184,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _labels(paths: Sequence[str]) -> list[str]:
     base = [os.path.basename(p) for p in paths]
-    return base if len(set(base)) == len(base) else list(paths)
+    labels = base if len(set(base)) == len(base) else list(paths)
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab} #{seen[lab]}")
+    return out
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

@@ -82,7 +82,9 @@ def _pair(
     else:
         if y is None:
             raise InputError("paired tests need two systems: pass x and y (or one Statistics with two systems)")
-        names = tuple(systems) if systems is not None else ("x", "y")
+        names = tuple(str(s) for s in systems) if systems is not None else ("x", "y")
+        if len(names) != 2 or names[0] == names[1]:
+            raise InputError(f"systems= must give two different names, got {list(names)}")
         xa, ya = np.asarray(x), np.asarray(y)
         if xa.ndim == 1 and ya.ndim == 1:
             hib = metric_params.pop("higher_is_better", True)

@@ -1,0 +1,90 @@
+"""The sigfast command line: tables, JSON, one-line errors with exit 1."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sigfast.cli import main
+
+
+def _write(path: Path, rows: np.ndarray) -> Path:
+    path.write_text("\n".join("\t".join(f"{v:g}" for v in np.atleast_1d(r)) for r in rows) + "\n")
+    return path
+
+
+def test_compare_scores_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(0)
+    a = _write(tmp_path / "a.tsv", rng.normal(0.5, 0.1, 200))
+    b = _write(tmp_path / "b.tsv", rng.normal(0.6, 0.1, 200))
+    assert main(["compare", str(a), str(b), "-n", "2000", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "b.tsv" in out and "berg-kirkpatrick" in out and "seed:3" in out
+    assert main(["compare", str(a), str(b), "-n", "2000", "--json", "--test", "permutation"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d[0]["test"] == "approximate_randomization" and d[0]["n_resamples"] == 2000
+    assert d[0]["pvalue"] == pytest.approx(1 / 2001)
+
+
+def test_compare_f1_statistics_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows_a = [{"tp": 3, "guessed": 4, "gold": 5}, {"tp": 1, "guessed": 2, "gold": 2}] * 30
+    rows_b = [{"tp": 4, "guessed": 4, "gold": 5}, {"tp": 2, "guessed": 2, "gold": 2}] * 30
+    for name, rows in (("a.jsonl", rows_a), ("b.jsonl", rows_b)):
+        (tmp_path / name).write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    rc = main(["compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "-m", "f1", "-n", "1000", "--json"])
+    assert rc == 0
+    d = json.loads(capsys.readouterr().out)[0]
+    assert d["metric"] == "f1" and d["score_y"] == pytest.approx(12 / 13)
+
+
+@pytest.mark.parametrize(
+    "content_a,content_b,message",
+    [
+        ("0.1\n0.2\n", "0.1\n", "1 items, but"),
+        ("0.1\nnan\n", "0.1\n0.2\n", "line 2: column 1: 'nan' is not finite"),
+        ("", "0.1\n", "empty"),
+        ("0.1\n\n0.3\n", "0.1\n0.2\n0.3\n", "line 2: empty line"),
+        ("0.1\nx\n", "0.1\n0.2\n", "line 2: column 1: 'x' is not a number"),
+    ],
+)
+def test_bad_files_one_line_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], content_a: str,
+                                   content_b: str, message: str) -> None:
+    a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    a.write_text(content_a)
+    b.write_text(content_b)
+    assert main(["compare", str(a), str(b), "-n", "10"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sigfast: error:") and message in err
+
+
+def test_undecodable_and_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = tmp_path / "a.tsv"
+    a.write_bytes(b"0.1\n\xff\xfe\n")
+    assert main(["compare", str(a), str(a)]) == 1
+    assert "line 2" in capsys.readouterr().err
+    assert main(["compare", str(tmp_path / "nope.tsv"), str(a)]) == 1
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_bad_resamples_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = _write(tmp_path / "a.tsv", np.arange(5.0))
+    assert main(["compare", str(a), str(a), "-n", "0"]) == 1
+    assert "n_resamples must be >= 1" in capsys.readouterr().err
+
+
+def test_demo_and_info(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "-n", "2000"]) == 0
+    out = capsys.readouterr().out
+    assert "NER F1" in out and "distinct-rows(4)" in out and "p = " in out
+    assert main(["info"]) == 0
+    assert "random stream" in capsys.readouterr().out
+
+
+def test_module_entry_point() -> None:
+    r = subprocess.run([sys.executable, "-m", "sigfast", "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and "compare" in r.stdout
