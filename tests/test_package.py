@@ -59,3 +59,27 @@ def test_progress_callback_and_gil_release() -> None:
     th.join()
     assert calls and calls[-1] == (300_000, 300_000)
     assert ticks > 1000  # Python ran while the engine worked
+
+
+def test_ctrl_c_stops_a_long_run() -> None:
+    import signal
+    import time
+
+    code = (
+        "import numpy as np, sigfast, sys\n"
+        "x = np.random.default_rng(0).normal(size=5000)\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        "    sigfast.paired_bootstrap(x, x + 0.1, n_resamples=10**9, progress=False)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True); sys.exit(3)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout is not None
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    t = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=20)
+    assert p.returncode == 3 and "interrupted" in out
+    assert time.perf_counter() - t < 5
