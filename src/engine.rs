@@ -140,6 +140,7 @@ pub struct Bootstrap {
     width: usize,
     packed: Packed,
     distinct: Option<(Vec<f64>, Vec<u64>)>,
+    sub: u64,
 }
 
 impl Bootstrap {
@@ -154,7 +155,15 @@ impl Bootstrap {
                 keep.then_some((rows, weights))
             }
         };
-        Bootstrap { n: t.n, width: t.width, packed, distinct }
+        Bootstrap { n: t.n, width: t.width, packed, distinct, sub: 0 }
+    }
+
+    /// The same bootstrap drawing from sub-stream `sub` (0 is the default
+    /// stream; independent resamples per system pair use others).
+    #[must_use]
+    pub fn with_sub(mut self, sub: u64) -> Self {
+        self.sub = sub;
+        self
     }
 
     /// Number of distinct rows when resampling over distinct rows.
@@ -165,7 +174,7 @@ impl Bootstrap {
 
     /// The summed statistics (`width` values) of resample `b`.
     pub fn sums(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
-        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
+        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, self.sub);
         if let Some((rows, weights)) = &self.distinct {
             counts.resize(weights.len(), 0);
             multinomial(&mut stream, self.n as u64, weights, counts);
@@ -260,7 +269,7 @@ impl Bootstrap {
         let w = self.width;
         if let (true, Packed::I32(rows, _)) = (self.has_fast4(), &self.packed) {
             let bnd = Bounded::new(self.n as u64);
-            let accs = sums4_i32(rows, &bnd, self.n, seed, b);
+            let accs = sums4_i32(rows, &bnd, self.n, seed, b, self.sub);
             for (m, a) in accs.iter().enumerate() {
                 for (o, &v) in out[m * w..(m + 1) * w].iter_mut().zip(a) {
                     *o = f64::from(v);
@@ -374,27 +383,34 @@ fn has_avx2() -> bool {
 
 /// Four resamples' sums with their streams interleaved in registers.
 /// Each stream is consumed exactly as [`Bounded::for_each`] consumes it.
-fn sums4_i32(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64) -> [[i32; 8]; 4] {
+fn sums4_i32(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[i32; 8]; 4] {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports the enabled features (checked above).
-        return unsafe { sums4_i32_avx2(rows, bnd, n, seed, b) };
+        return unsafe { sums4_i32_avx2(rows, bnd, n, seed, b, sub) };
     }
-    sums4_i32_body(rows, bnd, n, seed, b)
+    sums4_i32_body(rows, bnd, n, seed, b, sub)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2")]
-unsafe fn sums4_i32_avx2(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64) -> [[i32; 8]; 4] {
-    sums4_i32_body(rows, bnd, n, seed, b)
+unsafe fn sums4_i32_avx2(
+    rows: &[[i32; 8]],
+    bnd: &Bounded,
+    n: usize,
+    seed: u64,
+    b: u64,
+    sub: u64,
+) -> [[i32; 8]; 4] {
+    sums4_i32_body(rows, bnd, n, seed, b, sub)
 }
 
 #[inline(always)]
-fn sums4_i32_body(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64) -> [[i32; 8]; 4] {
-    let mut s0 = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
-    let mut s1 = Stream::new(seed, TAG_BOOTSTRAP, b + 1, 0);
-    let mut s2 = Stream::new(seed, TAG_BOOTSTRAP, b + 2, 0);
-    let mut s3 = Stream::new(seed, TAG_BOOTSTRAP, b + 3, 0);
+fn sums4_i32_body(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[i32; 8]; 4] {
+    let mut s0 = Stream::new(seed, TAG_BOOTSTRAP, b, sub);
+    let mut s1 = Stream::new(seed, TAG_BOOTSTRAP, b + 1, sub);
+    let mut s2 = Stream::new(seed, TAG_BOOTSTRAP, b + 2, sub);
+    let mut s3 = Stream::new(seed, TAG_BOOTSTRAP, b + 3, sub);
     let (mut a0, mut a1, mut a2, mut a3) = ([0i32; 8], [0i32; 8], [0i32; 8], [0i32; 8]);
     let (mut l0, mut l1, mut l2, mut l3) = (n, n, n, n);
     macro_rules! step {
@@ -491,22 +507,39 @@ pub fn bootstrap_values(
     threads: usize,
     progress: &Progress,
 ) -> Result<(Vec<f64>, Option<usize>)> {
+    let boot = Bootstrap::new(t, resampling);
+    let d = boot.distinct_rows();
+    Ok((bootstrap_values_range(t, &boot, metric, seed, 0, n_resamples, threads, progress)?, d))
+}
+
+/// Metric values of resamples `start .. start + count` with a prepared bootstrap.
+#[allow(clippy::too_many_arguments)]
+pub fn bootstrap_values_range(
+    t: &Table<'_>,
+    boot: &Bootstrap,
+    metric: &Metric,
+    seed: u64,
+    start: u64,
+    count: usize,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
     let systems = check_systems(t, metric)?;
     let k = metric.n_stats();
-    let boot = Bootstrap::new(t, resampling);
     let nf = t.n as f64;
-    let out = par_blocks(n_resamples, systems, threads, progress, |start, chunk| {
+    par_blocks(count, systems, threads, progress, |first, chunk| {
         let w = t.width;
         let mut sums = vec![0.0; 4 * w];
         let mut counts = Vec::new();
         let rows = chunk.len() / systems;
         let mut r = 0;
         while r < rows {
+            let b = start + (first + r) as u64;
             let group = if rows - r >= 4 { 4 } else { 1 };
             if group == 4 {
-                boot.sums4(seed, (start + r) as u64, &mut sums, &mut counts);
+                boot.sums4(seed, b, &mut sums, &mut counts);
             } else {
-                boot.sums(seed, (start + r) as u64, &mut sums[..w], &mut counts);
+                boot.sums(seed, b, &mut sums[..w], &mut counts);
             }
             for g in 0..group {
                 let row = &mut chunk[(r + g) * systems..(r + g + 1) * systems];
@@ -517,8 +550,7 @@ pub fn bootstrap_values(
             }
             r += group;
         }
-    })?;
-    Ok((out, boot.distinct_rows()))
+    })
 }
 
 /// Summed statistics of bootstrap resamples `start .. start + count`

@@ -77,13 +77,30 @@ pub fn bootstrap_pvalue(
 /// Shifted bootstrap p-value with a given sidedness.
 #[must_use]
 pub fn shifted_pvalue(deltas: &[f64], observed: f64, alternative: Alternative, plus_one: bool) -> PValue {
-    let mean = mean_in_order(deltas);
+    let mean = mean_blocked(deltas);
     let count = match alternative {
         Alternative::TwoSided => deltas.iter().filter(|&&d| (d - mean).abs() >= observed.abs()).count(),
         Alternative::Greater => deltas.iter().filter(|&&d| d - mean >= observed).count(),
         Alternative::Less => deltas.iter().filter(|&&d| d - mean <= observed).count(),
     } as u64;
     finish(count, deltas.len() as u64, plus_one)
+}
+
+/// The bootstrap mean used by the shifted test: in-order sums over fixed
+/// blocks of [`crate::pairwise::PAIR_BLOCK`] values, added in block order,
+/// divided by the count. Identical for the two-system and the pairwise tests
+/// and for every backend.
+#[must_use]
+pub fn mean_blocked(v: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for blk in v.chunks(crate::pairwise::PAIR_BLOCK) {
+        let mut s = 0.0;
+        for &x in blk {
+            s += x;
+        }
+        total += s;
+    }
+    total / v.len() as f64
 }
 
 /// Sum in index order, then divide: the same bytes on every run.

@@ -18,6 +18,7 @@ pub mod engine;
 pub mod evalb;
 pub mod inference;
 pub mod metric;
+pub mod pairwise;
 pub mod rng;
 pub mod textstats;
 pub mod udstats;

@@ -11,7 +11,9 @@ use crate::textstats::{self, Tokenizer};
 
 fn check_refs(n: usize, refs: &[Vec<String>]) -> PyResult<()> {
     if refs.is_empty() {
-        return Err(PyValueError::new_err("at least one reference stream is needed"));
+        return Err(PyValueError::new_err(
+            "at least one reference stream is needed",
+        ));
     }
     for (k, r) in refs.iter().enumerate() {
         if r.len() != n {
@@ -44,8 +46,11 @@ fn bleu_stats<'py>(
     tokenize: &str,
     max_order: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let tok = Tokenizer::parse(tokenize)
-        .ok_or_else(|| PyValueError::new_err(format!("tokenizer {tokenize:?} is not implemented natively")))?;
+    let tok = Tokenizer::parse(tokenize).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "tokenizer {tokenize:?} is not implemented natively"
+        ))
+    })?;
     if !(1..=16).contains(&max_order) {
         return Err(PyValueError::new_err("max_order must be in 1..=16"));
     }
@@ -76,7 +81,9 @@ fn chrf_stats<'py>(
     beta: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     if char_order + word_order == 0 {
-        return Err(PyValueError::new_err("char_order + word_order must be positive"));
+        return Err(PyValueError::new_err(
+            "char_order + word_order must be positive",
+        ));
     }
     check_refs(hyps.len(), &refs)?;
     let rows = py.detach(|| {
@@ -96,12 +103,34 @@ fn chrf_stats<'py>(
 /// The tokenized form of each line (right-stripped, then tokenized), joined by spaces.
 #[pyfunction]
 fn tokenize_lines(lines: Vec<String>, tokenize: &str) -> PyResult<Vec<String>> {
-    let tok = Tokenizer::parse(tokenize)
-        .ok_or_else(|| PyValueError::new_err(format!("tokenizer {tokenize:?} is not implemented natively")))?;
+    let tok = Tokenizer::parse(tokenize).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "tokenizer {tokenize:?} is not implemented natively"
+        ))
+    })?;
     Ok(lines.iter().map(|l| textstats::tokenize(l, tok)).collect())
 }
 
+/// Longest-common-subsequence length of each pair of whitespace-separated token strings.
+#[pyfunction]
+fn lcs_lengths(py: Python<'_>, a: Vec<String>, b: Vec<String>) -> PyResult<Vec<usize>> {
+    if a.len() != b.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} first sequences but {} second ones",
+            a.len(),
+            b.len()
+        )));
+    }
+    Ok(py.detach(|| {
+        a.iter()
+            .zip(&b)
+            .map(|(x, y)| textstats::lcs_len_str(x, y))
+            .collect()
+    }))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(lcs_lengths, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize_lines, m)?)?;

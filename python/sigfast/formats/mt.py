@@ -1,0 +1,307 @@
+"""Machine translation output scored like sacrebleu 2.6.0: BLEU, chrF, chrF++.
+
+Format ``"mt"``: plain UTF-8 text, one segment per line; ``gold`` is one
+reference file or a list of reference files (all line-aligned with the
+system file). Lines are split on ``"\\n"`` only and right-stripped, as the
+sacrebleu command line reads them.
+
+Options:
+
+* ``metric``: ``"bleu"``, ``"chrf"``, ``"chrf++"``, or a list of them (the
+  first is the headline metric); by default all three, BLEU first (so that
+  ``sigfast.read(..., format="mt", metric="chrf")``, which picks one of the
+  computed metrics, finds each);
+* ``tokenize``: BLEU tokenizer, ``"13a"`` (default), ``"none"``, ``"char"``
+  or ``"intl"`` (see :func:`_intl_tokenize` for its one limit);
+* ``lowercase``: lowercase hypotheses and references first (``-lc`` for BLEU,
+  ``--chrf-lowercase`` for chrF);
+* ``width``: decimals of the score in the report, 2 by default (sacrebleu's
+  ``Score.format()``); ``width=1`` is the sacrebleu command line's default.
+
+Statistics per segment: BLEU ``[hyp_len, ref_len, correct_1..4,
+total_1..4]`` (closest reference length, counts clipped by the maximum count
+over references) with metric ``bleu`` (``smooth="exp"``); chrF ``[hyp, ref,
+match]`` per char order 1..6 then word order 1..2 (chrF++), against the
+reference with the best sentence chrF, with metric ``chrf``. Summing them and
+applying the metric gives sacrebleu's ``corpus_score`` exactly.
+
+``ScoreReport.text``: one line per metric, exactly as sacrebleu's command line
+prints it (``sacrebleu REF... -i SYS -m bleu chrf -f text -w 2`` gives the
+same text byte for byte for ``metric=["bleu", "chrf"]``), aligned on ``=`` as
+sacrebleu aligns several metrics; sacrebleu cannot print chrF and chrF++ in
+one call, so with all three metrics the alignment spans the three lines. The
+signature names sacrebleu 2.6.0, the version whose numbers these are.
+Tokenization and n-gram counting run in Rust (``sigfast._native``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ..metrics import get as get_metric
+from ._base import ItemStats, ScoreReport, display
+
+__all__ = ["FORMATS", "read_segments", "score_mt", "SACREBLEU_VERSION"]
+
+#: The sacrebleu release whose numbers and report lines this module reproduces.
+SACREBLEU_VERSION = "2.6.0"
+
+_TOKENIZERS = ("13a", "none", "char", "intl")
+_METRICS = ("bleu", "chrf", "chrf++")
+
+
+def read_segments(path: Any) -> list[str]:
+    """The lines of a UTF-8 file, split on ``\\n`` and right-stripped.
+
+    Raises :class:`FormatError` for a missing or empty file and for bytes that
+    are not UTF-8 (naming the line).
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"expected a file path, got {type(path).__name__}")
+    name = display(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise FormatError(f"cannot read the file: {e.strerror or e}", path=name) from None
+    if not data:
+        raise FormatError("the file is empty; expected one segment per line", path=name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        start = data.rfind(b"\n", 0, e.start) + 1
+        col = len(data[start:e.start].decode("utf-8", "replace")) + 1
+        raise FormatError(
+            f"byte 0x{data[e.start]:02x} at column {col} is not valid UTF-8; "
+            "re-encode the file as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8)",
+            path=name,
+            line=line,
+        ) from None
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [ln.rstrip() for ln in lines]
+
+
+def _paths(gold: Any) -> list[Any]:
+    if isinstance(gold, (str, os.PathLike)):
+        return [gold]
+    if isinstance(gold, Sequence) and not isinstance(gold, (bytes, bytearray)):
+        out = list(gold)
+        if not out:
+            raise InputError("no reference file given")
+        return out
+    raise InputError(f"gold must be a path or a list of paths, got {type(gold).__name__}")
+
+
+# --- the intl tokenizer ---------------------------------------------------
+#
+# sacrebleu's "intl" tokenizer uses the `regex` module's \p{N}, \p{P} and
+# \p{S} (Unicode general categories). We use Python's own unicodedata. The two
+# agree on every character assigned in Python's Unicode database (checked by
+# tests/test_format_mt.py over all code points); characters unassigned there
+# may be assigned in the newer Unicode of `regex`, so a line containing one is
+# refused rather than risk a different number.
+
+
+@lru_cache(maxsize=65536)
+def _gc(c: str) -> str:
+    """The major general category (N, P, S, ...) of one character."""
+    return unicodedata.category(c)[0]
+
+
+def _intl_tokenize(line: str, *, path: str, lineno: int) -> str:
+    for c in line:
+        if unicodedata.category(c) == "Cn":
+            raise FormatError(
+                f"character U+{ord(c):04X} is unassigned in this Python's Unicode "
+                f"{unicodedata.unidata_version}; tokenize='intl' cannot be reproduced exactly for it. "
+                "Use tokenize='13a' or a newer Python",
+                path=path,
+                line=lineno,
+            )
+    # (\P{N})(\p{P}) -> "\1 \2 " ; (\p{P})(\P{N}) -> " \1 \2" ; (\p{S}) -> " \1 "
+    # each as a left-to-right, non-overlapping substitution.
+    out: list[str] = []
+    i, n = 0, len(line)
+    while i < n:
+        if i + 1 < n and _gc(line[i]) != "N" and _gc(line[i + 1]) == "P":
+            out += (line[i], " ", line[i + 1], " ")
+            i += 2
+        else:
+            out.append(line[i])
+            i += 1
+    s = "".join(out)
+    out = []
+    i, n = 0, len(s)
+    while i < n:
+        if i + 1 < n and _gc(s[i]) == "P" and _gc(s[i + 1]) != "N":
+            out += (" ", s[i], " ", s[i + 1])
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    s = "".join(" " + c + " " if _gc(c) == "S" else c for c in out)
+    return " ".join(s.split())
+
+
+# --- BLEU and chrF --------------------------------------------------------
+
+
+def _native():
+    from .. import _native as nat
+
+    if not hasattr(nat, "bleu_stats"):
+        raise RuntimeError("sigfast._native lacks the text statistics; rebuild with `pip install -e .`")
+    return nat
+
+
+def _bleu_details(sums: np.ndarray) -> tuple[list[float], float]:
+    """Precisions (as sacrebleu reports them) and brevity penalty of summed BLEU statistics."""
+    sys_len, ref_len = int(sums[0]), int(sums[1])
+    order = (len(sums) - 2) // 2
+    correct = [int(x) for x in sums[2 : 2 + order]]
+    total = [int(x) for x in sums[2 + order :]]
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    prec = [0.0] * order
+    if not any(correct):
+        return prec, bp
+    halvings = 1.0
+    for k in range(order):
+        if total[k] == 0:
+            break
+        if correct[k] == 0:
+            halvings *= 2
+            prec[k] = 100.0 / (halvings * total[k])
+        else:
+            prec[k] = 100.0 * correct[k] / total[k]
+    return prec, bp
+
+
+def _signature(nrefs: int, items: list[tuple[str, Any]]) -> str:
+    return "|".join([f"nrefs:{nrefs}"] + [f"{k}:{v}" for k, v in items] + [f"version:{SACREBLEU_VERSION}"])
+
+
+def _align(lines: list[str]) -> str:
+    # sacrebleu's print_single_results: right-align the text before " =".
+    if len(lines) == 1:
+        return lines[0] + "\n"
+    cut = [ln.index("=") - 1 for ln in lines]
+    w = max(cut)
+    return "".join(f"{ln[:c]:>{w}}{ln[c:]}\n" for c, ln in zip(cut, lines))
+
+
+def score_mt(
+    gold: Any,
+    system: Any,
+    *,
+    metric: str | Sequence[str] | None = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    width: int = 2,
+) -> ScoreReport:
+    """Score one system file against one or more reference files like sacrebleu."""
+    if metric is None:
+        metric = _METRICS
+    metrics = [metric] if isinstance(metric, str) else list(metric)
+    metrics = [str(m).lower() for m in metrics]
+    if not metrics:
+        raise InputError("no metric requested; use metric='bleu', 'chrf' or 'chrf++'")
+    for m in metrics:
+        if m not in _METRICS:
+            raise InputError(f"unknown MT metric {m!r}; choose from {', '.join(_METRICS)}")
+    if tokenize not in _TOKENIZERS:
+        raise InputError(
+            f"tokenizer {tokenize!r} is not supported; choose from {', '.join(_TOKENIZERS)} "
+            "(sacrebleu's zh, ja-mecab, ko-mecab and spm tokenizers are not reproduced)"
+        )
+    lowercase = bool(lowercase)
+    if isinstance(width, bool) or not isinstance(width, int) or not 0 <= width <= 17:
+        raise InputError(f"width must be an integer from 0 to 17, got {width!r}")
+
+    ref_paths = _paths(gold)
+    sys_name = display(system)
+    hyps = read_segments(system)
+    refs = []
+    for p in ref_paths:
+        r = read_segments(p)
+        if len(r) != len(hyps):
+            longer = system if len(r) < len(hyps) else p
+            raise FormatError(
+                f"has {len(r)} lines but the system file {sys_name} has {len(hyps)}; "
+                f"line {min(len(r), len(hyps)) + 1} exists only in {display(longer)}. "
+                "Every reference must be line-aligned with the system output",
+                path=display(p),
+                line=min(len(r), len(hyps)) + 1,
+            )
+        refs.append(r)
+    if lowercase:
+        hyps_c = [h.lower() for h in hyps]
+        refs_c = [[x.lower() for x in r] for r in refs]
+    else:
+        hyps_c, refs_c = hyps, refs
+
+    nat = _native()
+    n = len(hyps)
+    nrefs = len(refs)
+    case = "lc" if lowercase else "mixed"
+    scores: dict[str, float] = {}
+    stats: dict[str, ItemStats] = {}
+    lines: list[str] = []
+    for m in dict.fromkeys(metrics):
+        if m == "bleu":
+            if tokenize == "intl":
+                h_t = [_intl_tokenize(h, path=sys_name, lineno=i + 1) for i, h in enumerate(hyps_c)]
+                r_t = [
+                    [_intl_tokenize(x, path=display(p), lineno=i + 1) for i, x in enumerate(r)]
+                    for p, r in zip(ref_paths, refs_c)
+                ]
+                values = nat.bleu_stats(h_t, r_t, "none", 4)
+            else:
+                values = nat.bleu_stats(hyps_c, refs_c, tokenize, 4)
+            params = {"smooth": "exp"}
+            met = get_metric("bleu", **params)
+            sums = values.sum(0)
+            value = float(met.evaluate(sums[None, :], n)[0])
+            prec, bp = _bleu_details(sums)
+            sys_len, ref_len = int(sums[0]), int(sums[1])
+            ratio = sys_len / ref_len if ref_len else 0
+            sig = _signature(nrefs, [("case", case), ("eff", "no"), ("tok", tokenize), ("smooth", "exp")])
+            lines.append(
+                f"BLEU|{sig} = {value:.{width}f} {'/'.join(f'{p:.1f}' for p in prec)} "
+                f"(BP = {bp:.3f} ratio = {ratio:.3f} hyp_len = {sys_len:d} ref_len = {ref_len:d})"
+            )
+        else:
+            word_order = 2 if m == "chrf++" else 0
+            values = nat.chrf_stats(hyps_c, refs_c, 6, word_order, 2.0)
+            params = {"char_order": 6, "word_order": word_order, "beta": 2}
+            met = get_metric("chrf", **params)
+            value = float(met.evaluate(values.sum(0, keepdims=True), n)[0])
+            sig = _signature(nrefs, [("case", case), ("eff", "yes"), ("nc", 6), ("nw", word_order), ("space", "no")])
+            lines.append(f"chrF2{'+' * word_order}|{sig} = {value:.{width}f}")
+        scores[m] = value
+        stats[m] = ItemStats(metric="bleu" if m == "bleu" else "chrf", stat_names=met.stat_names,
+                             values=np.ascontiguousarray(values, dtype=np.float64), metric_params=params)
+    return ScoreReport(
+        format="mt",
+        gold=", ".join(display(p) for p in ref_paths),
+        system=sys_name,
+        text=_align(lines),
+        scores=scores,
+        stats=stats,
+        default_metric=metrics[0],
+    )
+
+
+FORMATS = {"mt": score_mt}
