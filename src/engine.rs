@@ -310,7 +310,7 @@ unsafe fn float_lanes_1_avx2(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stre
 #[inline(always)]
 fn float_lanes_1_body(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [[f64; 4]; 4] {
     let mut st = stream.clone();
-    let mut lanes = [[0.0f64; 4]; 4];
+    let mut lanes: [[f64; 4]; 4];
     let (mut a0, mut a1, mut a2, mut a3) = ([0.0f64; 4], [0.0f64; 4], [0.0f64; 4], [0.0f64; 4]);
     // t: draws so far; draw t goes to lane t mod 4. The stream is consumed
     // one 64-bit word (two candidate 32-bit halves, low first) at a time,
@@ -564,7 +564,22 @@ pub fn bootstrap_sums(
     threads: usize,
     progress: &Progress,
 ) -> Result<(Vec<f64>, Option<usize>)> {
-    let boot = Bootstrap::new(t, resampling);
+    bootstrap_sums_sub(t, seed, start, count, resampling, 0, threads, progress)
+}
+
+/// [`bootstrap_sums`] on sub-stream `sub`.
+#[allow(clippy::too_many_arguments)]
+pub fn bootstrap_sums_sub(
+    t: &Table<'_>,
+    seed: u64,
+    start: u64,
+    count: usize,
+    resampling: Resampling,
+    sub: u64,
+    threads: usize,
+    progress: &Progress,
+) -> Result<(Vec<f64>, Option<usize>)> {
+    let boot = Bootstrap::new(t, resampling).with_sub(sub);
     let out = par_blocks(count, t.width, threads, progress, |first, chunk| {
         let mut counts = Vec::new();
         for (r, row) in chunk.chunks_mut(t.width).enumerate() {
@@ -580,7 +595,6 @@ pub fn bootstrap_sums(
 /// lanes, padded to whole 64-item words, and add them under 64-bit swap
 /// masks: exact, and vectorized. Float statistics are added in item order.
 pub struct Swapper {
-    n: usize,
     k: usize,
     words: usize,
     /// y − x, column-major, `k × 64·words`, when integral and small
@@ -692,12 +706,12 @@ impl Swapper {
                 diff_i64 = Some(cols);
             }
         }
-        Ok(Swapper { n: t.n, k, words, diff_i32, diff_i64, diff_f: diff_fc, total_x, total_y })
+        Ok(Swapper { k, words, diff_i32, diff_i64, diff_f: diff_fc, total_x, total_y })
     }
 
     /// Sums of (x', y') after swapping; `word(j)` gives the swap bits of
     /// items 64j .. 64j + 63 (bit i mod 64 set: item i swapped).
-    fn sums(&self, mut word: impl FnMut(usize) -> u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+    fn sums(&self, word: impl FnMut(usize) -> u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
         let k = self.k;
         if self.diff_i32.is_some() || self.diff_i64.is_some() {
             if let Some(d) = &self.diff_i32 {

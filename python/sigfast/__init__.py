@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import exceptions, io, metrics
 from ._native import STREAM_VERSION, __version__
 from .exceptions import FormatError, InputError, MetricError, SigfastError
+from .pairwise import PairwiseResult, gain_threshold, pairwise
 from .read import read
 from .results import ConfidenceInterval, PairedTestResult
 from .significance import paired_bootstrap, permutation_test
@@ -24,14 +25,17 @@ __all__ = [
     "InputError",
     "MetricError",
     "PairedTestResult",
+    "PairwiseResult",
     "STREAM_VERSION",
     "SigfastError",
     "Statistics",
     "__version__",
     "exceptions",
+    "gain_threshold",
     "io",
     "metrics",
     "paired_bootstrap",
+    "pairwise",
     "permutation_test",
     "read",
 ]

@@ -85,6 +85,33 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
     s.add_argument("--json", action="store_true", help="print scores as JSON")
 
+    pw = sub.add_parser("pairwise", help="test every pair of systems on shared resamples",
+                        description="All pairs of systems with shared bootstrap resamples, corrected for the family "
+                                    "of comparisons, with groups of systems that do not differ significantly.")
+    pw.add_argument("files", nargs="+", help="SYSTEM ... (per-item files), or GOLD SYSTEM ... with --format")
+    pw.add_argument("--format", "-f", help="file format of system outputs (see `sigfast info`)")
+    pw.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
+    pw.add_argument("--input", choices=["auto", "tsv", "jsonl", "npy"], default="auto")
+    pw.add_argument("--metric", "-m")
+    pw.add_argument("--variant", default="bk", choices=["bk", "koehn", "shifted"])
+    pw.add_argument("--alternative", choices=["two-sided", "greater", "less"])
+    pw.add_argument("-n", "--resamples", type=int, default=None, help="resamples (default 1,000,000)")
+    pw.add_argument("--seed", type=int, default=12345)
+    pw.add_argument("--correction", default="holm",
+                    choices=["holm", "bonferroni", "hochberg", "bh", "by", "none"])
+    pw.add_argument("--alpha", type=float, default=0.05)
+    pw.add_argument("--mode", default="shared", choices=["shared", "independent"])
+    pw.add_argument("--backend", default="local", choices=["local", "ray", "processes"])
+    pw.add_argument("--threads", type=int, default=None)
+    pw.add_argument("--label", action="append", metavar="SYSTEM=GROUP", help="group of a system (repeatable)")
+    pw.add_argument("--combination", action="append", metavar="SYSTEM", help="a system combination (repeatable)")
+    pw.add_argument("--plot", help="confidence-vs-gain plot (.png, .svg or .pdf)")
+    pw.add_argument("--heatmap", help="p-value heat map (.png, .svg or .pdf)")
+    pw.add_argument("--csv", help="write one row per pair to this CSV file")
+    pw.add_argument("--json", action="store_true")
+    pw.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    pw.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+
     d = sub.add_parser("demo", help="run the main job on built-in sample data")
     d.add_argument("-n", "--resamples", type=int, default=1_000_000, help="bootstrap resamples (default 1,000,000)")
     d.add_argument("--seed", type=int, default=12345)
@@ -205,6 +232,89 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_pairwise(args: argparse.Namespace) -> int:
+    import sigfast
+    from .exceptions import InputError
+    from .pairwise import gain_threshold
+
+    if args.format:
+        if len(args.files) < 3:
+            raise InputError("with --format, give GOLD SYSTEM SYSTEM [SYSTEM ...]")
+        stats = sigfast.read(args.files[0], dict(zip(_labels(args.files[1:]), args.files[1:])), format=args.format,
+                             metric=args.metric, **_options(args.option))
+        metric = None
+    else:
+        if len(args.files) < 2:
+            raise InputError("give at least two SYSTEM files")
+        stats = sigfast.read(None, dict(zip(_labels(args.files), args.files)),
+                             format="tsv" if args.input == "auto" else args.input) if args.input != "auto" else \
+            _read_auto(args.files)
+        metric = args.metric
+    labels = {}
+    for it in args.label or ():
+        if "=" not in it:
+            raise InputError(f"--label takes SYSTEM=GROUP, got {it!r}")
+        k, v = it.split("=", 1)
+        labels[k] = v
+    backend: Any = args.backend
+    pool = None
+    if backend == "processes":
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor()
+        backend = pool
+    try:
+        res = sigfast.pairwise(stats, metric=metric, n_resamples=args.resamples or 1_000_000, seed=args.seed,
+                               variant=args.variant, alternative=args.alternative, correction=args.correction,
+                               alpha=args.alpha, mode=args.mode, backend=backend, n_threads=args.threads,
+                               labels=labels, combinations=args.combination or (), progress=args.progress)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    if args.plot:
+        res.plot_confidence_vs_gain(args.plot)
+    if args.heatmap:
+        res.plot_heatmap(args.heatmap)
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8") as fh:
+            fh.write(res.to_csv())
+    if args.json:
+        d = res.to_dict()
+        d["thresholds"] = [t.to_dict() for t in gain_threshold(res)]
+        print(json.dumps(d, indent=2))
+        return 0
+    print(f"pairwise {res.variant} bootstrap ({res.alternative}), {len(res.systems)} systems, {res.n_items} items, "
+          f"B = {res.n_resamples} {res.mode} resamples, seed {res.seed}, p = {res.pvalue_method}, "
+          f"correction {res.correction} at alpha {res.alpha}")
+    print(res.table(markdown=args.markdown))
+    thr = [t for t in gain_threshold(res) if t.n_comparisons]
+    for t in thr:
+        print(f"gain threshold ({t.pair_class}): {t.threshold:.4g} from {t.n_comparisons} comparisons with "
+              f"p in [{t.band[0]}, {t.band[1]}]")
+    print(f"signature: {res.signature}")
+    return 0
+
+
+def _read_auto(files: Sequence[str]) -> Any:
+    import numpy as np
+
+    import sigfast
+    from .exceptions import InputError
+
+    arrays = []
+    names = None
+    for f in files:
+        a, nm = sigfast.io.read_items(f)
+        if arrays and a.shape != arrays[0].shape:
+            raise InputError(f"{f}: {a.shape[0]} items x {a.shape[1]} values, but {files[0]} has "
+                             f"{arrays[0].shape[0]} x {arrays[0].shape[1]}")
+        arrays.append(a)
+        names = names or nm
+    k = arrays[0].shape[1]
+    return sigfast.Statistics(np.stack(arrays), tuple(_labels(files)), names or tuple(f"s{i}" for i in range(k)),
+                              metric="mean" if k == 1 else None)
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
@@ -233,7 +343,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         t0 = time.perf_counter()
-        rc = {"compare": _cmd_compare, "score": _cmd_score, "demo": _cmd_demo, "info": _cmd_info}[args.command](args)
+        rc = {"compare": _cmd_compare, "score": _cmd_score, "demo": _cmd_demo, "info": _cmd_info,
+              "pairwise": _cmd_pairwise}[args.command](args)
         del t0
         return rc
     except KeyboardInterrupt:

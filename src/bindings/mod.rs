@@ -149,7 +149,7 @@ fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, P
 /// Metric values of every system on each bootstrap resample (B × S) and the
 /// number of distinct rows when resampling over them.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None))]
+#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None, sub=0))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_values<'py>(
     py: Python<'py>,
@@ -161,20 +161,101 @@ fn bootstrap_values<'py>(
     resampling: &str,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    sub: u64,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
     let m = parse_metric(metric, &params)?;
     let r = parse_resampling(resampling)?;
     let t = table(&data)?;
     let systems = t.width / m.n_stats().max(1);
     let (v, d) = run_detached(py, progress.as_ref(), n_resamples as u64, |p| {
-        engine::bootstrap_values(&t, &m, seed, n_resamples, r, threads, p)
+        let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
+        let d = boot.distinct_rows();
+        Ok((engine::bootstrap_values_range(&t, &boot, &m, seed, 0, n_resamples, threads, p)?, d))
     })?;
     Ok((vec2(py, v, systems)?, d))
 }
 
+fn parse_variant(variant: &str) -> PyResult<BootVariant> {
+    match variant {
+        "bk" => Ok(BootVariant::BergKirkpatrick),
+        "koehn" => Ok(BootVariant::Koehn),
+        "shifted" => Ok(BootVariant::Shifted),
+        _ => Err(PyValueError::new_err(format!("unknown bootstrap variant {variant:?}"))),
+    }
+}
+
+fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<'py, PyAny>> {
+    let rows = if cols == 0 { 0 } else { v.len() / cols };
+    Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
+}
+
+/// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S).
+#[pyfunction]
+#[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn pairwise_shard<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray2<'py, f64>,
+    metric: &str,
+    params: HashMap<String, f64>,
+    seed: u64,
+    sub: u64,
+    start: u64,
+    stop: u64,
+    resampling: &str,
+    observed: Vec<f64>,
+    variant: &str,
+    alternative: &str,
+    orient: f64,
+    means: Option<Vec<f64>>,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let m = parse_metric(metric, &params)?;
+    let r = parse_resampling(resampling)?;
+    let spec = crate::pairwise::PairSpec {
+        variant: parse_variant(variant)?,
+        alternative: parse_alternative(alternative)?,
+        orient,
+    };
+    let t = table(&data)?;
+    let s = observed.len();
+    let (c, sums) = run_detached(py, progress.as_ref(), stop.saturating_sub(start), |p| {
+        let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
+        crate::pairwise::pairwise_shard(&t, &boot, &m, seed, start, stop, &observed, spec, means.as_deref(), threads, p)
+    })?;
+    Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
+}
+
+/// Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S).
+#[pyfunction]
+#[pyo3(signature = (values, observed, variant, alternative, orient, means, threads))]
+fn pair_counts<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray2<'py, f64>,
+    observed: Vec<f64>,
+    variant: &str,
+    alternative: &str,
+    orient: f64,
+    means: Option<Vec<f64>>,
+    threads: usize,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let spec = crate::pairwise::PairSpec {
+        variant: parse_variant(variant)?,
+        alternative: parse_alternative(alternative)?,
+        orient,
+    };
+    let v = values.as_slice().map_err(|_| PyValueError::new_err("values must be C-contiguous"))?;
+    let s = observed.len();
+    let (c, sums) = py
+        .detach(|| crate::pairwise::count_block(v, s, &observed, spec, means.as_deref(), threads))
+        .map_err(to_py)?;
+    Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
+}
+
 /// Summed statistics of bootstrap resamples start..start+count (count × width).
 #[pyfunction]
-#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None))]
+#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_sums<'py>(
     py: Python<'py>,
@@ -185,12 +266,13 @@ fn bootstrap_sums<'py>(
     resampling: &str,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    sub: u64,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
     let r = parse_resampling(resampling)?;
     let t = table(&data)?;
     let width = t.width;
     let (v, d) = run_detached(py, progress.as_ref(), count as u64, |p| {
-        engine::bootstrap_sums(&t, seed, start, count, r, threads, p)
+        engine::bootstrap_sums_sub(&t, seed, start, count, r, sub, threads, p)
     })?;
     Ok((vec2(py, v, width)?, d))
 }
@@ -381,6 +463,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(draw_count_floor, m)?)?;
     m.add_function(wrap_pyfunction!(stream_words, m)?)?;
     m.add_function(wrap_pyfunction!(binomial_draws, m)?)?;
+    m.add_function(wrap_pyfunction!(pairwise_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
+    m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
     evalb_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
