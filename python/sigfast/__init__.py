@@ -13,29 +13,73 @@ from __future__ import annotations
 from . import exceptions, io, metrics
 from ._native import STREAM_VERSION, __version__
 from .exceptions import FormatError, InputError, MetricError, SigfastError
-from .pairwise import PairwiseResult, gain_threshold, pairwise
+from .classical import (
+    TestResult,
+    binomial_test,
+    mann_whitney_u,
+    mcnemar,
+    paired_ttest,
+    sign_test,
+    welch_ttest,
+    wilcoxon,
+)
+from .intervals import (
+    BootstrapInterval,
+    agresti_coull_interval,
+    bootstrap_interval,
+    clopper_pearson_interval,
+    proportion_interval,
+    wilson_interval,
+)
+from .multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
+from .pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
+from .power import bootstrap_power, bootstrap_sample_size, mcnemar_power, mcnemar_sample_size
 from .read import read
 from .results import ConfidenceInterval, PairedTestResult
 from .significance import paired_bootstrap, permutation_test
 from .stats import Statistics
 
 __all__ = [
+    "AdjustedPValues",
+    "BootstrapInterval",
     "ConfidenceInterval",
     "FormatError",
     "InputError",
     "MetricError",
     "PairedTestResult",
     "PairwiseResult",
+    "ReplicabilityResult",
     "STREAM_VERSION",
     "SigfastError",
     "Statistics",
+    "TestResult",
+    "UnpairedPairwiseResult",
     "__version__",
+    "adjust",
+    "agresti_coull_interval",
+    "binomial_test",
+    "bootstrap_interval",
+    "bootstrap_power",
+    "bootstrap_sample_size",
+    "clopper_pearson_interval",
     "exceptions",
     "gain_threshold",
     "io",
+    "mann_whitney_u",
+    "mcnemar",
+    "mcnemar_power",
+    "mcnemar_sample_size",
     "metrics",
     "paired_bootstrap",
+    "paired_ttest",
     "pairwise",
+    "pairwise_unpaired",
     "permutation_test",
+    "proportion_interval",
     "read",
+    "replicability",
+    "sign_test",
+    "welch_ttest",
+    "wilcoxon",
+    "wilson_interval",
 ]

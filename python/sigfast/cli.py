@@ -119,6 +119,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true")
 
     sub.add_parser("info", help="version, random stream, threads and formats")
+    from . import classical
+
+    classical.add_cli(sub)
     return ap
 
 
@@ -315,6 +318,12 @@ def _read_auto(files: Sequence[str]) -> Any:
                               metric="mean" if k == 1 else None)
 
 
+def _cmd_mcnemar(args: argparse.Namespace) -> int:
+    from .classical import run_mcnemar_cli
+
+    return run_mcnemar_cli(args)
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
@@ -344,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         t0 = time.perf_counter()
         rc = {"compare": _cmd_compare, "score": _cmd_score, "demo": _cmd_demo, "info": _cmd_info,
-              "pairwise": _cmd_pairwise}[args.command](args)
+              "pairwise": _cmd_pairwise, "mcnemar": _cmd_mcnemar}[args.command](args)
         del t0
         return rc
     except KeyboardInterrupt:

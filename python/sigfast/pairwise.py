@@ -568,3 +568,103 @@ def _adjust_matrix(pv: np.ndarray, correction: str, alpha: float) -> np.ndarray:
     lower_src = adjust(pv.T[iu], correction, alpha=alpha).adjusted  # (j, i) entries of the same family
     out[(iu[1], iu[0])] = np.asarray(lower_src)
     return out
+
+
+# --------------------------------------------------------------------------- unpaired scores
+@dataclass(frozen=True)
+class UnpairedPairwiseResult:
+    """All pairs of systems scored on different items (e.g. human judgements).
+
+    Entry ``[i, j]`` is the p-value of the one-sided test that system j
+    scores higher than system i (``alternative="greater"``), or of the
+    two-sided test; ``means`` and ``n`` describe each system's scores.
+    """
+
+    systems: tuple[str, ...]
+    test: str
+    alternative: str
+    means: np.ndarray
+    n: np.ndarray
+    pvalues: np.ndarray
+    adjusted: np.ndarray
+    correction: str
+    alpha: float
+
+    def to_dict(self) -> dict[str, Any]:
+        def mat(a: np.ndarray) -> list[list[float | None]]:
+            return [[None if not math.isfinite(float(v)) else float(v) for v in row] for row in a]
+
+        return {"systems": list(self.systems), "test": self.test, "alternative": self.alternative,
+                "means": [float(v) for v in self.means], "n": [int(v) for v in self.n],
+                "pvalues": mat(self.pvalues), "adjusted": mat(self.adjusted), "correction": self.correction,
+                "alpha": self.alpha}
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def table(self, markdown: bool = False) -> str:
+        """Systems by mean score with the p-value against each lower-ranked system."""
+        from .report import _fmt_p, format_table
+
+        order = [int(i) for i in np.argsort(-self.means, kind="stable")]
+        head = ["system", "mean", "n"] + [self.systems[j] for j in order]
+        rows = []
+        for i in order:
+            cells = []
+            for j in order:
+                p = self.adjusted[j, i]
+                cells.append("-" if i == j else (_fmt_p(float(p)) + ("*" if p < self.alpha else ""))
+                             if self.means[i] > self.means[j] else "")
+            rows.append([self.systems[i], f"{self.means[i]:.4f}", int(self.n[i])] + cells)
+        return format_table(rows, head, markdown=markdown)
+
+
+def pairwise_unpaired(
+    scores: Mapping[str, Any],
+    *,
+    test: Literal["ranksum", "welch"] = "ranksum",
+    alternative: Literal["greater", "two-sided"] = "greater",
+    correction: str = "none",
+    alpha: float = 0.05,
+    use_continuity: bool = True,
+) -> UnpairedPairwiseResult:
+    """Pairwise Wilcoxon rank-sum (Mann-Whitney U) or Welch t-tests of unpaired scores.
+
+    ``scores`` maps each system to its scores (any lengths), e.g.
+    segment-level human judgements collected on different subsets of
+    segments, as in the WMT human evaluation.
+    """
+    from .classical import mann_whitney_u, welch_ttest
+
+    names = [str(k) for k in scores]
+    if len(names) < 2:
+        raise InputError("pairwise_unpaired() needs at least two systems")
+    arrays = []
+    for k in names:
+        a = np.asarray(scores[k], dtype=np.float64)
+        if a.ndim != 1 or a.size == 0:
+            raise InputError(f"scores of {k!r} must be a non-empty 1-D array")
+        if not np.all(np.isfinite(a)):
+            raise InputError(f"scores of {k!r} contain a non-finite value")
+        arrays.append(a)
+    if test not in ("ranksum", "welch"):
+        raise InputError(f"test must be 'ranksum' or 'welch', got {test!r}")
+    if alternative not in ("greater", "two-sided"):
+        raise InputError(f"alternative must be 'greater' or 'two-sided', got {alternative!r}")
+    s = len(names)
+    pv = np.full((s, s), np.nan)
+    for i in range(s):
+        for j in range(s):
+            if i == j:
+                continue
+            if test == "ranksum":
+                r = mann_whitney_u(arrays[i], arrays[j], alternative=alternative, use_continuity=use_continuity)
+            else:
+                r = welch_ttest(arrays[i], arrays[j], alternative=alternative)
+            pv[i, j] = r.pvalue
+    label = ("Wilcoxon rank-sum (Mann-Whitney U" + (", continuity" if use_continuity else "") + ")"
+             if test == "ranksum" else "Welch t-test")
+    return UnpairedPairwiseResult(tuple(names), label, alternative, np.array([a.mean() for a in arrays]),
+                                  np.array([a.size for a in arrays]), pv, _adjust_matrix(pv, correction, alpha),
+                                  correction, alpha)

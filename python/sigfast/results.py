@@ -19,7 +19,7 @@ class ConfidenceInterval(NamedTuple):
 
 def _plain(v: Any) -> Any:
     if isinstance(v, ConfidenceInterval):
-        return {"low": v.low, "high": v.high}
+        return {"low": _plain(float(v.low)), "high": _plain(float(v.high))}
     if isinstance(v, tuple):
         return [_plain(x) for x in v]
     if isinstance(v, np.generic):

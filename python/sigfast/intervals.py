@@ -1,0 +1,372 @@
+"""Confidence intervals: binomial proportions, and bootstrap intervals on the engine.
+
+Proportions (accuracy = correct / total):
+
+* :func:`wilson_interval` equals ``statsmodels.stats.proportion.proportion_confint(k, n,
+  alpha, method="wilson")`` and ``scipy.stats.binomtest(k, n).proportion_ci(cl, "wilson")``
+  (``correction=True``: scipy's ``"wilsoncc"``);
+* :func:`clopper_pearson_interval` equals ``proportion_confint(..., method="beta")`` and
+  scipy's ``"exact"``;
+* :func:`agresti_coull_interval` equals ``proportion_confint(..., method="agresti_coull")``.
+
+Any metric on sufficient statistics: :func:`bootstrap_interval` draws the
+bootstrap distribution with sigfast's core engine (the same counter-based
+streams as :func:`sigfast.paired_bootstrap`) and returns the percentile or
+the BCa interval (Efron 1987), the acceleration estimated by the jackknife
+over items computed on the sufficient statistics.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+import numpy as np
+
+from . import _native
+from .classical import _beta_ppf, _count, _json_value, _ndtr, _ndtri
+from .exceptions import InputError
+from .metrics import Metric, resolve_metric
+from .results import ConfidenceInterval
+from .stats import Statistics
+
+__all__ = [
+    "BootstrapInterval",
+    "agresti_coull_interval",
+    "bootstrap_interval",
+    "clopper_pearson_interval",
+    "proportion_interval",
+    "wilson_interval",
+]
+
+_BLOCK = 1 << 16
+
+
+def _kn(successes: Any, n: Any) -> tuple[int, int]:
+    k, nn = _count("successes", successes), _count("n", n)
+    if nn < 1:
+        raise InputError("a proportion needs n >= 1 trials")
+    if k > nn:
+        raise InputError(f"successes ({k}) must not exceed n ({nn})")
+    return k, nn
+
+
+def _level(confidence_level: float) -> float:
+    cl = float(confidence_level)
+    if not 0.0 < cl < 1.0:
+        raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    return cl
+
+
+def _tail(cl: float, alternative: str) -> float:
+    if alternative not in ("two-sided", "greater", "less"):
+        raise InputError(f"alternative must be 'two-sided', 'greater' or 'less', got {alternative!r}")
+    return (1.0 - cl) / 2.0 if alternative == "two-sided" else 1.0 - cl
+
+
+def wilson_interval(
+    successes: int,
+    n: int,
+    confidence_level: float = 0.95,
+    *,
+    correction: bool = False,
+    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+) -> ConfidenceInterval:
+    """Wilson score interval for a binomial proportion ``successes / n``.
+
+    Without ``correction`` equals statsmodels'
+    ``proportion_confint(successes, n, 1 - confidence_level, "wilson")`` and
+    scipy's ``binomtest(successes, n).proportion_ci(confidence_level,
+    "wilson")``; with ``correction`` (continuity-corrected, Newcombe 1998)
+    scipy's ``"wilsoncc"``. One-sided intervals (``"greater"``: a lower
+    bound; ``"less"``: an upper bound) follow scipy.
+    """
+    k, nn = _kn(successes, n)
+    cl = _level(confidence_level)
+    z = -_ndtri(_tail(cl, alternative))
+    p = k / nn
+    q = 1.0 - p
+    if not correction:
+        z2 = z * z
+        denom = 1.0 + z2 / nn
+        center = (p + z2 / (2.0 * nn)) / denom
+        dist = z * math.sqrt(p * q / nn + z2 / (4.0 * nn * nn)) / denom
+        lo, hi = center - dist, center + dist
+    else:
+        denom = 2.0 * (nn + z * z)
+        center = (2.0 * nn * p + z * z) / denom
+        lo, hi = 0.0, 1.0
+        if k > 0:
+            lo = center - (1.0 + z * math.sqrt(z * z - 2.0 - 1.0 / nn + 4.0 * p * (nn * q + 1.0))) / denom
+        if k < nn:
+            hi = center + (1.0 + z * math.sqrt(z * z + 2.0 - 1.0 / nn + 4.0 * p * (nn * q - 1.0))) / denom
+    if k == 0 or alternative == "less":
+        lo = 0.0
+    if k == nn or alternative == "greater":
+        hi = 1.0
+    return ConfidenceInterval(min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0))
+
+
+def clopper_pearson_interval(
+    successes: int,
+    n: int,
+    confidence_level: float = 0.95,
+    *,
+    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+) -> ConfidenceInterval:
+    """Clopper-Pearson ("exact") interval from beta quantiles.
+
+    Equals statsmodels' ``proportion_confint(successes, n, 1 - cl, "beta")``
+    and scipy's ``binomtest(successes, n).proportion_ci(cl, "exact")``.
+    """
+    k, nn = _kn(successes, n)
+    cl = _level(confidence_level)
+    a = _tail(cl, alternative)
+    lo = 0.0 if (k == 0 or alternative == "less") else _beta_ppf(a, k, nn - k + 1)
+    hi = 1.0 if (k == nn or alternative == "greater") else _beta_ppf(1.0 - a, k + 1, nn - k)
+    return ConfidenceInterval(lo, hi)
+
+
+def agresti_coull_interval(successes: int, n: int, confidence_level: float = 0.95) -> ConfidenceInterval:
+    """Agresti-Coull interval (two-sided), clipped to [0, 1].
+
+    Equals statsmodels' ``proportion_confint(successes, n, 1 - cl, "agresti_coull")``.
+    """
+    k, nn = _kn(successes, n)
+    cl = _level(confidence_level)
+    z = -_ndtri((1.0 - cl) / 2.0)
+    nc = nn + z * z
+    pc = (k + z * z / 2.0) / nc
+    dist = z * math.sqrt(pc * (1.0 - pc) / nc)
+    return ConfidenceInterval(min(max(pc - dist, 0.0), 1.0), min(max(pc + dist, 0.0), 1.0))
+
+
+def proportion_interval(
+    successes: int, n: int, confidence_level: float = 0.95, method: str = "wilson"
+) -> ConfidenceInterval:
+    """A two-sided interval for ``successes / n`` by ``method``: ``"wilson"``,
+    ``"wilsoncc"``, ``"clopper-pearson"`` (``"exact"``, ``"beta"``) or ``"agresti-coull"``."""
+    m = str(method).lower().replace("_", "-")
+    if m == "wilson":
+        return wilson_interval(successes, n, confidence_level)
+    if m in ("wilsoncc", "wilson-cc"):
+        return wilson_interval(successes, n, confidence_level, correction=True)
+    if m in ("clopper-pearson", "exact", "beta"):
+        return clopper_pearson_interval(successes, n, confidence_level)
+    if m == "agresti-coull":
+        return agresti_coull_interval(successes, n, confidence_level)
+    raise InputError(f"unknown proportion interval {method!r}; choose wilson, wilsoncc, clopper-pearson, agresti-coull")
+
+
+# --------------------------------------------------------------------------
+# Bootstrap intervals
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BootstrapInterval:
+    """A bootstrap confidence interval of a metric (one system) or of δ = metric(y) − metric(x).
+
+    ``bias_correction`` (z0) and ``acceleration`` (a) are the BCa constants
+    (None for the percentile interval); ``quantiles`` are the levels of the
+    bootstrap distribution read off for the two ends.
+    """
+
+    method: str
+    metric: str
+    statistic: str
+    estimate: float
+    confidence_level: float
+    confidence_interval: ConfidenceInterval
+    n_resamples: int
+    seed: int
+    n_items: int
+    systems: tuple[str, ...]
+    quantiles: tuple[float, float]
+    bias_correction: float | None = None
+    acceleration: float | None = None
+    resampling: str = "items"
+    distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def __str__(self) -> str:
+        lo, hi = self.confidence_interval
+        return (f"{self.metric} {self.statistic} = {self.estimate:.6g}, {100 * self.confidence_level:g}% "
+                f"{self.method} interval [{lo:.6g}, {hi:.6g}] (B = {self.n_resamples}, seed {self.seed})")
+
+
+def _one_system(x: Any, system: Any, metric: Any, params: dict[str, Any]) -> tuple[Statistics, Metric]:
+    if isinstance(x, Statistics):
+        stats = x
+        if system is None:
+            if stats.n_systems != 1:
+                raise InputError(f"the statistics hold {stats.n_systems} systems; name one with system= "
+                                 f"(or two with systems=(baseline, candidate) for their difference) "
+                                 f"from {list(stats.systems)}")
+            system = 0
+        stats = stats.select(system)
+    else:
+        xa = np.asarray(x)
+        if xa.ndim == 1:
+            hib = params.pop("higher_is_better", True)
+            stats = Statistics.from_scores({"x": xa}, higher_is_better=hib)
+            if metric is None or metric == "mean":
+                params["higher_is_better"] = hib
+        elif xa.ndim == 2:
+            m0 = resolve_metric(metric, None, **params) if metric is not None else None
+            if m0 is None:
+                raise InputError("per-item statistics (items x statistics) need metric=")
+            if m0.n_stats != xa.shape[1]:
+                raise InputError(f"metric {m0.name!r} needs {m0.n_stats} statistics per item, got {xa.shape[1]}")
+            if m0.counts:
+                stats = Statistics.from_counts({"x": xa}, stat_names=m0.stat_names)
+            else:
+                stats = Statistics(xa.astype(np.float64)[None], ("x",), m0.stat_names)
+        else:
+            raise InputError(f"x must be 1-D (one score per item) or 2-D (items x statistics); got shape {xa.shape}")
+    m = resolve_metric(metric, stats, **params)
+    return stats, m
+
+
+def _values(table: np.ndarray, m: Metric, k: int, n_sys: int, seed: int, B: int, resampling: str,
+            threads: int) -> tuple[np.ndarray, int | None]:
+    if m.native is not None:
+        values, distinct = _native.bootstrap_values(table, m.native, dict(m.params), seed, B, resampling, threads, None)
+        return np.asarray(values), distinct
+    out = np.empty((B, n_sys))
+    distinct = None
+    for start in range(0, B, _BLOCK):
+        count = min(_BLOCK, B - start)
+        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
+        for s in range(n_sys):
+            out[start : start + count, s] = m.evaluate(sums[:, s * k : (s + 1) * k], table.shape[0])
+    return out, distinct
+
+
+def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
+    """Leave-one-item-out metric values from the sufficient statistics: (items,)."""
+    n = values.shape[0]
+    total = np.cumsum(values, axis=0)[-1]
+    loo = total[None, :] - values
+    return np.asarray(m.evaluate(loo, n - 1), dtype=np.float64)
+
+
+def _bca_levels(theta_b: np.ndarray, theta_hat: float, jack: np.ndarray,
+                alpha: float) -> tuple[float, float, float, float]:
+    B = theta_b.size
+    pct = (np.count_nonzero(theta_b < theta_hat) + np.count_nonzero(theta_b <= theta_hat)) / (2.0 * B)
+    # a bootstrap distribution entirely on one side of the estimate gives z0 = ±inf; keep it finite
+    pct = min(max(pct, 1.0 / (2.0 * B)), 1.0 - 1.0 / (2.0 * B))
+    z0 = _ndtri(pct)
+    dev = jack.mean() - jack
+    den = float(np.sum(dev**2))
+    a = float(np.sum(dev**3)) / (6.0 * den**1.5) if den > 0 else 0.0
+    za = _ndtri(alpha)
+    n1 = z0 + za
+    n2 = z0 - za
+    a1 = _ndtr(z0 + n1 / (1.0 - a * n1))
+    a2 = _ndtr(z0 + n2 / (1.0 - a * n2))
+    return a1, a2, z0, a
+
+
+def bootstrap_interval(
+    x: Any,
+    y: Any = None,
+    *,
+    metric: Any = None,
+    system: Any = None,
+    systems: tuple[Any, Any] | None = None,
+    method: Literal["bca", "percentile"] = "bca",
+    confidence_level: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 12345,
+    resampling: Literal["auto", "items", "distinct"] = "auto",
+    n_threads: int | None = None,
+    return_distribution: bool = False,
+    **metric_params: Any,
+) -> BootstrapInterval:
+    """Bootstrap percentile or BCa interval for any metric on sufficient statistics.
+
+    One system: ``x`` holds per-item scores (1-D, the metric is their mean),
+    per-item statistics (items × statistics, with ``metric=``), or a
+    :class:`~sigfast.Statistics` (``system=`` picks one). Two systems
+    (``y`` given, or ``systems=`` on a Statistics): the interval of
+    δ = metric(y) − metric(x) under the paired bootstrap; its percentile
+    interval equals :func:`sigfast.paired_bootstrap`'s ``confidence_interval``
+    for the same seed and ``n_resamples``.
+
+    ``method="bca"``: z0 = Φ⁻¹((#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B), as
+    ``scipy.stats.bootstrap``; the acceleration a = Σd³ / (6 (Σd²)^{3/2})
+    with d the jackknife deviations (leave one item out of the summed
+    statistics); the ends are the bootstrap quantiles (numpy's "linear") at
+    Φ(z0 + (z0 ± z)/(1 − a(z0 ± z))). When every resample falls on one side
+    of θ̂, z0 is computed from 1/(2B) instead of 0 (scipy returns NaN).
+    """
+    from .significance import _pair, _table, _check_int, _threads
+
+    B = _check_int("n_resamples", n_resamples, 2)
+    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    cl = _level(confidence_level)
+    if method not in ("bca", "percentile"):
+        raise InputError(f"method must be 'bca' or 'percentile', got {method!r}")
+    if resampling not in ("auto", "items", "distinct"):
+        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
+    threads = _threads(n_threads)
+    paired = y is not None or systems is not None
+    params = dict(metric_params)
+    if paired:
+        stats, m = _pair(x, y, systems, metric, params)
+        table = _table(stats)
+        n_sys = 2
+    else:
+        stats, m = _one_system(x, system, metric, params)
+        table = np.ascontiguousarray(stats.values[0])
+        n_sys = 1
+    n = stats.n_items
+    k = stats.n_stats
+    if method == "bca" and n < 2:
+        raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
+    values, distinct = _values(table, m, k, n_sys, seed, B, resampling, threads)
+    est_all = m.evaluate(stats.totals(), n)
+    if paired:
+        theta_b = np.ascontiguousarray(values[:, 1] - values[:, 0])
+        theta_hat = float(est_all[1] - est_all[0])
+    else:
+        theta_b = np.ascontiguousarray(values[:, 0])
+        theta_hat = float(est_all[0])
+    alpha = (1.0 - cl) / 2.0
+    z0 = acc = None
+    if method == "percentile":
+        q1, q2 = alpha, 1.0 - alpha
+    else:
+        if paired:
+            jack = _jackknife(stats.values[1], m) - _jackknife(stats.values[0], m)
+        else:
+            jack = _jackknife(stats.values[0], m)
+        q1, q2, z0, acc = _bca_levels(theta_b, theta_hat, jack, alpha)
+    lo, hi = np.quantile(theta_b, [q1, q2])
+    return BootstrapInterval(
+        method=method,
+        metric=m.name,
+        statistic="difference" if paired else "score",
+        estimate=theta_hat,
+        confidence_level=cl,
+        confidence_interval=ConfidenceInterval(float(lo), float(hi)),
+        n_resamples=B,
+        seed=seed,
+        n_items=n,
+        systems=tuple(stats.systems),
+        quantiles=(float(q1), float(q2)),
+        bias_correction=z0,
+        acceleration=acc,
+        resampling=f"distinct-rows({distinct})" if distinct is not None else "items",
+        distribution=theta_b if return_distribution else None,
+    )

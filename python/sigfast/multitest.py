@@ -1,0 +1,261 @@
+"""Corrections for multiple comparisons, and replicability analysis over datasets.
+
+:func:`adjust` takes any list of p-values (from sigfast's resampling tests,
+its classical tests, or elsewhere) and returns adjusted p-values and
+rejections for Bonferroni, Holm, Hochberg, Benjamini-Hochberg and
+Benjamini-Yekutieli; the adjusted p-values equal
+``statsmodels.stats.multitest.multipletests(p, alpha, method)`` with
+methods ``bonferroni``, ``holm``, ``simes-hochberg``, ``fdr_bh`` and
+``fdr_by``.
+
+:func:`replicability` implements Dror, Baumer, Bogomolov & Reichart (2017),
+"Replicability Analysis for Natural Language Processing: Testing
+Significance with Multiple Datasets": from one p-value per dataset (or
+split), it estimates how many datasets show an effect (partial-conjunction
+p-values combined by Bonferroni or Fisher) and identifies which (Holm).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, Sequence
+
+import numpy as np
+
+from .classical import _chi2_sf_even
+from .exceptions import InputError
+from .results import _plain
+
+__all__ = ["AdjustedPValues", "ReplicabilityResult", "adjust", "replicability", "METHODS"]
+
+METHODS = {
+    "bonferroni": "bonferroni",
+    "bonf": "bonferroni",
+    "b": "bonferroni",
+    "holm": "holm",
+    "h": "holm",
+    "hochberg": "hochberg",
+    "simes-hochberg": "hochberg",
+    "sh": "hochberg",
+    "bh": "fdr_bh",
+    "fdr_bh": "fdr_bh",
+    "benjamini-hochberg": "fdr_bh",
+    "by": "fdr_by",
+    "fdr_by": "fdr_by",
+    "benjamini-yekutieli": "fdr_by",
+}
+
+
+def _pvalues(pvalues: Any) -> np.ndarray:
+    try:
+        p = np.asarray(pvalues, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("p-values must be numbers") from None
+    if p.ndim == 0:
+        p = p.reshape(1)
+    if p.ndim != 1:
+        raise InputError(f"p-values must be a flat list, got shape {p.shape}")
+    nan = np.isnan(p)
+    if nan.any():
+        i = int(np.flatnonzero(nan)[0])
+        raise InputError(
+            f"p-value {i} is NaN; a correction cannot use an undefined p-value. Fix or drop that comparison "
+            "(for a test with no evidence either way, the p-value is 1)"
+        )
+    bad = (p < 0) | (p > 1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"p-value {i} is {p[i]!r}, outside [0, 1]")
+    return p
+
+
+def _alpha(alpha: float) -> float:
+    a = float(alpha)
+    if not 0.0 < a < 1.0:
+        raise InputError(f"alpha must be in (0, 1), got {alpha}")
+    return a
+
+
+@dataclass(frozen=True)
+class AdjustedPValues:
+    """Adjusted p-values, in the order given; ``np.asarray(result)`` gives them."""
+
+    method: str
+    alpha: float
+    pvalues: np.ndarray
+    adjusted: np.ndarray
+    reject: np.ndarray
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.adjusted if dtype is None else self.adjusted.astype(dtype)
+
+    def __len__(self) -> int:
+        return int(self.adjusted.size)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.adjusted[i]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "alpha": self.alpha,
+            "pvalues": self.pvalues.tolist(),
+            "adjusted": self.adjusted.tolist(),
+            "reject": self.reject.tolist(),
+        }
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        return json.dumps(self.to_dict(), **kwargs)
+
+
+def adjust(pvalues: Sequence[float] | np.ndarray, method: str = "holm", *, alpha: float = 0.05) -> AdjustedPValues:
+    """Adjust p-values for multiple comparisons.
+
+    method
+        ``"bonferroni"``, ``"holm"`` (step-down, family-wise error),
+        ``"hochberg"`` (step-up, family-wise error under independence or
+        positive dependence), ``"bh"`` / ``"fdr_bh"`` (Benjamini-Hochberg
+        false discovery rate), ``"by"`` / ``"fdr_by"`` (Benjamini-Yekutieli,
+        any dependence).
+
+    Returns the adjusted p-values (capped at 1, equal to statsmodels'
+    ``multipletests(pvalues, alpha, method)[1]``) and ``reject`` (the
+    step-wise rejections at ``alpha``, as statsmodels' ``[0]``). NaN or
+    values outside [0, 1] raise :class:`~sigfast.InputError`.
+    """
+    p = _pvalues(pvalues)
+    a = _alpha(alpha)
+    m = METHODS.get(str(method).lower())
+    if m is None:
+        raise InputError(f"unknown correction {method!r}; choose one of bonferroni, holm, hochberg, bh, by")
+    n = p.size
+    if n == 0:
+        e = np.empty(0)
+        return AdjustedPValues(m, a, e, e.copy(), np.empty(0, dtype=bool))
+    order = np.argsort(p, kind="mergesort")
+    ps = p[order]
+    rank = np.arange(1, n + 1, dtype=np.float64)
+    if m == "bonferroni":
+        adj = np.minimum(p * n, 1.0)
+        rej = p <= a / n
+    else:
+        if m == "holm":
+            raw = ps * (n - rank + 1)
+            adj_s = np.maximum.accumulate(raw)
+            ok = ps <= a / (n - rank + 1)
+            rej_s = np.cumprod(ok).astype(bool)  # step down: stop at the first failure
+        else:
+            if m == "hochberg":
+                raw = ps * (n - rank + 1)
+                ok = ps <= a / (n - rank + 1)
+            else:
+                factor = rank / n
+                if m == "fdr_by":
+                    factor = factor / np.sum(1.0 / rank)
+                raw = ps / factor
+                ok = ps <= factor * a
+            adj_s = np.minimum.accumulate(raw[::-1])[::-1]
+            rej_s = np.zeros(n, dtype=bool)  # step up: everything up to the last success
+            if ok.any():
+                rej_s[: int(np.flatnonzero(ok)[-1]) + 1] = True
+        adj = np.empty(n)
+        adj[order] = np.minimum(adj_s, 1.0)
+        rej = np.empty(n, dtype=bool)
+        rej[order] = rej_s
+    return AdjustedPValues(m, a, p.copy(), adj, rej)
+
+
+@dataclass(frozen=True)
+class ReplicabilityResult:
+    """Replicability analysis over N datasets (Dror et al. 2017).
+
+    ``k_estimate``: the number of datasets in which the effect is declared
+    (k̂ = #{u : p^{u/N} ≤ α}, from the monotone partial-conjunction
+    p-values); ``partial_conjunction[u-1]`` = p^{u/N}, the p-value of "fewer
+    than u datasets have an effect"; ``identified``: indices of the datasets
+    identified by Holm's procedure at ``alpha`` (the family-wise error is
+    controlled), ``names`` their labels when given.
+    """
+
+    method: str
+    alpha: float
+    pvalues: tuple[float, ...]
+    k_estimate: int
+    partial_conjunction: tuple[float, ...]
+    identified: tuple[int, ...]
+    names: tuple[str, ...] | None = None
+
+    @property
+    def identified_names(self) -> tuple[str, ...] | None:
+        if self.names is None:
+            return None
+        return tuple(self.names[i] for i in self.identified)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        out["identified_names"] = _plain(self.identified_names)
+        return out
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def __str__(self) -> str:
+        who = self.identified_names if self.names is not None else self.identified
+        return (f"replicability ({self.method}, alpha={self.alpha:g}): effect in k̂ = {self.k_estimate} of "
+                f"{len(self.pvalues)} datasets; identified (Holm): {list(who)}")
+
+
+def _partial_conjunction(ps_desc: np.ndarray, u: int, method: str) -> float:
+    """p-value of 'fewer than u of N nulls are false', from the N-u+1 largest p-values."""
+    n = ps_desc.size
+    top = ps_desc[: n - u + 1]
+    if method == "bonferroni":
+        return float(min(1.0, (n - u + 1) * float(top.min())))
+    if (top == 0).any():
+        return 0.0
+    stat = -2.0 * float(np.sum(np.log(top)))
+    return _chi2_sf_even(stat, 2 * (n - u + 1))
+
+
+def replicability(
+    pvalues: Sequence[float] | np.ndarray,
+    *,
+    alpha: float = 0.05,
+    method: str = "bonferroni",
+    names: Sequence[str] | None = None,
+) -> ReplicabilityResult:
+    """Replicability analysis over several test sets or splits (Dror et al. 2017).
+
+    ``pvalues`` holds one p-value per dataset, each from a test of the same
+    two systems. ``method="bonferroni"`` combines the N − u + 1 largest
+    p-values as (N − u + 1)·min (valid under any dependence between
+    datasets); ``method="fisher"`` by Fisher's χ² with 2(N − u + 1) degrees
+    of freedom (for independent datasets). The partial-conjunction p-values
+    are made monotone in u by a running maximum; k̂ counts those ≤ alpha.
+    The identified datasets are Holm's rejections at ``alpha`` (which are
+    the k̂ smallest p-values of the Bonferroni estimate).
+    """
+    p = _pvalues(pvalues)
+    a = _alpha(alpha)
+    m = {"bonferroni": "bonferroni", "b": "bonferroni", "fisher": "fisher", "f": "fisher"}.get(str(method).lower())
+    if m is None:
+        raise InputError(f"replicability method must be 'bonferroni' or 'fisher', got {method!r}")
+    if names is not None:
+        names = tuple(str(s) for s in names)
+        if len(names) != p.size:
+            raise InputError(f"{len(names)} names for {p.size} p-values")
+    if p.size == 0:
+        raise InputError("replicability analysis needs at least one p-value")
+    ps_desc = np.sort(p)[::-1]
+    pc: list[float] = []
+    for u in range(1, p.size + 1):
+        v = _partial_conjunction(ps_desc, u, m)
+        pc.append(max(v, pc[-1]) if pc else v)
+    k = sum(1 for v in pc if v <= a)
+    holm = adjust(p, "holm", alpha=a)
+    ident = tuple(int(i) for i in np.flatnonzero(holm.reject)[np.argsort(p[holm.reject], kind="mergesort")])
+    return ReplicabilityResult(m, a, tuple(float(v) for v in p), int(k), tuple(pc), ident, names)
+

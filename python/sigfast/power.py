@@ -1,0 +1,424 @@
+"""Power and test-set size by simulation (Berg-Kirkpatrick et al. 2012, §4.1).
+
+How many test items are needed before a test detects a given accuracy gain
+with a given power? Items are simulated from a two-system model: on each
+item the two systems disagree in correctness with probability
+``discordance``; the candidate ``y`` is the one that is right on a share
+(1 + gain/discordance)/2 of those items, so that its accuracy exceeds the
+baseline's by ``gain``. (Items on which both are right or both wrong do not
+change McNemar's test or the paired bootstrap of an accuracy difference.)
+All draws come from sigfast's counter-based streams
+(``sigfast._native.binomial_draws``) and the bootstrap runs on the core
+engine, so one seed gives the same answer everywhere.
+
+:func:`bootstrap_sample_size` can instead subsample a pool of real per-item
+statistics of two systems (e.g. from a development set) for any metric.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Literal
+
+import numpy as np
+
+from . import _native
+from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcnemar
+from .exceptions import InputError
+
+__all__ = ["SampleSizeResult", "mcnemar_power", "mcnemar_sample_size", "bootstrap_power", "bootstrap_sample_size"]
+
+
+@dataclass(frozen=True)
+class SampleSizeResult:
+    """The smallest test size ``n`` at which the simulated power reaches ``target_power``.
+
+    ``n`` is None when even ``max_n`` items do not reach it. ``curve`` lists
+    every (size, estimated power) evaluated during the search.
+    """
+
+    test: str
+    n: int | None
+    power: float | None
+    target_power: float
+    alpha: float
+    gain: float | None
+    discordance: float | None
+    n_simulations: int
+    seed: int
+    curve: tuple[tuple[int, float], ...]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "details"}
+        out["details"] = {k: _json_value(v) for k, v in self.details.items()}
+        return out
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def __str__(self) -> str:
+        if self.n is None:
+            return (f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} not reached within "
+                    f"{self.curve[-1][0] if self.curve else 0} items")
+        return (f"{self.test}: {self.n} items give power {self.power:.3f} (target {self.target_power:g}, "
+                f"alpha {self.alpha:g}, {self.n_simulations} simulations, seed {self.seed})")
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+
+
+def _stream_seed(seed: int, *keys: int) -> int:
+    """A 64-bit stream key derived from (seed, keys) by numpy's SeedSequence hashing."""
+    ss = np.random.SeedSequence([int(seed) & (2**64 - 1), *[int(k) for k in keys]])
+    return int(ss.generate_state(1, np.uint64)[0])
+
+
+def _model(gain: float, discordance: float) -> tuple[float, float]:
+    g, d = float(gain), float(discordance)
+    if not (math.isfinite(g) and math.isfinite(d)):
+        raise InputError("gain and discordance must be finite numbers")
+    if not 0.0 < d <= 1.0:
+        raise InputError(f"discordance (share of items where the systems differ in correctness) must be in (0, 1], "
+                         f"got {d}")
+    if not abs(g) <= d:
+        raise InputError(f"an accuracy gain of {g} needs a discordance of at least |gain|, got {d}")
+    return g, d
+
+
+def _discordant_draws(n: int, gain: float, disc: float, sims: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(b, c) for ``sims`` simulated test sets of n items: b = only-x-right, c = only-y-right."""
+    d = np.asarray(_native.binomial_draws(_stream_seed(seed, n, 0), int(n), disc, int(sims)), dtype=np.int64)
+    share = 0.5 * (1.0 + gain / disc)
+    c = np.empty_like(d)
+    for val in np.unique(d):
+        idx = np.flatnonzero(d == val)
+        c[idx] = _native.binomial_draws(_stream_seed(seed, n, 1, int(val)), int(val), share, int(idx.size))
+    return d - c, c
+
+
+def _normal_guess(g: float, d: float, za: float, zb: float, max_n: int) -> int:
+    """Normal-approximation size: sqrt(n) g = za sqrt(d) + zb sqrt(d - g^2), capped at max_n."""
+    if g == 0:
+        return max_n
+    root = (za * math.sqrt(d) + zb * math.sqrt(max(d - g * g, 0.0))) / abs(g)
+    return int(min(float(max_n), max(1.0, root * root)))
+
+
+def _rtol(rtol: float) -> float:
+    r = float(rtol)
+    if not 0.0 <= r < 1.0:
+        raise InputError(f"rtol must be in [0, 1), got {rtol}")
+    return r
+
+
+def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[float, float, int, int]:
+    from .significance import _check_int
+
+    pw, a = float(power), float(alpha)
+    if not 0.0 < pw < 1.0:
+        raise InputError(f"power must be in (0, 1), got {power}")
+    if not 0.0 < a < 1.0:
+        raise InputError(f"alpha must be in (0, 1), got {alpha}")
+    return pw, a, _check_int("n_simulations", sims, 1), _check_int("seed", seed, 0, 2**64 - 1)
+
+
+def _search(power_at: Callable[[int], float], target: float, n_start: int, max_n: int,
+            rtol: float) -> tuple[int | None, list[tuple[int, float]]]:
+    """Smallest n with power_at(n) >= target: doubling, then bisection down to a relative width rtol.
+
+    Powers are Monte-Carlo estimates, so sizes closer than their noise cannot be told apart;
+    ``rtol`` stops the bisection there.
+    """
+    curve: dict[int, float] = {}
+
+    def f(n: int) -> float:
+        if n not in curve:
+            curve[n] = power_at(n)
+        return curve[n]
+
+    lo, hi = 0, min(max_n, max(1, n_start))
+    while f(hi) < target:
+        lo = hi
+        if hi >= max_n:
+            return None, sorted(curve.items())
+        hi = min(max_n, hi * 2)
+    while hi - lo > max(1.0, rtol * hi):
+        mid = (lo + hi) // 2
+        if f(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi, sorted(curve.items())
+
+
+# --------------------------------------------------------------------------
+# McNemar
+# --------------------------------------------------------------------------
+
+
+class _McNemarRule:
+    """Rejection rule of mcnemar() at level alpha for each number of discordant pairs."""
+
+    def __init__(self, method: str, alternative: str, correction: bool, alpha: float) -> None:
+        self.method, self.alt, self.corr, self.alpha = method, alternative, correction, alpha
+        self.cache: dict[int, int] = {}
+
+    def p(self, c: int, d: int) -> float:
+        return mcnemar([[0, d - c], [c, 0]], method=self.method, correction=self.corr,
+                       alternative="greater" if self.alt == "less" else self.alt).pvalue
+
+    def crit(self, d: int) -> int:
+        """Smallest c (upper side) rejecting with d discordant pairs; d + 1 if none."""
+        if d in self.cache:
+            return self.cache[d]
+        lower = (d + 1) // 2 if self.alt == "two-sided" else 0
+        if d == 0:
+            self.cache[d] = 1
+            return 1
+        tail = self.alpha / 2 if self.alt == "two-sided" else self.alpha
+        g = int(round(d / 2 + max(0.0, -_ndtri(tail)) * math.sqrt(d) / 2))
+        g = min(max(g, lower), d)
+        if self.p(g, d) <= self.alpha:
+            while g - 1 >= lower and self.p(g - 1, d) <= self.alpha:
+                g -= 1
+        else:
+            while g <= d and self.p(g, d) > self.alpha:
+                g += 1
+        self.cache[d] = g
+        return g
+
+    def reject(self, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+        d = b + c
+        crit = np.array([self.crit(int(v)) for v in d], dtype=np.int64)
+        if self.alt == "greater":
+            return c >= crit
+        if self.alt == "less":
+            return b >= crit
+        return (c >= crit) | (b >= crit)
+
+
+def _mcnemar_args(method: str, alternative: str) -> tuple[str, str]:
+    m = _MCNEMAR_METHODS.get(str(method).lower())
+    if m is None:
+        raise InputError(f"mcnemar method must be 'mid-p', 'exact' or 'asymptotic', got {method!r}")
+    if alternative not in _ALTERNATIVES:
+        raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
+    return m, alternative
+
+
+def mcnemar_power(
+    n: int,
+    gain: float,
+    discordance: float,
+    *,
+    alpha: float = 0.05,
+    method: Literal["mid-p", "exact", "asymptotic"] = "mid-p",
+    correction: bool = True,
+    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+    n_simulations: int = 2000,
+    seed: int = 12345,
+) -> float:
+    """Simulated power of :func:`sigfast.mcnemar` on ``n`` items.
+
+    The share of ``n_simulations`` simulated test sets (accuracy gain
+    ``gain`` of y over x, the systems differing on a share ``discordance``
+    of items) on which McNemar's test rejects at ``alpha``. For a two-sided
+    test a rejection in the wrong direction counts, as it does for the test.
+    """
+    from .significance import _check_int
+
+    g, d = _model(gain, discordance)
+    _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
+    n = _check_int("n", n, 1)
+    m, alt = _mcnemar_args(method, alternative)
+    rule = _McNemarRule(m, alt, correction, a)
+    b, c = _discordant_draws(n, g, d, sims, seed)
+    return float(np.mean(rule.reject(b, c)))
+
+
+def mcnemar_sample_size(
+    gain: float,
+    discordance: float,
+    *,
+    power: float = 0.8,
+    alpha: float = 0.05,
+    method: Literal["mid-p", "exact", "asymptotic"] = "mid-p",
+    correction: bool = True,
+    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+    n_simulations: int = 2000,
+    seed: int = 12345,
+    max_n: int = 100_000_000,
+    rtol: float = 0.01,
+) -> SampleSizeResult:
+    """Smallest number of test items at which McNemar's test detects ``gain`` with ``power``.
+
+    ``gain`` is the accuracy difference acc(y) − acc(x) and ``discordance``
+    the share of items where exactly one system is right (for taggers
+    around 97% accurate, typically 1–3%). The power at each size is
+    estimated from ``n_simulations`` simulated test sets (see
+    :func:`mcnemar_power`); the size is found by doubling, then bisection,
+    stopping when the bracket is narrower than ``rtol`` × n: sizes closer
+    than that cannot be told apart by power estimates whose Monte-Carlo
+    error is ±≈ √(p(1−p)/n_simulations) (``details["power_se"]``).
+    """
+    from .significance import _check_int
+
+    g, d = _model(gain, discordance)
+    pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
+    max_n = _check_int("max_n", max_n, 1)
+    m, alt = _mcnemar_args(method, alternative)
+    rule = _McNemarRule(m, alt, correction, a)
+
+    def power_at(n: int) -> float:
+        b, c = _discordant_draws(n, g, d, sims, seed)
+        return float(np.mean(rule.reject(b, c)))
+
+    # a normal-approximation first guess keeps the search short
+    za = -_ndtri(a / 2 if alt == "two-sided" else a)
+    zb = -_ndtri(1 - pw)
+    guess = _normal_guess(g, d, za, zb, max_n)
+    n, curve = _search(power_at, pw, max(1, guess // 2), max_n, _rtol(rtol))
+    return SampleSizeResult("mcnemar", n, dict(curve).get(n) if n is not None else None, pw, a, g, d, sims, seed,
+                            tuple(curve), {"method": m, "alternative": alt, "correction": correction,
+                                           "power_se": math.sqrt(pw * (1 - pw) / sims), "rtol": rtol})
+
+
+# --------------------------------------------------------------------------
+# Paired bootstrap
+# --------------------------------------------------------------------------
+
+
+def _bootstrap_detects(x: Any, y: Any, metric: Any, B: int, seed: int, variant: str, alpha: float,
+                       direction: float, metric_params: dict[str, Any]) -> bool:
+    from .significance import paired_bootstrap
+
+    r = paired_bootstrap(x, y, metric=metric, n_resamples=B, seed=seed, variant=variant, progress=False,
+                         **metric_params)
+    better = (r.statistic * direction > 0) if r.higher_is_better else (r.statistic * direction < 0)
+    return bool(better and r.pvalue <= alpha)
+
+
+def bootstrap_power(
+    n: int,
+    gain: float | None = None,
+    discordance: float | None = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    metric: Any = None,
+    alpha: float = 0.05,
+    variant: Literal["bk", "koehn", "shifted"] = "bk",
+    n_simulations: int = 200,
+    n_resamples: int = 1000,
+    seed: int = 12345,
+    **metric_params: Any,
+) -> float:
+    """Simulated power of :func:`sigfast.paired_bootstrap` on test sets of ``n`` items.
+
+    Either the two-system accuracy model (``gain``, ``discordance``; see the
+    module docstring) or a pool of real per-item scores / statistics ``x``,
+    ``y`` (with ``metric``) from which each simulated test set draws ``n``
+    items with replacement; the gain is then the pool's own. A simulated
+    test set counts as detected when y is better and p ≤ ``alpha``.
+    """
+    from .significance import _check_int
+
+    n = _check_int("n", n, 1)
+    _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
+    B = _check_int("n_resamples", n_resamples, 1)
+    run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
+    return run(n)
+
+
+def _bootstrap_runner(gain: Any, discordance: Any, x: Any, y: Any, metric: Any, alpha: float, variant: str,
+                      sims: int, B: int, seed: int, params: dict[str, Any]) -> Callable[[int], float]:
+    if x is None and y is None:
+        if gain is None or discordance is None:
+            raise InputError("give gain and discordance (accuracy model), or a pool of per-item x and y")
+        g, d = _model(gain, discordance)
+        direction = 1.0 if g >= 0 else -1.0
+
+        def run(n: int) -> float:
+            b, c = _discordant_draws(n, g, d, sims, seed)
+            hits = 0
+            for s in range(sims):
+                xs = np.zeros(n)
+                ys = np.zeros(n)
+                xs[: b[s]] = 1.0
+                ys[b[s] : b[s] + c[s]] = 1.0
+                hits += _bootstrap_detects(xs, ys, "mean", B, _stream_seed(seed, n, 2, s), variant, alpha,
+                                           direction, {})
+            return hits / sims
+
+        return run
+    if x is None or y is None or gain is not None or discordance is not None:
+        raise InputError("a pool needs both x and y (and no gain/discordance: the pool's own gain is used)")
+    from .significance import _pair
+
+    stats, m = _pair(x, y, None, metric, dict(params))
+    full = m.evaluate(stats.totals(), stats.n_items)
+    direction = 1.0 if full[1] - full[0] >= 0 else -1.0
+    if not m.higher_is_better:
+        direction = -direction
+    vx, vy = stats.values[0], stats.values[1]
+    pool = stats.n_items
+
+    def run(n: int) -> float:
+        hits = 0
+        for s in range(sims):
+            idx = np.random.Generator(np.random.Philox(key=_stream_seed(seed, n, 3, s))).integers(0, pool, n)
+            hits += _bootstrap_detects(vx[idx], vy[idx], m, B, _stream_seed(seed, n, 2, s), variant, alpha,
+                                       direction, {})
+        return hits / sims
+
+    return run
+
+
+def bootstrap_sample_size(
+    gain: float | None = None,
+    discordance: float | None = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    metric: Any = None,
+    power: float = 0.8,
+    alpha: float = 0.05,
+    variant: Literal["bk", "koehn", "shifted"] = "bk",
+    n_simulations: int = 200,
+    n_resamples: int = 1000,
+    seed: int = 12345,
+    max_n: int = 10_000_000,
+    rtol: float = 0.02,
+    **metric_params: Any,
+) -> SampleSizeResult:
+    """Smallest test size at which the paired bootstrap detects the gain with ``power``.
+
+    As :func:`bootstrap_power`, searched over n by doubling and bisection.
+    Each evaluated size runs ``n_simulations`` bootstraps of
+    ``n_resamples`` resamples on the core engine; keep both modest (the
+    defaults take seconds on the accuracy model, where resampling runs over
+    the three distinct item types).
+    """
+    from .significance import _check_int
+
+    pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
+    B = _check_int("n_resamples", n_resamples, 1)
+    max_n = _check_int("max_n", max_n, 1)
+    run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
+    start = 16
+    if gain is not None and discordance is not None:
+        g, d = _model(gain, discordance)
+        za, zb = -_ndtri(a), -_ndtri(1 - pw)
+        start = _normal_guess(g, d, za, zb, max_n) // 2
+    n, curve = _search(run, pw, max(1, start), max_n, _rtol(rtol))
+    return SampleSizeResult("paired_bootstrap", n, dict(curve).get(n) if n is not None else None, pw, a,
+                            None if gain is None else float(gain), None if discordance is None else float(discordance),
+                            sims, seed, tuple(curve),
+                            {"variant": variant, "n_resamples": B, "model": "pool" if x is not None else "accuracy",
+                             "power_se": math.sqrt(pw * (1 - pw) / sims), "rtol": rtol})
