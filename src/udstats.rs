@@ -23,7 +23,18 @@
 
 /// Metric names, in the order of the reference scorer's table.
 pub const METRICS: [&str; 13] = [
-    "Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS",
+    "Tokens",
+    "Sentences",
+    "Words",
+    "UPOS",
+    "XPOS",
+    "UFeats",
+    "AllTags",
+    "Lemmas",
+    "UAS",
+    "LAS",
+    "CLAS",
+    "MLAS",
     "BLEX",
 ];
 /// Counts per metric: correct, system, gold, aligned.
@@ -36,15 +47,44 @@ const C_SYSTEM: usize = 1;
 const C_GOLD: usize = 2;
 const C_ALIGNED: usize = 3;
 
+#[cfg(test)]
 const UNIVERSAL_FEATURES: [&str; 21] = [
     "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number", "Case", "Definite",
     "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
 ];
+#[cfg(test)]
 const CONTENT: [&str; 29] = [
-    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl", "dislocated", "advcl", "advmod",
-    "discourse", "nmod", "appos", "nummod", "acl", "amod", "conj", "fixed", "flat", "compound", "list", "parataxis",
-    "orphan", "goeswith", "reparandum", "root", "dep",
+    "nsubj",
+    "obj",
+    "iobj",
+    "csubj",
+    "ccomp",
+    "xcomp",
+    "obl",
+    "vocative",
+    "expl",
+    "dislocated",
+    "advcl",
+    "advmod",
+    "discourse",
+    "nmod",
+    "appos",
+    "nummod",
+    "acl",
+    "amod",
+    "conj",
+    "fixed",
+    "flat",
+    "compound",
+    "list",
+    "parataxis",
+    "orphan",
+    "goeswith",
+    "reparandum",
+    "root",
+    "dep",
 ];
+#[cfg(test)]
 const FUNCTIONAL: [&str; 7] = ["aux", "cop", "mark", "det", "clf", "case", "cc"];
 
 /// Which input an error is about.
@@ -82,7 +122,7 @@ struct Word<'a> {
     lemma: &'a str,
     upos: &'a str,
     xpos: &'a str,
-    feats: String,
+    feats: std::borrow::Cow<'a, str>,
     deprel: &'a str,
     /// Global index of the parent, `u32::MAX` for the root's child.
     parent: u32,
@@ -131,14 +171,72 @@ fn parse_int(s: &str) -> Option<i64> {
     }
 }
 
-fn universal_feats(f: &str) -> String {
+fn is_universal(feat: &str) -> bool {
+    let name = feat.split('=').next().unwrap_or("");
+    matches!(
+        name,
+        "PronType"
+            | "NumType"
+            | "Poss"
+            | "Reflex"
+            | "Foreign"
+            | "Abbr"
+            | "Gender"
+            | "Animacy"
+            | "Number"
+            | "Case"
+            | "Definite"
+            | "Degree"
+            | "VerbForm"
+            | "Mood"
+            | "Tense"
+            | "Aspect"
+            | "Voice"
+            | "Evident"
+            | "Polarity"
+            | "Person"
+            | "Polite"
+    )
+}
+
+/// FEATS reduced to the universal features, sorted, joined by `|` (borrowed when already so).
+fn universal_feats(f: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
     if f == "_" || f.is_empty() {
-        return String::new();
+        return Cow::Borrowed("");
     }
-    let mut kept: Vec<&str> =
-        f.split('|').filter(|x| UNIVERSAL_FEATURES.contains(&x.split('=').next().unwrap_or(""))).collect();
+    let mut prev = "";
+    let mut clean = true;
+    for x in f.split('|') {
+        if !is_universal(x) || x < prev {
+            clean = false;
+            break;
+        }
+        prev = x;
+    }
+    if clean {
+        return Cow::Borrowed(f);
+    }
+    let mut kept: Vec<&str> = f.split('|').filter(|x| is_universal(x)).collect();
     kept.sort_unstable();
-    kept.join("|")
+    Cow::Owned(kept.join("|"))
+}
+
+/// Split a line on TABs into exactly 10 columns; otherwise the number found.
+fn columns(line: &str) -> Result<[&str; 10], usize> {
+    let mut out = [""; 10];
+    let mut n = 0;
+    for part in line.split('\t') {
+        if n < 10 {
+            out[n] = part;
+        }
+        n += 1;
+    }
+    if n == 10 {
+        Ok(out)
+    } else {
+        Err(n)
+    }
 }
 
 fn strip_zs(s: &str) -> std::borrow::Cow<'_, str> {
@@ -159,14 +257,16 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
     }
     // Lines: split on '\n'; a final '\n' does not start another line.
     let body = data.strip_suffix('\n').unwrap_or(data);
-    let mut lines = if data.is_empty() { "".split('\n').skip(1) } else { body.split('\n').skip(0) }.enumerate();
+    let mut lines = body.split('\n').take(if data.is_empty() { 0 } else { usize::MAX }).enumerate();
     let mut doc = Doc {
         text: String::with_capacity(data.len() / 4),
         tokens: Vec::new(),
         token_line: Vec::new(),
         sents: Vec::new(),
-        words: Vec::new(),
+        words: Vec::with_capacity(data.len() / 64),
     };
+    doc.tokens.reserve(data.len() / 64);
+    doc.token_line.reserve(data.len() / 64);
     let mut in_sent = false;
     let mut sent_start_word = 0usize;
     let mut sent_first_line = 0usize;
@@ -217,10 +317,10 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
             in_sent = false;
             continue;
         }
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() != 10 {
-            fail!(lineno, "expected 10 TAB-separated columns, found {}: {:?}; {COLS_HELP}", cols.len(), trunc(line));
-        }
+        let cols = match columns(line) {
+            Ok(c) => c,
+            Err(n) => fail!(lineno, "expected 10 TAB-separated columns, found {n}: {:?}; {COLS_HELP}", trunc(line)),
+        };
         if cols[0].contains('.') {
             continue; // empty node
         }
@@ -237,7 +337,11 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
         let sent = (doc.sents.len() - 1) as u32;
         if cols[0].contains('-') {
             let parts: Vec<&str> = cols[0].split('-').collect();
-            let (a, b) = match (parts.len(), parts.first().and_then(|p| parse_uint(p)), parts.get(1).and_then(|p| parse_uint(p))) {
+            let (a, b) = match (
+                parts.len(),
+                parts.first().and_then(|p| parse_uint(p)),
+                parts.get(1).and_then(|p| parse_uint(p)),
+            ) {
                 (2, Some(a), Some(b)) => (a, b),
                 _ => fail!(lineno, "cannot parse multiword token ID {:?}; it must look like 3-4", cols[0]),
             };
@@ -246,17 +350,21 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
             }
             for k in a..=b {
                 let Some((j, wraw)) = lines.next() else {
-                    fail!(lineno, "the file ends inside multiword token {:?}; its words {a}..{b} must follow it", cols[0]);
+                    fail!(
+                        lineno,
+                        "the file ends inside multiword token {:?}; its words {a}..{b} must follow it",
+                        cols[0]
+                    );
                 };
                 lineno = j + 1;
                 let wl = match clean(wraw, lineno) {
                     Ok(l) => l,
                     Err(m) => fail!(lineno, "{m}"),
                 };
-                let wc: Vec<&str> = wl.split('\t').collect();
-                if wc.len() != 10 {
-                    fail!(lineno, "expected 10 TAB-separated columns in word {k} of multiword token {:?}, found {}: {:?}; {COLS_HELP}", cols[0], wc.len(), trunc(wl));
-                }
+                let wc = match columns(wl) {
+                    Ok(c) => c,
+                    Err(n) => fail!(lineno, "expected 10 TAB-separated columns in word {k} of multiword token {:?}, found {n}: {:?}; {COLS_HELP}", cols[0], trunc(wl)),
+                };
                 if parse_uint(wc[0]) != Some(k) {
                     fail!(lineno, "word ID {:?} inside multiword token {:?}: expected {k}", wc[0], cols[0]);
                 }
@@ -273,7 +381,12 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
             match parse_uint(cols[0]) {
                 None => fail!(lineno, "cannot parse word ID {:?}; it must be a positive integer", cols[0]),
                 Some(id) if id != expected => {
-                    fail!(lineno, "word ID {} for word {:?}: expected {expected} (IDs must be consecutive from 1)", cols[0], &*form)
+                    fail!(
+                        lineno,
+                        "word ID {} for word {:?}: expected {expected} (IDs must be consecutive from 1)",
+                        cols[0],
+                        &*form
+                    )
                 }
                 _ => {}
             }
@@ -291,7 +404,14 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
         fail!(lineno, "the file does not end with an empty line after the last sentence");
     }
     if doc.sents.is_empty() {
-        return Err(PErr { line: None, sentence: None, sent_id: None, message: "the file contains no sentence".into() });
+        return Err(PErr {
+            line: None,
+            sentence: None,
+            sent_id: None,
+            message: "the file contains no sentence (it is empty or has only comments); \
+                      a CoNLL-U file needs at least one sentence followed by an empty line"
+                .into(),
+        });
     }
     Ok(doc)
 }
@@ -313,7 +433,49 @@ fn trunc(s: &str) -> String {
     }
 }
 
-fn make_word<'a>(start: u32, end: u32, mwt: bool, form: std::borrow::Cow<'a, str>, c: &[&'a str], sent: u32) -> Word<'a> {
+fn is_content(d: &str) -> bool {
+    matches!(
+        d,
+        "nsubj"
+            | "obj"
+            | "iobj"
+            | "csubj"
+            | "ccomp"
+            | "xcomp"
+            | "obl"
+            | "vocative"
+            | "expl"
+            | "dislocated"
+            | "advcl"
+            | "advmod"
+            | "discourse"
+            | "nmod"
+            | "appos"
+            | "nummod"
+            | "acl"
+            | "amod"
+            | "conj"
+            | "fixed"
+            | "flat"
+            | "compound"
+            | "list"
+            | "parataxis"
+            | "orphan"
+            | "goeswith"
+            | "reparandum"
+            | "root"
+            | "dep"
+    )
+}
+
+fn make_word<'a>(
+    start: u32,
+    end: u32,
+    mwt: bool,
+    form: std::borrow::Cow<'a, str>,
+    c: &[&'a str],
+    sent: u32,
+) -> Word<'a> {
     let deprel = c[7].split(':').next().unwrap_or("");
     Word {
         start,
@@ -327,8 +489,8 @@ fn make_word<'a>(start: u32, end: u32, mwt: bool, form: std::borrow::Cow<'a, str
         deprel,
         parent: NONE,
         sent,
-        content: CONTENT.contains(&deprel),
-        functional: FUNCTIONAL.contains(&deprel),
+        content: is_content(deprel),
+        functional: matches!(deprel, "aux" | "cop" | "mark" | "det" | "clf" | "case" | "cc"),
         first_child: NONE,
         next_sibling: NONE,
     }
@@ -358,7 +520,9 @@ fn finish_sentence(doc: &mut Doc<'_>, first: usize, heads: &[i64]) -> Result<(),
             cur = heads[cur - 1] as usize;
         }
         if state[cur] == 1 {
-            return Err(format!("the HEADs form a cycle through word {cur}"));
+            return Err(format!(
+                "the HEADs form a cycle through word {cur}; every word must lead to the root (HEAD 0)"
+            ));
         }
         for &p in &path {
             state[p] = 2;
@@ -369,8 +533,8 @@ fn finish_sentence(doc: &mut Doc<'_>, first: usize, heads: &[i64]) -> Result<(),
         return Err(format!("{roots} words have HEAD 0; a sentence needs exactly one root"));
     }
     let mut last_child = vec![NONE; n];
-    for k in 0..n {
-        let h = heads[k] as usize;
+    for (k, &h) in heads.iter().enumerate() {
+        let h = h as usize;
         if h == 0 {
             continue;
         }
@@ -544,7 +708,7 @@ fn mismatch(gold: &Doc<'_>, sys: &Doc<'_>) -> UdError {
     };
     let message = format!(
         "text mismatch: the concatenation of tokens (without whitespace) in the gold file and in the system file \
-         differ; first 20 differing characters in gold file: {g20:?} (gold {}) and system file: {s20:?} (system {}). \
+         differ; first 20 differing characters in gold file: '{g20}' (gold {}) and system file: '{s20}' (system {}). \
          The system must keep the characters of the gold text",
         where_(gl, gsn),
         where_(sl, ssn)
@@ -715,6 +879,32 @@ mod tests {
     fn words_correct(g: &[&str], s: &[&str]) -> u64 {
         let e = evaluate(doc(g).as_bytes(), doc(s).as_bytes()).unwrap();
         totals(&e)[M_WORDS][C_CORRECT]
+    }
+
+    #[test]
+    fn relation_and_feature_sets() {
+        for d in CONTENT {
+            assert!(
+                is_content(d)
+                    && !make_word(0, 1, false, "x".into(), &["1", "x", "_", "_", "_", "_", "0", d, "_", "_"], 0)
+                        .functional
+            );
+        }
+        for d in FUNCTIONAL {
+            assert!(
+                !is_content(d)
+                    && make_word(0, 1, false, "x".into(), &["1", "x", "_", "_", "_", "_", "0", d, "_", "_"], 0)
+                        .functional
+            );
+        }
+        for f in UNIVERSAL_FEATURES {
+            assert!(is_universal(&format!("{f}=X")));
+        }
+        assert!(!is_content("punct") && !is_universal("NounClass=Bantu1"));
+        assert_eq!(universal_feats("Tense=Past|Mood=Ind|Custom=1"), "Mood=Ind|Tense=Past");
+        assert_eq!(universal_feats("_"), "");
+        let w = make_word(0, 1, false, "x".into(), &["1", "x", "_", "_", "_", "_", "0", "obl:arg", "_", "_"], 0);
+        assert!(w.content && w.deprel == "obl");
     }
 
     #[test]

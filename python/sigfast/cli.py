@@ -213,8 +213,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _labels(paths: Sequence[str]) -> list[str]:
+    """Short unique system names: file names without their common prefix and suffix."""
     base = [os.path.basename(p) for p in paths]
     labels = base if len(set(base)) == len(base) else list(paths)
+    if len(labels) > 1 and len(set(labels)) == len(labels):
+        pre = os.path.commonprefix(labels)
+        suf = os.path.commonprefix([x[::-1] for x in labels])[::-1]
+        cut = [x[len(pre):len(x) - len(suf)] for x in labels]
+        if all(cut) and len(set(cut)) == len(cut):
+            labels = cut
     seen: dict[str, int] = {}
     out = []
     for lab in labels:

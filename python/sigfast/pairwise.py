@@ -215,15 +215,18 @@ class PairwiseResult:
     def clusters(self) -> list[list[str]]:
         """Groups of systems, best first, as shared-task reports print them.
 
-        Walking down the ranking, a system starts a new group when every
-        system of the current group is significantly better than it.
+        A boundary falls between ranks k and k + 1 exactly when every system
+        ranked 1..k is significantly better than every system ranked below k
+        (after the correction); systems between two boundaries form a group.
         """
-        groups: list[list[int]] = []
-        for i in self.order():
-            if groups and not all(self.significant(g, i) for g in groups[-1]):
-                groups[-1].append(i)
+        order = self.order()
+        groups: list[list[int]] = [[order[0]]]
+        for k in range(1, len(order)):
+            above, below = order[:k], order[k:]
+            if all(self.significant(a, b) for a in above for b in below):
+                groups.append([order[k]])
             else:
-                groups.append([i])
+                groups[-1].append(order[k])
         return [[self.systems[i] for i in g] for g in groups]
 
     def pair_class(self, i: int, j: int) -> str:

@@ -12,12 +12,14 @@ use crate::udstats::{self, Side};
 /// (gold sentences × 13 metrics × [correct, system, gold, aligned]).
 /// On bad input raises ValueError with args
 /// `("udstats", side, line, sentence, sent_id, message)`.
+type Evaluated<'py> = (Bound<'py, PyArray1<u64>>, Vec<Option<String>>);
+
 #[pyfunction]
 fn ud_evaluate<'py>(
     py: Python<'py>,
     gold: &Bound<'py, PyBytes>,
     system: &Bound<'py, PyBytes>,
-) -> PyResult<(Bound<'py, PyArray1<u64>>, Vec<Option<String>>)> {
+) -> PyResult<Evaluated<'py>> {
     let (g, s) = (gold.as_bytes(), system.as_bytes());
     match py.detach(|| udstats::evaluate(g, s)) {
         Ok(e) => Ok((PyArray1::from_vec(py, e.counts), e.sent_ids)),

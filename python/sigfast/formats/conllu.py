@@ -1,0 +1,191 @@
+"""CoNLL-U (Universal Dependencies) scored like the CoNLL 2018 shared task.
+
+Format ``"conllu"``: a gold and a system CoNLL-U file, scored with the
+semantics of ``conll18_ud_eval.py`` v1.2 (ufal/conll2018,
+``evaluation_script/conll18_ud_eval.py``): Tokens, Sentences, Words, UPOS,
+XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS and BLEX, each as
+precision / recall / F1 over words aligned on the characters of the text
+without whitespace (multiword tokens aligned by LCS of lower-cased forms
+inside their multiword span, empty nodes ignored, FEATS reduced to the
+universal features, DEPREL subtypes ignored). Reading and alignment run in
+Rust (``sigfast._native.ud_evaluate``).
+
+Options
+-------
+``table``: ``"verbose"`` (default) — ``ScoreReport.text`` is the scorer's
+``--verbose`` table (Metric | Precision | Recall | F1 Score | AligndAcc);
+``"counts"`` — its ``--counts`` table; ``"short"`` — its default three lines
+(LAS / MLAS / BLEX). ``text`` equals the scorer's stdout byte for byte,
+trailing newline included (file paths appear nowhere in that output).
+
+Items and statistics
+--------------------
+Items are the **gold** sentences, in file order (``item_ids`` are their
+``# sent_id`` when every gold sentence has one). For each metric
+``stats[name]`` has, per gold sentence, ``[correct, system, gold]`` with
+metric ``f1`` (F1 = 2·correct / (system + gold), the scorer's formula).
+When the system splits sentences (or tokens) differently from gold:
+
+* a gold word, a correctly scored word and an *aligned* system word count
+  for the gold sentence that contains the gold word;
+* an unaligned system word, and every system token and system sentence,
+  count for the gold sentence containing its first character (every
+  character of the text belongs to exactly one gold sentence, since gold and
+  system texts are identical).
+
+So summed statistics always give the corpus counts, and a system with the
+gold segmentation gets exactly per-sentence counts.
+
+``scores`` holds the unrounded F1 (a fraction, not a percentage) of every
+metric, keyed by lower-case names (``"tokens"``, ``"sentences"``,
+``"words"``, ``"upos"``, ``"xpos"``, ``"ufeats"``, ``"alltags"``,
+``"lemmas"``, ``"uas"``, ``"las"``, ``"clas"``, ``"mlas"``, ``"blex"``),
+computed from the summed statistics by :func:`sigfast.metrics.get("f1")`.
+The headline metric is ``"las"``.
+
+Errors
+------
+Where the scorer stops with ``UDError`` (or crashes) — wrong column count,
+non-integer IDs or HEADs, HEAD outside the sentence, cycles, not exactly
+one root, empty FORM, no final empty line, texts that differ between gold
+and system ("text mismatch") — this raises :class:`FormatError` naming the
+file, the line and the sentence. It is stricter than the scorer on a few
+malformed inputs the scorer reads silently: an empty file, word IDs inside
+a multiword token that are not consecutive, an empty multiword range, IDs
+or HEADs that are not plain ASCII integers, a carriage return inside a line,
+undecodable (non UTF-8) bytes. Gzip-compressed files (``.gz``) are read
+transparently.
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ._base import ItemStats, ScoreReport, display
+
+__all__ = ["FORMATS", "METRICS", "counts", "score_conllu"]
+
+METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+           "UAS", "LAS", "CLAS", "MLAS", "BLEX")
+_STAT_NAMES = ("correct", "system", "gold")
+
+
+def _read(path: Any, role: str) -> tuple[bytes, str]:
+    if isinstance(path, (bytes, bytearray)):
+        return bytes(path), f"<{role} bytes>"
+    name = display(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as e:
+            raise FormatError(f"the {role} file looks gzip-compressed but cannot be decompressed: {e}",
+                              path=name) from None
+    return data, name
+
+
+def _evaluate(gold: Any, system: Any) -> tuple[np.ndarray, list[str | None]]:
+    from .. import _native
+
+    gbytes, gname = _read(gold, "gold")
+    sbytes, sname = _read(system, "system")
+    try:
+        counts, ids = _native.ud_evaluate(gbytes, sbytes)
+    except ValueError as e:
+        if len(e.args) == 6 and e.args[0] == "udstats":
+            _, side, line, sent, sent_id, msg = e.args
+            where = ""
+            if sent is not None:
+                where = f" (sentence {sent}" + (f", sent_id {sent_id}" if sent_id else "") + ")"
+            if msg.startswith("text mismatch"):
+                msg += f" (gold file: {gname})"
+            raise FormatError(f"{side} CoNLL-U file{where}: {msg}",
+                              path=gname if side == "gold" else sname, line=line) from None
+        raise
+    return np.asarray(counts).reshape(-1, len(METRICS), 4), ids
+
+
+def _p(c: int, d: int) -> float:
+    return c / d if d else 0.0
+
+
+def _table(tot: np.ndarray, table: str) -> str:
+    rows = [(int(c), int(s), int(g), int(a)) for c, s, g, a in tot]
+    if table == "short":
+        f1 = {m: (2 * c / (s + g) if s + g else 0.0) for m, (c, s, g, a) in zip(METRICS, rows)}
+        return ("LAS F1 Score: {:.2f}\nMLAS Score: {:.2f}\nBLEX Score: {:.2f}\n"
+                .format(100 * f1["LAS"], 100 * f1["MLAS"], 100 * f1["BLEX"]))
+    out = []
+    if table == "counts":
+        out.append("Metric     | Correct   |      Gold | Predicted | Aligned")
+    else:
+        out.append("Metric     | Precision |    Recall |  F1 Score | AligndAcc")
+    out.append("-----------+-----------+-----------+-----------+-----------")
+    for k, (m, (c, s, g, a)) in enumerate(zip(METRICS, rows)):
+        # The scorer has no aligned count for Tokens, Sentences and Words.
+        has_aligned = k > 2
+        if table == "counts":
+            last = a if has_aligned and a else (c if m == "Words" else "")
+            out.append("{:11}|{:10} |{:10} |{:10} |{:10}".format(m, c, g, s, last))
+        else:
+            acc = "" if not has_aligned else "{:10.2f}".format(100 * (c / a if a else 0))
+            out.append("{:11}|{:10.2f} |{:10.2f} |{:10.2f} |{}".format(
+                m, 100 * _p(c, s), 100 * _p(c, g), 100 * (2 * c / (s + g) if s + g else 0.0), acc))
+    return "\n".join(out) + "\n"
+
+
+def score_conllu(gold: Any, system: Any, *, table: str = "verbose") -> ScoreReport:
+    """Score a system CoNLL-U file against gold like ``conll18_ud_eval.py`` v1.2.
+
+    ``gold`` and ``system`` are paths (plain or gzip) or raw bytes. See the
+    module docstring for items, statistics, options and errors.
+    """
+    from .. import metrics as _metrics
+
+    if table not in ("verbose", "counts", "short"):
+        raise InputError(f"conllu: table must be 'verbose', 'counts' or 'short', got {table!r}")
+    counts, ids = _evaluate(gold, system)
+    n = counts.shape[0]
+    tot = counts.sum(axis=0)
+    f1 = _metrics.get("f1")
+    stats: dict[str, ItemStats] = {}
+    scores: dict[str, float] = {}
+    for k, m in enumerate(METRICS):
+        key = m.lower()
+        vals = np.ascontiguousarray(counts[:, k, :3], dtype=np.float64)
+        stats[key] = ItemStats("f1", _STAT_NAMES, vals)
+        scores[key] = float(f1.evaluate(vals.sum(0, keepdims=True), n)[0])
+    item_ids = tuple(ids) if all(i is not None for i in ids) else None  # type: ignore[arg-type]
+    return ScoreReport(
+        format="conllu",
+        gold=_name(gold),
+        system=_name(system),
+        text=_table(tot, table),
+        scores=scores,
+        stats=stats,
+        default_metric="las",
+        item_ids=item_ids,
+    )
+
+
+def _name(p: Any) -> str:
+    return "<bytes>" if isinstance(p, (bytes, bytearray)) else display(p)
+
+
+def counts(gold: Any, system: Any) -> dict[str, tuple[int, int, int, int]]:
+    """Corpus counts ``(correct, gold, system, aligned)`` per metric, as ``--counts`` prints them."""
+    c, _ = _evaluate(gold, system)
+    tot = c.sum(axis=0)
+    return {m: (int(t[0]), int(t[2]), int(t[1]), int(t[3])) for m, t in zip(METRICS, tot)}
+
+
+FORMATS = {"conllu": score_conllu}
