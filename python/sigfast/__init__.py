@@ -10,7 +10,8 @@ True
 
 from __future__ import annotations
 
-from . import exceptions, io, metrics
+from . import analysis, exceptions, io, metrics
+from .analysis import agreement, coref_diff, diff, krippendorff_alpha, oracle
 from ._native import STREAM_VERSION, __version__
 from .exceptions import FormatError, InputError, MetricError, SigfastError
 from .classical import (
@@ -56,20 +57,26 @@ __all__ = [
     "UnpairedPairwiseResult",
     "__version__",
     "adjust",
+    "agreement",
     "agresti_coull_interval",
+    "analysis",
     "binomial_test",
     "bootstrap_interval",
     "bootstrap_power",
     "bootstrap_sample_size",
     "clopper_pearson_interval",
+    "coref_diff",
+    "diff",
     "exceptions",
     "gain_threshold",
     "io",
+    "krippendorff_alpha",
     "mann_whitney_u",
     "mcnemar",
     "mcnemar_power",
     "mcnemar_sample_size",
     "metrics",
+    "oracle",
     "paired_bootstrap",
     "paired_ttest",
     "pairwise",

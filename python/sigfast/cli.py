@@ -122,6 +122,15 @@ def _parser() -> argparse.ArgumentParser:
     from . import classical
 
     classical.add_cli(sub)
+    from .analysis.cli import add_cli as add_analysis_cli
+
+    add_analysis_cli(sub)
+    try:
+        from .studies.cli import add_cli as add_studies_cli
+    except ImportError:  # pragma: no cover - studies not installed
+        pass
+    else:
+        add_studies_cli(sub)
     return ap
 
 
@@ -149,8 +158,9 @@ def _print_results(results: list[Any], as_json: bool, header: str | None = None)
     if header:
         print(header)
     r0 = results[0]
-    scale = 100 if r0.metric in ("accuracy", "precision", "recall", "aer", "macro_f1_2008", "error_rate") or \
-        r0.metric.startswith("f") else 1
+    from .report import display_scale
+
+    scale = display_scale(r0.metric)
     rows = [[r0.systems[0], _fmt_score(r0.metric, r0.score_x), "(baseline)", "", "", ""]]
     for r in results:
         ci = r.confidence_interval
@@ -359,6 +369,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         t0 = time.perf_counter()
+        handler = getattr(args, "analysis_handler", None) or getattr(args, "study_handler", None)
+        if handler is not None:
+            return int(handler(args))
         rc = {"compare": _cmd_compare, "score": _cmd_score, "demo": _cmd_demo, "info": _cmd_info,
               "pairwise": _cmd_pairwise, "mcnemar": _cmd_mcnemar}[args.command](args)
         del t0

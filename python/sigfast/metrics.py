@@ -188,6 +188,11 @@ def resolve_metric(metric: Any, stats: Any = None, **params: Any) -> Metric:
             base.update(params)
             params = base
         m = get(str(name), **params)
+        label = getattr(stats, "metric_label", None)
+        if metric is None and label:
+            from dataclasses import replace
+
+            m = replace(m, name=str(label))
     if stats is not None and m.n_stats != stats.n_stats:
         raise MetricError(
             f"metric {m.name!r} needs {m.n_stats} statistics per item ({', '.join(m.stat_names)}); "

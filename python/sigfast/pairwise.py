@@ -308,15 +308,18 @@ class PairwiseResult:
             fig, ax = plt.subplots(figsize=(6, 4.2))
         else:
             fig = ax.figure
+        from .report import display_scale
+
+        scale = display_scale(self.metric)
         colours = {"same": "tab:blue", "different": "tab:orange", "combination": "tab:green"}
         rows = self.comparisons()
         for cls in _PAIR_CLASSES:
-            pts = [(r["gain"], 1 - r["pvalue"]) for r in rows if r["pair_class"] == cls]
+            pts = [(scale * r["gain"], 1 - r["pvalue"]) for r in rows if r["pair_class"] == cls]
             if pts:
                 g, c = zip(*pts)
                 ax.scatter(g, c, s=12, alpha=0.7, color=colours[cls], label=f"{cls} ({len(pts)})")
         ax.axhline(0.95, color="grey", lw=0.8, ls="--")
-        ax.set_xlabel(f"{self.metric} gain")
+        ax.set_xlabel(f"{self.metric} gain" + (" (points)" if scale == 100 else ""))
         ax.set_ylabel("confidence (1 - p)")
         ax.set_title(f"{len(self.systems)} systems, {self.variant} bootstrap, B = {self.n_resamples}")
         ax.legend(loc="lower right", fontsize="small")

@@ -87,7 +87,9 @@ def read(
         item_ids=reports[0].item_ids,
         source=f"{format} {key} vs {gold}: {summary}",
         metric_params=first.metric_params,
+        metric_label=key,
     ) if first.counts else Statistics(
         np.stack([it.values for it in items]), tuple(n for n, _ in named), first.stat_names, metric=first.metric,
         item_ids=reports[0].item_ids, source=f"{format} {key} vs {gold}: {summary}", metric_params=first.metric_params,
+        metric_label=key,
     )

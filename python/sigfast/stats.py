@@ -58,6 +58,7 @@ class Statistics:
     item_ids: tuple[str, ...] | None = None
     source: str | None = None
     metric_params: Mapping[str, Any] = field(default_factory=dict)
+    metric_label: str | None = None
 
     def __post_init__(self) -> None:
         v = _as_float_array(self.values, "statistics")
@@ -141,6 +142,7 @@ class Statistics:
         item_ids: Sequence[str] | None = None,
         source: str | None = None,
         metric_params: Mapping[str, Any] | None = None,
+        metric_label: str | None = None,
     ) -> Statistics:
         """Non-negative per-item counts, e.g. ``stat_names=("tp", "guessed", "gold")``.
 
@@ -171,6 +173,7 @@ class Statistics:
             item_ids=None if item_ids is None else tuple(item_ids),
             source=source,
             metric_params=metric_params or {},
+            metric_label=metric_label,
         )
 
     # ------------------------------------------------------------------ views
@@ -210,6 +213,7 @@ class Statistics:
             item_ids=self.item_ids,
             source=self.source,
             metric_params=self.metric_params,
+            metric_label=self.metric_label,
         )
 
     def totals(self) -> np.ndarray:

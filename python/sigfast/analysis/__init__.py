@@ -1,0 +1,33 @@
+"""Look inside a difference: error transitions, oracle upper bounds and agreement.
+
+A significance test says *whether* two systems differ; these functions say
+*what* changed (Tuggener 2017; Gorman & Bedrick 2019):
+
+* :func:`diff` — units labeled differently by S1 and S2, split into
+  corrections, new errors and changed errors, with the top transitions and
+  a per-label accuracy table;
+* :func:`oracle` — the upper bound of N systems (a unit is right if any
+  system gets it right) and its gain over the best one; :func:`pairwise` —
+  the share of differing units beside Δaccuracy for every pair;
+* :func:`agreement` — Krippendorff's α (nominal) per sentence and over the
+  corpus, with the lowest-α sentences; :func:`krippendorff_alpha`;
+* :func:`coref_diff` — coreference mentions classed TP / FP / FN / WL under
+  the "any" and "nominal" antecedent criteria, and their transitions.
+
+Files are read by :func:`read_units` (CoNLL-U / CoNLL-X words, BIO tags and
+spans); see :mod:`sigfast.analysis.units` for views and alignment.
+"""
+
+from .agreement import AgreementResult, agreement, agreement_units, krippendorff_alpha
+from .coref import CorefDiffResult, classify_mentions, coref_diff, read_conll2012
+from .diff import DiffResult, LabelAccuracy, PairwiseResult, diff, diff_units, label_accuracy, pairwise
+from .oracle import OracleResult, oracle, oracle_units
+from .report import format_result
+from .units import MISSING, Units, read_units, units_from_labels
+
+__all__ = [
+    "AgreementResult", "CorefDiffResult", "DiffResult", "LabelAccuracy", "MISSING", "OracleResult",
+    "PairwiseResult", "Units", "agreement", "agreement_units", "classify_mentions", "coref_diff", "diff",
+    "diff_units", "format_result", "krippendorff_alpha", "label_accuracy", "oracle", "oracle_units",
+    "pairwise", "read_conll2012", "read_units", "units_from_labels",
+]

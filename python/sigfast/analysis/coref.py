@@ -1,0 +1,288 @@
+"""Coreference mentions classed by their antecedents (Tuggener 2017, Sect. 5; Table 8).
+
+Input: CoNLL-2012 files (``#begin document (NAME); part NNN`` … ``#end
+document``, whitespace-separated columns, word form in column 4, POS in
+column 5, coreference in the last column: ``(12``, ``12)``, ``(12)``,
+``-``, several joined by ``|``). Key and responses must hold the same
+documents with the same words (else :class:`FormatError`).
+
+Mentions are ordered by (sentence, first word, last word). A mention is
+*nominal* if it spans several words or its POS is a noun tag (``NN``,
+``NNS``, ``NNP``, ``NNPS`` by default); a *pronoun* if it is one word with
+a pronoun tag (``PRP``, ``PRP$``). A mention is *anaphoric* in a partition if
+an earlier mention of its chain exists (singletons never are).
+
+Every key mention that is anaphoric in the key is classed for a response:
+
+* ``FN`` — the response does not have it, or has it first in its chain;
+* otherwise, criterion ``"any"``: ``TP`` if any of its response antecedents
+  is one of its key antecedents, else ``WL`` (wrong linkage);
+* criterion ``"nominal"`` (closest nominal antecedent): key chains without
+  a nominal mention, and key mentions with no nominal key antecedent
+  (cataphora), are left out; ``TP`` if the *closest* nominal response
+  antecedent is one of its key antecedents, ``WL`` if it is not, ``FN`` if
+  the response gives it no nominal antecedent.
+
+A response mention that is anaphoric in the response (under ``"nominal"``:
+with a nominal response antecedent) but not in the key (absent, or first of
+its key chain) is ``FP`` for that response; where the other response does
+not resolve it, it is ``TN`` there.
+
+The diff of two responses counts, over these mentions, the transitions
+S1 → S2: corrections (an error → ``TP``, ``FP`` → ``TN``), new errors
+(``TP`` → an error, ``TN`` → ``FP``) and changed errors (``WL`` ↔ ``FN``),
+overall and by mention type (the pronoun's lower-cased form, or
+``NOUN`` for nominal and other mentions).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..exceptions import FormatError, InputError
+from .units import _read_text
+
+__all__ = ["CorefDiffResult", "classify_mentions", "coref_diff", "read_conll2012"]
+
+NOUN_TAGS = ("NN", "NNS", "NNP", "NNPS")
+PRONOUN_TAGS = ("PRP", "PRP$")
+CLASSES = ("TP", "WL", "FN", "FP", "TN")
+
+Mention = tuple[int, int, int]  # (sentence, first word, last word) inside a document
+
+
+@dataclass
+class _CDoc:
+    name: str
+    line: int
+    words: list[list[tuple[str, str]]]      # sentences of (form, pos)
+    chains: dict[str, list[Mention]]
+
+
+def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
+    lines, name = _read_text(path, role)
+    docs: list[_CDoc] = []
+    cur: _CDoc | None = None
+    sent: list[tuple[str, str]] = []
+    opened: dict[str, list[tuple[int, int]]] = defaultdict(list)
+
+    def close_sentence() -> None:
+        nonlocal sent
+        if sent and cur is not None:
+            cur.words.append(sent)
+        sent = []
+
+    for ln_no, raw in enumerate(lines, 1):
+        ln = raw.rstrip("\r")
+        if ln.startswith("#begin document"):
+            if cur is not None:
+                raise FormatError("'#begin document' inside a document (missing '#end document')",
+                                  path=name, line=ln_no)
+            m = re.match(r"#begin document\s*(.*)$", ln)
+            cur = _CDoc(name=m.group(1).strip(), line=ln_no, words=[], chains=defaultdict(list))
+            opened.clear()
+            continue
+        if ln.startswith("#end document"):
+            if cur is None:
+                raise FormatError("'#end document' without '#begin document'", path=name, line=ln_no)
+            close_sentence()
+            left = [k for k, v in opened.items() if v]
+            if left:
+                raise FormatError(f"document {cur.name}: mention(s) of chain {left[0]} opened but never closed",
+                                  path=name, line=ln_no)
+            cur.chains = {k: sorted(v) for k, v in cur.chains.items()}
+            docs.append(cur)
+            cur = None
+            continue
+        if ln.startswith("#"):
+            continue
+        if not ln.strip():
+            close_sentence()
+            continue
+        if cur is None:
+            raise FormatError("a token line outside '#begin document' … '#end document'", path=name, line=ln_no)
+        cols = ln.split()
+        if len(cols) < 6:
+            raise FormatError(f"CoNLL-2012 line has {len(cols)} columns; need at least 6 (doc, part, "
+                              "word number, word, POS, …, coreference)", path=name, line=ln_no)
+        s, w = len(cur.words), len(sent)
+        sent.append((cols[3], cols[4]))
+        coref = cols[-1]
+        if coref in ("-", "_"):
+            continue
+        for part in coref.split("|"):
+            m = re.fullmatch(r"(\()?(\d+)(\))?", part)
+            if not m or not (m.group(1) or m.group(3)):
+                raise FormatError(f"bad coreference field {coref!r} (expected e.g. '(3', '3)', '(3)', '-')",
+                                  path=name, line=ln_no)
+            cid = m.group(2)
+            if m.group(1) and m.group(3):
+                cur.chains[cid].append((s, w, w))
+            elif m.group(1):
+                opened[cid].append((s, w))
+            else:
+                if not opened[cid]:
+                    raise FormatError(f"chain {cid} closed here but not opened", path=name, line=ln_no)
+                s0, w0 = opened[cid].pop()
+                if s0 != s:
+                    raise FormatError(f"a mention of chain {cid} crosses a sentence boundary", path=name, line=ln_no)
+                cur.chains[cid].append((s, w0, w))
+    if cur is not None:
+        raise FormatError(f"document {cur.name} has no '#end document'", path=name)
+    if not docs:
+        raise FormatError(f"the {role} file has no documents", path=name)
+    return docs, name
+
+
+def _check_docs(key: list[_CDoc], kname: str, res: list[_CDoc], rname: str) -> None:
+    if [d.name for d in key] != [d.name for d in res]:
+        kn, rn = [d.name for d in key], [d.name for d in res]
+        i = next((i for i, (a, b) in enumerate(zip(kn, rn)) if a != b), min(len(kn), len(rn)))
+        raise FormatError(f"document {i + 1} is {rn[i] if i < len(rn) else '(none)'!r} in the response but "
+                          f"{kn[i] if i < len(kn) else '(none)'!r} in the key ({kname}); responses must hold "
+                          "the key's documents in order", path=rname)
+    for kd, rd in zip(key, res):
+        kf = [[f for f, _ in s] for s in kd.words]
+        rf = [[f for f, _ in s] for s in rd.words]
+        if kf != rf:
+            i = next((i for i, (a, b) in enumerate(zip(kf, rf)) if a != b), min(len(kf), len(rf)))
+            raise FormatError(f"document {kd.name}, sentence {i + 1}: words differ from the key ({kname}); "
+                              "responses must have the key's words", path=rname, line=rd.line)
+
+
+def _is_nominal(doc: _CDoc, m: Mention, noun_tags: tuple[str, ...]) -> bool:
+    s, a, b = m
+    return b > a or doc.words[s][a][1] in noun_tags
+
+
+def _mtype(doc: _CDoc, m: Mention, pron_tags: tuple[str, ...]) -> str:
+    s, a, b = m
+    if a == b and doc.words[s][a][1] in pron_tags:
+        return doc.words[s][a][0].lower()
+    return "NOUN"
+
+
+def classify_mentions(key_doc: _CDoc, res_doc: _CDoc, criterion: str = "any",
+                      noun_tags: tuple[str, ...] = NOUN_TAGS) -> dict[Mention, str]:
+    """Class of every classed mention of one document (see module docstring): TP/WL/FN for key
+    mentions, FP for response-only anaphoric mentions."""
+    if criterion not in ("any", "nominal"):
+        raise InputError(f"criterion must be 'any' or 'nominal', not {criterion!r}")
+    nominal = criterion == "nominal"
+    res_chain: dict[Mention, list[Mention]] = {}
+    for ch in res_doc.chains.values():
+        for m in ch:
+            res_chain[m] = ch
+    key_chain: dict[Mention, list[Mention]] = {}
+    for ch in key_doc.chains.values():
+        for m in ch:
+            key_chain[m] = ch
+    out: dict[Mention, str] = {}
+    for ch in key_doc.chains.values():
+        if len(ch) < 2:
+            continue
+        if nominal and not any(_is_nominal(key_doc, m, noun_tags) for m in ch):
+            continue
+        for i, m in enumerate(ch[1:], 1):
+            kante = ch[:i]
+            if nominal and not any(_is_nominal(key_doc, a, noun_tags) for a in kante):
+                continue
+            rc = res_chain.get(m)
+            if rc is None or rc.index(m) == 0:
+                out[m] = "FN"
+                continue
+            rante = rc[:rc.index(m)]
+            if not nominal:
+                out[m] = "TP" if any(a in kante for a in rante) else "WL"
+            else:
+                noms = [a for a in rante if _is_nominal(res_doc, a, noun_tags)]
+                out[m] = "FN" if not noms else ("TP" if noms[-1] in kante else "WL")
+    for ch in res_doc.chains.values():
+        for i, m in enumerate(ch[1:], 1):
+            if nominal and not any(_is_nominal(res_doc, a, noun_tags) for a in ch[:i]):
+                continue
+            kc = key_chain.get(m)
+            if kc is None or kc.index(m) == 0:
+                out[m] = "FP"
+    return out
+
+
+@dataclass(frozen=True)
+class CorefDiffResult:
+    criterion: str
+    system1: str
+    system2: str
+    classes: tuple[str, ...]
+    counts1: dict[str, int]
+    counts2: dict[str, int]
+    transitions: dict[str, int]
+    by_type: dict[str, dict[str, int]]
+    n_mentions: int
+    n_differ: int
+    corrections: int
+    new_errors: int
+    changed_errors: int
+
+    @property
+    def share_differ(self) -> float:
+        return self.n_differ / self.n_mentions if self.n_mentions else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["share_differ"] = self.share_differ
+        return d
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+    def format(self, style: str = "text") -> str:
+        from .report import format_coref_diff
+        return format_coref_diff(self, style)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def coref_diff(key: Any, response1: Any, response2: Any, *, criterion: str = "any",
+               names: tuple[str, str] | None = None, noun_tags: tuple[str, ...] = NOUN_TAGS,
+               pronoun_tags: tuple[str, ...] = PRONOUN_TAGS) -> CorefDiffResult:
+    """Class every mention for two responses and count the transitions (Tuggener 2017, Table 8)."""
+    kd, kn = read_conll2012(key, "key")
+    r1, n1 = read_conll2012(response1, "response")
+    r2, n2 = read_conll2012(response2, "response")
+    _check_docs(kd, kn, r1, n1)
+    _check_docs(kd, kn, r2, n2)
+    names = names or (str(response1), str(response2))
+    c1: Counter = Counter()
+    c2: Counter = Counter()
+    tr: Counter = Counter()
+    by_type: dict[str, Counter] = defaultdict(Counter)
+    good = {"TP", "TN"}
+    cor = new = chg = total = 0
+    for k, a, b in zip(kd, r1, r2):
+        x = classify_mentions(k, a, criterion, noun_tags)
+        y = classify_mentions(k, b, criterion, noun_tags)
+        for m in sorted(set(x) | set(y)):
+            p, q = x.get(m, "TN"), y.get(m, "TN")
+            total += 1
+            c1[p] += 1
+            c2[q] += 1
+            t = f"{p}->{q}"
+            tr[t] += 1
+            if p != q:
+                doc = k if m in x and p != "FP" else (a if m in x else b)
+                by_type[_mtype(doc, m, pronoun_tags)][t] += 1
+                if p not in good and q in good:
+                    cor += 1
+                elif p in good and q not in good:
+                    new += 1
+                else:
+                    chg += 1
+    return CorefDiffResult(criterion=criterion, system1=names[0], system2=names[1], classes=CLASSES,
+                           counts1=dict(c1), counts2=dict(c2), transitions=dict(tr),
+                           by_type={t: dict(v) for t, v in sorted(by_type.items())}, n_mentions=total,
+                           n_differ=cor + new + chg, corrections=cor, new_errors=new, changed_errors=chg)

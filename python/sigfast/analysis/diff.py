@@ -1,0 +1,210 @@
+"""What changed between two systems, unit by unit (Tuggener 2017).
+
+For every unit labeled differently by S1 and S2 exactly one of these holds:
+
+* **correction** — S1 is wrong, S2 is right (shown as ``S1 → S2``);
+* **new error** — S1 is right, S2 is wrong (``S1 → S2``);
+* **changed error** — both are wrong, with different labels
+  (``Key → S1 → S2``).
+
+Shares are given of the differing units (they sum to 1) and of all units.
+``delta`` = accuracy(S2) − accuracy(S1) = (corrections − new errors) / units,
+so a small Δ can hide many changes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..exceptions import InputError
+from .units import Units
+
+__all__ = ["DiffResult", "LabelAccuracy", "diff", "diff_units", "label_accuracy", "pairwise", "PairwiseResult"]
+
+
+@dataclass(frozen=True)
+class LabelAccuracy:
+    """Per-gold-label accuracy of every system: ``rows`` = (label, count, (correct per system...)).
+
+    ``group_name`` says what the rows are (``gold label``, or ``gold relation``
+    for attachments, where a unit is correct only if the whole label is)."""
+
+    names: tuple[str, ...]
+    rows: tuple[tuple[str, int, tuple[int, ...]], ...]
+    group_name: str = "gold label"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"names": list(self.names), "group_name": self.group_name,
+                "rows": [{"label": l, "count": n, "correct": dict(zip(self.names, c)),
+                          "accuracy": {k: (v / n if n else None) for k, v in zip(self.names, c)}}
+                         for l, n, c in self.rows]}
+
+
+def label_accuracy(units: Units, systems: Sequence[int] | None = None) -> LabelAccuracy:
+    idx = list(range(len(units.names))) if systems is None else list(systems)
+    g = units.gold
+    grp = g if units.groups is None else units.groups
+    mask = np.ones(len(g), bool) if units.gold_present is None else units.gold_present
+    cnt = Counter(grp[mask])
+    labels = sorted(cnt, key=lambda x: (-cnt[x], x))
+    rows = []
+    for lab in labels:
+        m = mask & (grp == lab)
+        rows.append((lab, int(m.sum()), tuple(int(np.sum(units.systems[k][m] == g[m])) for k in idx)))
+    return LabelAccuracy(names=tuple(units.names[k] for k in idx), rows=tuple(rows),
+                         group_name=units.group_name)
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """Differences between ``system1`` and ``system2`` over the same gold units."""
+
+    view: str
+    system1: str
+    system2: str
+    n_units: int
+    n_correct1: int
+    n_correct2: int
+    n_differ: int
+    corrections: int
+    new_errors: int
+    changed_errors: int
+    top_corrections: tuple[tuple[str, int], ...]
+    top_new_errors: tuple[tuple[str, int], ...]
+    top_changed_errors: tuple[tuple[str, int], ...]
+    labels: LabelAccuracy
+    top_k: int = 10
+
+    @property
+    def accuracy1(self) -> float:
+        return self.n_correct1 / self.n_units if self.n_units else float("nan")
+
+    @property
+    def accuracy2(self) -> float:
+        return self.n_correct2 / self.n_units if self.n_units else float("nan")
+
+    @property
+    def delta(self) -> float:
+        return self.accuracy2 - self.accuracy1
+
+    @property
+    def share_differ(self) -> float:
+        return self.n_differ / self.n_units if self.n_units else float("nan")
+
+    def share(self, what: str, of: str = "differ") -> float:
+        n = getattr(self, what)
+        d = self.n_differ if of == "differ" else self.n_units
+        return n / d if d else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in asdict(self).items() if k not in ("labels",)}
+        for k in ("top_corrections", "top_new_errors", "top_changed_errors"):
+            d[k] = [{"transition": t, "count": n} for t, n in getattr(self, k)]
+        d.update(accuracy1=self.accuracy1, accuracy2=self.accuracy2, delta=self.delta,
+                 share_differ=self.share_differ,
+                 shares_of_differ={k: self.share(k) for k in ("corrections", "new_errors", "changed_errors")},
+                 shares_of_units={k: self.share(k, "units") for k in ("corrections", "new_errors", "changed_errors")},
+                 labels=self.labels.to_dict())
+        return d
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+    def format(self, style: str = "text", max_labels: int | None = None) -> str:
+        from .report import format_diff
+        return format_diff(self, style, max_labels)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _arrow(*xs: str) -> str:
+    return " → ".join(xs)
+
+
+def diff_units(units: Units, system1: int | str = 0, system2: int | str = 1, *, top_k: int = 10) -> DiffResult:
+    """Diff two systems of ``units`` (indices or names)."""
+    i = units.names.index(system1) if isinstance(system1, str) else int(system1)
+    j = units.names.index(system2) if isinstance(system2, str) else int(system2)
+    if i == j:
+        raise InputError("diff needs two different systems")
+    g, a, b = units.gold, units.systems[i], units.systems[j]
+    ca, cb = a == g, b == g
+    dif = a != b
+    cor = dif & ~ca & cb
+    new = dif & ca & ~cb
+    chg = dif & ~ca & ~cb
+    tc = Counter(_arrow(x, y) for x, y in zip(a[cor], b[cor]))
+    tn = Counter(_arrow(x, y) for x, y in zip(a[new], b[new]))
+    tg = Counter(_arrow(k, x, y) for k, x, y in zip(g[chg], a[chg], b[chg]))
+
+    def top(c: Counter) -> tuple[tuple[str, int], ...]:
+        return tuple(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:top_k])
+
+    return DiffResult(view=units.view, system1=units.names[i], system2=units.names[j], n_units=units.n_units,
+                      n_correct1=int(ca.sum()), n_correct2=int(cb.sum()), n_differ=int(dif.sum()),
+                      corrections=int(cor.sum()), new_errors=int(new.sum()), changed_errors=int(chg.sum()),
+                      top_corrections=top(tc), top_new_errors=top(tn), top_changed_errors=top(tg),
+                      labels=label_accuracy(units, [i, j]), top_k=top_k)
+
+
+def diff(gold: Any, system1: Any, system2: Any, *, top_k: int = 10, names: Sequence[str] | None = None,
+         **read_options: Any) -> DiffResult:
+    """Diff two system files (or label lists) against gold.
+
+    ``gold``/``system1``/``system2`` are paths (read with
+    :func:`sigfast.analysis.read_units`, whose options — ``format``,
+    ``view``, ``align``, ``subtypes``, ``column`` — pass through), or label
+    lists (sentences of labels, or one flat list).
+    """
+    from .units import read_units, units_from_labels
+    if isinstance(gold, (list, tuple)):
+        u = units_from_labels(gold, [system1, system2], names or ("S1", "S2"), **read_options)
+    else:
+        u = read_units(gold, [system1, system2], names=names, **read_options)
+    return diff_units(u, 0, 1, top_k=top_k)
+
+
+@dataclass(frozen=True)
+class PairwiseResult:
+    """Share of units labeled differently (``differ[i][j]``) beside Δaccuracy (``delta[i][j]`` = acc_j − acc_i)."""
+
+    view: str
+    names: tuple[str, ...]
+    n_units: int
+    accuracy: tuple[float, ...]
+    differ: tuple[tuple[float, ...], ...]
+    delta: tuple[tuple[float, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+    def format(self, style: str = "text") -> str:
+        from .report import format_pairwise
+        return format_pairwise(self, style)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def pairwise(units: Units) -> PairwiseResult:
+    n = len(units.names)
+    if n < 2:
+        raise InputError("a pairwise matrix needs at least two systems")
+    codes = {}
+    arr = np.stack([np.array([codes.setdefault(v, len(codes)) for v in s], dtype=np.int64)
+                    for s in units.systems])
+    N = units.n_units
+    acc = [float(np.mean(units.systems[k] == units.gold)) if N else float("nan") for k in range(n)]
+    differ = [[float(np.mean(arr[i] != arr[j])) if N else float("nan") for j in range(n)] for i in range(n)]
+    delta = [[acc[j] - acc[i] for j in range(n)] for i in range(n)]
+    return PairwiseResult(view=units.view, names=units.names, n_units=N, accuracy=tuple(acc),
+                          differ=tuple(tuple(r) for r in differ), delta=tuple(tuple(r) for r in delta))

@@ -1,0 +1,111 @@
+"""Oracle upper bound over N systems.
+
+A unit counts as correct for the oracle if any system labels it correctly.
+The oracle accuracy, overall and per gold label, is an upper bound for any
+combination (voting, selection) of the systems; ``gain`` is its distance to
+the best single system. For span units (view ``spans``) only gold spans
+count, so the figure is the oracle *recall*; for character-aligned CoNLL-U
+it is recall over gold words (see :mod:`.units`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..exceptions import InputError
+from .units import Units
+
+__all__ = ["OracleResult", "oracle", "oracle_units"]
+
+
+@dataclass(frozen=True)
+class OracleResult:
+    """``accuracy[k]`` of each system, the ``oracle`` accuracy and per-label rows
+    (label, count, best single system's correct count on it, oracle correct count)."""
+
+    view: str
+    names: tuple[str, ...]
+    n_units: int
+    correct: tuple[int, ...]
+    oracle_correct: int
+    best: str
+    labels: tuple[tuple[str, int, int, int], ...]
+    only_one: tuple[int, ...]   # units only system k got right
+    none_correct: int
+    group_name: str = "gold label"
+
+    @property
+    def accuracy(self) -> tuple[float, ...]:
+        return tuple(c / self.n_units if self.n_units else float("nan") for c in self.correct)
+
+    @property
+    def oracle(self) -> float:
+        return self.oracle_correct / self.n_units if self.n_units else float("nan")
+
+    @property
+    def best_accuracy(self) -> float:
+        return self.accuracy[self.names.index(self.best)]
+
+    @property
+    def gain(self) -> float:
+        return self.oracle - self.best_accuracy
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["labels"] = [{"label": l, "count": n, "best_correct": b, "oracle_correct": o,
+                        "best_accuracy": b / n if n else None, "oracle_accuracy": o / n if n else None}
+                       for l, n, b, o in self.labels]
+        d.update(accuracy=dict(zip(self.names, self.accuracy)), oracle=self.oracle,
+                 best_accuracy=self.best_accuracy, gain=self.gain,
+                 only_one=dict(zip(self.names, self.only_one)), correct=dict(zip(self.names, self.correct)))
+        return d
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+    def format(self, style: str = "text") -> str:
+        from .report import format_oracle
+        return format_oracle(self, style)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def oracle_units(units: Units) -> OracleResult:
+    mask = np.ones(units.n_units, bool) if units.gold_present is None else units.gold_present.copy()
+    g = units.gold[mask]
+    C = np.stack([s[mask] == g for s in units.systems]) if units.systems else np.zeros((0, len(g)), bool)
+    if C.shape[0] == 0:
+        raise InputError("the oracle needs at least one system")
+    correct = C.sum(1)
+    best = int(np.argmax(correct))  # first of ties, in the order given
+    anyc = C.any(0)
+    ncorr = C.sum(0)
+    only = tuple(int(np.sum(C[k] & (ncorr == 1))) for k in range(C.shape[0]))
+    grp = g if units.groups is None else units.groups[mask]
+    cnt = Counter(grp)
+    labels = sorted(cnt, key=lambda x: (-cnt[x], x))
+    rows = []
+    for lab in labels:
+        m = grp == lab
+        rows.append((lab, int(m.sum()), int(C[best][m].sum()), int(anyc[m].sum())))
+    return OracleResult(view=units.view, names=units.names, n_units=int(len(g)),
+                        correct=tuple(int(c) for c in correct), oracle_correct=int(anyc.sum()),
+                        best=units.names[best], labels=tuple(rows), only_one=only,
+                        none_correct=int((~anyc).sum()), group_name=units.group_name)
+
+
+def oracle(gold: Any, systems: Sequence[Any], *, names: Sequence[str] | None = None,
+           **read_options: Any) -> OracleResult:
+    """Oracle upper bound of system files (or label lists) against gold."""
+    from .units import read_units, units_from_labels
+    if isinstance(gold, (list, tuple)):
+        u = units_from_labels(gold, systems, names, **read_options)
+    else:
+        u = read_units(gold, systems, names=names, **read_options)
+    return oracle_units(u)

@@ -1,0 +1,322 @@
+"""Word alignment scored with the alignment error rate (Och & Ney 2003).
+
+AER = 1 - (|A&S| + |A&P|) / (|A| + |S|), precision = |A&P| / |A|, recall = |A&S| / |S|, all
+summed over the corpus before dividing. A sure link is also a possible one (P here is S | P).
+
+File layouts (each file is detected on its own, or set with ``gold_format``/``system_format``):
+
+``pharaoh``
+    One line per sentence, links ``i-j`` (sure), ``ipj`` or ``i?j`` (possible), 0-based by
+    default, ``i`` on the source side. In a system file ``p``/``?`` links count as links like
+    ``-`` and repeated links count once (as lilt's ``aer.py`` reads them).
+``naacl`` (the HLT-NAACL 2003 / WPT shared-task layout)
+    One link per line, ``sentence_no pos_L1 pos_L2 [S|P] [confidence]``, 1-based by default:
+    three fields or a numeric fourth field or ``S`` = sure, ``P`` = possible; with five fields
+    ``S``/``P`` may stand in field 4 or 5 (both = the link is in both sets). As in
+    ``wa_eval_align.pl``, a system link listed both as S and as P counts twice.
+
+Sentences: a Pharaoh file's line n is sentence n; NAACL sentence numbers are matched by their
+integer value (``0001`` = ``1``) to each other and to Pharaoh line numbers (1-based), and
+non-numeric NAACL sentence ids are matched as strings. Items are the gold sentences in file
+order (for NAACL gold: in order of first appearance; system-only sentences come last).
+
+Options: ``gold_format``/``system_format`` (``"pharaoh"`` | ``"naacl"``, default: detected),
+``gold_base``/``system_base`` (0 or 1: index of the first word; default 0 for Pharaoh, 1 for
+NAACL), ``reverse_gold``/``reverse_system`` (swap the two positions of every link, e.g. for a
+target-to-source alignment such as Lilt's ``*.reverse.talp``), ``report`` (``"wpt"`` prints
+``wa_eval_align.pl``'s report, ``"lilt"`` the line of lilt's ``aer.py``, ``"dreamt"`` the last
+three lines of the JHU MT-class ``score-alignments``; default ``"wpt"`` when the gold file is
+NAACL, else ``"lilt"``), ``f_alpha`` (lilt's ``--fAlpha``: with ``report="lilt"``
+adds its ``F-Measure:`` line). The gold file is always the first argument (``gold``), as in
+both reference scorers (``aer.py reference hypothesis``, ``wa_eval_align.pl answer submission``).
+
+Statistics per sentence: ``aer`` [a_and_s, a_and_p, a, s]; ``precision`` [a_and_p, a, s] and
+``recall`` [a_and_s, a, s] (Och & Ney); ``f1`` [sure_match, sure_guessed, s]: the F-measure
+of ``wa_eval_align.pl``'s "Evaluation of SURE alignments" (system links labelled P are left
+out; for a system without P labels it is the F of |A&S|/|A| and |A&S|/|S|). The harmonic mean of
+Och & Ney's precision and recall (lilt's ``--fAlpha 0.5``) has no per-item statistics of the
+built-in metrics, so it is only printed in the lilt report.
+
+References, run for parity: ``wa_eval_align.pl`` (Rada Mihalcea 2003; ``robertostling/eflomal``
+@ 1fe2a43e3667fb2461736ddb48783ab0cf98a171, ``3rdparty/wa_eval_align.pl``) and lilt's ``aer.py``
+(``lilt/alignment-scripts`` @ 4da9bbfae633b1c8765281b0cd337233ed8d1446, ``scripts/aer.py``).
+
+Differences, all of them errors instead of numbers: the references fail or print misleading
+values where sigfast raises :class:`~sigfast.exceptions.FormatError`: no sure gold link at all
+(``aer.py``: ZeroDivisionError), no system link at all (``aer.py``: ZeroDivisionError;
+``wa_eval_align.pl`` prints AER 0.0000), lines with fewer than three fields or unknown labels
+(``wa_eval_align.pl`` stops silently or ignores the line), line-count mismatch (``aer.py``:
+AssertionError), positions that are not plain decimal integers. ``wa_eval_align.pl`` compares
+sentence numbers as strings (``1`` never matches ``0001``, giving AER 1.0); sigfast compares
+their values. ``score-alignments`` (``azpoliak/align`` @ 1ac099b90e61c656369d1aff0f1b63cd68452b1d,
+Python 2) counts a gold link written both ``i-j`` and ``i?j`` twice in |A&P|; sigfast counts it once
+(a possible link is a set member); it also silently stops at the shortest input, sigfast does not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ..metrics import get as _get_metric
+from ._base import ItemStats, ScoreReport, display
+
+__all__ = ["FORMATS", "score_alignment"]
+
+_LINK = re.compile(r"^(0|[1-9][0-9]*)([-p?])(0|[1-9][0-9]*)$")
+_POS = re.compile(r"^(0|[1-9][0-9]*)$")
+_NUM = re.compile(r"^[0-9.]+$")
+_WS = re.compile(r"[ \t\n\r\f\v]+")
+_INT = re.compile(r"^[0-9]+$")
+
+Link = tuple[int, int]
+
+
+@dataclass
+class _Sent:
+    sure: set[Link] = field(default_factory=set)
+    poss: set[Link] = field(default_factory=set)  # links labelled possible (not the S | P union)
+    first_line: int = 0
+
+
+@dataclass
+class _File:
+    path: str
+    fmt: str
+    sents: dict[Any, _Sent]  # key: line number (pharaoh) or sentence id (naacl, int if numeric)
+    order: list[Any]
+    n_lines: int
+
+
+def _text(path: Any) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise FormatError(f"cannot read the file: {e.strerror or e}", path=display(path)) from None
+    if not data.strip():
+        raise FormatError("the file is empty; expected word alignments", path=display(path))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"bytes that are not UTF-8 at byte {e.start}; convert the file to UTF-8",
+                          path=display(path), line=data.count(b"\n", 0, e.start) + 1) from None
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [x[:-1] if x.endswith("\r") else x for x in lines]
+
+
+def _detect(lines: list[str], path: str) -> str:
+    for line in lines:
+        f = line.split()
+        if not f:
+            continue
+        if all(_LINK.match(x) for x in f):
+            return "pharaoh"
+        if len(f) >= 3 and _INT.match(f[1]) and _INT.match(f[2]):
+            return "naacl"
+        break
+    raise FormatError("cannot tell the layout: expected Pharaoh links 'i-j' or NAACL lines "
+                      "'sentence pos_L1 pos_L2 [S|P]'; pass gold_format=/system_format=", path=path)
+
+
+def _pos(x: str, base: int, path: str, line: int) -> int:
+    if not _POS.match(x):
+        raise FormatError(f"position {x!r} is not a plain decimal integer", path=path, line=line)
+    v = int(x) - base
+    if v < -1 or (v < 0 and base == 0):
+        raise FormatError(f"position {x!r} below the first index {base}", path=path, line=line)
+    return v  # -1: position 0 in a 1-based file (NULL), kept as a link like any other
+
+
+def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: bool) -> _File:
+    p = display(path)
+    lines = _lines(_text(path))
+    fmt = fmt or _detect(lines, p)
+    if fmt not in ("pharaoh", "naacl"):
+        raise InputError(f"unknown alignment layout {fmt!r}; choose 'pharaoh' or 'naacl'")
+    if base is None:
+        base = 0 if fmt == "pharaoh" else 1
+    if base not in (0, 1):
+        raise InputError(f"index base must be 0 or 1, got {base!r}")
+    sents: dict[Any, _Sent] = {}
+    order: list[Any] = []
+    spelled: dict[Any, str] = {}
+    for ln, line in enumerate(lines, 1):
+        if fmt == "pharaoh":
+            s = _Sent(first_line=ln)
+            for tok in line.split():
+                m = _LINK.match(tok)
+                if not m:
+                    raise FormatError(
+                        f"{tok!r} is not a link 'i-j' (sure) or 'ipj'/'i?j' (possible) in sentence {ln}",
+                        path=p, line=ln)
+                a, b = int(m.group(1)) - base, int(m.group(3)) - base
+                if a < 0 or b < 0:
+                    raise FormatError(f"link {tok!r} below the first index {base}", path=p, line=ln)
+                link = (b, a) if reverse else (a, b)
+                if m.group(2) == "-" or not is_gold:
+                    s.sure.add(link)
+                else:
+                    s.poss.add(link)
+            sents[ln] = s
+            order.append(ln)
+            continue
+        f = _WS.split(line.strip(" \t\n\r\f\v"))
+        if f == [""]:
+            f = []
+        if len(f) < 3:
+            raise FormatError(
+                "fewer than 3 fields (expected 'sentence pos_L1 pos_L2 [S|P] [confidence]'); "
+                "wa_eval_align.pl stops here without a result; remove empty lines", path=p, line=ln)
+        sid: Any = int(f[0]) if _INT.match(f[0]) else f[0]
+        if sid in spelled and spelled[sid] != f[0]:
+            raise FormatError(f"sentence number {f[0]!r} also written {spelled[sid]!r}", path=p, line=ln)
+        spelled[sid] = f[0]
+        a, b = _pos(f[1], base, p, ln), _pos(f[2], base, p, ln)
+        link = (b, a) if reverse else (a, b)
+        n = len(f)
+        sure = n == 3 or (n == 4 and (bool(_NUM.match(f[3])) or f[3] == "S")) or (n == 5 and "S" in (f[3], f[4]))
+        poss = (n == 4 and f[3] == "P") or (n == 5 and "P" in (f[3], f[4]))
+        if not (sure or poss):
+            raise FormatError(
+                f"no S/P label in {line.strip()!r} (wa_eval_align.pl would ignore the link); expected "
+                "'sentence pos_L1 pos_L2 [S|P] [confidence]'", path=p, line=ln)
+        s = sents.get(sid)
+        if s is None:
+            s = sents[sid] = _Sent(first_line=ln)
+            order.append(sid)
+        if sure:
+            s.sure.add(link)
+        if poss:
+            s.poss.add(link)
+    return _File(p, fmt, sents, order, len(lines))
+
+
+def _pair(g: _File, s: _File) -> tuple[list[Any], list[_Sent], list[_Sent]]:
+    """Gold and system sentences side by side, in gold order."""
+    empty = _Sent()
+    if g.fmt == "pharaoh" or s.fmt == "pharaoh":
+        ref = g if g.fmt == "pharaoh" else s
+        n = ref.n_lines
+        if g.fmt == "pharaoh" and s.fmt == "pharaoh" and g.n_lines != s.n_lines:
+            raise FormatError(f"{s.n_lines} lines (sentences) but the gold file {g.path} has {g.n_lines}; "
+                              "one line per sentence in both", path=s.path,
+                              line=min(g.n_lines, s.n_lines) + 1)
+        for f in (g, s):
+            if f.fmt == "naacl":
+                for sid in f.order:
+                    if not isinstance(sid, int) or not 1 <= sid <= n:
+                        raise FormatError(
+                            f"sentence number {sid!r} does not name a line of the Pharaoh file "
+                            f"{ref.path} ({n} lines; NAACL sentence n = line n)", path=f.path,
+                            line=f.sents[sid].first_line)
+        keys = list(range(1, n + 1))
+    else:
+        keys = list(g.order) + [k for k in s.order if k not in g.sents]
+    return keys, [g.sents.get(k, empty) for k in keys], [s.sents.get(k, empty) for k in keys]
+
+
+def _f4(x: float) -> str:
+    return f"{x:5.4f}"
+
+
+def score_alignment(
+    gold: Any, system: Any, *, gold_format: str | None = None, system_format: str | None = None,
+    gold_base: int | None = None, system_base: int | None = None, reverse_gold: bool = False,
+    reverse_system: bool = False, report: str | None = None, f_alpha: float | None = None,
+) -> ScoreReport:
+    """AER, precision and recall of a system word alignment against gold sure/possible links."""
+    g = _read(gold, gold_format, gold_base, reverse_gold, True)
+    s = _read(system, system_format, system_base, reverse_system, False)
+    keys, gs, ss = _pair(g, s)
+    rows = []
+    for gsent, ssent in zip(gs, ss):
+        S, Pl = gsent.sure, gsent.poss
+        # wa_eval_align.pl: the system's links = its P-labelled links, then its S-labelled ones
+        a_list = list(ssent.poss) + list(ssent.sure)
+        a_s = sum(1 for x in a_list if x in S)
+        a_p = sum(1 for x in a_list if x in S or x in Pl)
+        sure_match = len(ssent.sure & S)
+        rows.append((a_s, a_p, len(a_list), len(S), sure_match, len(ssent.sure), len(ssent.poss), len(Pl)))
+    v = np.array(rows, np.int64).reshape(-1, 8)
+    tot = v.sum(0)
+    a_s, a_p, a, n_s, sure_match, a_sure, a_poss, n_pl = (int(x) for x in tot)
+    if n_s == 0:
+        raise FormatError("the gold file has no sure link: recall and AER are undefined (aer.py divides "
+                          "by zero); use gold with S links", path=g.path)
+    if a == 0:
+        raise FormatError("the system file has no link: precision is undefined (aer.py divides by zero, "
+                          "wa_eval_align.pl prints AER 0.0000)", path=s.path)
+    kind = report or ("wpt" if g.fmt == "naacl" else "lilt")
+    if kind == "wpt":
+        sp = sure_match / a_sure if a_sure else 0
+        sr = sure_match / n_s if n_s else 0
+        sf = 2 * sr * sp / (sr + sp) if sr and sp else 0
+        pp = a_p / (a_sure + a_poss) if a_sure + a_poss else 0
+        pr = a_p / (n_s + n_pl) if n_s + n_pl else 0
+        pf = 2 * pr * pp / (pr + pp) if pr and pp else 0
+        aer_w = 1 - (a_s + a_p) / (a_sure + a_poss + n_s)
+        text = (
+            "\nThe following results assume correct file formats.\n"
+            "Make sure you have previously checked the file format\n"
+            "using wa_check_submission.pl\n\n"
+            "\n    Word Alignment Evaluation   \n"
+            "----------------------------------\n"
+            "   Evaluation of SURE alignments \n"
+            f"   Precision = {_f4(sp)}  \n"
+            f"   Recall    = {_f4(sr)}\n"
+            f"   F-measure = {_f4(sf)}\n"
+            "-----------------------------------\n"
+            "   Evaluation of PROBABLE alignments\n"
+            f"   Precision = {_f4(pp)}\n"
+            f"   Recall    = {_f4(pr)}\n"
+            f"   F-measure = {_f4(pf)}\n"
+            "-----------------------------------\n"
+            f"   AER       = {_f4(aer_w)}\n"
+        )
+    elif kind == "lilt":
+        prec = float(a_p) / float(a)
+        rec = float(a_s) / float(n_s)
+        aer = 1.0 - ((float(a_p) + float(a_s)) / (float(a) + float(n_s)))
+        text = f"{s.path}: {aer * 100.0:.1f}% ({prec * 100.0:.1f}%/{rec * 100.0:.1f}%/{a})\n"
+        if f_alpha is not None and f_alpha >= 0.0:
+            fm = 1.0 / (f_alpha / prec + (1.0 - f_alpha) / rec)
+            text += f"F-Measure: {fm:.3f}\n"
+    elif kind == "dreamt":
+        text = (f"Precision = {a_p / a:f}\nRecall = {a_s / n_s:f}\n"
+                f"AER = {1 - ((a_s + a_p) / (a + n_s)):f}\n")
+    else:
+        raise InputError(f"report must be 'wpt', 'lilt' or 'dreamt', got {report!r}")
+    stats = {
+        "aer": ItemStats("aer", ("a_and_s", "a_and_p", "a", "s"), v[:, [0, 1, 2, 3]].copy()),
+        "precision": ItemStats("precision", ("tp", "guessed", "gold"), v[:, [1, 2, 3]].copy()),
+        "recall": ItemStats("recall", ("tp", "guessed", "gold"), v[:, [0, 2, 3]].copy()),
+        "f1": ItemStats("f1", ("tp", "guessed", "gold"), v[:, [4, 5, 3]].copy()),
+    }
+    n = len(keys)
+    scores = {k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0])
+              for k, st in stats.items()}
+    return ScoreReport("alignment", g.path, s.path, text, scores, stats, "aer", tuple(str(k) for k in keys))
+
+
+def _fixed(fmt: str):  # type: ignore[no-untyped-def]
+    def score(gold: Any, system: Any, **options: Any) -> ScoreReport:
+        options.setdefault("gold_format", fmt)
+        options.setdefault("system_format", fmt)
+        return score_alignment(gold, system, **options)
+
+    score.__doc__ = f"score_alignment with both files in the {fmt} layout."
+    return score
+
+
+FORMATS = {"alignment": score_alignment, "aer": score_alignment, "pharaoh": _fixed("pharaoh"),
+           "naacl": _fixed("naacl")}

@@ -1,0 +1,238 @@
+"""Word alignment AER parity (sigfast.formats.alignment).
+
+How the expected outputs in tests/data/alignment/ were produced (reference scorers, run as is):
+
+* ``wa_eval_align.pl`` (Rada Mihalcea 2003) from ``robertostling/eflomal`` @
+  1fe2a43e3667fb2461736ddb48783ab0cf98a171, ``3rdparty/wa_eval_align.pl``
+  (md5 05adab84f09717675f155bbb19aa08f9), perl 5.36:
+      perl wa_eval_align.pl gold.naacl system.naacl > wpt.expected       (AER 1.0: the script
+          compares sentence numbers as strings and "1" is not "0001")
+      awk '{ $1 = sprintf("%04d", $1); print }' system.naacl > padded
+      perl wa_eval_align.pl gold.naacl padded > wpt_padded.expected
+* lilt ``aer.py`` from ``lilt/alignment-scripts`` @ 4da9bbfae633b1c8765281b0cd337233ed8d1446,
+  ``scripts/aer.py`` (md5 9b49d00685fbbbf0c2e9b95561c5ad28), Python 3.11:
+      python3 aer.py gold.pharaoh system.pharaoh --fAlpha 0.5 > lilt.expected
+      python3 aer.py gold.pharaoh system_reversed.pharaoh --reverseHyp > lilt_reversed.expected
+  (gold_question.pharaoh is gold.pharaoh with ``p`` written ``?``, the JHU "dreamt" convention,
+  which aer.py does not read.)
+* JHU MT-class ``score-alignments`` from ``azpoliak/align`` @
+  1ac099b90e61c656369d1aff0f1b63cd68452b1d (md5 ccc57fae97b006847c86a5caf15acd13), Python 2.7.18:
+      cp gold_question.pharaoh P.a; (P.e, P.f: 4 lines of 6 dummy words each)
+      sed 's/p/-/g' system.pharaoh | python2 score-alignments -d P -n 0 > dreamt.expected
+
+Real data: shared/data/word_alignment/hansards_enfr_wpt2003, reference AER/P/R of SOURCE.md for
+the 16 aligners; Lilt's own aer.py lines (systems/lilt_*/enfr-results.txt) byte for byte; and
+wa_eval_align.pl's report for ibm1.mle (sentence numbers zero-padded as above).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sigfast.formats as formats
+from sigfast.exceptions import FormatError
+from sigfast.formats import alignment
+from sigfast.metrics import get as get_metric
+
+DATA = Path(__file__).resolve().parent / "data" / "alignment"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+WA = SHARED / "word_alignment" / "hansards_enfr_wpt2003"
+
+
+def _check_stats(r) -> None:
+    for name, st in r.stats.items():
+        v = get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), st.values.shape[0])[0]
+        assert v == r.scores[name], name
+
+
+def test_wpt_report_matches_reference():
+    r = alignment.score_alignment(DATA / "gold.naacl", DATA / "system.naacl")
+    assert r.text == (DATA / "wpt_padded.expected").read_text()
+    # a link both S and P in the system counts twice, as in wa_eval_align.pl; sentence 5 is system-only
+    assert r.stats["aer"].values.tolist() == [[2, 3, 4, 3], [3, 4, 4, 2], [2, 2, 3, 2], [0, 1, 1, 1], [0, 0, 1, 0]]
+    assert r.item_ids == ("1", "2", "3", "4", "5")
+    assert r.default_metric == "aer"
+    assert f"{r.scores['aer']:5.4f}" == "0.1905"
+    _check_stats(r)
+    # the reference's string comparison of sentence numbers is not mirrored (it gives AER 1.0)
+    assert "AER       = 1.0000" in (DATA / "wpt.expected").read_text()
+
+
+def test_lilt_report_matches_reference():
+    r = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh", f_alpha=0.5)
+    assert r.text.replace(str(DATA) + "/", "") == (DATA / "lilt.expected").read_text()
+    _check_stats(r)
+    rr = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system_reversed.pharaoh", reverse_system=True)
+    assert rr.text.replace(str(DATA) + "/", "") == (DATA / "lilt_reversed.expected").read_text()
+    for k in r.stats:
+        assert np.array_equal(r.stats[k].values, rr.stats[k].values)
+
+
+def test_dreamt_report_matches_reference():
+    r = alignment.score_alignment(DATA / "gold_question.pharaoh", DATA / "system.pharaoh", report="dreamt")
+    assert r.text == (DATA / "dreamt.expected").read_text()
+
+
+def test_question_mark_possible_links_and_mixed_layouts():
+    a = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh")
+    b = alignment.score_alignment(DATA / "gold_question.pharaoh", DATA / "system.pharaoh")
+    assert a.stats["aer"].values.tolist() == b.stats["aer"].values.tolist()
+    # gold written in NAACL (1-based) vs Pharaoh (0-based) gives the same statistics
+    c = alignment.score_alignment(DATA / "gold.naacl", DATA / "system.pharaoh")
+    assert c.stats["aer"].values[:, 3].tolist() == a.stats["aer"].values[:, 3].tolist()
+    # the WPT report can be asked for with Pharaoh files too
+    one = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh", report="wpt")
+    assert "   AER       = 0.2105\n" in one.text
+
+
+def test_one_based_pharaoh(tmp_path):
+    shifted = tmp_path / "sys1.txt"
+    shifted.write_text("\n".join(
+        " ".join(f"{int(a) + 1}-{int(b) + 1}" for a, b in (t.replace("p", "-").split("-") for t in line.split()))
+        for line in (DATA / "system.pharaoh").read_text().splitlines()) + "\n")
+    a = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh")
+    b = alignment.score_alignment(DATA / "gold.pharaoh", shifted, system_base=1)
+    assert np.array_equal(a.stats["aer"].values, b.stats["aer"].values)
+
+
+def test_registered_names():
+    assert {"alignment", "aer", "pharaoh", "naacl"} <= set(formats.available())
+    r = formats.score("pharaoh", DATA / "gold.pharaoh", DATA / "system.pharaoh")
+    a_s, a_p, a, s = r.stats["aer"].values.sum(0)
+    assert r.scores["aer"] == 1.0 - (a_s + a_p) / (a + s)
+    assert f"{100 * r.scores['aer']:.1f}" == "21.1"
+
+
+# ------------------------------------------------------------------------------- real data
+
+# SOURCE.md: AER, P, R in % (one decimal, as aer.py prints them)
+REFERENCE = {
+    "lilt_giza/test.enfr.grow-diagonal.talp": (5.9, 97.5, 89.7),
+    "lilt_giza/test.enfr.grow-diagonal-final.talp": (6.2, 95.5, 91.6),
+    "lilt_giza/test.enfr.intersection.talp": (7.6, 98.4, 85.6),
+    "lilt_giza/test.enfr.talp": (8.0, 91.4, 92.9),
+    "lilt_giza/test.enfr.reverse.talp": (9.8, 91.6, 88.3),
+    "lilt_giza/test.enfr.union.talp": (9.9, 87.1, 95.5),
+    "lilt_fastalign/test.enfr.grow-diagonal.talp": (10.5, 90.8, 87.8),
+    "lilt_fastalign/test.enfr.intersection.talp": (11.2, 92.4, 84.5),
+    "lilt_fastalign/test.enfr.grow-diagonal-final.talp": (12.1, 87.7, 88.3),
+    "lilt_fastalign/test.enfr.reverse.talp": (15.9, 81.3, 88.7),
+    "lilt_fastalign/test.enfr.talp": (16.4, 80.0, 90.1),
+    "lilt_fastalign/test.enfr.union.talp": (19.5, 74.4, 94.4),
+    "uva_nlp2_ibm/ibm2.vb.naacl": (20.4, 76.6, 85.0),
+    "uva_nlp2_ibm/ibm2.mle.naacl": (20.5, 75.9, 86.4),
+    "uva_nlp2_ibm/ibm1.mle.naacl": (28.5, 66.2, 81.4),
+    "uva_nlp2_ibm/ibm1.vb.naacl": (28.6, 66.6, 79.9),
+}
+
+
+def _need_data():
+    if not WA.is_dir():
+        pytest.skip("shared/data is absent")
+
+
+@pytest.mark.parametrize("system", sorted(REFERENCE))
+def test_hansards_16_aligners(system):
+    _need_data()
+    f = WA / "systems" / system
+    r = alignment.score_alignment(WA / "gold" / "test.wa.nonullalign", f, reverse_system="reverse" in system,
+                                  report="lilt")
+    aer, p, rc = REFERENCE[system]
+    assert f"{100 * r.scores['aer']:.1f}" == f"{aer:.1f}"
+    assert f"{100 * r.scores['precision']:.1f}" == f"{p:.1f}"
+    assert f"{100 * r.scores['recall']:.1f}" == f"{rc:.1f}"
+    assert len(r.item_ids) == 447
+    _check_stats(r)
+    if system.startswith("lilt"):
+        line = r.text.strip().replace(str(f.parent) + "/", "")
+        assert line == AER_PY[system]
+        if system.startswith("lilt_giza"):  # Lilt's own results file (its fast_align run differs slightly)
+            assert line in (f.parent / "enfr-results.txt").read_text().splitlines()
+
+
+# aer.py run in each system folder on the gold converted to Pharaoh (0-based, S -> "i-j",
+# P -> "ipj", one line per sentence 1..447):
+#   python3 aer.py gold.talp test.enfr.X.talp [--reverseHyp for *.reverse.talp]
+AER_PY = {
+    "lilt_fastalign/test.enfr.grow-diagonal-final.talp": "test.enfr.grow-diagonal-final.talp: 12.1% (87.7%/88.3%/5817)",
+    "lilt_fastalign/test.enfr.grow-diagonal.talp": "test.enfr.grow-diagonal.talp: 10.5% (90.8%/87.8%/5374)",
+    "lilt_fastalign/test.enfr.intersection.talp": "test.enfr.intersection.talp: 11.2% (92.4%/84.5%/4899)",
+    "lilt_fastalign/test.enfr.reverse.talp": "test.enfr.reverse.talp: 15.9% (81.3%/88.7%/6747)",
+    "lilt_fastalign/test.enfr.talp": "test.enfr.talp: 16.4% (80.0%/90.1%/7312)",
+    "lilt_fastalign/test.enfr.union.talp": "test.enfr.union.talp: 19.5% (74.4%/94.4%/9160)",
+    "lilt_giza/test.enfr.grow-diagonal-final.talp": "test.enfr.grow-diagonal-final.talp: 6.2% (95.5%/91.6%/5489)",
+    "lilt_giza/test.enfr.grow-diagonal.talp": "test.enfr.grow-diagonal.talp: 5.9% (97.5%/89.7%/5072)",
+    "lilt_giza/test.enfr.intersection.talp": "test.enfr.intersection.talp: 7.6% (98.4%/85.6%/4637)",
+    "lilt_giza/test.enfr.reverse.talp": "test.enfr.reverse.talp: 9.8% (91.6%/88.3%/5672)",
+    "lilt_giza/test.enfr.talp": "test.enfr.talp: 8.0% (91.4%/92.9%/6069)",
+    "lilt_giza/test.enfr.union.talp": "test.enfr.union.talp: 9.9% (87.1%/95.5%/7104)",
+}
+
+
+WPT_IBM1_MLE = """
+The following results assume correct file formats.
+Make sure you have previously checked the file format
+using wa_check_submission.pl
+
+
+    Word Alignment Evaluation   
+----------------------------------
+   Evaluation of SURE alignments 
+   Precision = 0.4330  
+   Recall    = 0.8135
+   F-measure = 0.5652
+-----------------------------------
+   Evaluation of PROBABLE alignments
+   Precision = 0.6622
+   Recall    = 0.2881
+   F-measure = 0.4015
+-----------------------------------
+   AER       = 0.2852
+"""
+
+
+def test_hansards_wpt_report():
+    _need_data()
+    r = alignment.score_alignment(WA / "gold" / "test.wa.nonullalign", WA / "systems/uva_nlp2_ibm/ibm1.mle.naacl")
+    assert r.text == WPT_IBM1_MLE
+
+
+# ------------------------------------------------------------------------------- bad input
+
+
+def _w(tmp_path, name, data):
+    p = tmp_path / name
+    p.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return p
+
+
+def test_bad_input(tmp_path):
+    g = DATA / "gold.pharaoh"
+    with pytest.raises(FormatError, match=r"s1.txt, line 4: 3 lines \(sentences\) but the gold file"):
+        alignment.score_alignment(g, _w(tmp_path, "s1.txt", "0-0\n0-1\n0-0\n"))
+    with pytest.raises(FormatError, match=r"s2.txt, line 2: '0:1' is not a link"):
+        alignment.score_alignment(g, _w(tmp_path, "s2.txt", "0-0\n0:1\n0-0\n1-1\n"))
+    with pytest.raises(FormatError, match=r"s3.txt: the file is empty"):
+        alignment.score_alignment(g, _w(tmp_path, "s3.txt", ""))
+    with pytest.raises(FormatError, match=r"s4.txt, line 2: bytes that are not UTF-8"):
+        alignment.score_alignment(g, _w(tmp_path, "s4.txt", b"0-0\n\xff\n0-0\n1-1\n"))
+    with pytest.raises(FormatError, match=r"s5.txt: the file is empty"):  # no link at all
+        alignment.score_alignment(g, _w(tmp_path, "s5.txt", "\n\n\n\n"))
+    with pytest.raises(FormatError, match=r"g6.txt: the gold file has no sure link"):
+        alignment.score_alignment(_w(tmp_path, "g6.txt", "0p0\n\n\n\n"), DATA / "system.pharaoh")
+    gn = DATA / "gold.naacl"
+    with pytest.raises(FormatError, match=r"s7.txt, line 2: fewer than 3 fields"):
+        alignment.score_alignment(gn, _w(tmp_path, "s7.txt", "1 1 1\n1 2\n"))
+    with pytest.raises(FormatError, match=r"s8.txt, line 1: no S/P label"):
+        alignment.score_alignment(gn, _w(tmp_path, "s8.txt", "1 1 1 X\n"))
+    with pytest.raises(FormatError, match=r"s9.txt, line 1: position '01' is not a plain decimal integer"):
+        alignment.score_alignment(gn, _w(tmp_path, "s9.txt", "1 01 1\n"))
+    with pytest.raises(FormatError, match=r"s10.txt, line 1: sentence number 9 does not name a line"):
+        alignment.score_alignment(g, _w(tmp_path, "s10.txt", "9 1 1\n"), system_format="naacl")
+    with pytest.raises(FormatError, match=r"s11.txt, line 2: sentence number '01' also written '1'"):
+        alignment.score_alignment(gn, _w(tmp_path, "s11.txt", "1 1 1\n01 2 2\n"))
+    with pytest.raises(FormatError, match=r"s12.txt, line 1: link '0-0' below the first index 1"):
+        alignment.score_alignment(g, _w(tmp_path, "s12.txt", "0-0\n\n\n\n"), system_base=1)
