@@ -7,8 +7,9 @@
 //! (see [`crate::rng`]) and writes its own output row, so results do not
 //! depend on the number of threads. Sums inside a resample run in a fixed
 //! order: integer statistics are summed exactly in integers; float
-//! statistics are summed in four interleaved lanes (draw t into lane t mod 4)
-//! combined as (l0 + l1) + (l2 + l3).
+//! statistics of a bootstrap resample are summed in draw order. (Four
+//! resamples run interleaved to hide the adds' latency; each still sees only
+//! its own draws, in order.) Swap sums are described at [`Swapper`].
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +20,44 @@ use crate::binomial::multinomial;
 use crate::metric::Metric;
 use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP, TAG_PERMUTE};
 use crate::{Error, Result};
+
+/// Four resamples with their streams interleaved in registers: each stream
+/// is consumed exactly as [`Bounded::for_each`] consumes it, and each
+/// accumulator receives its resample's draws in draw order.
+macro_rules! interleaved4 {
+    ($rows:expr, $bnd:expr, $n:expr, $streams:expr, $zero:expr, $add:path) => {{
+        let rows = $rows;
+        let bnd = $bnd;
+        let n = $n;
+        let [mut s0, mut s1, mut s2, mut s3] = $streams;
+        let (mut a0, mut a1, mut a2, mut a3) = ($zero, $zero, $zero, $zero);
+        let (mut l0, mut l1, mut l2, mut l3) = (n, n, n, n);
+        macro_rules! step {
+            ($s:ident, $a:ident, $l:ident) => {{
+                let u = $s.next_u64();
+                if let Some(i) = bnd.map(u as u32) {
+                    $add(&mut $a, &rows[i as usize]);
+                    $l -= 1;
+                }
+                if let Some(i) = bnd.map((u >> 32) as u32) {
+                    $add(&mut $a, &rows[i as usize]);
+                    $l -= 1;
+                }
+            }};
+        }
+        while l0 >= 2 && l1 >= 2 && l2 >= 2 && l3 >= 2 {
+            step!(s0, a0, l0);
+            step!(s1, a1, l1);
+            step!(s2, a2, l2);
+            step!(s3, a3, l3);
+        }
+        bnd.for_each(&mut s0, l0, |i| $add(&mut a0, &rows[i]));
+        bnd.for_each(&mut s1, l1, |i| $add(&mut a1, &rows[i]));
+        bnd.for_each(&mut s2, l2, |i| $add(&mut a2, &rows[i]));
+        bnd.for_each(&mut s3, l3, |i| $add(&mut a3, &rows[i]));
+        [a0, a1, a2, a3]
+    }};
+}
 
 /// Resamples per work unit. Fixed, so block boundaries never depend on threads.
 pub const BLOCK: usize = 256;
@@ -231,26 +270,18 @@ impl Bootstrap {
             Packed::F64(rows, chunks) => {
                 let ch = *chunks;
                 if ch == 1 {
-                    let lanes = float_lanes_1(rows, &bnd, &mut stream, self.n);
-                    for (c, o) in out.iter_mut().enumerate() {
-                        *o = (lanes[0][c] + lanes[1][c]) + (lanes[2][c] + lanes[3][c]);
-                    }
+                    let a = float_seq_1(rows, &bnd, &mut stream, self.n);
+                    out.copy_from_slice(&a[..out.len()]);
                     return;
                 }
-                let mut acc = vec![[0.0f64; 4]; 4 * ch];
-                let mut t = 0usize;
+                let mut acc = vec![[0.0f64; 4]; ch];
                 bnd.for_each(&mut stream, self.n, |i| {
-                    let lane = &mut acc[(t & 3) * ch..(t & 3) * ch + ch];
-                    for (a, r) in lane.iter_mut().zip(&rows[i * ch..(i + 1) * ch]) {
-                        for l in 0..4 {
-                            a[l] += r[l];
-                        }
+                    for (a, r) in acc.iter_mut().zip(&rows[i * ch..(i + 1) * ch]) {
+                        add4f(a, r);
                     }
-                    t += 1;
                 });
                 for (c, o) in out.iter_mut().enumerate() {
-                    let g = |lane: usize| acc[lane * ch + c / 4][c % 4];
-                    *o = (g(0) + g(1)) + (g(2) + g(3));
+                    *o = acc[c / 4][c % 4];
                 }
             }
         }
@@ -260,7 +291,7 @@ impl Bootstrap {
 impl Bootstrap {
     /// Whether [`Bootstrap::sums4`] has a fast path for this data.
     fn has_fast4(&self) -> bool {
-        self.distinct.is_none() && matches!(self.packed, Packed::I32(_, 1))
+        self.distinct.is_none() && matches!(self.packed, Packed::I32(_, 1) | Packed::F64(_, 1))
     }
 
     /// Sums of resamples `b .. b + 4` (`out`: 4 × width), identical to four
@@ -274,6 +305,12 @@ impl Bootstrap {
                 for (o, &v) in out[m * w..(m + 1) * w].iter_mut().zip(a) {
                     *o = f64::from(v);
                 }
+            }
+        } else if let (true, Packed::F64(rows, _)) = (self.has_fast4(), &self.packed) {
+            let bnd = Bounded::new(self.n as u64);
+            let accs = sums4_f64(rows, &bnd, self.n, seed, b, self.sub);
+            for (m, a) in accs.iter().enumerate() {
+                out[m * w..(m + 1) * w].copy_from_slice(&a[..w]);
             }
         } else {
             for m in 0..4 {
@@ -290,74 +327,33 @@ fn add4f(a: &mut [f64; 4], r: &[f64; 4]) {
     }
 }
 
-/// Float rows of at most 4 columns: draw t is added to lane t mod 4, the
-/// lanes held in registers.
-fn float_lanes_1(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [[f64; 4]; 4] {
+/// Float rows of at most 4 columns, summed in draw order.
+fn float_seq_1(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [f64; 4] {
+    let mut a = [0.0f64; 4];
+    bnd.for_each(stream, n, |i| add4f(&mut a, &rows[i]));
+    a
+}
+
+/// Four resamples of float rows (at most 4 columns), each summed in draw order.
+fn sums4_f64(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[f64; 4]; 4] {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
-        // SAFETY: the CPU supports the enabled features (checked above).
-        return unsafe { float_lanes_1_avx2(rows, bnd, stream, n) };
+        // SAFETY: AVX2 is present (checked above).
+        return unsafe { sums4_f64_avx2(rows, bnd, n, seed, b, sub) };
     }
-    float_lanes_1_body(rows, bnd, stream, n)
+    sums4_f64_body(rows, bnd, n, seed, b, sub)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2")]
-unsafe fn float_lanes_1_avx2(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [[f64; 4]; 4] {
-    float_lanes_1_body(rows, bnd, stream, n)
+unsafe fn sums4_f64_avx2(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[f64; 4]; 4] {
+    sums4_f64_body(rows, bnd, n, seed, b, sub)
 }
 
 #[inline(always)]
-fn float_lanes_1_body(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) -> [[f64; 4]; 4] {
-    let mut st = stream.clone();
-    let mut lanes: [[f64; 4]; 4];
-    let (mut a0, mut a1, mut a2, mut a3) = ([0.0f64; 4], [0.0f64; 4], [0.0f64; 4], [0.0f64; 4]);
-    // t: draws so far; draw t goes to lane t mod 4. The stream is consumed
-    // one 64-bit word (two candidate 32-bit halves, low first) at a time,
-    // exactly as Bounded::for_each consumes it.
-    let mut t = 0usize;
-    while t < n {
-        if t % 4 == 0 && n - t >= 4 {
-            let u = st.next_u64();
-            let v = st.next_u64();
-            if let (Some(i0), Some(i1), Some(i2), Some(i3)) =
-                (bnd.map(u as u32), bnd.map((u >> 32) as u32), bnd.map(v as u32), bnd.map((v >> 32) as u32))
-            {
-                add4f(&mut a0, &rows[i0 as usize]);
-                add4f(&mut a1, &rows[i1 as usize]);
-                add4f(&mut a2, &rows[i2 as usize]);
-                add4f(&mut a3, &rows[i3 as usize]);
-                t += 4;
-                continue;
-            }
-            // a rejection among these four halves: take them one by one
-            lanes = [a0, a1, a2, a3];
-            for h in [u as u32, (u >> 32) as u32, v as u32, (v >> 32) as u32] {
-                if t < n {
-                    if let Some(i) = bnd.map(h) {
-                        add4f(&mut lanes[t % 4], &rows[i as usize]);
-                        t += 1;
-                    }
-                }
-            }
-            [a0, a1, a2, a3] = lanes;
-            continue;
-        }
-        // slow mode (after a rejection, or fewer than four draws left)
-        lanes = [a0, a1, a2, a3];
-        let u = st.next_u64();
-        for h in [u as u32, (u >> 32) as u32] {
-            if t < n {
-                if let Some(i) = bnd.map(h) {
-                    add4f(&mut lanes[t % 4], &rows[i as usize]);
-                    t += 1;
-                }
-            }
-        }
-        [a0, a1, a2, a3] = lanes;
-    }
-    *stream = st;
-    [a0, a1, a2, a3]
+fn sums4_f64_body(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[f64; 4]; 4] {
+    let streams: [Stream; 4] = std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
+    interleaved4!(rows, bnd, n, streams, [0.0f64; 4], add4f)
 }
 
 #[inline(always)]
@@ -367,13 +363,23 @@ fn add8(a: &mut [i32; 8], r: &[i32; 8]) {
     }
 }
 
+static SIMD_OFF: AtomicBool = AtomicBool::new(false);
+
+/// Turn the SIMD kernels off (or back on). They compute the same bytes as
+/// the scalar code; the switch exists to test exactly that, and to measure.
+pub fn set_simd(enabled: bool) {
+    SIMD_OFF.store(!enabled, Ordering::Relaxed);
+}
+
 /// Whether this CPU runs the AVX2 builds of the hot loops (same arithmetic,
 /// so the same results, only faster).
 #[inline]
 fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2")
+        !SIMD_OFF.load(Ordering::Relaxed)
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -407,36 +413,8 @@ unsafe fn sums4_i32_avx2(
 
 #[inline(always)]
 fn sums4_i32_body(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[i32; 8]; 4] {
-    let mut s0 = Stream::new(seed, TAG_BOOTSTRAP, b, sub);
-    let mut s1 = Stream::new(seed, TAG_BOOTSTRAP, b + 1, sub);
-    let mut s2 = Stream::new(seed, TAG_BOOTSTRAP, b + 2, sub);
-    let mut s3 = Stream::new(seed, TAG_BOOTSTRAP, b + 3, sub);
-    let (mut a0, mut a1, mut a2, mut a3) = ([0i32; 8], [0i32; 8], [0i32; 8], [0i32; 8]);
-    let (mut l0, mut l1, mut l2, mut l3) = (n, n, n, n);
-    macro_rules! step {
-        ($s:ident, $a:ident, $l:ident) => {{
-            let u = $s.next_u64();
-            if let Some(i) = bnd.map(u as u32) {
-                add8(&mut $a, &rows[i as usize]);
-                $l -= 1;
-            }
-            if let Some(i) = bnd.map((u >> 32) as u32) {
-                add8(&mut $a, &rows[i as usize]);
-                $l -= 1;
-            }
-        }};
-    }
-    while l0 >= 2 && l1 >= 2 && l2 >= 2 && l3 >= 2 {
-        step!(s0, a0, l0);
-        step!(s1, a1, l1);
-        step!(s2, a2, l2);
-        step!(s3, a3, l3);
-    }
-    bnd.for_each(&mut s0, l0, |i| add8(&mut a0, &rows[i]));
-    bnd.for_each(&mut s1, l1, |i| add8(&mut a1, &rows[i]));
-    bnd.for_each(&mut s2, l2, |i| add8(&mut a2, &rows[i]));
-    bnd.for_each(&mut s3, l3, |i| add8(&mut a3, &rows[i]));
-    [a0, a1, a2, a3]
+    let streams: [Stream; 4] = std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
+    interleaved4!(rows, bnd, n, streams, [0i32; 8], add8)
 }
 
 fn distinct_rows(t: &Table<'_>) -> (Vec<f64>, Vec<u64>) {
@@ -977,4 +955,5 @@ mod tests {
         assert!(matches!(r, Err(Error::Cancelled)));
     }
 }
+
 

@@ -87,8 +87,8 @@ impl Stream {
 /// Exact uniform integers in `[0, n)` from 32-bit words (Lemire 2019).
 #[derive(Clone, Copy, Debug)]
 pub struct Bounded {
-    n: u64,
-    threshold: u32,
+    pub(crate) n: u64,
+    pub(crate) threshold: u32,
 }
 
 impl Bounded {

@@ -67,18 +67,13 @@ def boot_indices(seed: int, b: int, n: int) -> np.ndarray:
 
 
 def boot_sums(table: np.ndarray, seed: int, b: int) -> np.ndarray:
-    """Summed statistics of bootstrap resample b over items (exact for integers)."""
+    """Summed statistics of bootstrap resample b over items (exact for integers; floats summed in draw order)."""
     n = table.shape[0]
     idx = boot_indices(seed, b, n)
     if np.all(table == np.round(table)):
         counts = np.bincount(idx, minlength=n).astype(np.float64)
         return counts @ table
-    g = table[idx]
-    lanes = []
-    for lane in range(4):
-        part = g[lane::4]
-        lanes.append(np.cumsum(part, axis=0)[-1] if len(part) else np.zeros(table.shape[1]))
-    return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+    return np.cumsum(table[idx], axis=0)[-1]  # floats: in draw order
 
 
 def swap_bits(seed: int, b: int, n: int) -> np.ndarray:

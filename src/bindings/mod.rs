@@ -434,6 +434,12 @@ fn stream_words<'py>(
     PyArray1::from_vec(py, (0..count).map(|_| s.next_u64()).collect())
 }
 
+/// Turn the SIMD kernels off or on (they give the same bytes; for tests and benches).
+#[pyfunction]
+fn set_simd(enabled: bool) {
+    engine::set_simd(enabled);
+}
+
 /// Binomial draws from one stream (for distribution tests).
 #[pyfunction]
 fn binomial_draws<'py>(py: Python<'py>, seed: u64, n: u64, p: f64, count: usize) -> Bound<'py, PyArray1<u64>> {
@@ -464,6 +470,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stream_words, m)?)?;
     m.add_function(wrap_pyfunction!(binomial_draws, m)?)?;
     m.add_function(wrap_pyfunction!(pairwise_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(set_simd, m)?)?;
     m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
     evalb_py::register(m)?;
