@@ -29,18 +29,20 @@ macro_rules! interleaved4 {
         let rows = $rows;
         let bnd = $bnd;
         let n = $n;
+        debug_assert!(rows.len() as u64 == bnd.n);
         let [mut s0, mut s1, mut s2, mut s3] = $streams;
         let (mut a0, mut a1, mut a2, mut a3) = ($zero, $zero, $zero, $zero);
         let (mut l0, mut l1, mut l2, mut l3) = (n, n, n, n);
         macro_rules! step {
             ($s:ident, $a:ident, $l:ident) => {{
                 let u = $s.next_u64();
+                // SAFETY: Bounded::map returns indices below bnd.n == rows.len().
                 if let Some(i) = bnd.map(u as u32) {
-                    $add(&mut $a, &rows[i as usize]);
+                    $add(&mut $a, unsafe { rows.get_unchecked(i as usize) });
                     $l -= 1;
                 }
                 if let Some(i) = bnd.map((u >> 32) as u32) {
-                    $add(&mut $a, &rows[i as usize]);
+                    $add(&mut $a, unsafe { rows.get_unchecked(i as usize) });
                     $l -= 1;
                 }
             }};
@@ -842,8 +844,10 @@ pub fn draw_count_floor(n: usize, n_resamples: usize, seed: u64, threads: usize)
 #[inline(always)]
 fn floor_one(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
     let n = counts.len();
+    debug_assert!(n as u64 == bnd.n);
     let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
-    bnd.for_each(&mut stream, n, |i| counts[i] += 1);
+    // SAFETY: Bounded::map returns indices below bnd.n == counts.len().
+    bnd.for_each(&mut stream, n, |i| unsafe { *counts.get_unchecked_mut(i) += 1 });
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -116,14 +116,25 @@ impl Bounded {
     #[inline(always)]
     pub fn for_each(&self, stream: &mut Stream, count: usize, mut f: impl FnMut(usize)) {
         let mut left = count;
+        // whole words while at least two indices are still needed
+        while left >= 2 {
+            let u = stream.next_u64();
+            if let Some(i) = self.map(u as u32) {
+                f(i as usize);
+                left -= 1;
+            }
+            if let Some(i) = self.map((u >> 32) as u32) {
+                f(i as usize);
+                left -= 1;
+            }
+        }
+        // the last index: the low half first; the high half only if the low one was rejected
         while left > 0 {
             let u = stream.next_u64();
             if let Some(i) = self.map(u as u32) {
                 f(i as usize);
                 left -= 1;
-                if left == 0 {
-                    break;
-                }
+                break;
             }
             if let Some(i) = self.map((u >> 32) as u32) {
                 f(i as usize);
