@@ -89,3 +89,40 @@ def test_token_mismatch_is_one_line(shared_data: Path, tmp_path: Path, capsys: p
                  "-n", "100"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("sigfast: error:") and err.count("\n") == 1 and "bad.conll" in err
+
+
+def test_format_detection(shared_data: Path, tmp_path: Path) -> None:
+    from sigfast.formats import detect_format
+
+    assert detect_format(shared_data / "dependency_parsing" / "conll2018_en_ewt" / "gold" / "en_ewt.conllu.gz") \
+        == "conllu"
+    assert detect_format(shared_data / "constituency_parsing" / "gum_benepar_stanza" / "gold_gum_news.mrg") == "evalb"
+    odd = tmp_path / "x.txt"
+    odd.write_text("hello world\n")
+    import sigfast
+
+    with pytest.raises(sigfast.InputError, match="cannot tell the file's format"):
+        detect_format(odd)
+
+
+def test_pairwise_en_ewt_and_wmt21(shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    d = shared_data / "dependency_parsing" / "conll2018_en_ewt"
+    systems = sorted(p.name for p in (d / "systems").iterdir())
+    assert len(systems) == 25
+    files = [str(d / "systems" / s / "en_ewt.conllu.gz") for s in systems]
+    assert main(["pairwise", "--format", "conllu", "--metric", "las", str(d / "gold" / "en_ewt.conllu.gz"), *files,
+                 "-n", "2000", "--plot", str(tmp_path / "ewt.png"), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["metric"] == "las" and len(res["systems"]) == 25
+    best = res["systems"][max(range(25), key=lambda i: res["scores"][i])]
+    assert best == "HIT-SCIR-18" and res["clusters"][0][0] == "HIT-SCIR-18"
+    assert (tmp_path / "ewt.png").stat().st_size > 10_000
+    w = shared_data / "machine_translation" / "wmt21_newstest2021_de_en"
+    hyps = sorted(str(p) for p in (w / "system-outputs").iterdir())
+    assert len(hyps) == 19
+    assert main(["pairwise", "--format", "mt", "--metric", "chrf", str(w / "newstest2021.de-en.ref.A.en"), *hyps,
+                 "-n", "2000", "--plot", str(tmp_path / "wmt.png"), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["metric"] == "chrf" and len(res["systems"]) == 19
+    assert (tmp_path / "wmt.png").stat().st_size > 10_000

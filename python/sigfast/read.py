@@ -33,7 +33,7 @@ def read(
     gold: str | Path | Sequence[str | Path] | None,
     systems: str | Path | Sequence[str | Path] | Mapping[str, str | Path],
     *,
-    format: str,
+    format: str = "auto",
     metric: str | None = None,
     **options: Any,
 ) -> Statistics:
@@ -41,7 +41,9 @@ def read(
 
     ``format`` names a reader (``sigfast.formats.available()``), or ``"tsv"``,
     ``"jsonl"`` or ``"npy"`` for files of per-item scores/statistics (then
-    ``gold`` is None). ``metric`` picks one of the reader's metrics (e.g.
+    ``gold`` is None); ``"auto"`` (default) detects it from the file's
+    extension or first lines where that is unambiguous, and otherwise asks
+    for the format by name. ``metric`` picks one of the reader's metrics (e.g.
     ``"las"``, ``"uas"``, ``"f1"``); default: the reader's headline metric.
     The result's ``source`` holds each system's corpus score as the reference
     scorer reports it.
@@ -49,6 +51,10 @@ def read(
     named = _named(systems)
     if not named:
         raise InputError("no system files given")
+    if format == "auto":
+        from .formats import detect_format
+
+        format = detect_format(gold if gold is not None else named[0][1])
     if format in _ITEM_FORMATS:
         from .io import read_items
 
