@@ -242,6 +242,8 @@ impl Bootstrap {
                     for (o, a) in out.iter_mut().zip(acc) {
                         *o = f64::from(a);
                     }
+                } else if *chunks <= 16 {
+                    wide_i32(rows, *chunks, &bnd, &mut stream, self.n, out);
                 } else {
                     let mut acc = vec![[0i32; 8]; *chunks];
                     bnd.for_each(&mut stream, self.n, |i| {
@@ -274,6 +276,10 @@ impl Bootstrap {
                 if ch == 1 {
                     let a = float_seq_1(rows, &bnd, &mut stream, self.n);
                     out.copy_from_slice(&a[..out.len()]);
+                    return;
+                }
+                if ch <= 16 {
+                    wide_f64(rows, ch, &bnd, &mut stream, self.n, out);
                     return;
                 }
                 let mut acc = vec![[0.0f64; 4]; ch];
@@ -357,6 +363,67 @@ fn sums4_f64_body(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64,
     let streams: [Stream; 4] = std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
     interleaved4!(rows, bnd, n, streams, [0.0f64; 4], add4f)
 }
+
+/// Rows of `C` chunks (up to 16), accumulated on the stack in draw order.
+macro_rules! wide_kernel {
+    ($name:ident, $avx:ident, $body:ident, $lane:ty, $w:expr, $zero:expr, $add:path, $to_f64:expr) => {
+        #[inline(always)]
+        fn $body<const C: usize>(rows: &[[$lane; $w]], bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
+            debug_assert!(rows.len() == n * C && bnd.n == n as u64);
+            let mut acc = [[$zero; $w]; C];
+            bnd.for_each(stream, n, |i| {
+                let base = i * C;
+                for (c, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: i < n (Bounded::map) and rows.len() == n * C.
+                    $add(a, unsafe { rows.get_unchecked(base + c) });
+                }
+            });
+            for (c, o) in out.iter_mut().enumerate() {
+                *o = $to_f64(acc[c / $w][c % $w]);
+            }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,bmi2")]
+        unsafe fn $avx<const C: usize>(rows: &[[$lane; $w]], bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
+            $body::<C>(rows, bnd, stream, n, out);
+        }
+
+        fn $name(rows: &[[$lane; $w]], chunks: usize, bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
+            macro_rules! go {
+                ($c:literal) => {{
+                    #[cfg(target_arch = "x86_64")]
+                    if has_avx2() {
+                        // SAFETY: AVX2 is present (checked above).
+                        return unsafe { $avx::<$c>(rows, bnd, stream, n, out) };
+                    }
+                    $body::<$c>(rows, bnd, stream, n, out)
+                }};
+            }
+            match chunks {
+                1 => go!(1),
+                2 => go!(2),
+                3 => go!(3),
+                4 => go!(4),
+                5 => go!(5),
+                6 => go!(6),
+                7 => go!(7),
+                8 => go!(8),
+                9 => go!(9),
+                10 => go!(10),
+                11 => go!(11),
+                12 => go!(12),
+                13 => go!(13),
+                14 => go!(14),
+                15 => go!(15),
+                _ => go!(16),
+            }
+        }
+    };
+}
+
+wide_kernel!(wide_i32, wide_i32_avx2, wide_i32_body, i32, 8, 0i32, add8, f64::from);
+wide_kernel!(wide_f64, wide_f64_avx2, wide_f64_body, f64, 4, 0.0f64, add4f, |v: f64| v);
 
 #[inline(always)]
 fn add8(a: &mut [i32; 8], r: &[i32; 8]) {

@@ -133,7 +133,6 @@ impl Bounded {
             let u = stream.next_u64();
             if let Some(i) = self.map(u as u32) {
                 f(i as usize);
-                left -= 1;
                 break;
             }
             if let Some(i) = self.map((u >> 32) as u32) {

@@ -1,0 +1,52 @@
+"""Studies of significance itself (Gorman & Bedrick 2019; Berg-Kirkpatrick et al. 2012).
+
+* :func:`random_splits` / :func:`verify_splits`: K seeded random train/dev/test
+  splits of a corpus, written byte for byte with a manifest of hashes.
+* :func:`resample_train`: training sets drawn with replacement (BK §3.2.1).
+* :func:`across_splits`: every pair tested on every split, significant wins
+  after a correction, replicability and score ranges (G&B Table 3, Fig. 1).
+* :func:`test_size_curve`: significance and the gain threshold against
+  test-set size (BK Figures 9 and 10).
+* :func:`calibration`: p-value bands against agreement with the population
+  sign, in-domain and across domains (BK §4.2, Table 1).
+"""
+
+from __future__ import annotations
+
+from .across import AcrossSplitsResult, across_splits, binary_outcomes, split_statistics
+from .calibration import DEFAULT_BANDS, CalibrationResult, calibration, domains_from_item_ids
+from .curves import TestSizeCurve, default_sizes, test_size_curve
+from .splits import (
+    Corpus,
+    ResampleResult,
+    SplitResult,
+    random_splits,
+    read_units,
+    resample_train,
+    split_sizes,
+    verify_resample,
+    verify_splits,
+)
+
+__all__ = [
+    "AcrossSplitsResult",
+    "CalibrationResult",
+    "Corpus",
+    "DEFAULT_BANDS",
+    "ResampleResult",
+    "SplitResult",
+    "TestSizeCurve",
+    "across_splits",
+    "binary_outcomes",
+    "calibration",
+    "default_sizes",
+    "domains_from_item_ids",
+    "random_splits",
+    "read_units",
+    "resample_train",
+    "split_sizes",
+    "split_statistics",
+    "test_size_curve",
+    "verify_resample",
+    "verify_splits",
+]

@@ -1,0 +1,269 @@
+"""Calibration of p-values (Berg-Kirkpatrick et al. 2012, §4.2 and Table 1).
+
+A large pool of items stands for the population: the sign of each pair's
+metric difference on the whole pool is the truth. Test sets of ``m`` items
+are drawn from the pool with replacement; every pair of systems is tested on
+every test set (all pairs share the engine's bootstrap resamples of that
+test set). Among tests whose p-value lies in a band, the share whose
+observed sign agrees with the population is the calibration: for a
+well-calibrated one-sided p, about 1 − p.
+
+Across domains: with several pools (domains) of the same systems, test sets
+drawn from one domain are judged against the population sign of each other
+domain as well, so a p band on one test set is set against the share that
+agree on the others (BK's in-domain vs. out-of-domain columns of Table 1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import InputError
+from ..metrics import resolve_metric
+from ..stats import Statistics
+from ._common import check_int, pairwise_task, plain, progress_cb, pyplot, rng, run_tasks, sub_seed
+
+__all__ = ["CalibrationResult", "calibration", "DEFAULT_BANDS", "domains_from_item_ids"]
+
+#: p-value bands (lo, hi]: the first includes 0; (0.04, 0.06] is "p near 0.05".
+DEFAULT_BANDS: tuple[tuple[float, float], ...] = (
+    (0.0, 0.01), (0.01, 0.04), (0.04, 0.06), (0.06, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.5), (0.5, 1.0),
+)
+
+
+def domains_from_item_ids(stats: Statistics, sep: str = "-") -> dict[str, Statistics]:
+    """Split statistics into domains by the item id prefix before ``sep`` (e.g. EWT's ``weblog-...``)."""
+    from ._common import subset
+
+    if stats.item_ids is None:
+        raise InputError("the statistics have no item ids to take domains from")
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(stats.item_ids):
+        groups.setdefault(str(name).split(sep, 1)[0], []).append(i)
+    return {g: subset(stats, idx) for g, idx in sorted(groups.items())}
+
+
+@dataclass(frozen=True)
+class CalibrationResult:
+    """Per test: ``pvalues[d][t, q]`` and ``deltas[d][t, q]`` for source domain d, test set t, pair q.
+
+    ``population_delta[e][q]`` is pair q's difference (system j − system i,
+    oriented so that positive is better) on the whole pool of domain e.
+    """
+
+    systems: tuple[str, ...]
+    pairs: tuple[tuple[int, int], ...]
+    domains: tuple[str, ...]
+    metric: str
+    m: int
+    n_test_sets: int
+    n_resamples: int
+    seed: int
+    variant: str
+    bands: tuple[tuple[float, float], ...]
+    pvalues: Mapping[str, np.ndarray]
+    deltas: Mapping[str, np.ndarray]
+    population_delta: Mapping[str, np.ndarray]
+
+    def agreement(self, source: str, target: str) -> np.ndarray:
+        """1 where a test's observed sign on ``source`` agrees with ``target``'s population, 0 where not, NaN
+        where either difference is zero (no direction)."""
+        d = self.deltas[source]
+        pop = self.population_delta[target][None, :]
+        out = (np.sign(d) == np.sign(pop)).astype(np.float64)
+        out[(d == 0) | (pop == 0)] = np.nan
+        return out
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per (source, target, band): tests in the band, share agreeing, mean p."""
+        out = []
+        for src in self.domains:
+            p = self.pvalues[src]
+            for tgt in self.domains:
+                agree = self.agreement(src, tgt)
+                for lo, hi in self.bands:
+                    sel = ((p > lo) | (lo == 0)) & (p <= hi) & np.isfinite(agree)
+                    n = int(sel.sum())
+                    out.append({"source": src, "target": tgt, "in_domain": src == tgt, "band": [lo, hi], "n": n,
+                                "agree": int(np.nansum(agree[sel])), "share": float(agree[sel].mean()) if n else None,
+                                "mean_p": float(p[sel].mean()) if n else None})
+        return out
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Table 1: per band, the share agreeing in-domain and cross-domain (pooled over domains)."""
+        rows = self.rows()
+        out = []
+        for lo, hi in self.bands:
+            entry: dict[str, Any] = {"band": [lo, hi]}
+            for kind, want in (("in_domain", True), ("cross_domain", False)):
+                sel = [r for r in rows if r["band"] == [lo, hi] and r["in_domain"] == want]
+                n = sum(r["n"] for r in sel)
+                a = sum(r["agree"] for r in sel)
+                entry[kind] = {"n": n, "agree": a, "share": a / n if n else None}
+            ps = [self.pvalues[d] for d in self.domains]
+            allp = np.concatenate([x.ravel() for x in ps])
+            sel = ((allp > lo) | (lo == 0)) & (allp <= hi)
+            entry["mean_p"] = float(allp[sel].mean()) if sel.any() else None
+            out.append(entry)
+        return out
+
+    def to_dict(self, include_tests: bool = False) -> dict[str, Any]:
+        d = {
+            "systems": list(self.systems), "pairs": [list(p) for p in self.pairs], "domains": list(self.domains),
+            "metric": self.metric, "m": self.m, "n_test_sets": self.n_test_sets, "n_resamples": self.n_resamples,
+            "seed": self.seed, "variant": self.variant, "bands": [list(b) for b in self.bands],
+            "population_delta": {k: list(v) for k, v in self.population_delta.items()},
+            "summary": self.summary(), "rows": self.rows(),
+        }
+        if include_tests:
+            d["pvalues"] = {k: v.tolist() for k, v in self.pvalues.items()}
+            d["deltas"] = {k: v.tolist() for k, v in self.deltas.items()}
+        return plain(d)
+
+    def to_json(self, include_tests: bool = False, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        return json.dumps(self.to_dict(include_tests), **kwargs)
+
+    def table(self, markdown: bool = False) -> str:
+        from ..report import format_table
+
+        cross = len(self.domains) > 1
+        head = ["p band", "mean p", "1 - mean p", "tests", "agree (in-domain)"]
+        if cross:
+            head += ["tests (cross)", "agree (cross-domain)"]
+        body = []
+        for e in self.summary():
+            lo, hi = e["band"]
+            row = [f"{'[' if lo == 0 else '('}{lo:g}, {hi:g}]",
+                   "" if e["mean_p"] is None else f"{e['mean_p']:.3f}",
+                   "" if e["mean_p"] is None else f"{1 - e['mean_p']:.3f}",
+                   e["in_domain"]["n"], _pct(e["in_domain"]["share"])]
+            if cross:
+                row += [e["cross_domain"]["n"], _pct(e["cross_domain"]["share"])]
+            body.append(row)
+        head_line = (f"calibration: {len(self.systems)} systems, {len(self.pairs)} pairs, {self.n_test_sets} test "
+                     f"sets of m = {self.m} per domain ({', '.join(self.domains)}), {self.variant} bootstrap, "
+                     f"B = {self.n_resamples}, seed {self.seed}")
+        return head_line + "\n" + format_table(body, head, markdown=markdown)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
+        """Share agreeing against the band's mean p, in-domain and cross-domain, with the 1 − p line."""
+        plt = pyplot()
+        fig, ax = plt.subplots(figsize=(5.6, 4.2))
+        xs = np.linspace(0, max(hi for _, hi in self.bands), 50)
+        ax.plot(xs, 1 - xs, color="grey", ls="--", lw=0.8, label="1 - p (calibrated)")
+        for kind, colour in (("in_domain", "tab:blue"), ("cross_domain", "tab:orange")):
+            pts = [(e["mean_p"], e[kind]["share"], e[kind]["n"]) for e in self.summary()
+                   if e[kind]["share"] is not None and e["mean_p"] is not None]
+            if pts:
+                x, y, n = zip(*pts)
+                ax.plot(x, y, marker="o", color=colour, label=kind.replace("_", "-"))
+                for xi, yi, ni in zip(x, y, n):
+                    ax.annotate(str(ni), (xi, yi), fontsize=6, xytext=(3, 3), textcoords="offset points")
+        ax.set_xlabel("p-value (band mean)")
+        ax.set_ylabel("share agreeing with the population")
+        ax.set_ylim(0, 1.02)
+        ax.set_title(f"calibration, m = {self.m}, {self.n_test_sets} test sets, B = {self.n_resamples}")
+        ax.legend(loc="lower left", fontsize="small")
+        fig.tight_layout()
+        if path is not None:
+            fig.savefig(path, dpi=150)
+        return fig
+
+
+def _pct(v: float | None) -> str:
+    return "" if v is None else f"{100 * v:.1f}%"
+
+
+def calibration(
+    pools: Statistics | Mapping[str, Statistics],
+    *,
+    m: int = 500,
+    n_test_sets: int = 200,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    variant: str = "bk",
+    bands: Sequence[tuple[float, float]] = DEFAULT_BANDS,
+    pairs: Sequence[tuple[str | int, str | int]] | None = None,
+    metric: Any = None,
+    backend: Any = "local",
+    n_threads: int | None = None,
+    progress: Any = None,
+) -> CalibrationResult:
+    """A calibration study (Berg-Kirkpatrick et al. 2012, §4.2, Table 1).
+
+    ``pools``: one Statistics (the population), or a mapping domain ->
+    Statistics with the same systems (for in- and cross-domain columns).
+    From each pool, ``n_test_sets`` test sets of ``m`` items are drawn with
+    replacement (test set t of domain d from the generator seeded by
+    (seed, d, t)) and every pair of systems is tested on each with the paired
+    bootstrap (``variant``, default BK: one-sided in the observed direction)
+    on ``n_resamples`` shared resamples seeded by (seed, d, t, 1). ``pairs``
+    restricts the pairs (default: all). ``backend``: ``"local"``, ``"ray"``
+    or a ``concurrent.futures.Executor`` (one task per test set; results do
+    not depend on it).
+    """
+    if isinstance(pools, Statistics):
+        pools = {"population": pools}
+    if not isinstance(pools, Mapping) or not pools:
+        raise InputError("pools must be a Statistics or a non-empty mapping of domain -> Statistics")
+    domains = tuple(str(k) for k in pools)
+    first = next(iter(pools.values()))
+    for d, st in pools.items():
+        if not isinstance(st, Statistics):
+            raise InputError(f"domain {d!r}: expected a sigfast.Statistics")
+        if st.systems != first.systems or st.stat_names != first.stat_names:
+            raise InputError(f"domain {d!r} has other systems or statistics than {domains[0]!r}; "
+                             "every domain needs the same systems in the same order")
+    S = first.n_systems
+    if S < 2:
+        raise InputError("calibration() needs at least two systems")
+    m = check_int("m", m, 1)
+    n_test_sets = check_int("n_test_sets", n_test_sets, 1)
+    n_resamples = check_int("n_resamples", n_resamples, 1)
+    seed = check_int("seed", seed, 0)
+    bands = tuple((float(lo), float(hi)) for lo, hi in bands)
+    for lo, hi in bands:
+        if not 0 <= lo < hi <= 1:
+            raise InputError(f"each band must satisfy 0 <= low < high <= 1, got ({lo}, {hi})")
+    if pairs is None:
+        pair_idx = tuple((i, j) for i in range(S) for j in range(i + 1, S))
+    else:
+        pair_idx = tuple((first.index(a), first.index(b)) for a, b in pairs)
+        if any(i == j for i, j in pair_idx):
+            raise InputError("a pair must name two different systems")
+    met = resolve_metric(metric, first)
+    orient = 1.0 if met.higher_is_better else -1.0
+    qi = np.array([i for i, _ in pair_idx])
+    qj = np.array([j for _, j in pair_idx])
+    pop_delta = {}
+    for d, st in pools.items():
+        sc = met.evaluate(st.totals(), st.n_items)
+        pop_delta[str(d)] = orient * (sc[qj] - sc[qi])
+    tasks = []
+    for di, (d, st) in enumerate(pools.items()):
+        for t in range(n_test_sets):
+            idx = rng(seed, di, t).integers(0, st.n_items, m)
+            tasks.append((st, idx, n_resamples, sub_seed(seed, di, t, 1), variant, metric, n_threads))
+    cb = progress_cb(progress, len(tasks), "calibration test sets")
+    results = run_tasks(backend, pairwise_task, tasks, cb)
+    pvalues, deltas = {}, {}
+    for di, d in enumerate(domains):
+        block = results[di * n_test_sets:(di + 1) * n_test_sets]
+        pvalues[d] = np.stack([pv[qi, qj] for _, pv in block])
+        deltas[d] = np.stack([orient * (sc[qj] - sc[qi]) for sc, _ in block])
+    return CalibrationResult(
+        systems=first.systems, pairs=pair_idx, domains=domains,
+        metric=metric if isinstance(metric, str) else met.name, m=m, n_test_sets=n_test_sets,
+        n_resamples=n_resamples, seed=seed, variant=variant, bands=bands, pvalues=pvalues, deltas=deltas,
+        population_delta=pop_delta,
+    )
