@@ -484,8 +484,10 @@ def test_leading_blank_lines_and_crlf(tmp_path):
     assert verify_splits(r.manifest_path)["splits_checked"] == 5
 
 
-def test_column_blocked_path_equals_pairwise():
+def test_column_blocked_path_equals_pairwise(monkeypatch):
     from sigfast.studies import _common
+
+    monkeypatch.setattr(_common, "COLUMN_BLOCK", 8)  # off by default since the engine's wide-row kernels
 
     rng = np.random.default_rng(4)
     gold = rng.integers(1, 30, 200).astype(float)

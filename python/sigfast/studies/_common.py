@@ -138,11 +138,11 @@ def progress_cb(progress: Any, total: int, desc: str) -> Any:
     raise InputError("progress must be None, True, False or a callable(done, total)")
 
 
-#: Columns per engine call in the column-blocked path. Measured on this engine build (2-core VM, 500 items,
-#: B = 10^4, one thread): bootstrap_sums takes about 5 ms for tables of up to 8 columns (draw-bound) but
-#: 29 ms at 9-16 columns and 122 ms at 75, so many systems are summed 8 columns at a time on the same
-#: resamples (the stream is keyed by seed and resample index, not by the table). 0 turns the path off.
-COLUMN_BLOCK = 8
+#: Columns per engine call in the column-blocked path (0: off, the default). It was written when the
+#: engine took 29 ms at 9-16 columns and 122 ms at 75 (500 items, B = 10^4, one thread); with the
+#: engine's const-generic wide-row kernels (6.6 ms at 15 columns, 23 ms at 75) one call for all columns
+#: is faster (benches/RESULTS-calibration.md), so the path stays off; it gives the same p-values.
+COLUMN_BLOCK = 0
 
 
 def blocked_pair_pvalues(stats: Statistics, n_resamples: int, seed: int, variant: str, metric: Any,
