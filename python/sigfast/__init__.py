@@ -10,7 +10,7 @@ True
 
 from __future__ import annotations
 
-from . import analysis, exceptions, io, metrics
+from . import analysis, exceptions, io, metrics, studies
 from .analysis import agreement, coref_diff, diff, krippendorff_alpha, oracle
 from ._native import STREAM_VERSION, __version__
 from .exceptions import FormatError, InputError, MetricError, SigfastError
@@ -86,6 +86,7 @@ __all__ = [
     "read",
     "replicability",
     "sign_test",
+    "studies",
     "welch_ttest",
     "wilcoxon",
     "wilson_interval",
