@@ -95,7 +95,7 @@ impl Bounded {
     /// `n` must be in `1..=2^32`.
     #[must_use]
     pub fn new(n: u64) -> Self {
-        assert!(n >= 1 && n <= 1 << 32, "bounded range must be in 1..=2^32");
+        assert!((1..=1 << 32).contains(&n), "bounded range must be in 1..=2^32");
         let threshold = ((1u64 << 32) % n) as u32;
         Bounded { n, threshold }
     }

@@ -15,8 +15,11 @@ __all__ = ["main"]
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", "-m", help="metric (default: the format's headline metric, or the mean of scores)")
-    p.add_argument("--test", "-t", default="bootstrap", choices=["bootstrap", "permutation", "exact"],
-                   help="paired bootstrap (default), approximate randomization, or exact permutation")
+    p.add_argument("--test", "-t", default="bootstrap", choices=["bootstrap", "permutation", "exact", "mcnemar"],
+                   help="paired bootstrap (default), approximate randomization, exact permutation, or McNemar "
+                        "on token-level correctness (mid-p by default; see --mcnemar-method)")
+    p.add_argument("--mcnemar-method", default="mid-p", choices=["mid-p", "exact", "asymptotic"],
+                   help="McNemar variant for --test mcnemar (default mid-p)")
     p.add_argument("--variant", default="bk", choices=["bk", "koehn", "shifted"],
                    help="bootstrap p-value: Berg-Kirkpatrick 2012 (default), Koehn 2004, or shifted two-sided")
     p.add_argument("--alternative", choices=["two-sided", "greater", "less"],
@@ -180,12 +183,74 @@ def _print_results(results: list[Any], as_json: bool, header: str | None = None)
     print(f"signature: {r0.signature}")
 
 
+_UNIT_FORMATS = {
+    "conllu": "conllu", "conllx": "conllu", "conll07": "conllu", "pos": "conllu",
+    "conlleval": "bio", "ner": "bio", "evalb": "ptb", "penn": "ptb",
+}
+_UNIT_VIEWS = {"las": "las", "uas": "uas", "label_acc": "deprel", "upos": "upos", "xpos": "xpos",
+               "accuracy": None, "tagging_accuracy": "pos", None: None}
+
+
+def _cmd_compare_mcnemar(args: argparse.Namespace) -> int:
+    """McNemar on per-token correctness of each system against the first one."""
+    import numpy as np
+
+    from .classical import mcnemar
+    from .exceptions import InputError
+    from .report import format_table
+
+    if args.format:
+        from .analysis import read_units
+
+        if len(args.files) < 3:
+            raise InputError("with --format, give GOLD BASELINE SYSTEM [SYSTEM ...]")
+        unit_fmt = _UNIT_FORMATS.get(args.format)
+        if unit_fmt is None:
+            raise InputError(f"--test mcnemar needs token-level labels; format {args.format!r} has none "
+                             f"(use one of {', '.join(sorted(_UNIT_FORMATS))})")
+        if args.metric not in _UNIT_VIEWS:
+            raise InputError(f"--test mcnemar scores tokens with --metric one of "
+                             f"{', '.join(k for k in _UNIT_VIEWS if k)}; got {args.metric!r}")
+        names = _labels(args.files[1:])
+        units = read_units(args.files[0], args.files[1:], format=unit_fmt, view=_UNIT_VIEWS[args.metric],
+                           names=names)
+        correct = [units.correct(k).astype(np.float64) for k in range(len(names))]
+        what = f"{units.n_units} tokens ({units.view})"
+    else:
+        if len(args.files) < 2:
+            raise InputError("give a BASELINE file and at least one SYSTEM file of 0/1 correctness")
+        from .classical import _read_binary_file
+
+        names = _labels(args.files)
+        correct = [_read_binary_file(f) for f in args.files]
+        if len({c.size for c in correct}) != 1:
+            raise InputError("the 0/1 files list different numbers of items: " +
+                             ", ".join(f"{n}: {c.size}" for n, c in zip(names, correct)))
+        what = f"{correct[0].size} items"
+    alt = args.alternative or "two-sided"
+    results = [mcnemar(correct[0], c, method=args.mcnemar_method, alternative=alt) for c in correct[1:]]
+    if args.json:
+        print(json.dumps([{"baseline": names[0], "system": n, **r.to_dict()} for n, r in zip(names[1:], results)],
+                         indent=2))
+        return 0
+    rows = [[names[0], f"{100 * correct[0].mean():.2f}", "(baseline)", "", "", ""]]
+    for n, c, r in zip(names[1:], correct[1:], results):
+        rows.append([n, f"{100 * c.mean():.2f}", f"{100 * (c.mean() - correct[0].mean()):+.2f}",
+                     int(((c == 1) & (correct[0] == 0)).sum()), int(((c == 0) & (correct[0] == 1)).sum()),
+                     f"{r.pvalue:.4g}"])
+    print(format_table(rows, ["system", "accuracy", "delta", "fixed", "broken", "p"]))
+    print(f"test: McNemar ({args.mcnemar_method}, {alt}) on {what}; fixed/broken = discordant items")
+    return 0
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     import numpy as np
 
     import sigfast
     from .exceptions import InputError
 
+    if args.test == "mcnemar":
+        return _cmd_compare_mcnemar(args)
     if args.format:
         if len(args.files) < 3:
             raise InputError("with --format, give GOLD BASELINE SYSTEM [SYSTEM ...]")

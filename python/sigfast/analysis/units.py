@@ -64,7 +64,6 @@ when the segmentation is the gold one.
 
 from __future__ import annotations
 
-import gzip
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,18 +171,9 @@ def units_from_labels(gold: Sequence[Sequence[str]] | Sequence[str],
 # --------------------------------------------------------------------------- files
 
 def _read_text(path: Any, role: str) -> tuple[list[str], str]:
-    name = str(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as e:
-        raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise FormatError(f"the {role} file looks gzip-compressed but cannot be decompressed: {e}",
-                              path=name) from None
+    from ..formats._base import read_file_bytes
+
+    data, name = read_file_bytes(path, role)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ItemStats", "ScoreReport"]
+__all__ = ["ItemStats", "ScoreReport", "display", "read_file_bytes"]
 
 
 @dataclass(frozen=True)
@@ -50,3 +50,28 @@ class ScoreReport:
 
 def display(path: str | Path | Any) -> str:
     return str(path)
+
+
+def read_file_bytes(path: str | Path | Any, role: str) -> tuple[bytes, str]:
+    """A file's bytes (gunzipped when it is gzip data) and its display name.
+
+    Errors name the file and say what is wrong: missing, unreadable, or a
+    broken gzip stream.
+    """
+    import gzip
+
+    from ..exceptions import FormatError
+
+    name = display(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as e:
+            raise FormatError(f"the {role} file looks gzip-compressed but cannot be decompressed: {e}",
+                              path=name) from None
+    return data, name

@@ -59,14 +59,13 @@ transparently.
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
-from ._base import ItemStats, ScoreReport, display
+from ._base import ItemStats, ScoreReport, display, read_file_bytes
 
 __all__ = ["FORMATS", "METRICS", "counts", "score_conllu"]
 
@@ -78,19 +77,7 @@ _STAT_NAMES = ("correct", "system", "gold")
 def _read(path: Any, role: str) -> tuple[bytes, str]:
     if isinstance(path, (bytes, bytearray)):
         return bytes(path), f"<{role} bytes>"
-    name = display(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as e:
-        raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise FormatError(f"the {role} file looks gzip-compressed but cannot be decompressed: {e}",
-                              path=name) from None
-    return data, name
+    return read_file_bytes(path, role)
 
 
 def _evaluate(gold: Any, system: Any) -> tuple[np.ndarray, list[str | None]]:

@@ -58,6 +58,26 @@ _TOKENIZERS = ("13a", "none", "char", "intl")
 _METRICS = ("bleu", "chrf", "chrf++")
 
 
+def read_aligned(system: Any, ref_paths: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
+    """The system's lines and each reference's lines; every file must have the same number of lines."""
+    sys_name = display(system)
+    hyps = read_segments(system)
+    refs = []
+    for p in ref_paths:
+        r = read_segments(p)
+        if len(r) != len(hyps):
+            longer = system if len(r) < len(hyps) else p
+            raise FormatError(
+                f"has {len(r)} lines but the system file {sys_name} has {len(hyps)}; "
+                f"line {min(len(r), len(hyps)) + 1} exists only in {display(longer)}. "
+                "Every reference must be line-aligned with the system output",
+                path=display(p),
+                line=min(len(r), len(hyps)) + 1,
+            )
+        refs.append(r)
+    return hyps, refs
+
+
 def read_segments(path: Any) -> list[str]:
     """The lines of a UTF-8 file, split on ``\\n`` and right-stripped.
 
@@ -232,20 +252,7 @@ def score_mt(
 
     ref_paths = _paths(gold)
     sys_name = display(system)
-    hyps = read_segments(system)
-    refs = []
-    for p in ref_paths:
-        r = read_segments(p)
-        if len(r) != len(hyps):
-            longer = system if len(r) < len(hyps) else p
-            raise FormatError(
-                f"has {len(r)} lines but the system file {sys_name} has {len(hyps)}; "
-                f"line {min(len(r), len(hyps)) + 1} exists only in {display(longer)}. "
-                "Every reference must be line-aligned with the system output",
-                path=display(p),
-                line=min(len(r), len(hyps)) + 1,
-            )
-        refs.append(r)
+    hyps, refs = read_aligned(system, ref_paths)
     if lowercase:
         hyps_c = [h.lower() for h in hyps]
         refs_c = [[x.lower() for x in r] for r in refs]

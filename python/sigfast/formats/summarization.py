@@ -43,7 +43,7 @@ import numpy as np
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
 from ._base import ItemStats, ScoreReport, display
-from .mt import _paths, read_segments
+from .mt import _paths, read_aligned
 
 __all__ = ["FORMATS", "score_rouge", "rouge_tokens"]
 
@@ -113,20 +113,7 @@ def score_rouge(
     types = _parse_types(rouge_types)
     ref_paths = _paths(gold)
     sys_name = display(system)
-    preds = read_segments(system)
-    refs = []
-    for p in ref_paths:
-        r = read_segments(p)
-        if len(r) != len(preds):
-            longer = system if len(r) < len(preds) else p
-            raise FormatError(
-                f"has {len(r)} lines but the system file {sys_name} has {len(preds)}; "
-                f"line {min(len(r), len(preds)) + 1} exists only in {display(longer)}. "
-                "Every reference must be line-aligned with the system output",
-                path=display(p),
-                line=min(len(r), len(preds)) + 1,
-            )
-        refs.append(r)
+    preds, refs = read_aligned(system, ref_paths)
 
     n_docs = len(preds)
     k = len(types)
