@@ -178,7 +178,11 @@ fn choose_packing(t: &Table<'_>, worst_sum: f64) -> Packed {
 /// A prepared paired bootstrap over one table.
 pub struct Bootstrap {
     n: usize,
+    /// columns actually summed (distinct columns of the table)
     width: usize,
+    full_width: usize,
+    /// for each column of the table, its summed column (None: all distinct)
+    expand: Option<Vec<usize>>,
     packed: Packed,
     distinct: Option<(Vec<f64>, Vec<u64>)>,
     sub: u64,
@@ -187,16 +191,61 @@ pub struct Bootstrap {
 impl Bootstrap {
     #[must_use]
     pub fn new(t: &Table<'_>, resampling: Resampling) -> Self {
-        let packed = choose_packing(t, t.max_abs() * t.n as f64);
+        // Identical columns (say, the gold counts every system shares) are
+        // summed once; sums are exact either way, so this changes no byte.
+        let dedup = distinct_columns(t);
+        let reduced;
+        let tr = match &dedup {
+            Some((data, _)) => {
+                reduced = Table { data, n: t.n, width: data.len() / t.n };
+                &reduced
+            }
+            None => t,
+        };
+        let packed = choose_packing(tr, tr.max_abs() * tr.n as f64);
         let distinct = match resampling {
             Resampling::Items => None,
             Resampling::Distinct | Resampling::Auto => {
-                let (rows, weights) = distinct_rows(t);
+                let (rows, weights) = distinct_rows(tr);
                 let keep = resampling == Resampling::Distinct || weights.len() * 32 <= t.n;
                 keep.then_some((rows, weights))
             }
         };
-        Bootstrap { n: t.n, width: t.width, packed, distinct, sub: 0 }
+        let expand = dedup.as_ref().map(|(_, map)| map.clone());
+        Bootstrap { n: t.n, width: tr.width, full_width: t.width, expand, packed, distinct, sub: 0 }
+    }
+
+    /// The summed statistics (`width` values of the table) of resample `b`.
+    pub fn sums(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+        match &self.expand {
+            None => self.sums_packed(seed, b, out, counts),
+            Some(map) => {
+                let mut red = vec![0.0; self.width];
+                self.sums_packed(seed, b, &mut red, counts);
+                for (o, &m) in out.iter_mut().zip(map) {
+                    *o = red[m];
+                }
+            }
+        }
+    }
+
+    /// Sums of resamples `b .. b + 4` (`out`: 4 × width), identical to four
+    /// calls of [`Bootstrap::sums`].
+    pub fn sums4(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+        match &self.expand {
+            None => self.sums4_packed(seed, b, out, counts),
+            Some(map) => {
+                let w = self.width;
+                let fw = self.full_width;
+                let mut red = vec![0.0; 4 * w];
+                self.sums4_packed(seed, b, &mut red, counts);
+                for r in 0..4 {
+                    for (c, &m) in map.iter().enumerate() {
+                        out[r * fw + c] = red[r * w + m];
+                    }
+                }
+            }
+        }
     }
 
     /// The same bootstrap drawing from sub-stream `sub` (0 is the default
@@ -213,8 +262,8 @@ impl Bootstrap {
         self.distinct.as_ref().map(|(_, w)| w.len())
     }
 
-    /// The summed statistics (`width` values) of resample `b`.
-    pub fn sums(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+    /// The summed distinct columns of resample `b`.
+    fn sums_packed(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
         let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, self.sub);
         if let Some((rows, weights)) = &self.distinct {
             counts.resize(weights.len(), 0);
@@ -304,7 +353,7 @@ impl Bootstrap {
 
     /// Sums of resamples `b .. b + 4` (`out`: 4 × width), identical to four
     /// calls of [`Bootstrap::sums`], with the four streams interleaved.
-    pub fn sums4(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+    fn sums4_packed(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
         let w = self.width;
         if let (true, Packed::I32(rows, _)) = (self.has_fast4(), &self.packed) {
             let bnd = Bounded::new(self.n as u64);
@@ -322,7 +371,7 @@ impl Bootstrap {
             }
         } else {
             for m in 0..4 {
-                self.sums(seed, b + m as u64, &mut out[m * w..(m + 1) * w], counts);
+                self.sums_packed(seed, b + m as u64, &mut out[m * w..(m + 1) * w], counts);
             }
         }
     }
@@ -484,6 +533,36 @@ unsafe fn sums4_i32_avx2(
 fn sums4_i32_body(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[i32; 8]; 4] {
     let streams: [Stream; 4] = std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
     interleaved4!(rows, bnd, n, streams, [0i32; 8], add8)
+}
+
+/// The table's distinct columns (item-major) and, for every column, the
+/// index of its distinct column; `None` when all columns differ.
+fn distinct_columns(t: &Table<'_>) -> Option<(Vec<f64>, Vec<usize>)> {
+    if t.width < 2 {
+        return None;
+    }
+    let mut index: HashMap<Vec<u64>, usize> = HashMap::new();
+    let mut keep = Vec::new();
+    let mut map = Vec::with_capacity(t.width);
+    for c in 0..t.width {
+        let key: Vec<u64> = (0..t.n).map(|i| (t.data[i * t.width + c] + 0.0).to_bits()).collect();
+        let next = keep.len();
+        let j = *index.entry(key).or_insert(next);
+        if j == next {
+            keep.push(c);
+        }
+        map.push(j);
+    }
+    if keep.len() == t.width {
+        return None;
+    }
+    let mut data = Vec::with_capacity(t.n * keep.len());
+    for i in 0..t.n {
+        for &c in &keep {
+            data.push(t.data[i * t.width + c]);
+        }
+    }
+    Some((data, map))
 }
 
 fn distinct_rows(t: &Table<'_>) -> (Vec<f64>, Vec<u64>) {

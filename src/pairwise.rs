@@ -51,6 +51,13 @@ pub fn count_block(
         }
     }
     let rows = values.len() / s;
+    // column-major copy, so that each pair reads two contiguous columns
+    let mut cols = vec![0.0f64; values.len()];
+    for (b, row) in values.chunks_exact(s).enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            cols[j * rows + b] = v;
+        }
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -61,16 +68,18 @@ pub fn count_block(
             .map(|i| {
                 let mut counts = vec![0u64; s];
                 let mut sums = vec![0.0f64; s];
+                let ci = &cols[i * rows..(i + 1) * rows];
                 for j in 0..s {
                     if i == j {
                         continue;
                     }
+                    let cj = &cols[j * rows..(j + 1) * rows];
                     let obs = observed[j] - observed[i];
                     let mean = means.map(|m| m[i * s + j]);
                     let mut c = 0u64;
                     let mut sum = 0.0;
-                    for b in 0..rows {
-                        let d = values[b * s + j] - values[b * s + i];
+                    for (&vj, &vi) in cj.iter().zip(ci) {
+                        let d = vj - vi;
                         sum += d;
                         c += u64::from(exceeds(d, obs, spec, mean));
                     }

@@ -106,3 +106,17 @@ def test_simd_and_scalar_builds_give_same_bytes(kind: str) -> None:
     assert a.tobytes() == b.tobytes() and p.tobytes() == q.tobytes()
     for r in range(0, 1001, 97):
         np.testing.assert_array_equal(a[r], boot_sums(table, 5, r))
+
+
+def test_duplicate_columns_summed_once_same_bytes() -> None:
+    """Identical columns are summed once inside the engine; the sums are the oracle's."""
+    rng = np.random.default_rng(3)
+    base = rng.integers(0, 9, (200, 3)).astype(np.float64)
+    table = np.ascontiguousarray(np.concatenate([base, base[:, 2:3], base, base[:, :1]], 1))
+    got, _ = _native.bootstrap_sums(table, 4, 0, 40, "items", 2, None)
+    for b in range(40):
+        np.testing.assert_array_equal(got[b], boot_sums(table, 4, b))
+    fl = np.ascontiguousarray(np.concatenate([rng.normal(size=(100, 1))] * 3, 1))
+    got, _ = _native.bootstrap_sums(fl, 4, 0, 10, "items", 1, None)
+    for b in range(10):
+        np.testing.assert_array_equal(got[b], boot_sums(fl, 4, b))
