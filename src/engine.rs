@@ -413,18 +413,23 @@ fn sums4_f64_body(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64,
     interleaved4!(rows, bnd, n, streams, [0.0f64; 4], add4f)
 }
 
-/// Rows of `C` chunks (up to 16), accumulated on the stack in draw order.
+/// Rows of 2..=16 chunks, accumulated in draw order: explicit AVX2 adds
+/// where available (auto-vectorization of these loops proved fragile: some
+/// chunk counts ran 5x slower), a plain loop otherwise. Same bytes either way.
 macro_rules! wide_kernel {
-    ($name:ident, $avx:ident, $body:ident, $lane:ty, $w:expr, $zero:expr, $add:path, $to_f64:expr) => {
-        #[inline(always)]
-        fn $body<const C: usize>(rows: &[[$lane; $w]], bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
-            debug_assert!(rows.len() == n * C && bnd.n == n as u64);
-            let mut acc = [[$zero; $w]; C];
+    ($name:ident, $avx:ident, $lane:ty, $w:expr, $zero:expr, $add:path, $to_f64:expr,
+     $vec:ty, $vzero:ident, $vload:ident, $vadd:ident, $vstore:ident) => {
+        fn $name(rows: &[[$lane; $w]], chunks: usize, bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
+            debug_assert!(chunks <= 16 && rows.len() == n * chunks && bnd.n == n as u64);
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: AVX2 is present (checked above).
+                return unsafe { $avx(rows, chunks, bnd, stream, n, out) };
+            }
+            let mut acc = vec![[$zero; $w]; chunks];
             bnd.for_each(stream, n, |i| {
-                let base = i * C;
-                for (c, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: i < n (Bounded::map) and rows.len() == n * C.
-                    $add(a, unsafe { rows.get_unchecked(base + c) });
+                for (a, r) in acc.iter_mut().zip(&rows[i * chunks..(i + 1) * chunks]) {
+                    $add(a, r);
                 }
             });
             for (c, o) in out.iter_mut().enumerate() {
@@ -434,45 +439,56 @@ macro_rules! wide_kernel {
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,bmi2")]
-        unsafe fn $avx<const C: usize>(rows: &[[$lane; $w]], bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
-            $body::<C>(rows, bnd, stream, n, out);
-        }
-
-        fn $name(rows: &[[$lane; $w]], chunks: usize, bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
-            macro_rules! go {
-                ($c:literal) => {{
-                    #[cfg(target_arch = "x86_64")]
-                    if has_avx2() {
-                        // SAFETY: AVX2 is present (checked above).
-                        return unsafe { $avx::<$c>(rows, bnd, stream, n, out) };
-                    }
-                    $body::<$c>(rows, bnd, stream, n, out)
-                }};
+        unsafe fn $avx(rows: &[[$lane; $w]], chunks: usize, bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
+            use std::arch::x86_64::*;
+            let mut acc: [$vec; 16] = [$vzero(); 16];
+            let rp = rows.as_ptr();
+            let add_row = |i: u32, acc: &mut [$vec; 16]| {
+                // i < n (Bounded::map) and rows.len() == n * chunks
+                let base = rp.add(i as usize * chunks);
+                for c in 0..chunks {
+                    acc[c] = $vadd(acc[c], $vload(base.add(c).cast()));
+                }
+            };
+            // Bounded::for_each written out, so the adds stay in this AVX2 function
+            let mut left = n;
+            while left >= 2 {
+                let u = stream.next_u64();
+                if let Some(i) = bnd.map(u as u32) {
+                    add_row(i, &mut acc);
+                    left -= 1;
+                }
+                if let Some(i) = bnd.map((u >> 32) as u32) {
+                    add_row(i, &mut acc);
+                    left -= 1;
+                }
             }
-            match chunks {
-                1 => go!(1),
-                2 => go!(2),
-                3 => go!(3),
-                4 => go!(4),
-                5 => go!(5),
-                6 => go!(6),
-                7 => go!(7),
-                8 => go!(8),
-                9 => go!(9),
-                10 => go!(10),
-                11 => go!(11),
-                12 => go!(12),
-                13 => go!(13),
-                14 => go!(14),
-                15 => go!(15),
-                _ => go!(16),
+            while left > 0 {
+                let u = stream.next_u64();
+                if let Some(i) = bnd.map(u as u32) {
+                    add_row(i, &mut acc);
+                    break;
+                }
+                if let Some(i) = bnd.map((u >> 32) as u32) {
+                    add_row(i, &mut acc);
+                    left -= 1;
+                }
+            }
+            let mut tmp = [[$zero; $w]; 16];
+            for c in 0..chunks {
+                $vstore(tmp[c].as_mut_ptr().cast(), acc[c]);
+            }
+            for (c, o) in out.iter_mut().enumerate() {
+                *o = $to_f64(tmp[c / $w][c % $w]);
             }
         }
     };
 }
 
-wide_kernel!(wide_i32, wide_i32_avx2, wide_i32_body, i32, 8, 0i32, add8, f64::from);
-wide_kernel!(wide_f64, wide_f64_avx2, wide_f64_body, f64, 4, 0.0f64, add4f, |v: f64| v);
+wide_kernel!(wide_i32, wide_i32_avx2, i32, 8, 0i32, add8, f64::from,
+             __m256i, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_add_epi32, _mm256_storeu_si256);
+wide_kernel!(wide_f64, wide_f64_avx2, f64, 4, 0.0f64, add4f, |v: f64| v,
+             __m256d, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_add_pd, _mm256_storeu_pd);
 
 #[inline(always)]
 fn add8(a: &mut [i32; 8], r: &[i32; 8]) {
