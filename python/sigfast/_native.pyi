@@ -12,6 +12,7 @@ TAG_PERMUTE: int
 BLOCK: int
 MAX_EXACT_ITEMS: int
 BUILD_PROFILE: str
+PAIR_BLOCK: int
 
 _Progress = Callable[[int, int], object] | None
 _F64 = npt.NDArray[np.float64]
@@ -43,4 +44,14 @@ def mean_in_order(values: _F64) -> float: ...
 def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int) -> int: ...
 def stream_words(seed: int, tag: int, resample: int, sub: int, count: int) -> npt.NDArray[np.uint64]: ...
 def binomial_draws(seed: int, n: int, p: float, count: int) -> npt.NDArray[np.uint64]: ...
-def __getattr__(name: str) -> object: ...  # format hot loops (evalb_score, ...)
+def pairwise_shard(
+    data: _F64, metric: str, params: Mapping[str, float], seed: int, sub: int, start: int, stop: int,
+    resampling: str, observed: list[float], variant: str, alternative: str, orient: float,
+    means: list[float] | None, threads: int, progress: _Progress = None,
+) -> tuple[npt.NDArray[np.uint64], _F64]: ...
+def pair_counts(
+    values: _F64, observed: list[float], variant: str, alternative: str, orient: float,
+    means: list[float] | None, threads: int,
+) -> tuple[npt.NDArray[np.uint64], _F64]: ...
+def set_simd(enabled: bool) -> None: ...
+def __getattr__(name: str) -> object: ...  # format hot loops (evalb_score, ud_evaluate, bleu_stats, ...)
