@@ -198,13 +198,26 @@ mod tests {
 
     #[test]
     fn binomial_moments_match() {
-        for &(n, p) in &[(5u64, 0.3), (40, 0.1), (1000, 0.5), (130_000, 0.07), (130_000, 0.93), (25, 0.49)] {
+        for &(n, p) in &[
+            (5u64, 0.3),
+            (40, 0.1),
+            (1000, 0.5),
+            (130_000, 0.07),
+            (130_000, 0.93),
+            (25, 0.49),
+        ] {
             let draws = 200_000;
             let (mean, var) = moments(n, p, draws);
             let (m, v) = (n as f64 * p, n as f64 * p * (1.0 - p));
             let se = (v / draws as f64).sqrt();
-            assert!((mean - m).abs() < 5.0 * se, "n={n} p={p} mean={mean} want {m}");
-            assert!((var / v - 1.0).abs() < 0.03, "n={n} p={p} var={var} want {v}");
+            assert!(
+                (mean - m).abs() < 5.0 * se,
+                "n={n} p={p} mean={mean} want {m}"
+            );
+            assert!(
+                (var / v - 1.0).abs() < 0.03,
+                "n={n} p={p} var={var} want {v}"
+            );
         }
     }
 

@@ -102,10 +102,14 @@ pub struct Table<'a> {
 impl<'a> Table<'a> {
     pub fn new(data: &'a [f64], n: usize, width: usize) -> Result<Self> {
         if n == 0 {
-            return Err(Error::InvalidArgument("no items: the statistics have zero items".into()));
+            return Err(Error::InvalidArgument(
+                "no items: the statistics have zero items".into(),
+            ));
         }
         if width == 0 {
-            return Err(Error::InvalidArgument("no statistics: width is zero".into()));
+            return Err(Error::InvalidArgument(
+                "no statistics: width is zero".into(),
+            ));
         }
         if data.len() != n * width {
             return Err(Error::InvalidArgument(format!(
@@ -142,7 +146,10 @@ impl<'a> Table<'a> {
     }
 }
 
-fn pack<T: Copy + Default, const L: usize>(t: &Table<'_>, conv: impl Fn(f64) -> T) -> (Vec<[T; L]>, usize) {
+fn pack<T: Copy + Default, const L: usize>(
+    t: &Table<'_>,
+    conv: impl Fn(f64) -> T,
+) -> (Vec<[T; L]>, usize) {
     let chunks = t.width.div_ceil(L);
     let mut rows = vec![[T::default(); L]; t.n * chunks];
     for i in 0..t.n {
@@ -197,7 +204,11 @@ impl Bootstrap {
         let reduced;
         let tr = match &dedup {
             Some((data, _)) => {
-                reduced = Table { data, n: t.n, width: data.len() / t.n };
+                reduced = Table {
+                    data,
+                    n: t.n,
+                    width: data.len() / t.n,
+                };
                 &reduced
             }
             None => t,
@@ -212,7 +223,15 @@ impl Bootstrap {
             }
         };
         let expand = dedup.as_ref().map(|(_, map)| map.clone());
-        Bootstrap { n: t.n, width: tr.width, full_width: t.width, expand, packed, distinct, sub: 0 }
+        Bootstrap {
+            n: t.n,
+            width: tr.width,
+            full_width: t.width,
+            expand,
+            packed,
+            distinct,
+            sub: 0,
+        }
     }
 
     /// The summed statistics (`width` values of the table) of resample `b`.
@@ -271,7 +290,10 @@ impl Bootstrap {
             out.fill(0.0);
             for (j, &k) in counts.iter().enumerate() {
                 let kf = k as f64;
-                for (o, &v) in out.iter_mut().zip(&rows[j * self.width..(j + 1) * self.width]) {
+                for (o, &v) in out
+                    .iter_mut()
+                    .zip(&rows[j * self.width..(j + 1) * self.width])
+                {
                     *o += kf * v;
                 }
             }
@@ -392,7 +414,14 @@ fn float_seq_1(rows: &[[f64; 4]], bnd: &Bounded, stream: &mut Stream, n: usize) 
 }
 
 /// Four resamples of float rows (at most 4 columns), each summed in draw order.
-fn sums4_f64(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[f64; 4]; 4] {
+fn sums4_f64(
+    rows: &[[f64; 4]],
+    bnd: &Bounded,
+    n: usize,
+    seed: u64,
+    b: u64,
+    sub: u64,
+) -> [[f64; 4]; 4] {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: AVX2 is present (checked above).
@@ -403,13 +432,28 @@ fn sums4_f64(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub:
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2")]
-unsafe fn sums4_f64_avx2(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[f64; 4]; 4] {
+unsafe fn sums4_f64_avx2(
+    rows: &[[f64; 4]],
+    bnd: &Bounded,
+    n: usize,
+    seed: u64,
+    b: u64,
+    sub: u64,
+) -> [[f64; 4]; 4] {
     sums4_f64_body(rows, bnd, n, seed, b, sub)
 }
 
 #[inline(always)]
-fn sums4_f64_body(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[f64; 4]; 4] {
-    let streams: [Stream; 4] = std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
+fn sums4_f64_body(
+    rows: &[[f64; 4]],
+    bnd: &Bounded,
+    n: usize,
+    seed: u64,
+    b: u64,
+    sub: u64,
+) -> [[f64; 4]; 4] {
+    let streams: [Stream; 4] =
+        std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
     interleaved4!(rows, bnd, n, streams, [0.0f64; 4], add4f)
 }
 
@@ -419,7 +463,14 @@ fn sums4_f64_body(rows: &[[f64; 4]], bnd: &Bounded, n: usize, seed: u64, b: u64,
 macro_rules! wide_kernel {
     ($name:ident, $avx:ident, $lane:ty, $w:expr, $zero:expr, $add:path, $to_f64:expr,
      $vec:ty, $vzero:ident, $vload:ident, $vadd:ident, $vstore:ident) => {
-        fn $name(rows: &[[$lane; $w]], chunks: usize, bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
+        fn $name(
+            rows: &[[$lane; $w]],
+            chunks: usize,
+            bnd: &Bounded,
+            stream: &mut Stream,
+            n: usize,
+            out: &mut [f64],
+        ) {
             debug_assert!(chunks <= 16 && rows.len() == n * chunks && bnd.n == n as u64);
             #[cfg(target_arch = "x86_64")]
             if has_avx2() {
@@ -439,7 +490,14 @@ macro_rules! wide_kernel {
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,bmi2")]
-        unsafe fn $avx(rows: &[[$lane; $w]], chunks: usize, bnd: &Bounded, stream: &mut Stream, n: usize, out: &mut [f64]) {
+        unsafe fn $avx(
+            rows: &[[$lane; $w]],
+            chunks: usize,
+            bnd: &Bounded,
+            stream: &mut Stream,
+            n: usize,
+            out: &mut [f64],
+        ) {
             use std::arch::x86_64::*;
             let mut acc: [$vec; 16] = [$vzero(); 16];
             let rp = rows.as_ptr();
@@ -485,10 +543,34 @@ macro_rules! wide_kernel {
     };
 }
 
-wide_kernel!(wide_i32, wide_i32_avx2, i32, 8, 0i32, add8, f64::from,
-             __m256i, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_add_epi32, _mm256_storeu_si256);
-wide_kernel!(wide_f64, wide_f64_avx2, f64, 4, 0.0f64, add4f, |v: f64| v,
-             __m256d, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_add_pd, _mm256_storeu_pd);
+wide_kernel!(
+    wide_i32,
+    wide_i32_avx2,
+    i32,
+    8,
+    0i32,
+    add8,
+    f64::from,
+    __m256i,
+    _mm256_setzero_si256,
+    _mm256_loadu_si256,
+    _mm256_add_epi32,
+    _mm256_storeu_si256
+);
+wide_kernel!(
+    wide_f64,
+    wide_f64_avx2,
+    f64,
+    4,
+    0.0f64,
+    add4f,
+    |v: f64| v,
+    __m256d,
+    _mm256_setzero_pd,
+    _mm256_loadu_pd,
+    _mm256_add_pd,
+    _mm256_storeu_pd
+);
 
 #[inline(always)]
 fn add8(a: &mut [i32; 8], r: &[i32; 8]) {
@@ -523,7 +605,14 @@ fn has_avx2() -> bool {
 
 /// Four resamples' sums with their streams interleaved in registers.
 /// Each stream is consumed exactly as [`Bounded::for_each`] consumes it.
-fn sums4_i32(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[i32; 8]; 4] {
+fn sums4_i32(
+    rows: &[[i32; 8]],
+    bnd: &Bounded,
+    n: usize,
+    seed: u64,
+    b: u64,
+    sub: u64,
+) -> [[i32; 8]; 4] {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports the enabled features (checked above).
@@ -546,8 +635,16 @@ unsafe fn sums4_i32_avx2(
 }
 
 #[inline(always)]
-fn sums4_i32_body(rows: &[[i32; 8]], bnd: &Bounded, n: usize, seed: u64, b: u64, sub: u64) -> [[i32; 8]; 4] {
-    let streams: [Stream; 4] = std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
+fn sums4_i32_body(
+    rows: &[[i32; 8]],
+    bnd: &Bounded,
+    n: usize,
+    seed: u64,
+    b: u64,
+    sub: u64,
+) -> [[i32; 8]; 4] {
+    let streams: [Stream; 4] =
+        std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
     interleaved4!(rows, bnd, n, streams, [0i32; 8], add8)
 }
 
@@ -561,7 +658,9 @@ fn distinct_columns(t: &Table<'_>) -> Option<(Vec<f64>, Vec<usize>)> {
     let mut keep = Vec::new();
     let mut map = Vec::with_capacity(t.width);
     for c in 0..t.width {
-        let key: Vec<u64> = (0..t.n).map(|i| (t.data[i * t.width + c] + 0.0).to_bits()).collect();
+        let key: Vec<u64> = (0..t.n)
+            .map(|i| (t.data[i * t.width + c] + 0.0).to_bits())
+            .collect();
         let next = keep.len();
         let j = *index.entry(key).or_insert(next);
         if j == next {
@@ -602,7 +701,13 @@ fn distinct_rows(t: &Table<'_>) -> (Vec<f64>, Vec<u64>) {
 
 /// Run `f(first_resample, out_rows)` over fixed blocks of resamples in a pool
 /// of `threads` threads (0 = all cores); `stride` output values per resample.
-pub fn par_blocks<F>(total: usize, stride: usize, threads: usize, progress: &Progress, f: F) -> Result<Vec<f64>>
+pub fn par_blocks<F>(
+    total: usize,
+    stride: usize,
+    threads: usize,
+    progress: &Progress,
+    f: F,
+) -> Result<Vec<f64>>
 where
     F: Fn(usize, &mut [f64]) + Sync,
 {
@@ -615,14 +720,18 @@ where
         .build()
         .map_err(|e| Error::InvalidArgument(format!("cannot start threads: {e}")))?;
     pool.install(|| {
-        out.par_chunks_mut(BLOCK * stride).enumerate().try_for_each(|(blk, chunk)| {
-            if progress.cancel.load(Ordering::Relaxed) {
-                return Err(Error::Cancelled);
-            }
-            f(blk * BLOCK, chunk);
-            progress.done.fetch_add((chunk.len() / stride) as u64, Ordering::Relaxed);
-            Ok(())
-        })
+        out.par_chunks_mut(BLOCK * stride)
+            .enumerate()
+            .try_for_each(|(blk, chunk)| {
+                if progress.cancel.load(Ordering::Relaxed) {
+                    return Err(Error::Cancelled);
+                }
+                f(blk * BLOCK, chunk);
+                progress
+                    .done
+                    .fetch_add((chunk.len() / stride) as u64, Ordering::Relaxed);
+                Ok(())
+            })
     })?;
     Ok(out)
 }
@@ -651,7 +760,10 @@ pub fn bootstrap_values(
 ) -> Result<(Vec<f64>, Option<usize>)> {
     let boot = Bootstrap::new(t, resampling);
     let d = boot.distinct_rows();
-    Ok((bootstrap_values_range(t, &boot, metric, seed, 0, n_resamples, threads, progress)?, d))
+    Ok((
+        bootstrap_values_range(t, &boot, metric, seed, 0, n_resamples, threads, progress)?,
+        d,
+    ))
 }
 
 /// Metric values of resamples `start .. start + count` with a prepared bootstrap.
@@ -752,7 +864,13 @@ pub struct Swapper {
 macro_rules! masked_column_sums {
     ($name:ident, $t:ty) => {
         #[inline(always)]
-        fn $name(cols: &[$t], words: usize, k: usize, mut word: impl FnMut(usize) -> u64, acc: &mut [i64]) {
+        fn $name(
+            cols: &[$t],
+            words: usize,
+            k: usize,
+            mut word: impl FnMut(usize) -> u64,
+            acc: &mut [i64],
+        ) {
             let npad = words * 64;
             acc.fill(0);
             for wi in 0..words {
@@ -779,7 +897,13 @@ masked_column_sums!(masked_i32, i32);
 /// Float swap sums: item i goes to lane i mod 4 (in item order within a
 /// lane), the lanes combined as (l0 + l1) + (l2 + l3).
 #[inline(always)]
-fn float_masked(cols: &[f64], words: usize, k: usize, mut word: impl FnMut(usize) -> u64, acc: &mut [f64]) {
+fn float_masked(
+    cols: &[f64],
+    words: usize,
+    k: usize,
+    mut word: impl FnMut(usize) -> u64,
+    acc: &mut [f64],
+) {
     let npad = words * 64;
     let mut lanes = vec![[0.0f64; 4]; k];
     for wi in 0..words {
@@ -806,7 +930,9 @@ masked_column_sums!(masked_i64, i64);
 impl Swapper {
     pub fn new(t: &Table<'_>) -> Result<Self> {
         if t.width % 2 != 0 {
-            return Err(Error::InvalidArgument("a paired swap needs two systems with equal statistics".into()));
+            return Err(Error::InvalidArgument(
+                "a paired swap needs two systems with equal statistics".into(),
+            ));
         }
         let k = t.width / 2;
         let words = t.n.div_ceil(64);
@@ -848,12 +974,26 @@ impl Swapper {
                 diff_i64 = Some(cols);
             }
         }
-        Ok(Swapper { k, words, diff_i32, diff_i64, diff_f: diff_fc, total_x, total_y })
+        Ok(Swapper {
+            k,
+            words,
+            diff_i32,
+            diff_i64,
+            diff_f: diff_fc,
+            total_x,
+            total_y,
+        })
     }
 
     /// Sums of (x', y') after swapping; `word(j)` gives the swap bits of
     /// items 64j .. 64j + 63 (bit i mod 64 set: item i swapped).
-    fn sums(&self, word: impl FnMut(usize) -> u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+    fn sums(
+        &self,
+        word: impl FnMut(usize) -> u64,
+        out: &mut [f64],
+        acc_i: &mut [i64],
+        acc_f: &mut [f64],
+    ) {
         let k = self.k;
         if self.diff_i32.is_some() || self.diff_i64.is_some() {
             if let Some(d) = &self.diff_i32 {
@@ -876,7 +1016,14 @@ impl Swapper {
     }
 
     /// Random swaps of resample `b`: item i uses bit i mod 64 of word i / 64.
-    pub fn random_sums(&self, seed: u64, b: u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+    pub fn random_sums(
+        &self,
+        seed: u64,
+        b: u64,
+        out: &mut [f64],
+        acc_i: &mut [i64],
+        acc_f: &mut [f64],
+    ) {
         let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
         self.sums(|_| stream.next_u64(), out, acc_i, acc_f);
     }
@@ -918,24 +1065,43 @@ pub fn permutation_values(
     two_systems(t, metric)?;
     let k = metric.n_stats();
     let nf = t.n as f64;
-    swap_driver(t, n_resamples, threads, progress, 2, |sw, b, row, sums, ai, af| {
-        sw.random_sums(seed, b, sums, ai, af);
-        row[0] = metric.score(&sums[..k], nf);
-        row[1] = metric.score(&sums[k..], nf);
-    })
+    swap_driver(
+        t,
+        n_resamples,
+        threads,
+        progress,
+        2,
+        |sw, b, row, sums, ai, af| {
+            sw.random_sums(seed, b, sums, ai, af);
+            row[0] = metric.score(&sums[..k], nf);
+            row[1] = metric.score(&sums[k..], nf);
+        },
+    )
 }
 
 /// Metric values (x', y') of all 2^n swap arrangements: `2^n × 2`.
-pub fn exact_permutation_values(t: &Table<'_>, metric: &Metric, threads: usize, progress: &Progress) -> Result<Vec<f64>> {
+pub fn exact_permutation_values(
+    t: &Table<'_>,
+    metric: &Metric,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
     two_systems(t, metric)?;
     exact_size(t)?;
     let k = metric.n_stats();
     let nf = t.n as f64;
-    swap_driver(t, 1usize << t.n, threads, progress, 2, |sw, m, row, sums, ai, af| {
-        sw.mask_sums(m, sums, ai, af);
-        row[0] = metric.score(&sums[..k], nf);
-        row[1] = metric.score(&sums[k..], nf);
-    })
+    swap_driver(
+        t,
+        1usize << t.n,
+        threads,
+        progress,
+        2,
+        |sw, m, row, sums, ai, af| {
+            sw.mask_sums(m, sums, ai, af);
+            row[0] = metric.score(&sums[..k], nf);
+            row[1] = metric.score(&sums[k..], nf);
+        },
+    )
 }
 
 fn exact_size(t: &Table<'_>) -> Result<()> {
@@ -962,19 +1128,28 @@ pub fn permutation_sums(
     if exact {
         exact_size(t)?;
     }
-    swap_driver(t, count, threads, progress, t.width, |sw, r, row, _sums, ai, af| {
-        let b = start + r;
-        if exact {
-            sw.mask_sums(b, row, ai, af);
-        } else {
-            sw.random_sums(seed, b, row, ai, af);
-        }
-    })
+    swap_driver(
+        t,
+        count,
+        threads,
+        progress,
+        t.width,
+        |sw, r, row, _sums, ai, af| {
+            let b = start + r;
+            if exact {
+                sw.mask_sums(b, row, ai, af);
+            } else {
+                sw.random_sums(seed, b, row, ai, af);
+            }
+        },
+    )
 }
 
 fn two_systems(t: &Table<'_>, metric: &Metric) -> Result<()> {
     if check_systems(t, metric)? != 2 {
-        return Err(Error::InvalidArgument("a paired test takes exactly two systems".into()));
+        return Err(Error::InvalidArgument(
+            "a paired test takes exactly two systems".into(),
+        ));
     }
     Ok(())
 }
@@ -1009,7 +1184,9 @@ fn floor_one(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
     debug_assert!(n as u64 == bnd.n);
     let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
     // SAFETY: Bounded::map returns indices below bnd.n == counts.len().
-    bnd.for_each(&mut stream, n, |i| unsafe { *counts.get_unchecked_mut(i) += 1 });
+    bnd.for_each(&mut stream, n, |i| unsafe {
+        *counts.get_unchecked_mut(i) += 1
+    });
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -1070,7 +1247,9 @@ mod tests {
     #[test]
     fn distinct_rows_draw_n_items() {
         let n = 4000;
-        let data: Vec<f64> = (0..n * 2).map(|i| ((i / 2) % 4 == 0) as u8 as f64).collect();
+        let data: Vec<f64> = (0..n * 2)
+            .map(|i| ((i / 2) % 4 == 0) as u8 as f64)
+            .collect();
         let t = table(&data, n, 2);
         let boot = Bootstrap::new(&t, Resampling::Auto);
         assert_eq!(boot.distinct_rows(), Some(2));
@@ -1108,7 +1287,15 @@ mod tests {
         let data = [1.0; 40];
         let t = table(&data, 40, 1);
         let p = Progress::new();
-        assert!(exact_permutation_values(&t, &Metric::Mean { higher_is_better: true }, 1, &p).is_err());
+        assert!(exact_permutation_values(
+            &t,
+            &Metric::Mean {
+                higher_is_better: true
+            },
+            1,
+            &p
+        )
+        .is_err());
     }
 
     #[test]
@@ -1117,9 +1304,17 @@ mod tests {
         let t = table(&data, 10, 2);
         let p = Progress::new();
         p.cancel.store(true, Ordering::Relaxed);
-        let r = bootstrap_values(&t, &Metric::Mean { higher_is_better: true }, 1, 10_000, Resampling::Items, 1, &p);
+        let r = bootstrap_values(
+            &t,
+            &Metric::Mean {
+                higher_is_better: true,
+            },
+            1,
+            10_000,
+            Resampling::Items,
+            1,
+            &p,
+        );
         assert!(matches!(r, Err(Error::Cancelled)));
     }
 }
-
-

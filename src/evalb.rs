@@ -103,7 +103,9 @@ fn atoi(s: &[u8]) -> i64 {
 }
 
 fn split_ws(s: &[u8]) -> Vec<&[u8]> {
-    s.split(|&c| is_space(c)).filter(|t| !t.is_empty()).collect()
+    s.split(|&c| is_space(c))
+        .filter(|t| !t.is_empty())
+        .collect()
 }
 
 impl Params {
@@ -139,7 +141,10 @@ impl Params {
         for (k, raw) in lines.iter().enumerate() {
             let lineno = k + 1;
             if raw.contains(&0) {
-                return Err(PrmError { line: lineno, message: "NUL byte in parameter file".into() });
+                return Err(PrmError {
+                    line: lineno,
+                    message: "NUL byte in parameter file".into(),
+                });
             }
             let mut end = raw.len();
             while end > 1 && is_space(raw[end - 1]) {
@@ -218,29 +223,30 @@ impl Params {
     }
 
     fn is_delete_for_length(&self, label: &[u8]) -> bool {
-        self.delete_labels_for_length.iter().any(|d| d.as_slice() == label)
+        self.delete_labels_for_length
+            .iter()
+            .any(|d| d.as_slice() == label)
     }
 
     fn is_quote_term(&self, label: &[u8], word: &[u8]) -> bool {
-        matches!(word, b"'" | b"\"" | b"/") && self.quote_labels.iter().any(|q| q.as_slice() == label)
+        matches!(word, b"'" | b"\"" | b"/")
+            && self.quote_labels.iter().any(|q| q.as_slice() == label)
     }
 
     #[inline]
     fn label_eq(&self, a: &[u8], b: &[u8]) -> bool {
         a == b
-            || self
-                .eq_labels
-                .iter()
-                .any(|(x, y)| (a == x.as_slice() && b == y.as_slice()) || (a == y.as_slice() && b == x.as_slice()))
+            || self.eq_labels.iter().any(|(x, y)| {
+                (a == x.as_slice() && b == y.as_slice()) || (a == y.as_slice() && b == x.as_slice())
+            })
     }
 
     #[inline]
     fn word_eq(&self, a: &[u8], b: &[u8]) -> bool {
         a == b
-            || self
-                .eq_words
-                .iter()
-                .any(|(x, y)| (a == x.as_slice() && b == y.as_slice()) || (a == y.as_slice() && b == x.as_slice()))
+            || self.eq_words.iter().any(|(x, y)| {
+                (a == x.as_slice() && b == y.as_slice()) || (a == y.as_slice() && b == x.as_slice())
+            })
     }
 
     fn is_deleted_bracket(&self, label: &[u8]) -> bool {
@@ -357,11 +363,21 @@ fn parse_line<'a>(line: &'a [u8], p: &Params, t: &mut Tree<'a>) -> Result<(), (u
                 }
             }
             t.stack.push(t.brackets.len());
-            t.brackets.push(Bracket { start: t.terms.len() as u32, end: 0, label, state: 0 });
+            t.brackets.push(Bracket {
+                start: t.terms.len() as u32,
+                end: 0,
+                label,
+                state: 0,
+            });
         } else if c == b')' {
             match t.stack.pop() {
                 Some(b) => t.brackets[b].end = t.terms.len() as u32,
-                None => return Err((pos + 1, "unbalanced brackets: this ')' closes nothing".into())),
+                None => {
+                    return Err((
+                        pos + 1,
+                        "unbalanced brackets: this ')' closes nothing".into(),
+                    ))
+                }
             }
             pos += 1;
         } else {
@@ -371,12 +387,21 @@ fn parse_line<'a>(line: &'a [u8], p: &Params, t: &mut Tree<'a>) -> Result<(), (u
             }
             return Err((
                 pos + 1,
-                format!("text outside a bracket: {:?} (EVALB cannot read this tree)", show(&line[pos..e])),
+                format!(
+                    "text outside a bracket: {:?} (EVALB cannot read this tree)",
+                    show(&line[pos..e])
+                ),
             ));
         }
     }
     if !t.stack.is_empty() {
-        return Err((n + 1, format!("unbalanced brackets: {} '(' not closed at the end of the line", t.stack.len())));
+        return Err((
+            n + 1,
+            format!(
+                "unbalanced brackets: {} '(' not closed at the end of the line",
+                t.stack.len()
+            ),
+        ));
     }
     Ok(())
 }
@@ -475,7 +500,9 @@ pub struct Sentence {
 impl Sentence {
     #[must_use]
     pub fn complete(&self) -> bool {
-        self.status == STATUS_OK && self.gold_brackets == self.test_brackets && self.test_brackets == self.matched
+        self.status == STATUS_OK
+            && self.gold_brackets == self.test_brackets
+            && self.test_brackets == self.matched
     }
 }
 
@@ -490,13 +517,27 @@ pub enum Side {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
     /// A tree EVALB cannot read (1-based line and byte column).
-    Malformed { side: Side, line: usize, column: usize, message: String },
+    Malformed {
+        side: Side,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     /// Bytes that are not UTF-8.
-    Encoding { side: Side, line: usize, message: String },
+    Encoding {
+        side: Side,
+        line: usize,
+        message: String,
+    },
     /// Different numbers of lines.
     LineCount { gold: usize, test: usize },
     /// EVALB exits without a summary at this error (`MAX_ERROR` exceeded).
-    TooManyErrors { line: usize, errors: usize, max_error: i64, first: Vec<String> },
+    TooManyErrors {
+        line: usize,
+        errors: usize,
+        max_error: i64,
+        first: Vec<String>,
+    },
 }
 
 /// The lines of a file as `fgets` returns them (a last line without a
@@ -514,16 +555,28 @@ fn check_text(data: &[u8], side: Side) -> Result<(), EvalError> {
     if let Err(e) = std::str::from_utf8(data) {
         let at = e.valid_up_to();
         let line = data[..at].iter().filter(|&&c| c == b'\n').count() + 1;
-        let col = at - data[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1) + 1;
+        let col = at
+            - data[..at]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
         return Err(EvalError::Encoding {
             side,
             line,
-            message: format!("byte 0x{:02x} at column {col} is not UTF-8; save the file as UTF-8", data[at]),
+            message: format!(
+                "byte 0x{:02x} at column {col} is not UTF-8; save the file as UTF-8",
+                data[at]
+            ),
         });
     }
     if let Some(at) = data.iter().position(|&c| c == 0) {
         let line = data[..at].iter().filter(|&&c| c == b'\n').count() + 1;
-        return Err(EvalError::Encoding { side, line, message: "NUL byte in the file".into() });
+        return Err(EvalError::Encoding {
+            side,
+            line,
+            message: "NUL byte in the file".into(),
+        });
     }
     Ok(())
 }
@@ -535,7 +588,10 @@ pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, E
     let gl = split_lines(gold);
     let tl = split_lines(test);
     if gl.len() != tl.len() {
-        return Err(EvalError::LineCount { gold: gl.len(), test: tl.len() });
+        return Err(EvalError::LineCount {
+            gold: gl.len(),
+            test: tl.len(),
+        });
     }
     let mut out = Vec::with_capacity(gl.len());
     let mut g = Tree::default();
@@ -544,10 +600,18 @@ pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, E
     let mut first = Vec::new();
     for (k, (gline, tline)) in gl.iter().zip(tl.iter()).enumerate() {
         let id = k + 1;
-        parse_line(gline, p, &mut g)
-            .map_err(|(column, message)| EvalError::Malformed { side: Side::Gold, line: id, column, message })?;
-        parse_line(tline, p, &mut s)
-            .map_err(|(column, message)| EvalError::Malformed { side: Side::Test, line: id, column, message })?;
+        parse_line(gline, p, &mut g).map_err(|(column, message)| EvalError::Malformed {
+            side: Side::Gold,
+            line: id,
+            column,
+            message,
+        })?;
+        parse_line(tline, p, &mut s).map_err(|(column, message)| EvalError::Malformed {
+            side: Side::Test,
+            line: id,
+            column,
+            message,
+        })?;
         let row = score_pair(p, &mut g, &mut s, id);
         if let Some(msg) = &row.error {
             // EVALB: `if (Error_count++ > Max_error) exit(1);`
@@ -555,7 +619,12 @@ pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, E
                 first.push(format!("{id} : {msg}"));
             }
             if errors as i64 > p.max_error {
-                return Err(EvalError::TooManyErrors { line: id, errors: errors + 1, max_error: p.max_error, first });
+                return Err(EvalError::TooManyErrors {
+                    line: id,
+                    errors: errors + 1,
+                    max_error: p.max_error,
+                    first,
+                });
             }
             errors += 1;
         }
@@ -565,7 +634,11 @@ pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, E
 }
 
 fn score_pair(p: &Params, g: &mut Tree<'_>, s: &mut Tree<'_>, id: usize) -> Sentence {
-    let mut row = Sentence { id, len: g.len, ..Sentence::default() };
+    let mut row = Sentence {
+        id,
+        len: g.len,
+        ..Sentence::default()
+    };
     if s.terms.is_empty() {
         row.status = STATUS_SKIP;
         return row;
@@ -574,7 +647,11 @@ fn score_pair(p: &Params, g: &mut Tree<'_>, s: &mut Tree<'_>, id: usize) -> Sent
         fix_quote(p, g, s);
         if g.terms.len() != s.terms.len() {
             row.status = STATUS_ERROR;
-            row.error = Some(format!("Length unmatch ({}|{})", g.terms.len(), s.terms.len()));
+            row.error = Some(format!(
+                "Length unmatch ({}|{})",
+                g.terms.len(),
+                s.terms.len()
+            ));
             return row;
         }
     }
@@ -623,7 +700,12 @@ fn score_pair(p: &Params, g: &mut Tree<'_>, s: &mut Tree<'_>, id: usize) -> Sent
     }
     row.crossing = crossing;
     row.words = g.terms.len() as u32;
-    row.correct_tags = g.terms.iter().zip(s.terms.iter()).filter(|(a, b)| p.label_eq(a.0, b.0)).count() as u32;
+    row.correct_tags = g
+        .terms
+        .iter()
+        .zip(s.terms.iter())
+        .filter(|(a, b)| p.label_eq(a.0, b.0))
+        .count() as u32;
     row
 }
 
@@ -702,7 +784,14 @@ fn summary(out: &mut String, t: &Totals) {
         ("Bracketing Precision      = ", p),
         ("Bracketing FMeasure       = ", f),
         ("Complete match            = ", pct(t.complete, valid)),
-        ("Average crossing          = ", if valid > 0 { t.crossing as f64 / valid as f64 } else { 0.0 }),
+        (
+            "Average crossing          = ",
+            if valid > 0 {
+                t.crossing as f64 / valid as f64
+            } else {
+                0.0
+            },
+        ),
         ("No crossing               = ", pct(t.no_crossing, valid)),
         ("2 or less crossing        = ", pct(t.two_or_less, valid)),
         ("Tagging accuracy          = ", pct(t.correct_tags, t.words)),
@@ -729,9 +818,15 @@ pub fn render(rows: &[Sentence], p: &Params) -> String {
             cut.add(r);
         }
         let _ = write!(out, "{:4}  {:3}    {}  ", r.id, r.len, r.status);
-        f2(&mut out, pct(u64::from(r.matched), u64::from(r.gold_brackets)));
+        f2(
+            &mut out,
+            pct(u64::from(r.matched), u64::from(r.gold_brackets)),
+        );
         out.push(' ');
-        f2(&mut out, pct(u64::from(r.matched), u64::from(r.test_brackets)));
+        f2(
+            &mut out,
+            pct(u64::from(r.matched), u64::from(r.test_brackets)),
+        );
         let _ = write!(
             out,
             "   {:3}    {:3}  {:3}    {:3}   {:4}  {:4}   ",
@@ -778,7 +873,10 @@ mod tests {
         let r = run(g, t);
         assert_eq!(r.len(), 1);
         let s = &r[0];
-        assert_eq!((s.len, s.status, s.matched, s.gold_brackets, s.test_brackets), (4, 0, 4, 4, 4));
+        assert_eq!(
+            (s.len, s.status, s.matched, s.gold_brackets, s.test_brackets),
+            (4, 0, 4, 4, 4)
+        );
         assert_eq!((s.words, s.correct_tags, s.crossing), (3, 3, 0));
         assert!(s.complete());
     }
@@ -810,7 +908,10 @@ mod tests {
 
     #[test]
     fn skip_and_errors() {
-        let r = run("(S (A a))\n(S (A a))\n(S (A a))\n", "\n(S (A a) (B b))\n(S (A z))\n");
+        let r = run(
+            "(S (A a))\n(S (A a))\n(S (A a))\n",
+            "\n(S (A a) (B b))\n(S (A z))\n",
+        );
         assert_eq!(r[0].status, STATUS_SKIP);
         assert_eq!(r[1].error.as_deref(), Some("Length unmatch (1|2)"));
         assert_eq!(r[2].error.as_deref(), Some("Words unmatch (a|z)"));
@@ -834,9 +935,26 @@ mod tests {
     #[test]
     fn malformed_lines() {
         let p = Params::collins();
-        for bad in ["(S (A a)", "(S (A a)))", "(S (A a b))", "S", "(S (A a) x)", "(NP word (NN x))"] {
+        for bad in [
+            "(S (A a)",
+            "(S (A a)))",
+            "(S (A a b))",
+            "S",
+            "(S (A a) x)",
+            "(NP word (NN x))",
+        ] {
             let e = evaluate(bad.as_bytes(), bad.as_bytes(), &p).unwrap_err();
-            assert!(matches!(e, EvalError::Malformed { side: Side::Gold, line: 1, .. }), "{bad}: {e:?}");
+            assert!(
+                matches!(
+                    e,
+                    EvalError::Malformed {
+                        side: Side::Gold,
+                        line: 1,
+                        ..
+                    }
+                ),
+                "{bad}: {e:?}"
+            );
         }
         assert!(matches!(
             evaluate(b"(A a)\n(A a)\n", b"(A a)\n", &p),
@@ -844,7 +962,11 @@ mod tests {
         ));
         assert!(matches!(
             evaluate(b"(A a)\n(A \xff)\n", b"(A a)\n(A a)\n", &p),
-            Err(EvalError::Encoding { side: Side::Gold, line: 2, .. })
+            Err(EvalError::Encoding {
+                side: Side::Gold,
+                line: 2,
+                ..
+            })
         ));
     }
 
@@ -872,7 +994,10 @@ mod tests {
         let t = "(ROOT (S (NP (NP (NNS students)) (POS ')) (VP (VBP say) (NP (NN hi))) (. .)))";
         let r = evaluate(g.as_bytes(), t.as_bytes(), &p).unwrap();
         let s = &r[0];
-        assert_eq!((s.status, s.matched, s.gold_brackets, s.test_brackets), (0, 6, 6, 6));
+        assert_eq!(
+            (s.status, s.matched, s.gold_brackets, s.test_brackets),
+            (0, 6, 6, 6)
+        );
         assert_eq!((s.words, s.correct_tags, s.len), (4, 3, 5));
         // without QUOTE_LABEL it is a length mismatch
         let r = evaluate(g.as_bytes(), t.as_bytes(), &Params::collins()).unwrap();
@@ -883,7 +1008,12 @@ mod tests {
     fn unlabeled_and_eq_word() {
         let mut p = Params::default();
         p.apply_prm(b"LABELED 0\nEQ_WORD colour color\n").unwrap();
-        let r = evaluate(b"(S (NP (DT the) (NN colour)) (VB x))", b"(X (Y (DT the) (NN color)) (VB x))", &p).unwrap();
+        let r = evaluate(
+            b"(S (NP (DT the) (NN colour)) (VB x))",
+            b"(X (Y (DT the) (NN color)) (VB x))",
+            &p,
+        )
+        .unwrap();
         assert_eq!((r[0].matched, r[0].gold_brackets), (2, 2));
     }
 
@@ -891,7 +1021,9 @@ mod tests {
     fn render_shape() {
         let rows = run("(S (A a) (B b))", "(S (A a) (B b))");
         let text = render(&rows, &Params::collins());
-        assert!(text.contains("   1    2    0  100.00 100.00     1      1    1      0      2     2   100.00\n"));
+        assert!(text.contains(
+            "   1    2    0  100.00 100.00     1      1    1      0      2     2   100.00\n"
+        ));
         assert!(text.contains("Bracketing FMeasure       = 100.00\n"));
         assert!(text.ends_with("Tagging accuracy          = 100.00\n"));
         let rows = run("(S (A a) (B b))", "(T (A a) (B b))");

@@ -33,7 +33,11 @@ fn finish(count: u64, total: u64, plus_one: bool) -> PValue {
     } else {
         count as f64 / total as f64
     };
-    PValue { count, total, pvalue }
+    PValue {
+        count,
+        total,
+        pvalue,
+    }
 }
 
 /// Bootstrap p-value from `deltas` (δ* of each resample) and the observed δ.
@@ -76,10 +80,18 @@ pub fn bootstrap_pvalue(
 
 /// Shifted bootstrap p-value with a given sidedness.
 #[must_use]
-pub fn shifted_pvalue(deltas: &[f64], observed: f64, alternative: Alternative, plus_one: bool) -> PValue {
+pub fn shifted_pvalue(
+    deltas: &[f64],
+    observed: f64,
+    alternative: Alternative,
+    plus_one: bool,
+) -> PValue {
     let mean = mean_blocked(deltas);
     let count = match alternative {
-        Alternative::TwoSided => deltas.iter().filter(|&&d| (d - mean).abs() >= observed.abs()).count(),
+        Alternative::TwoSided => deltas
+            .iter()
+            .filter(|&&d| (d - mean).abs() >= observed.abs())
+            .count(),
         Alternative::Greater => deltas.iter().filter(|&&d| d - mean >= observed).count(),
         Alternative::Less => deltas.iter().filter(|&&d| d - mean <= observed).count(),
     } as u64;
@@ -117,10 +129,18 @@ pub fn mean_in_order(v: &[f64]) -> f64 {
 /// with a relative tolerance of 100 ulps so that rearrangements equal to the
 /// observed one in exact arithmetic always count (as scipy does).
 #[must_use]
-pub fn permutation_pvalue(deltas: &[f64], observed: f64, alternative: Alternative, plus_one: bool) -> PValue {
+pub fn permutation_pvalue(
+    deltas: &[f64],
+    observed: f64,
+    alternative: Alternative,
+    plus_one: bool,
+) -> PValue {
     let gamma = (observed * 100.0 * f64::EPSILON).abs();
     let count = match alternative {
-        Alternative::TwoSided => deltas.iter().filter(|&&d| d.abs() >= observed.abs() - gamma).count(),
+        Alternative::TwoSided => deltas
+            .iter()
+            .filter(|&&d| d.abs() >= observed.abs() - gamma)
+            .count(),
         Alternative::Greater => deltas.iter().filter(|&&d| d >= observed - gamma).count(),
         Alternative::Less => deltas.iter().filter(|&&d| d <= observed + gamma).count(),
     } as u64;
@@ -145,7 +165,11 @@ pub fn quantile(values: &mut [f64], q: f64) -> f64 {
     let gamma = vi - vi.floor();
     let (_, a, rest) = values.select_nth_unstable_by(prev, f64::total_cmp);
     let a = *a;
-    let b = if next == prev { a } else { rest.iter().copied().fold(f64::INFINITY, f64::min) };
+    let b = if next == prev {
+        a
+    } else {
+        rest.iter().copied().fold(f64::INFINITY, f64::min)
+    };
     let d = b - a;
     if gamma >= 0.5 {
         b - d * (1.0 - gamma)
@@ -179,22 +203,57 @@ mod tests {
     #[test]
     fn bk_counts_in_observed_direction() {
         let d = [0.0, 1.0, 2.5, 3.0, -4.0];
-        let p = bootstrap_pvalue(&d, 1.0, BootVariant::BergKirkpatrick, Alternative::TwoSided, 1.0, false);
+        let p = bootstrap_pvalue(
+            &d,
+            1.0,
+            BootVariant::BergKirkpatrick,
+            Alternative::TwoSided,
+            1.0,
+            false,
+        );
         assert_eq!(p.count, 2);
-        let p = bootstrap_pvalue(&d, -1.0, BootVariant::BergKirkpatrick, Alternative::TwoSided, 1.0, false);
+        let p = bootstrap_pvalue(
+            &d,
+            -1.0,
+            BootVariant::BergKirkpatrick,
+            Alternative::TwoSided,
+            1.0,
+            false,
+        );
         assert_eq!(p.count, 1);
-        let p = bootstrap_pvalue(&d, 0.0, BootVariant::BergKirkpatrick, Alternative::TwoSided, 1.0, true);
+        let p = bootstrap_pvalue(
+            &d,
+            0.0,
+            BootVariant::BergKirkpatrick,
+            Alternative::TwoSided,
+            1.0,
+            true,
+        );
         assert_eq!(p.pvalue, 1.0);
     }
 
     #[test]
     fn koehn_and_plus_one() {
         let d = [0.5, -0.1, 0.0, 0.2];
-        let p = bootstrap_pvalue(&d, 0.3, BootVariant::Koehn, Alternative::TwoSided, 1.0, true);
+        let p = bootstrap_pvalue(
+            &d,
+            0.3,
+            BootVariant::Koehn,
+            Alternative::TwoSided,
+            1.0,
+            true,
+        );
         assert_eq!(p.count, 2);
         assert_eq!(p.pvalue, 3.0 / 5.0);
         // lower is better: y "wins" with a negative delta
-        let p = bootstrap_pvalue(&d, -0.3, BootVariant::Koehn, Alternative::TwoSided, -1.0, false);
+        let p = bootstrap_pvalue(
+            &d,
+            -0.3,
+            BootVariant::Koehn,
+            Alternative::TwoSided,
+            -1.0,
+            false,
+        );
         assert_eq!(p.count, 3);
     }
 

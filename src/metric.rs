@@ -27,16 +27,31 @@ pub enum Smooth {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Metric {
-    Mean { higher_is_better: bool },
+    Mean {
+        higher_is_better: bool,
+    },
     Accuracy,
     Precision,
     Recall,
-    FBeta { beta: f64 },
-    Bleu { max_order: usize, smooth: Smooth, effective_order: bool },
-    Chrf { char_order: usize, word_order: usize, beta: f64, eps_smoothing: bool },
+    FBeta {
+        beta: f64,
+    },
+    Bleu {
+        max_order: usize,
+        smooth: Smooth,
+        effective_order: bool,
+    },
+    Chrf {
+        char_order: usize,
+        word_order: usize,
+        beta: f64,
+        eps_smoothing: bool,
+    },
     Aer,
     ErrorRate,
-    WeightedMacroF1 { weight: f64 },
+    WeightedMacroF1 {
+        weight: f64,
+    },
 }
 
 #[inline]
@@ -57,7 +72,11 @@ impl Metric {
             Metric::Accuracy | Metric::ErrorRate => 2,
             Metric::Precision | Metric::Recall | Metric::FBeta { .. } => 3,
             Metric::Bleu { max_order, .. } => 2 + 2 * max_order,
-            Metric::Chrf { char_order, word_order, .. } => 3 * (char_order + word_order),
+            Metric::Chrf {
+                char_order,
+                word_order,
+                ..
+            } => 3 * (char_order + word_order),
             Metric::Aer => 4,
             Metric::WeightedMacroF1 { .. } => 5,
         }
@@ -91,10 +110,17 @@ impl Metric {
                     (1.0 + b2) * p * r / d
                 }
             }
-            Metric::Bleu { max_order, smooth, effective_order } => bleu(s, *max_order, *smooth, *effective_order),
-            Metric::Chrf { char_order, word_order, beta, eps_smoothing } => {
-                chrf(s, char_order + word_order, *beta, *eps_smoothing)
-            }
+            Metric::Bleu {
+                max_order,
+                smooth,
+                effective_order,
+            } => bleu(s, *max_order, *smooth, *effective_order),
+            Metric::Chrf {
+                char_order,
+                word_order,
+                beta,
+                eps_smoothing,
+            } => chrf(s, char_order + word_order, *beta, *eps_smoothing),
             Metric::Aer => 1.0 - ratio(s[0] + s[1], s[2] + s[3]),
             Metric::ErrorRate => ratio(s[0], s[1]),
             Metric::WeightedMacroF1 { weight } => {
@@ -121,7 +147,11 @@ fn bleu(s: &[f64], order: usize, smooth: Smooth, effective_order: bool) -> f64 {
     let total = &s[2 + order..2 + 2 * order];
     let mut bp = 1.0;
     if sys_len < ref_len {
-        bp = if sys_len > 0.0 { (1.0 - ref_len / sys_len).exp() } else { 0.0 };
+        bp = if sys_len > 0.0 {
+            (1.0 - ref_len / sys_len).exp()
+        } else {
+            0.0
+        };
     }
     if correct.iter().all(|&c| c == 0.0) {
         return 0.0;
@@ -175,7 +205,11 @@ fn chrf(s: &[f64], orders: usize, beta: f64, eps_smoothing: bool) -> f64 {
         let prec = if hyp > 0.0 { m / hyp } else { eps };
         let rec = if rf > 0.0 { m / rf } else { eps };
         let denom = factor * prec + rec;
-        score += if denom > 0.0 { (1.0 + factor) * prec * rec / denom } else { eps };
+        score += if denom > 0.0 {
+            (1.0 + factor) * prec * rec / denom
+        } else {
+            eps
+        };
         if hyp > 0.0 && rf > 0.0 {
             avg_p += prec;
             avg_r += rec;
@@ -212,9 +246,18 @@ mod tests {
         assert_eq!(Metric::Recall.score(&s, 1.0), 0.5);
         let f = Metric::FBeta { beta: 1.0 }.score(&s, 1.0);
         assert!((f - 2.0 * 0.8 * 0.5 / 1.3).abs() < 1e-15);
-        assert_eq!(Metric::FBeta { beta: 1.0 }.score(&[0.0, 0.0, 3.0], 1.0), 0.0);
+        assert_eq!(
+            Metric::FBeta { beta: 1.0 }.score(&[0.0, 0.0, 3.0], 1.0),
+            0.0
+        );
         assert_eq!(Metric::Accuracy.score(&[3.0, 4.0], 1.0), 0.75);
-        assert_eq!(Metric::Mean { higher_is_better: true }.score(&[3.0], 4.0), 0.75);
+        assert_eq!(
+            Metric::Mean {
+                higher_is_better: true
+            }
+            .score(&[3.0], 4.0),
+            0.75
+        );
     }
 
     #[test]
@@ -227,7 +270,11 @@ mod tests {
 
     #[test]
     fn bleu_perfect_and_empty() {
-        let m = Metric::Bleu { max_order: 4, smooth: Smooth::Exp, effective_order: false };
+        let m = Metric::Bleu {
+            max_order: 4,
+            smooth: Smooth::Exp,
+            effective_order: false,
+        };
         let s = [10.0, 10.0, 10.0, 9.0, 8.0, 7.0, 10.0, 9.0, 8.0, 7.0];
         assert!((m.score(&s, 1.0) - 100.0).abs() < 1e-12);
         let z = [10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 10.0, 9.0, 8.0, 7.0];

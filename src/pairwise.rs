@@ -43,11 +43,15 @@ pub fn count_block(
     threads: usize,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
     if s == 0 || values.len() % s != 0 || observed.len() != s {
-        return Err(Error::InvalidArgument("values, systems and observed scores do not fit together".into()));
+        return Err(Error::InvalidArgument(
+            "values, systems and observed scores do not fit together".into(),
+        ));
     }
     if let Some(m) = means {
         if m.len() != s * s {
-            return Err(Error::InvalidArgument("means must be systems x systems".into()));
+            return Err(Error::InvalidArgument(
+                "means must be systems x systems".into(),
+            ));
         }
     }
     let rows = values.len() / s;
@@ -164,7 +168,9 @@ pub fn pairwise_shard(
         let len = (stop - b).min(PAIR_BLOCK as u64) as usize;
         let values = bootstrap_values_range(t, boot, metric, seed, b, len, threads, progress)?;
         if values.len() != len * s {
-            return Err(Error::InvalidArgument("metric systems do not match the observed scores".into()));
+            return Err(Error::InvalidArgument(
+                "metric systems do not match the observed scores".into(),
+            ));
         }
         let (c, sums) = count_block(&values, s, observed, spec, means, threads)?;
         for (a, x) in counts.iter_mut().zip(c) {
@@ -199,22 +205,35 @@ mod tests {
         let n = 120;
         let s = 4;
         let k = 3;
-        let data: Vec<f64> = (0..n * s * k).map(|i| ((i * 2654435761usize) % 17) as f64).collect();
+        let data: Vec<f64> = (0..n * s * k)
+            .map(|i| ((i * 2654435761usize) % 17) as f64)
+            .collect();
         let t = Table::new(&data, n, s * k).unwrap();
         let m = Metric::FBeta { beta: 1.0 };
         let p = Progress::new();
         let boot = Bootstrap::new(&t, Resampling::Items);
-        let totals: Vec<f64> = (0..s * k).map(|c| (0..n).map(|i| data[i * s * k + c]).sum()).collect();
-        let observed: Vec<f64> = (0..s).map(|j| m.score(&totals[j * k..(j + 1) * k], n as f64)).collect();
-        let spec = PairSpec { variant: BootVariant::BergKirkpatrick, alternative: Alternative::TwoSided, orient: 1.0 };
-        let (counts, _) = pairwise_shard(&t, &boot, &m, 3, 0, 700, &observed, spec, None, 2, &p).unwrap();
+        let totals: Vec<f64> = (0..s * k)
+            .map(|c| (0..n).map(|i| data[i * s * k + c]).sum())
+            .collect();
+        let observed: Vec<f64> = (0..s)
+            .map(|j| m.score(&totals[j * k..(j + 1) * k], n as f64))
+            .collect();
+        let spec = PairSpec {
+            variant: BootVariant::BergKirkpatrick,
+            alternative: Alternative::TwoSided,
+            orient: 1.0,
+        };
+        let (counts, _) =
+            pairwise_shard(&t, &boot, &m, 3, 0, 700, &observed, spec, None, 2, &p).unwrap();
         let (vals, _) = bootstrap_values(&t, &m, 3, 700, Resampling::Items, 1, &p).unwrap();
         for i in 0..s {
             for j in 0..s {
                 if i == j {
                     continue;
                 }
-                let d: Vec<f64> = (0..700).map(|b| vals[b * s + j] - vals[b * s + i]).collect();
+                let d: Vec<f64> = (0..700)
+                    .map(|b| vals[b * s + j] - vals[b * s + i])
+                    .collect();
                 let want = bootstrap_pvalue(
                     &d,
                     observed[j] - observed[i],
@@ -233,11 +252,17 @@ mod tests {
         let data = [1.0; 8];
         let t = Table::new(&data, 4, 2).unwrap();
         let boot = Bootstrap::new(&t, Resampling::Items);
-        let spec = PairSpec { variant: BootVariant::Koehn, alternative: Alternative::TwoSided, orient: 1.0 };
+        let spec = PairSpec {
+            variant: BootVariant::Koehn,
+            alternative: Alternative::TwoSided,
+            orient: 1.0,
+        };
         let r = pairwise_shard(
             &t,
             &boot,
-            &Metric::Mean { higher_is_better: true },
+            &Metric::Mean {
+                higher_is_better: true,
+            },
             1,
             5,
             10,

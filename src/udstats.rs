@@ -49,8 +49,9 @@ const C_ALIGNED: usize = 3;
 
 #[cfg(test)]
 const UNIVERSAL_FEATURES: [&str; 21] = [
-    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number", "Case", "Definite",
-    "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
+    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number",
+    "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident",
+    "Polarity", "Person", "Polite",
 ];
 #[cfg(test)]
 const CONTENT: [&str; 29] = [
@@ -110,7 +111,11 @@ pub struct UdError {
 /// Unicode general category Zs (stable since Unicode 4.1).
 #[inline]
 fn is_zs(c: char) -> bool {
-    matches!(c, '\u{20}' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}')
+    matches!(
+        c,
+        '\u{20}' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
+    )
 }
 
 struct Word<'a> {
@@ -253,11 +258,19 @@ const COLS_HELP: &str = "a word line needs exactly 10 TAB-separated columns \
 /// Read one CoNLL-U file the way the reference scorer does.
 fn parse(data: &str) -> Result<Doc<'_>, PErr> {
     if data.len() >= u32::MAX as usize / 2 {
-        return Err(PErr { line: None, sentence: None, sent_id: None, message: "file too large (>2 GB)".into() });
+        return Err(PErr {
+            line: None,
+            sentence: None,
+            sent_id: None,
+            message: "file too large (>2 GB)".into(),
+        });
     }
     // Lines: split on '\n'; a final '\n' does not start another line.
     let body = data.strip_suffix('\n').unwrap_or(data);
-    let mut lines = body.split('\n').take(if data.is_empty() { 0 } else { usize::MAX }).enumerate();
+    let mut lines = body
+        .split('\n')
+        .take(if data.is_empty() { 0 } else { usize::MAX })
+        .enumerate();
     let mut doc = Doc {
         text: String::with_capacity(data.len() / 4),
         tokens: Vec::new(),
@@ -300,7 +313,11 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
                 continue;
             }
             in_sent = true;
-            doc.sents.push(Sent { start: doc.text.len() as u32, end: 0, sent_id: pending_id.take() });
+            doc.sents.push(Sent {
+                start: doc.text.len() as u32,
+                end: 0,
+                sent_id: pending_id.take(),
+            });
             sent_start_word = doc.words.len();
             sent_first_line = lineno;
             heads.clear();
@@ -319,14 +336,21 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
         }
         let cols = match columns(line) {
             Ok(c) => c,
-            Err(n) => fail!(lineno, "expected 10 TAB-separated columns, found {n}: {:?}; {COLS_HELP}", trunc(line)),
+            Err(n) => fail!(
+                lineno,
+                "expected 10 TAB-separated columns, found {n}: {:?}; {COLS_HELP}",
+                trunc(line)
+            ),
         };
         if cols[0].contains('.') {
             continue; // empty node
         }
         let form = strip_zs(cols[1]);
         if form.is_empty() {
-            fail!(lineno, "empty FORM (after removing spaces); every token needs a non-empty FORM");
+            fail!(
+                lineno,
+                "empty FORM (after removing spaces); every token needs a non-empty FORM"
+            );
         }
         let start = doc.text.len() as u32;
         doc.text.push_str(&form);
@@ -343,10 +367,18 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
                 parts.get(1).and_then(|p| parse_uint(p)),
             ) {
                 (2, Some(a), Some(b)) => (a, b),
-                _ => fail!(lineno, "cannot parse multiword token ID {:?}; it must look like 3-4", cols[0]),
+                _ => fail!(
+                    lineno,
+                    "cannot parse multiword token ID {:?}; it must look like 3-4",
+                    cols[0]
+                ),
             };
             if a != expected || b < a {
-                fail!(lineno, "multiword token range {:?} does not fit: the next word ID is {expected}", cols[0]);
+                fail!(
+                    lineno,
+                    "multiword token range {:?} does not fit: the next word ID is {expected}",
+                    cols[0]
+                );
             }
             for k in a..=b {
                 let Some((j, wraw)) = lines.next() else {
@@ -366,20 +398,40 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
                     Err(n) => fail!(lineno, "expected 10 TAB-separated columns in word {k} of multiword token {:?}, found {n}: {:?}; {COLS_HELP}", cols[0], trunc(wl)),
                 };
                 if parse_uint(wc[0]) != Some(k) {
-                    fail!(lineno, "word ID {:?} inside multiword token {:?}: expected {k}", wc[0], cols[0]);
+                    fail!(
+                        lineno,
+                        "word ID {:?} inside multiword token {:?}: expected {k}",
+                        wc[0],
+                        cols[0]
+                    );
                 }
                 let Some(h) = parse_int(wc[6]) else {
-                    fail!(lineno, "cannot parse HEAD {:?}; it must be an integer (0 for the root)", wc[6]);
+                    fail!(
+                        lineno,
+                        "cannot parse HEAD {:?}; it must be an integer (0 for the root)",
+                        wc[6]
+                    );
                 };
                 if h < 0 {
                     fail!(lineno, "HEAD {h} is negative");
                 }
                 heads.push(h);
-                doc.words.push(make_word(start, end, true, std::borrow::Cow::Borrowed(wc[1]), &wc, sent));
+                doc.words.push(make_word(
+                    start,
+                    end,
+                    true,
+                    std::borrow::Cow::Borrowed(wc[1]),
+                    &wc,
+                    sent,
+                ));
             }
         } else {
             match parse_uint(cols[0]) {
-                None => fail!(lineno, "cannot parse word ID {:?}; it must be a positive integer", cols[0]),
+                None => fail!(
+                    lineno,
+                    "cannot parse word ID {:?}; it must be a positive integer",
+                    cols[0]
+                ),
                 Some(id) if id != expected => {
                     fail!(
                         lineno,
@@ -391,17 +443,25 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
                 _ => {}
             }
             let Some(h) = parse_int(cols[6]) else {
-                fail!(lineno, "cannot parse HEAD {:?}; it must be an integer (0 for the root)", cols[6]);
+                fail!(
+                    lineno,
+                    "cannot parse HEAD {:?}; it must be an integer (0 for the root)",
+                    cols[6]
+                );
             };
             if h < 0 {
                 fail!(lineno, "HEAD {h} is negative");
             }
             heads.push(h);
-            doc.words.push(make_word(start, end, false, form, &cols, sent));
+            doc.words
+                .push(make_word(start, end, false, form, &cols, sent));
         }
     }
     if in_sent {
-        fail!(lineno, "the file does not end with an empty line after the last sentence");
+        fail!(
+            lineno,
+            "the file does not end with an empty line after the last sentence"
+        );
     }
     if doc.sents.is_empty() {
         return Err(PErr {
@@ -419,7 +479,9 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
 fn clean(raw: &str, n: usize) -> Result<&str, String> {
     let l = raw.strip_suffix('\r').unwrap_or(raw);
     if l.contains('\r') {
-        return Err(format!("line {n} contains a carriage return inside the line; use \\n or \\r\\n line ends"));
+        return Err(format!(
+            "line {n} contains a carriage return inside the line; use \\n or \\r\\n line ends"
+        ));
     }
     Ok(l)
 }
@@ -490,7 +552,10 @@ fn make_word<'a>(
         parent: NONE,
         sent,
         content: is_content(deprel),
-        functional: matches!(deprel, "aux" | "cop" | "mark" | "det" | "clf" | "case" | "cc"),
+        functional: matches!(
+            deprel,
+            "aux" | "cop" | "mark" | "det" | "clf" | "case" | "cc"
+        ),
         first_child: NONE,
         next_sibling: NONE,
     }
@@ -500,11 +565,16 @@ fn make_word<'a>(
 fn finish_sentence(doc: &mut Doc<'_>, first: usize, heads: &[i64]) -> Result<(), String> {
     let n = heads.len();
     if n == 0 {
-        return Err("sentence without words (an empty line must follow each sentence exactly once)".into());
+        return Err(
+            "sentence without words (an empty line must follow each sentence exactly once)".into(),
+        );
     }
     for (k, &h) in heads.iter().enumerate() {
         if h as usize > n {
-            return Err(format!("HEAD {h} of word {} points outside the sentence ({n} words)", k + 1));
+            return Err(format!(
+                "HEAD {h} of word {} points outside the sentence ({n} words)",
+                k + 1
+            ));
         }
     }
     // Cycle check: 0 unseen, 1 on the current path, 2 reaches the root.
@@ -530,7 +600,9 @@ fn finish_sentence(doc: &mut Doc<'_>, first: usize, heads: &[i64]) -> Result<(),
     }
     let roots = heads.iter().filter(|&&h| h == 0).count();
     if roots != 1 {
-        return Err(format!("{roots} words have HEAD 0; a sentence needs exactly one root"));
+        return Err(format!(
+            "{roots} words have HEAD 0; a sentence needs exactly one root"
+        ));
     }
     let mut last_child = vec![NONE; n];
     for (k, &h) in heads.iter().enumerate() {
@@ -591,7 +663,12 @@ fn align(g: &[Word<'_>], s: &[Word<'_>]) -> (Vec<u32>, Vec<(u32, u32)>) {
         }
         let (gs, ss) = (gi, si);
         let inside = |w: &[Word<'_>], i: usize, e: u32| -> bool {
-            i < w.len() && if w[i].mwt { w[i].start < e } else { w[i].end <= e }
+            i < w.len()
+                && if w[i].mwt {
+                    w[i].start < e
+                } else {
+                    w[i].end <= e
+                }
         };
         while inside(g, gi, span_end) || inside(s, si, span_end) {
             let take_gold = gi < g.len() && (si >= s.len() || g[gi].start <= s[si].start);
@@ -619,7 +696,11 @@ fn align(g: &[Word<'_>], s: &[Word<'_>]) -> (Vec<u32>, Vec<(u32, u32)>) {
         lcs.resize((n + 1) * w, 0);
         for a in (0..n).rev() {
             for b in (0..m).rev() {
-                let mut v = if gl[a] == sl[b] { 1 + lcs[(a + 1) * w + b + 1] } else { 0 };
+                let mut v = if gl[a] == sl[b] {
+                    1 + lcs[(a + 1) * w + b + 1]
+                } else {
+                    0
+                };
                 v = v.max(lcs[(a + 1) * w + b]).max(lcs[a * w + b + 1]);
                 lcs[a * w + b] = v;
             }
@@ -652,7 +733,13 @@ pub struct Evaluation {
 }
 
 fn to_err(side: Side, e: PErr) -> UdError {
-    UdError { side, line: e.line, sentence: e.sentence, sent_id: e.sent_id, message: e.message }
+    UdError {
+        side,
+        line: e.line,
+        sentence: e.sentence,
+        sent_id: e.sent_id,
+        message: e.message,
+    }
 }
 
 fn decode(side: Side, bytes: &[u8]) -> Result<&str, UdError> {
@@ -664,7 +751,9 @@ fn decode(side: Side, bytes: &[u8]) -> Result<&str, UdError> {
             line: Some(line),
             sentence: None,
             sent_id: None,
-            message: format!("bytes that are not UTF-8 at byte offset {at}; save the file as UTF-8"),
+            message: format!(
+                "bytes that are not UTF-8 at byte offset {at}; save the file as UTF-8"
+            ),
         }
     })
 }
@@ -695,7 +784,11 @@ fn mismatch(gold: &Doc<'_>, sys: &Doc<'_>) -> UdError {
         match token_at(&d.tokens, at as u32) {
             Some(t) => {
                 let k = sentence_at(&d.sents, at as u32);
-                (Some(d.token_line[t] as usize), Some(k + 1), d.sents[k].sent_id.map(str::to_owned))
+                (
+                    Some(d.token_line[t] as usize),
+                    Some(k + 1),
+                    d.sents[k].sent_id.map(str::to_owned),
+                )
             }
             None => (None, None, None),
         }
@@ -713,7 +806,13 @@ fn mismatch(gold: &Doc<'_>, sys: &Doc<'_>) -> UdError {
         where_(gl, gsn),
         where_(sl, ssn)
     );
-    UdError { side: Side::System, line: sl, sentence: ssn, sent_id: sid, message }
+    UdError {
+        side: Side::System,
+        line: sl,
+        sentence: ssn,
+        sent_id: sid,
+        message,
+    }
 }
 
 /// Score `system` against `gold` (both UTF-8 CoNLL-U bytes).
@@ -731,7 +830,13 @@ pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
     let ix = |sent: usize, m: usize, c: usize| (sent * nm + m) * N_COUNTS + c;
 
     // Tokens and sentences: spans matched on identical start and end.
-    fn spans(out: &mut [u64], gs: &[(u32, u32)], ss: &[(u32, u32)], sent_of: &dyn Fn(u32) -> usize, m: usize) {
+    fn spans(
+        out: &mut [u64],
+        gs: &[(u32, u32)],
+        ss: &[(u32, u32)],
+        sent_of: &dyn Fn(u32) -> usize,
+        m: usize,
+    ) {
         let nm = METRICS.len();
         let ix = |sent: usize, c: usize| (sent * nm + m) * N_COUNTS + c;
         for t in gs {
@@ -774,7 +879,11 @@ pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
         }
     }
     for (i, w) in s.words.iter().enumerate() {
-        let k = if map[i] == NONE { sent_of(w.start) } else { g.words[map[i] as usize].sent as usize };
+        let k = if map[i] == NONE {
+            sent_of(w.start)
+        } else {
+            g.words[map[i] as usize].sent as usize
+        };
         for m in M_WORDS..=9 {
             out[ix(k, m, C_SYSTEM)] += 1;
         }
@@ -802,7 +911,16 @@ pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
         let lemma = gw.lemma == "_" || gw.lemma == sw.lemma;
         let uas = same_parent(gw, sw);
         let las = uas && gw.deprel == sw.deprel;
-        let flags = [true, upos, xpos, feats, upos && xpos && feats, lemma, uas, las];
+        let flags = [
+            true,
+            upos,
+            xpos,
+            feats,
+            upos && xpos && feats,
+            lemma,
+            uas,
+            las,
+        ];
         for (j, &ok) in flags.iter().enumerate() {
             let m = M_WORDS + j;
             out[ix(k, m, C_ALIGNED)] += 1;
@@ -818,7 +936,11 @@ pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
                         break c == d;
                     }
                     let (cw, dw) = (&g.words[c as usize], &s.words[d as usize]);
-                    if map[d as usize] != c || cw.deprel != dw.deprel || cw.upos != dw.upos || cw.feats != dw.feats {
+                    if map[d as usize] != c
+                        || cw.deprel != dw.deprel
+                        || cw.upos != dw.upos
+                        || cw.feats != dw.feats
+                    {
                         break false;
                     }
                     c = cw.next_sibling;
@@ -836,7 +958,11 @@ pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
     Ok(Evaluation {
         counts: out,
         n_sentences: ns,
-        sent_ids: g.sents.iter().map(|x| x.sent_id.map(str::to_owned)).collect(),
+        sent_ids: g
+            .sents
+            .iter()
+            .map(|x| x.sent_id.map(str::to_owned))
+            .collect(),
     })
 }
 
@@ -866,7 +992,12 @@ mod tests {
                 n += 1;
                 out += &format!("{n}\t{}\t_\t_\t_\t_\t{}\t_\t_\t_\n", parts[0], n - 1);
             } else {
-                out += &format!("{}-{}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", n + 1, n + parts.len() - 1, parts[0]);
+                out += &format!(
+                    "{}-{}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n",
+                    n + 1,
+                    n + parts.len() - 1,
+                    parts[0]
+                );
                 for p in &parts[1..] {
                     n += 1;
                     out += &format!("{n}\t{p}\t_\t_\t_\t_\t{}\t_\t_\t_\n", n - 1);
@@ -886,24 +1017,48 @@ mod tests {
         for d in CONTENT {
             assert!(
                 is_content(d)
-                    && !make_word(0, 1, false, "x".into(), &["1", "x", "_", "_", "_", "_", "0", d, "_", "_"], 0)
-                        .functional
+                    && !make_word(
+                        0,
+                        1,
+                        false,
+                        "x".into(),
+                        &["1", "x", "_", "_", "_", "_", "0", d, "_", "_"],
+                        0
+                    )
+                    .functional
             );
         }
         for d in FUNCTIONAL {
             assert!(
                 !is_content(d)
-                    && make_word(0, 1, false, "x".into(), &["1", "x", "_", "_", "_", "_", "0", d, "_", "_"], 0)
-                        .functional
+                    && make_word(
+                        0,
+                        1,
+                        false,
+                        "x".into(),
+                        &["1", "x", "_", "_", "_", "_", "0", d, "_", "_"],
+                        0
+                    )
+                    .functional
             );
         }
         for f in UNIVERSAL_FEATURES {
             assert!(is_universal(&format!("{f}=X")));
         }
         assert!(!is_content("punct") && !is_universal("NounClass=Bantu1"));
-        assert_eq!(universal_feats("Tense=Past|Mood=Ind|Custom=1"), "Mood=Ind|Tense=Past");
+        assert_eq!(
+            universal_feats("Tense=Past|Mood=Ind|Custom=1"),
+            "Mood=Ind|Tense=Past"
+        );
         assert_eq!(universal_feats("_"), "");
-        let w = make_word(0, 1, false, "x".into(), &["1", "x", "_", "_", "_", "_", "0", "obl:arg", "_", "_"], 0);
+        let w = make_word(
+            0,
+            1,
+            false,
+            "x".into(),
+            &["1", "x", "_", "_", "_", "_", "0", "obl:arg", "_", "_"],
+            0,
+        );
         assert!(w.content && w.deprel == "obl");
     }
 
@@ -912,13 +1067,25 @@ mod tests {
         assert_eq!(words_correct(&["a", "b", "c"], &["a", "b", "c"]), 3);
         assert_eq!(words_correct(&["abc a b c"], &["a", "b", "c"]), 3);
         assert_eq!(words_correct(&["abcd a b c d"], &["ab a b", "cd c d"]), 4);
-        assert_eq!(words_correct(&["abc a b c", "de d e"], &["a", "bcd b c d", "e"]), 5);
+        assert_eq!(
+            words_correct(&["abc a b c", "de d e"], &["a", "bcd b c d", "e"]),
+            5
+        );
         assert_eq!(words_correct(&["abcd"], &["a", "b", "c", "d"]), 0);
         assert_eq!(words_correct(&["a", "bc", "d"], &["a", "b", "c", "d"]), 2);
         assert_eq!(words_correct(&["a", "bc b c", "d"], &["a", "b", "cd"]), 2);
-        assert_eq!(words_correct(&["abc a BX c", "def d EX f"], &["ab a b", "cd c d", "ef e f"]), 4);
+        assert_eq!(
+            words_correct(
+                &["abc a BX c", "def d EX f"],
+                &["ab a b", "cd c d", "ef e f"]
+            ),
+            4
+        );
         assert_eq!(words_correct(&["ab a b", "cd bc d"], &["a", "bc", "d"]), 2);
-        assert_eq!(words_correct(&["a", "bc b c", "d"], &["ab AX BX", "cd CX a"]), 1);
+        assert_eq!(
+            words_correct(&["a", "bc b c", "d"], &["ab AX BX", "cd CX a"]),
+            1
+        );
     }
 
     #[test]
@@ -938,15 +1105,25 @@ mod tests {
             ("1\ta\t_\t_\t_\t_\tz\t_\t_\t_\n\n", "HEAD"),
             ("1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n", "empty line"),
             ("1\ta\t_\t_\t_\t_\t2\t_\t_\t_\n\n", "outside"),
-            ("1\ta\t_\t_\t_\t_\t2\t_\t_\t_\n2\tb\t_\t_\t_\t_\t1\t_\t_\t_\n\n", "cycle"),
-            ("1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n2\tb\t_\t_\t_\t_\t0\t_\t_\t_\n\n", "root"),
+            (
+                "1\ta\t_\t_\t_\t_\t2\t_\t_\t_\n2\tb\t_\t_\t_\t_\t1\t_\t_\t_\n\n",
+                "cycle",
+            ),
+            (
+                "1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n2\tb\t_\t_\t_\t_\t0\t_\t_\t_\n\n",
+                "root",
+            ),
         ];
         for (text, needle) in bad {
             let e = evaluate(text.as_bytes(), doc(&["a"]).as_bytes()).unwrap_err();
             assert_eq!(e.side, Side::Gold, "{text:?}");
             assert!(e.message.contains(needle), "{text:?}: {}", e.message);
         }
-        let e = evaluate(doc(&["a"]).as_bytes(), b"1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n\xff\n\n").unwrap_err();
+        let e = evaluate(
+            doc(&["a"]).as_bytes(),
+            b"1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n\xff\n\n",
+        )
+        .unwrap_err();
         assert_eq!((e.side, e.line), (Side::System, Some(2)));
     }
 

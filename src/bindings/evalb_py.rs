@@ -14,7 +14,11 @@ fn side(s: Side) -> &'static str {
 
 /// Parameters from a `.prm` text (or COLLINS.prm's settings when `prm` is
 /// None), then the `-c` / `-e` overrides.
-fn params(prm: Option<&[u8]>, cutoff: Option<i64>, max_error: Option<i64>) -> Result<(Params, Vec<String>), (usize, String)> {
+fn params(
+    prm: Option<&[u8]>,
+    cutoff: Option<i64>,
+    max_error: Option<i64>,
+) -> Result<(Params, Vec<String>), (usize, String)> {
     let (mut p, warnings) = match prm {
         None => (Params::collins(), Vec::new()),
         Some(text) => {
@@ -31,7 +35,10 @@ fn params(prm: Option<&[u8]>, cutoff: Option<i64>, max_error: Option<i64>) -> Re
     }
     let mut warnings = warnings;
     if p.debug != 0 {
-        warnings.push(format!("DEBUG {}: EVALB's debug dumps are not reproduced in the report text", p.debug));
+        warnings.push(format!(
+            "DEBUG {}: EVALB's debug dumps are not reproduced in the report text",
+            p.debug
+        ));
     }
     Ok((p, warnings))
 }
@@ -66,14 +73,26 @@ fn evalb_score<'py>(
     match out {
         Err(e) => {
             let obj = match e {
-                EvalError::Malformed { side: s, line, column, message } => {
-                    ("malformed", side(s), line, column, message, Vec::new())
-                }
-                EvalError::Encoding { side: s, line, message } => ("encoding", side(s), line, 0, message, Vec::new()),
+                EvalError::Malformed {
+                    side: s,
+                    line,
+                    column,
+                    message,
+                } => ("malformed", side(s), line, column, message, Vec::new()),
+                EvalError::Encoding {
+                    side: s,
+                    line,
+                    message,
+                } => ("encoding", side(s), line, 0, message, Vec::new()),
                 EvalError::LineCount { gold, test } => {
                     ("line_count", "both", gold, test, String::new(), Vec::new())
                 }
-                EvalError::TooManyErrors { line, errors, max_error, first } => (
+                EvalError::TooManyErrors {
+                    line,
+                    errors,
+                    max_error,
+                    first,
+                } => (
                     "too_many_errors",
                     "test",
                     line,

@@ -34,11 +34,15 @@ fn param(p: &HashMap<String, f64>, key: &str, default: f64) -> f64 {
 
 fn parse_metric(name: &str, p: &HashMap<String, f64>) -> PyResult<Metric> {
     Ok(match name {
-        "mean" => Metric::Mean { higher_is_better: param(p, "higher_is_better", 1.0) != 0.0 },
+        "mean" => Metric::Mean {
+            higher_is_better: param(p, "higher_is_better", 1.0) != 0.0,
+        },
         "accuracy" => Metric::Accuracy,
         "precision" => Metric::Precision,
         "recall" => Metric::Recall,
-        "fbeta" => Metric::FBeta { beta: param(p, "beta", 1.0) },
+        "fbeta" => Metric::FBeta {
+            beta: param(p, "beta", 1.0),
+        },
         "bleu" => {
             let v = param(p, "smooth_value", f64::NAN);
             let smooth = match param(p, "smooth", 3.0) as i64 {
@@ -51,7 +55,11 @@ fn parse_metric(name: &str, p: &HashMap<String, f64>) -> PyResult<Metric> {
             if !(1..=16).contains(&max_order) {
                 return Err(PyValueError::new_err("BLEU max_order must be in 1..=16"));
             }
-            Metric::Bleu { max_order, smooth, effective_order: param(p, "effective_order", 0.0) != 0.0 }
+            Metric::Bleu {
+                max_order,
+                smooth,
+                effective_order: param(p, "effective_order", 0.0) != 0.0,
+            }
         }
         "chrf" => Metric::Chrf {
             char_order: param(p, "char_order", 6.0) as usize,
@@ -61,8 +69,14 @@ fn parse_metric(name: &str, p: &HashMap<String, f64>) -> PyResult<Metric> {
         },
         "aer" => Metric::Aer,
         "error_rate" => Metric::ErrorRate,
-        "weighted_macro_f1" => Metric::WeightedMacroF1 { weight: param(p, "weight", 0.5) },
-        other => return Err(PyValueError::new_err(format!("unknown native metric {other:?}"))),
+        "weighted_macro_f1" => Metric::WeightedMacroF1 {
+            weight: param(p, "weight", 0.5),
+        },
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown native metric {other:?}"
+            )))
+        }
     })
 }
 
@@ -106,13 +120,18 @@ fn run_detached<T: Send>(
         let (prog, fin) = (&progress, &finished);
         let handle = s.spawn(move || {
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(prog)));
-            *fin.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+            *fin.0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
             fin.1.notify_all();
             out
         });
         loop {
             let done = py.detach(|| {
-                let guard = finished.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let guard = finished
+                    .0
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 let (guard, _) = finished
                     .1
                     .wait_timeout_while(guard, Duration::from_millis(100), |d| !*d)
@@ -122,7 +141,9 @@ fn run_detached<T: Send>(
             let mut err = py.check_signals().err();
             if err.is_none() {
                 if let Some(cb) = callback {
-                    err = cb.call1((progress.done.load(Ordering::Relaxed), total)).err();
+                    err = cb
+                        .call1((progress.done.load(Ordering::Relaxed), total))
+                        .err();
                 }
             }
             if let Some(e) = err {
@@ -170,7 +191,10 @@ fn bootstrap_values<'py>(
     let (v, d) = run_detached(py, progress.as_ref(), n_resamples as u64, |p| {
         let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
         let d = boot.distinct_rows();
-        Ok((engine::bootstrap_values_range(&t, &boot, &m, seed, 0, n_resamples, threads, p)?, d))
+        Ok((
+            engine::bootstrap_values_range(&t, &boot, &m, seed, 0, n_resamples, threads, p)?,
+            d,
+        ))
     })?;
     Ok((vec2(py, v, systems)?, d))
 }
@@ -180,7 +204,9 @@ fn parse_variant(variant: &str) -> PyResult<BootVariant> {
         "bk" => Ok(BootVariant::BergKirkpatrick),
         "koehn" => Ok(BootVariant::Koehn),
         "shifted" => Ok(BootVariant::Shifted),
-        _ => Err(PyValueError::new_err(format!("unknown bootstrap variant {variant:?}"))),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown bootstrap variant {variant:?}"
+        ))),
     }
 }
 
@@ -222,7 +248,19 @@ fn pairwise_shard<'py>(
     let s = observed.len();
     let (c, sums) = run_detached(py, progress.as_ref(), stop.saturating_sub(start), |p| {
         let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
-        crate::pairwise::pairwise_shard(&t, &boot, &m, seed, start, stop, &observed, spec, means.as_deref(), threads, p)
+        crate::pairwise::pairwise_shard(
+            &t,
+            &boot,
+            &m,
+            seed,
+            start,
+            stop,
+            &observed,
+            spec,
+            means.as_deref(),
+            threads,
+            p,
+        )
     })?;
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
 }
@@ -245,7 +283,9 @@ fn pair_counts<'py>(
         alternative: parse_alternative(alternative)?,
         orient,
     };
-    let v = values.as_slice().map_err(|_| PyValueError::new_err("values must be C-contiguous"))?;
+    let v = values
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("values must be C-contiguous"))?;
     let s = observed.len();
     let (c, sums) = py
         .detach(|| crate::pairwise::count_block(v, s, &observed, spec, means.as_deref(), threads))
@@ -313,7 +353,9 @@ fn exact_permutation_values<'py>(
     let m = parse_metric(metric, &params)?;
     let t = table(&data)?;
     let total = 1u64 << t.n.min(63);
-    let v = run_detached(py, progress.as_ref(), total, |p| engine::exact_permutation_values(&t, &m, threads, p))?;
+    let v = run_detached(py, progress.as_ref(), total, |p| {
+        engine::exact_permutation_values(&t, &m, threads, p)
+    })?;
     vec2(py, v, 2)
 }
 
@@ -356,7 +398,9 @@ fn metric_scores<'py>(
             sums.shape()[1]
         )));
     }
-    let data = sums.as_slice().map_err(|_| PyValueError::new_err("sums must be C-contiguous"))?;
+    let data = sums
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("sums must be C-contiguous"))?;
     let out: Vec<f64> = data.chunks(k).map(|row| m.score(row, n_items)).collect();
     Ok(PyArray1::from_vec(py, out))
 }
@@ -375,10 +419,16 @@ fn bootstrap_pvalue(
         "bk" => BootVariant::BergKirkpatrick,
         "koehn" => BootVariant::Koehn,
         "shifted" => BootVariant::Shifted,
-        _ => return Err(PyValueError::new_err(format!("unknown bootstrap variant {variant:?}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown bootstrap variant {variant:?}"
+            )))
+        }
     };
     let a = parse_alternative(alternative)?;
-    let d = deltas.as_slice().map_err(|_| PyValueError::new_err("deltas must be contiguous"))?;
+    let d = deltas
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("deltas must be contiguous"))?;
     let p = inference::bootstrap_pvalue(d, observed, v, a, orient, plus_one);
     Ok((p.count, p.total, p.pvalue))
 }
@@ -392,7 +442,9 @@ fn permutation_pvalue(
     plus_one: bool,
 ) -> PyResult<(u64, u64, f64)> {
     let a = parse_alternative(alternative)?;
-    let d = deltas.as_slice().map_err(|_| PyValueError::new_err("deltas must be contiguous"))?;
+    let d = deltas
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("deltas must be contiguous"))?;
     let p = inference::permutation_pvalue(d, observed, a, plus_one);
     Ok((p.count, p.total, p.pvalue))
 }
@@ -400,7 +452,9 @@ fn permutation_pvalue(
 /// Equal-tailed percentile interval (numpy's linear quantiles).
 #[pyfunction]
 fn percentile_interval(values: PyReadonlyArray1<'_, f64>, confidence: f64) -> PyResult<(f64, f64)> {
-    let v = values.as_slice().map_err(|_| PyValueError::new_err("values must be contiguous"))?;
+    let v = values
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("values must be contiguous"))?;
     if v.is_empty() {
         return Err(PyValueError::new_err("no values"));
     }
@@ -410,14 +464,23 @@ fn percentile_interval(values: PyReadonlyArray1<'_, f64>, confidence: f64) -> Py
 /// Mean in index order (deterministic).
 #[pyfunction]
 fn mean_in_order(values: PyReadonlyArray1<'_, f64>) -> PyResult<f64> {
-    let v = values.as_slice().map_err(|_| PyValueError::new_err("values must be contiguous"))?;
+    let v = values
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("values must be contiguous"))?;
     Ok(inference::mean_in_order(v))
 }
 
 /// Benchmark floor: draw and count n_resamples × n indices; returns a checksum.
 #[pyfunction]
-fn draw_count_floor(py: Python<'_>, n: usize, n_resamples: usize, seed: u64, threads: usize) -> PyResult<u64> {
-    py.detach(|| engine::draw_count_floor(n, n_resamples, seed, threads)).map_err(to_py)
+fn draw_count_floor(
+    py: Python<'_>,
+    n: usize,
+    n_resamples: usize,
+    seed: u64,
+    threads: usize,
+) -> PyResult<u64> {
+    py.detach(|| engine::draw_count_floor(n, n_resamples, seed, threads))
+        .map_err(to_py)
 }
 
 /// The first `count` words of the xoshiro stream of (seed, tag, resample, sub).
@@ -442,9 +505,20 @@ fn set_simd(enabled: bool) {
 
 /// Binomial draws from one stream (for distribution tests).
 #[pyfunction]
-fn binomial_draws<'py>(py: Python<'py>, seed: u64, n: u64, p: f64, count: usize) -> Bound<'py, PyArray1<u64>> {
+fn binomial_draws<'py>(
+    py: Python<'py>,
+    seed: u64,
+    n: u64,
+    p: f64,
+    count: usize,
+) -> Bound<'py, PyArray1<u64>> {
     let mut s = crate::rng::Stream::new(seed, crate::rng::TAG_BOOTSTRAP, 0, 7);
-    PyArray1::from_vec(py, (0..count).map(|_| crate::binomial::binomial(&mut s, n, p)).collect())
+    PyArray1::from_vec(
+        py,
+        (0..count)
+            .map(|_| crate::binomial::binomial(&mut s, n, p))
+            .collect(),
+    )
 }
 
 #[pymodule(gil_used = false)]
@@ -455,7 +529,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TAG_PERMUTE", crate::rng::TAG_PERMUTE)?;
     m.add("BLOCK", engine::BLOCK)?;
     m.add("MAX_EXACT_ITEMS", engine::MAX_EXACT_ITEMS)?;
-    m.add("BUILD_PROFILE", if cfg!(debug_assertions) { "debug" } else { "release" })?;
+    m.add(
+        "BUILD_PROFILE",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    )?;
     m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_values, m)?)?;
