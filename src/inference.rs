@@ -115,16 +115,6 @@ pub fn mean_blocked(v: &[f64]) -> f64 {
     total / v.len() as f64
 }
 
-/// Sum in index order, then divide: the same bytes on every run.
-#[must_use]
-pub fn mean_in_order(v: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for &x in v {
-        s += x;
-    }
-    s / v.len() as f64
-}
-
 /// Permutation p-value: resampled δ at least as extreme as the observed δ,
 /// with a relative tolerance of 100 ulps so that rearrangements equal to the
 /// observed one in exact arithmetic always count (as scipy does).

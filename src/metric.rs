@@ -194,7 +194,7 @@ fn bleu(s: &[f64], order: usize, smooth: Smooth, effective_order: bool) -> f64 {
 }
 
 /// sacrebleu's `CHRF._compute_f_score` on summed statistics.
-fn chrf(s: &[f64], orders: usize, beta: f64, eps_smoothing: bool) -> f64 {
+pub(crate) fn chrf(s: &[f64], orders: usize, beta: f64, eps_smoothing: bool) -> f64 {
     let eps = 1e-16;
     let factor = beta * beta;
     let mut score = 0.0;

@@ -345,38 +345,8 @@ pub fn chrf_words(s: &str) -> Vec<&str> {
 /// smoothing) on one statistics vector; the same floating-point operations
 /// in the same order.
 pub fn chrf_f_score(stats: &[u64], beta: f64) -> f64 {
-    let eps = 1e-16;
-    let factor = beta * beta;
-    let orders = stats.len() / 3;
-    let (mut avg_p, mut avg_r, mut eff) = (0.0f64, 0.0f64, 0usize);
-    for i in 0..orders {
-        let (h, r, m) = (
-            stats[3 * i] as f64,
-            stats[3 * i + 1] as f64,
-            stats[3 * i + 2] as f64,
-        );
-        let prec = if h > 0.0 { m / h } else { eps };
-        let rec = if r > 0.0 { m / r } else { eps };
-        if h > 0.0 && r > 0.0 {
-            avg_p += prec;
-            avg_r += rec;
-            eff += 1;
-        }
-    }
-    if eff == 0 {
-        avg_p = 0.0;
-        avg_r = 0.0;
-    } else {
-        avg_p /= eff as f64;
-        avg_r /= eff as f64;
-    }
-    if avg_p + avg_r != 0.0 {
-        let mut s = (1.0 + factor) * avg_p * avg_r;
-        s /= (factor * avg_p) + avg_r;
-        100.0 * s
-    } else {
-        0.0
-    }
+    let s: Vec<f64> = stats.iter().map(|&v| v as f64).collect();
+    crate::metric::chrf(&s, stats.len() / 3, beta, false)
 }
 
 struct ChrfSide<'a> {

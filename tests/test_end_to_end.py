@@ -62,7 +62,7 @@ def test_hansards_aer(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert r[0]["metric"] == "aer" and r[0]["higher_is_better"] is False
     got = [round(100 * r[0]["score_x"], 1)] + [round(100 * x["score_y"], 1) for x in r]
     assert got == [5.9, 10.5, 28.5]
-    assert r[0]["winner"] if "winner" in r[0] else True
+    assert r[0]["statistic"] > 0  # fast_align's AER is higher: the baseline (GIZA++) is better
 
 
 def test_conll2003_ner_f1(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:

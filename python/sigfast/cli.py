@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -244,8 +243,6 @@ def _cmd_compare_mcnemar(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    import numpy as np
-
     import sigfast
     from .exceptions import InputError
 
@@ -282,7 +279,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         if x.shape[1] == 1 and (args.metric in (None, "mean")):
             x, y = x[:, 0], y[:, 0]
         results.append(_test(args, x, y, systems=(labels[0], lab)))
-    del np
     _print_results(results, args.json)
     return 0
 
@@ -433,13 +429,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .exceptions import SigfastError
 
     try:
-        t0 = time.perf_counter()
         handler = getattr(args, "analysis_handler", None) or getattr(args, "study_handler", None)
         if handler is not None:
             return int(handler(args))
         rc = {"compare": _cmd_compare, "score": _cmd_score, "demo": _cmd_demo, "info": _cmd_info,
               "pairwise": _cmd_pairwise, "mcnemar": _cmd_mcnemar}[args.command](args)
-        del t0
         return rc
     except KeyboardInterrupt:
         print("sigfast: interrupted", file=sys.stderr)

@@ -21,6 +21,8 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._backends import run_tasks
+from ._plot import pyplot
 from ._progress import ProgressArg, resolve as _resolve_progress
 from .exceptions import InputError
 from .metrics import Metric, resolve_metric
@@ -56,70 +58,29 @@ def _shard_task(
     orient: float,
     means: list[float] | None,
     threads: int,
-) -> tuple[np.ndarray, np.ndarray]:
+    progress: Any = None,
+) -> tuple[np.ndarray, np.ndarray, int | None]:
     """One shard of resamples (a pure function of its arguments)."""
-    counts, sums = _native.pairwise_shard(
+    counts, sums, distinct = _native.pairwise_shard(
         np.ascontiguousarray(table), native, params, seed, 0, start, stop, resampling, observed, variant,
-        alternative, orient, means, threads, None,
+        alternative, orient, means, threads, progress,
     )
-    return np.asarray(counts), np.asarray(sums)
-
-
-def _ray_task(table_ref: Any, *args: Any) -> tuple[np.ndarray, np.ndarray]:
-    return _shard_task(table_ref, *args)
+    return np.asarray(counts), np.asarray(sums), distinct
 
 
 def _run_shards(
-    backend: Any, table: np.ndarray, shards: list[tuple[int, int]], args: tuple[Any, ...], progress: Any, total: int,
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    (native, params, seed, resampling, observed, variant, alternative, orient, means, threads) = args
-
-    def call_args(start: int, stop: int) -> tuple[Any, ...]:
-        return (native, params, seed, start, stop, resampling, observed, variant, alternative, orient, means, threads)
-
-    if backend == "local":
-        out = []
-        for start, stop in shards:
-            out.append(_native.pairwise_shard(
-                table, native, params, seed, 0, start, stop, resampling, observed, variant, alternative, orient,
-                means, threads, progress,
-            ))
-        return [(np.asarray(c), np.asarray(s)) for c, s in out]
-    if backend == "ray":
-        try:
-            import ray
-        except ImportError:
-            raise InputError("backend='ray' needs Ray: pip install 'sigfast[ray]'") from None
-        if not ray.is_initialized():
-            ray.init(include_dashboard=False, log_to_driver=False)
-        ref = ray.put(table)
-        remote = ray.remote(_ray_task)
-        futures = [remote.remote(ref, *call_args(a, b)) for a, b in shards]
-        results = []
-        done = 0
-        for (a, b), fut in zip(shards, futures):
-            results.append(ray.get(fut))
-            done += b - a
-            if progress is not None:
-                progress(done, total)
-        return results
-    if hasattr(backend, "submit"):
-        futures = [backend.submit(_shard_task, table, *call_args(a, b)) for a, b in shards]
-        results = []
-        done = 0
-        for (a, b), fut in zip(shards, futures):
-            results.append(fut.result())
-            done += b - a
-            if progress is not None:
-                progress(done, total)
-        return results
-    raise InputError(f"backend must be 'local', 'ray' or a concurrent.futures.Executor, got {backend!r}")
+    backend: Any, table: np.ndarray, shards: list[tuple[int, int]], args: tuple[Any, ...], progress: Any,
+) -> list[tuple[np.ndarray, np.ndarray, int | None]]:
+    if backend == "local":  # in-process: the engine reports progress itself
+        return [_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards]
+    tasks = [(table, *args[:3], a, b, *args[3:]) for a, b in shards]
+    return run_tasks(backend, _shard_task, tasks, progress, weights=[b - a for a, b in shards])
 
 
-def _merge(results: list[tuple[np.ndarray, np.ndarray]], s: int) -> tuple[np.ndarray, np.ndarray]:
+def _merge(results: list[tuple[np.ndarray, np.ndarray, int | None]], s: int) -> tuple[np.ndarray, np.ndarray]:
     counts = np.zeros((s, s), dtype=np.uint64)
     blocks = []
-    for c, sums in results:
+    for c, sums, _ in results:
         counts += np.asarray(c, dtype=np.uint64).reshape(s, s)
         blocks.append(np.asarray(sums).reshape(-1, s, s))
     return counts, np.concatenate(blocks) if blocks else np.zeros((0, s, s))
@@ -303,7 +264,7 @@ class PairwiseResult:
     # ---------------------------------------------------------------- plots
     def plot_confidence_vs_gain(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
         """Confidence (1 − p) against |gain|, one colour per pair class (the paper's figures)."""
-        plt = _pyplot()
+        plt = pyplot()
         if ax is None:
             fig, ax = plt.subplots(figsize=(6, 4.2))
         else:
@@ -330,7 +291,7 @@ class PairwiseResult:
 
     def plot_heatmap(self, path: str | os.PathLike[str] | None = None, *, adjusted: bool = True, ax: Any = None) -> Any:
         """A heat map of (adjusted) p-values, systems ordered best first."""
-        plt = _pyplot()
+        plt = pyplot()
         order = self.order()
         m = (self.adjusted if adjusted else self.pvalues)[np.ix_(order, order)]
         n = len(order)
@@ -348,18 +309,6 @@ class PairwiseResult:
         if path is not None:
             fig.savefig(path, dpi=150)
         return fig
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND"):
-            matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("plots need matplotlib: pip install 'sigfast[plot]'") from None
-    return plt
 
 
 def gain_threshold(
@@ -479,8 +428,8 @@ def pairwise(
     orient = 1.0 if m.higher_is_better else -1.0
     nv = _NATIVE_VARIANT[v]
     cb = _resolve_progress(progress, B, float(B) * n * s, "pairwise")
-    resampling_used = resampling
 
+    resampling_used = resampling
     if mode == "independent":
         counts = np.zeros((s, s), dtype=np.uint64)
         pair = 0
@@ -510,25 +459,23 @@ def pairwise(
             if backend == "local":
                 shards = [(0, B)]
             args = (m.native, dict(m.params), seed, resampling, obs_list, nv, native_alt, orient, None, threads)
-            results = _run_shards(backend, table, shards, args, cb, B)
+            results = _run_shards(backend, table, shards, args, cb)
             counts, block_sums = _merge(results, s)
+            distinct = results[0][2]
             if v == "shifted":
                 means = _blocked_means(block_sums, B).ravel().tolist()
                 args = args[:8] + (means, threads)
-                counts, _ = _merge(_run_shards(backend, table, shards, args, cb, B), s)
+                counts, _ = _merge(_run_shards(backend, table, shards, args, cb), s)
         else:
             if backend != "local":
                 raise InputError("a Python metric runs locally only; use a built-in metric for other backends")
-            counts, block_sums = _custom_counts(table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt,
-                                                orient, None, threads, cb)
+            counts, block_sums, distinct = _custom_counts(table, m, s, k, n, seed, B, resampling, obs_list, nv,
+                                                          native_alt, orient, None, threads, cb)
             if v == "shifted":
                 means = _blocked_means(block_sums, B).ravel().tolist()
-                counts, _ = _custom_counts(table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient,
-                                           means, threads, cb)
-        if resampling == "auto":
-            probe, distinct = _native.bootstrap_sums(table, seed, 0, 1, "auto", 1, None)
-            resampling_used = f"distinct-rows({distinct})" if distinct is not None else "items"
-            del probe
+                counts, _, _ = _custom_counts(table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt,
+                                              orient, means, threads, cb)
+        resampling_used = f"distinct-rows({distinct})" if distinct is not None else "items"
 
     cnt = counts.astype(np.float64)
     pv = (cnt + 1) / (B + 1) if plus_one else cnt / B
@@ -539,26 +486,27 @@ def pairwise(
         systems=stats.systems, metric=m.name, higher_is_better=m.higher_is_better, scores=np.asarray(observed),
         delta=delta, pvalues=pv, counts=counts, adjusted=adjusted, correction=correction, alpha=alpha, variant=v,
         alternative=alt, n_resamples=B, seed=seed, pvalue_method="(c+1)/(B+1)" if plus_one else "c/B", mode=mode,
-        resampling=resampling_used if mode == "shared" else resampling, n_items=n, version=_native.__version__,
+        resampling=resampling_used, n_items=n, version=_native.__version__,
         stream_version=_native.STREAM_VERSION, labels=labels, combinations=combos,
     )
 
 
 def _custom_counts(table: np.ndarray, m: Metric, s: int, k: int, n: int, seed: int, B: int, resampling: str,
                    observed: list[float], nv: str, alt: str, orient: float, means: list[float] | None,
-                   threads: int, cb: Any) -> tuple[np.ndarray, np.ndarray]:
+                   threads: int, cb: Any) -> tuple[np.ndarray, np.ndarray, int | None]:
     counts = np.zeros((s, s), dtype=np.uint64)
     blocks = []
+    distinct = None
     for start in range(0, B, PAIR_BLOCK):
         count = min(PAIR_BLOCK, B - start)
-        sums, _ = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
+        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
         vals = np.ascontiguousarray(np.stack([m.evaluate(sums[:, j * k:(j + 1) * k], n) for j in range(s)], 1))
         c, bs = _native.pair_counts(vals, observed, nv, alt, orient, means, threads)
         counts += np.asarray(c, dtype=np.uint64)
         blocks.append(np.asarray(bs))
         if cb is not None:
             cb(start + count, B)
-    return counts, np.stack(blocks)
+    return counts, np.stack(blocks), distinct
 
 
 def _adjust_matrix(pv: np.ndarray, correction: str, alpha: float) -> np.ndarray:

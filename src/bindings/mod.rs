@@ -210,12 +210,21 @@ fn parse_variant(variant: &str) -> PyResult<BootVariant> {
     }
 }
 
+fn pair_spec(variant: &str, alternative: &str, orient: f64) -> PyResult<crate::pairwise::PairSpec> {
+    Ok(crate::pairwise::PairSpec {
+        variant: parse_variant(variant)?,
+        alternative: parse_alternative(alternative)?,
+        orient,
+    })
+}
+
 fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<'py, PyAny>> {
     let rows = if cols == 0 { 0 } else { v.len() / cols };
     Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
 }
 
-/// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S).
+/// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
+/// when resampling over them).
 #[pyfunction]
 #[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None))]
 #[allow(clippy::too_many_arguments)]
@@ -236,19 +245,15 @@ fn pairwise_shard<'py>(
     means: Option<Vec<f64>>,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
     let m = parse_metric(metric, &params)?;
     let r = parse_resampling(resampling)?;
-    let spec = crate::pairwise::PairSpec {
-        variant: parse_variant(variant)?,
-        alternative: parse_alternative(alternative)?,
-        orient,
-    };
+    let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
     let s = observed.len();
-    let (c, sums) = run_detached(py, progress.as_ref(), stop.saturating_sub(start), |p| {
+    let (c, sums, d) = run_detached(py, progress.as_ref(), stop.saturating_sub(start), |p| {
         let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
-        crate::pairwise::pairwise_shard(
+        let (c, sums) = crate::pairwise::pairwise_shard(
             &t,
             &boot,
             &m,
@@ -260,9 +265,10 @@ fn pairwise_shard<'py>(
             means.as_deref(),
             threads,
             p,
-        )
+        )?;
+        Ok((c, sums, boot.distinct_rows()))
     })?;
-    Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
+    Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?, d))
 }
 
 /// Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S).
@@ -278,11 +284,7 @@ fn pair_counts<'py>(
     means: Option<Vec<f64>>,
     threads: usize,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    let spec = crate::pairwise::PairSpec {
-        variant: parse_variant(variant)?,
-        alternative: parse_alternative(alternative)?,
-        orient,
-    };
+    let spec = pair_spec(variant, alternative, orient)?;
     let v = values
         .as_slice()
         .map_err(|_| PyValueError::new_err("values must be C-contiguous"))?;
@@ -415,16 +417,7 @@ fn bootstrap_pvalue(
     orient: f64,
     plus_one: bool,
 ) -> PyResult<(u64, u64, f64)> {
-    let v = match variant {
-        "bk" => BootVariant::BergKirkpatrick,
-        "koehn" => BootVariant::Koehn,
-        "shifted" => BootVariant::Shifted,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown bootstrap variant {variant:?}"
-            )))
-        }
-    };
+    let v = parse_variant(variant)?;
     let a = parse_alternative(alternative)?;
     let d = deltas
         .as_slice()
@@ -459,15 +452,6 @@ fn percentile_interval(values: PyReadonlyArray1<'_, f64>, confidence: f64) -> Py
         return Err(PyValueError::new_err("no values"));
     }
     Ok(inference::percentile_interval(v, confidence))
-}
-
-/// Mean in index order (deterministic).
-#[pyfunction]
-fn mean_in_order(values: PyReadonlyArray1<'_, f64>) -> PyResult<f64> {
-    let v = values
-        .as_slice()
-        .map_err(|_| PyValueError::new_err("values must be contiguous"))?;
-    Ok(inference::mean_in_order(v))
 }
 
 /// Benchmark floor: draw and count n_resamples × n indices; returns a checksum.
@@ -546,7 +530,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bootstrap_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(percentile_interval, m)?)?;
-    m.add_function(wrap_pyfunction!(mean_in_order, m)?)?;
     m.add_function(wrap_pyfunction!(draw_count_floor, m)?)?;
     m.add_function(wrap_pyfunction!(stream_words, m)?)?;
     m.add_function(wrap_pyfunction!(binomial_draws, m)?)?;

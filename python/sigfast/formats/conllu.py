@@ -59,7 +59,6 @@ transparently.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np

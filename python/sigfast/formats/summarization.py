@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FormatError, InputError
+from ..exceptions import InputError
 from ..metrics import get as get_metric
 from ._base import ItemStats, ScoreReport, display
 from .mt import _paths, read_aligned

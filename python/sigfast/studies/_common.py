@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import numpy as np
@@ -58,84 +57,17 @@ def plain(v: Any) -> Any:
     return v
 
 
-def pyplot() -> Any:
-    try:
-        import matplotlib
-
-        if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND"):
-            matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("plots need matplotlib: pip install 'sigfast[plot]'") from None
-    return plt
-
-
 def metric_name(stats: Statistics, metric: Any) -> str:
     if isinstance(metric, str):
         return metric
     return stats.metric_label or stats.metric or "metric"
 
 
-def run_tasks(backend: Any, fn: Any, tasks: list[tuple[Any, ...]], progress: Any) -> list[Any]:
-    """Run ``fn(*task)`` for each task on 'local', 'ray' or an Executor; results in task order."""
-    n = len(tasks)
-    if backend == "local":
-        out = []
-        for t, args in enumerate(tasks):
-            out.append(fn(*args))
-            if progress is not None:
-                progress(t + 1, n)
-        return out
-    if backend == "ray":
-        try:
-            import ray
-        except ImportError:
-            raise InputError("backend='ray' needs Ray: pip install 'sigfast[ray]'") from None
-        if not ray.is_initialized():
-            ray.init(include_dashboard=False, log_to_driver=False)
-        remote = ray.remote(fn)
-        shared: dict[int, Any] = {}
-
-        def put(a: Any) -> Any:  # ship each Statistics to the object store once
-            if isinstance(a, Statistics):
-                if id(a) not in shared:
-                    shared[id(a)] = ray.put(a)
-                return shared[id(a)]
-            return a
-
-        futures = [remote.remote(*[put(a) for a in args]) for args in tasks]
-        out = []
-        for t, fut in enumerate(futures):
-            out.append(ray.get(fut))
-            if progress is not None:
-                progress(t + 1, n)
-        return out
-    if hasattr(backend, "submit"):
-        futures = [backend.submit(fn, *args) for args in tasks]
-        out = []
-        for t, fut in enumerate(futures):
-            out.append(fut.result())
-            if progress is not None:
-                progress(t + 1, n)
-        return out
-    raise InputError(f"backend must be 'local', 'ray' or a concurrent.futures.Executor, got {backend!r}")
-
-
 def progress_cb(progress: Any, total: int, desc: str) -> Any:
     """None: a bar on a terminal only; True: always; False: none; or a callable(done, total)."""
-    from .._progress import _Bar
+    from .._progress import resolve
 
-    import sys
-
-    if progress is None:
-        return _Bar(total, desc) if sys.stderr.isatty() and total > 1 else None
-    if progress is True:
-        return _Bar(total, desc)
-    if progress is False:
-        return None
-    if callable(progress):
-        return progress
-    raise InputError("progress must be None, True, False or a callable(done, total)")
+    return resolve(progress, total, float("inf") if total > 1 else 0.0, desc)
 
 
 #: Columns per engine call in the column-blocked path (0: off, the default). It was written when the

@@ -23,7 +23,9 @@ from ..exceptions import InputError
 from ..metrics import resolve_metric
 from ..multitest import adjust, replicability
 from ..stats import Statistics
-from ._common import check_int, plain, progress_cb, pyplot, run_tasks, sub_seed, subset
+from .._backends import run_tasks
+from .._plot import pyplot
+from ._common import check_int, plain, progress_cb, sub_seed, subset
 
 __all__ = ["AcrossSplitsResult", "across_splits", "split_statistics", "binary_outcomes", "TESTS"]
 

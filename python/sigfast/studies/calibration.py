@@ -27,7 +27,9 @@ import numpy as np
 from ..exceptions import InputError
 from ..metrics import resolve_metric
 from ..stats import Statistics
-from ._common import check_int, pairwise_task, plain, progress_cb, pyplot, rng, run_tasks, sub_seed
+from .._backends import run_tasks
+from .._plot import pyplot
+from ._common import check_int, pairwise_task, plain, progress_cb, rng, sub_seed
 
 __all__ = ["CalibrationResult", "calibration", "DEFAULT_BANDS", "domains_from_item_ids"]
 
