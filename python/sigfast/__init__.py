@@ -10,8 +10,7 @@ True
 
 from __future__ import annotations
 
-from . import analysis, exceptions, io, metrics, studies
-from .analysis import agreement, coref_diff, diff, krippendorff_alpha, oracle
+from . import exceptions, io, metrics
 from ._native import STREAM_VERSION, __version__
 from .exceptions import FormatError, InputError, MetricError, SigfastError
 from .classical import (
@@ -91,3 +90,30 @@ __all__ = [
     "wilcoxon",
     "wilson_interval",
 ]
+
+# Error analysis and studies load on first use, so `import sigfast` stays light.
+_LAZY = {
+    "analysis": ("analysis", None),
+    "studies": ("studies", None),
+    "agreement": ("analysis", "agreement"),
+    "coref_diff": ("analysis", "coref_diff"),
+    "diff": ("analysis", "diff"),
+    "krippendorff_alpha": ("analysis", "krippendorff_alpha"),
+    "oracle": ("analysis", "oracle"),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        mod = importlib.import_module(f".{module}", __name__)
+        value = mod if attr is None else getattr(mod, attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sigfast' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
