@@ -52,8 +52,10 @@ CHUNK = 1000
 def load() -> tuple[sigfast.Statistics, str]:
     gold = EWT / "gold" / "en_ewt.conllu.gz"
     if gold.is_file():
-        systems = {os.path.basename(os.path.dirname(p)): p
-                   for p in sorted(glob.glob(str(EWT / "systems" / "*" / "en_ewt.conllu.gz")))}
+        systems = {
+            os.path.basename(os.path.dirname(p)): p
+            for p in sorted(glob.glob(str(EWT / "systems" / "*" / "en_ewt.conllu.gz")))
+        }
         return sigfast.read(str(gold), systems, format="conllu", metric="las"), "en_ewt LAS, 25 CoNLL 2018 parsers"
     rng = np.random.default_rng(0)
     n, s = 2077, 25
@@ -63,8 +65,9 @@ def load() -> tuple[sigfast.Statistics, str]:
         sys_n = gold_n
         corr = rng.binomial(gold_n.astype(int), 0.7 + 0.005 * k).astype(float)
         vals.append(np.stack([corr, sys_n, gold_n], 1))
-    return sigfast.Statistics.from_counts(np.stack(vals), stat_names=("correct", "system", "gold"),
-                                          metric="f1"), "synthetic counts, 25 systems"
+    return sigfast.Statistics.from_counts(
+        np.stack(vals), stat_names=("correct", "system", "gold"), metric="f1"
+    ), "synthetic counts, 25 systems"
 
 
 def f1(sums: np.ndarray) -> np.ndarray:
@@ -109,6 +112,7 @@ def numpy_matmul(table: np.ndarray, s: int, B: int, rng: np.random.Generator, qi
 
 def dedup(fn):
     """The same numpy study summing each distinct column once (as sigfast's study path does)."""
+
     def run(table, s, B, rng, qi, qj):
         uniq, inv = np.unique(table, axis=1, return_inverse=True)
         inv = np.asarray(inv).reshape(-1)
@@ -126,6 +130,7 @@ def dedup(fn):
                 usums = w.astype(np.float64) @ uniq
             counts += bk_counts(f1(usums[:, inv].reshape(c, s, 3)), obs, qi, qj)
         return (counts + 1) / (B + 1)
+
     return run
 
 
@@ -168,8 +173,10 @@ def main() -> None:
     s, n = stats.n_systems, stats.n_items
     T, B, m = args.test_sets, args.resamples, S_PAIRS_M
     print(f"data: {what}; {s} systems ({s * (s - 1) // 2} pairs), population {n} items, m = {m}")
-    print(f"sigfast {sigfast.__version__}, numpy {np.__version__}, threads {args.threads}; "
-          f"{args.rounds} interleaved rounds, best round per implementation")
+    print(
+        f"sigfast {sigfast.__version__}, numpy {np.__version__}, threads {args.threads}; "
+        f"{args.rounds} interleaved rounds, best round per implementation"
+    )
 
     # the full study once, for the record
     t0 = time.perf_counter()
@@ -188,23 +195,23 @@ def main() -> None:
     R = args.round_test_sets
 
     def sf_blocked():
-        return calibration(stats, m=m, n_test_sets=R, n_resamples=B, seed=1, n_threads=args.threads,
-                           progress=False)
+        return calibration(stats, m=m, n_test_sets=R, n_resamples=B, seed=1, n_threads=args.threads, progress=False)
 
     def sf_plain():
         saved, _common.COLUMN_BLOCK = _common.COLUMN_BLOCK, 0
         try:
-            return calibration(stats, m=m, n_test_sets=R, n_resamples=B, seed=1, n_threads=args.threads,
-                               progress=False)
+            return calibration(stats, m=m, n_test_sets=R, n_resamples=B, seed=1, n_threads=args.threads, progress=False)
         finally:
             _common.COLUMN_BLOCK = saved
 
-    impls = [("sigfast", sf_blocked, R, B),
-             ("sigfast (pairwise per test set, no column blocking)", sf_plain, R, B),
-             ("numpy-shared", lambda: numpy_shared(table0, s, B, np.random.default_rng(3), qi, qj), 1, B),
-             ("numpy-matmul", lambda: numpy_matmul(table0, s, B, np.random.default_rng(3), qi, qj), 1, B),
-             ("numpy-shared-dedup", lambda: dedup("gather")(table0, s, B, np.random.default_rng(3), qi, qj), 1, B),
-             ("numpy-matmul-dedup", lambda: dedup("matmul")(table0, s, B, np.random.default_rng(3), qi, qj), 1, B)]
+    impls = [
+        ("sigfast", sf_blocked, R, B),
+        ("sigfast (pairwise per test set, no column blocking)", sf_plain, R, B),
+        ("numpy-shared", lambda: numpy_shared(table0, s, B, np.random.default_rng(3), qi, qj), 1, B),
+        ("numpy-matmul", lambda: numpy_matmul(table0, s, B, np.random.default_rng(3), qi, qj), 1, B),
+        ("numpy-shared-dedup", lambda: dedup("gather")(table0, s, B, np.random.default_rng(3), qi, qj), 1, B),
+        ("numpy-matmul-dedup", lambda: dedup("matmul")(table0, s, B, np.random.default_rng(3), qi, qj), 1, B),
+    ]
     bests = {name: float("inf") for name, *_ in impls}
     outs = {}
     for _ in range(args.rounds):
@@ -219,17 +226,24 @@ def main() -> None:
     print(f"{'implementation':<52} {'us per test set x resample':>27} {'sigfast faster by':>18}")
     for name, unit in bests.items():
         print(f"{name:<52} {unit * 1e6:>27.3f} {unit / unit_sf:>17.1f}x")
-    same = np.array_equal(outs["sigfast"].pvalues["population"],
-                          outs["sigfast (pairwise per test set, no column blocking)"].pvalues["population"])
-    print(f"(sigfast rounds: {R} test sets x B = {B}; numpy rounds: 1 test set x B = {B}; per-pair: 1 test set x "
-          f"B = {args.np_pair_resamples}, one run; blocked and plain sigfast p-values identical: {same})")
+    same = np.array_equal(
+        outs["sigfast"].pvalues["population"],
+        outs["sigfast (pairwise per test set, no column blocking)"].pvalues["population"],
+    )
+    print(
+        f"(sigfast rounds: {R} test sets x B = {B}; numpy rounds: 1 test set x B = {B}; per-pair: 1 test set x "
+        f"B = {args.np_pair_resamples}, one run; blocked and plain sigfast p-values identical: {same})"
+    )
 
-    direct = sigfast.pairwise(subset(stats, idx0), n_resamples=B, seed=9, correction="none", resampling="items",
-                              n_threads=args.threads)
+    direct = sigfast.pairwise(
+        subset(stats, idx0), n_resamples=B, seed=9, correction="none", resampling="items", n_threads=args.threads
+    )
     diff = np.abs(direct.pvalues[iu] - outs["numpy-shared"])
-    print(f"check: |p(sigfast) - p(numpy-shared)| on one test set: max {diff.max():.4f}, mean {diff.mean():.5f} "
-          f"(Monte-Carlo error at B = {B}: about {np.sqrt(0.25 / B):.4f} at p = 0.5)")
-    s05 = [e for e in res.summary() if e["band"] == [0.04, 0.06]][0]["in_domain"]
+    print(
+        f"check: |p(sigfast) - p(numpy-shared)| on one test set: max {diff.max():.4f}, mean {diff.mean():.5f} "
+        f"(Monte-Carlo error at B = {B}: about {np.sqrt(0.25 / B):.4f} at p = 0.5)"
+    )
+    s05 = next(e for e in res.summary() if e["band"] == [0.04, 0.06])["in_domain"]
     print(f"study: p in (0.04, 0.06]: {s05['n']} tests, {100 * s05['share']:.1f}% agree with the population")
 
 

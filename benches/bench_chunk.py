@@ -41,8 +41,11 @@ def best(fns, repeat: int, interleaved: bool) -> list[float]:
     turns in every round (each sigfast call then follows a perl process, with colder caches);
     otherwise each function runs ``repeat`` times in a row."""
     times: list[list[float]] = [[] for _ in fns]
-    order = [(i, fn) for _ in range(repeat) for i, fn in enumerate(fns)] if interleaved else [
-        (i, fn) for i, fn in enumerate(fns) for _ in range(repeat)]
+    order = (
+        [(i, fn) for _ in range(repeat) for i, fn in enumerate(fns)]
+        if interleaved
+        else [(i, fn) for i, fn in enumerate(fns) for _ in range(repeat)]
+    )
     for i, fn in order:
         t = time.perf_counter()
         fn()
@@ -74,30 +77,44 @@ def main() -> int:
 
             def perl() -> str:
                 with open(pasted, "rb") as f:
-                    return subprocess.run(["perl", args.conlleval], stdin=f, capture_output=True,
-                                          check=True).stdout.decode()
+                    return subprocess.run(
+                        ["perl", args.conlleval], stdin=f, capture_output=True, check=True
+                    ).stdout.decode()
 
             ref = perl()
             ours = score_conlleval(None, pasted).text
             ours_ner = score_ner(gold, system).text
             assert ref == ours == ours_ner, (ref, ours, ours_ner)
-            whole_cmd = [sys.executable, "-c",
-                         "import sys; from sigfast.formats.chunk import score_conlleval; "
-                         "sys.stdout.write(score_conlleval(None, sys.argv[1]).text)", str(pasted)]
+            whole_cmd = [
+                sys.executable,
+                "-c",
+                "import sys; from sigfast.formats.chunk import score_conlleval; "
+                "sys.stdout.write(score_conlleval(None, sys.argv[1]).text)",
+                str(pasted),
+            ]
             assert subprocess.run(whole_cmd, capture_output=True, check=True).stdout.decode() == ref
-            fns = [perl, lambda: score_conlleval(None, pasted), lambda: score_ner(gold, system),
-                   lambda: subprocess.run(whole_cmd, capture_output=True, check=True)]
+            fns = [
+                perl,
+                lambda: score_conlleval(None, pasted),
+                lambda: score_ner(gold, system),
+                lambda: subprocess.run(whole_cmd, capture_output=True, check=True),
+            ]
             print(f"{name}: identical reports ({ref.splitlines()[1].split('FB1:')[1].strip()} FB1)")
             for inter in (False, True):
                 t_perl, t_ours, t_ner, t_whole = best(fns, args.repeat, inter)
                 print("  " + ("interleaved rounds" if inter else "consecutive runs"))
                 print(f"    conlleval.pl (whole process)             {t_perl * 1000:8.1f} ms")
-                print(f"    sigfast conlleval format (in-process)    {t_ours * 1000:8.1f} ms   "
-                      f"{t_perl / t_ours:5.1f}x faster")
-                print(f"    sigfast ner format, 2 files (in-process) {t_ner * 1000:8.1f} ms   "
-                      f"{t_perl / t_ner:5.1f}x faster")
-                print(f"    sigfast conlleval format (whole process) {t_whole * 1000:8.1f} ms   "
-                      f"{t_perl / t_whole:5.1f}x")
+                print(
+                    f"    sigfast conlleval format (in-process)    {t_ours * 1000:8.1f} ms   "
+                    f"{t_perl / t_ours:5.1f}x faster"
+                )
+                print(
+                    f"    sigfast ner format, 2 files (in-process) {t_ner * 1000:8.1f} ms   "
+                    f"{t_perl / t_ner:5.1f}x faster"
+                )
+                print(
+                    f"    sigfast conlleval format (whole process) {t_whole * 1000:8.1f} ms   {t_perl / t_whole:5.1f}x"
+                )
     return 0
 
 

@@ -63,8 +63,12 @@ def main() -> int:
             systems.append(p)
 
         def run_subprocess() -> list[str]:
-            return [subprocess.run([a.python, a.reference, "-v", str(gold), str(s)], capture_output=True,
-                                   text=True, check=True).stdout for s in systems]
+            return [
+                subprocess.run(
+                    [a.python, a.reference, "-v", str(gold), str(s)], capture_output=True, text=True, check=True
+                ).stdout
+                for s in systems
+            ]
 
         def run_inprocess() -> list[str]:
             out = []

@@ -98,7 +98,7 @@ def main() -> None:
     res: dict[str, float | str] = {"cores": os.cpu_count() or 0, "B": B, "n": n, "sigfast": sigfast.__version__}
 
     x, y = f1_data(n)
-    run = lambda th: sigfast.paired_bootstrap(x, y, metric="f1", n_resamples=B, n_threads=th, progress=False)  # noqa: E731
+    run = lambda th: sigfast.paired_bootstrap(x, y, metric="f1", n_resamples=B, n_threads=th, progress=False)
     res["f1_sigfast_all_cores_s"] = best(lambda: run(None), rep)
     res["f1_sigfast_1_thread_s"] = best(lambda: run(1), rep)
     res["thread_scaling_1_to_2"] = res["f1_sigfast_1_thread_s"] / best(lambda: run(2), rep)
@@ -116,17 +116,21 @@ def main() -> None:
 
     sx, sy = sent_f1(x), sent_f1(y)
     res["scores_sigfast_all_cores_s"] = best(
-        lambda: sigfast.paired_bootstrap(sx, sy, n_resamples=B, progress=False), rep)
+        lambda: sigfast.paired_bootstrap(sx, sy, n_resamples=B, progress=False), rep
+    )
     if os.path.exists(a.evaluatio):
         path = "/tmp/sigfast_bench_scores.npz"
         np.savez(path, x=sx, y=sy)
-        out = subprocess.run([a.evaluatio, "-c", EVALUATIO_SNIPPET, path, str(B), str(rep)], capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [a.evaluatio, "-c", EVALUATIO_SNIPPET, path, str(B), str(rep)], capture_output=True, text=True, check=True
+        )
         res["scores_evaluatio_s"] = float(out.stdout.strip().splitlines()[-1])
         res["ratio_evaluatio_over_sigfast"] = res["scores_evaluatio_s"] / res["scores_sigfast_all_cores_s"]
     else:
-        res["scores_evaluatio_s"] = "not installed (python3 -m venv benches/.venv-evaluatio && " \
-                                    "benches/.venv-evaluatio/bin/pip install evaluatio==0.5.2)"
+        res["scores_evaluatio_s"] = (
+            "not installed (python3 -m venv benches/.venv-evaluatio && "
+            "benches/.venv-evaluatio/bin/pip install evaluatio==0.5.2)"
+        )
 
     # token-level accuracy: cost follows distinct rows
     rng = np.random.default_rng(3)
@@ -141,15 +145,18 @@ def main() -> None:
 
     Bp = 10_000
     sx2, sy2 = sx.copy(), sy.copy()
-    res["ar_sigfast_s"] = best(lambda: sigfast.permutation_test(x, y, metric="f1", n_resamples=Bp, progress=False),
-                               rep)
+    res["ar_sigfast_s"] = best(lambda: sigfast.permutation_test(x, y, metric="f1", n_resamples=Bp, progress=False), rep)
 
     def f1_stat(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
         # a, b: (..., n) per-item values; paired permutation swaps a[i] and b[i]
         return b.mean(axis=axis) - a.mean(axis=axis)
 
-    res["ar_scipy_s"] = best(lambda: stats.permutation_test((sx2, sy2), f1_stat, permutation_type="samples",
-                                                            vectorized=True, n_resamples=Bp, rng=0), rep)
+    res["ar_scipy_s"] = best(
+        lambda: stats.permutation_test(
+            (sx2, sy2), f1_stat, permutation_type="samples", vectorized=True, n_resamples=Bp, rng=0
+        ),
+        rep,
+    )
     res["ar_sigfast_scores_s"] = best(lambda: sigfast.permutation_test(sx2, sy2, n_resamples=Bp, progress=False), rep)
     res["ratio_scipy_over_sigfast_ar"] = res["ar_scipy_s"] / res["ar_sigfast_scores_s"]
     print(json.dumps(res, indent=2))

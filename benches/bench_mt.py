@@ -60,8 +60,10 @@ def main() -> None:
     refs = [x.rstrip() for x in paths["ref"].read_text(encoding="utf-8").split("\n")[:-1]]
     assert len(hyps) == len(refs) == args.segments
 
-    print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
-          f"sacrebleu {sacrebleu.__version__}; {args.segments} segments; best of {args.repeat}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
+        f"sacrebleu {sacrebleu.__version__}; {args.segments} segments; best of {args.repeat}"
+    )
     makers = {"bleu": BLEU, "chrf": CHRF, "chrf++": lambda: CHRF(word_order=2)}
     for metric, make in makers.items():
         rep = score("mt", str(paths["ref"]), str(paths["sys"]), metric=metric)
@@ -72,8 +74,10 @@ def main() -> None:
         t_sig = best_of(lambda: score("mt", str(paths["ref"]), str(paths["sys"]), metric=metric), args.repeat)
         t_ext = best_of(lambda: make()._extract_corpus_statistics(hyps, [refs]), args.repeat)
         t_cor = best_of(lambda: make().corpus_score(hyps, [refs]), args.repeat)
-        print(f"{metric:7s} sigfast {t_sig * 1e3:8.1f} ms | sacrebleu statistics {t_ext * 1e3:8.1f} ms "
-              f"(x{t_ext / t_sig:5.1f}) | sacrebleu corpus_score {t_cor * 1e3:8.1f} ms (x{t_cor / t_sig:5.1f})")
+        print(
+            f"{metric:7s} sigfast {t_sig * 1e3:8.1f} ms | sacrebleu statistics {t_ext * 1e3:8.1f} ms "
+            f"(x{t_ext / t_sig:5.1f}) | sacrebleu corpus_score {t_cor * 1e3:8.1f} ms (x{t_cor / t_sig:5.1f})"
+        )
 
 
 if __name__ == "__main__":

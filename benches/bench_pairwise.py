@@ -45,8 +45,12 @@ def best(fn, repeat: int) -> float:
 def ewt_stats() -> sigfast.Statistics:
     d = SHARED / "dependency_parsing" / "conll2018_en_ewt"
     systems = sorted(p.name for p in (d / "systems").iterdir())
-    return sigfast.read(d / "gold" / "en_ewt.conllu.gz", {s: d / "systems" / s / "en_ewt.conllu.gz" for s in systems},
-                        format="conllu", metric="las")
+    return sigfast.read(
+        d / "gold" / "en_ewt.conllu.gz",
+        {s: d / "systems" / s / "en_ewt.conllu.gz" for s in systems},
+        format="conllu",
+        metric="las",
+    )
 
 
 def synthetic(S: int, n: int, seed: int = 0) -> sigfast.Statistics:
@@ -109,8 +113,12 @@ def main() -> None:
     res["150_systems"] = measure(synthetic(150, 2000), 2_000 if a.quick else 10_000, 20, a.repeat)
     mem = {}
     for B in (1 << 16, 1 << 20) if not a.quick else (1 << 14, 1 << 17):
-        out = subprocess.run([sys.executable, "-c", MEM_SNIPPET, str(B), str(Path(__file__).parent)],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", MEM_SNIPPET, str(B), str(Path(__file__).parent)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         mem[str(B)] = int(out.stdout.strip().splitlines()[-1])  # KiB
     res["peak_rss_kib_by_B"] = mem
     print(json.dumps(res, indent=2))

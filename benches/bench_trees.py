@@ -36,13 +36,20 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
     data = Path(a.data)
-    pairs = [(data / f"gold_gum_{part}.mrg", data / f"{system}_gum_{part}.mrg")
-             for system in ("benepar", "stanza") for part in ("fiction", "news")]
+    pairs = [
+        (data / f"gold_gum_{part}.mrg", data / f"{system}_gum_{part}.mrg")
+        for system in ("benepar", "stanza")
+        for part in ("fiction", "news")
+    ]
     warnings.simplefilter("ignore", EvalbWarning)
 
     def run_evalb() -> list[str]:
-        return [subprocess.run([a.evalb, "-p", a.prm, "-e", "10000", str(g), str(s)], capture_output=True,
-                               text=True, check=True).stdout for g, s in pairs]
+        return [
+            subprocess.run(
+                [a.evalb, "-p", a.prm, "-e", "10000", str(g), str(s)], capture_output=True, text=True, check=True
+            ).stdout
+            for g, s in pairs
+        ]
 
     def run_sigfast() -> list[str]:
         return [score("evalb", g, s, max_error=10000).text for g, s in pairs]
@@ -58,8 +65,9 @@ def main() -> int:
             times[name].append(time.perf_counter() - t0)
     be, bs = min(times["evalb"]), min(times["sigfast"])
     print(f"pairs: {len(pairs)} file pairs, {trees} tree pairs in all; identical reports: {same}")
-    print(f"EVALB   best of {a.repeat}: {be * 1000:8.2f} ms  (all: {', '.join(f'{t*1000:.1f}' for t in times['evalb'])})")
-    print(f"sigfast best of {a.repeat}: {bs * 1000:8.2f} ms  (all: {', '.join(f'{t*1000:.1f}' for t in times['sigfast'])})")
+    for name, best in (("EVALB  ", be), ("sigfast", bs)):
+        runs = ", ".join(f"{t * 1000:.1f}" for t in times[name.strip().lower()])
+        print(f"{name} best of {a.repeat}: {best * 1000:8.2f} ms  (all: {runs})")
     print(f"ratio sigfast / EVALB: {bs / be:.3f}")
     return 0 if same else 1
 

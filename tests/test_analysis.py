@@ -20,8 +20,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sigfast.analysis import (MISSING, agreement, agreement_units, coref_diff, diff, diff_units,
-                              krippendorff_alpha, oracle, oracle_units, pairwise, read_units, units_from_labels)
+from sigfast.analysis import (
+    MISSING,
+    agreement,
+    agreement_units,
+    coref_diff,
+    diff,
+    diff_units,
+    krippendorff_alpha,
+    oracle,
+    oracle_units,
+    pairwise,
+    read_units,
+    units_from_labels,
+)
 from sigfast.analysis.cli import add_cli
 from sigfast.exceptions import FormatError, InputError, SigfastError
 
@@ -97,6 +109,7 @@ def test_reports_render():
     u = toy_units()
     for style in ("text", "markdown", "json"):
         from sigfast.analysis import format_result
+
         for r in (diff_units(u, 0, 1), oracle_units(u), pairwise(u), agreement_units(u, lowest=1)):
             assert format_result(r, style)
     with pytest.raises(InputError):
@@ -104,6 +117,7 @@ def test_reports_render():
 
 
 # --------------------------------------------------------------------------- Krippendorff's alpha
+
 
 def alpha_direct(data):
     """Nominal alpha from the coincidence matrix, coded independently of the package:
@@ -141,8 +155,9 @@ def random_data(rng, coders, units, cats, p_missing):
 @pytest.mark.parametrize("seed", range(8))
 def test_alpha_matches_direct_formula(seed):
     rng = np.random.default_rng(seed)
-    data = random_data(rng, int(rng.integers(2, 7)), int(rng.integers(5, 60)), int(rng.integers(2, 6)),
-                       [0.0, 0.1, 0.3][seed % 3])
+    data = random_data(
+        rng, int(rng.integers(2, 7)), int(rng.integers(5, 60)), int(rng.integers(2, 6)), [0.0, 0.1, 0.3][seed % 3]
+    )
     assert krippendorff_alpha(data) == pytest.approx(alpha_direct(data), abs=1e-12)
 
 
@@ -150,8 +165,9 @@ def test_alpha_matches_direct_formula(seed):
 def test_alpha_matches_krippendorff_package(seed):
     kp = pytest.importorskip("krippendorff")
     rng = np.random.default_rng(100 + seed)
-    data = random_data(rng, int(rng.integers(2, 7)), int(rng.integers(5, 60)), int(rng.integers(2, 6)),
-                       [0.0, 0.15, 0.3][seed % 3])
+    data = random_data(
+        rng, int(rng.integers(2, 7)), int(rng.integers(5, 60)), int(rng.integers(2, 6)), [0.0, 0.15, 0.3][seed % 3]
+    )
     num = np.array([[np.nan if v is None else float(v[1:]) for v in row] for row in data])
     ref = kp.alpha(reliability_data=num, level_of_measurement="nominal")
     assert krippendorff_alpha(data) == pytest.approx(ref, abs=1e-12)
@@ -159,14 +175,16 @@ def test_alpha_matches_krippendorff_package(seed):
 
 def test_alpha_known_values_and_undefined():
     # Krippendorff's textbook example (nominal, 4 coders, 12 units, missing values): alpha = 0.743
-    d = [[1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
-         [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
-         [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
-         [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None]]
+    d = [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+        [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+    ]
     assert round(krippendorff_alpha(d), 3) == 0.743
     assert krippendorff_alpha(d) == pytest.approx(alpha_direct(d), abs=1e-12)
-    assert math.isnan(krippendorff_alpha([["a", "a"], ["a", "a"]]))      # no expected disagreement
-    assert math.isnan(krippendorff_alpha([["a", None], [None, "b"]]))    # nothing pairable
+    assert math.isnan(krippendorff_alpha([["a", "a"], ["a", "a"]]))  # no expected disagreement
+    assert math.isnan(krippendorff_alpha([["a", None], [None, "b"]]))  # nothing pairable
 
 
 def test_sentence_alpha_and_lowest():
@@ -174,12 +192,12 @@ def test_sentence_alpha_and_lowest():
     s1 = [["A", "B", "C"], ["A", "B"], ["B", "C", "A", "A"]]
     s2 = [["A", "B", "B"], ["A", "A"], ["C", "C", "A", None]]
     s3 = [["A", "C", "C"], ["B", "A"], ["B", "C", "C", "A"]]
-    u = units_from_labels(gold, [s1, s2, s3], ["x", "y", "z"], forms=[["w1", "w2", "w3"], ["v1", "v2"],
-                                                                      ["u1", "u2", "u3", "u4"]])
+    u = units_from_labels(
+        gold, [s1, s2, s3], ["x", "y", "z"], forms=[["w1", "w2", "w3"], ["v1", "v2"], ["u1", "u2", "u3", "u4"]]
+    )
     r = agreement_units(u, lowest=2)
     for k in range(3):
-        ref = alpha_direct([[v if v != MISSING else None for v in np.asarray(s)[u.sentence == k]]
-                            for s in u.systems])
+        ref = alpha_direct([[v if v != MISSING else None for v in np.asarray(s)[u.sentence == k]] for s in u.systems])
         assert r.sentence_alpha[k] == pytest.approx(ref, abs=1e-12)
     flat = [[None if v == MISSING else v for v in s] for s in u.systems]
     assert r.corpus_alpha == pytest.approx(alpha_direct(flat), abs=1e-12)
@@ -193,26 +211,54 @@ def test_sentence_alpha_and_lowest():
 
 # --------------------------------------------------------------------------- files and alignment
 
+
 def test_conllu_character_alignment_matches_conll18():
     from sigfast.formats.conllu import counts
 
     g, s = DATA / "ud_gold.conllu", DATA / "ud_sys_raw.conllu"
     u = read_units(g, [s], view="las", align="chars")
-    assert list(u.gold) == ["nsubj(+2)", "aux(+2)", "advmod(+1)", "root(root)", "punct(-1)",
-                            "compound(+1)", "nsubj(+2)", "cop(+1)", "root(root)", "punct(-1)"]
+    assert list(u.gold) == [
+        "nsubj(+2)",
+        "aux(+2)",
+        "advmod(+1)",
+        "root(root)",
+        "punct(-1)",
+        "compound(+1)",
+        "nsubj(+2)",
+        "cop(+1)",
+        "root(root)",
+        "punct(-1)",
+    ]
     # worked by hand: I→go (+3); punct:x → punct; New→York amod; York→go across sentences (-3);
     # 'is' heads to the unaligned 'big.' (?); gold 'big' and '.' have no aligned word (∅)
-    assert list(u.systems[0]) == ["nsubj(+3)", "aux(+2)", "advmod(+1)", "root(root)", "punct(-1)",
-                                  "amod(+1)", "parataxis(-3)", "cop(?)", MISSING, MISSING]
+    assert list(u.systems[0]) == [
+        "nsubj(+3)",
+        "aux(+2)",
+        "advmod(+1)",
+        "root(root)",
+        "punct(-1)",
+        "amod(+1)",
+        "parataxis(-3)",
+        "cop(?)",
+        MISSING,
+        MISSING,
+    ]
     c = counts(g, s)
     for view, key in (("las", "LAS"), ("uas", "UAS"), ("upos", "UPOS")):
         uu = read_units(g, [s], view=view, align="chars")
-        assert int(uu.correct(0).sum()) == c[key][0]          # conll18 correct count
+        assert int(uu.correct(0).sum()) == c[key][0]  # conll18 correct count
         assert int(np.sum(uu.systems[0] != MISSING)) == c[key][3]  # aligned words
     # las per-label rows are grouped by gold relation (a unit is right only if head and relation are)
     rows = {r[0]: (r[1], r[2]) for r in oracle_units(u).labels}
-    assert rows == {"nsubj": (2, 0), "root": (2, 1), "aux": (1, 1), "advmod": (1, 1), "punct": (2, 1),
-                    "compound": (1, 0), "cop": (1, 0)}
+    assert rows == {
+        "nsubj": (2, 0),
+        "root": (2, 1),
+        "aux": (1, 1),
+        "advmod": (1, 1),
+        "punct": (2, 1),
+        "compound": (1, 0),
+        "cop": (1, 0),
+    }
 
 
 def test_conllu_strict_rejects_other_tokenization():
@@ -235,12 +281,27 @@ def _bio(path, sents):
 
 
 def test_bio_spans_and_tags(tmp_path):
-    g = _bio(tmp_path / "g.conll", [[("EU", "B-ORG"), ("rejects", "O"), ("German", "B-MISC"), ("call", "O")],
-                                    [("Peter", "B-PER"), ("Blackburn", "I-PER")]])
-    a = _bio(tmp_path / "a.conll", [[("EU", "B-ORG"), ("rejects", "O"), ("German", "B-LOC"), ("call", "O")],
-                                    [("Peter", "B-PER"), ("Blackburn", "B-PER")]])
-    b = _bio(tmp_path / "b.conll", [[("EU", "O"), ("rejects", "O"), ("German", "B-MISC"), ("call", "O")],
-                                    [("Peter", "B-PER"), ("Blackburn", "I-PER")]])
+    g = _bio(
+        tmp_path / "g.conll",
+        [
+            [("EU", "B-ORG"), ("rejects", "O"), ("German", "B-MISC"), ("call", "O")],
+            [("Peter", "B-PER"), ("Blackburn", "I-PER")],
+        ],
+    )
+    a = _bio(
+        tmp_path / "a.conll",
+        [
+            [("EU", "B-ORG"), ("rejects", "O"), ("German", "B-LOC"), ("call", "O")],
+            [("Peter", "B-PER"), ("Blackburn", "B-PER")],
+        ],
+    )
+    b = _bio(
+        tmp_path / "b.conll",
+        [
+            [("EU", "O"), ("rejects", "O"), ("German", "B-MISC"), ("call", "O")],
+            [("Peter", "B-PER"), ("Blackburn", "I-PER")],
+        ],
+    )
     t = diff(g, a, b, names=["a", "b"])
     assert (t.n_units, t.corrections, t.new_errors, t.changed_errors) == (6, 2, 1, 0)
     s = diff(g, a, b, view="spans", names=["a", "b"])
@@ -284,6 +345,7 @@ def test_label_lists_must_match():
 
 # --------------------------------------------------------------------------- coreference
 
+
 def test_coref_classes_and_transitions():
     k, r1, r2 = DATA / "coref_key.conll", DATA / "coref_r1.conll", DATA / "coref_r2.conll"
     # key: {John, He}, {Mary, her, She}, {Bill}; r1: {John, He, She}, {Mary}; r2: {John, He}, {Mary, her, Bill, She}
@@ -313,6 +375,7 @@ def test_coref_bad_input(tmp_path):
 
 # --------------------------------------------------------------------------- CLI
 
+
 def _run(argv, capsys):
     ap = argparse.ArgumentParser(prog="sigfast")
     add_cli(ap.add_subparsers(dest="command", required=True))
@@ -331,18 +394,41 @@ def test_cli(tmp_path, capsys):
     assert rc == 0 and json.loads(out)["oracle"]["oracle"] == 1.0
     rc, out = _run(["agreement", str(g), str(a), str(b), "--style", "markdown", "--names", "A,B"], capsys)
     assert rc == 0 and "| unit | gold | A | B |" in out
-    rc, out = _run(["diff", str(DATA / "coref_key.conll"), str(DATA / "coref_r1.conll"),
-                    str(DATA / "coref_r2.conll"), "--format", "conll2012"], capsys)
+    rc, out = _run(
+        [
+            "diff",
+            str(DATA / "coref_key.conll"),
+            str(DATA / "coref_r1.conll"),
+            str(DATA / "coref_r2.conll"),
+            "--format",
+            "conll2012",
+        ],
+        capsys,
+    )
     assert rc == 0 and "criterion 'any'" in out and "criterion 'nominal'" in out
     with pytest.raises(SigfastError):
-        _run(["diff", str(DATA / "ud_gold.conllu"), str(DATA / "ud_sys_raw.conllu"), str(DATA / "ud_gold.conllu")],
-             capsys)
-    rc, out = _run(["diff", str(DATA / "ud_gold.conllu"), str(DATA / "ud_sys_raw.conllu"),
-                    str(DATA / "ud_gold.conllu"), "--align", "chars", "--view", "uas"], capsys)
+        _run(
+            ["diff", str(DATA / "ud_gold.conllu"), str(DATA / "ud_sys_raw.conllu"), str(DATA / "ud_gold.conllu")],
+            capsys,
+        )
+    rc, out = _run(
+        [
+            "diff",
+            str(DATA / "ud_gold.conllu"),
+            str(DATA / "ud_sys_raw.conllu"),
+            str(DATA / "ud_gold.conllu"),
+            "--align",
+            "chars",
+            "--view",
+            "uas",
+        ],
+        capsys,
+    )
     assert rc == 0 and "(uas, 10 units)" in out
 
 
 # --------------------------------------------------------------------------- Penn trees
+
 
 def test_ptb_brackets_and_pos():
     g, s = DATA / "trees_gold.mrg", DATA / "trees_sys.mrg"
@@ -368,6 +454,10 @@ def test_ptb_word_mismatch():
 
 def test_conllu_head_out_of_range(tmp_path):
     bad = tmp_path / "bad.conllu"
-    bad.write_text((DATA / "ud_gold.conllu").read_text().replace("5\t.\t.\tPUNCT\t.\t_\t4\tpunct", "5\t.\t.\tPUNCT\t.\t_\t9\tpunct", 1))
+    bad.write_text(
+        (DATA / "ud_gold.conllu")
+        .read_text()
+        .replace("5\t.\t.\tPUNCT\t.\t_\t4\tpunct", "5\t.\t.\tPUNCT\t.\t_\t9\tpunct", 1)
+    )
     with pytest.raises(FormatError, match="HEAD 9 is beyond"):
         read_units(DATA / "ud_gold.conllu", [bad])

@@ -44,8 +44,8 @@ def test_ewt_las_counts_match_conll18(ewt):
         path = next(p for p in systems if p.parent.name == name)
         c = counts(EWT / "gold" / "en_ewt.conllu.gz", path)["LAS"]
         k = u.names.index(name)
-        assert int(u.correct(k).sum()) == c[0]              # correct
-        assert int(np.sum(u.systems[k] != "∅")) == c[3]      # aligned words
+        assert int(u.correct(k).sum()) == c[0]  # correct
+        assert int(np.sum(u.systems[k] != "∅")) == c[3]  # aligned words
 
 
 def test_ewt_oracle_las(ewt):
@@ -88,12 +88,12 @@ def ner():
 def test_ner_tags_and_spans(ner):
     g, e, f = ner
     t = read_units(g, [e, f], view="tags")
-    assert [int(t.correct(k).sum()) for k in (0, 1)] == [45622, 45703]   # conlleval token accuracy counts
+    assert [int(t.correct(k).sum()) for k in (0, 1)] == [45622, 45703]  # conlleval token accuracy counts
     d = diff_units(t, 0, 1)
     assert (d.n_units, d.n_differ, d.corrections, d.new_errors, d.changed_errors) == (46435, 416, 215, 134, 67)
     s = read_units(g, [e, f], view="spans")
     o = oracle_units(s)
-    assert o.n_units == 5648 and o.correct == (5213, 5270)                # conlleval correct chunks
+    assert o.n_units == 5648 and o.correct == (5213, 5270)  # conlleval correct chunks
     assert o.oracle_correct == 5335 and round(100 * o.gain, 2) == 1.15
     ds = diff_units(s, 0, 1)
     assert (ds.n_differ, ds.corrections, ds.new_errors, ds.changed_errors) == (378, 205, 130, 43)

@@ -114,14 +114,17 @@ def test_mcnemar_matches_statsmodels_and_direct_midp() -> None:
         m = min(b, c)
         mid = 2 * stats.binom.cdf(m, nd, 0.5) - stats.binom.pmf(m, nd, 0.5)
         assert close(mcnemar(t).pvalue, min(1.0, mid))
-        assert close(mcnemar(t, alternative="greater").pvalue,
-                     stats.binom.sf(c, nd, 0.5) + 0.5 * stats.binom.pmf(c, nd, 0.5))
-        assert close(mcnemar(t, alternative="less").pvalue,
-                     stats.binom.cdf(c, nd, 0.5) - 0.5 * stats.binom.pmf(c, nd, 0.5))
+        assert close(
+            mcnemar(t, alternative="greater").pvalue, stats.binom.sf(c, nd, 0.5) + 0.5 * stats.binom.pmf(c, nd, 0.5)
+        )
+        assert close(
+            mcnemar(t, alternative="less").pvalue, stats.binom.cdf(c, nd, 0.5) - 0.5 * stats.binom.pmf(c, nd, 0.5)
+        )
         # one-sided exact: binomial tails of c
         for alt in ("greater", "less"):
-            assert close(mcnemar(t, method="exact", alternative=alt).pvalue,
-                         stats.binomtest(c, nd, 0.5, alternative=alt).pvalue)
+            assert close(
+                mcnemar(t, method="exact", alternative=alt).pvalue, stats.binomtest(c, nd, 0.5, alternative=alt).pvalue
+            )
         # one-sided asymptotic: normal tail of z = (c - b -/+ 1)/sqrt(b + c)
         z = (c - b - 1) / math.sqrt(nd)
         assert close(mcnemar(t, method="asymptotic", alternative="greater").pvalue, stats.norm.sf(z))
@@ -292,8 +295,13 @@ def test_wilcoxon_matches_scipy() -> None:
             permutation_cases += 1
             combos = [(str(rng.choice(["wilcox", "pratt", "zsplit"])), str(rng.choice(ALTS)), False, "auto")]
         else:
-            combos = [(zm, alt, corr, method) for zm in ("wilcox", "pratt", "zsplit") for alt in ALTS
-                      for corr in (False, True) for method in ("auto", "asymptotic")]
+            combos = [
+                (zm, alt, corr, method)
+                for zm in ("wilcox", "pratt", "zsplit")
+                for alt in ALTS
+                for corr in (False, True)
+                for method in ("auto", "asymptotic")
+            ]
             combos = [combos[i] for i in rng.choice(len(combos), 8, replace=False)]
         for zm, alt, corr, method in combos:
             ref = stats.wilcoxon(y, x, zero_method=zm, correction=corr, alternative=alt, method=method)

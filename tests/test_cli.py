@@ -52,8 +52,9 @@ def test_compare_f1_statistics_jsonl(tmp_path: Path, capsys: pytest.CaptureFixtu
         ("0.1\nx\n", "0.1\n0.2\n", "line 2: column 1: 'x' is not a number"),
     ],
 )
-def test_bad_files_one_line_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], content_a: str,
-                                   content_b: str, message: str) -> None:
+def test_bad_files_one_line_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content_a: str, content_b: str, message: str
+) -> None:
     a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
     a.write_text(content_a)
     b.write_text(content_b)

@@ -24,10 +24,17 @@ def _compare(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict]:
 
 def test_en_ewt_las(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = shared_data / "dependency_parsing" / "conll2018_en_ewt"
-    r = _compare(capsys, "--format", "conllu", "--metric", "las", str(d / "gold" / "en_ewt.conllu.gz"),
-                 str(d / "systems" / "HIT-SCIR-18" / "en_ewt.conllu.gz"),
-                 str(d / "systems" / "Stanford-18" / "en_ewt.conllu.gz"),
-                 str(d / "systems" / "UDPipe-Future" / "en_ewt.conllu.gz"))
+    r = _compare(
+        capsys,
+        "--format",
+        "conllu",
+        "--metric",
+        "las",
+        str(d / "gold" / "en_ewt.conllu.gz"),
+        str(d / "systems" / "HIT-SCIR-18" / "en_ewt.conllu.gz"),
+        str(d / "systems" / "Stanford-18" / "en_ewt.conllu.gz"),
+        str(d / "systems" / "UDPipe-Future" / "en_ewt.conllu.gz"),
+    )
     assert [round(100 * r[0]["score_x"], 2)] + [round(100 * x["score_y"], 2) for x in r] == [84.57, 83.87, 82.51]
     assert r[0]["metric"] == "las" and r[0]["n_items"] == 2077
 
@@ -36,8 +43,16 @@ def test_gum_evalb_f1(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> 
     d = shared_data / "constituency_parsing" / "gum_benepar_stanza"
     prm = HERE / "data" / "trees" / "gum_source_md.prm"  # the settings SOURCE.md describes
     for part, want in (("news", (91.72, 87.65)), ("fiction", (91.97, 85.45))):
-        r = _compare(capsys, "--format", "evalb", "-o", f"prm={prm}", str(d / f"gold_gum_{part}.mrg"),
-                     str(d / f"benepar_gum_{part}.mrg"), str(d / f"stanza_gum_{part}.mrg"))
+        r = _compare(
+            capsys,
+            "--format",
+            "evalb",
+            "-o",
+            f"prm={prm}",
+            str(d / f"gold_gum_{part}.mrg"),
+            str(d / f"benepar_gum_{part}.mrg"),
+            str(d / f"stanza_gum_{part}.mrg"),
+        )
         assert (round(100 * r[0]["score_x"], 2), round(100 * r[0]["score_y"], 2)) == want
 
 
@@ -55,10 +70,15 @@ def test_wmt21_bleu(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 def test_hansards_aer(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = shared_data / "word_alignment" / "hansards_enfr_wpt2003"
-    r = _compare(capsys, "--format", "alignment", str(d / "gold" / "test.wa.nonullalign"),
-                 str(d / "systems" / "lilt_giza" / "test.enfr.grow-diagonal.talp"),
-                 str(d / "systems" / "lilt_fastalign" / "test.enfr.grow-diagonal.talp"),
-                 str(d / "systems" / "uva_nlp2_ibm" / "ibm1.mle.naacl"))
+    r = _compare(
+        capsys,
+        "--format",
+        "alignment",
+        str(d / "gold" / "test.wa.nonullalign"),
+        str(d / "systems" / "lilt_giza" / "test.enfr.grow-diagonal.talp"),
+        str(d / "systems" / "lilt_fastalign" / "test.enfr.grow-diagonal.talp"),
+        str(d / "systems" / "uva_nlp2_ibm" / "ibm1.mle.naacl"),
+    )
     assert r[0]["metric"] == "aer" and r[0]["higher_is_better"] is False
     got = [round(100 * r[0]["score_x"], 1)] + [round(100 * x["score_y"], 1) for x in r]
     assert got == [5.9, 10.5, 28.5]
@@ -67,8 +87,14 @@ def test_hansards_aer(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 def test_conll2003_ner_f1(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = shared_data / "ner" / "conll2003_en_testb"
-    r = _compare(capsys, "--format", "ner", str(d / "gold.conll"), str(d / "elmo_lstm_crf.conll"),
-                 str(d / "flair_lstm_crf.conll"))
+    r = _compare(
+        capsys,
+        "--format",
+        "ner",
+        str(d / "gold.conll"),
+        str(d / "elmo_lstm_crf.conll"),
+        str(d / "flair_lstm_crf.conll"),
+    )
     assert (round(100 * r[0]["score_x"], 2), round(100 * r[0]["score_y"], 2)) == (92.22, 93.03)
     assert r[0]["metric"] == "f1" and r[0]["pvalue"] < 0.05
 
@@ -85,8 +111,12 @@ def test_token_mismatch_is_one_line(shared_data: Path, tmp_path: Path, capsys: p
     lines = (d / "flair_lstm_crf.conll").read_text(encoding="utf-8").splitlines()
     bad = tmp_path / "bad.conll"
     bad.write_text("\n".join(lines[:-40]) + "\n", encoding="utf-8")
-    assert main(["compare", "--format", "ner", str(d / "gold.conll"), str(d / "elmo_lstm_crf.conll"), str(bad),
-                 "-n", "100"]) == 1
+    assert (
+        main(
+            ["compare", "--format", "ner", str(d / "gold.conll"), str(d / "elmo_lstm_crf.conll"), str(bad), "-n", "100"]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert err.startswith("sigfast: error:") and err.count("\n") == 1 and "bad.conll" in err
 
@@ -94,8 +124,9 @@ def test_token_mismatch_is_one_line(shared_data: Path, tmp_path: Path, capsys: p
 def test_format_detection(shared_data: Path, tmp_path: Path) -> None:
     from sigfast.formats import detect_format
 
-    assert detect_format(shared_data / "dependency_parsing" / "conll2018_en_ewt" / "gold" / "en_ewt.conllu.gz") \
-        == "conllu"
+    assert (
+        detect_format(shared_data / "dependency_parsing" / "conll2018_en_ewt" / "gold" / "en_ewt.conllu.gz") == "conllu"
+    )
     assert detect_format(shared_data / "constituency_parsing" / "gum_benepar_stanza" / "gold_gum_news.mrg") == "evalb"
     odd = tmp_path / "x.txt"
     odd.write_text("hello world\n")
@@ -111,8 +142,25 @@ def test_pairwise_en_ewt_and_wmt21(shared_data: Path, tmp_path: Path, capsys: py
     systems = sorted(p.name for p in (d / "systems").iterdir())
     assert len(systems) == 25
     files = [str(d / "systems" / s / "en_ewt.conllu.gz") for s in systems]
-    assert main(["pairwise", "--format", "conllu", "--metric", "las", str(d / "gold" / "en_ewt.conllu.gz"), *files,
-                 "-n", "2000", "--plot", str(tmp_path / "ewt.png"), "--json"]) == 0
+    assert (
+        main(
+            [
+                "pairwise",
+                "--format",
+                "conllu",
+                "--metric",
+                "las",
+                str(d / "gold" / "en_ewt.conllu.gz"),
+                *files,
+                "-n",
+                "2000",
+                "--plot",
+                str(tmp_path / "ewt.png"),
+                "--json",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
     assert res["metric"] == "las" and len(res["systems"]) == 25
     best = res["systems"][max(range(25), key=lambda i: res["scores"][i])]
@@ -121,8 +169,25 @@ def test_pairwise_en_ewt_and_wmt21(shared_data: Path, tmp_path: Path, capsys: py
     w = shared_data / "machine_translation" / "wmt21_newstest2021_de_en"
     hyps = sorted(str(p) for p in (w / "system-outputs").iterdir())
     assert len(hyps) == 19
-    assert main(["pairwise", "--format", "mt", "--metric", "chrf", str(w / "newstest2021.de-en.ref.A.en"), *hyps,
-                 "-n", "2000", "--plot", str(tmp_path / "wmt.png"), "--json"]) == 0
+    assert (
+        main(
+            [
+                "pairwise",
+                "--format",
+                "mt",
+                "--metric",
+                "chrf",
+                str(w / "newstest2021.de-en.ref.A.en"),
+                *hyps,
+                "-n",
+                "2000",
+                "--plot",
+                str(tmp_path / "wmt.png"),
+                "--json",
+            ]
+        )
+        == 0
+    )
     res = json.loads(capsys.readouterr().out)
     assert res["metric"] == "chrf" and len(res["systems"]) == 19
     assert (tmp_path / "wmt.png").stat().st_size > 10_000

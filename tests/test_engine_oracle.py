@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sigfast import _native
 from oracle import TAG_BOOTSTRAP, TAG_PERMUTE, boot_sums, philox_state, swap_bits, swap_sums, xoshiro_words
+from sigfast import _native
 
 
 @pytest.mark.parametrize("seed,b", [(0, 0), (12345, 7), (2**64 - 1, 2**40 + 3)])
@@ -97,10 +97,14 @@ def test_simd_and_scalar_builds_give_same_bytes(kind: str) -> None:
     try:
         _native.set_simd(True)
         a, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None)
-        p = _native.permutation_sums(np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table, 5, 0, 301, False, 2, None)
+        p = _native.permutation_sums(
+            np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table, 5, 0, 301, False, 2, None
+        )
         _native.set_simd(False)
         b, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None)
-        q = _native.permutation_sums(np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table, 5, 0, 301, False, 2, None)
+        q = _native.permutation_sums(
+            np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table, 5, 0, 301, False, 2, None
+        )
     finally:
         _native.set_simd(True)
     assert a.tobytes() == b.tobytes() and p.tobytes() == q.tobytes()

@@ -90,9 +90,13 @@ def test_question_mark_possible_links_and_mixed_layouts():
 
 def test_one_based_pharaoh(tmp_path):
     shifted = tmp_path / "sys1.txt"
-    shifted.write_text("\n".join(
-        " ".join(f"{int(a) + 1}-{int(b) + 1}" for a, b in (t.replace("p", "-").split("-") for t in line.split()))
-        for line in (DATA / "system.pharaoh").read_text().splitlines()) + "\n")
+    shifted.write_text(
+        "\n".join(
+            " ".join(f"{int(a) + 1}-{int(b) + 1}" for a, b in (t.replace("p", "-").split("-") for t in line.split()))
+            for line in (DATA / "system.pharaoh").read_text().splitlines()
+        )
+        + "\n"
+    )
     a = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh")
     b = alignment.score_alignment(DATA / "gold.pharaoh", shifted, system_base=1)
     assert np.array_equal(a.stats["aer"].values, b.stats["aer"].values)
@@ -138,8 +142,9 @@ def _need_data():
 def test_hansards_16_aligners(system):
     _need_data()
     f = WA / "systems" / system
-    r = alignment.score_alignment(WA / "gold" / "test.wa.nonullalign", f, reverse_system="reverse" in system,
-                                  report="lilt")
+    r = alignment.score_alignment(
+        WA / "gold" / "test.wa.nonullalign", f, reverse_system="reverse" in system, report="lilt"
+    )
     aer, p, rc = REFERENCE[system]
     assert f"{100 * r.scores['aer']:.1f}" == f"{aer:.1f}"
     assert f"{100 * r.scores['precision']:.1f}" == f"{p:.1f}"

@@ -203,32 +203,32 @@ def test_conll2003_real_taggers(system, tmp_path):
 # conlleval.pl on each WNUT-16 file as stored ("token gold pred", one space): perl conlleval.pl < X.txt
 EXPECTED_WNUT16 = {
     "elmo_lstm_crf": (
-        'processed 61908 tokens with 3473 phrases; found: 2669 phrases; correct: 1392.\n'
-        'accuracy:  92.89%; precision:  52.15%; recall:  40.08%; FB1:  45.33\n'
-        '          company: precision:  69.78%; recall:  31.24%; FB1:  43.16  278\n'
-        '         facility: precision:  49.25%; recall:  38.74%; FB1:  43.36  199\n'
-        '              loc: precision:  62.36%; recall:  67.80%; FB1:  64.96  959\n'
-        '            movie: precision:  13.33%; recall:   5.88%; FB1:   8.16  15\n'
-        '      musicartist: precision:  19.23%; recall:   2.62%; FB1:   4.61  26\n'
-        '            other: precision:  34.96%; recall:  15.92%; FB1:  21.88  266\n'
-        '           person: precision:  44.42%; recall:  71.78%; FB1:  54.88  779\n'
-        '          product: precision:  37.25%; recall:   7.72%; FB1:  12.79  51\n'
-        '       sportsteam: precision:  46.48%; recall:  22.45%; FB1:  30.28  71\n'
-        '           tvshow: precision:  16.00%; recall:  12.12%; FB1:  13.79  25\n'
+        "processed 61908 tokens with 3473 phrases; found: 2669 phrases; correct: 1392.\n"
+        "accuracy:  92.89%; precision:  52.15%; recall:  40.08%; FB1:  45.33\n"
+        "          company: precision:  69.78%; recall:  31.24%; FB1:  43.16  278\n"
+        "         facility: precision:  49.25%; recall:  38.74%; FB1:  43.36  199\n"
+        "              loc: precision:  62.36%; recall:  67.80%; FB1:  64.96  959\n"
+        "            movie: precision:  13.33%; recall:   5.88%; FB1:   8.16  15\n"
+        "      musicartist: precision:  19.23%; recall:   2.62%; FB1:   4.61  26\n"
+        "            other: precision:  34.96%; recall:  15.92%; FB1:  21.88  266\n"
+        "           person: precision:  44.42%; recall:  71.78%; FB1:  54.88  779\n"
+        "          product: precision:  37.25%; recall:   7.72%; FB1:  12.79  51\n"
+        "       sportsteam: precision:  46.48%; recall:  22.45%; FB1:  30.28  71\n"
+        "           tvshow: precision:  16.00%; recall:  12.12%; FB1:  13.79  25\n"
     ),
     "flair_lstm_crf": (
-        'processed 61908 tokens with 3473 phrases; found: 3081 phrases; correct: 1506.\n'
-        'accuracy:  92.90%; precision:  48.88%; recall:  43.36%; FB1:  45.96\n'
-        '          company: precision:  65.80%; recall:  40.90%; FB1:  50.45  386\n'
-        '         facility: precision:  40.07%; recall:  45.45%; FB1:  42.59  287\n'
-        '              loc: precision:  68.14%; recall:  68.37%; FB1:  68.25  885\n'
-        '            movie: precision:   6.67%; recall:   5.88%; FB1:   6.25  30\n'
-        '      musicartist: precision:  16.67%; recall:   0.52%; FB1:   1.02  6\n'
-        '            other: precision:  29.57%; recall:  16.61%; FB1:  21.27  328\n'
-        '           person: precision:  45.82%; recall:  72.82%; FB1:  56.25  766\n'
-        '          product: precision:  14.05%; recall:  10.57%; FB1:  12.06  185\n'
-        '       sportsteam: precision:  30.73%; recall:  37.41%; FB1:  33.74  179\n'
-        '           tvshow: precision:   6.90%; recall:   6.06%; FB1:   6.45  29\n'
+        "processed 61908 tokens with 3473 phrases; found: 3081 phrases; correct: 1506.\n"
+        "accuracy:  92.90%; precision:  48.88%; recall:  43.36%; FB1:  45.96\n"
+        "          company: precision:  65.80%; recall:  40.90%; FB1:  50.45  386\n"
+        "         facility: precision:  40.07%; recall:  45.45%; FB1:  42.59  287\n"
+        "              loc: precision:  68.14%; recall:  68.37%; FB1:  68.25  885\n"
+        "            movie: precision:   6.67%; recall:   5.88%; FB1:   6.25  30\n"
+        "      musicartist: precision:  16.67%; recall:   0.52%; FB1:   1.02  6\n"
+        "            other: precision:  29.57%; recall:  16.61%; FB1:  21.27  328\n"
+        "           person: precision:  45.82%; recall:  72.82%; FB1:  56.25  766\n"
+        "          product: precision:  14.05%; recall:  10.57%; FB1:  12.06  185\n"
+        "       sportsteam: precision:  30.73%; recall:  37.41%; FB1:  33.74  179\n"
+        "           tvshow: precision:   6.90%; recall:   6.06%; FB1:   6.45  29\n"
     ),
 }
 

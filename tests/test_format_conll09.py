@@ -41,437 +41,437 @@ from sigfast.formats.conll09 import _perl_num, _same_sense_09
 DATA = Path(__file__).resolve().parent / "data" / "dependency"
 
 EXPECTED_EVAL08 = {
-    ('basic.gold.conll08', 'basic.sys.conll08', ''): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (8 + 4) / (12 + 6) * 100 = 66.67 %\n'
-        '  Labeled recall:             (8 + 4) / (11 + 6) * 100 = 70.59 %\n'
-        '  Labeled F1:                 68.57 \n'
-        '  Unlabeled precision:        (10 + 5) / (12 + 6) * 100 = 83.33 %\n'
-        '  Unlabeled recall:           (10 + 5) / (11 + 6) * 100 = 88.24 %\n'
-        '  Unlabeled F1:               85.71 \n'
-        '  Proposition precision:      2 / 6 * 100 = 33.33 %\n'
-        '  Proposition recall:         2 / 6 * 100 = 33.33 %\n'
-        '  Proposition F1:             33.33 \n'
-        '  Exact semantic match:       2 / 6 * 100 = 33.33 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    69.05 %\n'
-        '  Labeled macro recall:       71.01 %\n'
-        '  Labeled macro F1:           70.01 %\n'
-        '  Unlabeled macro precision:  82.14 %\n'
-        '  Unlabeled macro recall:     84.59 %\n'
-        '  Unlabeled macro F1:         83.35 %\n'
-        '  Exact overall match:        0 / 5 * 100 = 0.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (15 + 8 + 4) / (21 + 12 + 6) * 100 = 69.23 %\n'
-        '  Labeled micro recall:       (15 + 8 + 4) / (21 + 11 + 6) * 100 = 71.05 %\n'
-        '  Labeled micro F1:           70.13 \n'
-        '  Unlabeled micro precision:  (17 + 10 + 5) / (21 + 12 + 6) * 100 = 82.05 %\n'
-        '  Unlabeled micro recall:     (17 + 10 + 5) / (21 + 11 + 6) * 100 = 84.21 %\n'
-        '  Unlabeled micro F1:         83.12 \n'
-        '\n'
-        '  Note: skipped SU predicates and arguments\n'
-        '  \tSkipped 1 SU predicates and 1 SU arguments in gold output\n'
-        '  \tSkipped 1 SU predicates and 0 SU arguments is system output\n'
-        '\n'
+    ("basic.gold.conll08", "basic.sys.conll08", ""): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (8 + 4) / (12 + 6) * 100 = 66.67 %\n"
+        "  Labeled recall:             (8 + 4) / (11 + 6) * 100 = 70.59 %\n"
+        "  Labeled F1:                 68.57 \n"
+        "  Unlabeled precision:        (10 + 5) / (12 + 6) * 100 = 83.33 %\n"
+        "  Unlabeled recall:           (10 + 5) / (11 + 6) * 100 = 88.24 %\n"
+        "  Unlabeled F1:               85.71 \n"
+        "  Proposition precision:      2 / 6 * 100 = 33.33 %\n"
+        "  Proposition recall:         2 / 6 * 100 = 33.33 %\n"
+        "  Proposition F1:             33.33 \n"
+        "  Exact semantic match:       2 / 6 * 100 = 33.33 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    69.05 %\n"
+        "  Labeled macro recall:       71.01 %\n"
+        "  Labeled macro F1:           70.01 %\n"
+        "  Unlabeled macro precision:  82.14 %\n"
+        "  Unlabeled macro recall:     84.59 %\n"
+        "  Unlabeled macro F1:         83.35 %\n"
+        "  Exact overall match:        0 / 5 * 100 = 0.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (15 + 8 + 4) / (21 + 12 + 6) * 100 = 69.23 %\n"
+        "  Labeled micro recall:       (15 + 8 + 4) / (21 + 11 + 6) * 100 = 71.05 %\n"
+        "  Labeled micro F1:           70.13 \n"
+        "  Unlabeled micro precision:  (17 + 10 + 5) / (21 + 12 + 6) * 100 = 82.05 %\n"
+        "  Unlabeled micro recall:     (17 + 10 + 5) / (21 + 11 + 6) * 100 = 84.21 %\n"
+        "  Unlabeled micro F1:         83.12 \n"
+        "\n"
+        "  Note: skipped SU predicates and arguments\n"
+        "  \tSkipped 1 SU predicates and 1 SU arguments in gold output\n"
+        "  \tSkipped 1 SU predicates and 0 SU arguments is system output\n"
+        "\n"
     ),
-    ('basic.gold.conll08', 'basic.sys.conll08', '-p'): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n'
-        '  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n'
-        '  Label accuracy score:       13 / 16 * 100 = 81.25 %\n'
-        '  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (8 + 4) / (12 + 6) * 100 = 66.67 %\n'
-        '  Labeled recall:             (8 + 4) / (11 + 6) * 100 = 70.59 %\n'
-        '  Labeled F1:                 68.57 \n'
-        '  Unlabeled precision:        (10 + 5) / (12 + 6) * 100 = 83.33 %\n'
-        '  Unlabeled recall:           (10 + 5) / (11 + 6) * 100 = 88.24 %\n'
-        '  Unlabeled F1:               85.71 \n'
-        '  Proposition precision:      2 / 6 * 100 = 33.33 %\n'
-        '  Proposition recall:         2 / 6 * 100 = 33.33 %\n'
-        '  Proposition F1:             33.33 \n'
-        '  Exact semantic match:       2 / 6 * 100 = 33.33 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    73.96 %\n'
-        '  Labeled macro recall:       75.92 %\n'
-        '  Labeled macro F1:           74.93 %\n'
-        '  Unlabeled macro precision:  88.54 %\n'
-        '  Unlabeled macro recall:     90.99 %\n'
-        '  Unlabeled macro F1:         89.75 %\n'
-        '  Exact overall match:        1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (13 + 8 + 4) / (16 + 12 + 6) * 100 = 73.53 %\n'
-        '  Labeled micro recall:       (13 + 8 + 4) / (16 + 11 + 6) * 100 = 75.76 %\n'
-        '  Labeled micro F1:           74.63 \n'
-        '  Unlabeled micro precision:  (15 + 10 + 5) / (16 + 12 + 6) * 100 = 88.24 %\n'
-        '  Unlabeled micro recall:     (15 + 10 + 5) / (16 + 11 + 6) * 100 = 90.91 %\n'
-        '  Unlabeled micro F1:         89.55 \n'
-        '\n'
-        '  Note: skipped SU predicates and arguments\n'
-        '  \tSkipped 1 SU predicates and 1 SU arguments in gold output\n'
-        '  \tSkipped 1 SU predicates and 0 SU arguments is system output\n'
-        '\n'
+    ("basic.gold.conll08", "basic.sys.conll08", "-p"): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n"
+        "  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n"
+        "  Label accuracy score:       13 / 16 * 100 = 81.25 %\n"
+        "  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (8 + 4) / (12 + 6) * 100 = 66.67 %\n"
+        "  Labeled recall:             (8 + 4) / (11 + 6) * 100 = 70.59 %\n"
+        "  Labeled F1:                 68.57 \n"
+        "  Unlabeled precision:        (10 + 5) / (12 + 6) * 100 = 83.33 %\n"
+        "  Unlabeled recall:           (10 + 5) / (11 + 6) * 100 = 88.24 %\n"
+        "  Unlabeled F1:               85.71 \n"
+        "  Proposition precision:      2 / 6 * 100 = 33.33 %\n"
+        "  Proposition recall:         2 / 6 * 100 = 33.33 %\n"
+        "  Proposition F1:             33.33 \n"
+        "  Exact semantic match:       2 / 6 * 100 = 33.33 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    73.96 %\n"
+        "  Labeled macro recall:       75.92 %\n"
+        "  Labeled macro F1:           74.93 %\n"
+        "  Unlabeled macro precision:  88.54 %\n"
+        "  Unlabeled macro recall:     90.99 %\n"
+        "  Unlabeled macro F1:         89.75 %\n"
+        "  Exact overall match:        1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (13 + 8 + 4) / (16 + 12 + 6) * 100 = 73.53 %\n"
+        "  Labeled micro recall:       (13 + 8 + 4) / (16 + 11 + 6) * 100 = 75.76 %\n"
+        "  Labeled micro F1:           74.63 \n"
+        "  Unlabeled micro precision:  (15 + 10 + 5) / (16 + 12 + 6) * 100 = 88.24 %\n"
+        "  Unlabeled micro recall:     (15 + 10 + 5) / (16 + 11 + 6) * 100 = 90.91 %\n"
+        "  Unlabeled micro F1:         89.55 \n"
+        "\n"
+        "  Note: skipped SU predicates and arguments\n"
+        "  \tSkipped 1 SU predicates and 1 SU arguments in gold output\n"
+        "  \tSkipped 1 SU predicates and 0 SU arguments is system output\n"
+        "\n"
     ),
-    ('basic.gold.conll08', 'basic.sys.conll08', '-u'): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (8 + 5) / (13 + 7) * 100 = 65.00 %\n'
-        '  Labeled recall:             (8 + 5) / (13 + 7) * 100 = 65.00 %\n'
-        '  Labeled F1:                 65.00 \n'
-        '  Unlabeled precision:        (10 + 6) / (13 + 7) * 100 = 80.00 %\n'
-        '  Unlabeled recall:           (10 + 6) / (13 + 7) * 100 = 80.00 %\n'
-        '  Unlabeled F1:               80.00 \n'
-        '  Proposition precision:      2 / 7 * 100 = 28.57 %\n'
-        '  Proposition recall:         2 / 7 * 100 = 28.57 %\n'
-        '  Proposition F1:             28.57 \n'
-        '  Exact semantic match:       2 / 6 * 100 = 33.33 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    68.21 %\n'
-        '  Labeled macro recall:       68.21 %\n'
-        '  Labeled macro F1:           68.21 %\n'
-        '  Unlabeled macro precision:  80.48 %\n'
-        '  Unlabeled macro recall:     80.48 %\n'
-        '  Unlabeled macro F1:         80.48 %\n'
-        '  Exact overall match:        0 / 5 * 100 = 0.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (15 + 8 + 5) / (21 + 13 + 7) * 100 = 68.29 %\n'
-        '  Labeled micro recall:       (15 + 8 + 5) / (21 + 13 + 7) * 100 = 68.29 %\n'
-        '  Labeled micro F1:           68.29 \n'
-        '  Unlabeled micro precision:  (17 + 10 + 6) / (21 + 13 + 7) * 100 = 80.49 %\n'
-        '  Unlabeled micro recall:     (17 + 10 + 6) / (21 + 13 + 7) * 100 = 80.49 %\n'
-        '  Unlabeled micro F1:         80.49 \n'
-        '\n'
-        '  Note: NOT skipping SU predicates and arguments\n'
-        '\n'
+    ("basic.gold.conll08", "basic.sys.conll08", "-u"): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (8 + 5) / (13 + 7) * 100 = 65.00 %\n"
+        "  Labeled recall:             (8 + 5) / (13 + 7) * 100 = 65.00 %\n"
+        "  Labeled F1:                 65.00 \n"
+        "  Unlabeled precision:        (10 + 6) / (13 + 7) * 100 = 80.00 %\n"
+        "  Unlabeled recall:           (10 + 6) / (13 + 7) * 100 = 80.00 %\n"
+        "  Unlabeled F1:               80.00 \n"
+        "  Proposition precision:      2 / 7 * 100 = 28.57 %\n"
+        "  Proposition recall:         2 / 7 * 100 = 28.57 %\n"
+        "  Proposition F1:             28.57 \n"
+        "  Exact semantic match:       2 / 6 * 100 = 33.33 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    68.21 %\n"
+        "  Labeled macro recall:       68.21 %\n"
+        "  Labeled macro F1:           68.21 %\n"
+        "  Unlabeled macro precision:  80.48 %\n"
+        "  Unlabeled macro recall:     80.48 %\n"
+        "  Unlabeled macro F1:         80.48 %\n"
+        "  Exact overall match:        0 / 5 * 100 = 0.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (15 + 8 + 5) / (21 + 13 + 7) * 100 = 68.29 %\n"
+        "  Labeled micro recall:       (15 + 8 + 5) / (21 + 13 + 7) * 100 = 68.29 %\n"
+        "  Labeled micro F1:           68.29 \n"
+        "  Unlabeled micro precision:  (17 + 10 + 6) / (21 + 13 + 7) * 100 = 80.49 %\n"
+        "  Unlabeled micro recall:     (17 + 10 + 6) / (21 + 13 + 7) * 100 = 80.49 %\n"
+        "  Unlabeled micro F1:         80.49 \n"
+        "\n"
+        "  Note: NOT skipping SU predicates and arguments\n"
+        "\n"
     ),
-    ('basic.gold.conll08', 'basic.sys.conll08', '-p -u'): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n'
-        '  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n'
-        '  Label accuracy score:       13 / 16 * 100 = 81.25 %\n'
-        '  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (8 + 5) / (13 + 7) * 100 = 65.00 %\n'
-        '  Labeled recall:             (8 + 5) / (13 + 7) * 100 = 65.00 %\n'
-        '  Labeled F1:                 65.00 \n'
-        '  Unlabeled precision:        (10 + 6) / (13 + 7) * 100 = 80.00 %\n'
-        '  Unlabeled recall:           (10 + 6) / (13 + 7) * 100 = 80.00 %\n'
-        '  Unlabeled F1:               80.00 \n'
-        '  Proposition precision:      2 / 7 * 100 = 28.57 %\n'
-        '  Proposition recall:         2 / 7 * 100 = 28.57 %\n'
-        '  Proposition F1:             28.57 \n'
-        '  Exact semantic match:       2 / 6 * 100 = 33.33 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    73.12 %\n'
-        '  Labeled macro recall:       73.12 %\n'
-        '  Labeled macro F1:           73.12 %\n'
-        '  Unlabeled macro precision:  86.88 %\n'
-        '  Unlabeled macro recall:     86.88 %\n'
-        '  Unlabeled macro F1:         86.88 %\n'
-        '  Exact overall match:        1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (13 + 8 + 5) / (16 + 13 + 7) * 100 = 72.22 %\n'
-        '  Labeled micro recall:       (13 + 8 + 5) / (16 + 13 + 7) * 100 = 72.22 %\n'
-        '  Labeled micro F1:           72.22 \n'
-        '  Unlabeled micro precision:  (15 + 10 + 6) / (16 + 13 + 7) * 100 = 86.11 %\n'
-        '  Unlabeled micro recall:     (15 + 10 + 6) / (16 + 13 + 7) * 100 = 86.11 %\n'
-        '  Unlabeled micro F1:         86.11 \n'
-        '\n'
-        '  Note: NOT skipping SU predicates and arguments\n'
-        '\n'
+    ("basic.gold.conll08", "basic.sys.conll08", "-p -u"): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n"
+        "  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n"
+        "  Label accuracy score:       13 / 16 * 100 = 81.25 %\n"
+        "  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (8 + 5) / (13 + 7) * 100 = 65.00 %\n"
+        "  Labeled recall:             (8 + 5) / (13 + 7) * 100 = 65.00 %\n"
+        "  Labeled F1:                 65.00 \n"
+        "  Unlabeled precision:        (10 + 6) / (13 + 7) * 100 = 80.00 %\n"
+        "  Unlabeled recall:           (10 + 6) / (13 + 7) * 100 = 80.00 %\n"
+        "  Unlabeled F1:               80.00 \n"
+        "  Proposition precision:      2 / 7 * 100 = 28.57 %\n"
+        "  Proposition recall:         2 / 7 * 100 = 28.57 %\n"
+        "  Proposition F1:             28.57 \n"
+        "  Exact semantic match:       2 / 6 * 100 = 33.33 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    73.12 %\n"
+        "  Labeled macro recall:       73.12 %\n"
+        "  Labeled macro F1:           73.12 %\n"
+        "  Unlabeled macro precision:  86.88 %\n"
+        "  Unlabeled macro recall:     86.88 %\n"
+        "  Unlabeled macro F1:         86.88 %\n"
+        "  Exact overall match:        1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (13 + 8 + 5) / (16 + 13 + 7) * 100 = 72.22 %\n"
+        "  Labeled micro recall:       (13 + 8 + 5) / (16 + 13 + 7) * 100 = 72.22 %\n"
+        "  Labeled micro F1:           72.22 \n"
+        "  Unlabeled micro precision:  (15 + 10 + 6) / (16 + 13 + 7) * 100 = 86.11 %\n"
+        "  Unlabeled micro recall:     (15 + 10 + 6) / (16 + 13 + 7) * 100 = 86.11 %\n"
+        "  Unlabeled micro F1:         86.11 \n"
+        "\n"
+        "  Note: NOT skipping SU predicates and arguments\n"
+        "\n"
     ),
-    ('basic.gold.conll08', 'nofinal.sys.conll08', ''): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (7 + 4) / (11 + 6) * 100 = 64.71 %\n'
-        '  Labeled recall:             (7 + 4) / (11 + 6) * 100 = 64.71 %\n'
-        '  Labeled F1:                 64.71 \n'
-        '  Unlabeled precision:        (9 + 5) / (11 + 6) * 100 = 82.35 %\n'
-        '  Unlabeled recall:           (9 + 5) / (11 + 6) * 100 = 82.35 %\n'
-        '  Unlabeled F1:               82.35 \n'
-        '  Proposition precision:      2 / 6 * 100 = 33.33 %\n'
-        '  Proposition recall:         2 / 6 * 100 = 33.33 %\n'
-        '  Proposition F1:             33.33 \n'
-        '  Exact semantic match:       1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    68.07 %\n'
-        '  Labeled macro recall:       68.07 %\n'
-        '  Labeled macro F1:           68.07 %\n'
-        '  Unlabeled macro precision:  81.65 %\n'
-        '  Unlabeled macro recall:     81.65 %\n'
-        '  Unlabeled macro F1:         81.65 %\n'
-        '  Exact overall match:        0 / 5 * 100 = 0.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (15 + 7 + 4) / (21 + 11 + 6) * 100 = 68.42 %\n'
-        '  Labeled micro recall:       (15 + 7 + 4) / (21 + 11 + 6) * 100 = 68.42 %\n'
-        '  Labeled micro F1:           68.42 \n'
-        '  Unlabeled micro precision:  (17 + 9 + 5) / (21 + 11 + 6) * 100 = 81.58 %\n'
-        '  Unlabeled micro recall:     (17 + 9 + 5) / (21 + 11 + 6) * 100 = 81.58 %\n'
-        '  Unlabeled micro F1:         81.58 \n'
-        '\n'
-        '  Note: skipped SU predicates and arguments\n'
-        '  \tSkipped 1 SU predicates and 1 SU arguments in gold output\n'
-        '  \tSkipped 0 SU predicates and 0 SU arguments is system output\n'
-        '\n'
+    ("basic.gold.conll08", "nofinal.sys.conll08", ""): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (7 + 4) / (11 + 6) * 100 = 64.71 %\n"
+        "  Labeled recall:             (7 + 4) / (11 + 6) * 100 = 64.71 %\n"
+        "  Labeled F1:                 64.71 \n"
+        "  Unlabeled precision:        (9 + 5) / (11 + 6) * 100 = 82.35 %\n"
+        "  Unlabeled recall:           (9 + 5) / (11 + 6) * 100 = 82.35 %\n"
+        "  Unlabeled F1:               82.35 \n"
+        "  Proposition precision:      2 / 6 * 100 = 33.33 %\n"
+        "  Proposition recall:         2 / 6 * 100 = 33.33 %\n"
+        "  Proposition F1:             33.33 \n"
+        "  Exact semantic match:       1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    68.07 %\n"
+        "  Labeled macro recall:       68.07 %\n"
+        "  Labeled macro F1:           68.07 %\n"
+        "  Unlabeled macro precision:  81.65 %\n"
+        "  Unlabeled macro recall:     81.65 %\n"
+        "  Unlabeled macro F1:         81.65 %\n"
+        "  Exact overall match:        0 / 5 * 100 = 0.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (15 + 7 + 4) / (21 + 11 + 6) * 100 = 68.42 %\n"
+        "  Labeled micro recall:       (15 + 7 + 4) / (21 + 11 + 6) * 100 = 68.42 %\n"
+        "  Labeled micro F1:           68.42 \n"
+        "  Unlabeled micro precision:  (17 + 9 + 5) / (21 + 11 + 6) * 100 = 81.58 %\n"
+        "  Unlabeled micro recall:     (17 + 9 + 5) / (21 + 11 + 6) * 100 = 81.58 %\n"
+        "  Unlabeled micro F1:         81.58 \n"
+        "\n"
+        "  Note: skipped SU predicates and arguments\n"
+        "  \tSkipped 1 SU predicates and 1 SU arguments in gold output\n"
+        "  \tSkipped 0 SU predicates and 0 SU arguments is system output\n"
+        "\n"
     ),
-    ('basic.gold.conll08', 'nofinal.sys.conll08', '-u'): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (7 + 4) / (11 + 6) * 100 = 64.71 %\n'
-        '  Labeled recall:             (7 + 4) / (13 + 7) * 100 = 55.00 %\n'
-        '  Labeled F1:                 59.46 \n'
-        '  Unlabeled precision:        (9 + 5) / (11 + 6) * 100 = 82.35 %\n'
-        '  Unlabeled recall:           (9 + 5) / (13 + 7) * 100 = 70.00 %\n'
-        '  Unlabeled F1:               75.68 \n'
-        '  Proposition precision:      2 / 6 * 100 = 33.33 %\n'
-        '  Proposition recall:         2 / 7 * 100 = 28.57 %\n'
-        '  Proposition F1:             30.77 \n'
-        '  Exact semantic match:       1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    68.07 %\n'
-        '  Labeled macro recall:       63.21 %\n'
-        '  Labeled macro F1:           65.55 %\n'
-        '  Unlabeled macro precision:  81.65 %\n'
-        '  Unlabeled macro recall:     75.48 %\n'
-        '  Unlabeled macro F1:         78.44 %\n'
-        '  Exact overall match:        0 / 5 * 100 = 0.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (15 + 7 + 4) / (21 + 11 + 6) * 100 = 68.42 %\n'
-        '  Labeled micro recall:       (15 + 7 + 4) / (21 + 13 + 7) * 100 = 63.41 %\n'
-        '  Labeled micro F1:           65.82 \n'
-        '  Unlabeled micro precision:  (17 + 9 + 5) / (21 + 11 + 6) * 100 = 81.58 %\n'
-        '  Unlabeled micro recall:     (17 + 9 + 5) / (21 + 13 + 7) * 100 = 75.61 %\n'
-        '  Unlabeled micro F1:         78.48 \n'
-        '\n'
-        '  Note: NOT skipping SU predicates and arguments\n'
-        '\n'
+    ("basic.gold.conll08", "nofinal.sys.conll08", "-u"): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (7 + 4) / (11 + 6) * 100 = 64.71 %\n"
+        "  Labeled recall:             (7 + 4) / (13 + 7) * 100 = 55.00 %\n"
+        "  Labeled F1:                 59.46 \n"
+        "  Unlabeled precision:        (9 + 5) / (11 + 6) * 100 = 82.35 %\n"
+        "  Unlabeled recall:           (9 + 5) / (13 + 7) * 100 = 70.00 %\n"
+        "  Unlabeled F1:               75.68 \n"
+        "  Proposition precision:      2 / 6 * 100 = 33.33 %\n"
+        "  Proposition recall:         2 / 7 * 100 = 28.57 %\n"
+        "  Proposition F1:             30.77 \n"
+        "  Exact semantic match:       1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    68.07 %\n"
+        "  Labeled macro recall:       63.21 %\n"
+        "  Labeled macro F1:           65.55 %\n"
+        "  Unlabeled macro precision:  81.65 %\n"
+        "  Unlabeled macro recall:     75.48 %\n"
+        "  Unlabeled macro F1:         78.44 %\n"
+        "  Exact overall match:        0 / 5 * 100 = 0.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (15 + 7 + 4) / (21 + 11 + 6) * 100 = 68.42 %\n"
+        "  Labeled micro recall:       (15 + 7 + 4) / (21 + 13 + 7) * 100 = 63.41 %\n"
+        "  Labeled micro F1:           65.82 \n"
+        "  Unlabeled micro precision:  (17 + 9 + 5) / (21 + 11 + 6) * 100 = 81.58 %\n"
+        "  Unlabeled micro recall:     (17 + 9 + 5) / (21 + 13 + 7) * 100 = 75.61 %\n"
+        "  Unlabeled micro F1:         78.48 \n"
+        "\n"
+        "  Note: NOT skipping SU predicates and arguments\n"
+        "\n"
     ),
-    ('basic.gold.conll08', 'nopred.sys.conll08', ''): (  # exit status 255
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
+    ("basic.gold.conll08", "nopred.sys.conll08", ""): (  # exit status 255
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
     ),
 }
 
 EXPECTED_EVAL09 = {
-    ('basic.gold.conll09', 'basic.sys.conll09', ''): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (10 + 3) / (13 + 6) * 100 = 68.42 %\n'
-        '  Labeled recall:             (10 + 3) / (12 + 6) * 100 = 72.22 %\n'
-        '  Labeled F1:                 70.27 \n'
-        '  Unlabeled precision:        (11 + 5) / (13 + 6) * 100 = 84.21 %\n'
-        '  Unlabeled recall:           (11 + 5) / (12 + 6) * 100 = 88.89 %\n'
-        '  Unlabeled F1:               86.49 \n'
-        '  Proposition precision:      2 / 6 * 100 = 33.33 %\n'
-        '  Proposition recall:         2 / 6 * 100 = 33.33 %\n'
-        '  Proposition F1:             33.33 \n'
-        '  Exact semantic match:       2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    69.92 %\n'
-        '  Labeled macro recall:       71.83 %\n'
-        '  Labeled macro F1:           70.86 %\n'
-        '  Unlabeled macro precision:  82.58 %\n'
-        '  Unlabeled macro recall:     84.92 %\n'
-        '  Unlabeled macro F1:         83.73 %\n'
-        '  Exact overall match:        1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (15 + 10 + 3) / (21 + 13 + 6) * 100 = 70.00 %\n'
-        '  Labeled micro recall:       (15 + 10 + 3) / (21 + 12 + 6) * 100 = 71.79 %\n'
-        '  Labeled micro F1:           70.89 \n'
-        '  Unlabeled micro precision:  (17 + 11 + 5) / (21 + 13 + 6) * 100 = 82.50 %\n'
-        '  Unlabeled micro recall:     (17 + 11 + 5) / (21 + 12 + 6) * 100 = 84.62 %\n'
-        '  Unlabeled micro F1:         83.54 \n'
+    ("basic.gold.conll09", "basic.sys.conll09", ""): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (10 + 3) / (13 + 6) * 100 = 68.42 %\n"
+        "  Labeled recall:             (10 + 3) / (12 + 6) * 100 = 72.22 %\n"
+        "  Labeled F1:                 70.27 \n"
+        "  Unlabeled precision:        (11 + 5) / (13 + 6) * 100 = 84.21 %\n"
+        "  Unlabeled recall:           (11 + 5) / (12 + 6) * 100 = 88.89 %\n"
+        "  Unlabeled F1:               86.49 \n"
+        "  Proposition precision:      2 / 6 * 100 = 33.33 %\n"
+        "  Proposition recall:         2 / 6 * 100 = 33.33 %\n"
+        "  Proposition F1:             33.33 \n"
+        "  Exact semantic match:       2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    69.92 %\n"
+        "  Labeled macro recall:       71.83 %\n"
+        "  Labeled macro F1:           70.86 %\n"
+        "  Unlabeled macro precision:  82.58 %\n"
+        "  Unlabeled macro recall:     84.92 %\n"
+        "  Unlabeled macro F1:         83.73 %\n"
+        "  Exact overall match:        1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (15 + 10 + 3) / (21 + 13 + 6) * 100 = 70.00 %\n"
+        "  Labeled micro recall:       (15 + 10 + 3) / (21 + 12 + 6) * 100 = 71.79 %\n"
+        "  Labeled micro F1:           70.89 \n"
+        "  Unlabeled micro precision:  (17 + 11 + 5) / (21 + 13 + 6) * 100 = 82.50 %\n"
+        "  Unlabeled micro recall:     (17 + 11 + 5) / (21 + 12 + 6) * 100 = 84.62 %\n"
+        "  Unlabeled micro F1:         83.54 \n"
     ),
-    ('basic.gold.conll09', 'basic.sys.conll09', '-p'): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n'
-        '  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n'
-        '  Label accuracy score:       13 / 16 * 100 = 81.25 %\n'
-        '  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (10 + 3) / (13 + 6) * 100 = 68.42 %\n'
-        '  Labeled recall:             (10 + 3) / (12 + 6) * 100 = 72.22 %\n'
-        '  Labeled F1:                 70.27 \n'
-        '  Unlabeled precision:        (11 + 5) / (13 + 6) * 100 = 84.21 %\n'
-        '  Unlabeled recall:           (11 + 5) / (12 + 6) * 100 = 88.89 %\n'
-        '  Unlabeled F1:               86.49 \n'
-        '  Proposition precision:      2 / 6 * 100 = 33.33 %\n'
-        '  Proposition recall:         2 / 6 * 100 = 33.33 %\n'
-        '  Proposition F1:             33.33 \n'
-        '  Exact semantic match:       2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    74.84 %\n'
-        '  Labeled macro recall:       76.74 %\n'
-        '  Labeled macro F1:           75.77 %\n'
-        '  Unlabeled macro precision:  88.98 %\n'
-        '  Unlabeled macro recall:     91.32 %\n'
-        '  Unlabeled macro F1:         90.13 %\n'
-        '  Exact overall match:        2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (13 + 10 + 3) / (16 + 13 + 6) * 100 = 74.29 %\n'
-        '  Labeled micro recall:       (13 + 10 + 3) / (16 + 12 + 6) * 100 = 76.47 %\n'
-        '  Labeled micro F1:           75.36 \n'
-        '  Unlabeled micro precision:  (15 + 11 + 5) / (16 + 13 + 6) * 100 = 88.57 %\n'
-        '  Unlabeled micro recall:     (15 + 11 + 5) / (16 + 12 + 6) * 100 = 91.18 %\n'
-        '  Unlabeled micro F1:         89.86 \n'
+    ("basic.gold.conll09", "basic.sys.conll09", "-p"): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n"
+        "  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n"
+        "  Label accuracy score:       13 / 16 * 100 = 81.25 %\n"
+        "  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (10 + 3) / (13 + 6) * 100 = 68.42 %\n"
+        "  Labeled recall:             (10 + 3) / (12 + 6) * 100 = 72.22 %\n"
+        "  Labeled F1:                 70.27 \n"
+        "  Unlabeled precision:        (11 + 5) / (13 + 6) * 100 = 84.21 %\n"
+        "  Unlabeled recall:           (11 + 5) / (12 + 6) * 100 = 88.89 %\n"
+        "  Unlabeled F1:               86.49 \n"
+        "  Proposition precision:      2 / 6 * 100 = 33.33 %\n"
+        "  Proposition recall:         2 / 6 * 100 = 33.33 %\n"
+        "  Proposition F1:             33.33 \n"
+        "  Exact semantic match:       2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    74.84 %\n"
+        "  Labeled macro recall:       76.74 %\n"
+        "  Labeled macro F1:           75.77 %\n"
+        "  Unlabeled macro precision:  88.98 %\n"
+        "  Unlabeled macro recall:     91.32 %\n"
+        "  Unlabeled macro F1:         90.13 %\n"
+        "  Exact overall match:        2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (13 + 10 + 3) / (16 + 13 + 6) * 100 = 74.29 %\n"
+        "  Labeled micro recall:       (13 + 10 + 3) / (16 + 12 + 6) * 100 = 76.47 %\n"
+        "  Labeled micro F1:           75.36 \n"
+        "  Unlabeled micro precision:  (15 + 11 + 5) / (16 + 13 + 6) * 100 = 88.57 %\n"
+        "  Unlabeled micro recall:     (15 + 11 + 5) / (16 + 12 + 6) * 100 = 91.18 %\n"
+        "  Unlabeled micro F1:         89.86 \n"
     ),
-    ('basic.gold.conll09', 'nofinal.sys.conll09', ''): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (9 + 3) / (12 + 6) * 100 = 66.67 %\n'
-        '  Labeled recall:             (9 + 3) / (12 + 6) * 100 = 66.67 %\n'
-        '  Labeled F1:                 66.67 \n'
-        '  Unlabeled precision:        (10 + 5) / (12 + 6) * 100 = 83.33 %\n'
-        '  Unlabeled recall:           (10 + 5) / (12 + 6) * 100 = 83.33 %\n'
-        '  Unlabeled F1:               83.33 \n'
-        '  Proposition precision:      1 / 6 * 100 = 16.67 %\n'
-        '  Proposition recall:         1 / 6 * 100 = 16.67 %\n'
-        '  Proposition F1:             16.67 \n'
-        '  Exact semantic match:       1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    69.05 %\n'
-        '  Labeled macro recall:       69.05 %\n'
-        '  Labeled macro F1:           69.05 %\n'
-        '  Unlabeled macro precision:  82.14 %\n'
-        '  Unlabeled macro recall:     82.14 %\n'
-        '  Unlabeled macro F1:         82.14 %\n'
-        '  Exact overall match:        0 / 5 * 100 = 0.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (15 + 9 + 3) / (21 + 12 + 6) * 100 = 69.23 %\n'
-        '  Labeled micro recall:       (15 + 9 + 3) / (21 + 12 + 6) * 100 = 69.23 %\n'
-        '  Labeled micro F1:           69.23 \n'
-        '  Unlabeled micro precision:  (17 + 10 + 5) / (21 + 12 + 6) * 100 = 82.05 %\n'
-        '  Unlabeled micro recall:     (17 + 10 + 5) / (21 + 12 + 6) * 100 = 82.05 %\n'
-        '  Unlabeled micro F1:         82.05 \n'
+    ("basic.gold.conll09", "nofinal.sys.conll09", ""): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (9 + 3) / (12 + 6) * 100 = 66.67 %\n"
+        "  Labeled recall:             (9 + 3) / (12 + 6) * 100 = 66.67 %\n"
+        "  Labeled F1:                 66.67 \n"
+        "  Unlabeled precision:        (10 + 5) / (12 + 6) * 100 = 83.33 %\n"
+        "  Unlabeled recall:           (10 + 5) / (12 + 6) * 100 = 83.33 %\n"
+        "  Unlabeled F1:               83.33 \n"
+        "  Proposition precision:      1 / 6 * 100 = 16.67 %\n"
+        "  Proposition recall:         1 / 6 * 100 = 16.67 %\n"
+        "  Proposition F1:             16.67 \n"
+        "  Exact semantic match:       1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    69.05 %\n"
+        "  Labeled macro recall:       69.05 %\n"
+        "  Labeled macro F1:           69.05 %\n"
+        "  Unlabeled macro precision:  82.14 %\n"
+        "  Unlabeled macro recall:     82.14 %\n"
+        "  Unlabeled macro F1:         82.14 %\n"
+        "  Exact overall match:        0 / 5 * 100 = 0.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (15 + 9 + 3) / (21 + 12 + 6) * 100 = 69.23 %\n"
+        "  Labeled micro recall:       (15 + 9 + 3) / (21 + 12 + 6) * 100 = 69.23 %\n"
+        "  Labeled micro F1:           69.23 \n"
+        "  Unlabeled micro precision:  (17 + 10 + 5) / (21 + 12 + 6) * 100 = 82.05 %\n"
+        "  Unlabeled micro recall:     (17 + 10 + 5) / (21 + 12 + 6) * 100 = 82.05 %\n"
+        "  Unlabeled micro F1:         82.05 \n"
     ),
-    ('basic.gold.conll09', 'nopred.sys.conll09', ''): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n'
-        '  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n'
-        '  Label accuracy score:       17 / 21 * 100 = 80.95 %\n'
-        '  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (0 + 0) / (0 + 0) * 100 = 0.00 %\n'
-        '  Labeled recall:             (0 + 0) / (12 + 6) * 100 = 0.00 %\n'
-        '  Labeled F1:                 0.00 \n'
-        '  Unlabeled precision:        (0 + 0) / (0 + 0) * 100 = 0.00 %\n'
-        '  Unlabeled recall:           (0 + 0) / (12 + 6) * 100 = 0.00 %\n'
-        '  Unlabeled F1:               0.00 \n'
-        '  Proposition precision:      0 / 0 * 100 = 0.00 %\n'
-        '  Proposition recall:         0 / 6 * 100 = 0.00 %\n'
-        '  Proposition F1:             0.00 \n'
-        '  Exact semantic match:       1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    35.71 %\n'
-        '  Labeled macro recall:       35.71 %\n'
-        '  Labeled macro F1:           35.71 %\n'
-        '  Unlabeled macro precision:  40.48 %\n'
-        '  Unlabeled macro recall:     40.48 %\n'
-        '  Unlabeled macro F1:         40.48 %\n'
-        '  Exact overall match:        0 / 5 * 100 = 0.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (15 + 0 + 0) / (21 + 0 + 0) * 100 = 71.43 %\n'
-        '  Labeled micro recall:       (15 + 0 + 0) / (21 + 12 + 6) * 100 = 38.46 %\n'
-        '  Labeled micro F1:           50.00 \n'
-        '  Unlabeled micro precision:  (17 + 0 + 0) / (21 + 0 + 0) * 100 = 80.95 %\n'
-        '  Unlabeled micro recall:     (17 + 0 + 0) / (21 + 12 + 6) * 100 = 43.59 %\n'
-        '  Unlabeled micro F1:         56.67 \n'
+    ("basic.gold.conll09", "nopred.sys.conll09", ""): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 15 / 21 * 100 = 71.43 %\n"
+        "  Unlabeled attachment score: 17 / 21 * 100 = 80.95 %\n"
+        "  Label accuracy score:       17 / 21 * 100 = 80.95 %\n"
+        "  Exact syntactic match:      2 / 5 * 100 = 40.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (0 + 0) / (0 + 0) * 100 = 0.00 %\n"
+        "  Labeled recall:             (0 + 0) / (12 + 6) * 100 = 0.00 %\n"
+        "  Labeled F1:                 0.00 \n"
+        "  Unlabeled precision:        (0 + 0) / (0 + 0) * 100 = 0.00 %\n"
+        "  Unlabeled recall:           (0 + 0) / (12 + 6) * 100 = 0.00 %\n"
+        "  Unlabeled F1:               0.00 \n"
+        "  Proposition precision:      0 / 0 * 100 = 0.00 %\n"
+        "  Proposition recall:         0 / 6 * 100 = 0.00 %\n"
+        "  Proposition F1:             0.00 \n"
+        "  Exact semantic match:       1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    35.71 %\n"
+        "  Labeled macro recall:       35.71 %\n"
+        "  Labeled macro F1:           35.71 %\n"
+        "  Unlabeled macro precision:  40.48 %\n"
+        "  Unlabeled macro recall:     40.48 %\n"
+        "  Unlabeled macro F1:         40.48 %\n"
+        "  Exact overall match:        0 / 5 * 100 = 0.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (15 + 0 + 0) / (21 + 0 + 0) * 100 = 71.43 %\n"
+        "  Labeled micro recall:       (15 + 0 + 0) / (21 + 12 + 6) * 100 = 38.46 %\n"
+        "  Labeled micro F1:           50.00 \n"
+        "  Unlabeled micro precision:  (17 + 0 + 0) / (21 + 0 + 0) * 100 = 80.95 %\n"
+        "  Unlabeled micro recall:     (17 + 0 + 0) / (21 + 12 + 6) * 100 = 43.59 %\n"
+        "  Unlabeled micro F1:         56.67 \n"
     ),
-    ('basic.gold.conll09', 'nopred.sys.conll09', '-p'): (  # exit status 0
-        '  SYNTACTIC SCORES:\n'
-        '  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n'
-        '  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n'
-        '  Label accuracy score:       13 / 16 * 100 = 81.25 %\n'
-        '  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n'
-        '\n'
-        '  SEMANTIC SCORES: \n'
-        '  Labeled precision:          (0 + 0) / (0 + 0) * 100 = 0.00 %\n'
-        '  Labeled recall:             (0 + 0) / (12 + 6) * 100 = 0.00 %\n'
-        '  Labeled F1:                 0.00 \n'
-        '  Unlabeled precision:        (0 + 0) / (0 + 0) * 100 = 0.00 %\n'
-        '  Unlabeled recall:           (0 + 0) / (12 + 6) * 100 = 0.00 %\n'
-        '  Unlabeled F1:               0.00 \n'
-        '  Proposition precision:      0 / 0 * 100 = 0.00 %\n'
-        '  Proposition recall:         0 / 6 * 100 = 0.00 %\n'
-        '  Proposition F1:             0.00 \n'
-        '  Exact semantic match:       1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MACRO SCORES (Wsem = 0.50):\n'
-        '  Labeled macro precision:    40.62 %\n'
-        '  Labeled macro recall:       40.62 %\n'
-        '  Labeled macro F1:           40.62 %\n'
-        '  Unlabeled macro precision:  46.88 %\n'
-        '  Unlabeled macro recall:     46.88 %\n'
-        '  Unlabeled macro F1:         46.88 %\n'
-        '  Exact overall match:        1 / 5 * 100 = 20.00 %\n'
-        '\n'
-        '  OVERALL MICRO SCORES:\n'
-        '  Labeled micro precision:    (13 + 0 + 0) / (16 + 0 + 0) * 100 = 81.25 %\n'
-        '  Labeled micro recall:       (13 + 0 + 0) / (16 + 12 + 6) * 100 = 38.24 %\n'
-        '  Labeled micro F1:           52.00 \n'
-        '  Unlabeled micro precision:  (15 + 0 + 0) / (16 + 0 + 0) * 100 = 93.75 %\n'
-        '  Unlabeled micro recall:     (15 + 0 + 0) / (16 + 12 + 6) * 100 = 44.12 %\n'
-        '  Unlabeled micro F1:         60.00 \n'
+    ("basic.gold.conll09", "nopred.sys.conll09", "-p"): (  # exit status 0
+        "  SYNTACTIC SCORES:\n"
+        "  Labeled   attachment score: 13 / 16 * 100 = 81.25 %\n"
+        "  Unlabeled attachment score: 15 / 16 * 100 = 93.75 %\n"
+        "  Label accuracy score:       13 / 16 * 100 = 81.25 %\n"
+        "  Exact syntactic match:      3 / 5 * 100 = 60.00 %\n"
+        "\n"
+        "  SEMANTIC SCORES: \n"
+        "  Labeled precision:          (0 + 0) / (0 + 0) * 100 = 0.00 %\n"
+        "  Labeled recall:             (0 + 0) / (12 + 6) * 100 = 0.00 %\n"
+        "  Labeled F1:                 0.00 \n"
+        "  Unlabeled precision:        (0 + 0) / (0 + 0) * 100 = 0.00 %\n"
+        "  Unlabeled recall:           (0 + 0) / (12 + 6) * 100 = 0.00 %\n"
+        "  Unlabeled F1:               0.00 \n"
+        "  Proposition precision:      0 / 0 * 100 = 0.00 %\n"
+        "  Proposition recall:         0 / 6 * 100 = 0.00 %\n"
+        "  Proposition F1:             0.00 \n"
+        "  Exact semantic match:       1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MACRO SCORES (Wsem = 0.50):\n"
+        "  Labeled macro precision:    40.62 %\n"
+        "  Labeled macro recall:       40.62 %\n"
+        "  Labeled macro F1:           40.62 %\n"
+        "  Unlabeled macro precision:  46.88 %\n"
+        "  Unlabeled macro recall:     46.88 %\n"
+        "  Unlabeled macro F1:         46.88 %\n"
+        "  Exact overall match:        1 / 5 * 100 = 20.00 %\n"
+        "\n"
+        "  OVERALL MICRO SCORES:\n"
+        "  Labeled micro precision:    (13 + 0 + 0) / (16 + 0 + 0) * 100 = 81.25 %\n"
+        "  Labeled micro recall:       (13 + 0 + 0) / (16 + 12 + 6) * 100 = 38.24 %\n"
+        "  Labeled micro F1:           52.00 \n"
+        "  Unlabeled micro precision:  (15 + 0 + 0) / (16 + 0 + 0) * 100 = 93.75 %\n"
+        "  Unlabeled micro recall:     (15 + 0 + 0) / (16 + 12 + 6) * 100 = 44.12 %\n"
+        "  Unlabeled micro F1:         60.00 \n"
     ),
 }
 
@@ -516,7 +516,7 @@ def _check_stats(rep):
             assert tot(f"sem_{kind.lower()}_f1") == [a + b, c + d, g + h]
         if f"{kind} micro precision" in text:
             a, b, c, d, e, f = _ints(text[f"{kind} micro precision"])
-            g, h, i, j, k, l_ = _ints(text[f"{kind} micro recall"])
+            g, h, _i, j, k, l_ = _ints(text[f"{kind} micro recall"])
             assert tot(f"{kind.lower()}_micro_f1") == [a + b + c, d + e + f, j + k + l_]
     assert rep.default_metric == "labeled_macro_f1"
     assert rep.stats["labeled_macro_f1"].metric == "macro_f1_2008"

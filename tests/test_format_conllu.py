@@ -133,11 +133,81 @@ VERBOSE = {
 }
 
 COUNTS = {
-    "mwt": {"Tokens": (14, 14, 14, None), "Sentences": (3, 3, 3, None), "Words": (12, 16, 16, None), "UPOS": (12, 16, 16, 12), "XPOS": (12, 16, 16, 12), "UFeats": (12, 16, 16, 12), "AllTags": (12, 16, 16, 12), "Lemmas": (11, 16, 16, 12), "UAS": (10, 16, 16, 12), "LAS": (10, 16, 16, 12), "CLAS": (6, 8, 9, 7), "MLAS": (4, 8, 9, 7), "BLEX": (5, 8, 9, 7)},
-    "empty": {"Tokens": (7, 7, 7, None), "Sentences": (1, 1, 1, None), "Words": (7, 7, 7, None), "UPOS": (7, 7, 7, 7), "XPOS": (7, 7, 7, 7), "UFeats": (7, 7, 7, 7), "AllTags": (7, 7, 7, 7), "Lemmas": (7, 7, 7, 7), "UAS": (4, 7, 7, 7), "LAS": (4, 7, 7, 7), "CLAS": (3, 5, 5, 5), "MLAS": (3, 5, 5, 5), "BLEX": (3, 5, 5, 5)},
-    "tok": {"Tokens": (6, 10, 12, None), "Sentences": (1, 1, 1, None), "Words": (6, 10, 12, None), "UPOS": (6, 10, 12, 6), "XPOS": (6, 10, 12, 6), "UFeats": (6, 10, 12, 6), "AllTags": (6, 10, 12, 6), "Lemmas": (6, 10, 12, 6), "UAS": (5, 10, 12, 6), "LAS": (5, 10, 12, 6), "CLAS": (3, 7, 8, 4), "MLAS": (2, 7, 8, 4), "BLEX": (3, 7, 8, 4)},
-    "split": {"Tokens": (9, 11, 10, None), "Sentences": (0, 3, 3, None), "Words": (9, 11, 10, None), "UPOS": (8, 11, 10, 9), "XPOS": (8, 11, 10, 9), "UFeats": (8, 11, 10, 9), "AllTags": (8, 11, 10, 9), "Lemmas": (9, 11, 10, 9), "UAS": (7, 11, 10, 9), "LAS": (6, 11, 10, 9), "CLAS": (4, 7, 7, 6), "MLAS": (4, 7, 7, 6), "BLEX": (4, 7, 7, 6)},
-    "func": {"Tokens": (14, 14, 14, None), "Sentences": (1, 1, 1, None), "Words": (14, 14, 14, None), "UPOS": (12, 14, 14, 14), "XPOS": (13, 14, 14, 14), "UFeats": (13, 14, 14, 14), "AllTags": (12, 14, 14, 14), "Lemmas": (13, 14, 14, 14), "UAS": (12, 14, 14, 14), "LAS": (10, 14, 14, 14), "CLAS": (6, 7, 6, 7), "MLAS": (4, 7, 6, 7), "BLEX": (5, 7, 6, 7)},
+    "mwt": {
+        "Tokens": (14, 14, 14, None),
+        "Sentences": (3, 3, 3, None),
+        "Words": (12, 16, 16, None),
+        "UPOS": (12, 16, 16, 12),
+        "XPOS": (12, 16, 16, 12),
+        "UFeats": (12, 16, 16, 12),
+        "AllTags": (12, 16, 16, 12),
+        "Lemmas": (11, 16, 16, 12),
+        "UAS": (10, 16, 16, 12),
+        "LAS": (10, 16, 16, 12),
+        "CLAS": (6, 8, 9, 7),
+        "MLAS": (4, 8, 9, 7),
+        "BLEX": (5, 8, 9, 7),
+    },
+    "empty": {
+        "Tokens": (7, 7, 7, None),
+        "Sentences": (1, 1, 1, None),
+        "Words": (7, 7, 7, None),
+        "UPOS": (7, 7, 7, 7),
+        "XPOS": (7, 7, 7, 7),
+        "UFeats": (7, 7, 7, 7),
+        "AllTags": (7, 7, 7, 7),
+        "Lemmas": (7, 7, 7, 7),
+        "UAS": (4, 7, 7, 7),
+        "LAS": (4, 7, 7, 7),
+        "CLAS": (3, 5, 5, 5),
+        "MLAS": (3, 5, 5, 5),
+        "BLEX": (3, 5, 5, 5),
+    },
+    "tok": {
+        "Tokens": (6, 10, 12, None),
+        "Sentences": (1, 1, 1, None),
+        "Words": (6, 10, 12, None),
+        "UPOS": (6, 10, 12, 6),
+        "XPOS": (6, 10, 12, 6),
+        "UFeats": (6, 10, 12, 6),
+        "AllTags": (6, 10, 12, 6),
+        "Lemmas": (6, 10, 12, 6),
+        "UAS": (5, 10, 12, 6),
+        "LAS": (5, 10, 12, 6),
+        "CLAS": (3, 7, 8, 4),
+        "MLAS": (2, 7, 8, 4),
+        "BLEX": (3, 7, 8, 4),
+    },
+    "split": {
+        "Tokens": (9, 11, 10, None),
+        "Sentences": (0, 3, 3, None),
+        "Words": (9, 11, 10, None),
+        "UPOS": (8, 11, 10, 9),
+        "XPOS": (8, 11, 10, 9),
+        "UFeats": (8, 11, 10, 9),
+        "AllTags": (8, 11, 10, 9),
+        "Lemmas": (9, 11, 10, 9),
+        "UAS": (7, 11, 10, 9),
+        "LAS": (6, 11, 10, 9),
+        "CLAS": (4, 7, 7, 6),
+        "MLAS": (4, 7, 7, 6),
+        "BLEX": (4, 7, 7, 6),
+    },
+    "func": {
+        "Tokens": (14, 14, 14, None),
+        "Sentences": (1, 1, 1, None),
+        "Words": (14, 14, 14, None),
+        "UPOS": (12, 14, 14, 14),
+        "XPOS": (13, 14, 14, 14),
+        "UFeats": (13, 14, 14, 14),
+        "AllTags": (12, 14, 14, 14),
+        "Lemmas": (13, 14, 14, 14),
+        "UAS": (12, 14, 14, 14),
+        "LAS": (10, 14, 14, 14),
+        "CLAS": (6, 7, 6, 7),
+        "MLAS": (4, 7, 6, 7),
+        "BLEX": (5, 7, 6, 7),
+    },
 }
 
 REAL_ROWS = {
@@ -280,7 +350,7 @@ def test_per_sentence_stats_split_mismatch() -> None:
     # sentences for the gold sentence holding their first character); the sums are the
     # reference scorer's counts above.
     r = score("conllu", *_pair("split"))
-    rows = lambda m: [tuple(int(v) for v in row) for row in r.stats[m].values]  # noqa: E731
+    rows = lambda m: [tuple(int(v) for v in row) for row in r.stats[m].values]
     assert rows("words") == [(2, 2, 2), (3, 3, 3), (4, 5, 6)]
     assert rows("tokens") == [(2, 2, 2), (3, 3, 3), (4, 5, 6)]
     assert rows("sentences") == [(0, 1, 1), (0, 0, 1), (0, 2, 1)]
@@ -332,8 +402,11 @@ def test_empty_file(tmp_path: Path) -> None:
         ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\nB\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", 2, "word ID"),
         ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n3\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", 2, "expected 2"),
         ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\tone\tdep\t_\t_\n\n", 2, "HEAD"),
-        ("1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n"
-         "2\tb\tb\tX\t_\t_\t?\tdep\t_\t_\n\n", 3, "HEAD"),
+        (
+            "1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t?\tdep\t_\t_\n\n",
+            3,
+            "HEAD",
+        ),
         ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n", 2, "empty line"),
         ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t0\troot\t_\t_\n\n", 1, "root"),
         ("1\ta\ta\tX\t_\t_\t2\tdep\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", 1, "cycle"),
@@ -374,6 +447,7 @@ def test_text_mismatch(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- real data
 
+
 def _source_rows() -> list[tuple[str, ...]]:
     rows = []
     for line in (EWT / "SOURCE.md").read_text(encoding="utf-8").splitlines():
@@ -388,8 +462,7 @@ def ewt_reports() -> dict[str, object]:
     if not (EWT / "SOURCE.md").exists():
         pytest.skip("shared/data/dependency_parsing/conll2018_en_ewt is absent")
     gold = EWT / "gold" / "en_ewt.conllu.gz"
-    return {t: score("conllu", gold, EWT / "systems" / t / "en_ewt.conllu.gz")
-            for t, *_ in _source_rows()}
+    return {t: score("conllu", gold, EWT / "systems" / t / "en_ewt.conllu.gz") for t, *_ in _source_rows()}
 
 
 def test_en_ewt_matches_reference_table(ewt_reports: dict) -> None:

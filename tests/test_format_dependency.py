@@ -30,12 +30,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from _dependency_fixtures import en_ewt25, en_ewt_available
 from sigfast import metrics
 from sigfast.exceptions import FormatError, InputError
 from sigfast.formats import get_scorer, score
 from sigfast.formats.dependency import is_punct
-
-from _dependency_fixtures import en_ewt25, en_ewt_available
 
 DATA = Path(__file__).resolve().parent / "data" / "dependency"
 
@@ -55,115 +54,116 @@ def _fixture_paths(request, gold: str, system: str) -> tuple[Path, Path]:
         return g.parent / gold, s.parent / system
     return DATA / gold, DATA / system
 
+
 EXPECTED_EVAL = {
-    ('basic.gold.conllx', 'basic.sys.conllx', ''): (  # exit status 0
-        '  Labeled   attachment score: 6 / 13 * 100 = 46.15 %\n'
-        '  Unlabeled attachment score: 9 / 13 * 100 = 69.23 %\n'
-        '  Label accuracy score:       8 / 13 * 100 = 61.54 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", ""): (  # exit status 0
+        "  Labeled   attachment score: 6 / 13 * 100 = 46.15 %\n"
+        "  Unlabeled attachment score: 9 / 13 * 100 = 69.23 %\n"
+        "  Label accuracy score:       8 / 13 * 100 = 61.54 %\n"
     ),
-    ('basic.gold.conllx', 'basic.sys.conllx', '-p'): (  # exit status 0
-        '  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n'
-        '  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n'
-        '  Label accuracy score:       18 / 25 * 100 = 72.00 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", "-p"): (  # exit status 0
+        "  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n"
+        "  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n"
+        "  Label accuracy score:       18 / 25 * 100 = 72.00 %\n"
     ),
-    ('basic.gold.conllx', 'basic.sys.conllx', '-b'): (  # exit status 0
-        '     Sent.          Attachment      Correct        Scoring          \n'
-        '    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n'
-        '  ============================================================================\n'
-        '     1    7    0   75.00  50.00     3       2           4    0 0 0 0\n'
-        '     2    8    0   75.00  50.00     3       2           4    0 0 0 0\n'
-        '     3    2    0     NaN    NaN     0       0           0    0 0 0 0\n'
-        '     4    8    0   60.00  40.00     3       2           5    0 0 0 0\n'
-        '\n'
-        '\n'
-        '  Labeled   attachment score: 6 / 13 * 100 = 46.15 %\n'
-        '  Unlabeled attachment score: 9 / 13 * 100 = 69.23 %\n'
-        '  Label accuracy score:       8 / 13 * 100 = 61.54 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", "-b"): (  # exit status 0
+        "     Sent.          Attachment      Correct        Scoring          \n"
+        "    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n"
+        "  ============================================================================\n"
+        "     1    7    0   75.00  50.00     3       2           4    0 0 0 0\n"
+        "     2    8    0   75.00  50.00     3       2           4    0 0 0 0\n"
+        "     3    2    0     NaN    NaN     0       0           0    0 0 0 0\n"
+        "     4    8    0   60.00  40.00     3       2           5    0 0 0 0\n"
+        "\n"
+        "\n"
+        "  Labeled   attachment score: 6 / 13 * 100 = 46.15 %\n"
+        "  Unlabeled attachment score: 9 / 13 * 100 = 69.23 %\n"
+        "  Label accuracy score:       8 / 13 * 100 = 61.54 %\n"
     ),
-    ('basic.gold.conllx', 'basic.sys.conllx', '-p -b'): (  # exit status 0
-        '     Sent.          Attachment      Correct        Scoring          \n'
-        '    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n'
-        '  ============================================================================\n'
-        '     1    7    0   71.43  42.86     5       3           7    0 0 0 0\n'
-        '     2    8    0   75.00  50.00     6       4           8    0 0 0 0\n'
-        '     3    2    0   50.00  50.00     1       1           2    0 0 0 0\n'
-        '     4    8    0   62.50  50.00     5       4           8    0 0 0 0\n'
-        '\n'
-        '\n'
-        '  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n'
-        '  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n'
-        '  Label accuracy score:       18 / 25 * 100 = 72.00 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", "-p -b"): (  # exit status 0
+        "     Sent.          Attachment      Correct        Scoring          \n"
+        "    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n"
+        "  ============================================================================\n"
+        "     1    7    0   71.43  42.86     5       3           7    0 0 0 0\n"
+        "     2    8    0   75.00  50.00     6       4           8    0 0 0 0\n"
+        "     3    2    0   50.00  50.00     1       1           2    0 0 0 0\n"
+        "     4    8    0   62.50  50.00     5       4           8    0 0 0 0\n"
+        "\n"
+        "\n"
+        "  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n"
+        "  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n"
+        "  Label accuracy score:       18 / 25 * 100 = 72.00 %\n"
     ),
-    ('en_ewt25.gold.conllx', 'en_ewt25.hitscir.conllx', ''): (  # exit status 0
-        '  Labeled   attachment score: 295 / 319 * 100 = 92.48 %\n'
-        '  Unlabeled attachment score: 306 / 319 * 100 = 95.92 %\n'
-        '  Label accuracy score:       299 / 319 * 100 = 93.73 %\n'
+    ("en_ewt25.gold.conllx", "en_ewt25.hitscir.conllx", ""): (  # exit status 0
+        "  Labeled   attachment score: 295 / 319 * 100 = 92.48 %\n"
+        "  Unlabeled attachment score: 306 / 319 * 100 = 95.92 %\n"
+        "  Label accuracy score:       299 / 319 * 100 = 93.73 %\n"
     ),
-    ('en_ewt25.gold.conllx', 'en_ewt25.hitscir.conllx', '-p'): (  # exit status 0
-        '  Labeled   attachment score: 339 / 364 * 100 = 93.13 %\n'
-        '  Unlabeled attachment score: 350 / 364 * 100 = 96.15 %\n'
-        '  Label accuracy score:       344 / 364 * 100 = 94.51 %\n'
+    ("en_ewt25.gold.conllx", "en_ewt25.hitscir.conllx", "-p"): (  # exit status 0
+        "  Labeled   attachment score: 339 / 364 * 100 = 93.13 %\n"
+        "  Unlabeled attachment score: 350 / 364 * 100 = 96.15 %\n"
+        "  Label accuracy score:       344 / 364 * 100 = 94.51 %\n"
     ),
 }
 
 EXPECTED_EVAL07 = {
-    ('basic.gold.conllx', 'basic.sys.conllx', ''): (  # exit status 0
-        '  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n'
-        '  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n'
-        '  Label accuracy score:       18 / 25 * 100 = 72.00 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", ""): (  # exit status 0
+        "  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n"
+        "  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n"
+        "  Label accuracy score:       18 / 25 * 100 = 72.00 %\n"
     ),
-    ('basic.gold.conllx', 'basic.sys.conllx', '-p'): (  # exit status 0
-        '  Labeled   attachment score: 6 / 13 * 100 = 46.15 %\n'
-        '  Unlabeled attachment score: 9 / 13 * 100 = 69.23 %\n'
-        '  Label accuracy score:       8 / 13 * 100 = 61.54 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", "-p"): (  # exit status 0
+        "  Labeled   attachment score: 6 / 13 * 100 = 46.15 %\n"
+        "  Unlabeled attachment score: 9 / 13 * 100 = 69.23 %\n"
+        "  Label accuracy score:       8 / 13 * 100 = 61.54 %\n"
     ),
-    ('basic.gold.conllx', 'basic.sys.conllx', '-d'): (  # exit status 0
-        '  Labeled   attachment score: 12 / 24 * 100 = 50.00 %\n'
-        '  Unlabeled attachment score: 17 / 24 * 100 = 70.83 %\n'
-        '  Label accuracy score:       17 / 24 * 100 = 70.83 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", "-d"): (  # exit status 0
+        "  Labeled   attachment score: 12 / 24 * 100 = 50.00 %\n"
+        "  Unlabeled attachment score: 17 / 24 * 100 = 70.83 %\n"
+        "  Label accuracy score:       17 / 24 * 100 = 70.83 %\n"
     ),
-    ('basic.gold.conllx', 'basic.sys.conllx', '-p -d -b'): (  # exit status 0
-        '     Sent.          Attachment      Correct        Scoring          \n'
-        '    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n'
-        '  ============================================================================\n'
-        '     1    7    0   75.00  50.00     3       2           4    0 0 0 0\n'
-        '     2    8    0   75.00  50.00     3       2           4    0 0 0 0\n'
-        '     3    2    0     NaN    NaN     0       0           0    0 0 0 0\n'
-        '     4    8    0   75.00  50.00     3       2           4    0 0 0 0\n'
-        '\n'
-        '\n'
-        '  Labeled   attachment score: 6 / 12 * 100 = 50.00 %\n'
-        '  Unlabeled attachment score: 9 / 12 * 100 = 75.00 %\n'
-        '  Label accuracy score:       7 / 12 * 100 = 58.33 %\n'
+    ("basic.gold.conllx", "basic.sys.conllx", "-p -d -b"): (  # exit status 0
+        "     Sent.          Attachment      Correct        Scoring          \n"
+        "    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n"
+        "  ============================================================================\n"
+        "     1    7    0   75.00  50.00     3       2           4    0 0 0 0\n"
+        "     2    8    0   75.00  50.00     3       2           4    0 0 0 0\n"
+        "     3    2    0     NaN    NaN     0       0           0    0 0 0 0\n"
+        "     4    8    0   75.00  50.00     3       2           4    0 0 0 0\n"
+        "\n"
+        "\n"
+        "  Labeled   attachment score: 6 / 12 * 100 = 50.00 %\n"
+        "  Unlabeled attachment score: 9 / 12 * 100 = 75.00 %\n"
+        "  Label accuracy score:       7 / 12 * 100 = 58.33 %\n"
     ),
-    ('basic.gold.conllx', 'spaces_nofinal.sys.conllx', ''): (  # exit status 0
-        '  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n'
-        '  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n'
-        '  Label accuracy score:       18 / 25 * 100 = 72.00 %\n'
+    ("basic.gold.conllx", "spaces_nofinal.sys.conllx", ""): (  # exit status 0
+        "  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n"
+        "  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n"
+        "  Label accuracy score:       18 / 25 * 100 = 72.00 %\n"
     ),
-    ('basic.gold.conllx', 'spaces_nofinal.sys.conllx', '-b'): (  # exit status 0
-        '     Sent.          Attachment      Correct        Scoring          \n'
-        '    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n'
-        '  ============================================================================\n'
-        '     1    7    0   71.43  42.86     5       3           7    0 0 0 0\n'
-        '     2    8    0   75.00  50.00     6       4           8    0 0 0 0\n'
-        '     3    2    0   50.00  50.00     1       1           2    0 0 0 0\n'
-        '     4    8    0   62.50  50.00     5       4           8    0 0 0 0\n'
-        '\n'
-        '\n'
-        '  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n'
-        '  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n'
-        '  Label accuracy score:       18 / 25 * 100 = 72.00 %\n'
+    ("basic.gold.conllx", "spaces_nofinal.sys.conllx", "-b"): (  # exit status 0
+        "     Sent.          Attachment      Correct        Scoring          \n"
+        "    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n"
+        "  ============================================================================\n"
+        "     1    7    0   71.43  42.86     5       3           7    0 0 0 0\n"
+        "     2    8    0   75.00  50.00     6       4           8    0 0 0 0\n"
+        "     3    2    0   50.00  50.00     1       1           2    0 0 0 0\n"
+        "     4    8    0   62.50  50.00     5       4           8    0 0 0 0\n"
+        "\n"
+        "\n"
+        "  Labeled   attachment score: 12 / 25 * 100 = 48.00 %\n"
+        "  Unlabeled attachment score: 17 / 25 * 100 = 68.00 %\n"
+        "  Label accuracy score:       18 / 25 * 100 = 72.00 %\n"
     ),
-    ('en_ewt25.gold.conllx', 'en_ewt25.hitscir.conllx', ''): (  # exit status 0
-        '  Labeled   attachment score: 339 / 364 * 100 = 93.13 %\n'
-        '  Unlabeled attachment score: 350 / 364 * 100 = 96.15 %\n'
-        '  Label accuracy score:       344 / 364 * 100 = 94.51 %\n'
+    ("en_ewt25.gold.conllx", "en_ewt25.hitscir.conllx", ""): (  # exit status 0
+        "  Labeled   attachment score: 339 / 364 * 100 = 93.13 %\n"
+        "  Unlabeled attachment score: 350 / 364 * 100 = 96.15 %\n"
+        "  Label accuracy score:       344 / 364 * 100 = 94.51 %\n"
     ),
-    ('en_ewt25.gold.conllx', 'en_ewt25.hitscir.conllx', '-p'): (  # exit status 0
-        '  Labeled   attachment score: 295 / 319 * 100 = 92.48 %\n'
-        '  Unlabeled attachment score: 306 / 319 * 100 = 95.92 %\n'
-        '  Label accuracy score:       299 / 319 * 100 = 93.73 %\n'
+    ("en_ewt25.gold.conllx", "en_ewt25.hitscir.conllx", "-p"): (  # exit status 0
+        "  Labeled   attachment score: 295 / 319 * 100 = 92.48 %\n"
+        "  Unlabeled attachment score: 306 / 319 * 100 = 95.92 %\n"
+        "  Label accuracy score:       299 / 319 * 100 = 93.73 %\n"
     ),
 }
 
@@ -268,10 +268,32 @@ def test_option_errors():
 @pytest.mark.parametrize(
     "word, expected",
     [
-        (".", True), ("''", True), ("%", True), ("-", True), ("—", True), ("…", True), ("¿", True),
-        ("。", True), ("#", True), ("&", True), ("*", True), ("@", True), ("§", True), ('"', True),
-        ("?!", True), ("``", False), ("$", False), ("€", False), ("+", False), ("<", False),
-        ("|", False), ("~", False), ("^", False), ("a.", False), ("-LRB-", False), ("", False),
+        (".", True),
+        ("''", True),
+        ("%", True),
+        ("-", True),
+        ("—", True),
+        ("…", True),
+        ("¿", True),
+        ("。", True),
+        ("#", True),
+        ("&", True),
+        ("*", True),
+        ("@", True),
+        ("§", True),
+        ('"', True),
+        ("?!", True),
+        ("``", False),
+        ("$", False),
+        ("€", False),
+        ("+", False),
+        ("<", False),
+        ("|", False),
+        ("~", False),
+        ("^", False),
+        ("a.", False),
+        ("-LRB-", False),
+        ("", False),
     ],
 )
 def test_is_punct(word, expected):
@@ -322,7 +344,10 @@ def test_token_count_differs(tmp_path, gold_path):
     lines = _gold_lines()
     del lines[3]  # sentence 1 loses a token
     _raises(
-        tmp_path, gold_path, lines, r"sentence 1 has 7 tokens in the gold file .*\(from line 1\) but 6 in the system file",
+        tmp_path,
+        gold_path,
+        lines,
+        r"sentence 1 has 7 tokens in the gold file .*\(from line 1\) but 6 in the system file",
         line=7,
     )
 

@@ -60,7 +60,7 @@ def make(metric: str, **kw):
 def check(hyp: Path, refs: list[Path], metric: str, **kw):
     rep = score("mt", [str(p) for p in refs], str(hyp), metric=metric, **kw)
     ref_obj = make(metric, **kw)
-    stats, corpus, r = sacre(ref_obj, hyp, refs)
+    stats, corpus, _r = sacre(ref_obj, hyp, refs)
     st = rep.stats[metric]
     # per-segment statistics identical to sacrebleu's
     assert st.values.shape[0] == len(stats)
@@ -108,10 +108,29 @@ def test_tokenizer_13a_native_matches_sacrebleu():
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
     tok = Tokenizer13a()
-    lines = cli_lines(FIX / "edge.hyp") + cli_lines(FIX / "edge.ref1") + [
-        "a..b", "1.2.3", ",.,", "-1-2-", "x.,y", "&amp;lt;", "end 2020.", "3,", ".5",
-        "<skipped><skipped>", "a-\nb", "!!!", "{[(<x>)]}", "'quote'", "5-", "٣.٣", "A.B.C.",
-    ]
+    lines = (
+        cli_lines(FIX / "edge.hyp")
+        + cli_lines(FIX / "edge.ref1")
+        + [
+            "a..b",
+            "1.2.3",
+            ",.,",
+            "-1-2-",
+            "x.,y",
+            "&amp;lt;",
+            "end 2020.",
+            "3,",
+            ".5",
+            "<skipped><skipped>",
+            "a-\nb",
+            "!!!",
+            "{[(<x>)]}",
+            "'quote'",
+            "5-",
+            "٣.٣",
+            "A.B.C.",
+        ]
+    )
     assert sigfast._native.tokenize_lines(lines, "13a") == [tok(x.rstrip()) for x in lines]
 
 
@@ -240,7 +259,10 @@ def test_wmt21_de_en_all_systems_bleu():
         corpus = bleu.corpus_score(h, None)
         assert rep.scores["bleu"] == corpus.score, s.name
         assert rep.stats["bleu"].values.sum(0).astype(np.int64).tolist() == [
-            corpus.sys_len, corpus.ref_len, *corpus.counts, *corpus.totals
+            corpus.sys_len,
+            corpus.ref_len,
+            *corpus.counts,
+            *corpus.totals,
         ]
         assert rep.text.strip() == corpus.format(width=2, signature=sig)
 
@@ -267,8 +289,20 @@ def test_report_equals_sacrebleu_command_line():
     import sys
 
     for width, extra in ((1, []), (2, ["-w", "2"])):
-        cmd = [sys.executable, "-m", "sacrebleu", *map(str, EDGE), "-i", str(FIX / "edge.hyp"),
-               "-m", "bleu", "chrf", "-f", "text", *extra]
+        cmd = [
+            sys.executable,
+            "-m",
+            "sacrebleu",
+            *map(str, EDGE),
+            "-i",
+            str(FIX / "edge.hyp"),
+            "-m",
+            "bleu",
+            "chrf",
+            "-f",
+            "text",
+            *extra,
+        ]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         rep = score("mt", [str(p) for p in EDGE], str(FIX / "edge.hyp"), metric=["bleu", "chrf"], width=width)
         assert rep.text == out

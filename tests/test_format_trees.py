@@ -174,14 +174,38 @@ def test_bad_files(tmp_path):
 GUM_EVALB = {
     # (set, system): (md5 of `evalb -p COLLINS.prm -e 10000` stdout, All F, len<=40 F,
     #                 md5 of `evalb -p gum_source_md.prm` stdout, All F, tagging accuracy)
-    ("fiction", "benepar"): ("46c9ba4e2553cfed7b0c0df2bfb865f2", 92.93, 93.43,
-                             "ac7283a3288d3f536a24586d3ad4ad73", 91.97, 96.54),
-    ("fiction", "stanza"): ("6f2ac98830ddab6500ef55bd88bbfb04", 87.62, 88.05,
-                            "88d7bd21402a94f6ad2859be3ff57264", 85.45, 97.95),
-    ("news", "benepar"): ("0e501626efea54df9af1b3ae0b40e08a", 93.07, 93.41,
-                          "acfc02c7ce2dc095cf0a2ffd5bb9c783", 91.72, 97.31),
-    ("news", "stanza"): ("ff77bcc8b6c3e4dddc15dd3e4cc57b26", 89.63, 90.58,
-                         "70a912b3e4d939cff4f7ba7df08e0329", 87.65, 98.63),
+    ("fiction", "benepar"): (
+        "46c9ba4e2553cfed7b0c0df2bfb865f2",
+        92.93,
+        93.43,
+        "ac7283a3288d3f536a24586d3ad4ad73",
+        91.97,
+        96.54,
+    ),
+    ("fiction", "stanza"): (
+        "6f2ac98830ddab6500ef55bd88bbfb04",
+        87.62,
+        88.05,
+        "88d7bd21402a94f6ad2859be3ff57264",
+        85.45,
+        97.95,
+    ),
+    ("news", "benepar"): (
+        "0e501626efea54df9af1b3ae0b40e08a",
+        93.07,
+        93.41,
+        "acfc02c7ce2dc095cf0a2ffd5bb9c783",
+        91.72,
+        97.31,
+    ),
+    ("news", "stanza"): (
+        "ff77bcc8b6c3e4dddc15dd3e4cc57b26",
+        89.63,
+        90.58,
+        "70a912b3e4d939cff4f7ba7df08e0329",
+        87.65,
+        98.63,
+    ),
 }
 
 

@@ -37,16 +37,22 @@ def test_proportion_intervals_match_statsmodels_and_scipy() -> None:
         n = int(rng.integers(1, 40)) if rng.random() < 0.4 else int(rng.integers(40, 300_000))
         k = int(rng.integers(0, n + 1)) if rng.random() < 0.7 else int(rng.choice([0, n, n - 1, 1])) % (n + 1)
         cl = float(rng.choice([0.9, 0.95, 0.99, float(rng.uniform(0.5, 0.999))]))
-        for method, f in (("wilson", wilson_interval), ("beta", clopper_pearson_interval),
-                          ("agresti_coull", agresti_coull_interval)):
+        for method, f in (
+            ("wilson", wilson_interval),
+            ("beta", clopper_pearson_interval),
+            ("agresti_coull", agresti_coull_interval),
+        ):
             lo, hi = f(k, n, cl)
             rlo, rhi = proportion.proportion_confint(k, n, alpha=1 - cl, method=method)
             assert abs(lo - rlo) <= TOL and abs(hi - rhi) <= TOL, (method, k, n, cl)
         res = stats.binomtest(k, n)
         for alt in ("two-sided", "greater", "less"):
             res = stats.binomtest(k, n, alternative=alt)
-            for method, kw, f in (("wilson", {}, wilson_interval), ("wilsoncc", {"correction": True}, wilson_interval),
-                                  ("exact", {}, clopper_pearson_interval)):
+            for method, kw, f in (
+                ("wilson", {}, wilson_interval),
+                ("wilsoncc", {"correction": True}, wilson_interval),
+                ("exact", {}, clopper_pearson_interval),
+            ):
                 lo, hi = f(k, n, cl, alternative=alt, **kw)
                 ref = res.proportion_ci(cl, method)
                 assert abs(lo - ref.low) <= TOL and abs(hi - ref.high) <= TOL, (method, alt, k, n, cl)
@@ -166,8 +172,9 @@ def test_bca_agrees_with_scipy_within_monte_carlo_error() -> None:
         def f1(tp, g, go, axis=-1):  # type: ignore[no-untyped-def]
             return 2 * tp.sum(axis) / (g.sum(axis) + go.sum(axis))
 
-        ref = stats.bootstrap((tp, g, go), f1, paired=True, method="BCa", n_resamples=B,
-                              random_state=trial).confidence_interval
+        ref = stats.bootstrap(
+            (tp, g, go), f1, paired=True, method="BCa", n_resamples=B, random_state=trial
+        ).confidence_interval
         ours = bootstrap_interval(np.stack([tp, g, go], 1), metric="f1", n_resamples=B, seed=trial).confidence_interval
         half = (ref.high - ref.low) / 2
         assert abs(ours.low - ref.low) < 0.1 * half and abs(ours.high - ref.high) < 0.1 * half
@@ -186,9 +193,12 @@ def test_bootstrap_interval_inputs_and_edge_cases() -> None:
     with pytest.raises(InputError, match="name one"):
         bootstrap_interval(st)
     # a custom metric (Python callable on summed statistics) goes through the engine's sums
-    r3 = bootstrap_interval(np.array([[1.0, 2.0], [2.0, 2.0], [0.0, 2.0]]),
-                            metric=sigfast.metrics.custom(lambda s: s[:, 0] / s[:, 1], stat_names=2),
-                            n_resamples=300, method="percentile")
+    r3 = bootstrap_interval(
+        np.array([[1.0, 2.0], [2.0, 2.0], [0.0, 2.0]]),
+        metric=sigfast.metrics.custom(lambda s: s[:, 0] / s[:, 1], stat_names=2),
+        n_resamples=300,
+        method="percentile",
+    )
     assert r3.estimate == pytest.approx(0.5)
     # n = 1: the percentile interval is the point, BCa needs the jackknife
     assert tuple(bootstrap_interval([0.3], method="percentile", n_resamples=100).confidence_interval) == (0.3, 0.3)

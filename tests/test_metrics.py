@@ -77,8 +77,9 @@ def test_chrf_equals_sacrebleu(word_order: int) -> None:
 
 
 def test_statistics_scores_and_unknown_metric() -> None:
-    st = sigfast.Statistics.from_counts({"a": [[1, 2, 4]], "b": [[2, 2, 4]]}, stat_names=("tp", "guessed", "gold"),
-                                        metric="f1")
+    st = sigfast.Statistics.from_counts(
+        {"a": [[1, 2, 4]], "b": [[2, 2, 4]]}, stat_names=("tp", "guessed", "gold"), metric="f1"
+    )
     assert st.scores() == {"a": pytest.approx(1 / 3), "b": pytest.approx(2 / 3)}
     with pytest.raises(sigfast.MetricError, match="unknown metric"):
         get("blue")

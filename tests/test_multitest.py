@@ -22,8 +22,13 @@ from sigfast.multitest import adjust, replicability
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 stats = pytest.importorskip("scipy.stats")
 
-PAIRS = [("bonferroni", "bonferroni"), ("holm", "holm"), ("hochberg", "simes-hochberg"),
-         ("bh", "fdr_bh"), ("by", "fdr_by")]
+PAIRS = [
+    ("bonferroni", "bonferroni"),
+    ("holm", "holm"),
+    ("hochberg", "simes-hochberg"),
+    ("bh", "fdr_bh"),
+    ("by", "fdr_by"),
+]
 
 
 def test_corrections_match_statsmodels(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -11,8 +11,10 @@ import sigfast
 
 
 def test_import_is_light() -> None:
-    code = ("import sys, sigfast; heavy = [m for m in ('tqdm', 'matplotlib', 'pandas', 'ray', 'scipy') "
-            "if m in sys.modules]; print(heavy)")
+    code = (
+        "import sys, sigfast; heavy = [m for m in ('tqdm', 'matplotlib', 'pandas', 'ray', 'scipy') "
+        "if m in sys.modules]; print(heavy)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -59,13 +59,17 @@ def test_same_bytes_for_any_thread_count(call: str) -> None:
     outs = []
     for threads in (1, 2, 3):
         if call == "bootstrap":
-            r = sigfast.paired_bootstrap(x, y, metric="f1", n_resamples=3001, n_threads=threads, return_distribution=True)
+            r = sigfast.paired_bootstrap(
+                x, y, metric="f1", n_resamples=3001, n_threads=threads, return_distribution=True
+            )
         elif call == "bootstrap_float":
-            r = sigfast.paired_bootstrap(x[:, 0] * 0.1, y[:, 0] * 0.1, n_resamples=3001, n_threads=threads,
-                                         return_distribution=True)
+            r = sigfast.paired_bootstrap(
+                x[:, 0] * 0.1, y[:, 0] * 0.1, n_resamples=3001, n_threads=threads, return_distribution=True
+            )
         elif call == "permutation":
-            r = sigfast.permutation_test(x, y, metric="f1", n_resamples=3001, n_threads=threads,
-                                         return_distribution=True)
+            r = sigfast.permutation_test(
+                x, y, metric="f1", n_resamples=3001, n_threads=threads, return_distribution=True
+            )
         else:
             xa = (rng.random(20000) < 0.9).astype(float) if threads == 1 else xa  # noqa: F821
             ya = (rng.random(20000) < 0.91).astype(float) if threads == 1 else ya  # noqa: F821
@@ -183,8 +187,9 @@ def test_null_calibration() -> None:
     for i in range(sims):
         base = rng.normal(size=n)
         x, y = base + rng.normal(size=n), base + rng.normal(size=n)
-        r = sigfast.paired_bootstrap(x, y, n_resamples=B, seed=i, variant="shifted", n_threads=1,
-                                     return_distribution=True)
+        r = sigfast.paired_bootstrap(
+            x, y, n_resamples=B, seed=i, variant="shifted", n_threads=1, return_distribution=True
+        )
         rejects["shifted"] += r.pvalue <= 0.05
         rb = sigfast.paired_bootstrap(x, y, n_resamples=B, seed=i, variant="bk", n_threads=1)
         rejects["bk"] += rb.pvalue <= 0.025
@@ -193,7 +198,7 @@ def test_null_calibration() -> None:
         ra = sigfast.permutation_test(x, y, n_resamples=B, seed=i, n_threads=1)
         rejects["ar"] += ra.pvalue <= 0.05
     rates = {k: v / sims for k, v in rejects.items()}
-    for k, rate in rates.items():
+    for _k, rate in rates.items():
         assert 0.03 <= rate <= 0.07, rates
 
 
@@ -212,8 +217,20 @@ def test_real_gain_is_detected() -> None:
 def test_result_describes_itself() -> None:
     r = sigfast.paired_bootstrap([0.1, 0.5, 0.3], [0.2, 0.6, 0.3], n_resamples=99, seed=5)
     d = json.loads(r.to_json())
-    for key in ("test", "variant", "alternative", "n_resamples", "seed", "pvalue", "statistic",
-                "confidence_interval", "signature", "pvalue_method", "score_x", "score_y"):
+    for key in (
+        "test",
+        "variant",
+        "alternative",
+        "n_resamples",
+        "seed",
+        "pvalue",
+        "statistic",
+        "confidence_interval",
+        "signature",
+        "pvalue_method",
+        "score_x",
+        "score_y",
+    ):
         assert key in d
     assert d["seed"] == 5 and d["n_resamples"] == 99
     assert "seed:5" in r.signature and "n:99" in r.signature

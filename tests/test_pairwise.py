@@ -14,8 +14,10 @@ from sigfast.pairwise import PAIR_BLOCK, gain_threshold, pairwise
 def _stats(S: int = 5, n: int = 250, seed: int = 0) -> sigfast.Statistics:
     rng = np.random.default_rng(seed)
     gold = rng.integers(0, 10, n)
-    arr = {f"sys{j}": np.stack([rng.binomial(gold, 0.6 + 0.02 * j), gold + rng.integers(0, 2, n), gold], 1)
-           for j in range(S)}
+    arr = {
+        f"sys{j}": np.stack([rng.binomial(gold, 0.6 + 0.02 * j), gold + rng.integers(0, 2, n), gold], 1)
+        for j in range(S)
+    }
     return sigfast.Statistics.from_counts(arr, stat_names=("tp", "guessed", "gold"), metric="f1")
 
 
@@ -26,8 +28,9 @@ def test_pairs_equal_two_system_test(variant: str) -> None:
     for i in range(st.n_systems):
         for j in range(st.n_systems):
             if i != j:
-                r = sigfast.paired_bootstrap(st, systems=(i, j), n_resamples=2000, seed=9, variant=variant,
-                                             resampling="items")
+                r = sigfast.paired_bootstrap(
+                    st, systems=(i, j), n_resamples=2000, seed=9, variant=variant, resampling="items"
+                )
                 assert (r.count, r.pvalue) == (pw.counts[i, j], pw.pvalues[i, j])
                 assert r.statistic == pytest.approx(pw.delta[i, j], abs=1e-15)
 

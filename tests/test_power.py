@@ -41,8 +41,9 @@ def exact_power(n: int, gain: float, disc: float, alpha: float, method: str, alt
     return total
 
 
-@pytest.mark.parametrize("method,alternative", [("mid-p", "two-sided"), ("exact", "two-sided"),
-                                                ("exact", "greater"), ("mid-p", "greater")])
+@pytest.mark.parametrize(
+    "method,alternative", [("mid-p", "two-sided"), ("exact", "two-sided"), ("exact", "greater"), ("mid-p", "greater")]
+)
 def test_simulated_power_matches_exact_power(method: str, alternative: str) -> None:
     n, gain, disc, sims = 1500, 0.015, 0.06, 4000
     sim = mcnemar_power(n, gain, disc, method=method, alternative=alternative, n_simulations=sims, seed=3)

@@ -146,8 +146,9 @@ def test_verify_catches_a_tampered_split(tmp_path):
 
 
 def test_parallel_line_files_split_alike(tmp_path):
-    r = random_splits([DATA / "tiny.src", DATA / "tiny.ref"], tmp_path, n_splits=3, seed=5, format="mt",
-                      ratios=(0.6, 0.2, 0.2))
+    r = random_splits(
+        [DATA / "tiny.src", DATA / "tiny.ref"], tmp_path, n_splits=3, seed=5, format="mt", ratios=(0.6, 0.2, 0.2)
+    )
     for s in r.splits:
         src = Path(s["files"][str(DATA / "tiny.src")]["test"]["file"]).read_text().split("\n")[:-1]
         ref = Path(s["files"][str(DATA / "tiny.ref")]["test"]["file"]).read_text().split("\n")[:-1]
@@ -158,7 +159,7 @@ def test_parallel_line_files_split_alike(tmp_path):
 
 def test_document_splits(tmp_path):
     r = random_splits(TINY, tmp_path, n_splits=3, seed=2, unit="document", ratios=(1 / 3, 1 / 3, 1 / 3))
-    assert all(sorted(sum(s["indices"].values(), [])) == [0, 1, 2] for s in r.splits)
+    assert all(sorted(i for part in s["indices"].values() for i in part) == [0, 1, 2] for s in r.splits)
     assert verify_splits(r.manifest_path)["ok"]
 
 
@@ -195,9 +196,9 @@ def _binary_splits() -> list[sigfast.Statistics]:
 def test_across_splits_mcnemar_by_hand():
     r = across_splits(_binary_splits())
     # mid-p with b = 0, c = 10: 2 [P(C <= 0) - P(C = 0) / 2] = P(C = 0) = 2**-10
-    assert r.pvalues[:, 0, 1] == pytest.approx([2 ** -10, 2 ** -10, 1.0])
+    assert r.pvalues[:, 0, 1] == pytest.approx([2**-10, 2**-10, 1.0])
     # Bonferroni over the pair's 3 splits
-    assert r.adjusted[:, 0, 1] == pytest.approx([3 * 2 ** -10, 3 * 2 ** -10, 1.0])
+    assert r.adjusted[:, 0, 1] == pytest.approx([3 * 2**-10, 3 * 2**-10, 1.0])
     assert r.wins[0, 1] == 2 and r.wins[1, 0] == 0
     # one-sided p (new better): 2**-11, 2**-11, 1 - 1/2; Bonferroni partial conjunction
     # p^{1/3} = 3 * 2**-11, p^{2/3} = 2 * 2**-11, p^{3/3} = 0.5  ->  k-hat = 2
@@ -216,13 +217,20 @@ def test_across_splits_family_all_and_other_tests():
     splits = _binary_splits()
     r = across_splits(splits, family="all", correction="holm")
     # Holm over 3 with a tie: 3p, max(3p, 2p) = 3p (step-down monotonicity), then 1
-    assert r.adjusted[:, 0, 1] == pytest.approx([3 * 2 ** -10, 3 * 2 ** -10, 1.0])
+    assert r.adjusted[:, 0, 1] == pytest.approx([3 * 2**-10, 3 * 2**-10, 1.0])
     b1 = across_splits(splits, test="bootstrap", n_resamples=2000, seed=4)
     b2 = across_splits(splits, test="bootstrap", n_resamples=2000, seed=4)
     assert np.array_equal(b1.pvalues, b2.pvalues, equal_nan=True)
     # split k's bootstrap equals sigfast.pairwise with the seed derived from (seed, k)
-    direct = sigfast.pairwise(splits[1], n_resamples=2000, seed=sub_seed(4, 1), variant="shifted",
-                              alternative="two-sided", correction="none", resampling="items")
+    direct = sigfast.pairwise(
+        splits[1],
+        n_resamples=2000,
+        seed=sub_seed(4, 1),
+        variant="shifted",
+        alternative="two-sided",
+        correction="none",
+        resampling="items",
+    )
     assert b1.pvalues[1, 0, 1] == direct.pvalues[0, 1]
     with ThreadPoolExecutor(2) as ex:
         b3 = across_splits(splits, test="bootstrap", n_resamples=2000, seed=4, backend=ex)
@@ -253,11 +261,13 @@ def test_across_splits_errors():
 
 
 def test_binary_outcomes_exact_match():
-    st = sigfast.Statistics.from_counts({"a": [[2, 2], [1, 2]], "b": [[2, 2], [2, 2]]}, stat_names=("c", "t"),
-                                        metric="accuracy")
+    st = sigfast.Statistics.from_counts(
+        {"a": [[2, 2], [1, 2]], "b": [[2, 2], [2, 2]]}, stat_names=("c", "t"), metric="accuracy"
+    )
     assert binary_outcomes(st, "exact").tolist() == [[1, 0], [1, 1]]
-    tok = sigfast.Statistics.from_counts({"a": [[1, 1], [0, 1]], "b": [[1, 1], [1, 1]]}, stat_names=("c", "t"),
-                                         metric="accuracy")
+    tok = sigfast.Statistics.from_counts(
+        {"a": [[1, 1], [0, 1]], "b": [[1, 1], [1, 1]]}, stat_names=("c", "t"), metric="accuracy"
+    )
     assert binary_outcomes(tok).tolist() == [[1, 0], [1, 1]]
 
 
@@ -275,7 +285,8 @@ def _synthetic(n: int = 800, s: int = 5, seed: int = 0) -> sigfast.Statistics:
     rng = np.random.default_rng(seed)
     base = rng.random(n)
     return sigfast.Statistics.from_scores(
-        {f"sys{k}": (rng.random(n) < 0.6 + 0.02 * k).astype(float) * 0.5 + 0.5 * base for k in range(s)})
+        {f"sys{k}": (rng.random(n) < 0.6 + 0.02 * k).astype(float) * 0.5 + 0.5 * base for k in range(s)}
+    )
 
 
 def test_default_sizes():
@@ -289,8 +300,13 @@ def test_test_size_curve_matches_direct_pairwise():
     c = test_size_curve(st, n_resamples=3000, seed=11)
     assert c.sizes == (100, 200, 400, 800)
     for z, size in enumerate(c.sizes):
-        direct = sigfast.pairwise(subset(st, np.arange(size)), n_resamples=3000, seed=sub_seed(11, z, 0, 1),
-                                  correction="none", resampling="items")
+        direct = sigfast.pairwise(
+            subset(st, np.arange(size)),
+            n_resamples=3000,
+            seed=sub_seed(11, z, 0, 1),
+            correction="none",
+            resampling="items",
+        )
         iu = np.triu_indices(5, 1)
         assert np.array_equal(c.pvalues[z][0], direct.pvalues[iu])
         assert np.allclose(c.gains[z][0], np.abs(direct.delta[iu]))
@@ -327,10 +343,21 @@ def test_calibration_agreement_by_hand():
     p = np.array([[0.005, 0.05], [0.05, 0.3], [0.045, 0.05], [0.2, 0.055]])
     d = np.array([[1.0, 2.0], [-1.0, 0.5], [1.0, -2.0], [0.0, 1.0]])
     pop = np.array([0.7, 1.5])
-    r = CalibrationResult(systems=("a", "b", "c"), pairs=((0, 1), (0, 2)), domains=("x",), metric="mean", m=10,
-                          n_test_sets=4, n_resamples=100, seed=0, variant="bk",
-                          bands=((0.0, 0.01), (0.04, 0.06), (0.1, 0.5)), pvalues={"x": p}, deltas={"x": d},
-                          population_delta={"x": pop})
+    r = CalibrationResult(
+        systems=("a", "b", "c"),
+        pairs=((0, 1), (0, 2)),
+        domains=("x",),
+        metric="mean",
+        m=10,
+        n_test_sets=4,
+        n_resamples=100,
+        seed=0,
+        variant="bk",
+        bands=((0.0, 0.01), (0.04, 0.06), (0.1, 0.5)),
+        pvalues={"x": p},
+        deltas={"x": d},
+        population_delta={"x": pop},
+    )
     rows = {tuple(row["band"]): row for row in r.rows()}
     assert rows[(0.0, 0.01)]["n"] == 1 and rows[(0.0, 0.01)]["agree"] == 1
     # p in (0.04, 0.06]: (0, 1) +2 agrees; (1, 0) -1 disagrees; (2, 0) +1 agrees; (2, 1) -2 disagrees;
@@ -351,8 +378,9 @@ def test_calibration_matches_direct_pairwise_and_is_deterministic():
     b = calibration(st, m=120, n_test_sets=5, n_resamples=1000, seed=3)
     assert a.to_json(include_tests=True) == b.to_json(include_tests=True)
     idx = np.random.default_rng(np.random.SeedSequence([3, 0, 2])).integers(0, 300, 120)
-    direct = sigfast.pairwise(subset(st, idx), n_resamples=1000, seed=sub_seed(3, 0, 2, 1), correction="none",
-                              resampling="items")
+    direct = sigfast.pairwise(
+        subset(st, idx), n_resamples=1000, seed=sub_seed(3, 0, 2, 1), correction="none", resampling="items"
+    )
     iu = np.triu_indices(4, 1)
     assert np.array_equal(a.pvalues["population"][2], direct.pvalues[iu])
     assert np.allclose(a.deltas["population"][2], direct.delta[iu])
@@ -360,8 +388,15 @@ def test_calibration_matches_direct_pairwise_and_is_deterministic():
     assert np.allclose(a.population_delta["population"], full[iu[1]] - full[iu[0]])
     seen = []
     with ThreadPoolExecutor(2) as ex:
-        c = calibration(st, m=120, n_test_sets=5, n_resamples=1000, seed=3, backend=ex,
-                        progress=lambda done, total: seen.append((done, total)))
+        c = calibration(
+            st,
+            m=120,
+            n_test_sets=5,
+            n_resamples=1000,
+            seed=3,
+            backend=ex,
+            progress=lambda done, total: seen.append((done, total)),
+        )
     assert np.array_equal(c.pvalues["population"], a.pvalues["population"])
     assert seen == [(k, 5) for k in range(1, 6)]
 
@@ -396,8 +431,9 @@ def test_cli_split_and_resample(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["n_splits"] == 3 and out["verified"]["ok"]
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
-    assert [x["indices"] for x in m["splits"]] == [x["indices"] for x in random_splits(TINY, None, n_splits=3,
-                                                                                          seed=4).splits]
+    assert [x["indices"] for x in m["splits"]] == [
+        x["indices"] for x in random_splits(TINY, None, n_splits=3, seed=4).splits
+    ]
     assert _cli(["resample-train", str(TINY), "--out", str(tmp_path / "r"), "--sizes", "4", "8"]) == 0
     assert "verified: 2 file(s)" in capsys.readouterr().out
 
@@ -412,8 +448,10 @@ def test_cli_studies_on_item_files(tmp_path, capsys):
     assert _cli(["test-size", *files, "--sizes", "100", "400", "-n", "500", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["sizes"] == [100, 400] and len(d["thresholds"]) == 2
-    assert _cli(["calibration", *files, "--size", "100", "--test-sets", "3", "-n", "500",
-                 "--bands", "0", "0.05", "1"]) == 0
+    assert (
+        _cli(["calibration", *files, "--size", "100", "--test-sets", "3", "-n", "500", "--bands", "0", "0.05", "1"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "[0, 0.05]" in out and "(0.05, 1]" in out
     r = random_splits(DATA / "tiny.src", tmp_path / "sp", n_splits=2, format="mt")
@@ -468,8 +506,9 @@ def test_cli_across_splits_spec(tmp_path, capsys):
             entry["systems"][name] = f.name  # relative to the spec file
         spec.append(entry)
     (tmp_path / "spec.json").write_text(json.dumps(spec))
-    assert _cli(["across-splits", "--spec", str(tmp_path / "spec.json"), "--json",
-                 "--plot", str(tmp_path / "a.png")]) == 0
+    assert (
+        _cli(["across-splits", "--spec", str(tmp_path / "spec.json"), "--json", "--plot", str(tmp_path / "a.png")]) == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["splits"] == ["k0", "k1", "k2"]
     assert d["comparisons"][0]["j_significantly_better"] == 2  # as in test_across_splits_mcnemar_by_hand
@@ -491,14 +530,15 @@ def test_column_blocked_path_equals_pairwise(monkeypatch):
 
     rng = np.random.default_rng(4)
     gold = rng.integers(1, 30, 200).astype(float)
-    counts = {f"p{k}": np.stack([rng.binomial(gold.astype(int), 0.6 + 0.03 * k), gold + rng.integers(0, 3, 200),
-                                 gold], 1) for k in range(5)}
+    counts = {
+        f"p{k}": np.stack([rng.binomial(gold.astype(int), 0.6 + 0.03 * k), gold + rng.integers(0, 3, 200), gold], 1)
+        for k in range(5)
+    }
     st = sigfast.Statistics.from_counts(counts, stat_names=("correct", "system", "gold"), metric="f1")
     for variant in ("bk", "koehn"):
         fast = _common.blocked_pair_pvalues(st, 3000, 8, variant, None, 2)
         assert fast is not None  # 15 columns > COLUMN_BLOCK
-        ref = sigfast.pairwise(st, n_resamples=3000, seed=8, variant=variant, correction="none",
-                               resampling="items")
+        ref = sigfast.pairwise(st, n_resamples=3000, seed=8, variant=variant, correction="none", resampling="items")
         assert np.array_equal(fast[1], ref.pvalues, equal_nan=True)
         assert np.array_equal(fast[0], ref.scores)
     assert _common.blocked_pair_pvalues(st.select(0, 1), 100, 8, "bk", None, 1) is None  # 6 columns: direct

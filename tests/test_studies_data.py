@@ -43,8 +43,10 @@ pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason="shared data not ava
 def ewt_las():
     if not (EWT / "gold" / "en_ewt.conllu.gz").is_file():
         pytest.skip("en_ewt data absent")
-    systems = {os.path.basename(os.path.dirname(p)): p
-               for p in sorted(glob.glob(str(EWT / "systems" / "*" / "en_ewt.conllu.gz")))}
+    systems = {
+        os.path.basename(os.path.dirname(p)): p
+        for p in sorted(glob.glob(str(EWT / "systems" / "*" / "en_ewt.conllu.gz")))
+    }
     return sigfast.read(str(EWT / "gold" / "en_ewt.conllu.gz"), systems, format="conllu", metric="las")
 
 
@@ -58,8 +60,9 @@ def test_en_ewt_random_splits_partition_and_determinism(tmp_path):
     assert a.splits[0]["sizes"] == {"train": 1661, "dev": 208, "test": 208}
     for sa, sb in zip(a.splits, b.splits):
         assert sa["indices"] == sb["indices"]
-        assert ({p: f["sha256"] for p, f in sa["files"][str(gold)].items()}
-                == {p: f["sha256"] for p, f in sb["files"][str(gold)].items()})
+        assert {p: f["sha256"] for p, f in sa["files"][str(gold)].items()} == {
+            p: f["sha256"] for p, f in sb["files"][str(gold)].items()
+        }
     assert verify_splits(a.manifest_path)["splits_checked"] == 20
     # a written test part is a valid CoNLL-U file that scores 100 against itself
     test_file = a.splits[0]["files"][str(gold)]["test"]["file"]
@@ -111,8 +114,10 @@ def test_wmt21_test_size_curve(tmp_path):
     ref = WMT / "newstest2021.de-en.ref.A.en"
     if not ref.is_file():
         pytest.skip("WMT21 de-en absent")
-    systems = {os.path.basename(p).split(".hyp.")[1][:-3]: p
-               for p in sorted(glob.glob(str(WMT / "system-outputs" / "*.hyp.*")))}
+    systems = {
+        os.path.basename(p).split(".hyp.")[1][:-3]: p
+        for p in sorted(glob.glob(str(WMT / "system-outputs" / "*.hyp.*")))
+    }
     st = sigfast.read(str(ref), systems, format="mt", metric="bleu")
     c = test_size_curve(st, n_resamples=2000, seed=5)
     assert c.sizes == (100, 200, 400, 800, 1000)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from . import exceptions, io, metrics
 from ._native import STREAM_VERSION, __version__
-from .exceptions import FormatError, InputError, MetricError, SigfastError
 from .classical import (
     TestResult,
     binomial_test,
@@ -23,6 +22,7 @@ from .classical import (
     welch_ttest,
     wilcoxon,
 )
+from .exceptions import FormatError, InputError, MetricError, SigfastError
 from .intervals import (
     BootstrapInterval,
     agresti_coull_interval,
@@ -40,6 +40,7 @@ from .significance import paired_bootstrap, permutation_test
 from .stats import Statistics
 
 __all__ = [
+    "STREAM_VERSION",
     "AdjustedPValues",
     "BootstrapInterval",
     "ConfidenceInterval",
@@ -49,7 +50,6 @@ __all__ = [
     "PairedTestResult",
     "PairwiseResult",
     "ReplicabilityResult",
-    "STREAM_VERSION",
     "SigfastError",
     "Statistics",
     "TestResult",

@@ -18,25 +18,57 @@ _Progress = Callable[[int, int], object] | None
 _F64 = npt.NDArray[np.float64]
 
 def bootstrap_values(
-    data: _F64, metric: str, params: Mapping[str, float], seed: int, n_resamples: int, resampling: str,
-    threads: int, progress: _Progress = None,
+    data: _F64,
+    metric: str,
+    params: Mapping[str, float],
+    seed: int,
+    n_resamples: int,
+    resampling: str,
+    threads: int,
+    progress: _Progress = None,
 ) -> tuple[_F64, int | None]: ...
 def bootstrap_sums(
-    data: _F64, seed: int, start: int, count: int, resampling: str, threads: int, progress: _Progress = None,
+    data: _F64,
+    seed: int,
+    start: int,
+    count: int,
+    resampling: str,
+    threads: int,
+    progress: _Progress = None,
 ) -> tuple[_F64, int | None]: ...
 def permutation_values(
-    data: _F64, metric: str, params: Mapping[str, float], seed: int, n_resamples: int, threads: int,
+    data: _F64,
+    metric: str,
+    params: Mapping[str, float],
+    seed: int,
+    n_resamples: int,
+    threads: int,
     progress: _Progress = None,
 ) -> _F64: ...
 def exact_permutation_values(
-    data: _F64, metric: str, params: Mapping[str, float], threads: int, progress: _Progress = None,
+    data: _F64,
+    metric: str,
+    params: Mapping[str, float],
+    threads: int,
+    progress: _Progress = None,
 ) -> _F64: ...
 def permutation_sums(
-    data: _F64, seed: int, start: int, count: int, exact: bool, threads: int, progress: _Progress = None,
+    data: _F64,
+    seed: int,
+    start: int,
+    count: int,
+    exact: bool,
+    threads: int,
+    progress: _Progress = None,
 ) -> _F64: ...
 def metric_scores(sums: _F64, metric: str, params: Mapping[str, float], n_items: float) -> _F64: ...
 def bootstrap_pvalue(
-    deltas: _F64, observed: float, variant: str, alternative: str, orient: float, plus_one: bool,
+    deltas: _F64,
+    observed: float,
+    variant: str,
+    alternative: str,
+    orient: float,
+    plus_one: bool,
 ) -> tuple[int, int, float]: ...
 def permutation_pvalue(deltas: _F64, observed: float, alternative: str, plus_one: bool) -> tuple[int, int, float]: ...
 def percentile_interval(values: _F64, confidence: float) -> tuple[float, float]: ...
@@ -44,13 +76,30 @@ def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int) -> int: 
 def stream_words(seed: int, tag: int, resample: int, sub: int, count: int) -> npt.NDArray[np.uint64]: ...
 def binomial_draws(seed: int, n: int, p: float, count: int) -> npt.NDArray[np.uint64]: ...
 def pairwise_shard(
-    data: _F64, metric: str, params: Mapping[str, float], seed: int, sub: int, start: int, stop: int,
-    resampling: str, observed: list[float], variant: str, alternative: str, orient: float,
-    means: list[float] | None, threads: int, progress: _Progress = None,
+    data: _F64,
+    metric: str,
+    params: Mapping[str, float],
+    seed: int,
+    sub: int,
+    start: int,
+    stop: int,
+    resampling: str,
+    observed: list[float],
+    variant: str,
+    alternative: str,
+    orient: float,
+    means: list[float] | None,
+    threads: int,
+    progress: _Progress = None,
 ) -> tuple[npt.NDArray[np.uint64], _F64, int | None]: ...
 def pair_counts(
-    values: _F64, observed: list[float], variant: str, alternative: str, orient: float,
-    means: list[float] | None, threads: int,
+    values: _F64,
+    observed: list[float],
+    variant: str,
+    alternative: str,
+    orient: float,
+    means: list[float] | None,
+    threads: int,
 ) -> tuple[npt.NDArray[np.uint64], _F64]: ...
 def set_simd(enabled: bool) -> None: ...
 def __getattr__(name: str) -> object: ...  # format hot loops (evalb_score, ud_evaluate, bleu_stats, ...)

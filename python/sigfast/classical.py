@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import math
 import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Literal
 
 import numpy as np
 
@@ -26,13 +27,13 @@ from .results import ConfidenceInterval, _plain
 
 __all__ = [
     "TestResult",
-    "mcnemar",
     "binomial_test",
-    "sign_test",
+    "mann_whitney_u",
+    "mcnemar",
     "paired_ttest",
+    "sign_test",
     "welch_ttest",
     "wilcoxon",
-    "mann_whitney_u",
 ]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
@@ -220,8 +221,9 @@ def _betaincc(a: float, b: float, x: float, y: float | None = None) -> float:
     return _betainc(b, a, y, x)
 
 
-def _solve_increasing(f: Callable[[float], float], target: float, lo: float, hi: float,
-                      fprime: Callable[[float], float] | None = None) -> float:
+def _solve_increasing(
+    f: Callable[[float], float], target: float, lo: float, hi: float, fprime: Callable[[float], float] | None = None
+) -> float:
     """Root of f(x) = target for increasing f on [lo, hi]: Newton steps kept inside a shrinking bracket."""
     x = 0.5 * (lo + hi)
     for _ in range(400):
@@ -513,8 +515,7 @@ def _binom_p(k: int, n: int, p: float, alternative: str, mid: bool = False) -> f
     return _binom_two_sided(k, n, p)
 
 
-def binomial_test(k: int, n: int, p: float = 0.5, *, alternative: str = "two-sided",
-                  mid_p: bool = False) -> TestResult:
+def binomial_test(k: int, n: int, p: float = 0.5, *, alternative: str = "two-sided", mid_p: bool = False) -> TestResult:
     """Exact binomial test of ``k`` successes in ``n`` trials.
 
     Equals ``scipy.stats.binomtest(k, n, p, alternative).pvalue`` (the
@@ -533,8 +534,9 @@ def binomial_test(k: int, n: int, p: float = 0.5, *, alternative: str = "two-sid
         raise InputError(f"p must be in [0, 1], got {p}")
     alt = _alt(alternative)
     pv = _binom_p(k, n, p, alt, mid_p)
-    return TestResult("binomial_test", "mid-p" if mid_p else "exact", alt, k / n, pv, n,
-                      details={"k": k, "n": n, "p": p})
+    return TestResult(
+        "binomial_test", "mid-p" if mid_p else "exact", alt, k / n, pv, n, details={"k": k, "n": n, "p": p}
+    )
 
 
 _MCNEMAR_METHODS = {
@@ -608,8 +610,12 @@ def mcnemar(
         raise InputError(f"mcnemar method must be 'mid-p', 'exact' or 'asymptotic', got {method!r}")
     b, c, n = _discordant(x, y)
     nd = b + c
-    details: dict[str, Any] = {"b": b, "c": c, "n_discordant": nd,
-                               "odds_ratio": (c / b) if b else (math.inf if c else math.nan)}
+    details: dict[str, Any] = {
+        "b": b,
+        "c": c,
+        "n_discordant": nd,
+        "odds_ratio": (c / b) if b else (math.inf if c else math.nan),
+    }
     variant = m
     if m == "asymptotic":
         if alt == "two-sided":
@@ -632,8 +638,17 @@ def mcnemar(
             d = (c - b) - cc if alt == "greater" else (c - b) + cc
             stat = d / math.sqrt(nd)
             p = _nsf(stat) if alt == "greater" else _ndtr(stat)
-    return TestResult("mcnemar", variant, alt, float(stat), float(min(1.0, max(0.0, p))), n,
-                      (c - b) / n if n else 0.0, "accuracy_difference", details=details)
+    return TestResult(
+        "mcnemar",
+        variant,
+        alt,
+        float(stat),
+        float(min(1.0, max(0.0, p))),
+        n,
+        (c - b) / n if n else 0.0,
+        "accuracy_difference",
+        details=details,
+    )
 
 
 def sign_test(
@@ -658,8 +673,17 @@ def sign_test(
     nn = npos + nneg
     p = _binom_p(npos, nn, 0.5, alt, mid_p)
     eff = (npos - nneg) / nn if nn else 0.0
-    return TestResult("sign_test", "mid-p" if mid_p else "exact", alt, float(npos), p, int(xa.size), eff,
-                      "sign_effect", details={"n_positive": npos, "n_negative": nneg, "n_ties": int(xa.size) - nn})
+    return TestResult(
+        "sign_test",
+        "mid-p" if mid_p else "exact",
+        alt,
+        float(npos),
+        p,
+        int(xa.size),
+        eff,
+        "sign_effect",
+        details={"n_positive": npos, "n_negative": nneg, "n_ties": int(xa.size) - nn},
+    )
 
 
 # --------------------------------------------------------------------------
@@ -738,8 +762,19 @@ def paired_ttest(
         p = _t_pvalue(t, df, alt)
         ci = _t_interval(mean, se, df, alt, cl)
         eff = mean / math.sqrt(var)
-    return TestResult("paired_ttest", "student", alt, t, p, n, eff, "cohens_dz", cl, ci,
-                      details={"df": df, "mean_difference": mean, "standard_error": se})
+    return TestResult(
+        "paired_ttest",
+        "student",
+        alt,
+        t,
+        p,
+        n,
+        eff,
+        "cohens_dz",
+        cl,
+        ci,
+        details={"df": df, "mean_difference": mean, "standard_error": se},
+    )
 
 
 def welch_ttest(
@@ -783,9 +818,19 @@ def welch_ttest(
         p = _t_pvalue(t, df, alt)
         ci = _t_interval(diff, se, df, alt, cl)
     eff = diff / math.sqrt(pooled) if pooled > 0 else (0.0 if diff == 0 else math.copysign(math.inf, diff))
-    return TestResult("welch_ttest" if not equal_var else "student_ttest", "welch" if not equal_var else "pooled",
-                      alt, t, p, n1 + n2, eff, "cohens_d", cl, ci,
-                      details={"df": df, "mean_difference": diff, "standard_error": se, "n_x": n2, "n_y": n1})
+    return TestResult(
+        "welch_ttest" if not equal_var else "student_ttest",
+        "welch" if not equal_var else "pooled",
+        alt,
+        t,
+        p,
+        n1 + n2,
+        eff,
+        "cohens_d",
+        cl,
+        ci,
+        details={"df": df, "mean_difference": diff, "standard_error": se, "n_x": n2, "n_y": n1},
+    )
 
 
 # --------------------------------------------------------------------------
@@ -829,7 +874,7 @@ def _subset_sum_dist(weights: np.ndarray) -> np.ndarray:
 def _tails(dist: np.ndarray, k: int) -> tuple[float, float]:
     """(P(S <= k), P(S >= k))."""
     le = float(dist[: k + 1].sum()) if k >= 0 else 0.0
-    ge = float(dist[max(k, 0):].sum()) if k < dist.size else 0.0
+    ge = float(dist[max(k, 0) :].sum()) if k < dist.size else 0.0
     return min(1.0, le), min(1.0, ge)
 
 
@@ -895,8 +940,9 @@ def wilcoxon(
     base = {"r_plus": r_plus, "r_minus": r_minus, "n_zero": n_zero, "n_used": count, "zero_method": zm}
     if n_zero == n_all:
         stat = min(r_plus, r_minus) if alt == "two-sided" else r_plus
-        return TestResult("wilcoxon", "all-zero", alt, stat, 1.0, n_all, 0.0, "rank_biserial",
-                          details={**base, "method": "none"})
+        return TestResult(
+            "wilcoxon", "all-zero", alt, stat, 1.0, n_all, 0.0, "rank_biserial", details={**base, "method": "none"}
+        )
 
     m = method
     if m == "auto":
@@ -933,8 +979,10 @@ def wilcoxon(
         variant = "asymptotic"
     else:
         if count > _MAX_EXACT_WILCOXON:
-            raise InputError(f"the exact signed-rank distribution is limited to {_MAX_EXACT_WILCOXON} pairs "
-                             f"(got {count}); use method='asymptotic' (or 'auto')")
+            raise InputError(
+                f"the exact signed-rank distribution is limited to {_MAX_EXACT_WILCOXON} pairs "
+                f"(got {count}); use method='asymptotic' (or 'auto')"
+            )
         # exact conditional distribution: each nonzero |d| rank enters R+ with probability 1/2
         signed = dd != 0
         if not has_ties and zm == "wilcox":
@@ -959,8 +1007,9 @@ def wilcoxon(
     if z is not None:
         details["z"] = z
         details["correction"] = bool(correction)
-    return TestResult("wilcoxon", variant, alt, stat, float(min(1.0, max(0.0, p))), n_all, eff,
-                      "rank_biserial", details=details)
+    return TestResult(
+        "wilcoxon", variant, alt, stat, float(min(1.0, max(0.0, p))), n_all, eff, "rank_biserial", details=details
+    )
 
 
 def _mwu_sf_exact(u: int, m: int, n: int) -> float:
@@ -1035,8 +1084,10 @@ def mann_whitney_u(
     details: dict[str, Any] = {"u_y": u1, "u_x": u2, "n_x": n2, "n_y": n1, "method": m, "ties": ties}
     if m == "exact":
         if n1 * n2 * min(n1, n2) > _MAX_EXACT_MWU_WORK:
-            raise InputError(f"the exact Mann-Whitney distribution for samples of {n2} and {n1} values is too "
-                             "large to compute here; use method='asymptotic' (or 'auto')")
+            raise InputError(
+                f"the exact Mann-Whitney distribution for samples of {n2} and {n1} values is too "
+                "large to compute here; use method='asymptotic' (or 'auto')"
+            )
         p = _mwu_sf_exact(int(u), n1, n2)
     else:
         mu = n1 * n2 / 2.0
@@ -1056,8 +1107,7 @@ def mann_whitney_u(
     p = min(1.0, max(0.0, p * f))
     cles = u1 / (n1 * n2)
     details["rank_biserial"] = 2.0 * cles - 1.0
-    return TestResult("mann_whitney_u", m, alt, u1, p, n1 + n2, cles, "common_language_effect_size",
-                      details=details)
+    return TestResult("mann_whitney_u", m, alt, u1, p, n1 + n2, cles, "common_language_effect_size", details=details)
 
 
 # --------------------------------------------------------------------------
@@ -1076,7 +1126,10 @@ def _read_binary_file(path: str) -> np.ndarray:
                     if tok not in ("0", "1"):
                         raise FormatError(
                             f"expected per-item correctness 0 or 1, got {tok!r}; write one 0/1 per item "
-                            "(whitespace-separated or one per line)", path=path, line=lineno)
+                            "(whitespace-separated or one per line)",
+                            path=path,
+                            line=lineno,
+                        )
                     vals.append(int(tok))
     except UnicodeDecodeError as e:
         raise FormatError(f"not UTF-8 text ({e.reason})", path=path) from None
@@ -1094,8 +1147,10 @@ def add_cli(subparsers: Any) -> Any:
     The handler is stored as ``func`` in the parsed namespace and returns 0.
     """
     p = subparsers.add_parser(
-        "mcnemar", help="McNemar test on two files of per-item 0/1 correctness",
-        description="McNemar's test of CANDIDATE against BASELINE on per-item correctness (0/1) files.")
+        "mcnemar",
+        help="McNemar test on two files of per-item 0/1 correctness",
+        description="McNemar's test of CANDIDATE against BASELINE on per-item correctness (0/1) files.",
+    )
     p.add_argument("baseline", help="file of 0/1 correctness of the baseline system, one per item")
     p.add_argument("candidate", help="file of 0/1 correctness of the candidate system, same items")
     p.add_argument("--method", default="mid-p", choices=["mid-p", "exact", "asymptotic"])
@@ -1113,8 +1168,10 @@ def run_mcnemar_cli(args: Any) -> int:
     x = _read_binary_file(args.baseline)
     y = _read_binary_file(args.candidate)
     if x.size != y.size:
-        raise FormatError(f"{args.baseline} has {x.size} items, {args.candidate} has {y.size}; "
-                          "both files must list the same items", path=args.candidate)
+        raise FormatError(
+            f"{args.baseline} has {x.size} items, {args.candidate} has {y.size}; both files must list the same items",
+            path=args.candidate,
+        )
     r = mcnemar(x, y, method=args.method, correction=not args.no_correction, alternative=args.alternative)
     print(r.to_json() if args.json else str(r))
     return 0

@@ -29,28 +29,43 @@ def make_sample(seed: int = 7) -> dict[str, np.ndarray]:
     tokens = 130_000
     hard = rng.random(tokens) < 0.04
     pos_a = np.where(hard, rng.random(tokens) < 0.55, rng.random(tokens) < 0.985).astype(np.float64)
-    pos_b = np.where(rng.random(tokens) < 0.8, pos_a,
-                     np.where(hard, rng.random(tokens) < 0.62, rng.random(tokens) < 0.986)).astype(np.float64)
+    pos_b = np.where(
+        rng.random(tokens) < 0.8, pos_a, np.where(hard, rng.random(tokens) < 0.62, rng.random(tokens) < 0.986)
+    ).astype(np.float64)
     return {"ner_a": tagger(0.86, 0.05), "ner_b": tagger(0.87, 0.045), "pos_a": pos_a, "pos_b": pos_b}
 
 
-def run_demo(n_resamples: int = 1_000_000, seed: int = 12345, threads: int | None = None,
-             as_json: bool = False) -> int:
+def run_demo(n_resamples: int = 1_000_000, seed: int = 12345, threads: int | None = None, as_json: bool = False) -> int:
     import sigfast
 
     data = make_sample()
     runs = []
     t = time.perf_counter()
-    r1 = sigfast.paired_bootstrap(data["ner_a"], data["ner_b"], metric="f1", systems=("tagger_A", "tagger_B"),
-                                  n_resamples=n_resamples, seed=seed, n_threads=threads)
+    r1 = sigfast.paired_bootstrap(
+        data["ner_a"],
+        data["ner_b"],
+        metric="f1",
+        systems=("tagger_A", "tagger_B"),
+        n_resamples=n_resamples,
+        seed=seed,
+        n_threads=threads,
+    )
     runs.append(("NER F1, 2,000 sentences: paired bootstrap", r1, time.perf_counter() - t))
     t = time.perf_counter()
-    r2 = sigfast.permutation_test(data["ner_a"], data["ner_b"], metric="f1", systems=("tagger_A", "tagger_B"),
-                                  n_resamples=max(n_resamples // 10, 1), seed=seed, n_threads=threads)
+    r2 = sigfast.permutation_test(
+        data["ner_a"],
+        data["ner_b"],
+        metric="f1",
+        systems=("tagger_A", "tagger_B"),
+        n_resamples=max(n_resamples // 10, 1),
+        seed=seed,
+        n_threads=threads,
+    )
     runs.append(("NER F1, 2,000 sentences: approximate randomization", r2, time.perf_counter() - t))
     t = time.perf_counter()
-    r3 = sigfast.paired_bootstrap(data["pos_a"], data["pos_b"], systems=("pos_A", "pos_B"),
-                                  n_resamples=n_resamples, seed=seed, n_threads=threads)
+    r3 = sigfast.paired_bootstrap(
+        data["pos_a"], data["pos_b"], systems=("pos_A", "pos_B"), n_resamples=n_resamples, seed=seed, n_threads=threads
+    )
     runs.append(("POS token accuracy, 130,000 tokens: paired bootstrap", r3, time.perf_counter() - t))
     if as_json:
         print(json.dumps([{"title": title, "seconds": sec, **r.to_dict()} for title, r, sec in runs], indent=2))

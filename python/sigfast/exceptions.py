@@ -7,7 +7,7 @@ and also a :class:`ValueError`, so ``except ValueError`` catches it.
 
 from __future__ import annotations
 
-__all__ = ["SigfastError", "InputError", "FormatError", "MetricError"]
+__all__ = ["FormatError", "InputError", "MetricError", "SigfastError"]
 
 
 class SigfastError(ValueError):

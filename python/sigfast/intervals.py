@@ -199,8 +199,10 @@ class BootstrapInterval:
 
     def __str__(self) -> str:
         lo, hi = self.confidence_interval
-        return (f"{self.metric} {self.statistic} = {self.estimate:.6g}, {100 * self.confidence_level:g}% "
-                f"{self.method} interval [{lo:.6g}, {hi:.6g}] (B = {self.n_resamples}, seed {self.seed})")
+        return (
+            f"{self.metric} {self.statistic} = {self.estimate:.6g}, {100 * self.confidence_level:g}% "
+            f"{self.method} interval [{lo:.6g}, {hi:.6g}] (B = {self.n_resamples}, seed {self.seed})"
+        )
 
 
 def _one_system(x: Any, system: Any, metric: Any, params: dict[str, Any]) -> tuple[Statistics, Metric]:
@@ -208,9 +210,11 @@ def _one_system(x: Any, system: Any, metric: Any, params: dict[str, Any]) -> tup
         stats = x
         if system is None:
             if stats.n_systems != 1:
-                raise InputError(f"the statistics hold {stats.n_systems} systems; name one with system= "
-                                 f"(or two with systems=(baseline, candidate) for their difference) "
-                                 f"from {list(stats.systems)}")
+                raise InputError(
+                    f"the statistics hold {stats.n_systems} systems; name one with system= "
+                    f"(or two with systems=(baseline, candidate) for their difference) "
+                    f"from {list(stats.systems)}"
+                )
             system = 0
         stats = stats.select(system)
     else:
@@ -236,8 +240,9 @@ def _one_system(x: Any, system: Any, metric: Any, params: dict[str, Any]) -> tup
     return stats, m
 
 
-def _values(table: np.ndarray, m: Metric, k: int, n_sys: int, seed: int, B: int, resampling: str,
-            threads: int) -> tuple[np.ndarray, int | None]:
+def _values(
+    table: np.ndarray, m: Metric, k: int, n_sys: int, seed: int, B: int, resampling: str, threads: int
+) -> tuple[np.ndarray, int | None]:
     if m.native is not None:
         values, distinct = _native.bootstrap_values(table, m.native, dict(m.params), seed, B, resampling, threads, None)
         return np.asarray(values), distinct
@@ -259,8 +264,9 @@ def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
     return np.asarray(m.evaluate(loo, n - 1), dtype=np.float64)
 
 
-def _bca_levels(theta_b: np.ndarray, theta_hat: float, jack: np.ndarray,
-                alpha: float) -> tuple[float, float, float, float]:
+def _bca_levels(
+    theta_b: np.ndarray, theta_hat: float, jack: np.ndarray, alpha: float
+) -> tuple[float, float, float, float]:
     B = theta_b.size
     pct = (np.count_nonzero(theta_b < theta_hat) + np.count_nonzero(theta_b <= theta_hat)) / (2.0 * B)
     # a bootstrap distribution entirely on one side of the estimate gives z0 = ±inf; keep it finite
@@ -310,7 +316,7 @@ def bootstrap_interval(
     Φ(z0 + (z0 ± z)/(1 − a(z0 ± z))). When every resample falls on one side
     of θ̂, z0 is computed from 1/(2B) instead of 0 (scipy returns NaN).
     """
-    from .significance import _pair, _table, _check_int, _threads
+    from .significance import _check_int, _pair, _table, _threads
 
     B = _check_int("n_resamples", n_resamples, 2)
     seed = _check_int("seed", seed, 0, 2**64 - 1)

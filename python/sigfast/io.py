@@ -35,8 +35,9 @@ def _read_text(path: str) -> list[str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise FormatError(f"bytes that are not UTF-8 at byte {e.start}; re-encode the file as UTF-8",
-                          path=path, line=line) from None
+        raise FormatError(
+            f"bytes that are not UTF-8 at byte {e.start}; re-encode the file as UTF-8", path=path, line=line
+        ) from None
     return text.splitlines()
 
 

@@ -67,8 +67,15 @@ def _builtin(name: str, **params: Any) -> Metric:
     if name == "mean":
         hib = bool(p.pop("higher_is_better", True))
         _no_extra(name, p)
-        return Metric("mean", ("score",), hib, "mean", {"higher_is_better": float(hib)}, counts=False,
-                      description="mean of per-item scores")
+        return Metric(
+            "mean",
+            ("score",),
+            hib,
+            "mean",
+            {"higher_is_better": float(hib)},
+            counts=False,
+            description="mean of per-item scores",
+        )
     if name == "accuracy":
         _no_extra(name, p)
         return Metric("accuracy", ("correct", "total"), True, "accuracy", description="correct / total")
@@ -81,8 +88,14 @@ def _builtin(name: str, **params: Any) -> Metric:
         if not beta > 0:
             raise MetricError(f"beta must be positive, got {beta}")
         label = "f1" if beta == 1.0 else f"f{beta:g}"
-        return Metric(label, ("tp", "guessed", "gold"), True, "fbeta", {"beta": beta},
-                      description=f"F-beta (beta={beta:g}) from tp, guessed, gold")
+        return Metric(
+            label,
+            ("tp", "guessed", "gold"),
+            True,
+            "fbeta",
+            {"beta": beta},
+            description=f"F-beta (beta={beta:g}) from tp, guessed, gold",
+        )
     if name == "bleu":
         order = int(p.pop("max_order", 4))
         smooth = str(p.pop("smooth", p.pop("smooth_method", "exp")))
@@ -92,13 +105,19 @@ def _builtin(name: str, **params: Any) -> Metric:
         value = _SMOOTH_DEFAULT_VALUE[smooth] if value is None else float(value)
         eff = bool(p.pop("effective_order", False))
         _no_extra(name, p)
-        names = ("hyp_len", "ref_len") + tuple(f"correct_{n}" for n in range(1, order + 1)) + tuple(
-            f"total_{n}" for n in range(1, order + 1)
+        names = (
+            ("hyp_len", "ref_len")
+            + tuple(f"correct_{n}" for n in range(1, order + 1))
+            + tuple(f"total_{n}" for n in range(1, order + 1))
         )
-        return Metric("bleu", names, True, "bleu",
-                      {"max_order": order, "smooth": _SMOOTH[smooth], "smooth_value": value,
-                       "effective_order": float(eff)},
-                      description=f"sacrebleu BLEU (max order {order}, smooth {smooth})")
+        return Metric(
+            "bleu",
+            names,
+            True,
+            "bleu",
+            {"max_order": order, "smooth": _SMOOTH[smooth], "smooth_value": value, "effective_order": float(eff)},
+            description=f"sacrebleu BLEU (max order {order}, smooth {smooth})",
+        )
     if name in ("chrf", "chrf++"):
         char_order = int(p.pop("char_order", 6))
         word_order = int(p.pop("word_order", 2 if name == "chrf++" else 0))
@@ -112,22 +131,37 @@ def _builtin(name: str, **params: Any) -> Metric:
             for kind in ("hyp", "ref", "match")
         )
         label = "chrf++" if word_order == 2 and name in ("chrf", "chrf++") and word_order else "chrf"
-        return Metric(label, names, True, "chrf",
-                      {"char_order": char_order, "word_order": word_order, "beta": beta, "eps_smoothing": float(eps)},
-                      description=f"sacrebleu chrF (char {char_order}, word {word_order}, beta {beta:g})")
+        return Metric(
+            label,
+            names,
+            True,
+            "chrf",
+            {"char_order": char_order, "word_order": word_order, "beta": beta, "eps_smoothing": float(eps)},
+            description=f"sacrebleu chrF (char {char_order}, word {word_order}, beta {beta:g})",
+        )
     if name == "aer":
         _no_extra(name, p)
-        return Metric("aer", ("a_and_s", "a_and_p", "a", "s"), False, "aer",
-                      description="alignment error rate 1 - (|A&S| + |A&P|) / (|A| + |S|)")
+        return Metric(
+            "aer",
+            ("a_and_s", "a_and_p", "a", "s"),
+            False,
+            "aer",
+            description="alignment error rate 1 - (|A&S| + |A&P|) / (|A| + |S|)",
+        )
     if name in ("error_rate", "wer", "ter", "cer"):
         _no_extra(name, p)
         return Metric(name, ("edits", "ref_len"), False, "error_rate", description="edits / reference length")
     if name in ("macro_f1_2008", "weighted_macro_f1"):
         w = float(p.pop("weight", p.pop("w_sem", 0.5)))
         _no_extra(name, p)
-        return Metric("macro_f1_2008", ("syn_correct", "syn_total", "sem_correct", "sem_guessed", "sem_gold"), True,
-                      "weighted_macro_f1", {"weight": w},
-                      description=f"CoNLL-2008 labeled macro F1 (semantic weight {w:g})")
+        return Metric(
+            "macro_f1_2008",
+            ("syn_correct", "syn_total", "sem_correct", "sem_guessed", "sem_gold"),
+            True,
+            "weighted_macro_f1",
+            {"weight": w},
+            description=f"CoNLL-2008 labeled macro F1 (semantic weight {w:g})",
+        )
     raise MetricError(f"unknown metric {name!r}; built-in metrics: {', '.join(available())}")
 
 
@@ -138,8 +172,23 @@ def _no_extra(name: str, p: Mapping[str, Any]) -> None:
 
 def available() -> list[str]:
     """Names of the built-in metrics."""
-    return ["mean", "accuracy", "precision", "recall", "f1", "fbeta", "bleu", "chrf", "chrf++", "aer",
-            "error_rate", "wer", "ter", "cer", "macro_f1_2008"]
+    return [
+        "mean",
+        "accuracy",
+        "precision",
+        "recall",
+        "f1",
+        "fbeta",
+        "bleu",
+        "chrf",
+        "chrf++",
+        "aer",
+        "error_rate",
+        "wer",
+        "ter",
+        "cer",
+        "macro_f1_2008",
+    ]
 
 
 def get(name: str, **params: Any) -> Metric:
@@ -162,8 +211,16 @@ def custom(
     if not callable(func):
         raise MetricError("custom metric must be callable")
     names = tuple(f"s{i}" for i in range(stat_names)) if isinstance(stat_names, int) else tuple(stat_names)
-    return Metric(name or getattr(func, "__name__", "custom"), names, higher_is_better, None, {}, func, counts=False,
-                  description="user-defined metric")
+    return Metric(
+        name or getattr(func, "__name__", "custom"),
+        names,
+        higher_is_better,
+        None,
+        {},
+        func,
+        counts=False,
+        description="user-defined metric",
+    )
 
 
 def resolve_metric(metric: Any, stats: Any = None, **params: Any) -> Metric:

@@ -18,8 +18,9 @@ p-values combined by Bonferroni or Fisher) and identifies which (Holm).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from .classical import _chi2_sf_even
 from .exceptions import InputError
 from .results import _plain
 
-__all__ = ["AdjustedPValues", "ReplicabilityResult", "adjust", "replicability", "METHODS"]
+__all__ = ["METHODS", "AdjustedPValues", "ReplicabilityResult", "adjust", "replicability"]
 
 METHODS = {
     "bonferroni": "bonferroni",
@@ -204,8 +205,10 @@ class ReplicabilityResult:
 
     def __str__(self) -> str:
         who = self.identified_names if self.names is not None else self.identified
-        return (f"replicability ({self.method}, alpha={self.alpha:g}): effect in k̂ = {self.k_estimate} of "
-                f"{len(self.pvalues)} datasets; identified (Holm): {list(who)}")
+        return (
+            f"replicability ({self.method}, alpha={self.alpha:g}): effect in k̂ = {self.k_estimate} of "
+            f"{len(self.pvalues)} datasets; identified (Holm): {list(who)}"
+        )
 
 
 def _partial_conjunction(ps_desc: np.ndarray, u: int, method: str) -> float:
@@ -258,4 +261,3 @@ def replicability(
     holm = adjust(p, "holm", alpha=a)
     ident = tuple(int(i) for i in np.flatnonzero(holm.reject)[np.argsort(p[holm.reject], kind="mergesort")])
     return ReplicabilityResult(m, a, tuple(float(v) for v in p), int(k), tuple(pc), ident, names)
-

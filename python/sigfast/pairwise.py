@@ -23,7 +23,8 @@ import numpy as np
 from . import _native
 from ._backends import run_tasks
 from ._plot import pyplot
-from ._progress import ProgressArg, resolve as _resolve_progress
+from ._progress import ProgressArg
+from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
 from .metrics import Metric, resolve_metric
 from .significance import (
@@ -37,7 +38,7 @@ from .significance import (
 )
 from .stats import Statistics
 
-__all__ = ["PairwiseResult", "pairwise", "gain_threshold", "GainThreshold"]
+__all__ = ["GainThreshold", "PairwiseResult", "gain_threshold", "pairwise"]
 
 PAIR_BLOCK = int(_native.PAIR_BLOCK)
 _PAIR_CLASSES = ("same", "different", "combination")
@@ -62,14 +63,31 @@ def _shard_task(
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
     """One shard of resamples (a pure function of its arguments)."""
     counts, sums, distinct = _native.pairwise_shard(
-        np.ascontiguousarray(table), native, params, seed, 0, start, stop, resampling, observed, variant,
-        alternative, orient, means, threads, progress,
+        np.ascontiguousarray(table),
+        native,
+        params,
+        seed,
+        0,
+        start,
+        stop,
+        resampling,
+        observed,
+        variant,
+        alternative,
+        orient,
+        means,
+        threads,
+        progress,
     )
     return np.asarray(counts), np.asarray(sums), distinct
 
 
 def _run_shards(
-    backend: Any, table: np.ndarray, shards: list[tuple[int, int]], args: tuple[Any, ...], progress: Any,
+    backend: Any,
+    table: np.ndarray,
+    shards: list[tuple[int, int]],
+    args: tuple[Any, ...],
+    progress: Any,
 ) -> list[tuple[np.ndarray, np.ndarray, int | None]]:
     if backend == "local":  # in-process: the engine reports progress itself
         return [_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards]
@@ -105,8 +123,13 @@ class GainThreshold:
     percentile: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"pair_class": self.pair_class, "threshold": self.threshold, "n_comparisons": self.n_comparisons,
-                "band": list(self.band), "percentile": self.percentile}
+        return {
+            "pair_class": self.pair_class,
+            "threshold": self.threshold,
+            "n_comparisons": self.n_comparisons,
+            "band": list(self.band),
+            "percentile": self.percentile,
+        }
 
 
 @dataclass(frozen=True)
@@ -139,12 +162,22 @@ class PairwiseResult:
     # ---------------------------------------------------------------- views
     @property
     def signature(self) -> str:
-        return "|".join([
-            f"sigfast:{self.version}", "test:pairwise_bootstrap", f"variant:{self.variant}",
-            f"alt:{self.alternative}", f"metric:{self.metric}", f"n:{self.n_resamples}", f"seed:{self.seed}",
-            f"p:{self.pvalue_method}", f"mode:{self.mode}", f"correction:{self.correction}",
-            f"resampling:{self.resampling}", f"rng:philox4x64-10+xoshiro256pp/v{self.stream_version}",
-        ])
+        return "|".join(
+            [
+                f"sigfast:{self.version}",
+                "test:pairwise_bootstrap",
+                f"variant:{self.variant}",
+                f"alt:{self.alternative}",
+                f"metric:{self.metric}",
+                f"n:{self.n_resamples}",
+                f"seed:{self.seed}",
+                f"p:{self.pvalue_method}",
+                f"mode:{self.mode}",
+                f"correction:{self.correction}",
+                f"resampling:{self.resampling}",
+                f"rng:philox4x64-10+xoshiro256pp/v{self.stream_version}",
+            ]
+        )
 
     def order(self) -> list[int]:
         """System indices from best to worst observed score."""
@@ -203,13 +236,20 @@ class PairwiseResult:
         s = len(self.systems)
         for i in range(s):
             for j in range(i + 1, s):
-                rows.append({
-                    "system_i": self.systems[i], "system_j": self.systems[j],
-                    "score_i": float(self.scores[i]), "score_j": float(self.scores[j]),
-                    "delta": float(self.delta[i, j]), "gain": abs(float(self.delta[i, j])),
-                    "pvalue": float(self.pvalues[i, j]), "adjusted": float(self.adjusted[i, j]),
-                    "count": int(self.counts[i, j]), "pair_class": self.pair_class(i, j),
-                })
+                rows.append(
+                    {
+                        "system_i": self.systems[i],
+                        "system_j": self.systems[j],
+                        "score_i": float(self.scores[i]),
+                        "score_j": float(self.scores[j]),
+                        "delta": float(self.delta[i, j]),
+                        "gain": abs(float(self.delta[i, j])),
+                        "pvalue": float(self.pvalues[i, j]),
+                        "adjusted": float(self.adjusted[i, j]),
+                        "count": int(self.counts[i, j]),
+                        "pair_class": self.pair_class(i, j),
+                    }
+                )
         return rows
 
     def to_dict(self) -> dict[str, Any]:
@@ -217,13 +257,25 @@ class PairwiseResult:
             return [[None if not math.isfinite(float(v)) else float(v) for v in row] for row in a]
 
         return {
-            "systems": list(self.systems), "metric": self.metric, "higher_is_better": self.higher_is_better,
-            "scores": [float(v) for v in self.scores], "delta": mat(self.delta), "pvalues": mat(self.pvalues),
-            "adjusted": mat(self.adjusted), "counts": self.counts.astype(int).tolist(),
-            "correction": self.correction, "alpha": self.alpha, "variant": self.variant,
-            "alternative": self.alternative, "n_resamples": self.n_resamples, "seed": self.seed,
-            "pvalue_method": self.pvalue_method, "mode": self.mode, "resampling": self.resampling,
-            "n_items": self.n_items, "clusters": self.clusters(),
+            "systems": list(self.systems),
+            "metric": self.metric,
+            "higher_is_better": self.higher_is_better,
+            "scores": [float(v) for v in self.scores],
+            "delta": mat(self.delta),
+            "pvalues": mat(self.pvalues),
+            "adjusted": mat(self.adjusted),
+            "counts": self.counts.astype(int).tolist(),
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "variant": self.variant,
+            "alternative": self.alternative,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "pvalue_method": self.pvalue_method,
+            "mode": self.mode,
+            "resampling": self.resampling,
+            "n_items": self.n_items,
+            "clusters": self.clusters(),
             "rank_ranges": {k: list(v) for k, v in self.rank_ranges().items()},
             "signature": self.signature,
         }
@@ -252,14 +304,24 @@ class PairwiseResult:
             nxt = order[pos + 1] if pos + 1 < len(order) else None
             p_next = _fmt_p(float(self.adjusted[i, nxt])) if nxt is not None else ""
             lo, hi = ranges[name]
-            rows.append([pos + 1, name, _fmt_score(self.metric, float(self.scores[i])), cluster_of[name],
-                         f"{lo}-{hi}" if lo != hi else str(lo), p_next])
+            rows.append(
+                [
+                    pos + 1,
+                    name,
+                    _fmt_score(self.metric, float(self.scores[i])),
+                    cluster_of[name],
+                    f"{lo}-{hi}" if lo != hi else str(lo),
+                    p_next,
+                ]
+            )
         head = ["#", "system", self.metric, "group", "rank range", f"p vs next ({self.correction})"]
         return format_table(rows, head, markdown=markdown)
 
     def __str__(self) -> str:
-        return (f"pairwise {self.variant} bootstrap, {len(self.systems)} systems, {self.n_items} items, "
-                f"{self.n_resamples} {self.mode} resamples, seed {self.seed}\n{self.table()}\n{self.signature}")
+        return (
+            f"pairwise {self.variant} bootstrap, {len(self.systems)} systems, {self.n_items} items, "
+            f"{self.n_resamples} {self.mode} resamples, seed {self.seed}\n{self.table()}\n{self.signature}"
+        )
 
     # ---------------------------------------------------------------- plots
     def plot_confidence_vs_gain(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
@@ -312,7 +374,10 @@ class PairwiseResult:
 
 
 def gain_threshold(
-    result: PairwiseResult, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0,
+    result: PairwiseResult,
+    *,
+    band: tuple[float, float] = (0.04, 0.06),
+    percentile: float = 95.0,
 ) -> list[GainThreshold]:
     """The gain threshold per pair class (Berg-Kirkpatrick et al. 2012, §3.1.1).
 
@@ -344,8 +409,11 @@ def _as_stats(data: Any, metric: Any) -> Statistics:
             return Statistics.from_scores(arrays)
         m = resolve_metric(metric) if metric is not None and not callable(metric) else None
         names = m.stat_names if m is not None else tuple(f"s{i}" for i in range(next(iter(arrays.values())).shape[1]))
-        return Statistics.from_counts(arrays, stat_names=names, metric=m.name if m else None) if (m and m.counts) \
+        return (
+            Statistics.from_counts(arrays, stat_names=names, metric=m.name if m else None)
+            if (m and m.counts)
             else Statistics(np.stack(list(arrays.values())), tuple(arrays), names)
+        )
     raise InputError("pairwise() takes a Statistics object or a mapping of system name -> per-item array")
 
 
@@ -438,8 +506,9 @@ def pairwise(
                 pair += 1
                 table2 = np.ascontiguousarray(np.concatenate([stats.values[i], stats.values[j]], axis=1))
                 if m.native is not None:
-                    vals, _ = _native.bootstrap_values(table2, m.native, dict(m.params), seed, B, resampling,
-                                                       threads, None, pair)
+                    vals, _ = _native.bootstrap_values(
+                        table2, m.native, dict(m.params), seed, B, resampling, threads, None, pair
+                    )
                 else:
                     sums, _ = _native.bootstrap_sums(table2, seed, 0, B, resampling, threads, None, pair)
                     vals = np.stack([m.evaluate(sums[:, :k], n), m.evaluate(sums[:, k:], n)], 1)
@@ -447,8 +516,7 @@ def pairwise(
                 obs = float(observed[j] - observed[i])
                 counts[i, j] = _native.bootstrap_pvalue(d, obs, nv, native_alt, orient, False)[0]
                 alt_ji = {"greater": "less", "less": "greater"}.get(native_alt, native_alt)
-                counts[j, i] = _native.bootstrap_pvalue(np.ascontiguousarray(-d), -obs, nv, alt_ji, orient,
-                                                        False)[0]
+                counts[j, i] = _native.bootstrap_pvalue(np.ascontiguousarray(-d), -obs, nv, alt_ji, orient, False)[0]
                 if cb is not None:
                     cb(pair, s * (s - 1) // 2)
     else:
@@ -469,12 +537,14 @@ def pairwise(
         else:
             if backend != "local":
                 raise InputError("a Python metric runs locally only; use a built-in metric for other backends")
-            counts, block_sums, distinct = _custom_counts(table, m, s, k, n, seed, B, resampling, obs_list, nv,
-                                                          native_alt, orient, None, threads, cb)
+            counts, block_sums, distinct = _custom_counts(
+                table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient, None, threads, cb
+            )
             if v == "shifted":
                 means = _blocked_means(block_sums, B).ravel().tolist()
-                counts, _, _ = _custom_counts(table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt,
-                                              orient, means, threads, cb)
+                counts, _, _ = _custom_counts(
+                    table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient, means, threads, cb
+                )
         resampling_used = f"distinct-rows({distinct})" if distinct is not None else "items"
 
     cnt = counts.astype(np.float64)
@@ -483,24 +553,55 @@ def pairwise(
     delta = observed[None, :] - observed[:, None]
     adjusted = _adjust_matrix(pv, correction, alpha)
     return PairwiseResult(
-        systems=stats.systems, metric=m.name, higher_is_better=m.higher_is_better, scores=np.asarray(observed),
-        delta=delta, pvalues=pv, counts=counts, adjusted=adjusted, correction=correction, alpha=alpha, variant=v,
-        alternative=alt, n_resamples=B, seed=seed, pvalue_method="(c+1)/(B+1)" if plus_one else "c/B", mode=mode,
-        resampling=resampling_used, n_items=n, version=_native.__version__,
-        stream_version=_native.STREAM_VERSION, labels=labels, combinations=combos,
+        systems=stats.systems,
+        metric=m.name,
+        higher_is_better=m.higher_is_better,
+        scores=np.asarray(observed),
+        delta=delta,
+        pvalues=pv,
+        counts=counts,
+        adjusted=adjusted,
+        correction=correction,
+        alpha=alpha,
+        variant=v,
+        alternative=alt,
+        n_resamples=B,
+        seed=seed,
+        pvalue_method="(c+1)/(B+1)" if plus_one else "c/B",
+        mode=mode,
+        resampling=resampling_used,
+        n_items=n,
+        version=_native.__version__,
+        stream_version=_native.STREAM_VERSION,
+        labels=labels,
+        combinations=combos,
     )
 
 
-def _custom_counts(table: np.ndarray, m: Metric, s: int, k: int, n: int, seed: int, B: int, resampling: str,
-                   observed: list[float], nv: str, alt: str, orient: float, means: list[float] | None,
-                   threads: int, cb: Any) -> tuple[np.ndarray, np.ndarray, int | None]:
+def _custom_counts(
+    table: np.ndarray,
+    m: Metric,
+    s: int,
+    k: int,
+    n: int,
+    seed: int,
+    B: int,
+    resampling: str,
+    observed: list[float],
+    nv: str,
+    alt: str,
+    orient: float,
+    means: list[float] | None,
+    threads: int,
+    cb: Any,
+) -> tuple[np.ndarray, np.ndarray, int | None]:
     counts = np.zeros((s, s), dtype=np.uint64)
     blocks = []
     distinct = None
     for start in range(0, B, PAIR_BLOCK):
         count = min(PAIR_BLOCK, B - start)
         sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
-        vals = np.ascontiguousarray(np.stack([m.evaluate(sums[:, j * k:(j + 1) * k], n) for j in range(s)], 1))
+        vals = np.ascontiguousarray(np.stack([m.evaluate(sums[:, j * k : (j + 1) * k], n) for j in range(s)], 1))
         c, bs = _native.pair_counts(vals, observed, nv, alt, orient, means, threads)
         counts += np.asarray(c, dtype=np.uint64)
         blocks.append(np.asarray(bs))
@@ -548,10 +649,17 @@ class UnpairedPairwiseResult:
         def mat(a: np.ndarray) -> list[list[float | None]]:
             return [[None if not math.isfinite(float(v)) else float(v) for v in row] for row in a]
 
-        return {"systems": list(self.systems), "test": self.test, "alternative": self.alternative,
-                "means": [float(v) for v in self.means], "n": [int(v) for v in self.n],
-                "pvalues": mat(self.pvalues), "adjusted": mat(self.adjusted), "correction": self.correction,
-                "alpha": self.alpha}
+        return {
+            "systems": list(self.systems),
+            "test": self.test,
+            "alternative": self.alternative,
+            "means": [float(v) for v in self.means],
+            "n": [int(v) for v in self.n],
+            "pvalues": mat(self.pvalues),
+            "adjusted": mat(self.adjusted),
+            "correction": self.correction,
+            "alpha": self.alpha,
+        }
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 2)
@@ -568,8 +676,13 @@ class UnpairedPairwiseResult:
             cells = []
             for j in order:
                 p = self.adjusted[j, i]
-                cells.append("-" if i == j else (_fmt_p(float(p)) + ("*" if p < self.alpha else ""))
-                             if self.means[i] > self.means[j] else "")
+                cells.append(
+                    "-"
+                    if i == j
+                    else (_fmt_p(float(p)) + ("*" if p < self.alpha else ""))
+                    if self.means[i] > self.means[j]
+                    else ""
+                )
             rows.append([self.systems[i], f"{self.means[i]:.4f}", int(self.n[i])] + cells)
         return format_table(rows, head, markdown=markdown)
 
@@ -617,8 +730,19 @@ def pairwise_unpaired(
             else:
                 r = welch_ttest(arrays[i], arrays[j], alternative=alternative)
             pv[i, j] = r.pvalue
-    label = ("Wilcoxon rank-sum (Mann-Whitney U" + (", continuity" if use_continuity else "") + ")"
-             if test == "ranksum" else "Welch t-test")
-    return UnpairedPairwiseResult(tuple(names), label, alternative, np.array([a.mean() for a in arrays]),
-                                  np.array([a.size for a in arrays]), pv, _adjust_matrix(pv, correction, alpha),
-                                  correction, alpha)
+    label = (
+        "Wilcoxon rank-sum (Mann-Whitney U" + (", continuity" if use_continuity else "") + ")"
+        if test == "ranksum"
+        else "Welch t-test"
+    )
+    return UnpairedPairwiseResult(
+        tuple(names),
+        label,
+        alternative,
+        np.array([a.mean() for a in arrays]),
+        np.array([a.size for a in arrays]),
+        pv,
+        _adjust_matrix(pv, correction, alpha),
+        correction,
+        alpha,
+    )

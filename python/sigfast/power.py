@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from . import _native
 from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcnemar
 from .exceptions import InputError
 
-__all__ = ["SampleSizeResult", "mcnemar_power", "mcnemar_sample_size", "bootstrap_power", "bootstrap_sample_size"]
+__all__ = ["SampleSizeResult", "bootstrap_power", "bootstrap_sample_size", "mcnemar_power", "mcnemar_sample_size"]
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,14 @@ class SampleSizeResult:
 
     def __str__(self) -> str:
         if self.n is None:
-            return (f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} not reached within "
-                    f"{self.curve[-1][0] if self.curve else 0} items")
-        return (f"{self.test}: {self.n} items give power {self.power:.3f} (target {self.target_power:g}, "
-                f"alpha {self.alpha:g}, {self.n_simulations} simulations, seed {self.seed})")
+            return (
+                f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} not reached within "
+                f"{self.curve[-1][0] if self.curve else 0} items"
+            )
+        return (
+            f"{self.test}: {self.n} items give power {self.power:.3f} (target {self.target_power:g}, "
+            f"alpha {self.alpha:g}, {self.n_simulations} simulations, seed {self.seed})"
+        )
 
 
 # --------------------------------------------------------------------------
@@ -84,8 +89,9 @@ def _model(gain: float, discordance: float) -> tuple[float, float]:
     if not (math.isfinite(g) and math.isfinite(d)):
         raise InputError("gain and discordance must be finite numbers")
     if not 0.0 < d <= 1.0:
-        raise InputError(f"discordance (share of items where the systems differ in correctness) must be in (0, 1], "
-                         f"got {d}")
+        raise InputError(
+            f"discordance (share of items where the systems differ in correctness) must be in (0, 1], got {d}"
+        )
     if not abs(g) <= d:
         raise InputError(f"an accuracy gain of {g} needs a discordance of at least |gain|, got {d}")
     return g, d
@@ -128,8 +134,9 @@ def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[flo
     return pw, a, _check_int("n_simulations", sims, 1), _check_int("seed", seed, 0, 2**64 - 1)
 
 
-def _search(power_at: Callable[[int], float], target: float, n_start: int, max_n: int,
-            rtol: float) -> tuple[int | None, list[tuple[int, float]]]:
+def _search(
+    power_at: Callable[[int], float], target: float, n_start: int, max_n: int, rtol: float
+) -> tuple[int | None, list[tuple[int, float]]]:
     """Smallest n with power_at(n) >= target: doubling, then bisection down to a relative width rtol.
 
     Powers are Monte-Carlo estimates, so sizes closer than their noise cannot be told apart;
@@ -170,8 +177,12 @@ class _McNemarRule:
         self.cache: dict[int, int] = {}
 
     def p(self, c: int, d: int) -> float:
-        return mcnemar([[0, d - c], [c, 0]], method=self.method, correction=self.corr,
-                       alternative="greater" if self.alt == "less" else self.alt).pvalue
+        return mcnemar(
+            [[0, d - c], [c, 0]],
+            method=self.method,
+            correction=self.corr,
+            alternative="greater" if self.alt == "less" else self.alt,
+        ).pvalue
 
     def crit(self, d: int) -> int:
         """Smallest c (upper side) rejecting with d discordant pairs; d + 1 if none."""
@@ -284,9 +295,25 @@ def mcnemar_sample_size(
     zb = -_ndtri(1 - pw)
     guess = _normal_guess(g, d, za, zb, max_n)
     n, curve = _search(power_at, pw, max(1, guess // 2), max_n, _rtol(rtol))
-    return SampleSizeResult("mcnemar", n, dict(curve).get(n) if n is not None else None, pw, a, g, d, sims, seed,
-                            tuple(curve), {"method": m, "alternative": alt, "correction": correction,
-                                           "power_se": math.sqrt(pw * (1 - pw) / sims), "rtol": rtol})
+    return SampleSizeResult(
+        "mcnemar",
+        n,
+        dict(curve).get(n) if n is not None else None,
+        pw,
+        a,
+        g,
+        d,
+        sims,
+        seed,
+        tuple(curve),
+        {
+            "method": m,
+            "alternative": alt,
+            "correction": correction,
+            "power_se": math.sqrt(pw * (1 - pw) / sims),
+            "rtol": rtol,
+        },
+    )
 
 
 # --------------------------------------------------------------------------
@@ -294,12 +321,22 @@ def mcnemar_sample_size(
 # --------------------------------------------------------------------------
 
 
-def _bootstrap_detects(x: Any, y: Any, metric: Any, B: int, seed: int, variant: str, alpha: float,
-                       direction: float, metric_params: dict[str, Any]) -> bool:
+def _bootstrap_detects(
+    x: Any,
+    y: Any,
+    metric: Any,
+    B: int,
+    seed: int,
+    variant: str,
+    alpha: float,
+    direction: float,
+    metric_params: dict[str, Any],
+) -> bool:
     from .significance import paired_bootstrap
 
-    r = paired_bootstrap(x, y, metric=metric, n_resamples=B, seed=seed, variant=variant, progress=False,
-                         **metric_params)
+    r = paired_bootstrap(
+        x, y, metric=metric, n_resamples=B, seed=seed, variant=variant, progress=False, **metric_params
+    )
     better = (r.statistic * direction > 0) if r.higher_is_better else (r.statistic * direction < 0)
     return bool(better and r.pvalue <= alpha)
 
@@ -336,8 +373,19 @@ def bootstrap_power(
     return run(n)
 
 
-def _bootstrap_runner(gain: Any, discordance: Any, x: Any, y: Any, metric: Any, alpha: float, variant: str,
-                      sims: int, B: int, seed: int, params: dict[str, Any]) -> Callable[[int], float]:
+def _bootstrap_runner(
+    gain: Any,
+    discordance: Any,
+    x: Any,
+    y: Any,
+    metric: Any,
+    alpha: float,
+    variant: str,
+    sims: int,
+    B: int,
+    seed: int,
+    params: dict[str, Any],
+) -> Callable[[int], float]:
     if x is None and y is None:
         if gain is None or discordance is None:
             raise InputError("give gain and discordance (accuracy model), or a pool of per-item x and y")
@@ -352,8 +400,9 @@ def _bootstrap_runner(gain: Any, discordance: Any, x: Any, y: Any, metric: Any, 
                 ys = np.zeros(n)
                 xs[: b[s]] = 1.0
                 ys[b[s] : b[s] + c[s]] = 1.0
-                hits += _bootstrap_detects(xs, ys, "mean", B, _stream_seed(seed, n, 2, s), variant, alpha,
-                                           direction, {})
+                hits += _bootstrap_detects(
+                    xs, ys, "mean", B, _stream_seed(seed, n, 2, s), variant, alpha, direction, {}
+                )
             return hits / sims
 
         return run
@@ -373,8 +422,9 @@ def _bootstrap_runner(gain: Any, discordance: Any, x: Any, y: Any, metric: Any, 
         hits = 0
         for s in range(sims):
             idx = np.random.Generator(np.random.Philox(key=_stream_seed(seed, n, 3, s))).integers(0, pool, n)
-            hits += _bootstrap_detects(vx[idx], vy[idx], m, B, _stream_seed(seed, n, 2, s), variant, alpha,
-                                       direction, {})
+            hits += _bootstrap_detects(
+                vx[idx], vy[idx], m, B, _stream_seed(seed, n, 2, s), variant, alpha, direction, {}
+            )
         return hits / sims
 
     return run
@@ -417,8 +467,22 @@ def bootstrap_sample_size(
         za, zb = -_ndtri(a), -_ndtri(1 - pw)
         start = _normal_guess(g, d, za, zb, max_n) // 2
     n, curve = _search(run, pw, max(1, start), max_n, _rtol(rtol))
-    return SampleSizeResult("paired_bootstrap", n, dict(curve).get(n) if n is not None else None, pw, a,
-                            None if gain is None else float(gain), None if discordance is None else float(discordance),
-                            sims, seed, tuple(curve),
-                            {"variant": variant, "n_resamples": B, "model": "pool" if x is not None else "accuracy",
-                             "power_se": math.sqrt(pw * (1 - pw) / sims), "rtol": rtol})
+    return SampleSizeResult(
+        "paired_bootstrap",
+        n,
+        dict(curve).get(n) if n is not None else None,
+        pw,
+        a,
+        None if gain is None else float(gain),
+        None if discordance is None else float(discordance),
+        sims,
+        seed,
+        tuple(curve),
+        {
+            "variant": variant,
+            "n_resamples": B,
+            "model": "pool" if x is not None else "accuracy",
+            "power_se": math.sqrt(pw * (1 - pw) / sims),
+            "rtol": rtol,
+        },
+    )

@@ -60,42 +60,61 @@ def read(
 
         arrays = []
         stat_names = None
-        for name, path in named:
+        for _name, path in named:
             a, nm = read_items(path, format)
             arrays.append(a)
             stat_names = stat_names or nm
         shapes = {a.shape for a in arrays}
         if len(shapes) > 1:
-            raise InputError("system files differ in items or columns: " +
-                             ", ".join(f"{n}: {a.shape}" for (n, _), a in zip(named, arrays)))
+            raise InputError(
+                "system files differ in items or columns: "
+                + ", ".join(f"{n}: {a.shape}" for (n, _), a in zip(named, arrays))
+            )
         k = arrays[0].shape[1]
-        return Statistics(np.stack(arrays), tuple(n for n, _ in named), stat_names or tuple(f"s{i}" for i in range(k)),
-                          metric=metric or ("mean" if k == 1 else None), source=f"{format} files")
+        return Statistics(
+            np.stack(arrays),
+            tuple(n for n, _ in named),
+            stat_names or tuple(f"s{i}" for i in range(k)),
+            metric=metric or ("mean" if k == 1 else None),
+            source=f"{format} files",
+        )
     from .formats import get_scorer
 
     scorer = get_scorer(format)
     reports = [scorer(gold, path, **options) for _, path in named]
     key = metric or reports[0].default_metric
     if key not in reports[0].stats:
-        raise InputError(f"format {format!r} has no per-item metric {key!r}; choose one of "
-                         f"{', '.join(sorted(reports[0].stats))}")
+        raise InputError(
+            f"format {format!r} has no per-item metric {key!r}; choose one of {', '.join(sorted(reports[0].stats))}"
+        )
     items = [r.stats[key] for r in reports]
     lengths = {it.values.shape[0] for it in items}
     if len(lengths) != 1:
-        raise InputError("systems gave different numbers of items: " +
-                         ", ".join(f"{n}: {it.values.shape[0]}" for (n, _), it in zip(named, items)))
+        raise InputError(
+            "systems gave different numbers of items: "
+            + ", ".join(f"{n}: {it.values.shape[0]}" for (n, _), it in zip(named, items))
+        )
     first = items[0]
     summary = "; ".join(f"{n}: {key} = {r.scores.get(key, float('nan')):.4f}" for (n, _), r in zip(named, reports))
-    return Statistics.from_counts(
-        {n: it.values for (n, _), it in zip(named, items)},
-        stat_names=first.stat_names,
-        metric=first.metric,
-        item_ids=reports[0].item_ids,
-        source=f"{format} {key} vs {gold}: {summary}",
-        metric_params=first.metric_params,
-        metric_label=key,
-    ) if first.counts else Statistics(
-        np.stack([it.values for it in items]), tuple(n for n, _ in named), first.stat_names, metric=first.metric,
-        item_ids=reports[0].item_ids, source=f"{format} {key} vs {gold}: {summary}", metric_params=first.metric_params,
-        metric_label=key,
+    return (
+        Statistics.from_counts(
+            {n: it.values for (n, _), it in zip(named, items)},
+            stat_names=first.stat_names,
+            metric=first.metric,
+            item_ids=reports[0].item_ids,
+            source=f"{format} {key} vs {gold}: {summary}",
+            metric_params=first.metric_params,
+            metric_label=key,
+        )
+        if first.counts
+        else Statistics(
+            np.stack([it.values for it in items]),
+            tuple(n for n, _ in named),
+            first.stat_names,
+            metric=first.metric,
+            item_ids=reports[0].item_ids,
+            source=f"{format} {key} vs {gold}: {summary}",
+            metric_params=first.metric_params,
+            metric_label=key,
+        )
     )

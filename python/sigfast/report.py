@@ -8,18 +8,58 @@ from typing import Any
 __all__ = ["format_result", "format_table"]
 
 _PERCENT = {
-    "accuracy", "precision", "recall", "f1", "aer", "macro_f1_2008", "error_rate", "wer", "ter", "cer",
-    "las", "uas", "clas", "mlas", "blex", "label_acc", "upos", "xpos", "ufeats", "alltags", "lemmas", "words",
-    "tokens", "sentences", "tagging_accuracy", "complete_match", "sentence_accuracy", "oov_accuracy",
-    "labeled_macro_f1", "unlabeled_macro_f1", "exact_match", "no_crossing", "two_or_less_crossing",
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "aer",
+    "macro_f1_2008",
+    "error_rate",
+    "wer",
+    "ter",
+    "cer",
+    "las",
+    "uas",
+    "clas",
+    "mlas",
+    "blex",
+    "label_acc",
+    "upos",
+    "xpos",
+    "ufeats",
+    "alltags",
+    "lemmas",
+    "words",
+    "tokens",
+    "sentences",
+    "tagging_accuracy",
+    "complete_match",
+    "sentence_accuracy",
+    "oov_accuracy",
+    "labeled_macro_f1",
+    "unlabeled_macro_f1",
+    "exact_match",
+    "no_crossing",
+    "two_or_less_crossing",
 }
 
 
 def display_scale(metric: str) -> int:
     """100 for metrics shown in percent or points (ratios), 1 otherwise (BLEU, chrF, means)."""
     m = metric.lower()
-    return 100 if (m in _PERCENT or m.startswith("f1") or m.startswith("fbeta") or m.startswith("f0")
-                   or m.startswith("precision") or m.startswith("recall") or m.startswith("sem_")) else 1
+    return (
+        100
+        if (
+            m in _PERCENT
+            or m.startswith("f1")
+            or m.startswith("fbeta")
+            or m.startswith("f0")
+            or m.startswith("precision")
+            or m.startswith("recall")
+            or m.startswith("sem_")
+        )
+        else 1
+    )
 
 
 def _fmt_score(metric: str, v: float) -> str:
@@ -37,17 +77,26 @@ def format_result(r: Any) -> str:
     scale = display_scale(r.metric)
     unit = " (x100)" if scale == 100 else ""
     lines = [
-        f"{r.test.replace('_', ' ')} ({r.variant}, {r.alternative}), metric {r.metric}{unit}, "
-        f"{r.n_items} items",
+        f"{r.test.replace('_', ' ')} ({r.variant}, {r.alternative}), metric {r.metric}{unit}, {r.n_items} items",
         f"  {r.systems[0]:<20} {_fmt_score(r.metric, r.score_x):>10}"
-        + (f"   [{_fmt_score(r.metric, r.score_x_interval.low)}, {_fmt_score(r.metric, r.score_x_interval.high)}]"
-           if r.score_x_interval else ""),
+        + (
+            f"   [{_fmt_score(r.metric, r.score_x_interval.low)}, {_fmt_score(r.metric, r.score_x_interval.high)}]"
+            if r.score_x_interval
+            else ""
+        ),
         f"  {r.systems[1]:<20} {_fmt_score(r.metric, r.score_y):>10}"
-        + (f"   [{_fmt_score(r.metric, r.score_y_interval.low)}, {_fmt_score(r.metric, r.score_y_interval.high)}]"
-           if r.score_y_interval else ""),
+        + (
+            f"   [{_fmt_score(r.metric, r.score_y_interval.low)}, {_fmt_score(r.metric, r.score_y_interval.high)}]"
+            if r.score_y_interval
+            else ""
+        ),
         f"  delta (y - x)        {scale * r.statistic:>+10.4f}"
-        + (f"   {int(100 * r.confidence_level)}% CI [{scale * r.confidence_interval.low:+.4f}, "
-           f"{scale * r.confidence_interval.high:+.4f}]" if r.confidence_interval else ""),
+        + (
+            f"   {int(100 * r.confidence_level)}% CI [{scale * r.confidence_interval.low:+.4f}, "
+            f"{scale * r.confidence_interval.high:+.4f}]"
+            if r.confidence_interval
+            else ""
+        ),
         f"  p = {_fmt_p(r.pvalue)}  ({r.count} of {r.n_resamples} resamples, p = {r.pvalue_method})",
         f"  {r.signature}",
     ]
@@ -59,8 +108,10 @@ def format_table(rows: Sequence[Sequence[Any]], header: Sequence[str], markdown:
     cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     if markdown:
-        out = ["| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths)) + " |",
-               "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+        out = [
+            "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths)) + " |",
+            "|" + "|".join("-" * (w + 2) for w in widths) + "|",
+        ]
         out += ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in cells[1:]]
         return "\n".join(out)
     out = ["  ".join(c.ljust(w) for c, w in zip(cells[0], widths)).rstrip()]

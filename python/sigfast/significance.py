@@ -12,13 +12,14 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
-from ._progress import ProgressArg, resolve as _resolve_progress
+from ._progress import ProgressArg
+from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
 from .metrics import Metric, resolve_metric
 from .results import ConfidenceInterval, PairedTestResult
 from .stats import Statistics
 
-__all__ = ["paired_bootstrap", "permutation_test", "DEFAULT_RESAMPLES", "DEFAULT_SEED"]
+__all__ = ["DEFAULT_RESAMPLES", "DEFAULT_SEED", "paired_bootstrap", "permutation_test"]
 
 DEFAULT_RESAMPLES = 1_000_000
 DEFAULT_PERMUTATIONS = 100_000
@@ -60,9 +61,7 @@ def _plus_one(pvalue: str) -> bool:
     return pvalue == "plus_one"
 
 
-def _pair(
-    x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, Any]
-) -> tuple[Statistics, Metric]:
+def _pair(x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, Any]) -> tuple[Statistics, Metric]:
     if isinstance(x, Statistics):
         if y is not None:
             raise InputError("pass either a Statistics object (and systems=) or two arrays x, y")
@@ -95,8 +94,10 @@ def _pair(
             if xa.shape[1] != ya.shape[1]:
                 raise InputError(f"x has {xa.shape[1]} statistics per item, y has {ya.shape[1]}")
             m = resolve_metric(metric, None, **metric_params) if metric is not None else None
-            stat_names = m.stat_names if m is not None and m.n_stats == xa.shape[1] else tuple(
-                f"s{i}" for i in range(xa.shape[1])
+            stat_names = (
+                m.stat_names
+                if m is not None and m.n_stats == xa.shape[1]
+                else tuple(f"s{i}" for i in range(xa.shape[1]))
             )
             counts = bool(m is not None and m.counts)
             if counts:

@@ -82,9 +82,7 @@ class Statistics:
         _check_finite(v, "statistics", self.systems)
         if self.counts and (v < 0).any():
             idx = tuple(int(i) for i in np.argwhere(v < 0)[0])
-            raise InputError(
-                f"statistics: negative count {v[idx]} at {_where(idx, self.systems)}; counts must be >= 0"
-            )
+            raise InputError(f"statistics: negative count {v[idx]} at {_where(idx, self.systems)}; counts must be >= 0")
         if self.item_ids is not None and len(self.item_ids) != n:
             raise InputError(f"{len(self.item_ids)} item ids for {n} items")
         v = np.ascontiguousarray(v)

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ def _alpha_parts(codes: np.ndarray, group: np.ndarray | None = None, n_groups: i
     n = np.bincount(group[pair], weights=m[pair], minlength=n_groups)
     nc = np.zeros((n_groups, K))
     np.add.at(nc, group[pair], counts[pair])
-    return D, n, (nc ** 2).sum(1)
+    return D, n, (nc**2).sum(1)
 
 
 def _alpha_from(D: float, n: float, snc2: float) -> float:
@@ -97,9 +98,14 @@ class SentenceView:
     systems: tuple[tuple[str, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"sentence": self.sentence, "sentence_id": self.sentence_id,
-                "alpha": None if math.isnan(self.alpha) else self.alpha,
-                "forms": list(self.forms), "gold": list(self.gold), "systems": [list(s) for s in self.systems]}
+        return {
+            "sentence": self.sentence,
+            "sentence_id": self.sentence_id,
+            "alpha": None if math.isnan(self.alpha) else self.alpha,
+            "forms": list(self.forms),
+            "gold": list(self.gold),
+            "systems": [list(s) for s in self.systems],
+        }
 
 
 @dataclass(frozen=True)
@@ -124,25 +130,34 @@ class AgreementResult:
     def to_dict(self) -> dict[str, Any]:
         def f(x: float) -> float | None:
             return None if math.isnan(x) else x
-        return {"view": self.view, "names": list(self.names), "include_gold": self.include_gold,
-                "corpus_alpha": f(self.corpus_alpha), "mean_sentence_alpha": f(self.mean_sentence_alpha),
-                "n_sentences": len(self.sentence_alpha), "n_undefined": self.n_undefined,
-                "sentence_alpha": [f(x) for x in self.sentence_alpha],
-                "lowest": [s.to_dict() for s in self.lowest]}
+
+        return {
+            "view": self.view,
+            "names": list(self.names),
+            "include_gold": self.include_gold,
+            "corpus_alpha": f(self.corpus_alpha),
+            "mean_sentence_alpha": f(self.mean_sentence_alpha),
+            "n_sentences": len(self.sentence_alpha),
+            "n_undefined": self.n_undefined,
+            "sentence_alpha": [f(x) for x in self.sentence_alpha],
+            "lowest": [s.to_dict() for s in self.lowest],
+        }
 
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
     def format(self, style: str = "text") -> str:
         from .report import format_agreement
+
         return format_agreement(self, style)
 
     def __str__(self) -> str:
         return self.format()
 
 
-def agreement_units(units: Units, *, lowest: int = 5, include_gold: bool = False,
-                    min_units: int = 2) -> AgreementResult:
+def agreement_units(
+    units: Units, *, lowest: int = 5, include_gold: bool = False, min_units: int = 2
+) -> AgreementResult:
     rows = list(units.systems) + ([units.gold] if include_gold else [])
     if len(rows) < 2:
         raise InputError("agreement needs at least two coders (systems, or one system with include_gold=True)")
@@ -153,23 +168,44 @@ def agreement_units(units: Units, *, lowest: int = 5, include_gold: bool = False
     Ds, ns, ss = _alpha_parts(codes, units.sentence.astype(np.int64), S)
     per = tuple(_alpha_from(Ds[k], ns[k], ss[k]) for k in range(S))
     size = np.bincount(units.sentence.astype(np.int64), minlength=S)
-    order = sorted((a, k) for k, a in enumerate(per)
-                   if not math.isnan(a) and size[k] >= min_units)[:max(0, lowest)]
+    order = sorted((a, k) for k, a in enumerate(per) if not math.isnan(a) and size[k] >= min_units)[: max(0, lowest)]
     views = []
     for a, k in order:
         m = units.sentence == k
         idx = np.nonzero(m)[0]
-        views.append(SentenceView(sentence=k, sentence_id=units.sentence_label(k), alpha=a,
-                                  forms=tuple(units.forms[i] for i in idx), gold=tuple(units.gold[idx]),
-                                  systems=tuple(tuple(sy[idx]) for sy in units.systems)))
-    return AgreementResult(view=units.view, names=units.names, include_gold=include_gold, corpus_alpha=corpus,
-                           sentence_alpha=per, lowest=tuple(views))
+        views.append(
+            SentenceView(
+                sentence=k,
+                sentence_id=units.sentence_label(k),
+                alpha=a,
+                forms=tuple(units.forms[i] for i in idx),
+                gold=tuple(units.gold[idx]),
+                systems=tuple(tuple(sy[idx]) for sy in units.systems),
+            )
+        )
+    return AgreementResult(
+        view=units.view,
+        names=units.names,
+        include_gold=include_gold,
+        corpus_alpha=corpus,
+        sentence_alpha=per,
+        lowest=tuple(views),
+    )
 
 
-def agreement(gold: Any, systems: Sequence[Any], *, lowest: int = 5, include_gold: bool = False,
-              min_units: int = 2, names: Sequence[str] | None = None, **read_options: Any) -> AgreementResult:
+def agreement(
+    gold: Any,
+    systems: Sequence[Any],
+    *,
+    lowest: int = 5,
+    include_gold: bool = False,
+    min_units: int = 2,
+    names: Sequence[str] | None = None,
+    **read_options: Any,
+) -> AgreementResult:
     """Krippendorff's α across system files (or label lists), with the lowest-α sentences."""
     from .units import read_units, units_from_labels
+
     if isinstance(gold, (list, tuple)):
         u = units_from_labels(gold, systems, names, **read_options)
     else:

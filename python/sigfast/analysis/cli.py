@@ -13,19 +13,30 @@ from typing import Any
 
 from ..exceptions import InputError
 
-__all__ = ["add_cli", "run_diff", "run_oracle", "run_agreement"]
+__all__ = ["add_cli", "run_agreement", "run_diff", "run_oracle"]
 
 
 def _reading(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", "-f", default="auto", choices=["auto", "conllu", "bio", "ptb", "conll2012"],
-                   help="conllu (CoNLL-U / CoNLL-X), bio (CoNLL-2003 columns), ptb (Penn trees), conll2012 "
-                        "(coreference, diff only); auto: ptb if the file starts with '(', conllu if it has 10 "
-                        "tab-separated columns, else bio")
-    p.add_argument("--view", help="conllu: upos, xpos, deprel, uas, las (default); bio: tags (default), spans; "
-                                  "ptb: brackets (default), pos")
-    p.add_argument("--align", choices=["strict", "chars"], default="strict",
-                   help="strict (default): systems must have the gold words, else an error; chars: CoNLL-U "
-                        "words aligned on characters like conll18_ud_eval.py (raw-text systems)")
+    p.add_argument(
+        "--format",
+        "-f",
+        default="auto",
+        choices=["auto", "conllu", "bio", "ptb", "conll2012"],
+        help="conllu (CoNLL-U / CoNLL-X), bio (CoNLL-2003 columns), ptb (Penn trees), conll2012 "
+        "(coreference, diff only); auto: ptb if the file starts with '(', conllu if it has 10 "
+        "tab-separated columns, else bio",
+    )
+    p.add_argument(
+        "--view",
+        help="conllu: upos, xpos, deprel, uas, las (default); bio: tags (default), spans; ptb: brackets (default), pos",
+    )
+    p.add_argument(
+        "--align",
+        choices=["strict", "chars"],
+        default="strict",
+        help="strict (default): systems must have the gold words, else an error; chars: CoNLL-U "
+        "words aligned on characters like conll18_ud_eval.py (raw-text systems)",
+    )
     p.add_argument("--subtypes", action="store_true", help="keep deprel subtypes (default: nmod:poss -> nmod)")
     p.add_argument("--column", type=int, default=-1, help="bio: tag column (0-based; default the last)")
     p.add_argument("--names", help="comma-separated system names (default: file or folder names)")
@@ -36,8 +47,14 @@ def _reading(p: argparse.ArgumentParser) -> None:
 def _opts(args: argparse.Namespace) -> dict[str, Any]:
     if args.format == "conll2012":
         raise InputError(f"--format conll2012 is only for `sigfast diff`, not `sigfast {args.command}`")
-    return dict(format=args.format, view=args.view, align=args.align, subtypes=args.subtypes,
-                column=args.column, names=args.names.split(",") if args.names else None)
+    return dict(
+        format=args.format,
+        view=args.view,
+        align=args.align,
+        subtypes=args.subtypes,
+        column=args.column,
+        names=args.names.split(",") if args.names else None,
+    )
 
 
 def _style(args: argparse.Namespace) -> str:
@@ -56,6 +73,7 @@ def run_diff(args: argparse.Namespace) -> int:
         results = [coref_diff(args.gold, args.system1, args.system2, criterion=c, names=names) for c in crits]
         if _style(args) == "json":
             import json
+
             print(json.dumps({r.criterion: r.to_dict() for r in results}, ensure_ascii=False, indent=2))
         else:
             print("\n".join(r.format(_style(args)) for r in results), end="")
@@ -76,6 +94,7 @@ def run_oracle(args: argparse.Namespace) -> int:
     style = _style(args)
     if style == "json":
         import json
+
         d = {"oracle": o.to_dict()}
         if args.matrix:
             d["pairwise"] = pairwise(u).to_dict()
@@ -91,31 +110,47 @@ def run_oracle(args: argparse.Namespace) -> int:
 def run_agreement(args: argparse.Namespace) -> int:
     from .agreement import agreement
 
-    r = agreement(args.gold, args.systems, lowest=args.lowest, include_gold=args.include_gold,
-                  min_units=args.min_units, **_opts(args))
+    r = agreement(
+        args.gold,
+        args.systems,
+        lowest=args.lowest,
+        include_gold=args.include_gold,
+        min_units=args.min_units,
+        **_opts(args),
+    )
     print(r.format(_style(args)), end="")
     return 0
 
 
 def add_cli(subparsers: Any) -> None:
     """Register ``diff``, ``oracle`` and ``agreement`` on ``subparsers``."""
-    d = subparsers.add_parser("diff", help="what changed between two systems (corrections, new/changed errors)",
-                              description="Units labeled differently by SYS1 and SYS2, split into corrections, "
-                                          "new errors and changed errors, with top transitions and per-label "
-                                          "accuracy (Tuggener 2017).")
+    d = subparsers.add_parser(
+        "diff",
+        help="what changed between two systems (corrections, new/changed errors)",
+        description="Units labeled differently by SYS1 and SYS2, split into corrections, "
+        "new errors and changed errors, with top transitions and per-label "
+        "accuracy (Tuggener 2017).",
+    )
     d.add_argument("gold")
     d.add_argument("system1")
     d.add_argument("system2")
     d.add_argument("--top", type=int, default=10, help="transitions shown per class (default 10)")
-    d.add_argument("--criterion", choices=["any", "nominal", "both"], default="both",
-                   help="conll2012: antecedent criterion (default both)")
+    d.add_argument(
+        "--criterion",
+        choices=["any", "nominal", "both"],
+        default="both",
+        help="conll2012: antecedent criterion (default both)",
+    )
     d.add_argument("--labels", type=int, default=30, help="per-label rows shown (most frequent; default 30)")
     _reading(d)
     d.set_defaults(analysis_handler=run_diff)
 
-    o = subparsers.add_parser("oracle", help="oracle upper bound over N systems",
-                              description="A unit counts as correct if any system gets it right; overall and per "
-                                          "gold label, with the gain over the best single system.")
+    o = subparsers.add_parser(
+        "oracle",
+        help="oracle upper bound over N systems",
+        description="A unit counts as correct if any system gets it right; overall and per "
+        "gold label, with the gain over the best single system.",
+    )
     o.add_argument("gold")
     o.add_argument("systems", nargs="+")
     o.add_argument("--matrix", action="store_true", help="also print the pairwise diff / Δaccuracy matrix")
@@ -123,10 +158,13 @@ def add_cli(subparsers: Any) -> None:
     _reading(o)
     o.set_defaults(analysis_handler=run_oracle)
 
-    a = subparsers.add_parser("agreement", help="Krippendorff's alpha across systems, lowest-alpha sentences",
-                              description="Krippendorff's alpha (nominal) per sentence and over the corpus across "
-                                          "the systems; the lowest-alpha sentences with each system's labels "
-                                          "beside gold (Gorman & Bedrick 2019).")
+    a = subparsers.add_parser(
+        "agreement",
+        help="Krippendorff's alpha across systems, lowest-alpha sentences",
+        description="Krippendorff's alpha (nominal) per sentence and over the corpus across "
+        "the systems; the lowest-alpha sentences with each system's labels "
+        "beside gold (Gorman & Bedrick 2019).",
+    )
     a.add_argument("gold")
     a.add_argument("systems", nargs="+")
     a.add_argument("--lowest", type=int, default=5, help="lowest-alpha sentences shown (default 5)")

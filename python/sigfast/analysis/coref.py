@@ -59,7 +59,7 @@ Mention = tuple[int, int, int]  # (sentence, first word, last word) inside a doc
 class _CDoc:
     name: str
     line: int
-    words: list[list[tuple[str, str]]]      # sentences of (form, pos)
+    words: list[list[tuple[str, str]]]  # sentences of (form, pos)
     chains: dict[str, list[Mention]]
 
 
@@ -80,8 +80,9 @@ def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
         ln = raw.rstrip("\r")
         if ln.startswith("#begin document"):
             if cur is not None:
-                raise FormatError("'#begin document' inside a document (missing '#end document')",
-                                  path=name, line=ln_no)
+                raise FormatError(
+                    "'#begin document' inside a document (missing '#end document')", path=name, line=ln_no
+                )
             m = re.match(r"#begin document\s*(.*)$", ln)
             cur = _CDoc(name=m.group(1).strip(), line=ln_no, words=[], chains=defaultdict(list))
             opened.clear()
@@ -92,8 +93,9 @@ def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
             close_sentence()
             left = [k for k, v in opened.items() if v]
             if left:
-                raise FormatError(f"document {cur.name}: mention(s) of chain {left[0]} opened but never closed",
-                                  path=name, line=ln_no)
+                raise FormatError(
+                    f"document {cur.name}: mention(s) of chain {left[0]} opened but never closed", path=name, line=ln_no
+                )
             cur.chains = {k: sorted(v) for k, v in cur.chains.items()}
             docs.append(cur)
             cur = None
@@ -107,8 +109,12 @@ def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
             raise FormatError("a token line outside '#begin document' … '#end document'", path=name, line=ln_no)
         cols = ln.split()
         if len(cols) < 6:
-            raise FormatError(f"CoNLL-2012 line has {len(cols)} columns; need at least 6 (doc, part, "
-                              "word number, word, POS, …, coreference)", path=name, line=ln_no)
+            raise FormatError(
+                f"CoNLL-2012 line has {len(cols)} columns; need at least 6 (doc, part, "
+                "word number, word, POS, …, coreference)",
+                path=name,
+                line=ln_no,
+            )
         s, w = len(cur.words), len(sent)
         sent.append((cols[3], cols[4]))
         coref = cols[-1]
@@ -117,8 +123,9 @@ def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
         for part in coref.split("|"):
             m = re.fullmatch(r"(\()?(\d+)(\))?", part)
             if not m or not (m.group(1) or m.group(3)):
-                raise FormatError(f"bad coreference field {coref!r} (expected e.g. '(3', '3)', '(3)', '-')",
-                                  path=name, line=ln_no)
+                raise FormatError(
+                    f"bad coreference field {coref!r} (expected e.g. '(3', '3)', '(3)', '-')", path=name, line=ln_no
+                )
             cid = m.group(2)
             if m.group(1) and m.group(3):
                 cur.chains[cid].append((s, w, w))
@@ -142,16 +149,23 @@ def _check_docs(key: list[_CDoc], kname: str, res: list[_CDoc], rname: str) -> N
     if [d.name for d in key] != [d.name for d in res]:
         kn, rn = [d.name for d in key], [d.name for d in res]
         i = next((i for i, (a, b) in enumerate(zip(kn, rn)) if a != b), min(len(kn), len(rn)))
-        raise FormatError(f"document {i + 1} is {rn[i] if i < len(rn) else '(none)'!r} in the response but "
-                          f"{kn[i] if i < len(kn) else '(none)'!r} in the key ({kname}); responses must hold "
-                          "the key's documents in order", path=rname)
+        raise FormatError(
+            f"document {i + 1} is {rn[i] if i < len(rn) else '(none)'!r} in the response but "
+            f"{kn[i] if i < len(kn) else '(none)'!r} in the key ({kname}); responses must hold "
+            "the key's documents in order",
+            path=rname,
+        )
     for kd, rd in zip(key, res):
         kf = [[f for f, _ in s] for s in kd.words]
         rf = [[f for f, _ in s] for s in rd.words]
         if kf != rf:
             i = next((i for i, (a, b) in enumerate(zip(kf, rf)) if a != b), min(len(kf), len(rf)))
-            raise FormatError(f"document {kd.name}, sentence {i + 1}: words differ from the key ({kname}); "
-                              "responses must have the key's words", path=rname, line=rd.line)
+            raise FormatError(
+                f"document {kd.name}, sentence {i + 1}: words differ from the key ({kname}); "
+                "responses must have the key's words",
+                path=rname,
+                line=rd.line,
+            )
 
 
 def _is_nominal(doc: _CDoc, m: Mention, noun_tags: tuple[str, ...]) -> bool:
@@ -166,8 +180,9 @@ def _mtype(doc: _CDoc, m: Mention, pron_tags: tuple[str, ...]) -> str:
     return "NOUN"
 
 
-def classify_mentions(key_doc: _CDoc, res_doc: _CDoc, criterion: str = "any",
-                      noun_tags: tuple[str, ...] = NOUN_TAGS) -> dict[Mention, str]:
+def classify_mentions(
+    key_doc: _CDoc, res_doc: _CDoc, criterion: str = "any", noun_tags: tuple[str, ...] = NOUN_TAGS
+) -> dict[Mention, str]:
     """Class of every classed mention of one document (see module docstring): TP/WL/FN for key
     mentions, FP for response-only anaphoric mentions."""
     if criterion not in ("any", "nominal"):
@@ -195,7 +210,7 @@ def classify_mentions(key_doc: _CDoc, res_doc: _CDoc, criterion: str = "any",
             if rc is None or rc.index(m) == 0:
                 out[m] = "FN"
                 continue
-            rante = rc[:rc.index(m)]
+            rante = rc[: rc.index(m)]
             if not nominal:
                 out[m] = "TP" if any(a in kante for a in rante) else "WL"
             else:
@@ -241,15 +256,23 @@ class CorefDiffResult:
 
     def format(self, style: str = "text") -> str:
         from .report import format_coref_diff
+
         return format_coref_diff(self, style)
 
     def __str__(self) -> str:
         return self.format()
 
 
-def coref_diff(key: Any, response1: Any, response2: Any, *, criterion: str = "any",
-               names: tuple[str, str] | None = None, noun_tags: tuple[str, ...] = NOUN_TAGS,
-               pronoun_tags: tuple[str, ...] = PRONOUN_TAGS) -> CorefDiffResult:
+def coref_diff(
+    key: Any,
+    response1: Any,
+    response2: Any,
+    *,
+    criterion: str = "any",
+    names: tuple[str, str] | None = None,
+    noun_tags: tuple[str, ...] = NOUN_TAGS,
+    pronoun_tags: tuple[str, ...] = PRONOUN_TAGS,
+) -> CorefDiffResult:
     """Class every mention for two responses and count the transitions (Tuggener 2017, Table 8)."""
     kd, kn = read_conll2012(key, "key")
     r1, n1 = read_conll2012(response1, "response")
@@ -282,7 +305,18 @@ def coref_diff(key: Any, response1: Any, response2: Any, *, criterion: str = "an
                     new += 1
                 else:
                     chg += 1
-    return CorefDiffResult(criterion=criterion, system1=names[0], system2=names[1], classes=CLASSES,
-                           counts1=dict(c1), counts2=dict(c2), transitions=dict(tr),
-                           by_type={t: dict(v) for t, v in sorted(by_type.items())}, n_mentions=total,
-                           n_differ=cor + new + chg, corrections=cor, new_errors=new, changed_errors=chg)
+    return CorefDiffResult(
+        criterion=criterion,
+        system1=names[0],
+        system2=names[1],
+        classes=CLASSES,
+        counts1=dict(c1),
+        counts2=dict(c2),
+        transitions=dict(tr),
+        by_type={t: dict(v) for t, v in sorted(by_type.items())},
+        n_mentions=total,
+        n_differ=cor + new + chg,
+        corrections=cor,
+        new_errors=new,
+        changed_errors=chg,
+    )

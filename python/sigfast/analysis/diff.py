@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..exceptions import InputError
 from .units import Units
 
-__all__ = ["DiffResult", "LabelAccuracy", "diff", "diff_units", "label_accuracy", "pairwise", "PairwiseResult"]
+__all__ = ["DiffResult", "LabelAccuracy", "PairwiseResult", "diff", "diff_units", "label_accuracy", "pairwise"]
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,19 @@ class LabelAccuracy:
     group_name: str = "gold label"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"names": list(self.names), "group_name": self.group_name,
-                "rows": [{"label": l, "count": n, "correct": dict(zip(self.names, c)),
-                          "accuracy": {k: (v / n if n else None) for k, v in zip(self.names, c)}}
-                         for l, n, c in self.rows]}
+        return {
+            "names": list(self.names),
+            "group_name": self.group_name,
+            "rows": [
+                {
+                    "label": l,
+                    "count": n,
+                    "correct": dict(zip(self.names, c)),
+                    "accuracy": {k: (v / n if n else None) for k, v in zip(self.names, c)},
+                }
+                for l, n, c in self.rows
+            ],
+        }
 
 
 def label_accuracy(units: Units, systems: Sequence[int] | None = None) -> LabelAccuracy:
@@ -56,8 +66,7 @@ def label_accuracy(units: Units, systems: Sequence[int] | None = None) -> LabelA
     for lab in labels:
         m = mask & (grp == lab)
         rows.append((lab, int(m.sum()), tuple(int(np.sum(units.systems[k][m] == g[m])) for k in idx)))
-    return LabelAccuracy(names=tuple(units.names[k] for k in idx), rows=tuple(rows),
-                         group_name=units.group_name)
+    return LabelAccuracy(names=tuple(units.names[k] for k in idx), rows=tuple(rows), group_name=units.group_name)
 
 
 @dataclass(frozen=True)
@@ -105,11 +114,15 @@ class DiffResult:
         d = {k: v for k, v in asdict(self).items() if k not in ("labels",)}
         for k in ("top_corrections", "top_new_errors", "top_changed_errors"):
             d[k] = [{"transition": t, "count": n} for t, n in getattr(self, k)]
-        d.update(accuracy1=self.accuracy1, accuracy2=self.accuracy2, delta=self.delta,
-                 share_differ=self.share_differ,
-                 shares_of_differ={k: self.share(k) for k in ("corrections", "new_errors", "changed_errors")},
-                 shares_of_units={k: self.share(k, "units") for k in ("corrections", "new_errors", "changed_errors")},
-                 labels=self.labels.to_dict())
+        d.update(
+            accuracy1=self.accuracy1,
+            accuracy2=self.accuracy2,
+            delta=self.delta,
+            share_differ=self.share_differ,
+            shares_of_differ={k: self.share(k) for k in ("corrections", "new_errors", "changed_errors")},
+            shares_of_units={k: self.share(k, "units") for k in ("corrections", "new_errors", "changed_errors")},
+            labels=self.labels.to_dict(),
+        )
         return d
 
     def to_json(self, **kw: Any) -> str:
@@ -117,6 +130,7 @@ class DiffResult:
 
     def format(self, style: str = "text", max_labels: int | None = None) -> str:
         from .report import format_diff
+
         return format_diff(self, style, max_labels)
 
     def __str__(self) -> str:
@@ -146,15 +160,28 @@ def diff_units(units: Units, system1: int | str = 0, system2: int | str = 1, *, 
     def top(c: Counter) -> tuple[tuple[str, int], ...]:
         return tuple(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:top_k])
 
-    return DiffResult(view=units.view, system1=units.names[i], system2=units.names[j], n_units=units.n_units,
-                      n_correct1=int(ca.sum()), n_correct2=int(cb.sum()), n_differ=int(dif.sum()),
-                      corrections=int(cor.sum()), new_errors=int(new.sum()), changed_errors=int(chg.sum()),
-                      top_corrections=top(tc), top_new_errors=top(tn), top_changed_errors=top(tg),
-                      labels=label_accuracy(units, [i, j]), top_k=top_k)
+    return DiffResult(
+        view=units.view,
+        system1=units.names[i],
+        system2=units.names[j],
+        n_units=units.n_units,
+        n_correct1=int(ca.sum()),
+        n_correct2=int(cb.sum()),
+        n_differ=int(dif.sum()),
+        corrections=int(cor.sum()),
+        new_errors=int(new.sum()),
+        changed_errors=int(chg.sum()),
+        top_corrections=top(tc),
+        top_new_errors=top(tn),
+        top_changed_errors=top(tg),
+        labels=label_accuracy(units, [i, j]),
+        top_k=top_k,
+    )
 
 
-def diff(gold: Any, system1: Any, system2: Any, *, top_k: int = 10, names: Sequence[str] | None = None,
-         **read_options: Any) -> DiffResult:
+def diff(
+    gold: Any, system1: Any, system2: Any, *, top_k: int = 10, names: Sequence[str] | None = None, **read_options: Any
+) -> DiffResult:
     """Diff two system files (or label lists) against gold.
 
     ``gold``/``system1``/``system2`` are paths (read with
@@ -163,6 +190,7 @@ def diff(gold: Any, system1: Any, system2: Any, *, top_k: int = 10, names: Seque
     lists (sentences of labels, or one flat list).
     """
     from .units import read_units, units_from_labels
+
     if isinstance(gold, (list, tuple)):
         u = units_from_labels(gold, [system1, system2], names or ("S1", "S2"), **read_options)
     else:
@@ -189,6 +217,7 @@ class PairwiseResult:
 
     def format(self, style: str = "text") -> str:
         from .report import format_pairwise
+
         return format_pairwise(self, style)
 
     def __str__(self) -> str:
@@ -200,11 +229,16 @@ def pairwise(units: Units) -> PairwiseResult:
     if n < 2:
         raise InputError("a pairwise matrix needs at least two systems")
     codes = {}
-    arr = np.stack([np.array([codes.setdefault(v, len(codes)) for v in s], dtype=np.int64)
-                    for s in units.systems])
+    arr = np.stack([np.array([codes.setdefault(v, len(codes)) for v in s], dtype=np.int64) for s in units.systems])
     N = units.n_units
     acc = [float(np.mean(units.systems[k] == units.gold)) if N else float("nan") for k in range(n)]
     differ = [[float(np.mean(arr[i] != arr[j])) if N else float("nan") for j in range(n)] for i in range(n)]
     delta = [[acc[j] - acc[i] for j in range(n)] for i in range(n)]
-    return PairwiseResult(view=units.view, names=units.names, n_units=N, accuracy=tuple(acc),
-                          differ=tuple(tuple(r) for r in differ), delta=tuple(tuple(r) for r in delta))
+    return PairwiseResult(
+        view=units.view,
+        names=units.names,
+        n_units=N,
+        accuracy=tuple(acc),
+        differ=tuple(tuple(r) for r in differ),
+        delta=tuple(tuple(r) for r in delta),
+    )

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ class OracleResult:
     oracle_correct: int
     best: str
     labels: tuple[tuple[str, int, int, int], ...]
-    only_one: tuple[int, ...]   # units only system k got right
+    only_one: tuple[int, ...]  # units only system k got right
     none_correct: int
     group_name: str = "gold label"
 
@@ -57,12 +58,25 @@ class OracleResult:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["labels"] = [{"label": l, "count": n, "best_correct": b, "oracle_correct": o,
-                        "best_accuracy": b / n if n else None, "oracle_accuracy": o / n if n else None}
-                       for l, n, b, o in self.labels]
-        d.update(accuracy=dict(zip(self.names, self.accuracy)), oracle=self.oracle,
-                 best_accuracy=self.best_accuracy, gain=self.gain,
-                 only_one=dict(zip(self.names, self.only_one)), correct=dict(zip(self.names, self.correct)))
+        d["labels"] = [
+            {
+                "label": l,
+                "count": n,
+                "best_correct": b,
+                "oracle_correct": o,
+                "best_accuracy": b / n if n else None,
+                "oracle_accuracy": o / n if n else None,
+            }
+            for l, n, b, o in self.labels
+        ]
+        d.update(
+            accuracy=dict(zip(self.names, self.accuracy)),
+            oracle=self.oracle,
+            best_accuracy=self.best_accuracy,
+            gain=self.gain,
+            only_one=dict(zip(self.names, self.only_one)),
+            correct=dict(zip(self.names, self.correct)),
+        )
         return d
 
     def to_json(self, **kw: Any) -> str:
@@ -70,6 +84,7 @@ class OracleResult:
 
     def format(self, style: str = "text") -> str:
         from .report import format_oracle
+
         return format_oracle(self, style)
 
     def __str__(self) -> str:
@@ -94,16 +109,26 @@ def oracle_units(units: Units) -> OracleResult:
     for lab in labels:
         m = grp == lab
         rows.append((lab, int(m.sum()), int(C[best][m].sum()), int(anyc[m].sum())))
-    return OracleResult(view=units.view, names=units.names, n_units=int(len(g)),
-                        correct=tuple(int(c) for c in correct), oracle_correct=int(anyc.sum()),
-                        best=units.names[best], labels=tuple(rows), only_one=only,
-                        none_correct=int((~anyc).sum()), group_name=units.group_name)
+    return OracleResult(
+        view=units.view,
+        names=units.names,
+        n_units=int(len(g)),
+        correct=tuple(int(c) for c in correct),
+        oracle_correct=int(anyc.sum()),
+        best=units.names[best],
+        labels=tuple(rows),
+        only_one=only,
+        none_correct=int((~anyc).sum()),
+        group_name=units.group_name,
+    )
 
 
-def oracle(gold: Any, systems: Sequence[Any], *, names: Sequence[str] | None = None,
-           **read_options: Any) -> OracleResult:
+def oracle(
+    gold: Any, systems: Sequence[Any], *, names: Sequence[str] | None = None, **read_options: Any
+) -> OracleResult:
     """Oracle upper bound of system files (or label lists) against gold."""
     from .units import read_units, units_from_labels
+
     if isinstance(gold, (list, tuple)):
         u = units_from_labels(gold, systems, names, **read_options)
     else:

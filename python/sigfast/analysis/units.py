@@ -65,19 +65,23 @@ when the segmentation is the gold one.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
 
-__all__ = ["MISSING", "Units", "read_units", "units_from_labels", "detect_format", "VIEWS"]
+__all__ = ["MISSING", "VIEWS", "Units", "detect_format", "read_units", "units_from_labels"]
 
 MISSING = "∅"
-VIEWS = {"conllu": ("upos", "xpos", "deprel", "uas", "head", "las"), "bio": ("tags", "spans"),
-         "ptb": ("brackets", "pos")}
+VIEWS = {
+    "conllu": ("upos", "xpos", "deprel", "uas", "head", "las"),
+    "bio": ("tags", "spans"),
+    "ptb": ("brackets", "pos"),
+}
 
 
 @dataclass(frozen=True)
@@ -122,16 +126,21 @@ class Units:
         return f"#{s + 1}"
 
 
-def units_from_labels(gold: Sequence[Sequence[str]] | Sequence[str],
-                      systems: Sequence[Sequence[Sequence[str]] | Sequence[str]],
-                      names: Sequence[str] | None = None, *, view: str = "labels",
-                      forms: Sequence[Sequence[str]] | None = None) -> Units:
+def units_from_labels(
+    gold: Sequence[Sequence[str]] | Sequence[str],
+    systems: Sequence[Sequence[Sequence[str]] | Sequence[str]],
+    names: Sequence[str] | None = None,
+    *,
+    view: str = "labels",
+    forms: Sequence[Sequence[str]] | None = None,
+) -> Units:
     """Build :class:`Units` from Python lists.
 
     ``gold`` is a list of sentences (lists of labels) or one flat list (one
     sentence); each system likewise, with exactly the same shape (else
     :class:`InputError`). ``None`` in a system stands for a missing label.
     """
+
     def nested(x: Any) -> list[list[Any]]:
         x = list(x)
         if x and all(isinstance(v, (str, type(None))) for v in x):
@@ -164,11 +173,19 @@ def units_from_labels(gold: Sequence[Sequence[str]] | Sequence[str],
             raise InputError("forms must have the shape of gold")
     else:
         fl = tuple("" for _ in flat_g)
-    return Units(view=view, names=names, gold=np.array(flat_g, dtype=object), systems=tuple(syss),
-                 sentence=sent, forms=fl, n_sentences=len(g))
+    return Units(
+        view=view,
+        names=names,
+        gold=np.array(flat_g, dtype=object),
+        systems=tuple(syss),
+        sentence=sent,
+        forms=fl,
+        n_sentences=len(g),
+    )
 
 
 # --------------------------------------------------------------------------- files
+
 
 def _read_text(path: Any, role: str) -> tuple[list[str], str]:
     from ..formats._base import read_file_bytes
@@ -177,9 +194,10 @@ def _read_text(path: Any, role: str) -> tuple[list[str], str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise FormatError(f"the {role} file is not valid UTF-8 (byte {e.start}); convert it to UTF-8",
-                          path=name, line=line) from None
+        line = data[: e.start].count(b"\n") + 1
+        raise FormatError(
+            f"the {role} file is not valid UTF-8 (byte {e.start}); convert it to UTF-8", path=name, line=line
+        ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
@@ -208,12 +226,12 @@ class _Word:
     form: str
     upos: str
     xpos: str
-    head: int          # sentence-relative, 0 = root
+    head: int  # sentence-relative, 0 = root
     deprel: str
     sent: int
-    index: int         # global word index
+    index: int  # global word index
     line: int
-    start: int = 0     # char span in the whitespace-free text
+    start: int = 0  # char span in the whitespace-free text
     end: int = 0
     multi: bool = False
 
@@ -222,7 +240,7 @@ class _Word:
 class _Doc:
     path: str
     words: list[_Word]
-    sent_first: list[int]          # global index of each sentence's first word
+    sent_first: list[int]  # global index of each sentence's first word
     sent_line: list[int]
     sent_ids: list[str]
     text: str = ""
@@ -255,9 +273,12 @@ def _read_conllu(path: Any, role: str) -> _Doc:
             continue
         cols = ln.split("\t")
         if len(cols) != 10:
-            raise FormatError(f"{role} CoNLL-U line has {len(cols)} tab-separated columns, expected 10 "
-                              "(is this a CoNLL-U / CoNLL-X file? use --format bio for CoNLL-2003 columns)",
-                              path=name, line=ln_no)
+            raise FormatError(
+                f"{role} CoNLL-U line has {len(cols)} tab-separated columns, expected 10 "
+                "(is this a CoNLL-U / CoNLL-X file? use --format bio for CoNLL-2003 columns)",
+                path=name,
+                line=ln_no,
+            )
         if not in_sent:
             in_sent = True
             sent_first.append(len(words))
@@ -291,8 +312,16 @@ def _read_conllu(path: Any, role: str) -> _Doc:
         except ValueError:
             raise FormatError(f"HEAD {cols[6]!r} is not an integer", path=name, line=ln_no) from None
         form = cols[1]
-        w = _Word(form=form, upos=cols[3], xpos=cols[4], head=head, deprel=cols[7],
-                  sent=len(sent_first) - 1, index=len(words), line=ln_no)
+        w = _Word(
+            form=form,
+            upos=cols[3],
+            xpos=cols[4],
+            head=head,
+            deprel=cols[7],
+            sent=len(sent_first) - 1,
+            index=len(words),
+            line=ln_no,
+        )
         if i <= mwt_end:
             w.start, w.end, w.multi = mwt_span[0], mwt_span[1], True
         else:
@@ -307,10 +336,15 @@ def _read_conllu(path: Any, role: str) -> _Doc:
     for k, (a, b) in enumerate(zip(sent_first, ends)):
         for w in words[a:b]:
             if w.head > b - a:
-                raise FormatError(f"sentence {k + 1}{' (' + sent_ids[k] + ')' if sent_ids[k] else ''}: HEAD "
-                                  f"{w.head} is beyond the sentence's {b - a} words", path=name, line=w.line)
-    return _Doc(path=name, words=words, sent_first=sent_first, sent_line=sent_line, sent_ids=sent_ids,
-                text="".join(chars))
+                raise FormatError(
+                    f"sentence {k + 1}{' (' + sent_ids[k] + ')' if sent_ids[k] else ''}: HEAD "
+                    f"{w.head} is beyond the sentence's {b - a} words",
+                    path=name,
+                    line=w.line,
+                )
+    return _Doc(
+        path=name, words=words, sent_first=sent_first, sent_line=sent_line, sent_ids=sent_ids, text="".join(chars)
+    )
 
 
 def _sent_bounds(doc: _Doc) -> list[tuple[int, int]]:
@@ -331,10 +365,16 @@ def _check_same_words(gold: _Doc, sysd: _Doc, hint: str) -> None:
             raise FormatError(
                 f"sentence {k + 1}{' (' + gold.sent_ids[k] + ')' if gold.sent_ids[k] else ''}: word {j + 1} is {sw} "
                 f"in the system file but {gw} in gold ({gold.path}); systems must have the gold "
-                f"tokenization{hint}", path=sysd.path, line=line)
+                f"tokenization{hint}",
+                path=sysd.path,
+                line=line,
+            )
     if len(gb) != len(sb):
-        raise FormatError(f"the system file has {len(sb)} sentences, gold ({gold.path}) has {len(gb)}; "
-                          f"systems must have the gold sentences{hint}", path=sysd.path)
+        raise FormatError(
+            f"the system file has {len(sb)} sentences, gold ({gold.path}) has {len(gb)}; "
+            f"systems must have the gold sentences{hint}",
+            path=sysd.path,
+        )
 
 
 def _lcs_pairs(a: list[str], b: list[str]) -> list[tuple[int, int]]:
@@ -360,12 +400,16 @@ def _lcs_pairs(a: list[str], b: list[str]) -> list[tuple[int, int]]:
 def _align_chars(gold: _Doc, sysd: _Doc) -> np.ndarray:
     """For every gold word, the index of its aligned system word or -1."""
     if gold.text != sysd.text:
-        k = next((k for k, (a, b) in enumerate(zip(gold.text, sysd.text)) if a != b),
-                 min(len(gold.text), len(sysd.text)))
-        g = gold.text[max(0, k - 10):k + 10]
-        s = sysd.text[max(0, k - 10):k + 10]
-        raise FormatError(f"text mismatch with gold ({gold.path}) at non-whitespace character {k}: "
-                          f"gold {g!r}, system {s!r}; character alignment needs the same text", path=sysd.path)
+        k = next(
+            (k for k, (a, b) in enumerate(zip(gold.text, sysd.text)) if a != b), min(len(gold.text), len(sysd.text))
+        )
+        g = gold.text[max(0, k - 10) : k + 10]
+        s = sysd.text[max(0, k - 10) : k + 10]
+        raise FormatError(
+            f"text mismatch with gold ({gold.path}) at non-whitespace character {k}: "
+            f"gold {g!r}, system {s!r}; character alignment needs the same text",
+            path=sysd.path,
+        )
     G, S = gold.words, sysd.words
     out = np.full(len(G), -1, dtype=np.int64)
     gi = si = 0
@@ -412,8 +456,9 @@ def _off(head_global: int | None, dep_global: int, root: bool) -> str:
     return f"{head_global - dep_global:+d}"
 
 
-def _conllu_units(gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str], view: str,
-                  align: str, subtypes: bool) -> Units:
+def _conllu_units(
+    gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str], view: str, align: str, subtypes: bool
+) -> Units:
     if view == "head":
         view = "uas"
     if view not in VIEWS["conllu"]:
@@ -439,8 +484,7 @@ def _conllu_units(gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str]
 
     gold_labels = np.array([label(gold, w, glob_head(gold, w), w.index) for w in G], dtype=object)
     systems = []
-    hint = "; for raw-text outputs use character alignment (--align chars / align='chars')" \
-        if align == "strict" else ""
+    hint = "; for raw-text outputs use character alignment (--align chars / align='chars')" if align == "strict" else ""
     for p in sys_paths:
         sd = _read_conllu(p, "system")
         if align == "strict":
@@ -466,18 +510,28 @@ def _conllu_units(gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str]
     groups = None
     if view in ("uas", "las"):
         groups = np.array([_strip(w.deprel, subtypes) for w in G], dtype=object)
-    return Units(view=view, names=tuple(names), gold=gold_labels, systems=tuple(systems), sentence=sent,
-                 forms=tuple(w.form for w in G), n_sentences=len(gold.sent_first),
-                 sentence_ids=tuple(gold.sent_ids), align=align, groups=groups,
-                 group_name="gold relation" if groups is not None else "gold label")
+    return Units(
+        view=view,
+        names=tuple(names),
+        gold=gold_labels,
+        systems=tuple(systems),
+        sentence=sent,
+        forms=tuple(w.form for w in G),
+        n_sentences=len(gold.sent_first),
+        sentence_ids=tuple(gold.sent_ids),
+        align=align,
+        groups=groups,
+        group_name="gold relation" if groups is not None else "gold label",
+    )
 
 
 # --------------------------------------------------------------------------- BIO columns
 
+
 @dataclass
 class _Bio:
     path: str
-    sents: list[list[tuple[str, str, int]]]   # (form, tag, line)
+    sents: list[list[tuple[str, str, int]]]  # (form, tag, line)
 
 
 def _read_bio(path: Any, role: str, column: int) -> _Bio:
@@ -500,15 +554,17 @@ def _read_bio(path: Any, role: str, column: int) -> _Bio:
         if ncols is None:
             ncols = len(cols)
         elif len(cols) != ncols:
-            raise FormatError(f"{role} line has {len(cols)} columns, earlier lines have {ncols}",
-                              path=name, line=ln_no)
+            raise FormatError(f"{role} line has {len(cols)} columns, earlier lines have {ncols}", path=name, line=ln_no)
         try:
             tag = cols[column]
         except IndexError:
             raise FormatError(f"no column {column} in a line of {len(cols)} columns", path=name, line=ln_no) from None
         if not re.fullmatch(r"O|[BIES]-\S+|[BIES]", tag):
-            raise FormatError(f"tag {tag!r} is not a BIO/BIOES tag (O, B-X, I-X, E-X, S-X); "
-                              "choose the tag column with column=", path=name, line=ln_no)
+            raise FormatError(
+                f"tag {tag!r} is not a BIO/BIOES tag (O, B-X, I-X, E-X, S-X); choose the tag column with column=",
+                path=name,
+                line=ln_no,
+            )
         cur.append((cols[0], tag, ln_no))
     if cur:
         sents.append(cur)
@@ -550,16 +606,24 @@ def _bio_units(gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str], v
                 raise FormatError(
                     f"sentence {k + 1}: token {j + 1} is {sf[j] if j < len(sf) else '(end of sentence)'!r} in the "
                     f"system file but {gf[j] if j < len(gf) else '(end of sentence)'!r} in gold ({gold.path}); "
-                    "systems must have the gold tokens and sentences", path=sd.path, line=line)
+                    "systems must have the gold tokens and sentences",
+                    path=sd.path,
+                    line=line,
+                )
         if len(gold.sents) != len(sd.sents):
-            raise FormatError(f"the system file has {len(sd.sents)} sentences, gold ({gold.path}) has "
-                              f"{len(gold.sents)}", path=sd.path)
+            raise FormatError(
+                f"the system file has {len(sd.sents)} sentences, gold ({gold.path}) has {len(gold.sents)}", path=sd.path
+            )
     if view == "tags":
-        return Units(view="tags", names=tuple(names),
-                     gold=np.array([t[1] for s in gold.sents for t in s], dtype=object),
-                     systems=tuple(np.array([t[1] for s in sd.sents for t in s], dtype=object) for sd in syss),
-                     sentence=np.repeat(np.arange(len(gold.sents)), [len(s) for s in gold.sents]),
-                     forms=tuple(t[0] for s in gold.sents for t in s), n_sentences=len(gold.sents))
+        return Units(
+            view="tags",
+            names=tuple(names),
+            gold=np.array([t[1] for s in gold.sents for t in s], dtype=object),
+            systems=tuple(np.array([t[1] for s in sd.sents for t in s], dtype=object) for sd in syss),
+            sentence=np.repeat(np.arange(len(gold.sents)), [len(s) for s in gold.sents]),
+            forms=tuple(t[0] for s in gold.sents for t in s),
+            n_sentences=len(gold.sents),
+        )
     gl, sl_all, sent, forms, present = [], [[] for _ in syss], [], [], []
     for k, gs in enumerate(gold.sents):
         gsp = {(a, b): t for a, b, t in _spans([t[1] for t in gs])}
@@ -571,11 +635,17 @@ def _bio_units(gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str], v
             for lst, d in zip(sl_all, ssp):
                 lst.append(d.get(key, "O"))
             sent.append(k)
-            forms.append(" ".join(t[0] for t in gs[key[0]:key[1] + 1]))
-    return Units(view="spans", names=tuple(names), gold=np.array(gl, dtype=object),
-                 systems=tuple(np.array(x, dtype=object) for x in sl_all),
-                 sentence=np.array(sent, dtype=np.int64), forms=tuple(forms), n_sentences=len(gold.sents),
-                 gold_present=np.array(present, dtype=bool))
+            forms.append(" ".join(t[0] for t in gs[key[0] : key[1] + 1]))
+    return Units(
+        view="spans",
+        names=tuple(names),
+        gold=np.array(gl, dtype=object),
+        systems=tuple(np.array(x, dtype=object) for x in sl_all),
+        sentence=np.array(sent, dtype=np.int64),
+        forms=tuple(forms),
+        n_sentences=len(gold.sents),
+        gold_present=np.array(present, dtype=bool),
+    )
 
 
 # --------------------------------------------------------------------------- Penn trees
@@ -589,7 +659,7 @@ def _read_trees(path: Any, role: str) -> tuple[list[tuple[int, Any]], str]:
     toks = re.finditer(r"\(|\)|[^\s()]+", text)
     trees: list[tuple[int, Any]] = []
     stack: list[list[Any]] = []
-    line_of = lambda pos: text.count("\n", 0, pos) + 1  # noqa: E731
+    line_of = lambda pos: text.count("\n", 0, pos) + 1
     start_line = 0
     for m in toks:
         t = m.group()
@@ -638,8 +708,9 @@ def _tree_items(node: list[Any], path: str, line: int):
             kept += 1
             return kept - 1, kept
         if any(isinstance(k, str) for k in kids):
-            raise FormatError(f"malformed tree: a word directly under a phrase with other children ({lab!r})",
-                              path=path, line=line)
+            raise FormatError(
+                f"malformed tree: a word directly under a phrase with other children ({lab!r})", path=path, line=line
+            )
         a = kept
         for k in kids:
             walk(k, depth + 1)
@@ -663,25 +734,32 @@ def _ptb_units(gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str], v
     for p in sys_paths:
         st, sname = _read_trees(p, "system")
         if len(st) != len(gt):
-            raise FormatError(f"the system file has {len(st)} trees, gold ({gname}) has {len(gt)}",
-                              path=sname)
+            raise FormatError(f"the system file has {len(st)} trees, gold ({gname}) has {len(gt)}", path=sname)
         items = []
         for k, ((ln, t), g) in enumerate(zip(st, gitems)):
             it = _tree_items(t, sname, ln)
             if it[0] != g[0]:
                 j = next((j for j, (a, b) in enumerate(zip(g[0], it[0])) if a != b), min(len(g[0]), len(it[0])))
-                raise FormatError(f"tree {k + 1}: word {j + 1} is "
-                                  f"{it[0][j] if j < len(it[0]) else '(end of tree)'!r} in the system file but "
-                                  f"{g[0][j] if j < len(g[0]) else '(end of tree)'!r} in gold ({gname}); "
-                                  "systems must have the gold words", path=sname, line=ln)
+                raise FormatError(
+                    f"tree {k + 1}: word {j + 1} is "
+                    f"{it[0][j] if j < len(it[0]) else '(end of tree)'!r} in the system file but "
+                    f"{g[0][j] if j < len(g[0]) else '(end of tree)'!r} in gold ({gname}); "
+                    "systems must have the gold words",
+                    path=sname,
+                    line=ln,
+                )
             items.append(it)
         sitems.append(items)
     if view == "pos":
-        return Units(view="pos", names=tuple(names),
-                     gold=np.array([t for g in gitems for t in g[1]], dtype=object),
-                     systems=tuple(np.array([t for it in items for t in it[1]], dtype=object) for items in sitems),
-                     sentence=np.repeat(np.arange(len(gitems)), [len(g[1]) for g in gitems]),
-                     forms=tuple(w for g in gitems for w in g[0]), n_sentences=len(gitems))
+        return Units(
+            view="pos",
+            names=tuple(names),
+            gold=np.array([t for g in gitems for t in g[1]], dtype=object),
+            systems=tuple(np.array([t for it in items for t in it[1]], dtype=object) for items in sitems),
+            sentence=np.repeat(np.arange(len(gitems)), [len(g[1]) for g in gitems]),
+            forms=tuple(w for g in gitems for w in g[0]),
+            n_sentences=len(gitems),
+        )
     gl, sl_all, sent, forms, present = [], [[] for _ in sitems], [], [], []
     for k, g in enumerate(gitems):
         kept_words = [w for w, t in zip(g[0], g[1]) if t != "-NONE-" and t not in _PUNCT]
@@ -692,11 +770,17 @@ def _ptb_units(gold_path: Any, sys_paths: Sequence[Any], names: Sequence[str], v
             for lst, d in zip(sl_all, sys_spans):
                 lst.append("/".join(d[key]) if key in d else "O")
             sent.append(k)
-            forms.append(" ".join(kept_words[key[0]:key[1]]))
-    return Units(view="brackets", names=tuple(names), gold=np.array(gl, dtype=object),
-                 systems=tuple(np.array(x, dtype=object) for x in sl_all),
-                 sentence=np.array(sent, dtype=np.int64), forms=tuple(forms), n_sentences=len(gitems),
-                 gold_present=np.array(present, dtype=bool))
+            forms.append(" ".join(kept_words[key[0] : key[1]]))
+    return Units(
+        view="brackets",
+        names=tuple(names),
+        gold=np.array(gl, dtype=object),
+        systems=tuple(np.array(x, dtype=object) for x in sl_all),
+        sentence=np.array(sent, dtype=np.int64),
+        forms=tuple(forms),
+        n_sentences=len(gitems),
+        gold_present=np.array(present, dtype=bool),
+    )
 
 
 def _default_names(paths: Sequence[Any]) -> list[str]:
@@ -711,9 +795,17 @@ def _default_names(paths: Sequence[Any]) -> list[str]:
     return stems
 
 
-def read_units(gold: Any, systems: Sequence[Any], *, format: str = "auto", view: str | None = None,
-               names: Sequence[str] | None = None, align: str = "strict", subtypes: bool = False,
-               column: int = -1) -> Units:
+def read_units(
+    gold: Any,
+    systems: Sequence[Any],
+    *,
+    format: str = "auto",
+    view: str | None = None,
+    names: Sequence[str] | None = None,
+    align: str = "strict",
+    subtypes: bool = False,
+    column: int = -1,
+) -> Units:
     """Read a gold file and system files into :class:`Units`.
 
     ``format``: ``"conllu"`` (CoNLL-U / CoNLL-X), ``"bio"`` (CoNLL-2003-style
@@ -740,5 +832,6 @@ def read_units(gold: Any, systems: Sequence[Any], *, format: str = "auto", view:
         if align != "strict":
             raise InputError("character alignment is only available for CoNLL-U; trees must share words")
         return _ptb_units(gold, systems, names, view or "brackets")
-    raise InputError(f"unknown format {format!r}; use 'conllu', 'bio', 'ptb' or 'auto' "
-                     "(coreference: sigfast.analysis.coref)")
+    raise InputError(
+        f"unknown format {format!r}; use 'conllu', 'bio', 'ptb' or 'auto' (coreference: sigfast.analysis.coref)"
+    )

@@ -63,8 +63,16 @@ def score(fmt: str, gold: Any, system: Any, **options: Any) -> ScoreReport:
 
 
 _EXTENSIONS = {
-    ".conllu": "conllu", ".mrg": "evalb", ".ptb": "evalb", ".tree": "evalb", ".trees": "evalb",
-    ".talp": "alignment", ".naacl": "alignment", ".wa": "alignment", ".tsv": "tsv", ".jsonl": "jsonl",
+    ".conllu": "conllu",
+    ".mrg": "evalb",
+    ".ptb": "evalb",
+    ".tree": "evalb",
+    ".trees": "evalb",
+    ".talp": "alignment",
+    ".naacl": "alignment",
+    ".wa": "alignment",
+    ".tsv": "tsv",
+    ".jsonl": "jsonl",
     ".npy": "npy",
 }
 
@@ -99,5 +107,7 @@ def detect_format(path: Any) -> str:
     cols = [ln.split("\t") for ln in lines if not ln.startswith("#")]
     if cols and all(len(c) == 10 for c in cols) and all(c[0].split("-")[0].split(".")[0].isdigit() for c in cols):
         return "conllu"
-    raise InputError(f"{p}: cannot tell the file's format from its name or first lines; "
-                     f"name it with format= (one of {', '.join(available())})")
+    raise InputError(
+        f"{p}: cannot tell the file's format from its name or first lines; "
+        f"name it with format= (one of {', '.join(available())})"
+    )

@@ -72,6 +72,7 @@ def read_file_bytes(path: str | Path | Any, role: str) -> tuple[bytes, str]:
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError) as e:
-            raise FormatError(f"the {role} file looks gzip-compressed but cannot be decompressed: {e}",
-                              path=name) from None
+            raise FormatError(
+                f"the {role} file looks gzip-compressed but cannot be decompressed: {e}", path=name
+            ) from None
     return data, name

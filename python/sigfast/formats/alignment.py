@@ -103,8 +103,11 @@ def _text(path: Any) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise FormatError(f"bytes that are not UTF-8 at byte {e.start}; convert the file to UTF-8",
-                          path=display(path), line=data.count(b"\n", 0, e.start) + 1) from None
+        raise FormatError(
+            f"bytes that are not UTF-8 at byte {e.start}; convert the file to UTF-8",
+            path=display(path),
+            line=data.count(b"\n", 0, e.start) + 1,
+        ) from None
 
 
 def _lines(text: str) -> list[str]:
@@ -124,8 +127,11 @@ def _detect(lines: list[str], path: str) -> str:
         if len(f) >= 3 and _INT.match(f[1]) and _INT.match(f[2]):
             return "naacl"
         break
-    raise FormatError("cannot tell the layout: expected Pharaoh links 'i-j' or NAACL lines "
-                      "'sentence pos_L1 pos_L2 [S|P]'; pass gold_format=/system_format=", path=path)
+    raise FormatError(
+        "cannot tell the layout: expected Pharaoh links 'i-j' or NAACL lines "
+        "'sentence pos_L1 pos_L2 [S|P]'; pass gold_format=/system_format=",
+        path=path,
+    )
 
 
 def _pos(x: str, base: int, path: str, line: int) -> int:
@@ -158,7 +164,9 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
                 if not m:
                     raise FormatError(
                         f"{tok!r} is not a link 'i-j' (sure) or 'ipj'/'i?j' (possible) in sentence {ln}",
-                        path=p, line=ln)
+                        path=p,
+                        line=ln,
+                    )
                 a, b = int(m.group(1)) - base, int(m.group(3)) - base
                 if a < 0 or b < 0:
                     raise FormatError(f"link {tok!r} below the first index {base}", path=p, line=ln)
@@ -176,7 +184,10 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
         if len(f) < 3:
             raise FormatError(
                 "fewer than 3 fields (expected 'sentence pos_L1 pos_L2 [S|P] [confidence]'); "
-                "wa_eval_align.pl stops here without a result; remove empty lines", path=p, line=ln)
+                "wa_eval_align.pl stops here without a result; remove empty lines",
+                path=p,
+                line=ln,
+            )
         sid: Any = int(f[0]) if _INT.match(f[0]) else f[0]
         if sid in spelled and spelled[sid] != f[0]:
             raise FormatError(f"sentence number {f[0]!r} also written {spelled[sid]!r}", path=p, line=ln)
@@ -189,7 +200,10 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
         if not (sure or poss):
             raise FormatError(
                 f"no S/P label in {line.strip()!r} (wa_eval_align.pl would ignore the link); expected "
-                "'sentence pos_L1 pos_L2 [S|P] [confidence]'", path=p, line=ln)
+                "'sentence pos_L1 pos_L2 [S|P] [confidence]'",
+                path=p,
+                line=ln,
+            )
         s = sents.get(sid)
         if s is None:
             s = sents[sid] = _Sent(first_line=ln)
@@ -208,17 +222,22 @@ def _pair(g: _File, s: _File) -> tuple[list[Any], list[_Sent], list[_Sent]]:
         ref = g if g.fmt == "pharaoh" else s
         n = ref.n_lines
         if g.fmt == "pharaoh" and s.fmt == "pharaoh" and g.n_lines != s.n_lines:
-            raise FormatError(f"{s.n_lines} lines (sentences) but the gold file {g.path} has {g.n_lines}; "
-                              "one line per sentence in both", path=s.path,
-                              line=min(g.n_lines, s.n_lines) + 1)
+            raise FormatError(
+                f"{s.n_lines} lines (sentences) but the gold file {g.path} has {g.n_lines}; "
+                "one line per sentence in both",
+                path=s.path,
+                line=min(g.n_lines, s.n_lines) + 1,
+            )
         for f in (g, s):
             if f.fmt == "naacl":
                 for sid in f.order:
                     if not isinstance(sid, int) or not 1 <= sid <= n:
                         raise FormatError(
                             f"sentence number {sid!r} does not name a line of the Pharaoh file "
-                            f"{ref.path} ({n} lines; NAACL sentence n = line n)", path=f.path,
-                            line=f.sents[sid].first_line)
+                            f"{ref.path} ({n} lines; NAACL sentence n = line n)",
+                            path=f.path,
+                            line=f.sents[sid].first_line,
+                        )
         keys = list(range(1, n + 1))
     else:
         keys = list(g.order) + [k for k in s.order if k not in g.sents]
@@ -230,9 +249,17 @@ def _f4(x: float) -> str:
 
 
 def score_alignment(
-    gold: Any, system: Any, *, gold_format: str | None = None, system_format: str | None = None,
-    gold_base: int | None = None, system_base: int | None = None, reverse_gold: bool = False,
-    reverse_system: bool = False, report: str | None = None, f_alpha: float | None = None,
+    gold: Any,
+    system: Any,
+    *,
+    gold_format: str | None = None,
+    system_format: str | None = None,
+    gold_base: int | None = None,
+    system_base: int | None = None,
+    reverse_gold: bool = False,
+    reverse_system: bool = False,
+    report: str | None = None,
+    f_alpha: float | None = None,
 ) -> ScoreReport:
     """AER, precision and recall of a system word alignment against gold sure/possible links."""
     g = _read(gold, gold_format, gold_base, reverse_gold, True)
@@ -251,11 +278,17 @@ def score_alignment(
     tot = v.sum(0)
     a_s, a_p, a, n_s, sure_match, a_sure, a_poss, n_pl = (int(x) for x in tot)
     if n_s == 0:
-        raise FormatError("the gold file has no sure link: recall and AER are undefined (aer.py divides "
-                          "by zero); use gold with S links", path=g.path)
+        raise FormatError(
+            "the gold file has no sure link: recall and AER are undefined (aer.py divides "
+            "by zero); use gold with S links",
+            path=g.path,
+        )
     if a == 0:
-        raise FormatError("the system file has no link: precision is undefined (aer.py divides by zero, "
-                          "wa_eval_align.pl prints AER 0.0000)", path=s.path)
+        raise FormatError(
+            "the system file has no link: precision is undefined (aer.py divides by zero, "
+            "wa_eval_align.pl prints AER 0.0000)",
+            path=s.path,
+        )
     kind = report or ("wpt" if g.fmt == "naacl" else "lilt")
     if kind == "wpt":
         sp = sure_match / a_sure if a_sure else 0
@@ -292,8 +325,7 @@ def score_alignment(
             fm = 1.0 / (f_alpha / prec + (1.0 - f_alpha) / rec)
             text += f"F-Measure: {fm:.3f}\n"
     elif kind == "dreamt":
-        text = (f"Precision = {a_p / a:f}\nRecall = {a_s / n_s:f}\n"
-                f"AER = {1 - ((a_s + a_p) / (a + n_s)):f}\n")
+        text = f"Precision = {a_p / a:f}\nRecall = {a_s / n_s:f}\nAER = {1 - ((a_s + a_p) / (a + n_s)):f}\n"
     else:
         raise InputError(f"report must be 'wpt', 'lilt' or 'dreamt', got {report!r}")
     stats = {
@@ -303,8 +335,9 @@ def score_alignment(
         "f1": ItemStats("f1", ("tp", "guessed", "gold"), v[:, [4, 5, 3]].copy()),
     }
     n = len(keys)
-    scores = {k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0])
-              for k, st in stats.items()}
+    scores = {
+        k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0]) for k, st in stats.items()
+    }
     return ScoreReport("alignment", g.path, s.path, text, scores, stats, "aer", tuple(str(k) for k in keys))
 
 
@@ -318,5 +351,4 @@ def _fixed(fmt: str):  # type: ignore[no-untyped-def]
     return score
 
 
-FORMATS = {"alignment": score_alignment, "aer": score_alignment, "pharaoh": _fixed("pharaoh"),
-           "naacl": _fixed("naacl")}
+FORMATS = {"alignment": score_alignment, "aer": score_alignment, "pharaoh": _fixed("pharaoh"), "naacl": _fixed("naacl")}

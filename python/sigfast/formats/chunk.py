@@ -63,8 +63,14 @@ from ._base import ItemStats, ScoreReport, display
 __all__ = ["FORMATS", "score_conlleval", "score_ner"]
 
 _SCHEMES = {
-    "iob": "iob", "iob1": "iob", "iob2": "iob", "conlleval": "iob", "bio": "iob",
-    "iobes": "iobes", "bioes": "iobes", "bilou": "iobes",
+    "iob": "iob",
+    "iob1": "iob",
+    "iob2": "iob",
+    "conlleval": "iob",
+    "bio": "iob",
+    "iobes": "iobes",
+    "bioes": "iobes",
+    "bilou": "iobes",
 }
 _REGEX_META = set(".^$*+?{}[]\\|()")
 
@@ -88,14 +94,18 @@ def _read(path: Any) -> bytes:
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise FormatError(
-            f"bytes that are not UTF-8 at byte {e.start} ({data[e.start:e.start + 4]!r}); "
-            "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)", path=display(path), line=line
+            f"bytes that are not UTF-8 at byte {e.start} ({data[e.start : e.start + 4]!r}); "
+            "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)",
+            path=display(path),
+            line=line,
         ) from None
     cr = data.find(b"\r")
     if cr >= 0:
         raise FormatError(
             "carriage return (Windows line end): conlleval would read it as part of the last tag; "
-            "convert the file with dos2unix", path=display(path), line=data.count(b"\n", 0, cr) + 1
+            "convert the file with dos2unix",
+            path=display(path),
+            line=data.count(b"\n", 0, cr) + 1,
         )
     return data
 
@@ -139,7 +149,7 @@ class _Cols:
             return self.first[line]
         assert self.raw is not None and self.fst is not None and self.fln is not None
         st, ln = int(self.fst[line]), int(self.fln[line])
-        return self.raw[st:st + ln].tobytes().decode("utf-8")
+        return self.raw[st : st + ln].tobytes().decode("utf-8")
 
     def tokens(self, lines: np.ndarray) -> list[str]:
         return [self.token(int(i)) for i in lines]
@@ -293,7 +303,7 @@ def _columns_fast(data: bytes, path: str, d: int, want_prev: bool) -> _Cols | No
     np.minimum(st, n, out=st)
     keys = _keys(a, st, ln)
     idx, inv = _factorize(keys)
-    vocab = [data[int(st[i]): int(st[i] + ln[i])].decode("utf-8") for i in idx]
+    vocab = [data[int(st[i]) : int(st[i] + ln[i])].decode("utf-8") for i in idx]
     nf = np.where(full, c + 1, 0)
     last = inv[m:]
     prev = inv[:m] if want_prev else np.full(nlines, -1, np.intp)
@@ -312,12 +322,18 @@ def _check_field_count(c: _Cols, need: int) -> None:
         raise FormatError(
             f"{int(c.nf[i])} fields where the first line has {f0} (conlleval: unexpected number of "
             "features); every line needs the same columns, check for a missing column or a token "
-            "that holds the delimiter", path=c.path, line=i + 1)
+            "that holds the delimiter",
+            path=c.path,
+            line=i + 1,
+        )
     if f0 < need:
         raise FormatError(
             f"{f0} field(s) per line; this format needs at least {need} "
             + ("(token ... gold-tag system-tag)" if need == 3 else "(token ... tag)")
-            + "; is the delimiter right?", path=c.path, line=int(nz[0]) + 1)
+            + "; is the delimiter right?",
+            path=c.path,
+            line=int(nz[0]) + 1,
+        )
 
 
 def _word_mask(c: _Cols, word: str) -> np.ndarray:
@@ -334,7 +350,7 @@ def _split_tag(tag: str) -> tuple[str, str]:
     if i < 0:
         p, t = tag, ""
     else:
-        p, t = tag[:i], tag[i + 1:]
+        p, t = tag[:i], tag[i + 1 :]
     if t == "0":
         t = ""
     return p, t
@@ -369,8 +385,14 @@ def _pad17(s: str) -> str:
 
 
 def _evaluate(
-    gold: np.ndarray, system: np.ndarray, is_b: np.ndarray, vocab: list[str], *, scheme: str,
-    raw: bool, o_tag: str,
+    gold: np.ndarray,
+    system: np.ndarray,
+    is_b: np.ndarray,
+    vocab: list[str],
+    *,
+    scheme: str,
+    raw: bool,
+    o_tag: str,
 ) -> dict[str, Any]:
     """conlleval on one stream of lines. ``gold``/``system``: tag ids into ``vocab`` (ignored on
     boundary lines, which conlleval reads as ``O O``)."""
@@ -447,13 +469,15 @@ def _evaluate(
     # one count matrix per sentence: [correct_t..., guessed_t..., gold_t..., correct_tags, tokens]
     width = 3 * nt + 2
     tok_sent = sent[tok]
-    cols = np.concatenate([
-        sent[corr_start] * width + corr_type,
-        sent[ss] * width + nt + ts[ss],
-        sent[sg] * width + 2 * nt + tg[sg],
-        sent[tok & (acc_key[g] == acc_key[s])] * width + 3 * nt,
-        tok_sent * width + 3 * nt + 1,
-    ])
+    cols = np.concatenate(
+        [
+            sent[corr_start] * width + corr_type,
+            sent[ss] * width + nt + ts[ss],
+            sent[sg] * width + 2 * nt + tg[sg],
+            sent[tok & (acc_key[g] == acc_key[s])] * width + 3 * nt,
+            tok_sent * width + 3 * nt + 1,
+        ]
+    )
     counts = np.bincount(cols, minlength=n_sent * width).reshape(n_sent, width)
     return dict(types=types, counts=counts, first_line=first_line)
 
@@ -470,7 +494,7 @@ def _report(r: dict[str, Any], fmt: str, gold: str, system: str, item_lines: np.
     nt = len(types)
     n_items = counts.shape[0]
     tot = counts.sum(0)
-    csum, ssum, gsum = tot[:nt], tot[nt: 2 * nt], tot[2 * nt: 3 * nt]
+    csum, ssum, gsum = tot[:nt], tot[nt : 2 * nt], tot[2 * nt : 3 * nt]
     tot_c, tot_s, tot_g = int(csum.sum()), int(ssum.sum()), int(gsum.sum())
     ctags, tokens = int(tot[3 * nt]), int(tot[3 * nt + 1])
     out = [f"processed {tokens} tokens with {tot_g} phrases; found: {tot_s} phrases; correct: {tot_c}.\n"]
@@ -478,8 +502,10 @@ def _report(r: dict[str, Any], fmt: str, gold: str, system: str, item_lines: np.
     recall = 100 * tot_c / tot_g if tot_g > 0 else 0.0
     fb1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
     if tokens > 0:
-        out.append(f"accuracy: {_fmt_pct(100 * ctags / tokens)}%; precision: {_fmt_pct(precision)}%; "
-                   f"recall: {_fmt_pct(recall)}%; FB1: {_fmt_pct(fb1)}\n")
+        out.append(
+            f"accuracy: {_fmt_pct(100 * ctags / tokens)}%; precision: {_fmt_pct(precision)}%; "
+            f"recall: {_fmt_pct(recall)}%; FB1: {_fmt_pct(fb1)}\n"
+        )
     keys = sorted([t for i, t in enumerate(types) if gsum[i] > 0] + [t for i, t in enumerate(types) if ssum[i] > 0])
     shown: list[str] = []
     last: str | None = None
@@ -496,9 +522,8 @@ def _report(r: dict[str, Any], fmt: str, gold: str, system: str, item_lines: np.
         out.append(f"{_pad17(t)}: precision: {_fmt_pct(p)}%; recall: {_fmt_pct(rc)}%; FB1: {_fmt_pct(f)}  {fg}\n")
 
     names = ("tp", "guessed", "gold")
-    chunks = np.stack([counts[:, :nt].sum(1), counts[:, nt: 2 * nt].sum(1), counts[:, 2 * nt: 3 * nt].sum(1)],
-                      axis=1)
-    acc = np.ascontiguousarray(counts[:, 3 * nt:])
+    chunks = np.stack([counts[:, :nt].sum(1), counts[:, nt : 2 * nt].sum(1), counts[:, 2 * nt : 3 * nt].sum(1)], axis=1)
+    acc = np.ascontiguousarray(counts[:, 3 * nt :])
     stats: dict[str, ItemStats] = {
         "f1": ItemStats("f1", names, chunks),
         "precision": ItemStats("precision", names, chunks),
@@ -512,14 +537,17 @@ def _report(r: dict[str, Any], fmt: str, gold: str, system: str, item_lines: np.
     sums = chunks.sum(0)
     f1_rows = np.array([sums] + [[csum[i], ssum[i], gsum[i]] for i in used], np.float64)
     f1 = _F1.evaluate(f1_rows, n_items)
-    scores = {"f1": float(f1[0]),
-              "precision": float(_PRECISION.evaluate(sums[None, :], n_items)[0]),
-              "recall": float(_RECALL.evaluate(sums[None, :], n_items)[0]),
-              "accuracy": float(_ACCURACY.evaluate(tot[None, 3 * nt:], n_items)[0])}
+    scores = {
+        "f1": float(f1[0]),
+        "precision": float(_PRECISION.evaluate(sums[None, :], n_items)[0]),
+        "recall": float(_RECALL.evaluate(sums[None, :], n_items)[0]),
+        "accuracy": float(_ACCURACY.evaluate(tot[None, 3 * nt :], n_items)[0]),
+    }
     for k, i in enumerate(used):
         scores[f"f1:{types[i]}"] = float(f1[k + 1])
-    return ScoreReport(fmt, gold, system, "".join(out), scores, stats, "f1",
-                       tuple(map("line {}".format, (item_lines + 1).tolist())))
+    return ScoreReport(
+        fmt, gold, system, "".join(out), scores, stats, "f1", tuple(map("line {}".format, (item_lines + 1).tolist()))
+    )
 
 
 def _options(scheme: str, docstart: str) -> str:
@@ -532,8 +560,15 @@ def _options(scheme: str, docstart: str) -> str:
 
 
 def score_conlleval(
-    gold: Any = None, system: Any = None, *, scheme: str = "iob", raw: bool = False, o_tag: str = "O",
-    delimiter: str = " ", boundary: str = "-X-", docstart: str = "keep",
+    gold: Any = None,
+    system: Any = None,
+    *,
+    scheme: str = "iob",
+    raw: bool = False,
+    o_tag: str = "O",
+    delimiter: str = " ",
+    boundary: str = "-X-",
+    docstart: str = "keep",
 ) -> ScoreReport:
     """Score one conlleval-layout file (``token ... gold-tag system-tag``) as conlleval does."""
     sch = _options(scheme, docstart)
@@ -566,10 +601,15 @@ def _same_gold_column(gc: _Cols, c: _Cols) -> None:
             raise FormatError(
                 f"token/gold tag {a[1:]!r} in the gold file but {b[1:]!r} at the same line of "
                 f"{c.path}; both conlleval files must hold the same tokens and gold tags",
-                path=gc.path, line=i + 1)
+                path=gc.path,
+                line=i + 1,
+            )
     if len(gc.nf) != len(c.nf):
-        raise FormatError(f"{len(gc.nf)} lines but {c.path} has {len(c.nf)}; the files must have the same lines",
-                          path=gc.path, line=n + 1)
+        raise FormatError(
+            f"{len(gc.nf)} lines but {c.path} has {len(c.nf)}; the files must have the same lines",
+            path=gc.path,
+            line=n + 1,
+        )
 
 
 def _auto_delimiter(data: bytes) -> str:
@@ -580,8 +620,15 @@ def _auto_delimiter(data: bytes) -> str:
 
 
 def score_ner(
-    gold: Any, system: Any, *, scheme: str = "iob", raw: bool = False, o_tag: str = "O",
-    delimiter: str | None = None, boundary: str = "-X-", docstart: str = "keep",
+    gold: Any,
+    system: Any,
+    *,
+    scheme: str = "iob",
+    raw: bool = False,
+    o_tag: str = "O",
+    delimiter: str | None = None,
+    boundary: str = "-X-",
+    docstart: str = "keep",
 ) -> ScoreReport:
     """Score a CoNLL-2003 column file of system tags against a gold one, as conlleval does."""
     sch = _options(scheme, docstart)
@@ -644,8 +691,10 @@ def _tokens(c: _Cols, boundary: str, docstart: str) -> dict[str, np.ndarray]:
 def _match(gc: _Cols, sc: _Cols, gt: dict[str, np.ndarray], st: dict[str, np.ndarray]) -> None:
     hint = ""
     if _word_mask(gc, "-DOCSTART-").any() != _word_mask(sc, "-DOCSTART-").any():
-        hint = ("; only one file has -DOCSTART- lines (each is a sentence of its own): "
-                "docstart='skip' leaves them out of both")
+        hint = (
+            "; only one file has -DOCSTART- lines (each is a sentence of its own): "
+            "docstart='skip' leaves them out of both"
+        )
     gl = np.diff(np.append(gt["firsts"], len(gt["sent"])))
     sl = np.diff(np.append(st["firsts"], len(st["sent"])))
     k = min(len(gl), len(sl))
@@ -657,13 +706,19 @@ def _match(gc: _Cols, sc: _Cols, gt: dict[str, np.ndarray], st: dict[str, np.nda
         raise FormatError(
             f"sentence {i + 1} (gold line {gline}) has {int(gl[i])} tokens in the gold file but "
             f"{int(sl[i])} in the system file (line {sline}); the files must hold the same sentences "
-            f"and tokens, separated by empty lines{hint}", path=sc.path, line=sline)
+            f"and tokens, separated by empty lines{hint}",
+            path=sc.path,
+            line=sline,
+        )
     if len(gl) != len(sl):
-        which, path, c, tt = ("gold", gc.path, gc, gt) if len(gl) > len(sl) else ("system", sc.path, sc, st)
+        which, path, _c, tt = ("gold", gc.path, gc, gt) if len(gl) > len(sl) else ("system", sc.path, sc, st)
         line = int(tt["lines"][tt["firsts"][k]]) + 1
         raise FormatError(
             f"the gold file has {len(gl)} sentences and the system file {len(sl)}; the {which} file "
-            f"goes on with sentence {k + 1} here{hint}", path=path, line=line)
+            f"goes on with sentence {k + 1} here{hint}",
+            path=path,
+            line=line,
+        )
     gl_, sl_ = gt["lines"], st["lines"]
     diff = _first_token_diff(gc, sc, gl_, sl_)
     if diff is not None:
@@ -672,7 +727,10 @@ def _match(gc: _Cols, sc: _Cols, gt: dict[str, np.ndarray], st: dict[str, np.nda
         raise FormatError(
             f"token {sc.token(int(sl_[i]))!r} where the gold file (line {gline}) has "
             f"{gc.token(int(gl_[i]))!r} in sentence {int(gt['sent'][i]) + 1}; the system file must "
-            "keep the gold tokens", path=sc.path, line=sline)
+            "keep the gold tokens",
+            path=sc.path,
+            line=sline,
+        )
 
 
 def _first_token_diff(gc: _Cols, sc: _Cols, gl: np.ndarray, sl: np.ndarray) -> int | None:

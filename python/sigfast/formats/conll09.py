@@ -356,8 +356,17 @@ def _srl(gold: list[_Prop], system: list[_Prop], v08: bool) -> _Srl:
     return c
 
 
-_SRL_FIELDS = ("tot_prop", "pred_prop", "coru_prop", "corl_prop", "full_prop", "tot_arg", "pred_arg", "coru_arg",
-               "corl_arg")
+_SRL_FIELDS = (
+    "tot_prop",
+    "pred_prop",
+    "coru_prop",
+    "corl_prop",
+    "full_prop",
+    "tot_arg",
+    "pred_arg",
+    "coru_arg",
+    "corl_arg",
+)
 
 
 def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
@@ -449,8 +458,9 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
             path=gname,
         )
 
-    text = _text(v08, script, tot, las, uas, la, cor_sent, n_sent, allcor, S, srl_cor, srl_tot, su,
-                 skipped_g, skipped_s)
+    text = _text(
+        v08, script, tot, las, uas, la, cor_sent, n_sent, allcor, S, srl_cor, srl_tot, su, skipped_g, skipped_s
+    )
 
     # per-item statistics
     n = n_sent
@@ -554,10 +564,14 @@ def _text(
             apl = corl * 100 / pred if pred else 0
             arl = corl * 100 / gold if gold else 0
             afl = 2 * apl * arl / (apl + arl) if apl + arl else 0
-        out.append(f"  Labeled precision:          ({S['corl_arg']} + {S['corl_prop']}) / "
-                   f"({S['pred_arg']} + {S['pred_prop']}) * 100 = {apl:.2f} %")
-        out.append(f"  Labeled recall:             ({S['corl_arg']} + {S['corl_prop']}) / "
-                   f"({S['tot_arg']} + {S['tot_prop']}) * 100 = {arl:.2f} %")
+        out.append(
+            f"  Labeled precision:          ({S['corl_arg']} + {S['corl_prop']}) / "
+            f"({S['pred_arg']} + {S['pred_prop']}) * 100 = {apl:.2f} %"
+        )
+        out.append(
+            f"  Labeled recall:             ({S['corl_arg']} + {S['corl_prop']}) / "
+            f"({S['tot_arg']} + {S['tot_prop']}) * 100 = {arl:.2f} %"
+        )
         out.append(f"  Labeled F1:                 {afl:.2f} ")
         if v08:
             apu = div(coru * 100, pred)
@@ -567,10 +581,14 @@ def _text(
             apu = coru * 100 / pred if pred else 0
             aru = coru * 100 / gold if gold else 0
             afu = 2 * apu * aru / (apu + aru) if apu + aru else 0
-        out.append(f"  Unlabeled precision:        ({S['coru_arg']} + {S['coru_prop']}) / "
-                   f"({S['pred_arg']} + {S['pred_prop']}) * 100 = {apu:.2f} %")
-        out.append(f"  Unlabeled recall:           ({S['coru_arg']} + {S['coru_prop']}) / "
-                   f"({S['tot_arg']} + {S['tot_prop']}) * 100 = {aru:.2f} %")
+        out.append(
+            f"  Unlabeled precision:        ({S['coru_arg']} + {S['coru_prop']}) / "
+            f"({S['pred_arg']} + {S['pred_prop']}) * 100 = {apu:.2f} %"
+        )
+        out.append(
+            f"  Unlabeled recall:           ({S['coru_arg']} + {S['coru_prop']}) / "
+            f"({S['tot_arg']} + {S['tot_prop']}) * 100 = {aru:.2f} %"
+        )
         out.append(f"  Unlabeled F1:               {afu:.2f} ")
         full = S["full_prop"]
         if v08:
@@ -608,11 +626,15 @@ def _text(
             mr = div(100 * corr, S["tot_arg"] + S["tot_prop"] + tot)
             mf = div(2 * mp * mr, mp + mr)
             head = f"{kind} micro precision:".ljust(28)
-            out.append(f"  {head}({syn_c} + {c_arg} + {c_prop}) / ({tot} + {S['pred_arg']} + {S['pred_prop']})"
-                       f" * 100 = {mp:.2f} %")
+            out.append(
+                f"  {head}({syn_c} + {c_arg} + {c_prop}) / ({tot} + {S['pred_arg']} + {S['pred_prop']})"
+                f" * 100 = {mp:.2f} %"
+            )
             head = f"{kind} micro recall:".ljust(28)
-            out.append(f"  {head}({syn_c} + {c_arg} + {c_prop}) / ({tot} + {S['tot_arg']} + {S['tot_prop']})"
-                       f" * 100 = {mr:.2f} %")
+            out.append(
+                f"  {head}({syn_c} + {c_arg} + {c_prop}) / ({tot} + {S['tot_arg']} + {S['tot_prop']})"
+                f" * 100 = {mr:.2f} %"
+            )
             head = f"{kind} micro F1:".ljust(28)
             out.append(f"  {head}{mf:.2f} ")
         if v08:
@@ -627,8 +649,10 @@ def _text(
             else:
                 out += ["", "  Note: NOT skipping SU predicates and arguments", ""]
     except _Die:
-        out.append(f"[{script} stops here with 'Illegal division by zero' and prints nothing more; "
-                   "sigfast's scores take 0 for an undefined ratio]")
+        out.append(
+            f"[{script} stops here with 'Illegal division by zero' and prints nothing more; "
+            "sigfast's scores take 0 for an undefined ratio]"
+        )
     return "\n".join(out) + "\n"
 
 

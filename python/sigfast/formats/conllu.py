@@ -68,8 +68,21 @@ from ._base import ItemStats, ScoreReport, display, read_file_bytes
 
 __all__ = ["FORMATS", "METRICS", "counts", "score_conllu"]
 
-METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
-           "UAS", "LAS", "CLAS", "MLAS", "BLEX")
+METRICS = (
+    "Tokens",
+    "Sentences",
+    "Words",
+    "UPOS",
+    "XPOS",
+    "UFeats",
+    "AllTags",
+    "Lemmas",
+    "UAS",
+    "LAS",
+    "CLAS",
+    "MLAS",
+    "BLEX",
+)
 _STAT_NAMES = ("correct", "system", "gold")
 
 
@@ -94,8 +107,9 @@ def _evaluate(gold: Any, system: Any) -> tuple[np.ndarray, list[str | None]]:
                 where = f" (sentence {sent}" + (f", sent_id {sent_id}" if sent_id else "") + ")"
             if msg.startswith("text mismatch"):
                 msg += f" (gold file: {gname})"
-            raise FormatError(f"{side} CoNLL-U file{where}: {msg}",
-                              path=gname if side == "gold" else sname, line=line) from None
+            raise FormatError(
+                f"{side} CoNLL-U file{where}: {msg}", path=gname if side == "gold" else sname, line=line
+            ) from None
         raise
     return np.asarray(counts).reshape(-1, len(METRICS), 4), ids
 
@@ -108,8 +122,9 @@ def _table(tot: np.ndarray, table: str) -> str:
     rows = [(int(c), int(s), int(g), int(a)) for c, s, g, a in tot]
     if table == "short":
         f1 = {m: (2 * c / (s + g) if s + g else 0.0) for m, (c, s, g, a) in zip(METRICS, rows)}
-        return ("LAS F1 Score: {:.2f}\nMLAS Score: {:.2f}\nBLEX Score: {:.2f}\n"
-                .format(100 * f1["LAS"], 100 * f1["MLAS"], 100 * f1["BLEX"]))
+        return "LAS F1 Score: {:.2f}\nMLAS Score: {:.2f}\nBLEX Score: {:.2f}\n".format(
+            100 * f1["LAS"], 100 * f1["MLAS"], 100 * f1["BLEX"]
+        )
     out = []
     if table == "counts":
         out.append("Metric     | Correct   |      Gold | Predicted | Aligned")
@@ -121,11 +136,11 @@ def _table(tot: np.ndarray, table: str) -> str:
         has_aligned = k > 2
         if table == "counts":
             last = a if has_aligned and a else (c if m == "Words" else "")
-            out.append("{:11}|{:10} |{:10} |{:10} |{:10}".format(m, c, g, s, last))
+            out.append(f"{m:11}|{c:10} |{g:10} |{s:10} |{last:10}")
         else:
-            acc = "" if not has_aligned else "{:10.2f}".format(100 * (c / a if a else 0))
-            out.append("{:11}|{:10.2f} |{:10.2f} |{:10.2f} |{}".format(
-                m, 100 * _p(c, s), 100 * _p(c, g), 100 * (2 * c / (s + g) if s + g else 0.0), acc))
+            acc = "" if not has_aligned else f"{100 * (c / a if a else 0):10.2f}"
+            f1 = 2 * c / (s + g) if s + g else 0.0
+            out.append(f"{m:11}|{100 * _p(c, s):10.2f} |{100 * _p(c, g):10.2f} |{100 * f1:10.2f} |{acc}")
     return "\n".join(out) + "\n"
 
 

@@ -72,7 +72,7 @@ from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
 from ._base import ItemStats, ScoreReport, display
 
-__all__ = ["FORMATS", "score_conllx", "score_conll07", "is_punct"]
+__all__ = ["FORMATS", "is_punct", "score_conll07", "score_conllx"]
 
 # Perl's \s on byte strings (eval.pl, eval07.pl, eval08.pl read bytes).
 ASCII_WS = re.compile(r"[ \t\n\r\f\v]+")
@@ -415,8 +415,8 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
             else:
                 u = lab = float("nan")
             b_lines.append(
-                "  %4d %4d    0  %s %s  %4d    %4d        %4d    0 0 0 0"
-                % (b.number, len(b.tokens), perl_f(u, "%6.2f", 6), perl_f(lab, "%6.2f", 6), uas, las, tot)
+                f"  {b.number:4d} {len(b.tokens):4d}    0  {perl_f(u, '%6.2f', 6)} {perl_f(lab, '%6.2f', 6)}  "
+                f"{uas:4d}    {las:4d}        {tot:4d}    0 0 0 0"
             )
     if not rows:
         raise FormatError("the gold file has no token lines (only blank lines); nothing to score", path=gname)

@@ -49,7 +49,7 @@ from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
 from ._base import ItemStats, ScoreReport, display
 
-__all__ = ["FORMATS", "read_segments", "score_mt", "SACREBLEU_VERSION"]
+__all__ = ["FORMATS", "SACREBLEU_VERSION", "read_segments", "score_mt"]
 
 #: The sacrebleu release whose numbers and report lines this module reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -99,7 +99,7 @@ def read_segments(path: Any) -> list[str]:
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         start = data.rfind(b"\n", 0, e.start) + 1
-        col = len(data[start:e.start].decode("utf-8", "replace")) + 1
+        col = len(data[start : e.start].decode("utf-8", "replace")) + 1
         raise FormatError(
             f"byte 0x{data[e.start]:02x} at column {col} is not valid UTF-8; "
             "re-encode the file as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8)",
@@ -298,8 +298,12 @@ def score_mt(
             sig = _signature(nrefs, [("case", case), ("eff", "yes"), ("nc", 6), ("nw", word_order), ("space", "no")])
             lines.append(f"chrF2{'+' * word_order}|{sig} = {value:.{width}f}")
         scores[m] = value
-        stats[m] = ItemStats(metric="bleu" if m == "bleu" else "chrf", stat_names=met.stat_names,
-                             values=np.ascontiguousarray(values, dtype=np.float64), metric_params=params)
+        stats[m] = ItemStats(
+            metric="bleu" if m == "bleu" else "chrf",
+            stat_names=met.stat_names,
+            values=np.ascontiguousarray(values, dtype=np.float64),
+            metric_params=params,
+        )
     return ScoreReport(
         format="mt",
         gold=", ".join(display(p) for p in ref_paths),

@@ -67,8 +67,11 @@ def _text(path: Any) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise FormatError(f"bytes that are not UTF-8 at byte {e.start}; convert the file to UTF-8",
-                          path=display(path), line=data.count(b"\n", 0, e.start) + 1) from None
+        raise FormatError(
+            f"bytes that are not UTF-8 at byte {e.start}; convert the file to UTF-8",
+            path=display(path),
+            line=data.count(b"\n", 0, e.start) + 1,
+        ) from None
     return text
 
 
@@ -102,13 +105,17 @@ def _layout(path: Any, lines: list[str], layout: str | None, sep: str) -> str:
 def _col(spec: int, n: int, what: str, path: str, line: int) -> int:
     i = spec - 1 if spec > 0 else n + spec
     if spec == 0 or not 0 <= i < n:
-        raise FormatError(f"no column {spec} ({what}) in a line of {n} columns; a missing column, or "
-                          f"set {what}_column", path=path, line=line)
+        raise FormatError(
+            f"no column {spec} ({what}) in a line of {n} columns; a missing column, or set {what}_column",
+            path=path,
+            line=line,
+        )
     return i
 
 
-def _parse(path: Any, *, layout: str | None, sep: str, word_column: int | None, tag_column: int | None,
-           tag: str) -> list[Sentence]:
+def _parse(
+    path: Any, *, layout: str | None, sep: str, word_column: int | None, tag_column: int | None, tag: str
+) -> list[Sentence]:
     p = display(path)
     lines = _lines(_text(path))
     lay = _layout(path, lines, layout, sep)
@@ -124,8 +131,11 @@ def _parse(path: Any, *, layout: str | None, sep: str, word_column: int | None, 
             for t in toks:
                 w, s, g = t.rpartition(sep)
                 if not s or not w or not g:
-                    raise FormatError(f"token {t!r} is not word{sep}TAG (split at the last {sep!r}); "
-                                      "set sep= or layout=", path=p, line=ln)
+                    raise FormatError(
+                        f"token {t!r} is not word{sep}TAG (split at the last {sep!r}); set sep= or layout=",
+                        path=p,
+                        line=ln,
+                    )
                 words.append(w)
                 tags.append(g)
             out.append((ln, words, tags, [ln] * len(words)))
@@ -167,8 +177,9 @@ def _parse(path: Any, *, layout: str | None, sep: str, word_column: int | None, 
             if width is None:
                 width = len(f)
             elif len(f) != width:
-                raise FormatError(f"{len(f)} columns where the first line has {width}; a missing column?",
-                                  path=p, line=ln)
+                raise FormatError(
+                    f"{len(f)} columns where the first line has {width}; a missing column?", path=p, line=ln
+                )
         n = len(f)
         w, t = f[_col(wc, n, "word", p, ln)], f[_col(tc, n, "tag", p, ln)]
         words.append(w)
@@ -180,8 +191,16 @@ def _parse(path: Any, *, layout: str | None, sep: str, word_column: int | None, 
 
 
 def score_pos(
-    gold: Any, system: Any, *, layout: str | None = None, sep: str = "_", word_column: int | None = None,
-    tag_column: int | None = None, tag: str = "upos", train: Any = None, train_layout: str | None = None,
+    gold: Any,
+    system: Any,
+    *,
+    layout: str | None = None,
+    sep: str = "_",
+    word_column: int | None = None,
+    tag_column: int | None = None,
+    tag: str = "upos",
+    train: Any = None,
+    train_layout: str | None = None,
 ) -> ScoreReport:
     """Token, sentence and OOV accuracy of a POS tagger's output against gold tags."""
     opts = dict(layout=layout, sep=sep, word_column=word_column, tag_column=tag_column, tag=tag)
@@ -194,17 +213,26 @@ def score_pos(
         if len(g[1]) != len(s[1]):
             raise FormatError(
                 f"sentence {i + 1} has {len(s[1])} tokens but {len(g[1])} in the gold file (line {g[0]}); "
-                "both files must hold the same sentences and tokens", path=sp, line=s[0])
+                "both files must hold the same sentences and tokens",
+                path=sp,
+                line=s[0],
+            )
         for k, (gw, sw) in enumerate(zip(g[1], s[1])):
             if gw != sw:
                 raise FormatError(
                     f"token {sw!r} where the gold file (line {g[3][k]}) has {gw!r} (sentence {i + 1}, "
-                    f"token {k + 1}); the system must keep the gold tokens", path=sp, line=s[3][k])
+                    f"token {k + 1}); the system must keep the gold tokens",
+                    path=sp,
+                    line=s[3][k],
+                )
     if len(gs) != len(ss):
         longer, path, k = ("gold", gp, gs) if len(gs) > len(ss) else ("system", sp, ss)
         raise FormatError(
             f"the gold file has {len(gs)} sentences and the system file {len(ss)}; the {longer} file goes on "
-            f"with sentence {min(len(gs), len(ss)) + 1} here", path=path, line=k[min(len(gs), len(ss))][0])
+            f"with sentence {min(len(gs), len(ss)) + 1} here",
+            path=path,
+            line=k[min(len(gs), len(ss))][0],
+        )
     rows = []
     for g, s in zip(gs, ss):
         ok = [a == b for a, b in zip(g[2], s[2])]
@@ -223,17 +251,19 @@ def score_pos(
     if vocab is not None:
         stats["oov_accuracy"] = ItemStats("accuracy", ("correct", "total"), v[:, [4, 5]].copy())
     n = len(rows)
-    scores = {k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0])
-              for k, st in stats.items()}
+    scores = {
+        k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0]) for k, st in stats.items()
+    }
     t = v.sum(0)
-    text = (f"tokens: {t[1]}; sentences: {n}\n"
-            f"token accuracy: {100 * t[0] / t[1]:6.2f}% ({t[0]}/{t[1]})\n"
-            f"sentence accuracy: {100 * t[2] / n:6.2f}% ({t[2]}/{n})\n")
+    text = (
+        f"tokens: {t[1]}; sentences: {n}\n"
+        f"token accuracy: {100 * t[0] / t[1]:6.2f}% ({t[0]}/{t[1]})\n"
+        f"sentence accuracy: {100 * t[2] / n:6.2f}% ({t[2]}/{n})\n"
+    )
     if vocab is not None:
         oov_pct = f"{100 * t[4] / t[5]:6.2f}%" if t[5] else "   n/a"
         text += f"OOV accuracy: {oov_pct} ({t[4]}/{t[5]} tokens unseen in {display(train)})\n"
-    return ScoreReport("pos", gp, sp, text, scores, stats, "accuracy",
-                       tuple(f"line {s[0]}" for s in ss))
+    return ScoreReport("pos", gp, sp, text, scores, stats, "accuracy", tuple(f"line {s[0]}" for s in ss))
 
 
 FORMATS = {"pos": score_pos}

@@ -45,7 +45,7 @@ from ..metrics import get as get_metric
 from ._base import ItemStats, ScoreReport, display
 from .mt import _paths, read_aligned
 
-__all__ = ["FORMATS", "score_rouge", "rouge_tokens"]
+__all__ = ["FORMATS", "rouge_tokens", "score_rouge"]
 
 _WORD = re.compile(r"[a-z0-9]+")
 _TYPE = re.compile(r"rouge([1-9][0-9]*)$")

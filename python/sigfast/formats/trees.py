@@ -63,7 +63,7 @@ import numpy as np
 from ..exceptions import FormatError, InputError
 from ._base import ItemStats, ScoreReport, display
 
-__all__ = ["EvalbWarning", "score_evalb", "FORMATS"]
+__all__ = ["FORMATS", "EvalbWarning", "score_evalb"]
 
 _KIND = "evalb"
 
@@ -100,8 +100,9 @@ def score_evalb(
     # any line, or a gold file without a single bracket, has no trees.
     for data, path, what in ((g, gpath, "gold"), (s, spath, "system")):
         if not data or (what == "gold" and b"(" not in data):
-            raise FormatError(f"the {what} file has no trees (it is empty); expected one bracketed tree per line",
-                              path=path)
+            raise FormatError(
+                f"the {what} file has no trees (it is empty); expected one bracketed tree per line", path=path
+            )
     prm_bytes = None
     prm_path = None
     if prm is not None:
@@ -111,7 +112,9 @@ def score_evalb(
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))):
             raise InputError(f"option {name} must be an integer, got {v!r}")
     err, res = _native.evalb_score(
-        g, s, prm_bytes,
+        g,
+        s,
+        prm_bytes,
         None if cutoff_len is None else int(cutoff_len),
         None if max_error is None else int(max_error),
     )
@@ -138,8 +141,9 @@ def _raise(err: tuple, gpath: str, spath: str, prm_path: str | None) -> None:
         raise FormatError(f"{msg}; fix the parameter file", path=prm_path, line=line)
     path = gpath if side == "gold" else spath
     if kind == "malformed":
-        raise FormatError(f"tree {line}, column {col}: {msg}; fix the tree (one complete tree per line)",
-                          path=path, line=line)
+        raise FormatError(
+            f"tree {line}, column {col}: {msg}; fix the tree (one complete tree per line)", path=path, line=line
+        )
     if kind == "encoding":
         raise FormatError(f"tree {line}: {msg}", path=path, line=line)
     if kind == "line_count":
@@ -176,13 +180,14 @@ def _report(text: str, rows: np.ndarray, cutoff: int, gpath: str, spath: str) ->
         "precision": ItemStats("precision", ("matched", "test_brackets", "gold_brackets"), brackets),
         "recall": ItemStats("recall", ("matched", "test_brackets", "gold_brackets"), brackets),
         f"f1_len{cutoff}": ItemStats("f1", ("matched", "test_brackets", "gold_brackets"), brackets * inside),
-        "tagging_accuracy": ItemStats("accuracy", ("correct_tags", "words"),
-                                      rows[:, [8, 7]].astype(np.float64)),
+        "tagging_accuracy": ItemStats("accuracy", ("correct_tags", "words"), rows[:, [8, 7]].astype(np.float64)),
         "complete_match": ItemStats("accuracy", ("complete", "valid"), np.column_stack([complete, valid])),
-        "no_crossing": ItemStats("accuracy", ("no_crossing", "valid"),
-                                 np.column_stack([valid * (crossing == 0), valid])),
-        "two_or_less_crossing": ItemStats("accuracy", ("two_or_less_crossing", "valid"),
-                                          np.column_stack([valid * (crossing <= 2), valid])),
+        "no_crossing": ItemStats(
+            "accuracy", ("no_crossing", "valid"), np.column_stack([valid * (crossing == 0), valid])
+        ),
+        "two_or_less_crossing": ItemStats(
+            "accuracy", ("two_or_less_crossing", "valid"), np.column_stack([valid * (crossing <= 2), valid])
+        ),
         "avg_crossing": ItemStats("error_rate", ("crossing", "valid"), np.column_stack([crossing, valid])),
     }
     scores = {name: _corpus(st) for name, st in stats.items()}

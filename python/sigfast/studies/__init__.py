@@ -29,10 +29,10 @@ from .splits import (
 )
 
 __all__ = [
+    "DEFAULT_BANDS",
     "AcrossSplitsResult",
     "CalibrationResult",
     "Corpus",
-    "DEFAULT_BANDS",
     "ResampleResult",
     "SplitResult",
     "TestSizeCurve",

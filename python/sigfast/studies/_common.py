@@ -28,9 +28,17 @@ def subset(stats: Statistics, idx: Any) -> Statistics:
     if idx.min() < 0 or idx.max() >= stats.n_items:
         raise InputError(f"item index out of range for {stats.n_items} items")
     ids = None if stats.item_ids is None else tuple(stats.item_ids[i] for i in idx)
-    return Statistics(np.ascontiguousarray(stats.values[:, idx, :]), stats.systems, stats.stat_names,
-                      metric=stats.metric, counts=stats.counts, item_ids=ids, source=stats.source,
-                      metric_params=stats.metric_params, metric_label=stats.metric_label)
+    return Statistics(
+        np.ascontiguousarray(stats.values[:, idx, :]),
+        stats.systems,
+        stats.stat_names,
+        metric=stats.metric,
+        counts=stats.counts,
+        item_ids=ids,
+        source=stats.source,
+        metric_params=stats.metric_params,
+        metric_label=stats.metric_label,
+    )
 
 
 def check_int(name: str, v: Any, lo: int) -> int:
@@ -77,8 +85,9 @@ def progress_cb(progress: Any, total: int, desc: str) -> Any:
 COLUMN_BLOCK = 0
 
 
-def blocked_pair_pvalues(stats: Statistics, n_resamples: int, seed: int, variant: str, metric: Any,
-                         n_threads: int | None) -> tuple[np.ndarray, np.ndarray] | None:
+def blocked_pair_pvalues(
+    stats: Statistics, n_resamples: int, seed: int, variant: str, metric: Any, n_threads: int | None
+) -> tuple[np.ndarray, np.ndarray] | None:
     """All-pairs BK/Koehn p-values on shared resamples, summing ``COLUMN_BLOCK`` columns per engine call.
 
     Identical columns are summed once (a column's sums depend only on the
@@ -114,24 +123,34 @@ def blocked_pair_pvalues(stats: Statistics, n_resamples: int, seed: int, variant
         usums = np.empty((count, w))
         for c0 in range(0, w, COLUMN_BLOCK):
             c1 = min(c0 + COLUMN_BLOCK, w)
-            part, _ = _native.bootstrap_sums(np.ascontiguousarray(uniq[:, c0:c1]), seed, start, count, "items",
-                                             threads, None)
+            part, _ = _native.bootstrap_sums(
+                np.ascontiguousarray(uniq[:, c0:c1]), seed, start, count, "items", threads, None
+            )
             usums[:, c0:c1] = part
         sums = usums[:, inverse]
         vals = np.empty((count, s))
         for j in range(s):
-            vals[:, j] = _native.metric_scores(np.ascontiguousarray(sums[:, j * k:(j + 1) * k]), m.native, params,
-                                               float(n))
-        c, _ = _native.pair_counts(np.ascontiguousarray(vals), [float(x) for x in observed], _NATIVE_VARIANT[v],
-                                   "two-sided", orient, None, threads)
+            vals[:, j] = _native.metric_scores(
+                np.ascontiguousarray(sums[:, j * k : (j + 1) * k]), m.native, params, float(n)
+            )
+        c, _ = _native.pair_counts(
+            np.ascontiguousarray(vals),
+            [float(x) for x in observed],
+            _NATIVE_VARIANT[v],
+            "two-sided",
+            orient,
+            None,
+            threads,
+        )
         counts += np.asarray(c, dtype=np.uint64).reshape(s, s)
     pv = (counts.astype(np.float64) + 1) / (n_resamples + 1)
     np.fill_diagonal(pv, np.nan)
     return np.asarray(observed), pv
 
 
-def pairwise_task(stats: Statistics, idx: Any, n_resamples: int, seed: int, variant: str, metric: Any,
-                  n_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+def pairwise_task(
+    stats: Statistics, idx: Any, n_resamples: int, seed: int, variant: str, metric: Any, n_threads: int | None
+) -> tuple[np.ndarray, np.ndarray]:
     """Scores (S,) and p-values (S×S, [i, j] tests j against i) of all pairs on the items at ``idx``.
 
     A pure function of its arguments (for process pools and Ray): all pairs
@@ -144,6 +163,15 @@ def pairwise_task(stats: Statistics, idx: Any, n_resamples: int, seed: int, vari
     fast = blocked_pair_pvalues(sub, n_resamples, seed, variant, metric, n_threads)
     if fast is not None:
         return fast
-    r = pairwise(sub, metric=metric, n_resamples=n_resamples, seed=seed, variant=variant, correction="none",
-                 resampling="items", n_threads=n_threads, progress=False)
+    r = pairwise(
+        sub,
+        metric=metric,
+        n_resamples=n_resamples,
+        seed=seed,
+        variant=variant,
+        correction="none",
+        resampling="items",
+        n_threads=n_threads,
+        progress=False,
+    )
     return np.asarray(r.scores), np.asarray(r.pvalues)

@@ -18,16 +18,16 @@ from typing import Any
 
 import numpy as np
 
+from .._backends import run_tasks
+from .._plot import pyplot
 from ..classical import mcnemar
 from ..exceptions import InputError
 from ..metrics import resolve_metric
 from ..multitest import adjust, replicability
 from ..stats import Statistics
-from .._backends import run_tasks
-from .._plot import pyplot
 from ._common import check_int, plain, progress_cb, sub_seed, subset
 
-__all__ = ["AcrossSplitsResult", "across_splits", "split_statistics", "binary_outcomes", "TESTS"]
+__all__ = ["TESTS", "AcrossSplitsResult", "across_splits", "binary_outcomes", "split_statistics"]
 
 TESTS = ("mcnemar", "bootstrap", "permutation", "sign", "wilcoxon", "ttest")
 
@@ -49,8 +49,10 @@ def split_statistics(stats: Statistics, splits: Any, part: str = "test") -> list
     if manifest["unit"] == "document":
         raise InputError("document-level splits index documents, not items; score each split's files instead")
     if manifest["n_units"] != stats.n_items:
-        raise InputError(f"the manifest splits {manifest['n_units']} units but the statistics hold "
-                         f"{stats.n_items} items; score the same corpus that was split")
+        raise InputError(
+            f"the manifest splits {manifest['n_units']} units but the statistics hold "
+            f"{stats.n_items} items; score the same corpus that was split"
+        )
     if part not in manifest["parts"]:
         raise InputError(f"no part {part!r}; parts are {manifest['parts']}")
     return [subset(stats, s["indices"][part]) for s in manifest["splits"]]
@@ -81,7 +83,8 @@ def binary_outcomes(stats: Statistics, binarize: str | None = None) -> np.ndarra
     raise InputError(
         f"McNemar's test needs one 0/1 outcome per item, but these items hold {metric!r} statistics "
         f"{list(stats.stat_names)}; score tokens as items (0/1 accuracy), pass binarize='exact' "
-        "(an item is right when it is perfect), or choose test='bootstrap' or 'permutation'")
+        "(an item is right when it is perfect), or choose test='bootstrap' or 'permutation'"
+    )
 
 
 def _item_scores(stats: Statistics) -> np.ndarray:
@@ -91,8 +94,9 @@ def _item_scores(stats: Statistics) -> np.ndarray:
     return np.stack([m.evaluate(stats.values[s], 1) for s in range(stats.n_systems)])
 
 
-def _split_pvalues(st: Statistics, test: str | Callable[..., float], binarize: str | None, n_resamples: int,
-                   seed: int, metric: Any) -> np.ndarray:
+def _split_pvalues(
+    st: Statistics, test: str | Callable[..., float], binarize: str | None, n_resamples: int, seed: int, metric: Any
+) -> np.ndarray:
     """Two-sided p-values of every pair on one split: [i, j] tests j against i (symmetric)."""
     s = st.n_systems
     pv = np.full((s, s), np.nan)
@@ -110,8 +114,16 @@ def _split_pvalues(st: Statistics, test: str | Callable[..., float], binarize: s
     if test == "bootstrap":
         from ..pairwise import pairwise
 
-        r = pairwise(st, metric=metric, n_resamples=n_resamples, seed=seed, variant="shifted",
-                     alternative="two-sided", correction="none", resampling="items")
+        r = pairwise(
+            st,
+            metric=metric,
+            n_resamples=n_resamples,
+            seed=seed,
+            variant="shifted",
+            alternative="two-sided",
+            correction="none",
+            resampling="items",
+        )
         iu = np.triu_indices(s, 1)
         pv[iu] = r.pvalues[iu]  # [i, j], i < j: the two-sided test of j against i
         pv[(iu[1], iu[0])] = r.pvalues[iu]
@@ -121,8 +133,9 @@ def _split_pvalues(st: Statistics, test: str | Callable[..., float], binarize: s
 
         for i in range(s):
             for j in range(i + 1, s):
-                pv[i, j] = pv[j, i] = permutation_test(st.select(i, j), metric=metric, n_resamples=n_resamples,
-                                                       seed=seed, method="approximate").pvalue
+                pv[i, j] = pv[j, i] = permutation_test(
+                    st.select(i, j), metric=metric, n_resamples=n_resamples, seed=seed, method="approximate"
+                ).pvalue
         return pv
     from ..classical import paired_ttest, sign_test, wilcoxon
 
@@ -176,10 +189,18 @@ class AcrossSplitsResult:
         ranks = np.argsort(np.argsort(key, axis=0, kind="stable"), axis=0, kind="stable") + 1
         out = []
         for s, name in enumerate(self.systems):
-            out.append({"system": name, "min": float(sc[s].min()), "max": float(sc[s].max()),
-                        "mean": float(sc[s].mean()), "sd": float(sc[s].std(ddof=1)) if self.n_splits > 1 else 0.0,
-                        "range": float(sc[s].max() - sc[s].min()),
-                        "best_rank": int(ranks[s].min()), "worst_rank": int(ranks[s].max())})
+            out.append(
+                {
+                    "system": name,
+                    "min": float(sc[s].min()),
+                    "max": float(sc[s].max()),
+                    "mean": float(sc[s].mean()),
+                    "sd": float(sc[s].std(ddof=1)) if self.n_splits > 1 else 0.0,
+                    "range": float(sc[s].max() - sc[s].min()),
+                    "best_rank": int(ranks[s].min()),
+                    "worst_rank": int(ranks[s].max()),
+                }
+            )
         return out
 
     def comparisons(self) -> list[dict[str, Any]]:
@@ -189,25 +210,41 @@ class AcrossSplitsResult:
         for i in range(s):
             for j in range(i + 1, s):
                 d = self.scores[j] - self.scores[i]
-                rows.append({
-                    "system_i": self.systems[i], "system_j": self.systems[j], "mean_delta": float(d.mean()),
-                    "j_better_splits": int((d > 0).sum() if self.higher_is_better else (d < 0).sum()),
-                    "j_significantly_better": int(self.wins[i, j]), "i_significantly_better": int(self.wins[j, i]),
-                    "k_hat_j_better": int(self.k_hat[i, j]), "k_hat_i_better": int(self.k_hat[j, i]),
-                    "pvalues": [float(p) for p in self.pvalues[:, i, j]],
-                    "adjusted": [float(p) for p in self.adjusted[:, i, j]],
-                })
+                rows.append(
+                    {
+                        "system_i": self.systems[i],
+                        "system_j": self.systems[j],
+                        "mean_delta": float(d.mean()),
+                        "j_better_splits": int((d > 0).sum() if self.higher_is_better else (d < 0).sum()),
+                        "j_significantly_better": int(self.wins[i, j]),
+                        "i_significantly_better": int(self.wins[j, i]),
+                        "k_hat_j_better": int(self.k_hat[i, j]),
+                        "k_hat_i_better": int(self.k_hat[j, i]),
+                        "pvalues": [float(p) for p in self.pvalues[:, i, j]],
+                        "adjusted": [float(p) for p in self.adjusted[:, i, j]],
+                    }
+                )
         return rows
 
     def to_dict(self) -> dict[str, Any]:
-        return plain({
-            "systems": list(self.systems), "splits": list(self.split_names), "metric": self.metric,
-            "higher_is_better": self.higher_is_better, "test": self.test, "alpha": self.alpha,
-            "correction": self.correction, "family": self.family, "seed": self.seed,
-            "n_resamples": self.n_resamples, "n_items": list(self.n_items),
-            "scores": {n: list(self.scores[s]) for s, n in enumerate(self.systems)},
-            "score_ranges": self.score_ranges(), "comparisons": self.comparisons(),
-        })
+        return plain(
+            {
+                "systems": list(self.systems),
+                "splits": list(self.split_names),
+                "metric": self.metric,
+                "higher_is_better": self.higher_is_better,
+                "test": self.test,
+                "alpha": self.alpha,
+                "correction": self.correction,
+                "family": self.family,
+                "seed": self.seed,
+                "n_resamples": self.n_resamples,
+                "n_items": list(self.n_items),
+                "scores": {n: list(self.scores[s]) for s, n in enumerate(self.systems)},
+                "score_ranges": self.score_ranges(),
+                "comparisons": self.comparisons(),
+            }
+        )
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 2)
@@ -218,29 +255,51 @@ class AcrossSplitsResult:
 
         scale = display_scale(self.metric)
         ranges = self.score_ranges()
-        order = sorted(range(len(ranges)), key=lambda s: -ranges[s]["mean"] if self.higher_is_better
-                       else ranges[s]["mean"])
-        rows = [[ranges[s]["system"], _fmt_score(self.metric, ranges[s]["mean"]),
-                 _fmt_score(self.metric, ranges[s]["min"]), _fmt_score(self.metric, ranges[s]["max"]),
-                 f"{scale * ranges[s]['range']:.2f}", f"{ranges[s]['best_rank']}-{ranges[s]['worst_rank']}"]
-                for s in order]
+        order = sorted(
+            range(len(ranges)), key=lambda s: -ranges[s]["mean"] if self.higher_is_better else ranges[s]["mean"]
+        )
+        rows = [
+            [
+                ranges[s]["system"],
+                _fmt_score(self.metric, ranges[s]["mean"]),
+                _fmt_score(self.metric, ranges[s]["min"]),
+                _fmt_score(self.metric, ranges[s]["max"]),
+                f"{scale * ranges[s]['range']:.2f}",
+                f"{ranges[s]['best_rank']}-{ranges[s]['worst_rank']}",
+            ]
+            for s in order
+        ]
         t1 = format_table(rows, ["system", "mean", "min", "max", "range", "ranks"], markdown=markdown)
         pairs = []
         for r in self.comparisons():
-            a, b = (r["system_j"], r["system_i"]) if r["mean_delta"] * (1 if self.higher_is_better else -1) >= 0 \
+            a, b = (
+                (r["system_j"], r["system_i"])
+                if r["mean_delta"] * (1 if self.higher_is_better else -1) >= 0
                 else (r["system_i"], r["system_j"])
+            )
             wins_a = r["j_significantly_better"] if a == r["system_j"] else r["i_significantly_better"]
             wins_b = r["i_significantly_better"] if a == r["system_j"] else r["j_significantly_better"]
             k_a = r["k_hat_j_better"] if a == r["system_j"] else r["k_hat_i_better"]
-            pairs.append([a, b, f"{scale * abs(r['mean_delta']):.2f}", f"{wins_a}/{self.n_splits}",
-                          f"{wins_b}/{self.n_splits}", k_a])
+            pairs.append(
+                [
+                    a,
+                    b,
+                    f"{scale * abs(r['mean_delta']):.2f}",
+                    f"{wins_a}/{self.n_splits}",
+                    f"{wins_b}/{self.n_splits}",
+                    k_a,
+                ]
+            )
         pairs.sort(key=lambda row: -float(row[2]))
         if max_rows is not None:
             pairs = pairs[:max_rows]
-        t2 = format_table(pairs, ["better (mean)", "worse", "mean gain", "sig. better", "sig. worse", "k-hat"],
-                          markdown=markdown)
-        head = (f"{len(self.systems)} systems on {self.n_splits} splits, {self.test} test, "
-                f"{self.correction} over {self.family}, alpha {self.alpha:g}")
+        t2 = format_table(
+            pairs, ["better (mean)", "worse", "mean gain", "sig. better", "sig. worse", "k-hat"], markdown=markdown
+        )
+        head = (
+            f"{len(self.systems)} systems on {self.n_splits} splits, {self.test} test, "
+            f"{self.correction} over {self.family}, alpha {self.alpha:g}"
+        )
         return f"{head}\n\n{t1}\n\n{t2}"
 
     def __str__(self) -> str:
@@ -316,8 +375,10 @@ def across_splits(
         raise InputError("across_splits() needs at least two systems")
     for k, st in enumerate(stats_list):
         if st.systems != systems:
-            raise InputError(f"split {names[k]} has systems {list(st.systems)}, the first split {list(systems)}; "
-                             "give the same systems in the same order")
+            raise InputError(
+                f"split {names[k]} has systems {list(st.systems)}, the first split {list(systems)}; "
+                "give the same systems in the same order"
+            )
         if st.stat_names != stats_list[0].stat_names:
             raise InputError(f"split {names[k]} holds other statistics than the first split")
     if not 0 < alpha < 1:
@@ -361,10 +422,20 @@ def across_splits(
             one = np.clip(one, 0.0, 1.0)
             k_hat[i, j] = replicability(one, alpha=alpha, method="bonferroni").k_estimate
     return AcrossSplitsResult(
-        systems=systems, split_names=names, metric=metric if isinstance(metric, str) else
-        (stats_list[0].metric_label or m.name), higher_is_better=m.higher_is_better,
-        test=test if isinstance(test, str) else getattr(test, "__name__", "custom"), alpha=alpha,
-        correction=str(correction), family=family, scores=scores, pvalues=pv, adjusted=adj, wins=wins, k_hat=k_hat,
-        n_items=tuple(st.n_items for st in stats_list), seed=seed,
+        systems=systems,
+        split_names=names,
+        metric=metric if isinstance(metric, str) else (stats_list[0].metric_label or m.name),
+        higher_is_better=m.higher_is_better,
+        test=test if isinstance(test, str) else getattr(test, "__name__", "custom"),
+        alpha=alpha,
+        correction=str(correction),
+        family=family,
+        scores=scores,
+        pvalues=pv,
+        adjusted=adj,
+        wins=wins,
+        k_hat=k_hat,
+        n_items=tuple(st.n_items for st in stats_list),
+        seed=seed,
         n_resamples=n_resamples if test in ("bootstrap", "permutation") else None,
     )

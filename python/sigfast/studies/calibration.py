@@ -24,18 +24,25 @@ from typing import Any
 
 import numpy as np
 
+from .._backends import run_tasks
+from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
 from ..stats import Statistics
-from .._backends import run_tasks
-from .._plot import pyplot
 from ._common import check_int, pairwise_task, plain, progress_cb, rng, sub_seed
 
-__all__ = ["CalibrationResult", "calibration", "DEFAULT_BANDS", "domains_from_item_ids"]
+__all__ = ["DEFAULT_BANDS", "CalibrationResult", "calibration", "domains_from_item_ids"]
 
 #: p-value bands (lo, hi]: the first includes 0; (0.04, 0.06] is "p near 0.05".
 DEFAULT_BANDS: tuple[tuple[float, float], ...] = (
-    (0.0, 0.01), (0.01, 0.04), (0.04, 0.06), (0.06, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.5), (0.5, 1.0),
+    (0.0, 0.01),
+    (0.01, 0.04),
+    (0.04, 0.06),
+    (0.06, 0.1),
+    (0.1, 0.2),
+    (0.2, 0.3),
+    (0.3, 0.5),
+    (0.5, 1.0),
 )
 
 
@@ -92,9 +99,18 @@ class CalibrationResult:
                 for lo, hi in self.bands:
                     sel = ((p > lo) | (lo == 0)) & (p <= hi) & np.isfinite(agree)
                     n = int(sel.sum())
-                    out.append({"source": src, "target": tgt, "in_domain": src == tgt, "band": [lo, hi], "n": n,
-                                "agree": int(np.nansum(agree[sel])), "share": float(agree[sel].mean()) if n else None,
-                                "mean_p": float(p[sel].mean()) if n else None})
+                    out.append(
+                        {
+                            "source": src,
+                            "target": tgt,
+                            "in_domain": src == tgt,
+                            "band": [lo, hi],
+                            "n": n,
+                            "agree": int(np.nansum(agree[sel])),
+                            "share": float(agree[sel].mean()) if n else None,
+                            "mean_p": float(p[sel].mean()) if n else None,
+                        }
+                    )
         return out
 
     def summary(self) -> list[dict[str, Any]]:
@@ -117,11 +133,19 @@ class CalibrationResult:
 
     def to_dict(self, include_tests: bool = False) -> dict[str, Any]:
         d = {
-            "systems": list(self.systems), "pairs": [list(p) for p in self.pairs], "domains": list(self.domains),
-            "metric": self.metric, "m": self.m, "n_test_sets": self.n_test_sets, "n_resamples": self.n_resamples,
-            "seed": self.seed, "variant": self.variant, "bands": [list(b) for b in self.bands],
+            "systems": list(self.systems),
+            "pairs": [list(p) for p in self.pairs],
+            "domains": list(self.domains),
+            "metric": self.metric,
+            "m": self.m,
+            "n_test_sets": self.n_test_sets,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "variant": self.variant,
+            "bands": [list(b) for b in self.bands],
             "population_delta": {k: list(v) for k, v in self.population_delta.items()},
-            "summary": self.summary(), "rows": self.rows(),
+            "summary": self.summary(),
+            "rows": self.rows(),
         }
         if include_tests:
             d["pvalues"] = {k: v.tolist() for k, v in self.pvalues.items()}
@@ -142,16 +166,21 @@ class CalibrationResult:
         body = []
         for e in self.summary():
             lo, hi = e["band"]
-            row = [f"{'[' if lo == 0 else '('}{lo:g}, {hi:g}]",
-                   "" if e["mean_p"] is None else f"{e['mean_p']:.3f}",
-                   "" if e["mean_p"] is None else f"{1 - e['mean_p']:.3f}",
-                   e["in_domain"]["n"], _pct(e["in_domain"]["share"])]
+            row = [
+                f"{'[' if lo == 0 else '('}{lo:g}, {hi:g}]",
+                "" if e["mean_p"] is None else f"{e['mean_p']:.3f}",
+                "" if e["mean_p"] is None else f"{1 - e['mean_p']:.3f}",
+                e["in_domain"]["n"],
+                _pct(e["in_domain"]["share"]),
+            ]
             if cross:
                 row += [e["cross_domain"]["n"], _pct(e["cross_domain"]["share"])]
             body.append(row)
-        head_line = (f"calibration: {len(self.systems)} systems, {len(self.pairs)} pairs, {self.n_test_sets} test "
-                     f"sets of m = {self.m} per domain ({', '.join(self.domains)}), {self.variant} bootstrap, "
-                     f"B = {self.n_resamples}, seed {self.seed}")
+        head_line = (
+            f"calibration: {len(self.systems)} systems, {len(self.pairs)} pairs, {self.n_test_sets} test "
+            f"sets of m = {self.m} per domain ({', '.join(self.domains)}), {self.variant} bootstrap, "
+            f"B = {self.n_resamples}, seed {self.seed}"
+        )
         return head_line + "\n" + format_table(body, head, markdown=markdown)
 
     def __str__(self) -> str:
@@ -164,8 +193,11 @@ class CalibrationResult:
         xs = np.linspace(0, max(hi for _, hi in self.bands), 50)
         ax.plot(xs, 1 - xs, color="grey", ls="--", lw=0.8, label="1 - p (calibrated)")
         for kind, colour in (("in_domain", "tab:blue"), ("cross_domain", "tab:orange")):
-            pts = [(e["mean_p"], e[kind]["share"], e[kind]["n"]) for e in self.summary()
-                   if e[kind]["share"] is not None and e["mean_p"] is not None]
+            pts = [
+                (e["mean_p"], e[kind]["share"], e[kind]["n"])
+                for e in self.summary()
+                if e[kind]["share"] is not None and e["mean_p"] is not None
+            ]
             if pts:
                 x, y, n = zip(*pts)
                 ax.plot(x, y, marker="o", color=colour, label=kind.replace("_", "-"))
@@ -224,8 +256,10 @@ def calibration(
         if not isinstance(st, Statistics):
             raise InputError(f"domain {d!r}: expected a sigfast.Statistics")
         if st.systems != first.systems or st.stat_names != first.stat_names:
-            raise InputError(f"domain {d!r} has other systems or statistics than {domains[0]!r}; "
-                             "every domain needs the same systems in the same order")
+            raise InputError(
+                f"domain {d!r} has other systems or statistics than {domains[0]!r}; "
+                "every domain needs the same systems in the same order"
+            )
     S = first.n_systems
     if S < 2:
         raise InputError("calibration() needs at least two systems")
@@ -252,7 +286,7 @@ def calibration(
         sc = met.evaluate(st.totals(), st.n_items)
         pop_delta[str(d)] = orient * (sc[qj] - sc[qi])
     tasks = []
-    for di, (d, st) in enumerate(pools.items()):
+    for di, st in enumerate(pools.values()):
         for t in range(n_test_sets):
             idx = rng(seed, di, t).integers(0, st.n_items, m)
             tasks.append((st, idx, n_resamples, sub_seed(seed, di, t, 1), variant, metric, n_threads))
@@ -260,12 +294,21 @@ def calibration(
     results = run_tasks(backend, pairwise_task, tasks, cb)
     pvalues, deltas = {}, {}
     for di, d in enumerate(domains):
-        block = results[di * n_test_sets:(di + 1) * n_test_sets]
+        block = results[di * n_test_sets : (di + 1) * n_test_sets]
         pvalues[d] = np.stack([pv[qi, qj] for _, pv in block])
         deltas[d] = np.stack([orient * (sc[qj] - sc[qi]) for sc, _ in block])
     return CalibrationResult(
-        systems=first.systems, pairs=pair_idx, domains=domains,
-        metric=metric if isinstance(metric, str) else met.name, m=m, n_test_sets=n_test_sets,
-        n_resamples=n_resamples, seed=seed, variant=variant, bands=bands, pvalues=pvalues, deltas=deltas,
+        systems=first.systems,
+        pairs=pair_idx,
+        domains=domains,
+        metric=metric if isinstance(metric, str) else met.name,
+        m=m,
+        n_test_sets=n_test_sets,
+        n_resamples=n_resamples,
+        seed=seed,
+        variant=variant,
+        bands=bands,
+        pvalues=pvalues,
+        deltas=deltas,
         population_delta=pop_delta,
     )

@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from .._backends import run_tasks
+from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
 from ..stats import Statistics
-from .._backends import run_tasks
-from .._plot import pyplot
 from ._common import check_int, pairwise_task, plain, progress_cb, rng, sub_seed
 
-__all__ = ["TestSizeCurve", "test_size_curve", "default_sizes"]
+__all__ = ["TestSizeCurve", "default_sizes", "test_size_curve"]
 
 
 def default_sizes(n: int, start: int = 100) -> list[int]:
@@ -70,17 +70,35 @@ class TestSizeCurve:
             sel = (p >= lo) & (p <= hi)
             thr = float(np.percentile(g[sel], self.percentile)) if sel.any() else None
             sig = p < self.alpha
-            out.append({"size": size, "threshold": thr, "n_in_band": int(sel.sum()), "n_tests": int(p.size),
-                        "n_significant": int(sig.sum()),
-                        "min_significant_gain": float(g[sig].min()) if sig.any() else None,
-                        "max_nonsignificant_gain": float(g[~sig].max()) if (~sig).any() else None})
+            out.append(
+                {
+                    "size": size,
+                    "threshold": thr,
+                    "n_in_band": int(sel.sum()),
+                    "n_tests": int(p.size),
+                    "n_significant": int(sig.sum()),
+                    "min_significant_gain": float(g[sig].min()) if sig.any() else None,
+                    "max_nonsignificant_gain": float(g[~sig].max()) if (~sig).any() else None,
+                }
+            )
         return out
 
     def to_dict(self, include_tests: bool = True) -> dict[str, Any]:
-        d = {"systems": list(self.systems), "pairs": [list(p) for p in self.pairs], "metric": self.metric,
-             "sizes": list(self.sizes), "mode": self.mode, "n_draws": self.n_draws, "n_resamples": self.n_resamples,
-             "seed": self.seed, "variant": self.variant, "alpha": self.alpha, "band": list(self.band),
-             "percentile": self.percentile, "thresholds": self.thresholds()}
+        d = {
+            "systems": list(self.systems),
+            "pairs": [list(p) for p in self.pairs],
+            "metric": self.metric,
+            "sizes": list(self.sizes),
+            "mode": self.mode,
+            "n_draws": self.n_draws,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "variant": self.variant,
+            "alpha": self.alpha,
+            "band": list(self.band),
+            "percentile": self.percentile,
+            "thresholds": self.thresholds(),
+        }
         if include_tests:
             d["pvalues"] = [p.tolist() for p in self.pvalues]
             d["gains"] = [g.tolist() for g in self.gains]
@@ -98,14 +116,31 @@ class TestSizeCurve:
         def f(v: float | None) -> str:
             return "" if v is None else f"{s * v:.2f}"
 
-        rows = [[t["size"], f(t["threshold"]), t["n_in_band"], f"{t['n_significant']}/{t['n_tests']}",
-                 f(t["min_significant_gain"]), f(t["max_nonsignificant_gain"])] for t in self.thresholds()]
+        rows = [
+            [
+                t["size"],
+                f(t["threshold"]),
+                t["n_in_band"],
+                f"{t['n_significant']}/{t['n_tests']}",
+                f(t["min_significant_gain"]),
+                f(t["max_nonsignificant_gain"]),
+            ]
+            for t in self.thresholds()
+        ]
         unit = " (points)" if s == 100 else ""
-        head = ["size", f"threshold{unit}", f"in band [{self.band[0]:g}, {self.band[1]:g}]",
-                f"significant (p < {self.alpha:g})", "min sig. gain", "max non-sig. gain"]
-        title = (f"test-size curve: {len(self.systems)} systems, {len(self.pairs)} pairs, {self.mode} subsets "
-                 f"x {self.n_draws}, {self.variant} bootstrap B = {self.n_resamples}, seed {self.seed}; threshold = "
-                 f"{self.percentile:g}th percentile of gains with p in the band")
+        head = [
+            "size",
+            f"threshold{unit}",
+            f"in band [{self.band[0]:g}, {self.band[1]:g}]",
+            f"significant (p < {self.alpha:g})",
+            "min sig. gain",
+            "max non-sig. gain",
+        ]
+        title = (
+            f"test-size curve: {len(self.systems)} systems, {len(self.pairs)} pairs, {self.mode} subsets "
+            f"x {self.n_draws}, {self.variant} bootstrap B = {self.n_resamples}, seed {self.seed}; threshold = "
+            f"{self.percentile:g}th percentile of gains with p in the band"
+        )
         return title + "\n" + format_table(rows, head, markdown=markdown)
 
     def __str__(self) -> str:
@@ -118,8 +153,14 @@ class TestSizeCurve:
         cmap = plt.get_cmap("viridis")
         nz = len(self.sizes)
         for z, size in enumerate(self.sizes):
-            ax1.scatter(self.scale * self.gains[z].ravel(), 1 - self.pvalues[z].ravel(), s=6, alpha=0.6,
-                        color=cmap(z / max(nz - 1, 1)), label=str(size))
+            ax1.scatter(
+                self.scale * self.gains[z].ravel(),
+                1 - self.pvalues[z].ravel(),
+                s=6,
+                alpha=0.6,
+                color=cmap(z / max(nz - 1, 1)),
+                label=str(size),
+            )
         ax1.axhline(1 - self.band[1], color="grey", lw=0.6, ls=":")
         ax1.axhline(1 - self.band[0], color="grey", lw=0.6, ls=":")
         unit = " (points)" if self.scale == 100 else ""
@@ -213,16 +254,28 @@ def test_size_curve(
     results = run_tasks(backend, pairwise_task, tasks, cb)
     pv, gains = [], []
     for z in range(len(sizes)):
-        block = results[z * n_draws:(z + 1) * n_draws]
+        block = results[z * n_draws : (z + 1) * n_draws]
         pv.append(np.stack([p[qi, qj] for _, p in block]))
         gains.append(np.stack([np.abs(sc[qj] - sc[qi]) for sc, _ in block]))
     from ..report import display_scale
 
     name = metric if isinstance(metric, str) else met.name
     return TestSizeCurve(
-        systems=stats.systems, pairs=pair_idx, metric=name, sizes=tuple(sizes), mode=mode, n_draws=n_draws,
-        n_resamples=n_resamples, seed=seed, variant=variant, alpha=alpha, band=(float(band[0]), float(band[1])),
-        percentile=float(percentile), pvalues=tuple(pv), gains=tuple(gains), scale=display_scale(name),
+        systems=stats.systems,
+        pairs=pair_idx,
+        metric=name,
+        sizes=tuple(sizes),
+        mode=mode,
+        n_draws=n_draws,
+        n_resamples=n_resamples,
+        seed=seed,
+        variant=variant,
+        alpha=alpha,
+        band=(float(band[0]), float(band[1])),
+        percentile=float(percentile),
+        pvalues=tuple(pv),
+        gains=tuple(gains),
+        scale=display_scale(name),
     )
 
 

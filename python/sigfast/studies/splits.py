@@ -38,28 +38,44 @@ import numpy as np
 from ..exceptions import FormatError, InputError
 
 __all__ = [
-    "Corpus",
-    "SplitResult",
-    "ResampleResult",
-    "read_units",
-    "random_splits",
-    "resample_train",
-    "verify_splits",
-    "split_sizes",
-    "UNITS",
     "FORMAT_UNITS",
+    "UNITS",
+    "Corpus",
+    "ResampleResult",
+    "SplitResult",
+    "random_splits",
+    "read_units",
+    "resample_train",
+    "split_sizes",
+    "verify_splits",
 ]
 
 UNITS = ("sentence", "line", "document")
 
 #: The unit a format's files are cut into by default.
 FORMAT_UNITS = {
-    "conllu": "sentence", "conllx": "sentence", "conll07": "sentence", "conll06": "sentence",
-    "conll08": "sentence", "conll09": "sentence", "conll2008": "sentence", "conll2009": "sentence",
-    "conlleval": "sentence", "ner": "sentence", "chunk": "sentence", "conll2000": "sentence",
-    "pos": "sentence", "tsv": "line",
-    "mt": "line", "sacrebleu": "line", "evalb": "line", "trees": "line", "rouge": "line", "alignment": "line",
-    "jsonl": "line", "text": "line",
+    "conllu": "sentence",
+    "conllx": "sentence",
+    "conll07": "sentence",
+    "conll06": "sentence",
+    "conll08": "sentence",
+    "conll09": "sentence",
+    "conll2008": "sentence",
+    "conll2009": "sentence",
+    "conlleval": "sentence",
+    "ner": "sentence",
+    "chunk": "sentence",
+    "conll2000": "sentence",
+    "pos": "sentence",
+    "tsv": "line",
+    "mt": "line",
+    "sacrebleu": "line",
+    "evalb": "line",
+    "trees": "line",
+    "rouge": "line",
+    "alignment": "line",
+    "jsonl": "line",
+    "text": "line",
 }
 
 MANIFEST_VERSION = 1
@@ -174,7 +190,10 @@ def read_units(path: str | os.PathLike[str], unit: str = "sentence") -> Corpus:
             if not newdoc:
                 raise FormatError(
                     "document-level splits need '# newdoc' comments; the first sentence has none "
-                    "(use unit='sentence', or mark documents with '# newdoc id = ...')", path=p, line=start)
+                    "(use unit='sentence', or mark documents with '# newdoc id = ...')",
+                    path=p,
+                    line=start,
+                )
             docs.append([b])
         else:
             docs[-1].append(b)
@@ -189,8 +208,10 @@ def _unit_for(fmt: str | None, unit: str | None) -> str:
     if fmt is None:
         return "sentence"
     if fmt not in FORMAT_UNITS:
-        raise InputError(f"unknown format {fmt!r} for splitting; give unit= one of {', '.join(UNITS)} "
-                         f"or a format among {', '.join(sorted(FORMAT_UNITS))}")
+        raise InputError(
+            f"unknown format {fmt!r} for splitting; give unit= one of {', '.join(UNITS)} "
+            f"or a format among {', '.join(sorted(FORMAT_UNITS))}"
+        )
     return FORMAT_UNITS[fmt]
 
 
@@ -203,7 +224,8 @@ def _read_parallel(paths: Sequence[str | os.PathLike[str]], unit: str) -> list[C
         if c.n_units != n:
             raise InputError(
                 f"parallel files must have the same number of {unit}s: {corpora[0].path} has {n}, "
-                f"{c.path} has {c.n_units}; split files that are aligned {unit} by {unit}")
+                f"{c.path} has {c.n_units}; split files that are aligned {unit} by {unit}"
+            )
     return corpora
 
 
@@ -267,8 +289,10 @@ class SplitResult:
     def __str__(self) -> str:
         m = self.manifest
         sizes = m["splits"][0]["sizes"] if m["splits"] else {}
-        return (f"{m['n_splits']} random {'/'.join(m['parts'])} splits of {m['n_units']} {m['unit']}s "
-                f"(seed {m['seed']}, sizes {sizes}) from {', '.join(c['path'] for c in m['corpus'])}")
+        return (
+            f"{m['n_splits']} random {'/'.join(m['parts'])} splits of {m['n_units']} {m['unit']}s "
+            f"(seed {m['seed']}, sizes {sizes}) from {', '.join(c['path'] for c in m['corpus'])}"
+        )
 
 
 def random_splits(
@@ -308,8 +332,10 @@ def random_splits(
     sizes = split_sizes(n, ratios)
     if min(sizes) == 0:
         hint = " (a file with one item per line needs unit='line')" if u == "sentence" and n < 3 else ""
-        raise InputError(f"{n} {u}s give an empty part with ratios {list(ratios)} (sizes {sizes}); "
-                         f"use a larger corpus or other ratios{hint}")
+        raise InputError(
+            f"{n} {u}s give an empty part with ratios {list(ratios)} (sizes {sizes}); "
+            f"use a larger corpus or other ratios{hint}"
+        )
     out = Path(out_dir) if out_dir is not None else None
     names = [_stem(c.path) for c in corpora]
     if len(set(names)) != len(names):
@@ -318,26 +344,43 @@ def random_splits(
     bounds = np.cumsum([0] + sizes)
     for k in range(int(n_splits)):
         perm = _sub_seed(seed, k).permutation(n)
-        idx = {p: perm[bounds[i]:bounds[i + 1]] for i, p in enumerate(parts)}
+        idx = {p: perm[bounds[i] : bounds[i + 1]] for i, p in enumerate(parts)}
         if keep_order:
             idx = {p: np.sort(v) for p, v in idx.items()}
         entry: dict[str, Any] = {
-            "split": k, "seed": [int(seed), k], "sizes": {p: int(len(v)) for p, v in idx.items()},
-            "indices": {p: [int(i) for i in v] for p, v in idx.items()}, "files": {},
+            "split": k,
+            "seed": [int(seed), k],
+            "sizes": {p: int(len(v)) for p, v in idx.items()},
+            "indices": {p: [int(i) for i in v] for p, v in idx.items()},
+            "files": {},
         }
         if out is not None:
             for c, (base, ext) in zip(corpora, names):
                 entry["files"][c.path] = {
-                    p: _write_part(c, v, out / f"split{k:02d}" / f"{base}.{p}{ext}") for p, v in idx.items()}
+                    p: _write_part(c, v, out / f"split{k:02d}" / f"{base}.{p}{ext}") for p, v in idx.items()
+                }
         splits.append(entry)
     manifest = {
-        "kind": "sigfast-splits", "version": MANIFEST_VERSION, "seed": int(seed), "n_splits": int(n_splits),
-        "ratios": [float(r) for r in ratios], "parts": list(parts), "unit": u, "n_units": n,
+        "kind": "sigfast-splits",
+        "version": MANIFEST_VERSION,
+        "seed": int(seed),
+        "n_splits": int(n_splits),
+        "ratios": [float(r) for r in ratios],
+        "parts": list(parts),
+        "unit": u,
+        "n_units": n,
         "keep_order": bool(keep_order),
         "rng": "numpy PCG64 via SeedSequence([seed, k]); Generator.permutation",
-        "corpus": [{"path": c.path, "sha256": c.file_sha256, "n_units": c.n_units,
-                    "units_sha256": _multiset_digest(c.hashes()), "normalised_end": c.normalised_end}
-                   for c in corpora],
+        "corpus": [
+            {
+                "path": c.path,
+                "sha256": c.file_sha256,
+                "n_units": c.n_units,
+                "units_sha256": _multiset_digest(c.hashes()),
+                "normalised_end": c.normalised_end,
+            }
+            for c in corpora
+        ],
         "splits": splits,
     }
     mpath = None
@@ -391,8 +434,9 @@ def verify_splits(manifest: str | os.PathLike[str] | Mapping[str, Any]) -> dict[
             if got != want:
                 lost = sum((want - got).values())
                 dup = sum((got - want).values())
-                raise InputError(f"split {s['split']} of {c['path']} is not a partition: "
-                                 f"{lost} units lost, {dup} extra")
+                raise InputError(
+                    f"split {s['split']} of {c['path']} is not a partition: {lost} units lost, {dup} extra"
+                )
             checked += 1
     return {"ok": True, "splits_checked": checked, "n_units": manifest["n_units"], "unit": unit}
 
@@ -416,8 +460,10 @@ class ResampleResult:
 
     def __str__(self) -> str:
         m = self.manifest
-        return (f"{len(m['samples'])} training sets drawn with replacement from {m['n_units']} {m['unit']}s "
-                f"(sizes {m['sizes']}, {m['n_samples']} per size, seed {m['seed']})")
+        return (
+            f"{len(m['samples'])} training sets drawn with replacement from {m['n_units']} {m['unit']}s "
+            f"(sizes {m['sizes']}, {m['n_samples']} per size, seed {m['seed']})"
+        )
 
 
 def resample_train(
@@ -455,16 +501,26 @@ def resample_train(
     for m in sizes:
         for r in range(int(n_samples)):
             idx = _sub_seed(seed, m, r).integers(0, n, m)
-            entry: dict[str, Any] = {"size": m, "sample": r, "seed": [int(seed), m, r],
-                                     "n_distinct": int(np.unique(idx).size),
-                                     "indices": [int(i) for i in idx], "files": {}}
+            entry: dict[str, Any] = {
+                "size": m,
+                "sample": r,
+                "seed": [int(seed), m, r],
+                "n_distinct": int(np.unique(idx).size),
+                "indices": [int(i) for i in idx],
+                "files": {},
+            }
             if out is not None:
                 for c, (base, ext) in zip(corpora, names):
                     entry["files"][c.path] = _write_part(c, idx, out / f"size{m}" / f"sample{r:02d}" / f"{base}{ext}")
             samples.append(entry)
     manifest = {
-        "kind": "sigfast-resample-train", "version": MANIFEST_VERSION, "seed": int(seed), "sizes": sizes,
-        "n_samples": int(n_samples), "unit": u, "n_units": n,
+        "kind": "sigfast-resample-train",
+        "version": MANIFEST_VERSION,
+        "seed": int(seed),
+        "sizes": sizes,
+        "n_samples": int(n_samples),
+        "unit": u,
+        "n_units": n,
         "rng": "numpy PCG64 via SeedSequence([seed, size, sample]); Generator.integers(0, n, size)",
         "corpus": [{"path": c.path, "sha256": c.file_sha256, "n_units": c.n_units} for c in corpora],
         "samples": samples,
