@@ -102,17 +102,15 @@ pub struct Table<'a> {
 impl<'a> Table<'a> {
     pub fn new(data: &'a [f64], n: usize, width: usize) -> Result<Self> {
         if n == 0 {
-            return Err(Error::InvalidArgument(
+            return Err(Error::Input(
                 "no items: the statistics have zero items".into(),
             ));
         }
         if width == 0 {
-            return Err(Error::InvalidArgument(
-                "no statistics: width is zero".into(),
-            ));
+            return Err(Error::Input("no statistics: width is zero".into()));
         }
         if data.len() != n * width {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Input(format!(
                 "data has {} values, expected {} items x {} statistics",
                 data.len(),
                 n,
@@ -120,7 +118,7 @@ impl<'a> Table<'a> {
             )));
         }
         if let Some(pos) = data.iter().position(|v| !v.is_finite()) {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Input(format!(
                 "statistic at item {}, column {} is not finite ({})",
                 pos / width,
                 pos % width,
@@ -128,7 +126,7 @@ impl<'a> Table<'a> {
             )));
         }
         if n as u64 > 1 << 32 {
-            return Err(Error::InvalidArgument("more than 2^32 items".into()));
+            return Err(Error::Input("more than 2^32 items".into()));
         }
         Ok(Table { data, n, width })
     }
@@ -718,7 +716,7 @@ where
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::InvalidArgument(format!("cannot start threads: {e}")))?;
+        .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?;
     pool.install(|| {
         out.par_chunks_mut(BLOCK * stride)
             .enumerate()
@@ -739,7 +737,7 @@ where
 fn check_systems(t: &Table<'_>, metric: &Metric) -> Result<usize> {
     let k = metric.n_stats();
     if t.width % k != 0 {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::Input(format!(
             "{} statistic columns is not a multiple of the {} statistics per system that the metric needs",
             t.width, k
         )));
@@ -930,7 +928,7 @@ masked_column_sums!(masked_i64, i64);
 impl Swapper {
     pub fn new(t: &Table<'_>) -> Result<Self> {
         if t.width % 2 != 0 {
-            return Err(Error::InvalidArgument(
+            return Err(Error::Input(
                 "a paired swap needs two systems with equal statistics".into(),
             ));
         }
@@ -1106,7 +1104,7 @@ pub fn exact_permutation_values(
 
 fn exact_size(t: &Table<'_>) -> Result<()> {
     if t.n > MAX_EXACT_ITEMS {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::Input(format!(
             "the exact permutation test enumerates 2^n arrangements; n = {} is above the limit of {}",
             t.n, MAX_EXACT_ITEMS
         )));
@@ -1147,7 +1145,7 @@ pub fn permutation_sums(
 
 fn two_systems(t: &Table<'_>, metric: &Metric) -> Result<()> {
     if check_systems(t, metric)? != 2 {
-        return Err(Error::InvalidArgument(
+        return Err(Error::Input(
             "a paired test takes exactly two systems".into(),
         ));
     }

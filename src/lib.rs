@@ -26,19 +26,69 @@ pub mod udstats;
 #[cfg(feature = "python")]
 mod bindings;
 
-/// Errors of the engine.
+/// Which input a [`Error::Format`] is about. The Python layer knows the
+/// files' names; the core only knows their roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRole {
+    Gold,
+    System,
+    /// A parameter file (EVALB's `.prm`).
+    Params,
+}
+
+/// The one error type of the core. At the Python boundary each variant maps
+/// onto one exception class: `Input` → `InputError`, `Format` →
+/// `FormatError` (with the file's name and the line), `Metric` →
+/// `MetricError`, `Internal` → `SigfastError` ("please report"),
+/// `Cancelled` → `KeyboardInterrupt`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Error {
-    /// Arguments or data that cannot be used, with the reason.
-    InvalidArgument(String),
+    /// Data or arguments that cannot be used, with the reason and the fix.
+    Input(String),
+    /// A file that cannot be read. `message` may hold `{gold}` or `{system}`,
+    /// replaced by the files' names where they are known.
+    Format {
+        file: FileRole,
+        line: Option<usize>,
+        message: String,
+    },
+    /// An unknown metric, an invalid metric parameter, or statistics that
+    /// do not fit the metric.
+    Metric(String),
+    /// A broken invariant inside sigfast: a bug.
+    Internal(String),
     /// The caller asked the work to stop.
     Cancelled,
+}
+
+impl Error {
+    /// An [`Error::Input`] from anything printable.
+    pub fn input(m: impl Into<String>) -> Self {
+        Error::Input(m.into())
+    }
+
+    /// An [`Error::Metric`] from anything printable.
+    pub fn metric(m: impl Into<String>) -> Self {
+        Error::Metric(m.into())
+    }
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::InvalidArgument(m) => write!(f, "{m}"),
+            Error::Input(m) | Error::Metric(m) => write!(f, "{m}"),
+            Error::Format {
+                file,
+                line,
+                message,
+            } => {
+                write!(f, "{file:?} file")?;
+                if let Some(l) = line {
+                    write!(f, ", line {l}")?;
+                }
+                write!(f, ": {message}")
+            }
+            Error::Internal(m) => write!(f, "internal error: {m}"),
             Error::Cancelled => write!(f, "cancelled"),
         }
     }

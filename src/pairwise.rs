@@ -43,15 +43,13 @@ pub fn count_block(
     threads: usize,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
     if s == 0 || values.len() % s != 0 || observed.len() != s {
-        return Err(Error::InvalidArgument(
+        return Err(Error::Input(
             "values, systems and observed scores do not fit together".into(),
         ));
     }
     if let Some(m) = means {
         if m.len() != s * s {
-            return Err(Error::InvalidArgument(
-                "means must be systems x systems".into(),
-            ));
+            return Err(Error::Input("means must be systems x systems".into()));
         }
     }
     let rows = values.len() / s;
@@ -65,7 +63,7 @@ pub fn count_block(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::InvalidArgument(format!("cannot start threads: {e}")))?;
+        .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?;
     let per_row: Vec<(Vec<u64>, Vec<f64>)> = pool.install(|| {
         (0..s)
             .into_par_iter()
@@ -156,7 +154,7 @@ pub fn pairwise_shard(
     progress: &Progress,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
     if start % PAIR_BLOCK as u64 != 0 || stop < start {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::Input(format!(
             "shard [{start}, {stop}) must start on a multiple of {PAIR_BLOCK}"
         )));
     }
@@ -168,7 +166,7 @@ pub fn pairwise_shard(
         let len = (stop - b).min(PAIR_BLOCK as u64) as usize;
         let values = bootstrap_values_range(t, boot, metric, seed, b, len, threads, progress)?;
         if values.len() != len * s {
-            return Err(Error::InvalidArgument(
+            return Err(Error::Input(
                 "metric systems do not match the observed scores".into(),
             ));
         }

@@ -23,8 +23,9 @@ mod ud_py;
 
 fn to_py(e: Error) -> PyErr {
     match e {
-        Error::InvalidArgument(m) => PyValueError::new_err(m),
+        Error::Input(m) => PyValueError::new_err(m),
         Error::Cancelled => PyKeyboardInterrupt::new_err("cancelled"),
+        other => PyValueError::new_err(other.to_string()),
     }
 }
 
