@@ -540,6 +540,74 @@ pub enum EvalError {
     },
 }
 
+impl From<EvalError> for crate::Error {
+    fn from(e: EvalError) -> Self {
+        use crate::FileRole;
+        let role = |s: Side| match s {
+            Side::Gold => FileRole::Gold,
+            Side::Test => FileRole::System,
+        };
+        match e {
+            EvalError::Malformed {
+                side,
+                line,
+                column,
+                message,
+            } => crate::Error::Format {
+                file: role(side),
+                line: Some(line),
+                message: format!(
+                    "tree {line}, column {column}: {message}; fix the tree (one complete tree per line)"
+                ),
+            },
+            EvalError::Encoding {
+                side,
+                line,
+                message,
+            } => crate::Error::Format {
+                file: role(side),
+                line: Some(line),
+                message: format!("tree {line}: {message}"),
+            },
+            EvalError::LineCount { gold, test } => crate::Error::Format {
+                file: FileRole::Gold,
+                line: None,
+                message: format!(
+                    "the gold file has {gold} trees (lines) but the system file {{system}} has {test}; \
+                     EVALB compares line i with line i, so both files need one tree per line for the \
+                     same sentences (an empty line is a skipped parse)"
+                ),
+            },
+            EvalError::TooManyErrors {
+                line,
+                errors,
+                max_error,
+                first,
+            } => crate::Error::Format {
+                file: FileRole::System,
+                line: Some(line),
+                message: format!(
+                    "tree {line}: error sentence number {errors} (length or word mismatch) exceeds \
+                     MAX_ERROR={max_error}: EVALB stops here and prints no summary. Errors so far: {}. \
+                     Fix the tokenisation, or pass max_error=N (EVALB's -e N) to score the remaining \
+                     sentences",
+                    first.join("; ")
+                ),
+            },
+        }
+    }
+}
+
+impl From<PrmError> for crate::Error {
+    fn from(e: PrmError) -> Self {
+        crate::Error::Format {
+            file: crate::FileRole::Params,
+            line: Some(e.line),
+            message: format!("{}; fix the parameter file", e.message),
+        }
+    }
+}
+
 /// The lines of a file as `fgets` returns them (a last line without a
 /// newline counts; nothing after a final newline does).
 #[must_use]

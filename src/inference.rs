@@ -98,14 +98,18 @@ pub fn shifted_pvalue(
     finish(count, deltas.len() as u64, plus_one)
 }
 
+/// Resamples per block of the pairwise counts and of the blocked mean;
+/// pairwise shard boundaries must fall on multiples.
+pub const PAIR_BLOCK: usize = 65_536;
+
 /// The bootstrap mean used by the shifted test: in-order sums over fixed
-/// blocks of [`crate::pairwise::PAIR_BLOCK`] values, added in block order,
+/// blocks of [`PAIR_BLOCK`] values, added in block order,
 /// divided by the count. Identical for the two-system and the pairwise tests
 /// and for every backend.
 #[must_use]
 pub fn mean_blocked(v: &[f64]) -> f64 {
     let mut total = 0.0;
-    for blk in v.chunks(crate::pairwise::PAIR_BLOCK) {
+    for blk in v.chunks(PAIR_BLOCK) {
         let mut s = 0.0;
         for &x in blk {
             s += x;

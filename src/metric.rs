@@ -15,6 +15,674 @@
 //! | `WeightedMacroF1` | syn_correct, syn_total, sem_correct, sem_guessed, sem_gold | CoNLL-2008 labeled macro F1 |
 //!
 //! A ratio with a zero denominator is 0 (conlleval's convention).
+//!
+//! [`SPECS`] declares every metric once: name, aliases, parameters (type,
+//! range, default), direction, display scale and description.
+
+use crate::{Error, Result};
+
+// ------------------------------------------------------------------------------------------
+// The registry: every built-in metric is declared here once. The Python layer reads
+// `SPECS` (as data) for `sigfast.metrics`, `sigfast info`, reports and the README's metric
+// list, and resolves names and parameters through `resolve`, so an invalid parameter is a
+// `MetricError` before any work starts.
+
+/// A parameter value as it crosses the boundary.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// The type and range of a parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// A finite float in `[min, max]`, or `(min, max]` when `open_min`.
+    Float {
+        min: f64,
+        max: f64,
+        open_min: bool,
+    },
+    /// An integer in `[min, max]`.
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Bool,
+    /// One of these strings.
+    Choice(&'static [&'static str]),
+}
+
+impl Kind {
+    /// `"float"`, `"int"`, `"bool"` or `"choice"`.
+    #[must_use]
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Kind::Float { .. } => "float",
+            Kind::Int { .. } => "int",
+            Kind::Bool => "bool",
+            Kind::Choice(_) => "choice",
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Kind::Float { min, max, open_min } => {
+                let lo = if *open_min { "(" } else { "[" };
+                if max.is_infinite() {
+                    format!("a number in {lo}{min}, inf)")
+                } else {
+                    format!("a number in {lo}{min}, {max}]")
+                }
+            }
+            Kind::Int { min, max } => format!("an integer in [{min}, {max}]"),
+            Kind::Bool => "true or false".into(),
+            Kind::Choice(c) => format!("one of {}", c.join(", ")),
+        }
+    }
+
+    fn check(&self, v: &Value) -> Option<Value> {
+        match (self, v) {
+            (Kind::Float { min, max, open_min }, Value::Float(_) | Value::Int(_)) => {
+                let x = match v {
+                    Value::Float(x) => *x,
+                    Value::Int(i) => *i as f64,
+                    _ => unreachable!(),
+                };
+                let ok_lo = if *open_min { x > *min } else { x >= *min };
+                (x.is_finite() && ok_lo && x <= *max).then_some(Value::Float(x))
+            }
+            (Kind::Int { min, max }, Value::Int(i)) => {
+                (i >= min && i <= max).then_some(Value::Int(*i))
+            }
+            (Kind::Int { min, max }, Value::Float(x)) => {
+                // 4.0 is accepted as 4; 4.5 is not an integer.
+                let ok = x.fract() == 0.0 && *x >= *min as f64 && *x <= *max as f64;
+                ok.then_some(Value::Int(*x as i64))
+            }
+            (Kind::Bool, Value::Bool(b)) => Some(Value::Bool(*b)),
+            (Kind::Bool, Value::Int(i)) if *i == 0 || *i == 1 => Some(Value::Bool(*i == 1)),
+            (Kind::Bool, Value::Str(s)) => match s.to_ascii_lowercase().as_str() {
+                "true" | "yes" | "1" => Some(Value::Bool(true)),
+                "false" | "no" | "0" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            (Kind::Choice(c), Value::Str(s)) => {
+                c.contains(&s.as_str()).then(|| Value::Str(s.clone()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A parameter's default: a value, or "none" where the default depends on
+/// other parameters (the help says how).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamDefault {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'static str),
+    /// No fixed default (e.g. BLEU's `smooth_value`: 0.1 for floor, 1 for add-k).
+    Derived,
+}
+
+impl ParamDefault {
+    fn value(self) -> Option<Value> {
+        match self {
+            ParamDefault::Bool(b) => Some(Value::Bool(b)),
+            ParamDefault::Int(i) => Some(Value::Int(i)),
+            ParamDefault::Float(x) => Some(Value::Float(x)),
+            ParamDefault::Str(s) => Some(Value::Str(s.into())),
+            ParamDefault::Derived => None,
+        }
+    }
+}
+
+/// One parameter of a metric.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    pub name: &'static str,
+    /// Other names accepted for it (e.g. sacrebleu's `smooth_method`).
+    pub aliases: &'static [&'static str],
+    pub kind: Kind,
+    pub default: ParamDefault,
+    pub help: &'static str,
+}
+
+/// How scores of a metric are shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// A fraction in [0, 1], shown ×100 (accuracy, F1, AER).
+    Fraction,
+    /// Already on a 0–100 scale (BLEU, chrF).
+    Points,
+    /// As is (the mean of per-item scores).
+    Plain,
+}
+
+impl Scale {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Fraction => "fraction",
+            Scale::Points => "points",
+            Scale::Plain => "plain",
+        }
+    }
+}
+
+/// Another name of a metric, with the defaults it implies (`chrf++` is chrF
+/// with word_order 2).
+#[derive(Clone, Copy, Debug)]
+pub struct Alias {
+    pub name: &'static str,
+    pub defaults: &'static [(&'static str, ParamDefault)],
+}
+
+/// A metric's declaration.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    pub name: &'static str,
+    pub aliases: &'static [Alias],
+    pub params: &'static [Param],
+    /// None where a parameter decides (the mean's `higher_is_better`).
+    pub higher_is_better: Option<bool>,
+    pub scale: Scale,
+    /// Statistics are non-negative counts (integers).
+    pub counts: bool,
+    pub description: &'static str,
+    /// The reference the value reproduces, for the docs.
+    pub reference: &'static str,
+    build: fn(&Params) -> Result<Metric>,
+}
+
+/// Resolved, validated parameters of one metric.
+#[derive(Clone, Debug)]
+pub struct Params {
+    values: Vec<(&'static str, Option<Value>)>,
+}
+
+impl Params {
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.values
+            .iter()
+            .find(|(k, _)| *k == name)
+            .and_then(|(_, v)| v.as_ref())
+    }
+    fn f(&self, name: &str) -> f64 {
+        match self.get(name) {
+            Some(Value::Float(x)) => *x,
+            Some(Value::Int(i)) => *i as f64,
+            _ => f64::NAN,
+        }
+    }
+    fn i(&self, name: &str) -> i64 {
+        match self.get(name) {
+            Some(Value::Int(i)) => *i,
+            _ => 0,
+        }
+    }
+    fn b(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(Value::Bool(true)))
+    }
+    fn s(&self, name: &str) -> &str {
+        match self.get(name) {
+            Some(Value::Str(s)) => s,
+            _ => "",
+        }
+    }
+    /// The parameters with their values (None: derived and not given).
+    #[must_use]
+    pub fn items(&self) -> &[(&'static str, Option<Value>)] {
+        &self.values
+    }
+}
+
+const FRACTION_REF: &str = "the formula on summed counts";
+
+/// Every built-in metric. Adding a metric: one entry here (and its arm in
+/// [`Metric`]); Python, `sigfast info` and the docs read this table.
+pub static SPECS: &[Spec] = &[
+    Spec {
+        name: "mean",
+        aliases: &[],
+        params: &[Param {
+            name: "higher_is_better",
+            aliases: &[],
+            kind: Kind::Bool,
+            default: ParamDefault::Bool(true),
+            help: "direction of the score",
+        }],
+        higher_is_better: None,
+        scale: Scale::Plain,
+        counts: false,
+        description: "mean of per-item scores",
+        reference: "the mean",
+        build: |p| {
+            Ok(Metric::Mean {
+                higher_is_better: p.b("higher_is_better"),
+            })
+        },
+    },
+    Spec {
+        name: "accuracy",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Fraction,
+        counts: true,
+        description: "correct / total",
+        reference: FRACTION_REF,
+        build: |_| Ok(Metric::Accuracy),
+    },
+    Spec {
+        name: "precision",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Fraction,
+        counts: true,
+        description: "tp / guessed",
+        reference: FRACTION_REF,
+        build: |_| Ok(Metric::Precision),
+    },
+    Spec {
+        name: "recall",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Fraction,
+        counts: true,
+        description: "tp / gold",
+        reference: FRACTION_REF,
+        build: |_| Ok(Metric::Recall),
+    },
+    Spec {
+        name: "fbeta",
+        aliases: &[Alias {
+            name: "f1",
+            defaults: &[],
+        }],
+        params: &[Param {
+            name: "beta",
+            aliases: &[],
+            kind: Kind::Float {
+                min: 0.0,
+                max: 1e6,
+                open_min: true,
+            },
+            default: ParamDefault::Float(1.0),
+            help: "weight of recall (1: F1)",
+        }],
+        higher_is_better: Some(true),
+        scale: Scale::Fraction,
+        counts: true,
+        description: "F-beta from tp, guessed, gold (conlleval, EVALB, conll18_ud_eval)",
+        reference: FRACTION_REF,
+        build: |p| Ok(Metric::FBeta { beta: p.f("beta") }),
+    },
+    Spec {
+        name: "bleu",
+        aliases: &[],
+        params: &[
+            Param {
+                name: "max_order",
+                aliases: &[],
+                kind: Kind::Int { min: 1, max: 16 },
+                default: ParamDefault::Int(4),
+                help: "largest n-gram order",
+            },
+            Param {
+                name: "smooth",
+                aliases: &["smooth_method"],
+                kind: Kind::Choice(&["none", "floor", "add-k", "exp"]),
+                default: ParamDefault::Str("exp"),
+                help: "sacrebleu's smoothing method",
+            },
+            Param {
+                name: "smooth_value",
+                aliases: &[],
+                kind: Kind::Float {
+                    min: 0.0,
+                    max: f64::INFINITY,
+                    open_min: false,
+                },
+                default: ParamDefault::Derived,
+                help: "smoothing value (default 0.1 for floor, 1 for add-k)",
+            },
+            Param {
+                name: "effective_order",
+                aliases: &[],
+                kind: Kind::Bool,
+                default: ParamDefault::Bool(false),
+                help: "stop at the highest order with n-grams (sentence BLEU)",
+            },
+        ],
+        higher_is_better: Some(true),
+        scale: Scale::Points,
+        counts: true,
+        description: "sacrebleu BLEU",
+        reference: "sacrebleu 2.x BLEU",
+        build: |p| {
+            let v = p.get("smooth_value").map(|_| p.f("smooth_value"));
+            let smooth = match p.s("smooth") {
+                "none" => Smooth::None,
+                "floor" => Smooth::Floor(v.unwrap_or(0.1)),
+                "add-k" => Smooth::AddK(v.unwrap_or(1.0)),
+                _ => Smooth::Exp,
+            };
+            Ok(Metric::Bleu {
+                max_order: p.i("max_order") as usize,
+                smooth,
+                effective_order: p.b("effective_order"),
+            })
+        },
+    },
+    Spec {
+        name: "chrf",
+        aliases: &[Alias {
+            name: "chrf++",
+            defaults: &[("word_order", ParamDefault::Int(2))],
+        }],
+        params: &[
+            Param {
+                name: "char_order",
+                aliases: &[],
+                kind: Kind::Int { min: 0, max: 32 },
+                default: ParamDefault::Int(6),
+                help: "largest character n-gram order",
+            },
+            Param {
+                name: "word_order",
+                aliases: &[],
+                kind: Kind::Int { min: 0, max: 8 },
+                default: ParamDefault::Int(0),
+                help: "largest word n-gram order (2: chrF++)",
+            },
+            Param {
+                name: "beta",
+                aliases: &[],
+                kind: Kind::Float {
+                    min: 0.0,
+                    max: 1e6,
+                    open_min: true,
+                },
+                default: ParamDefault::Float(2.0),
+                help: "weight of recall",
+            },
+            Param {
+                name: "eps_smoothing",
+                aliases: &[],
+                kind: Kind::Bool,
+                default: ParamDefault::Bool(false),
+                help: "sacrebleu's eps_smoothing (chrF++.py's averaging)",
+            },
+        ],
+        higher_is_better: Some(true),
+        scale: Scale::Points,
+        counts: true,
+        description: "sacrebleu chrF / chrF++",
+        reference: "sacrebleu 2.x chrF",
+        build: |p| {
+            let (c, w) = (p.i("char_order") as usize, p.i("word_order") as usize);
+            if c + w == 0 {
+                return Err(Error::metric(
+                    "metric 'chrf': char_order + word_order must be at least 1",
+                ));
+            }
+            Ok(Metric::Chrf {
+                char_order: c,
+                word_order: w,
+                beta: p.f("beta"),
+                eps_smoothing: p.b("eps_smoothing"),
+            })
+        },
+    },
+    Spec {
+        name: "aer",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(false),
+        scale: Scale::Fraction,
+        counts: true,
+        description: "alignment error rate 1 - (|A&S| + |A&P|) / (|A| + |S|)",
+        reference: "Och & Ney 2003; wa_eval_align.pl",
+        build: |_| Ok(Metric::Aer),
+    },
+    Spec {
+        name: "error_rate",
+        aliases: &[
+            Alias {
+                name: "wer",
+                defaults: &[],
+            },
+            Alias {
+                name: "ter",
+                defaults: &[],
+            },
+            Alias {
+                name: "cer",
+                defaults: &[],
+            },
+        ],
+        params: &[],
+        higher_is_better: Some(false),
+        scale: Scale::Fraction,
+        counts: false,
+        description: "edits / reference length (WER, TER, CER)",
+        reference: "the formula on summed statistics",
+        build: |_| Ok(Metric::ErrorRate),
+    },
+    Spec {
+        name: "macro_f1_2008",
+        aliases: &[Alias {
+            name: "weighted_macro_f1",
+            defaults: &[],
+        }],
+        params: &[Param {
+            name: "weight",
+            aliases: &["w_sem"],
+            kind: Kind::Float {
+                min: 0.0,
+                max: 1.0,
+                open_min: false,
+            },
+            default: ParamDefault::Float(0.5),
+            help: "weight of the semantic score (W_sem)",
+        }],
+        higher_is_better: Some(true),
+        scale: Scale::Fraction,
+        counts: true,
+        description: "CoNLL-2008 labeled macro F1",
+        reference: "eval08.pl (Surdeanu et al. 2008)",
+        build: |p| {
+            Ok(Metric::WeightedMacroF1 {
+                weight: p.f("weight"),
+            })
+        },
+    },
+];
+
+/// A metric resolved from a name and parameters.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub spec: &'static Spec,
+    pub metric: Metric,
+    pub params: Params,
+    /// The name to show (`f1`, `f0.5`, `chrf++`, `wer`).
+    pub label: String,
+}
+
+/// The spec of `name` (a canonical name or an alias, any case) and the alias used.
+#[must_use]
+pub fn lookup(name: &str) -> Option<(&'static Spec, Option<&'static Alias>)> {
+    let n = name.to_ascii_lowercase();
+    for s in SPECS {
+        if s.name == n {
+            return Some((s, None));
+        }
+        if let Some(a) = s.aliases.iter().find(|a| a.name == n) {
+            return Some((s, Some(a)));
+        }
+    }
+    None
+}
+
+/// Every name a metric can be asked for.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    SPECS
+        .iter()
+        .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().map(|a| a.name)))
+        .collect()
+}
+
+/// Resolve `name` with `given` parameters: unknown names, unknown parameters
+/// and values of the wrong type or range are [`Error::Metric`].
+pub fn resolve(name: &str, given: &[(String, Value)]) -> Result<Resolved> {
+    let (spec, alias) = lookup(name).ok_or_else(|| {
+        Error::metric(format!(
+            "unknown metric '{name}'; built-in metrics: {}",
+            names().join(", ")
+        ))
+    })?;
+    let mut values: Vec<(&'static str, Option<Value>)> = spec
+        .params
+        .iter()
+        .map(|p| {
+            let d = alias
+                .and_then(|a| a.defaults.iter().find(|(k, _)| *k == p.name))
+                .map_or(p.default, |(_, d)| *d);
+            (p.name, d.value())
+        })
+        .collect();
+    let mut seen: Vec<&'static str> = Vec::new();
+    for (key, v) in given {
+        let k = key.to_ascii_lowercase().replace('-', "_");
+        let Some(pi) = spec
+            .params
+            .iter()
+            .position(|p| p.name == k || p.aliases.contains(&k.as_str()))
+        else {
+            let valid: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+            return Err(Error::metric(format!(
+                "metric '{}' has no parameter '{key}'; {}",
+                spec.name,
+                if valid.is_empty() {
+                    "it takes none".to_string()
+                } else {
+                    format!("its parameters: {}", valid.join(", "))
+                }
+            )));
+        };
+        let p = &spec.params[pi];
+        if seen.contains(&p.name) {
+            return Err(Error::metric(format!(
+                "metric '{}': parameter {} given twice (also as an alias)",
+                spec.name, p.name
+            )));
+        }
+        seen.push(p.name);
+        let checked = p.kind.check(v).ok_or_else(|| {
+            Error::metric(format!(
+                "metric '{}': parameter {} must be {}, got {v}",
+                spec.name,
+                p.name,
+                p.kind.describe()
+            ))
+        })?;
+        values[pi].1 = Some(checked);
+    }
+    let params = Params { values };
+    let metric = (spec.build)(&params)?;
+    let label = label(spec, alias, &metric);
+    Ok(Resolved {
+        spec,
+        metric,
+        params,
+        label,
+    })
+}
+
+fn label(spec: &Spec, alias: Option<&Alias>, m: &Metric) -> String {
+    match m {
+        Metric::FBeta { beta } => {
+            if *beta == 1.0 {
+                "f1".into()
+            } else {
+                format!("f{beta}")
+            }
+        }
+        Metric::Chrf { word_order, .. } => {
+            if *word_order == 2 {
+                "chrf++".into()
+            } else if *word_order == 0 {
+                "chrf".into()
+            } else {
+                format!("chrf+{word_order}")
+            }
+        }
+        _ => alias.map_or(spec.name, |a| a.name).to_string(),
+    }
+}
+
+impl Metric {
+    /// Names of the statistics one system contributes, in order.
+    #[must_use]
+    pub fn stat_names(&self) -> Vec<String> {
+        match self {
+            Metric::Mean { .. } => vec!["score".into()],
+            Metric::Accuracy => vec!["correct".into(), "total".into()],
+            Metric::Precision | Metric::Recall | Metric::FBeta { .. } => {
+                vec!["tp".into(), "guessed".into(), "gold".into()]
+            }
+            Metric::Bleu { max_order, .. } => {
+                let mut v = vec!["hyp_len".to_string(), "ref_len".to_string()];
+                v.extend((1..=*max_order).map(|n| format!("correct_{n}")));
+                v.extend((1..=*max_order).map(|n| format!("total_{n}")));
+                v
+            }
+            Metric::Chrf {
+                char_order,
+                word_order,
+                ..
+            } => {
+                let mut v = Vec::new();
+                for (t, top) in [("c", *char_order), ("w", *word_order)] {
+                    for n in 1..=top {
+                        for kind in ["hyp", "ref", "match"] {
+                            v.push(format!("{kind}_{t}{n}"));
+                        }
+                    }
+                }
+                v
+            }
+            Metric::Aer => vec!["a_and_s".into(), "a_and_p".into(), "a".into(), "s".into()],
+            Metric::ErrorRate => vec!["edits".into(), "ref_len".into()],
+            Metric::WeightedMacroF1 { .. } => vec![
+                "syn_correct".into(),
+                "syn_total".into(),
+                "sem_correct".into(),
+                "sem_guessed".into(),
+                "sem_gold".into(),
+            ],
+        }
+    }
+}
 
 /// BLEU smoothing, as in sacrebleu (Chen & Cherry 2014).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -289,5 +957,79 @@ mod tests {
         let p = 0.5 * 0.75 + 0.5 * 0.8;
         let r = 0.5 * 0.6 + 0.5 * 0.8;
         assert!((v - 2.0 * p * r / (p + r)).abs() < 1e-15);
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    fn r(name: &str, given: &[(&str, Value)]) -> Result<Resolved> {
+        let g: Vec<(String, Value)> = given
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), v.clone()))
+            .collect();
+        resolve(name, &g)
+    }
+
+    #[test]
+    fn every_spec_resolves_with_defaults() {
+        for s in SPECS {
+            let m = r(s.name, &[]).unwrap();
+            assert_eq!(
+                m.metric.stat_names().len(),
+                m.metric.n_stats(),
+                "{}",
+                s.name
+            );
+            for a in s.aliases {
+                r(a.name, &[]).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_parameters_are_metric_errors() {
+        let e = r("chrf", &[("char_order", Value::Int(0))]).unwrap_err();
+        assert!(matches!(e, Error::Metric(_)), "{e}");
+        assert!(r("chrf", &[("char_order", Value::Int(-1))]).is_err());
+        assert!(r("bleu", &[("max_order", Value::Int(0))]).is_err());
+        assert!(r("bleu", &[("smooth", Value::Str("bogus".into()))]).is_err());
+        assert!(r("fbeta", &[("beta", Value::Float(0.0))]).is_err());
+        assert!(r("fbeta", &[("beta", Value::Float(f64::NAN))]).is_err());
+        assert!(r("accuracy", &[("beta", Value::Float(1.0))]).is_err());
+        assert!(r("bleu", &[("max_order", Value::Float(4.5))]).is_err());
+        assert!(r("nope", &[]).is_err());
+        let e = r(
+            "bleu",
+            &[
+                ("smooth", Value::Str("floor".into())),
+                ("smooth_method", Value::Str("exp".into())),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("twice"));
+    }
+
+    #[test]
+    fn aliases_set_defaults_and_labels() {
+        let m = r("chrf++", &[]).unwrap();
+        assert_eq!(m.label, "chrf++");
+        assert_eq!(m.metric.n_stats(), 24);
+        assert_eq!(r("F1", &[]).unwrap().label, "f1");
+        assert_eq!(
+            r("fbeta", &[("beta", Value::Float(0.5))]).unwrap().label,
+            "f0.5"
+        );
+        assert_eq!(r("wer", &[]).unwrap().label, "wer");
+        let b = r("bleu", &[("smooth_method", Value::Str("floor".into()))]).unwrap();
+        assert_eq!(
+            b.metric,
+            Metric::Bleu {
+                max_order: 4,
+                smooth: Smooth::Floor(0.1),
+                effective_order: false
+            }
+        );
     }
 }

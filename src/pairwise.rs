@@ -18,8 +18,7 @@ use crate::inference::{Alternative, BootVariant};
 use crate::metric::Metric;
 use crate::{Error, Result};
 
-/// Resamples per pairwise block; shard boundaries must fall on multiples.
-pub const PAIR_BLOCK: usize = 65_536;
+pub use crate::inference::PAIR_BLOCK;
 
 /// What to count for each pair.
 #[derive(Clone, Copy, Debug)]

@@ -108,6 +108,32 @@ pub struct UdError {
     pub message: String,
 }
 
+impl From<UdError> for crate::Error {
+    fn from(e: UdError) -> Self {
+        let (file, side) = match e.side {
+            Side::Gold => (crate::FileRole::Gold, "gold"),
+            Side::System => (crate::FileRole::System, "system"),
+        };
+        let mut where_ = String::new();
+        if let Some(k) = e.sentence {
+            where_ = format!(" (sentence {k}");
+            if let Some(id) = &e.sent_id {
+                where_.push_str(&format!(", sent_id {id}"));
+            }
+            where_.push(')');
+        }
+        let mut message = format!("{side} CoNLL-U file{where_}: {}", e.message);
+        if e.message.starts_with("text mismatch") {
+            message.push_str(" (gold file: {gold})");
+        }
+        crate::Error::Format {
+            file,
+            line: e.line,
+            message,
+        }
+    }
+}
+
 /// Unicode general category Zs (stable since Unicode 4.1).
 #[inline]
 fn is_zs(c: char) -> bool {

@@ -214,16 +214,15 @@ def _print_results(results: list[Any], as_json: bool, header: str | None = None)
     if header:
         print(header)
     r0 = results[0]
-    from .report import display_scale
 
-    scale = display_scale(r0.metric)
-    rows = [[r0.systems[0], _fmt_score(r0.metric, r0.score_x), "(baseline)", "", "", ""]]
+    scale = r0.display_scale
+    rows = [[r0.systems[0], _fmt_score(scale, r0.score_x), "(baseline)", "", "", ""]]
     for r in results:
         ci = r.confidence_interval
         rows.append(
             [
                 r.systems[1],
-                _fmt_score(r.metric, r.score_y),
+                _fmt_score(scale, r.score_y),
                 f"{scale * r.statistic:+.4f}",
                 f"[{scale * ci.low:+.4f}, {scale * ci.high:+.4f}]" if ci else "",
                 _fmt_p(r.pvalue),

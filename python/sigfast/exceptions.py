@@ -21,7 +21,7 @@ class InputError(SigfastError):
 class FormatError(SigfastError):
     """A file that cannot be read: names the file, the line and what to do."""
 
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+    def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
         where = ""
         if path is not None:
             where = f"{path}"

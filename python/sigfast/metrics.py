@@ -15,31 +15,38 @@ import numpy as np
 
 from .exceptions import MetricError
 
-__all__ = ["Metric", "available", "custom", "get"]
+__all__ = ["Metric", "available", "custom", "display_scale", "get", "specs"]
 
-_SMOOTH = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
-_SMOOTH_DEFAULT_VALUE = {"none": 0.0, "floor": 0.1, "add-k": 1.0, "exp": 0.0}
 
 
 @dataclass(frozen=True)
 class Metric:
     """A metric: its name, statistics layout and direction.
 
-    ``native`` names the Rust implementation (``None`` for a Python callable).
+    ``native`` names the registry entry computed in Rust (``None`` for a
+    Python callable); ``params`` are its validated parameters, defaults
+    filled in; ``scale`` says how scores are shown (``"fraction"``: ×100,
+    ``"points"`` and ``"plain"``: as they are).
     """
 
     name: str
     stat_names: tuple[str, ...]
     higher_is_better: bool
     native: str | None = None
-    params: Mapping[str, float] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
     func: Callable[[np.ndarray], np.ndarray] | None = None
     counts: bool = True
     description: str = ""
+    scale: str = "plain"
 
     @property
     def n_stats(self) -> int:
         return len(self.stat_names)
+
+    @property
+    def display_scale(self) -> int:
+        """100 for fractions shown in percent or points, 1 otherwise."""
+        return 100 if self.scale == "fraction" else 1
 
     def evaluate(self, sums: np.ndarray, n_items: int) -> np.ndarray:
         """The metric on each row of summed statistics ``(rows, n_stats)``."""
@@ -62,138 +69,51 @@ class Metric:
         return out
 
 
-def _builtin(name: str, **params: Any) -> Metric:
-    p = {k: v for k, v in params.items() if v is not None}
-    if name == "mean":
-        hib = bool(p.pop("higher_is_better", True))
-        _no_extra(name, p)
-        return Metric(
-            "mean",
-            ("score",),
-            hib,
-            "mean",
-            {"higher_is_better": float(hib)},
-            counts=False,
-            description="mean of per-item scores",
-        )
-    if name == "accuracy":
-        _no_extra(name, p)
-        return Metric("accuracy", ("correct", "total"), True, "accuracy", description="correct / total")
-    if name in ("precision", "recall"):
-        _no_extra(name, p)
-        return Metric(name, ("tp", "guessed", "gold"), True, name, description=f"{name} from tp, guessed, gold")
-    if name in ("f1", "fbeta"):
-        beta = float(p.pop("beta", 1.0))
-        _no_extra(name, p)
-        if not beta > 0:
-            raise MetricError(f"beta must be positive, got {beta}")
-        label = "f1" if beta == 1.0 else f"f{beta:g}"
-        return Metric(
-            label,
-            ("tp", "guessed", "gold"),
-            True,
-            "fbeta",
-            {"beta": beta},
-            description=f"F-beta (beta={beta:g}) from tp, guessed, gold",
-        )
-    if name == "bleu":
-        order = int(p.pop("max_order", 4))
-        smooth = str(p.pop("smooth", p.pop("smooth_method", "exp")))
-        if smooth not in _SMOOTH:
-            raise MetricError(f"unknown BLEU smoothing {smooth!r}; choose one of {sorted(_SMOOTH)}")
-        value = p.pop("smooth_value", None)
-        value = _SMOOTH_DEFAULT_VALUE[smooth] if value is None else float(value)
-        eff = bool(p.pop("effective_order", False))
-        _no_extra(name, p)
-        names = (
-            ("hyp_len", "ref_len")
-            + tuple(f"correct_{n}" for n in range(1, order + 1))
-            + tuple(f"total_{n}" for n in range(1, order + 1))
-        )
-        return Metric(
-            "bleu",
-            names,
-            True,
-            "bleu",
-            {"max_order": order, "smooth": _SMOOTH[smooth], "smooth_value": value, "effective_order": float(eff)},
-            description=f"sacrebleu BLEU (max order {order}, smooth {smooth})",
-        )
-    if name in ("chrf", "chrf++"):
-        char_order = int(p.pop("char_order", 6))
-        word_order = int(p.pop("word_order", 2 if name == "chrf++" else 0))
-        beta = float(p.pop("beta", 2.0))
-        eps = bool(p.pop("eps_smoothing", False))
-        _no_extra(name, p)
-        names = tuple(
-            f"{kind}_{t}{n}"
-            for t, top in (("c", char_order), ("w", word_order))
-            for n in range(1, top + 1)
-            for kind in ("hyp", "ref", "match")
-        )
-        label = "chrf++" if word_order == 2 and name in ("chrf", "chrf++") and word_order else "chrf"
-        return Metric(
-            label,
-            names,
-            True,
-            "chrf",
-            {"char_order": char_order, "word_order": word_order, "beta": beta, "eps_smoothing": float(eps)},
-            description=f"sacrebleu chrF (char {char_order}, word {word_order}, beta {beta:g})",
-        )
-    if name == "aer":
-        _no_extra(name, p)
-        return Metric(
-            "aer",
-            ("a_and_s", "a_and_p", "a", "s"),
-            False,
-            "aer",
-            description="alignment error rate 1 - (|A&S| + |A&P|) / (|A| + |S|)",
-        )
-    if name in ("error_rate", "wer", "ter", "cer"):
-        _no_extra(name, p)
-        return Metric(name, ("edits", "ref_len"), False, "error_rate", description="edits / reference length")
-    if name in ("macro_f1_2008", "weighted_macro_f1"):
-        w = float(p.pop("weight", p.pop("w_sem", 0.5)))
-        _no_extra(name, p)
-        return Metric(
-            "macro_f1_2008",
-            ("syn_correct", "syn_total", "sem_correct", "sem_guessed", "sem_gold"),
-            True,
-            "weighted_macro_f1",
-            {"weight": w},
-            description=f"CoNLL-2008 labeled macro F1 (semantic weight {w:g})",
-        )
-    raise MetricError(f"unknown metric {name!r}; built-in metrics: {', '.join(available())}")
+def specs() -> list[dict[str, Any]]:
+    """The metric registry, as declared once in Rust: one dict per metric with its ``name``,
+    ``aliases``, ``params`` (name, type, range or choices, default, help), ``higher_is_better``,
+    ``scale``, ``counts``, ``description`` and ``reference``."""
+    from . import _native
 
-
-def _no_extra(name: str, p: Mapping[str, Any]) -> None:
-    if p:
-        raise MetricError(f"metric {name!r} takes no parameter(s) {sorted(p)}")
+    return [dict(s) for s in _native.METRICS]
 
 
 def available() -> list[str]:
-    """Names of the built-in metrics."""
-    return [
-        "mean",
-        "accuracy",
-        "precision",
-        "recall",
-        "f1",
-        "fbeta",
-        "bleu",
-        "chrf",
-        "chrf++",
-        "aer",
-        "error_rate",
-        "wer",
-        "ter",
-        "cer",
-        "macro_f1_2008",
-    ]
+    """Names of the built-in metrics, aliases included."""
+    return [n for s in specs() for n in [s["name"], *(a["name"] for a in s["aliases"])]]
 
 
 def get(name: str, **params: Any) -> Metric:
-    """A built-in metric by name, e.g. ``get("bleu", smooth="floor")``."""
-    return _builtin(str(name).lower(), **params)
+    """A built-in metric by name, e.g. ``get("bleu", smooth="floor")``.
+
+    Unknown names, unknown parameters and values of the wrong type or range
+    raise :class:`~sigfast.exceptions.MetricError`.
+    """
+    from . import _native
+
+    if not isinstance(name, str):
+        raise MetricError(f"a metric name must be a string, got {name!r}")
+    r = _native.metric_resolve(name, params)
+    return Metric(
+        name=r["label"],
+        stat_names=tuple(r["stat_names"]),
+        higher_is_better=bool(r["higher_is_better"]),
+        native=r["name"],
+        params=dict(r["params"]),
+        counts=bool(r["counts"]),
+        description=r["description"],
+        scale=r["scale"],
+    )
+
+
+def display_scale(metric: Metric | str) -> int:
+    """100 for metrics shown in percent (fractions), 1 for the others (BLEU, chrF, means)."""
+    if isinstance(metric, Metric):
+        return metric.display_scale
+    try:
+        return get(metric).display_scale
+    except MetricError:
+        return 1
 
 
 def custom(

@@ -158,6 +158,7 @@ class PairwiseResult:
     stream_version: int
     labels: Mapping[str, str] = field(default_factory=dict)
     combinations: frozenset[str] = frozenset()
+    display_scale: int = 1
 
     # ---------------------------------------------------------------- views
     @property
@@ -308,7 +309,7 @@ class PairwiseResult:
                 [
                     pos + 1,
                     name,
-                    _fmt_score(self.metric, float(self.scores[i])),
+                    _fmt_score(self.display_scale, float(self.scores[i])),
                     cluster_of[name],
                     f"{lo}-{hi}" if lo != hi else str(lo),
                     p_next,
@@ -331,9 +332,7 @@ class PairwiseResult:
             fig, ax = plt.subplots(figsize=(6, 4.2))
         else:
             fig = ax.figure
-        from .report import display_scale
-
-        scale = display_scale(self.metric)
+        scale = self.display_scale
         colours = {"same": "tab:blue", "different": "tab:orange", "combination": "tab:green"}
         rows = self.comparisons()
         for cls in _PAIR_CLASSES:
@@ -553,6 +552,7 @@ def pairwise(
     delta = observed[None, :] - observed[:, None]
     adjusted = _adjust_matrix(pv, correction, alpha)
     return PairwiseResult(
+        display_scale=m.display_scale,
         systems=stats.systems,
         metric=m.name,
         higher_is_better=m.higher_is_better,

@@ -7,63 +7,9 @@ from typing import Any
 
 __all__ = ["format_result", "format_table"]
 
-_PERCENT = {
-    "accuracy",
-    "precision",
-    "recall",
-    "f1",
-    "aer",
-    "macro_f1_2008",
-    "error_rate",
-    "wer",
-    "ter",
-    "cer",
-    "las",
-    "uas",
-    "clas",
-    "mlas",
-    "blex",
-    "label_acc",
-    "upos",
-    "xpos",
-    "ufeats",
-    "alltags",
-    "lemmas",
-    "words",
-    "tokens",
-    "sentences",
-    "tagging_accuracy",
-    "complete_match",
-    "sentence_accuracy",
-    "oov_accuracy",
-    "labeled_macro_f1",
-    "unlabeled_macro_f1",
-    "exact_match",
-    "no_crossing",
-    "two_or_less_crossing",
-}
-
-
-def display_scale(metric: str) -> int:
-    """100 for metrics shown in percent or points (ratios), 1 otherwise (BLEU, chrF, means)."""
-    m = metric.lower()
-    return (
-        100
-        if (
-            m in _PERCENT
-            or m.startswith("f1")
-            or m.startswith("fbeta")
-            or m.startswith("f0")
-            or m.startswith("precision")
-            or m.startswith("recall")
-            or m.startswith("sem_")
-        )
-        else 1
-    )
-
-
-def _fmt_score(metric: str, v: float) -> str:
-    if display_scale(metric) == 100:
+def _fmt_score(scale: int, v: float) -> str:
+    """A score as shown: fractions ×100 with 2 decimals, others with 4 (2 from 10 up)."""
+    if scale == 100:
         return f"{100 * v:.2f}"
     return f"{v:.4f}" if abs(v) < 10 else f"{v:.2f}"
 
@@ -74,19 +20,19 @@ def _fmt_p(p: float) -> str:
 
 def format_result(r: Any) -> str:
     """A readable block for one PairedTestResult."""
-    scale = display_scale(r.metric)
+    scale = r.display_scale
     unit = " (x100)" if scale == 100 else ""
     lines = [
         f"{r.test.replace('_', ' ')} ({r.variant}, {r.alternative}), metric {r.metric}{unit}, {r.n_items} items",
-        f"  {r.systems[0]:<20} {_fmt_score(r.metric, r.score_x):>10}"
+        f"  {r.systems[0]:<20} {_fmt_score(scale, r.score_x):>10}"
         + (
-            f"   [{_fmt_score(r.metric, r.score_x_interval.low)}, {_fmt_score(r.metric, r.score_x_interval.high)}]"
+            f"   [{_fmt_score(scale, r.score_x_interval.low)}, {_fmt_score(scale, r.score_x_interval.high)}]"
             if r.score_x_interval
             else ""
         ),
-        f"  {r.systems[1]:<20} {_fmt_score(r.metric, r.score_y):>10}"
+        f"  {r.systems[1]:<20} {_fmt_score(scale, r.score_y):>10}"
         + (
-            f"   [{_fmt_score(r.metric, r.score_y_interval.low)}, {_fmt_score(r.metric, r.score_y_interval.high)}]"
+            f"   [{_fmt_score(scale, r.score_y_interval.low)}, {_fmt_score(scale, r.score_y_interval.high)}]"
             if r.score_y_interval
             else ""
         ),

@@ -58,6 +58,7 @@ class PairedTestResult:
     confidence_interval: ConfidenceInterval | None = None
     score_x_interval: ConfidenceInterval | None = None
     score_y_interval: ConfidenceInterval | None = None
+    display_scale: int = 1
     version: str = ""
     stream_version: int = 0
     distribution: np.ndarray | None = field(default=None, repr=False, compare=False)

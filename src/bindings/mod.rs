@@ -3,82 +3,168 @@
 //! functions convert arrays, release the GIL while the engine runs, relay
 //! progress, and turn Ctrl-C into `KeyboardInterrupt`.
 
-use std::collections::HashMap;
-use std::sync::atomic::Ordering;
-use std::sync::{Condvar, Mutex};
-use std::time::Duration;
-
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
-use crate::engine::{self, Progress, Resampling, Table};
+use crate::engine::{self, Resampling, Table};
 use crate::inference::{self, Alternative, BootVariant};
-use crate::metric::{Metric, Smooth};
+use crate::metric::{self, Metric, Value};
 use crate::Error;
+
+pub(crate) mod errors;
+use errors::{enter, quick, to_py, MetricError, Names};
 
 mod evalb_py;
 mod text_py;
 mod ud_py;
 
-fn to_py(e: Error) -> PyErr {
-    match e {
-        Error::Input(m) => PyValueError::new_err(m),
-        Error::Cancelled => PyKeyboardInterrupt::new_err("cancelled"),
-        other => PyValueError::new_err(other.to_string()),
+/// A parameter value from Python (bool, int, float or str).
+fn value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if v.is_instance_of::<PyBool>() {
+        return Ok(Value::Bool(v.extract::<bool>()?));
+    }
+    if v.is_instance_of::<PyString>() {
+        return Ok(Value::Str(v.extract::<String>()?));
+    }
+    if v.is_instance_of::<PyFloat>() {
+        return Ok(Value::Float(v.extract::<f64>()?));
+    }
+    if let Ok(i) = v.extract::<i64>() {
+        return Ok(Value::Int(i));
+    }
+    if let Ok(x) = v.extract::<f64>() {
+        return Ok(Value::Float(x));
+    }
+    Err(MetricError::new_err(format!(
+        "metric parameter {key}: expected a bool, number or string, got {}",
+        v.get_type().name()?
+    )))
+}
+
+fn given(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
+    let mut out = Vec::new();
+    if let Some(d) = params {
+        for (k, v) in d.iter() {
+            let key: String = k.extract()?;
+            if v.is_none() {
+                continue;
+            }
+            out.push((key.clone(), value(&key, &v)?));
+        }
+    }
+    Ok(out)
+}
+
+/// A metric from the registry: unknown names and invalid parameters raise `MetricError`.
+fn resolve(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<metric::Resolved> {
+    metric::resolve(name, &given(params)?).map_err(|e| to_py(e, &Names::default()))
+}
+
+fn parse_metric(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Metric> {
+    Ok(resolve(name, params)?.metric)
+}
+
+fn input(m: String) -> PyErr {
+    to_py(Error::Input(m), &Names::default())
+}
+
+fn py_value<'py>(py: Python<'py>, v: Option<&Value>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        None => py.None().into_bound(py),
+        Some(Value::Bool(b)) => b.into_pyobject(py)?.to_owned().into_any(),
+        Some(Value::Int(i)) => i.into_pyobject(py)?.into_any(),
+        Some(Value::Float(x)) => x.into_pyobject(py)?.into_any(),
+        Some(Value::Str(s)) => s.into_pyobject(py)?.into_any(),
+    })
+}
+
+fn default_value(d: metric::ParamDefault) -> Option<Value> {
+    match d {
+        metric::ParamDefault::Bool(b) => Some(Value::Bool(b)),
+        metric::ParamDefault::Int(i) => Some(Value::Int(i)),
+        metric::ParamDefault::Float(x) => Some(Value::Float(x)),
+        metric::ParamDefault::Str(s) => Some(Value::Str(s.into())),
+        metric::ParamDefault::Derived => None,
     }
 }
 
-fn param(p: &HashMap<String, f64>, key: &str, default: f64) -> f64 {
-    p.get(key).copied().unwrap_or(default)
+/// The registry as data: one dict per metric (name, aliases, parameters, direction, scale, ...).
+fn metric_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for s in metric::SPECS {
+        let d = PyDict::new(py);
+        d.set_item("name", s.name)?;
+        let aliases = PyList::empty(py);
+        for a in s.aliases {
+            let ad = PyDict::new(py);
+            ad.set_item("name", a.name)?;
+            let defs = PyDict::new(py);
+            for (k, v) in a.defaults {
+                defs.set_item(*k, py_value(py, default_value(*v).as_ref())?)?;
+            }
+            ad.set_item("defaults", defs)?;
+            aliases.append(ad)?;
+        }
+        d.set_item("aliases", aliases)?;
+        let params = PyList::empty(py);
+        for p in s.params {
+            let pd = PyDict::new(py);
+            pd.set_item("name", p.name)?;
+            pd.set_item("aliases", p.aliases.to_vec())?;
+            pd.set_item("type", p.kind.type_name())?;
+            match p.kind {
+                metric::Kind::Float { min, max, open_min } => {
+                    pd.set_item("min", min)?;
+                    pd.set_item("max", max)?;
+                    pd.set_item("open_min", open_min)?;
+                }
+                metric::Kind::Int { min, max } => {
+                    pd.set_item("min", min)?;
+                    pd.set_item("max", max)?;
+                }
+                metric::Kind::Choice(c) => pd.set_item("choices", c.to_vec())?,
+                metric::Kind::Bool => {}
+            }
+            pd.set_item("default", py_value(py, default_value(p.default).as_ref())?)?;
+            pd.set_item("help", p.help)?;
+            params.append(pd)?;
+        }
+        d.set_item("params", params)?;
+        d.set_item("higher_is_better", s.higher_is_better)?;
+        d.set_item("scale", s.scale.name())?;
+        d.set_item("counts", s.counts)?;
+        d.set_item("description", s.description)?;
+        d.set_item("reference", s.reference)?;
+        out.append(d)?;
+    }
+    Ok(out)
 }
 
-fn parse_metric(name: &str, p: &HashMap<String, f64>) -> PyResult<Metric> {
-    Ok(match name {
-        "mean" => Metric::Mean {
-            higher_is_better: param(p, "higher_is_better", 1.0) != 0.0,
-        },
-        "accuracy" => Metric::Accuracy,
-        "precision" => Metric::Precision,
-        "recall" => Metric::Recall,
-        "fbeta" => Metric::FBeta {
-            beta: param(p, "beta", 1.0),
-        },
-        "bleu" => {
-            let v = param(p, "smooth_value", f64::NAN);
-            let smooth = match param(p, "smooth", 3.0) as i64 {
-                0 => Smooth::None,
-                1 => Smooth::Floor(v),
-                2 => Smooth::AddK(v),
-                _ => Smooth::Exp,
-            };
-            let max_order = param(p, "max_order", 4.0) as usize;
-            if !(1..=16).contains(&max_order) {
-                return Err(PyValueError::new_err("BLEU max_order must be in 1..=16"));
-            }
-            Metric::Bleu {
-                max_order,
-                smooth,
-                effective_order: param(p, "effective_order", 0.0) != 0.0,
-            }
-        }
-        "chrf" => Metric::Chrf {
-            char_order: param(p, "char_order", 6.0) as usize,
-            word_order: param(p, "word_order", 0.0) as usize,
-            beta: param(p, "beta", 2.0),
-            eps_smoothing: param(p, "eps_smoothing", 0.0) != 0.0,
-        },
-        "aer" => Metric::Aer,
-        "error_rate" => Metric::ErrorRate,
-        "weighted_macro_f1" => Metric::WeightedMacroF1 {
-            weight: param(p, "weight", 0.5),
-        },
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown native metric {other:?}"
-            )))
-        }
-    })
+/// Resolve a metric: its canonical name, label, validated parameters (defaults filled in),
+/// statistic names, direction, scale and whether its statistics are counts.
+#[pyfunction]
+#[pyo3(signature = (name, params=None))]
+fn metric_resolve<'py>(
+    py: Python<'py>,
+    name: &str,
+    params: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = resolve(name, params)?;
+    let d = PyDict::new(py);
+    d.set_item("name", r.spec.name)?;
+    d.set_item("label", &r.label)?;
+    let p = PyDict::new(py);
+    for (k, v) in r.params.items() {
+        p.set_item(*k, py_value(py, v.as_ref())?)?;
+    }
+    d.set_item("params", p)?;
+    d.set_item("stat_names", r.metric.stat_names())?;
+    d.set_item("higher_is_better", r.metric.higher_is_better())?;
+    d.set_item("scale", r.spec.scale.name())?;
+    d.set_item("counts", r.spec.counts)?;
+    d.set_item("description", r.spec.description)?;
+    Ok(d)
 }
 
 fn parse_resampling(s: &str) -> PyResult<Resampling> {
@@ -86,7 +172,7 @@ fn parse_resampling(s: &str) -> PyResult<Resampling> {
         "items" => Ok(Resampling::Items),
         "distinct" => Ok(Resampling::Distinct),
         "auto" => Ok(Resampling::Auto),
-        _ => Err(PyValueError::new_err(format!("unknown resampling {s:?}"))),
+        _ => Err(input(format!("unknown resampling {s:?}"))),
     }
 }
 
@@ -95,7 +181,7 @@ fn parse_alternative(s: &str) -> PyResult<Alternative> {
         "two-sided" => Ok(Alternative::TwoSided),
         "greater" => Ok(Alternative::Greater),
         "less" => Ok(Alternative::Less),
-        _ => Err(PyValueError::new_err(format!("unknown alternative {s:?}"))),
+        _ => Err(input(format!("unknown alternative {s:?}"))),
     }
 }
 
@@ -103,68 +189,12 @@ fn table<'a>(a: &'a PyReadonlyArray2<'_, f64>) -> PyResult<Table<'a>> {
     let shape = a.shape();
     let data = a
         .as_slice()
-        .map_err(|_| PyValueError::new_err("statistics must be a C-contiguous float64 array"))?;
-    Table::new(data, shape[0], shape[1]).map_err(to_py)
-}
-
-/// Run `job` on a worker thread with the GIL released; poll Ctrl-C and feed
-/// `progress(done, total)` from the calling thread about ten times a second.
-fn run_detached<T: Send>(
-    py: Python<'_>,
-    callback: Option<&Bound<'_, PyAny>>,
-    total: u64,
-    job: impl FnOnce(&Progress) -> crate::Result<T> + Send,
-) -> PyResult<T> {
-    let progress = Progress::new();
-    let finished = (Mutex::new(false), Condvar::new());
-    std::thread::scope(|s| {
-        let (prog, fin) = (&progress, &finished);
-        let handle = s.spawn(move || {
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(prog)));
-            *fin.0
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
-            fin.1.notify_all();
-            out
-        });
-        loop {
-            let done = py.detach(|| {
-                let guard = finished
-                    .0
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                let (guard, _) = finished
-                    .1
-                    .wait_timeout_while(guard, Duration::from_millis(100), |d| !*d)
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                *guard
-            });
-            let mut err = py.check_signals().err();
-            if err.is_none() {
-                if let Some(cb) = callback {
-                    err = cb
-                        .call1((progress.done.load(Ordering::Relaxed), total))
-                        .err();
-                }
-            }
-            if let Some(e) = err {
-                progress.cancel.store(true, Ordering::Relaxed);
-                let _ = handle.join();
-                return Err(e);
-            }
-            if done {
-                break;
-            }
-        }
-        match handle.join() {
-            Ok(Ok(r)) => r.map_err(to_py),
-            Ok(Err(panic)) | Err(panic) => std::panic::resume_unwind(panic),
-        }
-    })
+        .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
+    Table::new(data, shape[0], shape[1]).map_err(|e| to_py(e, &Names::default()))
 }
 
 fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, PyAny>> {
-    let rows = if cols == 0 { 0 } else { v.len() / cols };
+    let rows = v.len().checked_div(cols).unwrap_or(0);
     Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
 }
 
@@ -177,7 +207,7 @@ fn bootstrap_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
     metric: &str,
-    params: HashMap<String, f64>,
+    params: Option<Bound<'py, PyDict>>,
     seed: u64,
     n_resamples: usize,
     resampling: &str,
@@ -185,18 +215,24 @@ fn bootstrap_values<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(metric, &params)?;
+    let m = parse_metric(metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
     let t = table(&data)?;
     let systems = t.width / m.n_stats().max(1);
-    let (v, d) = run_detached(py, progress.as_ref(), n_resamples as u64, |p| {
-        let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
-        let d = boot.distinct_rows();
-        Ok((
-            engine::bootstrap_values_range(&t, &boot, &m, seed, 0, n_resamples, threads, p)?,
-            d,
-        ))
-    })?;
+    let (v, d) = enter(
+        py,
+        progress.as_ref(),
+        n_resamples as u64,
+        &Names::default(),
+        |p| {
+            let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
+            let d = boot.distinct_rows();
+            Ok((
+                engine::bootstrap_values_range(&t, &boot, &m, seed, 0, n_resamples, threads, p)?,
+                d,
+            ))
+        },
+    )?;
     Ok((vec2(py, v, systems)?, d))
 }
 
@@ -205,9 +241,7 @@ fn parse_variant(variant: &str) -> PyResult<BootVariant> {
         "bk" => Ok(BootVariant::BergKirkpatrick),
         "koehn" => Ok(BootVariant::Koehn),
         "shifted" => Ok(BootVariant::Shifted),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown bootstrap variant {variant:?}"
-        ))),
+        _ => Err(input(format!("unknown bootstrap variant {variant:?}"))),
     }
 }
 
@@ -220,7 +254,7 @@ fn pair_spec(variant: &str, alternative: &str, orient: f64) -> PyResult<crate::p
 }
 
 fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<'py, PyAny>> {
-    let rows = if cols == 0 { 0 } else { v.len() / cols };
+    let rows = v.len().checked_div(cols).unwrap_or(0);
     Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
 }
 
@@ -233,7 +267,7 @@ fn pairwise_shard<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
     metric: &str,
-    params: HashMap<String, f64>,
+    params: Option<Bound<'py, PyDict>>,
     seed: u64,
     sub: u64,
     start: u64,
@@ -247,34 +281,41 @@ fn pairwise_shard<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(metric, &params)?;
+    let m = parse_metric(metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
     let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
     let s = observed.len();
-    let (c, sums, d) = run_detached(py, progress.as_ref(), stop.saturating_sub(start), |p| {
-        let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
-        let (c, sums) = crate::pairwise::pairwise_shard(
-            &t,
-            &boot,
-            &m,
-            seed,
-            start,
-            stop,
-            &observed,
-            spec,
-            means.as_deref(),
-            threads,
-            p,
-        )?;
-        Ok((c, sums, boot.distinct_rows()))
-    })?;
+    let (c, sums, d) = enter(
+        py,
+        progress.as_ref(),
+        stop.saturating_sub(start),
+        &Names::default(),
+        |p| {
+            let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
+            let (c, sums) = crate::pairwise::pairwise_shard(
+                &t,
+                &boot,
+                &m,
+                seed,
+                start,
+                stop,
+                &observed,
+                spec,
+                means.as_deref(),
+                threads,
+                p,
+            )?;
+            Ok((c, sums, boot.distinct_rows()))
+        },
+    )?;
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?, d))
 }
 
 /// Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S).
 #[pyfunction]
 #[pyo3(signature = (values, observed, variant, alternative, orient, means, threads))]
+#[allow(clippy::too_many_arguments)]
 fn pair_counts<'py>(
     py: Python<'py>,
     values: PyReadonlyArray2<'py, f64>,
@@ -288,11 +329,11 @@ fn pair_counts<'py>(
     let spec = pair_spec(variant, alternative, orient)?;
     let v = values
         .as_slice()
-        .map_err(|_| PyValueError::new_err("values must be C-contiguous"))?;
+        .map_err(|_| input("values must be C-contiguous".to_string()))?;
     let s = observed.len();
-    let (c, sums) = py
-        .detach(|| crate::pairwise::count_block(v, s, &observed, spec, means.as_deref(), threads))
-        .map_err(to_py)?;
+    let (c, sums) = quick(py, &Names::default(), || {
+        crate::pairwise::count_block(v, s, &observed, spec, means.as_deref(), threads)
+    })?;
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
 }
 
@@ -314,9 +355,13 @@ fn bootstrap_sums<'py>(
     let r = parse_resampling(resampling)?;
     let t = table(&data)?;
     let width = t.width;
-    let (v, d) = run_detached(py, progress.as_ref(), count as u64, |p| {
-        engine::bootstrap_sums_sub(&t, seed, start, count, r, sub, threads, p)
-    })?;
+    let (v, d) = enter(
+        py,
+        progress.as_ref(),
+        count as u64,
+        &Names::default(),
+        |p| engine::bootstrap_sums_sub(&t, seed, start, count, r, sub, threads, p),
+    )?;
     Ok((vec2(py, v, width)?, d))
 }
 
@@ -328,17 +373,21 @@ fn permutation_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
     metric: &str,
-    params: HashMap<String, f64>,
+    params: Option<Bound<'py, PyDict>>,
     seed: u64,
     n_resamples: usize,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(metric, &params)?;
+    let m = parse_metric(metric, params.as_ref())?;
     let t = table(&data)?;
-    let v = run_detached(py, progress.as_ref(), n_resamples as u64, |p| {
-        engine::permutation_values(&t, &m, seed, n_resamples, threads, p)
-    })?;
+    let v = enter(
+        py,
+        progress.as_ref(),
+        n_resamples as u64,
+        &Names::default(),
+        |p| engine::permutation_values(&t, &m, seed, n_resamples, threads, p),
+    )?;
     vec2(py, v, 2)
 }
 
@@ -349,14 +398,14 @@ fn exact_permutation_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
     metric: &str,
-    params: HashMap<String, f64>,
+    params: Option<Bound<'py, PyDict>>,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(metric, &params)?;
+    let m = parse_metric(metric, params.as_ref())?;
     let t = table(&data)?;
     let total = 1u64 << t.n.min(63);
-    let v = run_detached(py, progress.as_ref(), total, |p| {
+    let v = enter(py, progress.as_ref(), total, &Names::default(), |p| {
         engine::exact_permutation_values(&t, &m, threads, p)
     })?;
     vec2(py, v, 2)
@@ -378,9 +427,13 @@ fn permutation_sums<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = table(&data)?;
     let width = t.width;
-    let v = run_detached(py, progress.as_ref(), count as u64, |p| {
-        engine::permutation_sums(&t, seed, start, count, exact, threads, p)
-    })?;
+    let v = enter(
+        py,
+        progress.as_ref(),
+        count as u64,
+        &Names::default(),
+        |p| engine::permutation_sums(&t, seed, start, count, exact, threads, p),
+    )?;
     vec2(py, v, width)
 }
 
@@ -390,21 +443,23 @@ fn metric_scores<'py>(
     py: Python<'py>,
     sums: PyReadonlyArray2<'py, f64>,
     metric: &str,
-    params: HashMap<String, f64>,
+    params: Option<Bound<'py, PyDict>>,
     n_items: f64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let m = parse_metric(metric, &params)?;
+    let m = parse_metric(metric, params.as_ref())?;
     let k = m.n_stats();
     if sums.shape()[1] != k {
-        return Err(PyValueError::new_err(format!(
+        return Err(input(format!(
             "metric {metric} needs {k} statistics per row, got {}",
             sums.shape()[1]
         )));
     }
     let data = sums
         .as_slice()
-        .map_err(|_| PyValueError::new_err("sums must be C-contiguous"))?;
-    let out: Vec<f64> = data.chunks(k).map(|row| m.score(row, n_items)).collect();
+        .map_err(|_| input("sums must be C-contiguous".to_string()))?;
+    let out: Vec<f64> = quick(py, &Names::default(), || {
+        Ok(data.chunks(k).map(|row| m.score(row, n_items)).collect())
+    })?;
     Ok(PyArray1::from_vec(py, out))
 }
 
@@ -422,7 +477,7 @@ fn bootstrap_pvalue(
     let a = parse_alternative(alternative)?;
     let d = deltas
         .as_slice()
-        .map_err(|_| PyValueError::new_err("deltas must be contiguous"))?;
+        .map_err(|_| input("deltas must be contiguous".to_string()))?;
     let p = inference::bootstrap_pvalue(d, observed, v, a, orient, plus_one);
     Ok((p.count, p.total, p.pvalue))
 }
@@ -438,7 +493,7 @@ fn permutation_pvalue(
     let a = parse_alternative(alternative)?;
     let d = deltas
         .as_slice()
-        .map_err(|_| PyValueError::new_err("deltas must be contiguous"))?;
+        .map_err(|_| input("deltas must be contiguous".to_string()))?;
     let p = inference::permutation_pvalue(d, observed, a, plus_one);
     Ok((p.count, p.total, p.pvalue))
 }
@@ -448,9 +503,9 @@ fn permutation_pvalue(
 fn percentile_interval(values: PyReadonlyArray1<'_, f64>, confidence: f64) -> PyResult<(f64, f64)> {
     let v = values
         .as_slice()
-        .map_err(|_| PyValueError::new_err("values must be contiguous"))?;
+        .map_err(|_| input("values must be contiguous".to_string()))?;
     if v.is_empty() {
-        return Err(PyValueError::new_err("no values"));
+        return Err(input("no values".to_string()));
     }
     Ok(inference::percentile_interval(v, confidence))
 }
@@ -464,8 +519,9 @@ fn draw_count_floor(
     seed: u64,
     threads: usize,
 ) -> PyResult<u64> {
-    py.detach(|| engine::draw_count_floor(n, n_resamples, seed, threads))
-        .map_err(to_py)
+    quick(py, &Names::default(), || {
+        engine::draw_count_floor(n, n_resamples, seed, threads)
+    })
 }
 
 /// The first `count` words of the xoshiro stream of (seed, tag, resample, sub).
@@ -522,6 +578,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "release"
         },
     )?;
+    m.add("METRICS", metric_table(m.py())?)?;
+    m.add_function(wrap_pyfunction!(metric_resolve, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_values, m)?)?;

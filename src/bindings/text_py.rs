@@ -4,20 +4,23 @@
 
 use numpy::PyArray1;
 use numpy::PyArrayMethods;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::errors::{quick, to_py, Names};
 use crate::textstats::{self, Tokenizer};
+use crate::Error;
+
+fn input(m: impl Into<String>) -> PyErr {
+    to_py(Error::Input(m.into()), &Names::default())
+}
 
 fn check_refs(n: usize, refs: &[Vec<String>]) -> PyResult<()> {
     if refs.is_empty() {
-        return Err(PyValueError::new_err(
-            "at least one reference stream is needed",
-        ));
+        return Err(input("at least one reference stream is needed"));
     }
     for (k, r) in refs.iter().enumerate() {
         if r.len() != n {
-            return Err(PyValueError::new_err(format!(
+            return Err(input(format!(
                 "reference stream {k} has {} lines, the hypotheses {n}",
                 r.len()
             )));
@@ -47,25 +50,26 @@ fn bleu_stats<'py>(
     max_order: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let tok = Tokenizer::parse(tokenize).ok_or_else(|| {
-        PyValueError::new_err(format!(
+        input(format!(
             "tokenizer {tokenize:?} is not implemented natively"
         ))
     })?;
     if !(1..=16).contains(&max_order) {
-        return Err(PyValueError::new_err("max_order must be in 1..=16"));
+        return Err(input("max_order must be in 1..=16"));
     }
     check_refs(hyps.len(), &refs)?;
-    let rows = py.detach(|| {
+    let rows = quick(py, &Names::default(), || {
         let mut seg_refs: Vec<&str> = Vec::with_capacity(refs.len());
-        hyps.iter()
+        Ok(hyps
+            .iter()
             .enumerate()
             .map(|(i, h)| {
                 seg_refs.clear();
                 seg_refs.extend(refs.iter().map(|r| r[i].as_str()));
                 textstats::bleu_line(h, &seg_refs, tok, max_order)
             })
-            .collect::<Vec<_>>()
-    });
+            .collect::<Vec<_>>())
+    })?;
     to_array(py, rows, 2 + 2 * max_order)
 }
 
@@ -81,22 +85,21 @@ fn chrf_stats<'py>(
     beta: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     if char_order + word_order == 0 {
-        return Err(PyValueError::new_err(
-            "char_order + word_order must be positive",
-        ));
+        return Err(input("char_order + word_order must be positive"));
     }
     check_refs(hyps.len(), &refs)?;
-    let rows = py.detach(|| {
+    let rows = quick(py, &Names::default(), || {
         let mut seg_refs: Vec<&str> = Vec::with_capacity(refs.len());
-        hyps.iter()
+        Ok(hyps
+            .iter()
             .enumerate()
             .map(|(i, h)| {
                 seg_refs.clear();
                 seg_refs.extend(refs.iter().map(|r| r[i].as_str()));
                 textstats::chrf_segment(h, &seg_refs, char_order, word_order, beta)
             })
-            .collect::<Vec<_>>()
-    });
+            .collect::<Vec<_>>())
+    })?;
     to_array(py, rows, 3 * (char_order + word_order))
 }
 
@@ -104,7 +107,7 @@ fn chrf_stats<'py>(
 #[pyfunction]
 fn tokenize_lines(lines: Vec<String>, tokenize: &str) -> PyResult<Vec<String>> {
     let tok = Tokenizer::parse(tokenize).ok_or_else(|| {
-        PyValueError::new_err(format!(
+        input(format!(
             "tokenizer {tokenize:?} is not implemented natively"
         ))
     })?;
@@ -115,18 +118,18 @@ fn tokenize_lines(lines: Vec<String>, tokenize: &str) -> PyResult<Vec<String>> {
 #[pyfunction]
 fn lcs_lengths(py: Python<'_>, a: Vec<String>, b: Vec<String>) -> PyResult<Vec<usize>> {
     if a.len() != b.len() {
-        return Err(PyValueError::new_err(format!(
+        return Err(input(format!(
             "{} first sequences but {} second ones",
             a.len(),
             b.len()
         )));
     }
-    Ok(py.detach(|| {
-        a.iter()
+    quick(py, &Names::default(), || {
+        Ok(a.iter()
             .zip(&b)
             .map(|(x, y)| textstats::lcs_len_str(x, y))
-            .collect()
-    }))
+            .collect())
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

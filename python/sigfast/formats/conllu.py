@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FormatError, InputError
+from ..exceptions import InputError
 from ._base import ItemStats, ScoreReport, display, read_file_bytes
 
 __all__ = ["FORMATS", "METRICS", "counts", "score_conllu"]
@@ -97,20 +97,7 @@ def _evaluate(gold: Any, system: Any) -> tuple[np.ndarray, list[str | None]]:
 
     gbytes, gname = _read(gold, "gold")
     sbytes, sname = _read(system, "system")
-    try:
-        counts, ids = _native.ud_evaluate(gbytes, sbytes)
-    except ValueError as e:
-        if len(e.args) == 6 and e.args[0] == "udstats":
-            _, side, line, sent, sent_id, msg = e.args
-            where = ""
-            if sent is not None:
-                where = f" (sentence {sent}" + (f", sent_id {sent_id}" if sent_id else "") + ")"
-            if msg.startswith("text mismatch"):
-                msg += f" (gold file: {gname})"
-            raise FormatError(
-                f"{side} CoNLL-U file{where}: {msg}", path=gname if side == "gold" else sname, line=line
-            ) from None
-        raise
+    counts, ids = _native.ud_evaluate(gbytes, sbytes, gname, sname)
     return np.asarray(counts).reshape(-1, len(METRICS), 4), ids
 
 

@@ -111,16 +111,16 @@ def score_evalb(
     for name, v in (("max_error", max_error), ("cutoff_len", cutoff_len)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))):
             raise InputError(f"option {name} must be an integer, got {v!r}")
-    err, res = _native.evalb_score(
+    text, rows, messages, prm_warnings, cutoff = _native.evalb_score(
         g,
         s,
         prm_bytes,
         None if cutoff_len is None else int(cutoff_len),
         None if max_error is None else int(max_error),
+        gpath,
+        spath,
+        prm_path,
     )
-    if err is not None:
-        _raise(err, gpath, spath, prm_path)
-    text, rows, messages, prm_warnings, cutoff = res
     for w in prm_warnings:
         warnings.warn(f"{prm_path}: {w}", EvalbWarning, stacklevel=2)
     if messages:
@@ -133,36 +133,6 @@ def score_evalb(
             stacklevel=2,
         )
     return _report(text, np.asarray(rows), int(cutoff), gpath, spath)
-
-
-def _raise(err: tuple, gpath: str, spath: str, prm_path: str | None) -> None:
-    kind, side, line, col, msg, extra = err
-    if kind == "prm":
-        raise FormatError(f"{msg}; fix the parameter file", path=prm_path, line=line)
-    path = gpath if side == "gold" else spath
-    if kind == "malformed":
-        raise FormatError(
-            f"tree {line}, column {col}: {msg}; fix the tree (one complete tree per line)", path=path, line=line
-        )
-    if kind == "encoding":
-        raise FormatError(f"tree {line}: {msg}", path=path, line=line)
-    if kind == "line_count":
-        raise FormatError(
-            f"the gold file has {line} trees (lines) but the system file {spath} has {col}; EVALB compares line i "
-            "with line i, so both files need one tree per line for the same sentences (an empty line is a "
-            "skipped parse)",
-            path=gpath,
-        )
-    if kind == "too_many_errors":
-        shown = "; ".join(extra)
-        raise FormatError(
-            f"tree {line}: error sentence number {col} (length or word mismatch) exceeds MAX_ERROR={msg}: EVALB "
-            f"stops here and prints no summary. Errors so far: {shown}. Fix the tokenisation, or pass "
-            "max_error=N (EVALB's -e N) to score the remaining sentences",
-            path=spath,
-            line=line,
-        )
-    raise FormatError(f"{kind}: {msg}", path=path, line=line)  # pragma: no cover
 
 
 def _report(text: str, rows: np.ndarray, cutoff: int, gpath: str, spath: str) -> ScoreReport:

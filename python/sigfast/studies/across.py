@@ -177,6 +177,7 @@ class AcrossSplitsResult:
     n_items: tuple[int, ...]
     seed: int
     n_resamples: int | None
+    display_scale: int = 1
 
     @property
     def n_splits(self) -> int:
@@ -251,9 +252,9 @@ class AcrossSplitsResult:
         return json.dumps(self.to_dict(), **kwargs)
 
     def table(self, markdown: bool = False, max_rows: int | None = None) -> str:
-        from ..report import _fmt_score, display_scale, format_table
+        from ..report import _fmt_score, format_table
 
-        scale = display_scale(self.metric)
+        scale = self.display_scale
         ranges = self.score_ranges()
         order = sorted(
             range(len(ranges)), key=lambda s: -ranges[s]["mean"] if self.higher_is_better else ranges[s]["mean"]
@@ -261,9 +262,9 @@ class AcrossSplitsResult:
         rows = [
             [
                 ranges[s]["system"],
-                _fmt_score(self.metric, ranges[s]["mean"]),
-                _fmt_score(self.metric, ranges[s]["min"]),
-                _fmt_score(self.metric, ranges[s]["max"]),
+                _fmt_score(scale, ranges[s]["mean"]),
+                _fmt_score(scale, ranges[s]["min"]),
+                _fmt_score(scale, ranges[s]["max"]),
                 f"{scale * ranges[s]['range']:.2f}",
                 f"{ranges[s]['best_rank']}-{ranges[s]['worst_rank']}",
             ]
@@ -308,9 +309,7 @@ class AcrossSplitsResult:
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """Each system's score on every split (dots) and its range (bar), best mean first (G&B Figure 1)."""
         plt = pyplot()
-        from ..report import display_scale
-
-        scale = display_scale(self.metric)
+        scale = self.display_scale
         means = self.scores.mean(1)
         order = np.argsort(-means if self.higher_is_better else means, kind="stable")
         n = len(order)
@@ -422,6 +421,7 @@ def across_splits(
             one = np.clip(one, 0.0, 1.0)
             k_hat[i, j] = replicability(one, alpha=alpha, method="bonferroni").k_estimate
     return AcrossSplitsResult(
+        display_scale=m.display_scale,
         systems=systems,
         split_names=names,
         metric=metric if isinstance(metric, str) else (stats_list[0].metric_label or m.name),

@@ -257,8 +257,6 @@ def test_size_curve(
         block = results[z * n_draws : (z + 1) * n_draws]
         pv.append(np.stack([p[qi, qj] for _, p in block]))
         gains.append(np.stack([np.abs(sc[qj] - sc[qi]) for sc, _ in block]))
-    from ..report import display_scale
-
     name = metric if isinstance(metric, str) else met.name
     return TestSizeCurve(
         systems=stats.systems,
@@ -275,7 +273,7 @@ def test_size_curve(
         percentile=float(percentile),
         pvalues=tuple(pv),
         gains=tuple(gains),
-        scale=display_scale(name),
+        scale=met.display_scale,
     )
 
 

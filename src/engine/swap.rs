@@ -1,0 +1,310 @@
+//! Approximate randomization and exact permutation: paired swaps of two
+//! systems' statistics.
+
+use crate::metric::Metric;
+use crate::rng::{Stream, TAG_PERMUTE};
+use crate::{Error, Result};
+
+use super::{par_blocks, two_systems, Progress, Table, MAX_EXACT_ITEMS};
+
+/// Paired swaps of two systems' statistics (width = 2k: x then y).
+///
+/// Integer statistics keep y − x column by column in 32-bit (or 64-bit)
+/// lanes, padded to whole 64-item words, and add them under 64-bit swap
+/// masks: exact, and vectorized. Float statistics are added in item order.
+pub struct Swapper {
+    k: usize,
+    words: usize,
+    /// y − x, column-major, `k × 64·words`, when integral and small
+    diff_i32: Option<Vec<i32>>,
+    /// y − x, column-major, when integral but large
+    diff_i64: Option<Vec<i64>>,
+    /// y − x, column-major `k × 64·words` (float path)
+    diff_f: Vec<f64>,
+    total_x: Vec<f64>,
+    total_y: Vec<f64>,
+}
+
+macro_rules! masked_column_sums {
+    ($name:ident, $t:ty) => {
+        #[inline(always)]
+        pub(super) fn $name(
+            cols: &[$t],
+            words: usize,
+            k: usize,
+            mut word: impl FnMut(usize) -> u64,
+            acc: &mut [i64],
+        ) {
+            let npad = words * 64;
+            acc.fill(0);
+            for wi in 0..words {
+                let w = word(wi);
+                let mut m = [0 as $t; 64];
+                for (j, mj) in m.iter_mut().enumerate() {
+                    *mj = ((w >> j) & 1) as $t;
+                    *mj = (0 as $t).wrapping_sub(*mj);
+                }
+                for (c, a) in acc.iter_mut().enumerate().take(k) {
+                    let col = &cols[c * npad + wi * 64..c * npad + wi * 64 + 64];
+                    let mut s: $t = 0;
+                    for j in 0..64 {
+                        s = s.wrapping_add(col[j] & m[j]);
+                    }
+                    *a += s as i64;
+                }
+            }
+        }
+    };
+}
+masked_column_sums!(masked_i32, i32);
+
+/// Float swap sums: item i goes to lane i mod 4 (in item order within a
+/// lane), the lanes combined as (l0 + l1) + (l2 + l3).
+#[inline(always)]
+pub(super) fn float_masked(
+    cols: &[f64],
+    words: usize,
+    k: usize,
+    mut word: impl FnMut(usize) -> u64,
+    acc: &mut [f64],
+) {
+    let npad = words * 64;
+    let mut lanes = vec![[0.0f64; 4]; k];
+    for wi in 0..words {
+        let w = word(wi);
+        let mut m = [0.0f64; 64];
+        for (j, mj) in m.iter_mut().enumerate() {
+            *mj = ((w >> j) & 1) as f64;
+        }
+        for (c, lane) in lanes.iter_mut().enumerate() {
+            let col = &cols[c * npad + wi * 64..c * npad + wi * 64 + 64];
+            for q in 0..16 {
+                for l in 0..4 {
+                    lane[l] += col[4 * q + l] * m[4 * q + l];
+                }
+            }
+        }
+    }
+    for (a, lane) in acc.iter_mut().zip(&lanes) {
+        *a = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    }
+}
+masked_column_sums!(masked_i64, i64);
+
+impl Swapper {
+    pub fn new(t: &Table<'_>) -> Result<Self> {
+        if t.width % 2 != 0 {
+            return Err(Error::Input(
+                "a paired swap needs two systems with equal statistics".into(),
+            ));
+        }
+        let k = t.width / 2;
+        let words = t.n.div_ceil(64);
+        let npad = words * 64;
+        let mut diff_f = Vec::with_capacity(t.n * k);
+        let mut total_x = vec![0.0; k];
+        let mut total_y = vec![0.0; k];
+        for i in 0..t.n {
+            let r = t.row(i);
+            for c in 0..k {
+                diff_f.push(r[k + c] - r[c]);
+                total_x[c] += r[c];
+                total_y[c] += r[k + c];
+            }
+        }
+        let max_abs = t.max_abs();
+        let integral = t.all_integral() && max_abs * 2.0 * (t.n as f64) < 4.5e15;
+        let col_major = |conv: &dyn Fn(f64) -> i64| -> Vec<i64> {
+            let mut v = vec![0i64; k * npad];
+            for i in 0..t.n {
+                for c in 0..k {
+                    v[c * npad + i] = conv(diff_f[i * k + c]);
+                }
+            }
+            v
+        };
+        let mut diff_fc = vec![0.0f64; k * npad];
+        for i in 0..t.n {
+            for c in 0..k {
+                diff_fc[c * npad + i] = diff_f[i * k + c];
+            }
+        }
+        let (mut diff_i32, mut diff_i64) = (None, None);
+        if integral {
+            let cols = col_major(&|v| v as i64);
+            if 2.0 * max_abs * 64.0 < f64::from(i32::MAX) {
+                diff_i32 = Some(cols.iter().map(|&v| v as i32).collect());
+            } else {
+                diff_i64 = Some(cols);
+            }
+        }
+        Ok(Swapper {
+            k,
+            words,
+            diff_i32,
+            diff_i64,
+            diff_f: diff_fc,
+            total_x,
+            total_y,
+        })
+    }
+
+    /// Sums of (x', y') after swapping; `word(j)` gives the swap bits of
+    /// items 64j .. 64j + 63 (bit i mod 64 set: item i swapped).
+    fn sums(
+        &self,
+        word: impl FnMut(usize) -> u64,
+        out: &mut [f64],
+        acc_i: &mut [i64],
+        acc_f: &mut [f64],
+    ) {
+        let k = self.k;
+        if self.diff_i32.is_some() || self.diff_i64.is_some() {
+            if let Some(d) = &self.diff_i32 {
+                masked_i32(d, self.words, k, word, acc_i);
+            } else if let Some(d) = &self.diff_i64 {
+                masked_i64(d, self.words, k, word, acc_i);
+            }
+            for c in 0..k {
+                let m = acc_i[c] as f64;
+                out[c] = self.total_x[c] + m;
+                out[k + c] = self.total_y[c] - m;
+            }
+        } else {
+            float_masked(&self.diff_f, self.words, k, word, acc_f);
+            for c in 0..k {
+                out[c] = self.total_x[c] + acc_f[c];
+                out[k + c] = self.total_y[c] - acc_f[c];
+            }
+        }
+    }
+
+    /// Random swaps of resample `b`: item i uses bit i mod 64 of word i / 64.
+    pub fn random_sums(
+        &self,
+        seed: u64,
+        b: u64,
+        out: &mut [f64],
+        acc_i: &mut [i64],
+        acc_f: &mut [f64],
+    ) {
+        let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
+        self.sums(|_| stream.next_u64(), out, acc_i, acc_f);
+    }
+
+    /// Swaps of arrangement `mask`: item i swapped iff bit i is set (n ≤ 64).
+    pub fn mask_sums(&self, mask: u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
+        self.sums(|_| mask, out, acc_i, acc_f);
+    }
+}
+
+pub(super) fn swap_driver(
+    t: &Table<'_>,
+    total: usize,
+    threads: usize,
+    progress: &Progress,
+    stride: usize,
+    fill: impl Fn(&Swapper, u64, &mut [f64], &mut [f64], &mut [i64], &mut [f64]) + Sync,
+) -> Result<Vec<f64>> {
+    let sw = Swapper::new(t)?;
+    par_blocks(total, stride, threads, progress, |start, chunk| {
+        let mut sums = vec![0.0; t.width];
+        let mut ai = vec![0i64; sw.k];
+        let mut af = vec![0.0; sw.k];
+        for (r, row) in chunk.chunks_mut(stride).enumerate() {
+            fill(&sw, (start + r) as u64, row, &mut sums, &mut ai, &mut af);
+        }
+    })
+}
+
+/// Metric values (x', y') of approximate-randomization resamples: `n_resamples × 2`.
+pub fn permutation_values(
+    t: &Table<'_>,
+    metric: &Metric,
+    seed: u64,
+    n_resamples: usize,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    two_systems(t, metric)?;
+    let k = metric.n_stats();
+    let nf = t.n as f64;
+    swap_driver(
+        t,
+        n_resamples,
+        threads,
+        progress,
+        2,
+        |sw, b, row, sums, ai, af| {
+            sw.random_sums(seed, b, sums, ai, af);
+            row[0] = metric.score(&sums[..k], nf);
+            row[1] = metric.score(&sums[k..], nf);
+        },
+    )
+}
+
+/// Metric values (x', y') of all 2^n swap arrangements: `2^n × 2`.
+pub fn exact_permutation_values(
+    t: &Table<'_>,
+    metric: &Metric,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    two_systems(t, metric)?;
+    exact_size(t)?;
+    let k = metric.n_stats();
+    let nf = t.n as f64;
+    swap_driver(
+        t,
+        1usize << t.n,
+        threads,
+        progress,
+        2,
+        |sw, m, row, sums, ai, af| {
+            sw.mask_sums(m, sums, ai, af);
+            row[0] = metric.score(&sums[..k], nf);
+            row[1] = metric.score(&sums[k..], nf);
+        },
+    )
+}
+
+pub(super) fn exact_size(t: &Table<'_>) -> Result<()> {
+    if t.n > MAX_EXACT_ITEMS {
+        return Err(Error::Input(format!(
+            "the exact permutation test enumerates 2^n arrangements; n = {} is above the limit of {}",
+            t.n, MAX_EXACT_ITEMS
+        )));
+    }
+    Ok(())
+}
+
+/// Summed statistics of swap resamples `start .. start + count` (`count × width`);
+/// `exact` enumerates arrangements instead of drawing them.
+pub fn permutation_sums(
+    t: &Table<'_>,
+    seed: u64,
+    start: u64,
+    count: usize,
+    exact: bool,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    if exact {
+        exact_size(t)?;
+    }
+    swap_driver(
+        t,
+        count,
+        threads,
+        progress,
+        t.width,
+        |sw, r, row, _sums, ai, af| {
+            let b = start + r;
+            if exact {
+                sw.mask_sums(b, row, ai, af);
+            } else {
+                sw.random_sums(seed, b, row, ai, af);
+            }
+        },
+    )
+}
