@@ -163,6 +163,8 @@ struct Word<'a> {
     /// First functional child and next functional sibling (`u32::MAX` = none), in word order.
     first_child: u32,
     next_sibling: u32,
+    /// 1-based line of the word in its file.
+    line: u32,
 }
 
 struct Sent<'a> {
@@ -450,6 +452,9 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
                     &wc,
                     sent,
                 ));
+                if let Some(w) = doc.words.last_mut() {
+                    w.line = lineno as u32;
+                }
             }
         } else {
             match parse_uint(cols[0]) {
@@ -481,6 +486,9 @@ fn parse(data: &str) -> Result<Doc<'_>, PErr> {
             heads.push(h);
             doc.words
                 .push(make_word(start, end, false, form, &cols, sent));
+            if let Some(w) = doc.words.last_mut() {
+                w.line = lineno as u32;
+            }
         }
     }
     if in_sent {
@@ -584,6 +592,7 @@ fn make_word<'a>(
         ),
         first_child: NONE,
         next_sibling: NONE,
+        line: 0,
     }
 }
 
@@ -841,8 +850,8 @@ fn mismatch(gold: &Doc<'_>, sys: &Doc<'_>) -> UdError {
     }
 }
 
-/// Score `system` against `gold` (both UTF-8 CoNLL-U bytes).
-pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
+/// Gold and system parsed, with identical texts (the scorer's precondition).
+fn read_pair<'a>(gold: &'a [u8], system: &'a [u8]) -> Result<(Doc<'a>, Doc<'a>), UdError> {
     let gt = decode(Side::Gold, gold)?;
     let st = decode(Side::System, system)?;
     let g = parse(gt).map_err(|e| to_err(Side::Gold, e))?;
@@ -850,6 +859,163 @@ pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
     if g.text != s.text {
         return Err(mismatch(&g, &s));
     }
+    Ok((g, s))
+}
+
+/// What the scorer compares on an aligned pair of words.
+struct Flags {
+    upos: bool,
+    xpos: bool,
+    feats: bool,
+    lemma: bool,
+    uas: bool,
+    las: bool,
+}
+
+/// The scorer's comparisons of gold word `gw` with its aligned system word
+/// `sw`; `map[system word] = gold word`. A system parent without a gold
+/// partner never equals a gold parent.
+fn word_flags(gw: &Word<'_>, sw: &Word<'_>, map: &[u32]) -> Flags {
+    let uas = if gw.parent == NONE || sw.parent == NONE {
+        gw.parent == sw.parent
+    } else {
+        map[sw.parent as usize] == gw.parent
+    };
+    Flags {
+        upos: gw.upos == sw.upos,
+        xpos: gw.xpos == sw.xpos,
+        feats: gw.feats == sw.feats,
+        lemma: gw.lemma == "_" || gw.lemma == sw.lemma,
+        uas,
+        las: uas && gw.deprel == sw.deprel,
+    }
+}
+
+/// The unit views of [`units`], in order.
+pub const UNIT_VIEWS: [&str; 7] = ["las", "uas", "deprel", "upos", "xpos", "ufeats", "lemmas"];
+
+/// Gold words with the labels the scorer compares, for diff, oracle,
+/// agreement and McNemar: one unit per gold word (empty nodes excluded).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Units {
+    /// Per gold word: its sentence (0-based), form and 1-based line.
+    pub sentence: Vec<u32>,
+    pub forms: Vec<String>,
+    pub lines: Vec<u32>,
+    /// Per gold word: the aligned system word (`u32::MAX`: none) and that word's line.
+    pub aligned: Vec<u32>,
+    pub system_lines: Vec<u32>,
+    pub n_system_words: usize,
+    /// Per gold word: the gold relation without subtype (for per-relation tables).
+    pub relation: Vec<String>,
+    /// For each of [`UNIT_VIEWS`]: (gold labels, system labels). A system label
+    /// equals the gold label exactly when the scorer counts the word correct
+    /// for that metric (for `deprel`: when the relations are equal); an
+    /// unaligned gold word has the system label [`MISSING`].
+    pub labels: Vec<(Vec<String>, Vec<String>)>,
+    pub sent_ids: Vec<Option<String>>,
+}
+
+/// The label of a unit a system has no word for.
+pub const MISSING: &str = "\u{2205}";
+
+fn offset(parent: u32, word: usize) -> String {
+    if parent == NONE {
+        "root".to_string()
+    } else {
+        format!("{:+}", i64::from(parent) - word as i64)
+    }
+}
+
+/// The units of `system` against `gold` (see [`Units`]), from the same
+/// parse and alignment as [`evaluate`].
+pub fn units(gold: &[u8], system: &[u8]) -> Result<Units, UdError> {
+    let (g, s) = read_pair(gold, system)?;
+    let (map, pairs) = align(&g.words, &s.words);
+    let n = g.words.len();
+    let mut aligned = vec![NONE; n];
+    for &(gi, si) in &pairs {
+        aligned[gi as usize] = si;
+    }
+    let missing = || vec![MISSING.to_string(); n];
+    let mut sys: Vec<Vec<String>> = (0..UNIT_VIEWS.len()).map(|_| missing()).collect();
+    let mut gold_l: Vec<Vec<String>> = vec![Vec::with_capacity(n); UNIT_VIEWS.len()];
+    for (i, gw) in g.words.iter().enumerate() {
+        let uas_g = offset(gw.parent, i);
+        let las_g = format!("{}({uas_g})", gw.deprel);
+        for (v, lab) in [
+            las_g,
+            uas_g,
+            gw.deprel.to_string(),
+            gw.upos.to_string(),
+            gw.xpos.to_string(),
+            gw.feats.to_string(),
+            gw.lemma.to_string(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            gold_l[v].push(lab);
+        }
+    }
+    // the label a system word gets: the gold label when the scorer says correct,
+    // else its own value (marked if it would read like the gold one)
+    let own = |ok: bool, gold: &str, mine: String| -> String {
+        if ok {
+            gold.to_string()
+        } else if mine == gold {
+            format!("{mine}\u{2260}")
+        } else {
+            mine
+        }
+    };
+    for &(gi, si) in &pairs {
+        let (gi, si) = (gi as usize, si as usize);
+        let (gw, sw) = (&g.words[gi], &s.words[si]);
+        let f = word_flags(gw, sw, &map);
+        let head = if sw.parent == NONE {
+            "root".to_string()
+        } else if map[sw.parent as usize] == NONE {
+            "?".to_string()
+        } else {
+            offset(map[sw.parent as usize], gi)
+        };
+        let values = [
+            (f.las, format!("{}({head})", sw.deprel)),
+            (f.uas, head),
+            (gw.deprel == sw.deprel, sw.deprel.to_string()),
+            (f.upos, sw.upos.to_string()),
+            (f.xpos, sw.xpos.to_string()),
+            (f.feats, sw.feats.to_string()),
+            (f.lemma, sw.lemma.to_string()),
+        ];
+        for (v, (ok, mine)) in values.into_iter().enumerate() {
+            sys[v][gi] = own(ok, &gold_l[v][gi], mine);
+        }
+    }
+    Ok(Units {
+        sentence: g.words.iter().map(|w| w.sent).collect(),
+        forms: g.words.iter().map(|w| w.form.to_string()).collect(),
+        lines: g.words.iter().map(|w| w.line).collect(),
+        system_lines: aligned
+            .iter()
+            .map(|&a| if a == NONE { 0 } else { s.words[a as usize].line })
+            .collect(),
+        aligned,
+        n_system_words: s.words.len(),
+        relation: g.words.iter().map(|w| w.deprel.to_string()).collect(),
+        labels: gold_l.into_iter().zip(sys).collect(),
+        sent_ids: g
+            .sents
+            .iter()
+            .map(|x| x.sent_id.map(str::to_owned))
+            .collect(),
+    })
+}
+
+/// Score `system` against `gold` (both UTF-8 CoNLL-U bytes).
+pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
+    let (g, s) = read_pair(gold, system)?;
     let nm = METRICS.len();
     let ns = g.sents.len();
     let mut out = vec![0u64; ns * nm * N_COUNTS];
@@ -919,33 +1085,21 @@ pub fn evaluate(gold: &[u8], system: &[u8]) -> Result<Evaluation, UdError> {
             }
         }
     }
-    // NotAligned (a system parent without a gold partner) must never equal a gold parent.
-    let same_parent = |gw: &Word<'_>, sw: &Word<'_>| -> bool {
-        if gw.parent == NONE || sw.parent == NONE {
-            gw.parent == sw.parent
-        } else {
-            map[sw.parent as usize] == gw.parent
-        }
-    };
     for &(gi, si) in &pairs {
         let gw = &g.words[gi as usize];
         let sw = &s.words[si as usize];
         let k = gw.sent as usize;
-        let upos = gw.upos == sw.upos;
-        let xpos = gw.xpos == sw.xpos;
-        let feats = gw.feats == sw.feats;
-        let lemma = gw.lemma == "_" || gw.lemma == sw.lemma;
-        let uas = same_parent(gw, sw);
-        let las = uas && gw.deprel == sw.deprel;
+        let f = word_flags(gw, sw, &map);
+        let (upos, feats, lemma, las) = (f.upos, f.feats, f.lemma, f.las);
         let flags = [
             true,
-            upos,
-            xpos,
-            feats,
-            upos && xpos && feats,
-            lemma,
-            uas,
-            las,
+            f.upos,
+            f.xpos,
+            f.feats,
+            f.upos && f.xpos && f.feats,
+            f.lemma,
+            f.uas,
+            f.las,
         ];
         for (j, &ok) in flags.iter().enumerate() {
             let m = M_WORDS + j;

@@ -102,12 +102,12 @@ def test_ner_tags_and_spans(ner):
 
 
 def test_ner_matches_chunk_scorer(ner):
-    from sigfast.formats.chunk import FORMATS
+    from sigfast.formats import score
 
     g, e, f = ner
     s = read_units(g, [e, f], view="spans")
     for k, path in enumerate((e, f)):
-        rep = FORMATS["ner"](g, path)
+        rep = score("ner", g, path)
         assert int(s.correct(k)[s.gold_present].sum()) == int(rep.stats["f1"].values[:, 0].sum())
 
 

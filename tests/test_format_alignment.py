@@ -103,7 +103,8 @@ def test_one_based_pharaoh(tmp_path):
 
 
 def test_registered_names():
-    assert {"alignment", "aer", "pharaoh", "naacl"} <= set(formats.available())
+    assert "alignment" in formats.available()
+    assert {formats.spec(a).name for a in ("aer", "pharaoh", "naacl")} == {"alignment"}
     r = formats.score("pharaoh", DATA / "gold.pharaoh", DATA / "system.pharaoh")
     a_s, a_p, a, s = r.stats["aer"].values.sum(0)
     assert r.scores["aer"] == 1.0 - (a_s + a_p) / (a + s)

@@ -607,7 +607,7 @@ def test_eval09_senses():
 
 def test_option_errors():
     g, s = DATA / "basic.gold.conll09", DATA / "basic.sys.conll09"
-    with pytest.raises(InputError, match="no option"):
+    with pytest.raises(FormatError, match="no option"):
         score("conll09", g, s, su=True)
     with pytest.raises(InputError, match="contradict"):
         score("conll09", g, s, p=True, punct=True)

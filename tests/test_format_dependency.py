@@ -33,7 +33,7 @@ import pytest
 from _dependency_fixtures import en_ewt25, en_ewt_available
 from sigfast import metrics
 from sigfast.exceptions import FormatError, InputError
-from sigfast.formats import get_scorer, score
+from sigfast.formats import score, spec
 from sigfast.formats.dependency import is_punct
 
 DATA = Path(__file__).resolve().parent / "data" / "dependency"
@@ -258,11 +258,11 @@ def test_option_errors():
         score("conllx", g, s, p=True, punct=False)
     with pytest.raises(InputError, match="contradict"):
         score("conll07", g, s, d=True, deriv=True)
-    with pytest.raises(InputError, match="no option"):
+    with pytest.raises(FormatError, match="no option"):
         score("conllx", g, s, deriv=False)
-    with pytest.raises(InputError, match="true or false"):
+    with pytest.raises(FormatError, match="punct=bool cannot be 'maybe'"):
         score("conll07", g, s, punct="maybe")
-    assert get_scorer("conllx") is not get_scorer("conll07")
+    assert spec("conllx").score is not spec("conll07").score
 
 
 @pytest.mark.parametrize(

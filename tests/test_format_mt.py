@@ -227,7 +227,7 @@ def test_undecodable_bytes():
 
 
 def test_bad_options(tmp_path):
-    with pytest.raises(InputError, match="tokenizer 'zh'"):
+    with pytest.raises(FormatError, match="option tokenize"):
         score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), tokenize="zh")
     with pytest.raises(InputError, match="unknown MT metric 'ter'"):
         score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), metric="ter")

@@ -64,7 +64,7 @@ def _check_stats(r) -> None:
 
 
 def test_registered():
-    assert {"evalb", "penn"} <= set(available())
+    assert "evalb" in available()
 
 
 @pytest.mark.parametrize(
@@ -128,8 +128,8 @@ def test_prm_warnings_and_options(tmp_path):
         score("evalb", DATA / "gold.mrg", DATA / "test.mrg", prm=bad)
     with pytest.raises(FormatError, match="cannot read the parameter"):
         score("evalb", DATA / "gold.mrg", DATA / "test.mrg", prm=tmp_path / "missing.prm")
-    with pytest.raises(InputError, match="max_error must be an integer"):
-        score("evalb", DATA / "gold.mrg", DATA / "test.mrg", max_error="10")
+    with pytest.raises(FormatError, match="max_error"):
+        score("evalb", DATA / "gold.mrg", DATA / "test.mrg", max_error=1.5)
 
 
 def test_too_many_errors_stops_like_evalb():

@@ -1,7 +1,7 @@
 //! CoNLL-U evaluation (conll18_ud_eval.py v1.2) for `sigfast.formats.conllu`.
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 
 use super::errors::{quick, Names};
 use crate::udstats;
@@ -28,8 +28,50 @@ fn ud_evaluate<'py>(
     Ok((PyArray1::from_vec(py, e.counts), e.sent_ids))
 }
 
+/// The units of `system` against `gold` (conll18_ud_eval's parse and word
+/// alignment): a dict with per-gold-word `sentence`, `forms`, `lines`,
+/// `aligned` (system word index, -1 for none), `system_lines`,
+/// `relation`, `labels` (view → (gold labels, system labels), views as in
+/// `UD_UNIT_VIEWS`), plus `n_system_words` and `sent_ids`.
+#[pyfunction]
+#[pyo3(signature = (gold, system, gold_name=None, system_name=None))]
+fn ud_units<'py>(
+    py: Python<'py>,
+    gold: &Bound<'py, PyBytes>,
+    system: &Bound<'py, PyBytes>,
+    gold_name: Option<String>,
+    system_name: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (g, s) = (gold.as_bytes(), system.as_bytes());
+    let names = Names::new(gold_name, system_name);
+    let u = quick(py, &names, || Ok(udstats::units(g, s)?))?;
+    let d = PyDict::new(py);
+    d.set_item("sentence", PyArray1::from_vec(py, u.sentence))?;
+    d.set_item("forms", u.forms)?;
+    d.set_item("lines", PyArray1::from_vec(py, u.lines))?;
+    let aligned: Vec<i64> = u
+        .aligned
+        .iter()
+        .map(|&a| if a == u32::MAX { -1 } else { i64::from(a) })
+        .collect();
+    d.set_item("aligned", PyArray1::from_vec(py, aligned))?;
+    d.set_item("system_lines", PyArray1::from_vec(py, u.system_lines))?;
+    d.set_item("n_system_words", u.n_system_words)?;
+    d.set_item("relation", u.relation)?;
+    let labels = PyDict::new(py);
+    for (view, pair) in udstats::UNIT_VIEWS.iter().zip(u.labels) {
+        labels.set_item(*view, pair)?;
+    }
+    d.set_item("labels", labels)?;
+    d.set_item("sent_ids", u.sent_ids)?;
+    Ok(d)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UD_METRICS", udstats::METRICS.to_vec())?;
+    m.add("UD_UNIT_VIEWS", udstats::UNIT_VIEWS.to_vec())?;
+    m.add("MISSING", udstats::MISSING)?;
     m.add_function(wrap_pyfunction!(ud_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(ud_units, m)?)?;
     Ok(())
 }

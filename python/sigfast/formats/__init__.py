@@ -1,80 +1,183 @@
-"""Readers that score system outputs against gold exactly as reference scorers do.
+"""The format registry: one reader per format serves the report, the statistics and the units.
 
-Each module registers its formats in a module-level ``FORMATS`` mapping of
-name -> ``score(gold, system, **options) -> ScoreReport``. Modules are
-imported only when a format is used.
+Every module in this package whose name does not start with ``_`` is a
+format module: it declares its formats in a ``SPECS`` tuple of
+:class:`FormatSpec` (name, aliases, extensions, typed options, views,
+metrics, and a ``score`` function). Nothing else registers them: adding a
+file here adds a format.
+
+Modules are imported on use. A format named by its canonical name whose
+module has the same name (``conllu``, ``pos``, ``mt``, ``alignment``,
+``items``…) imports that module alone; an alias, an extension or a listing
+(``available()``, ``sigfast info``) imports every format module once.
+
+:func:`parse` reads gold and systems once into a :class:`Parsed`;
+``Parsed.statistics(metric)``, ``Parsed.units(view)`` and
+``Parsed.report(system).text`` are the three views of that one parse.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import os
+import pkgutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from ._base import ItemStats, ScoreReport
+from ..exceptions import InputError
+from ._base import MISSING, FormatSpec, ItemStats, Option, Parsed, ScoreReport, Units, UnitTable
 
-__all__ = ["ItemStats", "ScoreReport", "available", "detect_format", "get_scorer"]
+__all__ = [
+    "MISSING",
+    "FormatSpec",
+    "ItemStats",
+    "Option",
+    "Parsed",
+    "ScoreReport",
+    "UnitTable",
+    "Units",
+    "available",
+    "detect_format",
+    "parse",
+    "score",
+    "spec",
+    "specs",
+    "system_names",
+]
 
-_MODULES = (
-    "dependency",
-    "conllu",
-    "conll09",
-    "chunk",
-    "pos",
-    "trees",
-    "alignment",
-    "mt",
-    "summarization",
-    "generic",
-)
+_LOADED: dict[str, FormatSpec] = {}
+_SCANNED = False
 
 
-def _registry() -> dict[str, Callable[..., ScoreReport]]:
-    out: dict[str, Callable[..., ScoreReport]] = {}
-    for name in _MODULES:
-        try:
-            mod = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as e:
-            if e.name == f"{__name__}.{name}":
-                continue
-            raise
-        out.update(getattr(mod, "FORMATS", {}))
-    return out
+def _module_names() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def _load(module: str) -> None:
+    mod = importlib.import_module(f"{__name__}.{module}")
+    for s in getattr(mod, "SPECS", ()):
+        for key in (s.name, *s.aliases):
+            other = _LOADED.get(key)
+            if other is not None and other is not s:
+                raise RuntimeError(f"format name {key!r} is declared twice ({other.name}, {s.name})")
+            _LOADED[key] = s
+
+
+def _scan() -> None:
+    global _SCANNED
+    if not _SCANNED:
+        for m in _module_names():
+            _load(m)
+        _SCANNED = True
+
+
+def specs() -> list[FormatSpec]:
+    """Every format's declaration, sorted by name."""
+    _scan()
+    seen: dict[str, FormatSpec] = {}
+    for s in _LOADED.values():
+        seen[s.name] = s
+    return [seen[k] for k in sorted(seen)]
 
 
 def available() -> list[str]:
-    """Names of the file formats sigfast can score."""
-    return sorted(_registry())
+    """Canonical names of the formats sigfast reads."""
+    return [s.name for s in specs()]
 
 
-def get_scorer(fmt: str) -> Callable[..., ScoreReport]:
-    from ..exceptions import InputError
-
-    reg = _registry()
-    try:
-        return reg[fmt]
-    except KeyError:
-        raise InputError(f"unknown format {fmt!r}; available: {', '.join(sorted(reg))}") from None
+def spec(fmt: str) -> FormatSpec:
+    """The declaration of format ``fmt`` (a canonical name or an alias)."""
+    if not isinstance(fmt, str):
+        raise InputError(f"a format name must be a string, got {fmt!r}")
+    key = fmt.strip().lower()
+    if key not in _LOADED and key in _module_names():
+        _load(key)
+    if key not in _LOADED:
+        _scan()
+    if key not in _LOADED:
+        raise InputError(f"unknown format {fmt!r}; available: {', '.join(available())}")
+    return _LOADED[key]
 
 
 def score(fmt: str, gold: Any, system: Any, **options: Any) -> ScoreReport:
-    """Score one system file against gold in format ``fmt``."""
-    return get_scorer(fmt)(gold, system, **options)
+    """Score one system file against gold in format ``fmt`` (options checked against its schema)."""
+    s = spec(fmt)
+    return s.score(gold, system, **s.validate(options))
 
 
-_EXTENSIONS = {
-    ".conllu": "conllu",
-    ".mrg": "evalb",
-    ".ptb": "evalb",
-    ".tree": "evalb",
-    ".trees": "evalb",
-    ".talp": "alignment",
-    ".naacl": "alignment",
-    ".wa": "alignment",
-    ".tsv": "tsv",
-    ".jsonl": "jsonl",
-    ".npy": "npy",
-}
+def _stem(p: str) -> str:
+    name = os.path.basename(p.rstrip("/\\")) or p
+    if name.endswith(".gz"):
+        name = name[:-3]
+    stem, ext = os.path.splitext(name)
+    return stem if stem and 1 < len(ext) <= 8 else name
+
+
+def system_names(paths: Sequence[Any]) -> list[str]:
+    """Short stable names for system files: the file name without its extension (and ``.gz``).
+
+    A name depends only on its own path, never on the other files given,
+    except where two files would get the same name (``AntNLP/en_ewt.conllu``
+    and ``BOUN/en_ewt.conllu``): then those files are named by their folder
+    (``AntNLP``, ``BOUN``), failing that ``folder/stem``, failing that by
+    their paths as given. ``NAME=PATH`` names a system explicitly.
+    """
+    strs = [str(p) for p in paths]
+    names = [_stem(p) for p in strs]
+    for rename in (lambda p, n: _parent(p), lambda p, n: f"{_parent(p)}/{_stem(p)}"):
+        dup = _duplicates(names)
+        if dup:
+            names = [rename(p, n) if n in dup else n for p, n in zip(strs, names)]
+    dup = _duplicates(names)
+    if dup:
+        names = [p if n in dup else n for p, n in zip(strs, names)]
+    dup = _duplicates(names)
+    if dup:
+        raise InputError(f"the same system file is given twice: {sorted(dup)}; name them with NAME=PATH")
+    return names
+
+
+def _duplicates(names: Sequence[str]) -> set[str]:
+    return {n for n in names if names.count(n) > 1}
+
+
+def _parent(p: str) -> str:
+    return os.path.basename(os.path.dirname(os.path.abspath(p)))
+
+
+def _named(systems: Any, names: Sequence[str] | None) -> tuple[list[str], list[Any]]:
+    """(names, paths) from a path, a list of paths or NAME=PATH strings, or a mapping."""
+    if isinstance(systems, (str, os.PathLike)):
+        systems = [systems]
+    if isinstance(systems, Mapping):
+        pairs = [(str(k), v) for k, v in systems.items()]
+        given, paths = [p[0] for p in pairs], [p[1] for p in pairs]
+    else:
+        given, paths = [], []
+        for s in systems:
+            if isinstance(s, str) and "=" in s and not os.path.exists(s):
+                n, p = s.split("=", 1)
+                if not n or not p:
+                    raise InputError(f"{s!r}: write NAME=PATH")
+                given.append(n)
+                paths.append(p)
+            else:
+                given.append("")
+                paths.append(s)
+        auto = system_names([p for n, p in zip(given, paths) if not n]) if paths else []
+        it = iter(auto)
+        given = [n or next(it) for n in given]
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(paths):
+            raise InputError(f"{len(names)} names for {len(paths)} system files")
+        given = names
+    if not paths:
+        raise InputError("no system files given")
+    if len(set(given)) != len(given):
+        raise InputError(f"system names must be distinct: {given}")
+    return given, paths
 
 
 def detect_format(path: Any) -> str:
@@ -84,30 +187,56 @@ def detect_format(path: Any) -> str:
     format then (``format=...``, ``--format``).
     """
     import gzip
-    from pathlib import Path
-
-    from ..exceptions import InputError
 
     p = Path(str(path))
     name = p.name[:-3] if p.name.endswith(".gz") else p.name
     suffix = Path(name).suffix.lower()
-    if suffix in _EXTENSIONS:
-        return _EXTENSIONS[suffix]
+    all_specs = specs()
+    by_ext = [s.name for s in all_specs if suffix and suffix in s.extensions]
+    if len(by_ext) == 1:
+        return by_ext[0]
     try:
-        opener = gzip.open if p.name.endswith(".gz") else open
+        opener: Any = gzip.open if p.name.endswith(".gz") else open
         with opener(p, "rt", encoding="utf-8", errors="replace") as fh:
-            head = [ln.rstrip("\n") for _, ln in zip(range(50), fh)]
+            head = [ln.rstrip("\n").lstrip("\ufeff") for _, ln in zip(range(50), fh)]
     except OSError as e:
         raise InputError(f"{p}: cannot read the file to detect its format ({e})") from None
-    lines = [ln for ln in head if ln.strip()]
-    if lines and all(ln.lstrip().startswith("(") for ln in lines[:5]):
-        return "evalb"
-    if any(ln.startswith("# sent_id") or ln.startswith("# text") for ln in head):
-        return "conllu"
-    cols = [ln.split("\t") for ln in lines if not ln.startswith("#")]
-    if cols and all(len(c) == 10 for c in cols) and all(c[0].split("-")[0].split(".")[0].isdigit() for c in cols):
-        return "conllu"
+    claims = [s.name for s in all_specs if s.detect is not None and s.detect(head)]
+    if by_ext:
+        claims = [c for c in claims if c in by_ext] or by_ext
+    if len(claims) == 1:
+        return claims[0]
     raise InputError(
-        f"{p}: cannot tell the file's format from its name or first lines; "
-        f"name it with format= (one of {', '.join(available())})"
+        f"{p}: cannot tell the file's format from its name or first lines"
+        + (f" (it could be {', '.join(claims)})" if claims else "")
+        + f"; name it with format= / --format (one of {', '.join(available())})"
+    )
+
+
+def parse(
+    fmt: str,
+    gold: Any,
+    systems: Any,
+    *,
+    names: Sequence[str] | None = None,
+    **options: Any,
+) -> Parsed:
+    """Read gold and system files once (format ``fmt``, or ``"auto"``) into a :class:`Parsed`.
+
+    ``systems`` is a path, a list of paths (``NAME=PATH`` strings name a
+    system), or a mapping name → path. Options are checked against the
+    format's schema before any file is read.
+    """
+    sys_names, paths = _named(systems, names)
+    if fmt in (None, "auto"):
+        fmt = detect_format(gold if gold is not None else paths[0])
+    s = spec(fmt)
+    opts = s.validate(options)
+    if s.needs_gold and gold is None:
+        raise InputError(f"format {s.name!r} needs a gold file")
+    if not s.needs_gold and gold is not None:
+        raise InputError(f"format {s.name!r} reads per-item values and takes no gold file")
+    reports = tuple(s.score(gold, p, **opts) for p in paths)
+    return Parsed(
+        spec=s, options=opts, gold=None if gold is None else str(gold), names=tuple(sys_names), reports=reports
     )

@@ -64,9 +64,9 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 
-__all__ = ["FORMATS", "score_alignment"]
+__all__ = ["SPECS", "score_alignment"]
 
 _LINK = re.compile(r"^(0|[1-9][0-9]*)([-p?])(0|[1-9][0-9]*)$")
 _POS = re.compile(r"^(0|[1-9][0-9]*)$")
@@ -341,14 +341,49 @@ def score_alignment(
     return ScoreReport("alignment", g.path, s.path, text, scores, stats, "aer", tuple(str(k) for k in keys))
 
 
-def _fixed(fmt: str):  # type: ignore[no-untyped-def]
-    def score(gold: Any, system: Any, **options: Any) -> ScoreReport:
-        options.setdefault("gold_format", fmt)
-        options.setdefault("system_format", fmt)
-        return score_alignment(gold, system, **options)
+_LAYOUTS = ("pharaoh", "naacl")
 
-    score.__doc__ = f"score_alignment with both files in the {fmt} layout."
-    return score
-
-
-FORMATS = {"alignment": score_alignment, "aer": score_alignment, "pharaoh": _fixed("pharaoh"), "naacl": _fixed("naacl")}
+SPECS = (
+    FormatSpec(
+        name="alignment",
+        description="word alignments (Pharaoh i-j / ipj, or NAACL/WPT links), scored with AER",
+        reference="wa_eval_align.pl (WPT 2003) and lilt's aer.py",
+        score=score_alignment,
+        options=(
+            Option(
+                "gold_format", str, None, "layout of the gold file (default: detected)", choices=_LAYOUTS, nullable=True
+            ),
+            Option(
+                "system_format",
+                str,
+                None,
+                "layout of the system file (default: detected)",
+                choices=_LAYOUTS,
+                nullable=True,
+            ),
+            Option("gold_base", int, None, "index of the first word in gold (0 or 1)", choices=(0, 1), nullable=True),
+            Option(
+                "system_base",
+                int,
+                None,
+                "index of the first word in the system (0 or 1)",
+                choices=(0, 1),
+                nullable=True,
+            ),
+            Option("reverse_gold", bool, False, "swap the two positions of every gold link"),
+            Option("reverse_system", bool, False, "swap the two positions of every system link"),
+            Option(
+                "report",
+                str,
+                None,
+                "wpt (wa_eval_align.pl), lilt (aer.py) or dreamt (score-alignments)",
+                choices=("wpt", "lilt", "dreamt"),
+                nullable=True,
+            ),
+            Option("f_alpha", float, None, "aer.py --fAlpha (lilt report)", minimum=0.0, maximum=1.0, nullable=True),
+        ),
+        aliases=("aer", "pharaoh", "naacl", "wa"),
+        extensions=(".talp", ".naacl", ".wa"),
+        metrics=("aer", "precision", "recall", "f1"),
+    ),
+)

@@ -58,9 +58,9 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 
-__all__ = ["FORMATS", "score_conlleval", "score_ner"]
+__all__ = ["SPECS", "score_conlleval", "score_ner"]
 
 _SCHEMES = {
     "iob": "iob",
@@ -775,4 +775,47 @@ def _words(a: np.ndarray) -> np.ndarray:
     return np.ndarray((n + 1,), "<u8", buffer=pad, strides=(1,))
 
 
-FORMATS = {"conlleval": score_conlleval, "ner": score_ner}
+def _chunk_options(delimiter_default: str | None) -> tuple[Option, ...]:
+    return (
+        Option(
+            "scheme", str, "iob", "tag scheme: iob (IOB1/IOB2, conlleval's rules) or iobes", choices=tuple(_SCHEMES)
+        ),
+        Option("raw", bool, False, "conlleval -r: tags carry no prefix"),
+        Option("o_tag", str, "O", "conlleval -o: the outside tag"),
+        Option(
+            "delimiter",
+            str,
+            delimiter_default,
+            "conlleval -d: field separator (a regular expression)",
+            nullable=delimiter_default is None,
+        ),
+        Option("boundary", str, "-X-", "sentence boundary token"),
+        Option(
+            "docstart",
+            str,
+            "keep",
+            "-DOCSTART- lines: ordinary tokens (keep) or sentence ends (skip)",
+            choices=("keep", "skip"),
+        ),
+    )
+
+
+SPECS = (
+    FormatSpec(
+        name="conlleval",
+        description="chunking / NER in conlleval's layout (token ... gold-tag system-tag), one file",
+        reference="conlleval 2004-01-26 (CoNLL-2000/2003)",
+        score=score_conlleval,
+        options=_chunk_options(" "),
+        metrics=("f1", "precision", "recall", "accuracy"),
+    ),
+    FormatSpec(
+        name="ner",
+        description="chunking / NER as two CoNLL-2003 column files (gold, system), scored like conlleval",
+        reference="conlleval 2004-01-26 (CoNLL-2000/2003)",
+        score=score_ner,
+        options=_chunk_options(None),
+        aliases=("chunk", "bio", "conll2003", "iob"),
+        metrics=("f1", "precision", "recall", "accuracy"),
+    ),
+)

@@ -102,7 +102,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 from .dependency import (
     ASCII_WS,
     UNICODE_WS,
@@ -117,7 +117,7 @@ from .dependency import (
     walk,
 )
 
-__all__ = ["FORMATS", "score_conll08", "score_conll09"]
+__all__ = ["SPECS", "score_conll08", "score_conll09"]
 
 _WEIGHT = 0.5
 _PERL_NUM = re.compile(r"([+-]?)(?:([0-9]+(?:[eE][+-]?[0-9]+)?)|(inf)|(nan))", re.IGNORECASE)
@@ -666,4 +666,31 @@ def score_conll09(gold: Any, system: Any, **options: Any) -> ScoreReport:
     return _score(gold, system, "conll09", **options)
 
 
-FORMATS = {"conll08": score_conll08, "conll09": score_conll09}
+_PUNCT = Option("punct", bool, None, "score punctuation tokens (default yes)", nullable=True)
+_P = Option("p", bool, None, "the script's -p: leave punctuation out", nullable=True)
+
+SPECS = (
+    FormatSpec(
+        name="conll08",
+        description="CoNLL 2008 joint syntactic-semantic dependencies, scored like eval08.pl",
+        reference="eval08.pl (CoNLL 2008 shared task)",
+        score=score_conll08,
+        options=(
+            _PUNCT,
+            _P,
+            Option("su", bool, None, "score semantic dependencies unlabeled (eval08.pl -u)", nullable=True),
+            Option("u", bool, None, "eval08.pl's -u (same as su)", nullable=True),
+        ),
+        aliases=("conll2008",),
+        metrics=("labeled_macro_f1",),
+    ),
+    FormatSpec(
+        name="conll09",
+        description="CoNLL 2009 syntactic-semantic dependencies, scored like eval09.pl",
+        reference="eval09.pl (CoNLL 2009 shared task)",
+        score=score_conll09,
+        options=(_PUNCT, _P),
+        aliases=("conll2009",),
+        metrics=("labeled_macro_f1",),
+    ),
+)

@@ -63,10 +63,10 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import InputError
-from ._base import ItemStats, ScoreReport, display, read_file_bytes
+from ..exceptions import FormatError, InputError
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display, read_file_bytes
 
-__all__ = ["FORMATS", "METRICS", "counts", "score_conllu"]
+__all__ = ["METRICS", "SPECS", "VIEWS", "counts", "score_conllu"]
 
 METRICS = (
     "Tokens",
@@ -131,11 +131,11 @@ def _table(tot: np.ndarray, table: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def score_conllu(gold: Any, system: Any, *, table: str = "verbose") -> ScoreReport:
+def score_conllu(gold: Any, system: Any, *, table: str = "verbose", align: str = "chars") -> ScoreReport:
     """Score a system CoNLL-U file against gold like ``conll18_ud_eval.py`` v1.2.
 
     ``gold`` and ``system`` are paths (plain or gzip) or raw bytes. See the
-    module docstring for items, statistics, options and errors.
+    module docstring for items, statistics, units, options and errors.
     """
     from .. import metrics as _metrics
 
@@ -162,6 +162,53 @@ def score_conllu(gold: Any, system: Any, *, table: str = "verbose") -> ScoreRepo
         stats=stats,
         default_metric="las",
         item_ids=item_ids,
+        views=VIEWS,
+        unit_source=lambda view: _units(gold, system, view, align),
+    )
+
+
+def _units(gold: Any, system: Any, view: str, align: str) -> UnitTable:
+    from .. import _native
+
+    gbytes, gname = _read(gold, "gold")
+    sbytes, sname = _read(system, "system")
+    u = _native.ud_units(gbytes, sbytes, gname, sname)
+    aligned = np.asarray(u["aligned"])
+    if align == "tokens" and ((aligned < 0).any() or u["n_system_words"] != len(aligned)):
+        _not_same_words(u, gname, sname)
+    gold_labels, sys_labels = u["labels"][view]
+    ids = tuple(i or "" for i in u["sent_ids"])
+    grouped = view in ("las", "uas")
+    return UnitTable(
+        view=view,
+        gold=np.array(gold_labels, dtype=object),
+        system=np.array(sys_labels, dtype=object),
+        sentence=np.asarray(u["sentence"], dtype=np.int64),
+        forms=tuple(u["forms"]),
+        n_sentences=len(ids),
+        sentence_ids=ids,
+        groups=np.array(u["relation"], dtype=object) if grouped else None,
+        group_name="gold relation" if grouped else "gold label",
+        note="" if align == "tokens" else "words aligned on characters as conll18_ud_eval.py does",
+    )
+
+
+def _not_same_words(u: dict[str, Any], gname: str, sname: str) -> None:
+    aligned = np.asarray(u["aligned"])
+    hint = "; to compare raw-text outputs, align on characters (align=chars, --align chars)"
+    missing = np.flatnonzero(aligned < 0)
+    if len(missing):
+        i = int(missing[0])
+        k = int(u["sentence"][i])
+        sid = u["sent_ids"][k]
+        where = f"sentence {k + 1}" + (f" ({sid})" if sid else "")
+        raise FormatError(
+            f"the system file does not have gold word {u['forms'][i]!r} ({where}, gold line {int(u['lines'][i])}): "
+            f"it splits the text into other words{hint}",
+            path=sname,
+        )
+    raise FormatError(
+        f"the system file has {u['n_system_words']} words, gold ({gname}) has {len(aligned)}{hint}", path=sname
     )
 
 
@@ -176,4 +223,41 @@ def counts(gold: Any, system: Any) -> dict[str, tuple[int, int, int, int]]:
     return {m: (int(t[0]), int(t[2]), int(t[1]), int(t[3])) for m, t in zip(METRICS, tot)}
 
 
-FORMATS = {"conllu": score_conllu}
+def _is_conllu(head: list[str]) -> bool:
+    if any(ln.startswith(("# sent_id", "# text")) for ln in head):
+        return True
+    cols = [ln.split("\t") for ln in head if ln.strip() and not ln.startswith("#")]
+    return bool(cols) and all(len(c) == 10 and c[0].split("-")[0].split(".")[0].isdigit() for c in cols)
+
+
+VIEWS = ("las", "uas", "deprel", "upos", "xpos", "ufeats", "lemmas")
+
+SPECS = (
+    FormatSpec(
+        name="conllu",
+        description="CoNLL-U (Universal Dependencies), all 13 metrics of the CoNLL 2018 shared task",
+        reference="conll18_ud_eval.py v1.2",
+        score=score_conllu,
+        options=(
+            Option(
+                "table",
+                str,
+                "verbose",
+                "report: --verbose table, --counts table, or the short 3 lines",
+                choices=("verbose", "counts", "short"),
+            ),
+            Option(
+                "align",
+                str,
+                "chars",
+                "units: words aligned on characters as the scorer does (chars), or "
+                "systems must have exactly the gold words (tokens)",
+                choices=("chars", "tokens"),
+            ),
+        ),
+        extensions=(".conllu",),
+        views=VIEWS,
+        metrics=tuple(m.lower() for m in METRICS[9:10] + METRICS[:9] + METRICS[10:]),
+        detect=_is_conllu,
+    ),
+)

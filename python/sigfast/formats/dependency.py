@@ -70,9 +70,9 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 
-__all__ = ["FORMATS", "is_punct", "score_conll07", "score_conllx"]
+__all__ = ["SPECS", "is_punct", "score_conll07", "score_conllx"]
 
 # Perl's \s on byte strings (eval.pl, eval07.pl, eval08.pl read bytes).
 ASCII_WS = re.compile(r"[ \t\n\r\f\v]+")
@@ -474,4 +474,33 @@ def score_conll07(gold: Any, system: Any, **options: Any) -> ScoreReport:
     return _score(gold, system, "conll07", **options)
 
 
-FORMATS = {"conllx": score_conllx, "conll07": score_conll07}
+_PUNCT = Option("punct", bool, None, "score punctuation tokens (default: eval.pl no, eval07.pl yes)", nullable=True)
+_EVALB = Option("evalb", bool, False, "also print the per-sentence table of -b")
+_METRIC_NAMES = ("las", "uas", "label_acc")
+
+SPECS = (
+    FormatSpec(
+        name="conllx",
+        description="CoNLL-X (2006) dependency parses, scored like eval.pl",
+        reference="eval.pl v1.9 (CoNLL-X shared task)",
+        score=score_conllx,
+        options=(_PUNCT, Option("p", bool, None, "eval.pl's -p: score punctuation", nullable=True), _EVALB),
+        aliases=("conll06", "conll2006"),
+        metrics=_METRIC_NAMES,
+    ),
+    FormatSpec(
+        name="conll07",
+        description="CoNLL 2007 dependency parses, scored like eval07.pl",
+        reference="eval07.pl v1.4 (CoNLL 2007 shared task)",
+        score=score_conll07,
+        options=(
+            _PUNCT,
+            Option("p", bool, None, "eval07.pl's -p: leave punctuation out", nullable=True),
+            Option("deriv", bool, None, "score tokens whose gold DEPREL is DERIV (default yes)", nullable=True),
+            Option("d", bool, None, "eval07.pl's -d: leave DERIV tokens out", nullable=True),
+            _EVALB,
+        ),
+        aliases=("conll2007",),
+        metrics=_METRIC_NAMES,
+    ),
+)

@@ -47,9 +47,9 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 
-__all__ = ["FORMATS", "SACREBLEU_VERSION", "read_segments", "score_mt"]
+__all__ = ["SACREBLEU_VERSION", "SPECS", "read_segments", "score_mt"]
 
 #: The sacrebleu release whose numbers and report lines this module reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -234,7 +234,7 @@ def score_mt(
     """Score one system file against one or more reference files like sacrebleu."""
     if metric is None:
         metric = _METRICS
-    metrics = [metric] if isinstance(metric, str) else list(metric)
+    metrics = [m.strip() for m in metric.split(",")] if isinstance(metric, str) else list(metric)
     metrics = [str(m).lower() for m in metrics]
     if not metrics:
         raise InputError("no metric requested; use metric='bleu', 'chrf' or 'chrf++'")
@@ -315,4 +315,19 @@ def score_mt(
     )
 
 
-FORMATS = {"mt": score_mt}
+SPECS = (
+    FormatSpec(
+        name="mt",
+        description="machine translation: one segment per line, one or more reference files as gold",
+        reference=f"sacrebleu {SACREBLEU_VERSION} (BLEU, chrF, chrF++)",
+        score=score_mt,
+        options=(
+            Option("metric", (str, list, tuple), None, "metrics in the report (comma-separated)", nullable=True),
+            Option("tokenize", str, "13a", "BLEU tokenizer", choices=_TOKENIZERS),
+            Option("lowercase", bool, False, "lowercase before scoring (sacrebleu -lc)"),
+            Option("width", int, 2, "decimals in the report (sacrebleu -w)", minimum=0, maximum=17),
+        ),
+        aliases=("sacrebleu", "bleu", "translation"),
+        metrics=_METRICS,
+    ),
+)

@@ -42,9 +42,9 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 
-__all__ = ["FORMATS", "score_pos"]
+__all__ = ["SPECS", "score_pos"]
 
 Sentence = tuple[int, list[str], list[str], list[int]]  # first line, words, tags, line numbers
 
@@ -266,4 +266,36 @@ def score_pos(
     return ScoreReport("pos", gp, sp, text, scores, stats, "accuracy", tuple(f"line {s[0]}" for s in ss))
 
 
-FORMATS = {"pos": score_pos}
+SPECS = (
+    FormatSpec(
+        name="pos",
+        description="part-of-speech tags: token, sentence and unseen-word accuracy",
+        reference="token accuracy (Gorman & Bedrick 2019)",
+        score=score_pos,
+        options=(
+            Option(
+                "layout",
+                str,
+                None,
+                "conllu, conll (columns) or text (word_TAG)",
+                choices=("conllu", "conll", "text"),
+                nullable=True,
+            ),
+            Option("sep", str, "_", "text layout: word/tag separator (split at the last one)"),
+            Option("word_column", int, None, "word column (1-based; negative from the end)", nullable=True),
+            Option("tag_column", int, None, "tag column (1-based; negative from the end)", nullable=True),
+            Option("tag", str, "upos", "CoNLL-U: UPOS or XPOS", choices=("upos", "xpos")),
+            Option("train", "path", None, "training file: accuracy on words it never has (OOV)", nullable=True),
+            Option(
+                "train_layout",
+                str,
+                None,
+                "layout of the training file",
+                choices=("conllu", "conll", "text"),
+                nullable=True,
+            ),
+        ),
+        aliases=("tags", "tagging"),
+        metrics=("accuracy", "sentence_accuracy", "oov_accuracy"),
+    ),
+)

@@ -42,10 +42,10 @@ import numpy as np
 
 from ..exceptions import InputError
 from ..metrics import get as get_metric
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 from .mt import _paths, read_aligned
 
-__all__ = ["FORMATS", "rouge_tokens", "score_rouge"]
+__all__ = ["SPECS", "rouge_tokens", "score_rouge"]
 
 _WORD = re.compile(r"[a-z0-9]+")
 _TYPE = re.compile(r"rouge([1-9][0-9]*)$")
@@ -80,7 +80,7 @@ def _lcs_scores(target: list[str], pred: list[str], lcs: int) -> tuple[float, fl
 
 
 def _parse_types(rouge_types: Any) -> list[tuple[str, int]]:
-    types = [rouge_types] if isinstance(rouge_types, str) else list(rouge_types)
+    types = [t.strip() for t in rouge_types.split(",")] if isinstance(rouge_types, str) else list(rouge_types)
     if not types:
         raise InputError("no ROUGE type requested; use e.g. rouge_types=('rouge1', 'rouge2', 'rougeL')")
     out = []
@@ -159,4 +159,17 @@ def score_rouge(
     )
 
 
-FORMATS = {"rouge": score_rouge}
+SPECS = (
+    FormatSpec(
+        name="rouge",
+        description="summaries: one document per line, one or more reference files as gold",
+        reference="rouge-score 0.1.2 (ROUGE-1/2/L)",
+        score=score_rouge,
+        options=(
+            Option("rouge_types", (str, list, tuple), ("rouge1", "rouge2", "rougeL"), "ROUGE types (comma-separated)"),
+            Option("use_stemmer", bool, False, "Porter stemming as rouge-score applies it"),
+        ),
+        aliases=("summarization", "rouge_score"),
+        metrics=("rouge1", "rouge2", "rougeL"),
+    ),
+)

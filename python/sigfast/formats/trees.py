@@ -61,9 +61,9 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import FormatError, InputError
-from ._base import ItemStats, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
 
-__all__ = ["FORMATS", "EvalbWarning", "score_evalb"]
+__all__ = ["SPECS", "EvalbWarning", "score_evalb"]
 
 _KIND = "evalb"
 
@@ -180,4 +180,25 @@ def _corpus(st: ItemStats) -> float:
     return float(get(st.metric, **st.metric_params).evaluate(st.values.sum(0, keepdims=True), n)[0])
 
 
-FORMATS = {"evalb": score_evalb, "penn": score_evalb}
+def _is_trees(head: list[str]) -> bool:
+    lines = [ln for ln in head if ln.strip()]
+    return bool(lines) and all(ln.lstrip().startswith("(") for ln in lines[:5])
+
+
+SPECS = (
+    FormatSpec(
+        name="evalb",
+        description="bracketed constituency trees (Penn Treebank), scored like EVALB",
+        reference="EVALB (Sekine & Collins), COLLINS.prm or any .prm",
+        score=score_evalb,
+        options=(
+            Option("prm", "path", None, "EVALB parameter file (default: COLLINS.prm's settings)", nullable=True),
+            Option("max_error", int, None, "EVALB -e: error sentences allowed", minimum=0, nullable=True),
+            Option("cutoff_len", int, None, "EVALB -c: length cut-off of the second summary", minimum=0, nullable=True),
+        ),
+        aliases=("penn", "ptb", "trees"),
+        extensions=(".mrg", ".ptb", ".tree", ".trees"),
+        metrics=("f1", "precision", "recall", "tagging_accuracy", "complete_match"),
+        detect=_is_trees,
+    ),
+)
