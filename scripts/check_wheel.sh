@@ -5,12 +5,13 @@
 #   SIGFAST_WHEEL=path.whl scripts/check_wheel.sh   # check an existing wheel
 #
 # Steps:
-#   1. a build venv (.venv-wheel) with maturin, ziglang and auditwheel;
+#   1. a build venv (.venv-wheel) with maturin, ziglang and auditwheel (only
+#      auditwheel when SIGFAST_WHEEL names a wheel built elsewhere, as in CI);
 #   2. `maturin build --release --zig --compatibility manylinux2014`: zig links
 #      against glibc 2.17 symbols, so the wheel is tagged manylinux_2_17 even on a
 #      newer host (a plain build here links glibc 2.34 symbols and is not);
-#   3. the tag is read from the wheel's WHEEL file and checked, and auditwheel
-#      shows what it finds;
+#   3. the tag is read from the wheel's WHEEL file and checked (cp310-abi3,
+#      manylinux, this machine's arch), and auditwheel shows what it finds;
 #   4. a fresh venv, a PATH with no cargo/rustc on it, `pip install
 #      --only-binary=:all:` of the wheel, then `sigfast demo -n 10000` and
 #      `import sigfast`, run from outside the checkout.
@@ -34,9 +35,13 @@ say "build tools ($BUILD_VENV)"
 if [[ ! -x "$BUILD_VENV/bin/python" ]]; then
     "$PY" -m venv "$BUILD_VENV"
 fi
-"$BUILD_VENV/bin/pip" install -q "maturin>=1.9.4,<2" ziglang auditwheel
-"$BUILD_VENV/bin/maturin" --version
-echo "zig $("$BUILD_VENV/bin/python" -m ziglang version)"
+if [[ -n "${SIGFAST_WHEEL:-}" ]]; then
+    "$BUILD_VENV/bin/pip" install -q auditwheel
+else
+    "$BUILD_VENV/bin/pip" install -q "maturin>=1.9.4,<2" ziglang auditwheel
+    "$BUILD_VENV/bin/maturin" --version
+    echo "zig $("$BUILD_VENV/bin/python" -m ziglang version)"
+fi
 
 if [[ -z "${SIGFAST_WHEEL:-}" ]]; then
     say "maturin build --release --zig --compatibility manylinux2014"
@@ -57,6 +62,7 @@ say "wheel"
 echo "file: $(basename "$WHEEL")"
 echo "size: $(stat -c %s "$WHEEL") bytes ($(du -h "$WHEEL" | cut -f1))"
 "$BUILD_VENV/bin/python" - "$WHEEL" <<'EOF'
+import platform
 import re
 import sys
 import zipfile
@@ -69,20 +75,27 @@ with zipfile.ZipFile(path) as z:
 tags = [line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Tag:")]
 print("WHEEL tags:", ", ".join(tags))
 print("license file in wheel:", any(n.endswith(".dist-info/licenses/LICENSE") for n in names))
-ok = tags and all(re.fullmatch(r"cp310-abi3-manylinux_2_(\d+)_x86_64|cp310-abi3-manylinux2014_x86_64", t) for t in tags)
+arch = platform.machine()
+ok = tags and all(re.fullmatch(rf"cp310-abi3-manylinux(2014|_2_\d+)_{arch}", t) for t in tags)
 if not ok:
-    sys.exit(f"not a cp310-abi3 manylinux x86_64 wheel: {tags}")
+    sys.exit(f"not a cp310-abi3 manylinux {arch} wheel: {tags}")
 EOF
 "$BUILD_VENV/bin/auditwheel" show "$WHEEL"
 
 say "fresh venv, no Rust on PATH"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-# PATH without the Rust toolchain: drop ~/.cargo/bin and any entry holding cargo or rustc.
+# PATH without the Rust toolchain: drop ~/.cargo/bin and any other entry holding cargo
+# or rustc, except /usr/bin and /bin (a distribution's rustc there cannot be hidden this
+# way, and the check below then fails rather than pass without proving anything).
 CLEAN_PATH=""
 IFS=':' read -r -a entries <<<"$PATH"
 for d in "${entries[@]}"; do
-    [[ -z "$d" || "$d" == *"/.cargo/bin"* || -e "$d/cargo" || -e "$d/rustc" ]] && continue
+    case "$d" in
+        "" | */.cargo/bin | */.cargo/bin/) continue ;;
+        /usr/bin | /bin) ;;
+        *) [[ -e "$d/cargo" || -e "$d/rustc" ]] && continue ;;
+    esac
     CLEAN_PATH="${CLEAN_PATH:+$CLEAN_PATH:}$d"
 done
 "$PY" -m venv "$TMP/venv"
