@@ -57,7 +57,7 @@ pub fn grid(dt: f64) -> Result<Vec<f64>> {
         )));
     }
     let len = ((1.0 - dt) / dt).ceil();
-    if !(len >= 1.0) || len > MAX_GRID as f64 {
+    if len < 1.0 || len > MAX_GRID as f64 {
         return Err(Error::input(format!(
             "dt = {dt} gives {len} integration points; use dt in [{:e}, 0.5]",
             1.0 / MAX_GRID as f64

@@ -17,6 +17,7 @@ use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{Metric, Smooth};
 use crate::Error;
 
+mod aso_py;
 mod evalb_py;
 mod text_py;
 mod ud_py;
@@ -538,6 +539,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_simd, m)?)?;
     m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
+    aso_py::register(m)?;
     evalb_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
