@@ -73,7 +73,9 @@ def main() -> None:
     warnings.simplefilter("ignore")
     cores = os.cpu_count()
     print(f"machine: {cpu_name()}, {cores} cores; python {platform.python_version()}")
-    print(f"sigfast {sigfast.__version__}, deepsig {getattr(deepsig, '__version__', '1.2.8')}, numpy {np.__version__}")
+    from importlib.metadata import version
+
+    print(f"sigfast {sigfast.__version__}, deepsig {version('deepsig')}, numpy {np.__version__}")
     print(f"load average at start: {os.getloadavg()}")
 
     rng = np.random.default_rng(2024)

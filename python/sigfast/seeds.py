@@ -731,7 +731,8 @@ def aso(
 
     Returns ε_min (``statistic``) as ``deepsig.aso(scores_a, scores_b,
     confidence_level, num_comparisons, num_bootstrap_iterations=n_resamples,
-    dt)`` defines it (see the module docstring for each choice). A is read as
+    dt)`` defines it (with ``correction="deepsig"`` when num_comparisons > 2;
+    see the module docstring for each choice). A is read as
     almost stochastically dominant over B when ε_min < ``tau`` (0.5, Dror et
     al. 2019; 0.2 is the stricter advice of Ulmer et al. 2022).
 
