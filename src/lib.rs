@@ -13,6 +13,7 @@
 //! 4. [`rng::STREAM_VERSION`] names the stream layout; changing it is a
 //!    breaking change.
 
+pub mod aso;
 pub mod binomial;
 pub mod engine;
 pub mod evalb;

@@ -999,7 +999,13 @@ pub fn units(gold: &[u8], system: &[u8]) -> Result<Units, UdError> {
         lines: g.words.iter().map(|w| w.line).collect(),
         system_lines: aligned
             .iter()
-            .map(|&a| if a == NONE { 0 } else { s.words[a as usize].line })
+            .map(|&a| {
+                if a == NONE {
+                    0
+                } else {
+                    s.words[a as usize].line
+                }
+            })
             .collect(),
         aligned,
         n_system_words: s.words.len(),

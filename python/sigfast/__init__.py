@@ -100,6 +100,11 @@ _LAZY = {
     "diff": ("analysis", "diff"),
     "krippendorff_alpha": ("analysis", "krippendorff_alpha"),
     "oracle": ("analysis", "oracle"),
+    "seeds": ("seeds", None),
+    "aso": ("seeds", "aso"),
+    "compare_seeds": ("seeds", "compare_seeds"),
+    "AsoResult": ("seeds", "AsoResult"),
+    "SeedComparison": ("seeds", "SeedComparison"),
 }
 
 

@@ -161,6 +161,9 @@ def _parser() -> argparse.ArgumentParser:
     from . import classical
 
     classical.add_cli(sub)
+    from .seeds import add_cli as add_seeds_cli
+
+    add_seeds_cli(sub)
     from .analysis.cli import add_cli as add_analysis_cli
 
     add_analysis_cli(sub)
@@ -555,6 +558,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         handler = getattr(args, "analysis_handler", None) or getattr(args, "study_handler", None)
+        handler = handler or getattr(args, "seeds_handler", None)
         if handler is not None:
             return int(handler(args))
         rc = {

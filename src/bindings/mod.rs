@@ -15,6 +15,7 @@ use crate::Error;
 pub(crate) mod errors;
 use errors::{enter, quick, to_py, MetricError, Names};
 
+mod aso_py;
 mod evalb_py;
 mod text_py;
 mod ud_py;
@@ -596,6 +597,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_simd, m)?)?;
     m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
+    aso_py::register(m)?;
     evalb_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;

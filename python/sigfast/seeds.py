@@ -1,0 +1,978 @@
+"""Compare score distributions over random seeds: Almost Stochastic Order.
+
+Deep-learning results vary with the random seed, so a paper compares the
+*distributions* of scores over several seeds. Almost Stochastic Order (ASO;
+Dror, Shlomov & Reichart 2019, after del Barrio, Cuesta-Albertos & Matrán
+2018) measures how far the scores of A fail to dominate those of B:
+
+* The violation ratio ε_W2(A, B) is the part of the squared 2-Wasserstein
+  distance between the two empirical quantile functions where B's quantile
+  function lies above A's. It is 0 when A's quantiles are everywhere at
+  least B's, 1 when B's are everywhere higher.
+* ε_min is a one-sided upper confidence bound on ε_W2: the observed ratio
+  plus z₁₋α times the bootstrap standard deviation of the ratio. Because it
+  is an *upper* bound, reading "A dominates B" from ε_min < τ is
+  conservative.
+* The reading rule of Dror et al. (2019) is τ = 0.5: below it, A is almost
+  stochastically dominant over B. Ulmer, Hardmeier & Frellsen (2022) found
+  that τ = 0.5 admits many false positives on small samples and suggest the
+  stricter τ = 0.2; pass ``tau=0.2`` for that reading.
+
+The numbers follow ``deepsig`` 1.2.8 (``deepsig.aso`` and
+``deepsig.multi_aso``): its quantile function (the sorted score of rank
+⌈n·t⌉), its integration grid ``numpy.arange(dt, 1, dt)`` with the first
+point left out of the violation set, a violation ratio of 0.5 when the
+distance is zero, σ̂ = √(nm/(n+m)) · sd(bootstrap ratios) with numpy's
+population standard deviation, ε_min = clip(ε_W2 − σ̂/√(nm/(n+m)) ·
+Φ⁻¹(1 − level), 0, 1), and, for several systems, ε_min(B, A) from
+1 − ε_W2(A, B) with the same σ̂. The one difference is the random stream:
+the bootstrap here draws from sigfast's counter-based stream, so one seed
+gives the same bytes for any number of threads, and the bootstrap part of
+ε_min agrees with deepsig's within Monte-Carlo error.
+
+Multiple comparisons: ``correction="bonferroni"`` (the default) tests each
+pair at level 1 − α/m, as deepsig's documentation describes.
+``correction="deepsig"`` reproduces what deepsig 1.2.8's code computes,
+level + (1 − level)/m, which equals Bonferroni for m ≤ 2 but is looser
+above (α·(1 − 1/m) instead of α/m); ``correction="none"`` leaves the level
+alone.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import operator
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+import numpy as np
+
+from . import _native
+from ._progress import ProgressArg
+from ._progress import resolve as _resolve_progress
+from .exceptions import FormatError, InputError
+from .results import _plain
+
+__all__ = [
+    "DEFAULT_DT",
+    "DEFAULT_RESAMPLES",
+    "DEFAULT_TAU",
+    "AsoResult",
+    "SeedComparison",
+    "SeedPair",
+    "aso",
+    "compare_seeds",
+    "violation_ratio",
+]
+
+DEFAULT_RESAMPLES = 1000  # deepsig's num_bootstrap_iterations
+DEFAULT_DT = 0.005  # deepsig's dt
+DEFAULT_TAU = 0.5  # Dror et al. (2019)
+DEFAULT_SEED = 12345
+STRICT_TAU = 0.2  # Ulmer et al. (2022)
+_CORRECTIONS = ("bonferroni", "deepsig", "none")
+_ALTERNATIVES = ("two-sided", "greater", "less")
+_RULE = (
+    "rule: A is almost stochastically dominant over B when ε_min < τ; τ = 0.5 is the rule of "
+    "Dror et al. (2019), Ulmer et al. (2022) advise τ = 0.2 against false positives"
+)
+
+
+# --------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------
+
+
+def _scores(values: Any, name: str) -> np.ndarray:
+    try:
+        arr = np.asarray(values)
+    except Exception as e:  # ragged lists and the like
+        raise InputError(f"{name}: cannot read the scores as numbers ({e})") from None
+    if arr.dtype == np.bool_ or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise InputError(f"{name}: expected numbers (one score per random seed), got dtype {arr.dtype}")
+    if arr.ndim == 2 and 1 in arr.shape:
+        arr = arr.reshape(-1)
+    if arr.ndim != 1:
+        raise InputError(f"{name}: expected a 1-D list of scores (one per seed), got shape {arr.shape}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if arr.size == 0:
+        raise InputError(f"{name}: no scores; give at least 2 (one per random seed)")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{name}: score {i} is {arr[i]} (not a finite number); remove or rerun that seed")
+    if arr.size < 2:
+        raise InputError(f"{name}: ASO needs at least 2 scores (one per random seed), got 1")
+    return arr
+
+
+def _int(name: str, v: Any, lo: int, hi: int) -> int:
+    try:
+        i = operator.index(v)
+    except TypeError:
+        raise InputError(f"{name} must be an integer, got {v!r}") from None
+    if not lo <= i <= hi:
+        raise InputError(f"{name} must be in [{lo}, {hi}], got {i}")
+    return int(i)
+
+
+def _unit(name: str, v: Any, closed_high: bool = False) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number, got {v!r}") from None
+    ok = 0.0 < f <= 1.0 if closed_high else 0.0 < f < 1.0
+    if not ok:
+        raise InputError(f"{name} must be in (0, 1{']' if closed_high else ')'}, got {v!r}")
+    return f
+
+
+def _threads(n_threads: int | None) -> int:
+    return 0 if n_threads is None else _int("n_threads", n_threads, 1, 1024)
+
+
+def _adjusted_level(confidence_level: float, m: int, correction: str) -> float:
+    if correction not in _CORRECTIONS:
+        raise InputError(f"correction must be one of {', '.join(_CORRECTIONS)}, got {correction!r}")
+    if m <= 1 or correction == "none":
+        return confidence_level
+    if correction == "deepsig":
+        return confidence_level + (1.0 - confidence_level) / m
+    return 1.0 - (1.0 - confidence_level) / m
+
+
+def _epsilon(vr: float, sd: float, n_a: int, n_b: int, level: float) -> tuple[float, float]:
+    """(ε_min, σ̂) as deepsig forms them from the bootstrap's population sd."""
+    from .classical import _ndtri
+
+    const = math.sqrt(n_a * n_b / (n_a + n_b))
+    sigma_hat = const * sd
+    eps = vr - (1.0 / const) * sigma_hat * _ndtri(1.0 - level)
+    return min(1.0, max(0.0, eps)), sigma_hat
+
+
+def _native_call(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except ValueError as e:  # the core's Error::Input
+        raise InputError(str(e)) from None
+
+
+def _names(scores: Any) -> tuple[list[str], list[Any]]:
+    if isinstance(scores, Mapping):
+        names = [str(k) for k in scores]
+        values = list(scores.values())
+    else:
+        if isinstance(scores, np.ndarray) and scores.ndim == 2:
+            values = list(scores)
+        elif isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence | np.ndarray):
+            raise InputError("scores: give a dict {name: scores} or a list of score lists, one per system")
+        else:
+            values = list(scores)
+        names = [f"system {i}" for i in range(len(values))]
+    if len(set(names)) != len(names):
+        raise InputError(f"system names must be distinct, got {names}")
+    if len(values) < 2:
+        raise InputError(f"ASO compares at least 2 systems, got {len(values)}")
+    return names, values
+
+
+def _run(
+    arrays: list[np.ndarray],
+    names: list[str],
+    pairs: list[tuple[int, int]],
+    dt: float,
+    seed: int,
+    n_resamples: int,
+    n_threads: int | None,
+    keep: bool,
+    progress: ProgressArg,
+) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+    threads = _threads(n_threads)
+    grid = len(_native_call(_native.aso_grid, dt))
+    work = float(n_resamples) * (grid * (len(arrays) + len(pairs)) + sum(a.size for a in arrays)) * 20.0
+    cb = _resolve_progress(progress, n_resamples, work, "ASO bootstrap")
+    vr, _count, mean, sd, samples = _native_call(
+        _native.aso_bootstrap, arrays, names, pairs, dt, seed, n_resamples, threads, keep, cb
+    )
+    return list(vr), list(mean), list(sd), samples
+
+
+# --------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------
+
+
+def _g(v: float) -> str:
+    return f"{v:.4f}" if abs(v) < 1000 else f"{v:.4g}"
+
+
+@dataclass(frozen=True)
+class AsoResult:
+    """Almost Stochastic Order of system A over system B.
+
+    ``statistic`` is ε_min: the upper ``adjusted_confidence_level`` bound on
+    the violation ratio ε_W2(A, B) (``violation_ratio``), from the bootstrap
+    standard deviation ``sigma`` (deepsig's σ̂). A is read as almost
+    stochastically dominant over B when ``statistic < tau``
+    (:attr:`dominant`, :attr:`reading`).
+    """
+
+    test: str
+    variant: str
+    systems: tuple[str, str]
+    statistic: float
+    violation_ratio: float
+    sigma: float
+    bootstrap_mean: float
+    tau: float
+    confidence_level: float
+    adjusted_confidence_level: float
+    correction: str
+    num_comparisons: int
+    n_resamples: int
+    seed: int
+    dt: float
+    grid_points: int
+    n_a: int
+    n_b: int
+    mean_a: float
+    mean_b: float
+    sd_a: float
+    sd_b: float
+    version: str = ""
+    stream_version: int = 0
+    distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def epsilon_min(self) -> float:
+        """ε_min (the same as ``statistic``)."""
+        return self.statistic
+
+    @property
+    def dominant(self) -> bool:
+        """True when A is almost stochastically dominant over B: ε_min < τ."""
+        return self.statistic < self.tau
+
+    @property
+    def reading(self) -> str:
+        a, b = self.systems
+        e = f"ε_min = {self.statistic:.4f}"
+        if self.dominant:
+            return f"{a} is almost stochastically dominant over {b} at {e} < τ = {self.tau:g}"
+        return f"{a} is not shown to be almost stochastically dominant over {b}: {e} ≥ τ = {self.tau:g}"
+
+    @property
+    def signature(self) -> str:
+        """A reproducibility string: test, variant, B, seed, confidence level and the rest."""
+        level = f"cl:{self.confidence_level:g}"
+        if self.num_comparisons > 1 and self.correction != "none":
+            level += f"/{self.correction}(m={self.num_comparisons})={self.adjusted_confidence_level:.6g}"
+        return "|".join(
+            [
+                f"sigfast:{self.version}",
+                f"test:{self.test}",
+                f"variant:{self.variant}",
+                f"B:{self.n_resamples}",
+                f"seed:{self.seed}",
+                level,
+                f"dt:{self.dt:g}",
+                f"tau:{self.tau:g}",
+                f"rng:philox4x64-10+xoshiro256pp/v{self.stream_version}",
+            ]
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
+        out["systems"] = list(self.systems)
+        out["dominant"] = self.dominant
+        out["reading"] = self.reading
+        out["signature"] = self.signature
+        return out
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        kwargs.setdefault("ensure_ascii", False)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def __str__(self) -> str:
+        a, b = self.systems
+        w = max(len(a), len(b), 6)
+        level = f"{100 * self.adjusted_confidence_level:.4g}%"
+        if self.adjusted_confidence_level != self.confidence_level:
+            level += (
+                f" ({100 * self.confidence_level:g}% with {self.correction} over {self.num_comparisons} comparisons)"
+            )
+        return "\n".join(
+            [
+                f"Almost Stochastic Order ({self.variant}): {a} over {b}",
+                f"  {a:<{w}}  mean {_g(self.mean_a)}  sd {_g(self.sd_a)}  ({self.n_a} seeds)",
+                f"  {b:<{w}}  mean {_g(self.mean_b)}  sd {_g(self.sd_b)}  ({self.n_b} seeds)",
+                f"  violation ratio ε_W2 = {self.violation_ratio:.4f}   σ̂ = {self.sigma:.4f}"
+                f"   ({self.n_resamples} bootstrap resamples)",
+                f"  ε_min = {self.statistic:.4f}   (upper {level} bound on ε_W2)",
+                f"  {self.reading}",
+                f"  {_RULE}",
+                f"  {self.signature}",
+            ]
+        )
+
+
+@dataclass(frozen=True)
+class SeedPair:
+    """One pair of systems: ASO both ways and the classical tests of A against B.
+
+    ``welch`` and ``mann_whitney`` test A (as ``y``) against B (as ``x``):
+    positive t and U above n_a·n_b/2 mean A scores higher.
+    ``*_pvalue_adjusted`` are Bonferroni-adjusted over all pairs unless the
+    correction is ``"none"``.
+    """
+
+    a: str
+    b: str
+    aso_ab: AsoResult
+    aso_ba: AsoResult
+    welch: Any
+    mann_whitney: Any
+    welch_pvalue_adjusted: float
+    mann_whitney_pvalue_adjusted: float
+
+    @property
+    def verdict(self) -> str:
+        """ "A ≻ B", "B ≻ A" (almost stochastic dominance at τ) or "none"."""
+        ab, ba = self.aso_ab.dominant, self.aso_ba.dominant
+        if ab and ba:
+            return f"{self.a} ≻ {self.b} and {self.b} ≻ {self.a}"
+        if ab:
+            return f"{self.a} ≻ {self.b}"
+        if ba:
+            return f"{self.b} ≻ {self.a}"
+        return "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "verdict": self.verdict,
+            "aso_ab": self.aso_ab.to_dict(),
+            "aso_ba": self.aso_ba.to_dict(),
+            "welch": self.welch.to_dict(),
+            "welch_pvalue_adjusted": _plain(self.welch_pvalue_adjusted),
+            "mann_whitney": self.mann_whitney.to_dict(),
+            "mann_whitney_pvalue_adjusted": _plain(self.mann_whitney_pvalue_adjusted),
+        }
+
+
+_FORMATS = {".json": "json", ".csv": "csv", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
+_FORMATS.update({".txt": "text"})
+
+
+def _latex_escape(s: str) -> str:
+    rep = {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
+    return "".join(rep.get(c, c) for c in s)
+
+
+def _fp(p: float) -> str:
+    return f"{p:.4g}" if p >= 1e-4 else f"{p:.2e}"
+
+
+@dataclass(frozen=True)
+class SeedComparison:
+    """ASO for every pair of systems, with Welch's t and Mann-Whitney U beside it.
+
+    ``eps_min[i, j]`` is ε_min of system i over system j (row over column);
+    the diagonal is 1 as in ``deepsig.multi_aso``. ``violation_ratio`` is
+    ε_W2 in the same layout (NaN on the diagonal). ``pairs`` lists each
+    unordered pair once, in input order.
+    """
+
+    systems: tuple[str, ...]
+    eps_min: np.ndarray
+    violation_ratio: np.ndarray
+    pairs: tuple[SeedPair, ...]
+    n: tuple[int, ...]
+    means: tuple[float, ...]
+    sds: tuple[float, ...]
+    tau: float
+    confidence_level: float
+    adjusted_confidence_level: float
+    correction: str
+    num_comparisons: int
+    n_resamples: int
+    seed: int
+    dt: float
+    alternative: str
+    version: str = ""
+    stream_version: int = 0
+
+    @property
+    def signature(self) -> str:
+        return self.pairs[0].aso_ab.signature
+
+    def aso(self, a: str, b: str) -> AsoResult:
+        """The ASO result of system ``a`` over system ``b``."""
+        for p in self.pairs:
+            if (p.a, p.b) == (a, b):
+                return p.aso_ab
+            if (p.b, p.a) == (a, b):
+                return p.aso_ba
+        raise InputError(f"no pair ({a!r}, {b!r}) among systems {list(self.systems)}")
+
+    def dominance(self) -> list[tuple[str, str, float]]:
+        """(A, B, ε_min) for every ordered pair where A is almost stochastically dominant over B."""
+        out = []
+        for p in self.pairs:
+            for r in (p.aso_ab, p.aso_ba):
+                if r.dominant:
+                    out.append((r.systems[0], r.systems[1], r.statistic))
+        return out
+
+    # ---- tables ---------------------------------------------------------
+
+    def _pvalue_heads(self) -> tuple[str, str]:
+        adj = self.correction != "none" and self.num_comparisons > 1
+        return ("Welch p (Bonf.)", "MWU p (Bonf.)") if adj else ("Welch p", "MWU p")
+
+    def pair_rows(self) -> tuple[list[str], list[list[str]]]:
+        """Header and rows of the side-by-side table, one row per pair."""
+        wp, up = self._pvalue_heads()
+        header = ["A", "B", "ε_min(A≻B)", "ε_min(B≻A)", f"ASO (τ={self.tau:g})", "mean A−B", "Welch t", wp, "MWU U", up]
+        rows = []
+        for p in self.pairs:
+            rows.append(
+                [
+                    p.a,
+                    p.b,
+                    f"{p.aso_ab.statistic:.4f}",
+                    f"{p.aso_ba.statistic:.4f}",
+                    p.verdict,
+                    f"{p.aso_ab.mean_a - p.aso_ab.mean_b:+.4g}",
+                    f"{p.welch.statistic:.3f}",
+                    _fp(p.welch_pvalue_adjusted),
+                    f"{p.mann_whitney.statistic:g}",
+                    _fp(p.mann_whitney_pvalue_adjusted),
+                ]
+            )
+        return header, rows
+
+    def matrix_rows(self) -> tuple[list[str], list[list[str]]]:
+        """Header and rows of the ε_min matrix (row over column)."""
+        header = ["ε_min (row over column)", *self.systems]
+        rows = []
+        for i, s in enumerate(self.systems):
+            rows.append([s] + ["—" if i == j else f"{self.eps_min[i, j]:.4f}" for j in range(len(self.systems))])
+        return header, rows
+
+    def _summary_rows(self) -> tuple[list[str], list[list[str]]]:
+        header = ["system", "seeds", "mean", "sd"]
+        rows = [[s, str(n), _g(m), _g(sd)] for s, n, m, sd in zip(self.systems, self.n, self.means, self.sds)]
+        return header, rows
+
+    def _caption(self) -> str:
+        level = f"{100 * self.confidence_level:g}%"
+        if self.adjusted_confidence_level != self.confidence_level:
+            level += (
+                f" ({self.correction} over {self.num_comparisons} pairs: {100 * self.adjusted_confidence_level:.4g}%)"
+            )
+        return (
+            f"ASO ({self.pairs[0].aso_ab.variant}) at confidence {level}, B = {self.n_resamples} bootstrap "
+            f"resamples, seed {self.seed}, dt = {self.dt:g}; classical tests {self.alternative}"
+        )
+
+    def table(self, markdown: bool = False) -> str:
+        from .report import format_table
+
+        parts = []
+        for header, rows in (self._summary_rows(), self.pair_rows(), self.matrix_rows()):
+            parts.append(format_table(rows, header, markdown=markdown))
+        return "\n\n".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "systems": list(self.systems),
+            "n": list(self.n),
+            "means": [_plain(m) for m in self.means],
+            "sds": [_plain(s) for s in self.sds],
+            "eps_min": [[_plain(float(v)) for v in row] for row in self.eps_min],
+            "violation_ratio": [[_plain(float(v)) for v in row] for row in self.violation_ratio],
+            "pairs": [p.to_dict() for p in self.pairs],
+            "dominance": [{"a": a, "b": b, "eps_min": e} for a, b, e in self.dominance()],
+            "tau": self.tau,
+            "confidence_level": self.confidence_level,
+            "adjusted_confidence_level": self.adjusted_confidence_level,
+            "correction": self.correction,
+            "num_comparisons": self.num_comparisons,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "dt": self.dt,
+            "alternative": self.alternative,
+            "version": self.version,
+            "stream_version": self.stream_version,
+            "signature": self.signature,
+        }
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        kwargs.setdefault("ensure_ascii", False)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def to_csv(self) -> str:
+        """One row per pair, every number at full precision."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(
+            [
+                "a",
+                "b",
+                "n_a",
+                "n_b",
+                "mean_a",
+                "mean_b",
+                "eps_min_ab",
+                "eps_min_ba",
+                "violation_ratio_ab",
+                "sigma",
+                "verdict",
+                "welch_t",
+                "welch_df",
+                "welch_p",
+                "welch_p_adjusted",
+                "mwu_u",
+                "mwu_p",
+                "mwu_p_adjusted",
+                "confidence_level",
+                "adjusted_confidence_level",
+                "tau",
+                "n_resamples",
+                "seed",
+            ]
+        )
+        for p in self.pairs:
+            r = p.aso_ab
+            w.writerow(
+                [
+                    p.a,
+                    p.b,
+                    r.n_a,
+                    r.n_b,
+                    repr(r.mean_a),
+                    repr(r.mean_b),
+                    repr(r.statistic),
+                    repr(p.aso_ba.statistic),
+                    repr(r.violation_ratio),
+                    repr(r.sigma),
+                    p.verdict,
+                    repr(p.welch.statistic),
+                    repr(p.welch.df),
+                    repr(p.welch.pvalue),
+                    repr(p.welch_pvalue_adjusted),
+                    repr(p.mann_whitney.statistic),
+                    repr(p.mann_whitney.pvalue),
+                    repr(p.mann_whitney_pvalue_adjusted),
+                    self.confidence_level,
+                    repr(self.adjusted_confidence_level),
+                    self.tau,
+                    self.n_resamples,
+                    self.seed,
+                ]
+            )
+        return buf.getvalue()
+
+    def to_markdown(self) -> str:
+        return f"{self._caption()}\n\n{self.table(markdown=True)}\n\n{_RULE}\n\n`{self.signature}`\n"
+
+    def to_latex(self) -> str:
+        """A booktabs table of the pairs (ε_min both ways, verdict, Welch, Mann-Whitney)."""
+        header, rows = self.pair_rows()
+        tex_head = [
+            "A",
+            "B",
+            r"$\varepsilon_{\min}(A \succ B)$",
+            r"$\varepsilon_{\min}(B \succ A)$",
+            rf"ASO ($\tau={self.tau:g}$)",
+            r"mean $A-B$",
+            "Welch $t$",
+            _latex_escape(header[7]),
+            "MWU $U$",
+            _latex_escape(header[9]),
+        ]
+        lines = [
+            r"\begin{table}[t]",
+            r"\centering",
+            r"\begin{tabular}{ll" + "r" * 2 + "l" + "r" * 5 + "}",
+            r"\toprule",
+            " & ".join(tex_head) + r" \\",
+            r"\midrule",
+        ]
+        for row in rows:
+            cells = [_latex_escape(c).replace("≻", r"$\succ$").replace("−", "-") for c in row]
+            lines.append(" & ".join(cells) + r" \\")
+        lines += [
+            r"\bottomrule",
+            r"\end{tabular}",
+            r"\caption{" + _latex_escape(self._caption()).replace("τ", r"$\tau$") + "}",
+            r"\end{table}",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def render(self, fmt: str) -> str:
+        """The comparison as ``"text"``, ``"json"``, ``"csv"``, ``"markdown"`` or ``"latex"``."""
+        f = {"md": "markdown", "tex": "latex"}.get(fmt, fmt)
+        if f == "text":
+            return str(self) + "\n"
+        if f == "json":
+            return self.to_json() + "\n"
+        if f == "csv":
+            return self.to_csv()
+        if f == "markdown":
+            return self.to_markdown()
+        if f == "latex":
+            return self.to_latex()
+        raise InputError(f"unknown output format {fmt!r}; use text, json, csv, markdown or latex")
+
+    def __str__(self) -> str:
+        return "\n".join([self._caption(), "", self.table(), "", _RULE, self.signature])
+
+
+# --------------------------------------------------------------------------
+# API
+# --------------------------------------------------------------------------
+
+
+def violation_ratio(scores_a: Any, scores_b: Any, *, dt: float = DEFAULT_DT) -> float:
+    """ε_W2(A, B) of the empirical quantile functions (no bootstrap), as deepsig integrates it."""
+    a, b = _scores(scores_a, "scores_a"), _scores(scores_b, "scores_b")
+    return float(_native_call(_native.aso_violation_ratio, a, b, _unit("dt", dt)))
+
+
+def _result(
+    names: tuple[str, str],
+    a: np.ndarray,
+    b: np.ndarray,
+    vr: float,
+    boot_mean: float,
+    sd: float,
+    level: float,
+    common: dict[str, Any],
+    distribution: np.ndarray | None = None,
+) -> AsoResult:
+    eps, sigma_hat = _epsilon(vr, sd, a.size, b.size, level)
+    return AsoResult(
+        test="aso",
+        variant="deepsig",
+        systems=names,
+        statistic=eps,
+        violation_ratio=vr,
+        sigma=sigma_hat,
+        bootstrap_mean=boot_mean,
+        adjusted_confidence_level=level,
+        n_a=int(a.size),
+        n_b=int(b.size),
+        mean_a=float(np.mean(a)),
+        mean_b=float(np.mean(b)),
+        sd_a=float(np.std(a, ddof=1)),
+        sd_b=float(np.std(b, ddof=1)),
+        distribution=distribution,
+        **common,
+    )
+
+
+def _common(
+    confidence_level: Any, n_resamples: Any, seed: Any, dt: Any, tau: Any, correction: str, m: int
+) -> dict[str, Any]:
+    dt = _unit("dt", dt)
+    return {
+        "tau": _unit("tau", tau, closed_high=True),
+        "confidence_level": _unit("confidence_level", confidence_level),
+        "correction": correction,
+        "num_comparisons": m,
+        "n_resamples": _int("n_resamples", n_resamples, 1, 2**40),
+        "seed": _int("seed", seed, 0, 2**64 - 1),
+        "dt": dt,
+        "grid_points": len(_native_call(_native.aso_grid, dt)),
+        "version": _native.__version__,
+        "stream_version": _native.STREAM_VERSION,
+    }
+
+
+def aso(
+    scores_a: Any,
+    scores_b: Any,
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    dt: float = DEFAULT_DT,
+    num_comparisons: int = 1,
+    correction: Literal["bonferroni", "deepsig", "none"] = "bonferroni",
+    tau: float = DEFAULT_TAU,
+    names: tuple[str, str] = ("A", "B"),
+    n_threads: int | None = None,
+    progress: ProgressArg = None,
+    return_distribution: bool = False,
+) -> AsoResult:
+    """Almost Stochastic Order of A's scores over B's (one score per random seed).
+
+    Returns ε_min (``statistic``) as ``deepsig.aso(scores_a, scores_b,
+    confidence_level, num_comparisons, num_bootstrap_iterations=n_resamples,
+    dt)`` defines it (with ``correction="deepsig"`` when num_comparisons > 2;
+    see the module docstring for each choice). A is read as
+    almost stochastically dominant over B when ε_min < ``tau`` (0.5, Dror et
+    al. 2019; 0.2 is the stricter advice of Ulmer et al. 2022).
+
+    num_comparisons, correction
+        With ``num_comparisons = m > 1`` the level is corrected for m
+        comparisons: ``"bonferroni"`` (1 − α/m), ``"deepsig"`` (deepsig
+        1.2.8's level + (1 − level)/m) or ``"none"``.
+    seed, n_threads
+        Key of the counter-based stream; the same seed gives the same bytes
+        for any number of threads.
+    return_distribution
+        Keep the bootstrap violation ratios (``result.distribution``).
+    """
+    names = tuple(str(n) for n in names)
+    if len(names) != 2 or names[0] == names[1]:
+        raise InputError(f"names must be two different names, got {list(names)}")
+    a, b = _scores(scores_a, f"scores_a ({names[0]})"), _scores(scores_b, f"scores_b ({names[1]})")
+    m = _int("num_comparisons", num_comparisons, 1, 2**31)
+    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m)
+    level = _adjusted_level(common["confidence_level"], m, correction)
+    vr, mean, sd, samples = _run(
+        [a, b], list(names), [(0, 1)], common["dt"], common["seed"], common["n_resamples"], n_threads,
+        return_distribution, progress,
+    )  # fmt: skip
+    dist = None if samples is None else np.asarray(samples)[:, 0].copy()
+    return _result((names[0], names[1]), a, b, vr[0], mean[0], sd[0], level, common, dist)
+
+
+def compare_seeds(
+    scores: Mapping[str, Any] | Sequence[Any],
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    dt: float = DEFAULT_DT,
+    correction: Literal["bonferroni", "deepsig", "none"] = "bonferroni",
+    tau: float = DEFAULT_TAU,
+    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+    n_threads: int | None = None,
+    progress: ProgressArg = None,
+) -> SeedComparison:
+    """ASO between every pair of systems, with Welch's t and Mann-Whitney U side by side.
+
+    ``scores`` maps each system's name to its scores over random seeds (or
+    is a list of score lists). Like ``deepsig.multi_aso``, each unordered
+    pair is bootstrapped once and both directions are read from it
+    (ε_W2(B, A) = 1 − ε_W2(A, B), same σ̂); the level is corrected for the
+    m = S(S−1)/2 pairs by ``correction`` (see :func:`aso`), and the classical
+    p-values are Bonferroni-adjusted over the same pairs unless
+    ``correction="none"``. Welch's t (:func:`sigfast.welch_ttest`) and
+    Mann-Whitney U (:func:`sigfast.mann_whitney_u`) test A (``y``) against B
+    (``x``) with ``alternative``.
+
+    Every system's resample r comes from its own stream, shared by all of
+    its pairs, so two systems give exactly :func:`aso`'s result.
+    """
+    from .classical import mann_whitney_u, welch_ttest
+    from .multitest import adjust
+
+    names, values = _names(scores)
+    arrays = [_scores(v, f"scores of {n!r}") for n, v in zip(names, values)]
+    if alternative not in _ALTERNATIVES:
+        raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
+    s = len(arrays)
+    m = s * (s - 1) // 2
+    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m)
+    level = _adjusted_level(common["confidence_level"], m, correction)
+    pairs = [(i, j) for i in range(s) for j in range(i + 1, s)]
+    vr, mean, sd, _ = _run(
+        arrays, names, pairs, common["dt"], common["seed"], common["n_resamples"], n_threads, False, progress
+    )
+    welch = [welch_ttest(arrays[j], arrays[i], alternative=alternative) for i, j in pairs]
+    mwu = [mann_whitney_u(arrays[j], arrays[i], alternative=alternative) for i, j in pairs]
+    if correction == "none" or m == 1:
+        wadj = [r.pvalue for r in welch]
+        uadj = [r.pvalue for r in mwu]
+    else:
+        wadj = list(adjust([r.pvalue for r in welch], "bonferroni").adjusted)
+        uadj = list(adjust([r.pvalue for r in mwu], "bonferroni").adjusted)
+    eps = np.eye(s)
+    ratio = np.full((s, s), np.nan)
+    out = []
+    for k, (i, j) in enumerate(pairs):
+        ab = _result((names[i], names[j]), arrays[i], arrays[j], vr[k], mean[k], sd[k], level, common)
+        ba = _result((names[j], names[i]), arrays[j], arrays[i], 1.0 - vr[k], 1.0 - mean[k], sd[k], level, common)
+        eps[i, j], eps[j, i] = ab.statistic, ba.statistic
+        ratio[i, j], ratio[j, i] = ab.violation_ratio, ba.violation_ratio
+        out.append(SeedPair(names[i], names[j], ab, ba, welch[k], mwu[k], float(wadj[k]), float(uadj[k])))
+    eps.setflags(write=False)
+    ratio.setflags(write=False)
+    return SeedComparison(
+        systems=tuple(names),
+        eps_min=eps,
+        violation_ratio=ratio,
+        pairs=tuple(out),
+        n=tuple(int(a.size) for a in arrays),
+        means=tuple(float(np.mean(a)) for a in arrays),
+        sds=tuple(float(np.std(a, ddof=1)) for a in arrays),
+        tau=common["tau"],
+        confidence_level=common["confidence_level"],
+        adjusted_confidence_level=level,
+        correction=correction,
+        num_comparisons=m,
+        n_resamples=common["n_resamples"],
+        seed=common["seed"],
+        dt=common["dt"],
+        alternative=alternative,
+        version=common["version"],
+        stream_version=common["stream_version"],
+    )
+
+
+# --------------------------------------------------------------------------
+# CLI: sigfast seeds
+# --------------------------------------------------------------------------
+
+
+def read_scores(path: str) -> np.ndarray:
+    """One score per line; blank lines and lines starting with ``#`` are skipped."""
+    vals: list[float] = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                s = line.strip()
+                if not s or s.startswith("#"):
+                    continue
+                parts = s.replace(",", " ").split() if "," in s else s.split()
+                if len(parts) != 1:
+                    raise FormatError(
+                        f"expected one score per line, got {len(parts)} values; write each seed's score "
+                        "on its own line",
+                        path=path,
+                        line=lineno,
+                    )
+                try:
+                    v = float(parts[0])
+                except ValueError:
+                    raise FormatError(f"{parts[0]!r} is not a number", path=path, line=lineno) from None
+                if not math.isfinite(v):
+                    raise FormatError(
+                        f"score {parts[0]!r} is not finite; remove or rerun that seed", path=path, line=lineno
+                    )
+                vals.append(v)
+    except UnicodeDecodeError as e:
+        raise FormatError(f"not UTF-8 text ({e.reason})", path=path) from None
+    if len(vals) < 2:
+        raise FormatError(f"{len(vals)} score(s); ASO needs at least 2 (one per random seed)", path=path)
+    return np.asarray(vals, dtype=np.float64)
+
+
+def _system_args(items: Sequence[str]) -> dict[str, str]:
+    named: list[tuple[str | None, str]] = []
+    for it in items:
+        if "=" in it and not os.path.exists(it):
+            k, v = it.split("=", 1)
+            if not k:
+                raise InputError(f"empty system name in {it!r}; write NAME=PATH")
+            named.append((k, v))
+        else:
+            named.append((None, it))
+    unnamed = [p for k, p in named if k is None]
+    from .cli import _labels
+
+    labels = iter(_labels(unnamed)) if unnamed else iter(())
+    out: dict[str, str] = {}
+    for k, p in named:
+        name = k if k is not None else next(labels)
+        if name in out:
+            raise InputError(f"system name {name!r} is given twice")
+        out[name] = p
+    return out
+
+
+def add_cli(subparsers: Any) -> Any:
+    """Add ``sigfast seeds`` (alias ``aso``) to an argparse subparsers object."""
+    import argparse
+
+    p = subparsers.add_parser(
+        "seeds",
+        aliases=["aso"],
+        help="compare score distributions over random seeds (ASO, Welch, Mann-Whitney)",
+        description="Almost Stochastic Order between every pair of systems (as deepsig computes it), "
+        "with Welch's t and Mann-Whitney U side by side. Each FILE holds one score per line (one "
+        "per random seed); name a system with NAME=FILE.",
+    )
+    p.add_argument("systems", nargs="+", metavar="[NAME=]FILE", help="scores of one system, one per line")
+    p.add_argument(
+        "-n",
+        "--resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})",
+    )
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    p.add_argument("--confidence", type=float, default=0.95, help="confidence level before correction (default 0.95)")
+    p.add_argument(
+        "--correction",
+        default="bonferroni",
+        choices=list(_CORRECTIONS),
+        help="correction of the level over the pairs (default bonferroni; deepsig: deepsig 1.2.8's formula)",
+    )
+    p.add_argument(
+        "--tau", type=float, default=DEFAULT_TAU, help="dominance threshold on ε_min (default 0.5; strict 0.2)"
+    )
+    p.add_argument("--dt", type=float, default=DEFAULT_DT, help=f"integration step (default {DEFAULT_DT})")
+    p.add_argument("--alternative", default="two-sided", choices=list(_ALTERNATIVES), help="for Welch and Mann-Whitney")
+    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    p.add_argument("--output", metavar="FILE", help="also write the result; .json, .csv, .md, .tex or .txt")
+    g = p.add_mutually_exclusive_group()
+    for f in ("json", "csv", "markdown", "latex"):
+        g.add_argument(f"--{f}", action="store_true", help=f"print {f} instead of the table")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.set_defaults(seeds_handler=run_cli)
+    return p
+
+
+def run_cli(args: Any) -> int:
+    """Handler of ``sigfast seeds``; returns the exit status."""
+    files = _system_args(args.systems)
+    if len(files) < 2:
+        raise InputError("give at least two systems' score files (NAME=FILE or FILE)")
+    scores = {name: read_scores(path) for name, path in files.items()}
+    res = compare_seeds(
+        scores,
+        confidence_level=args.confidence,
+        n_resamples=args.resamples,
+        seed=args.seed,
+        dt=args.dt,
+        correction=args.correction,
+        tau=args.tau,
+        alternative=args.alternative,
+        n_threads=args.threads,
+        progress=args.progress,
+    )
+    fmt = next((f for f in ("json", "csv", "markdown", "latex") if getattr(args, f)), "text")
+    if args.output:
+        ext = os.path.splitext(args.output)[1].lower()
+        if ext not in _FORMATS:
+            raise InputError(f"--output {args.output}: unknown extension {ext!r}; use .json, .csv, .md, .tex or .txt")
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(res.render(_FORMATS[ext]))
+    print(res.render(fmt), end="")
+    return 0

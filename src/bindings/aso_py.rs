@@ -1,0 +1,100 @@
+//! Glue for `crate::aso`: Almost Stochastic Order over seed runs. Python
+//! (`sigfast.seeds`) owns defaults, messages and ε_min; these functions copy
+//! the scores, run the bootstrap with the GIL released (Ctrl-C and progress
+//! through `errors::enter`) and return plain arrays.
+
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+
+use super::errors::{enter, to_py, Names};
+use crate::aso::{self, AsoData};
+use crate::Error;
+
+fn scores(a: &PyReadonlyArray1<'_, f64>) -> PyResult<Vec<f64>> {
+    Ok(a.as_slice()
+        .map_err(|_| {
+            to_py(
+                Error::input("scores must be a contiguous float64 array"),
+                &Names::default(),
+            )
+        })?
+        .to_vec())
+}
+
+/// Per pair: observed violation ratio, bootstrap count, mean and population
+/// standard deviation; with `keep`, the violation ratios of every resample
+/// (n_resamples × pairs).
+type Boot<'py> = (
+    Vec<f64>,
+    Vec<u64>,
+    Vec<f64>,
+    Vec<f64>,
+    Option<Bound<'py, PyAny>>,
+);
+
+#[pyfunction]
+#[pyo3(signature = (systems, names, pairs, dt, seed, n_resamples, threads, keep=false, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn aso_bootstrap<'py>(
+    py: Python<'py>,
+    systems: Vec<PyReadonlyArray1<'py, f64>>,
+    names: Vec<String>,
+    pairs: Vec<(usize, usize)>,
+    dt: f64,
+    seed: u64,
+    n_resamples: u64,
+    threads: usize,
+    keep: bool,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Boot<'py>> {
+    let owned = systems.iter().map(scores).collect::<PyResult<Vec<_>>>()?;
+    let refs: Vec<&[f64]> = owned.iter().map(Vec::as_slice).collect();
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let data = AsoData::new(&refs, &name_refs, dt).map_err(|e| to_py(e, &Names::default()))?;
+    let boot = enter(py, progress.as_ref(), n_resamples, &Names::default(), |p| {
+        data.bootstrap(&pairs, seed, n_resamples, threads, keep, p)
+    })?;
+    let samples = match boot.samples {
+        Some(v) => Some(
+            PyArray1::from_vec(py, v)
+                .reshape([n_resamples as usize, pairs.len()])?
+                .into_any(),
+        ),
+        None => None,
+    };
+    let ps = &boot.pairs;
+    Ok((
+        ps.iter().map(|s| s.violation_ratio).collect(),
+        ps.iter().map(|s| s.boot.count).collect(),
+        ps.iter().map(|s| s.boot.mean).collect(),
+        ps.iter().map(|s| s.boot.sd()).collect(),
+        samples,
+    ))
+}
+
+/// The violation ratio of two score lists' empirical quantile functions.
+#[pyfunction]
+fn aso_violation_ratio(
+    a: PyReadonlyArray1<'_, f64>,
+    b: PyReadonlyArray1<'_, f64>,
+    dt: f64,
+) -> PyResult<f64> {
+    aso::violation_ratio(&scores(&a)?, &scores(&b)?, dt).map_err(|e| to_py(e, &Names::default()))
+}
+
+/// The integration grid for `dt` (numpy's `arange(dt, 1, dt)`).
+#[pyfunction]
+fn aso_grid(py: Python<'_>, dt: f64) -> PyResult<Bound<'_, PyArray1<f64>>> {
+    Ok(PyArray1::from_vec(
+        py,
+        aso::grid(dt).map_err(|e| to_py(e, &Names::default()))?,
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("TAG_ASO", aso::TAG_ASO)?;
+    m.add_function(wrap_pyfunction!(aso_bootstrap, m)?)?;
+    m.add_function(wrap_pyfunction!(aso_violation_ratio, m)?)?;
+    m.add_function(wrap_pyfunction!(aso_grid, m)?)?;
+    Ok(())
+}
