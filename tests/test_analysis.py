@@ -263,9 +263,9 @@ def test_conllu_character_alignment_matches_conll18():
 
 def test_conllu_strict_rejects_other_tokenization():
     with pytest.raises(FormatError) as e:
-        read_units(DATA / "ud_gold.conllu", [DATA / "ud_sys_raw.conllu"], view="upos")
+        read_units(DATA / "ud_gold.conllu", [DATA / "ud_sys_raw.conllu"], view="upos", align="tokens")
     msg = str(e.value)
-    assert "ud_sys_raw.conllu, line" in msg and "sentence 1" in msg and "--align chars" in msg
+    assert "ud_sys_raw.conllu, line 15" in msg and "sentence 2" in msg and "--align chars" in msg
 
 
 def test_conllu_text_mismatch(tmp_path):
@@ -459,5 +459,5 @@ def test_conllu_head_out_of_range(tmp_path):
         .read_text()
         .replace("5\t.\t.\tPUNCT\t.\t_\t4\tpunct", "5\t.\t.\tPUNCT\t.\t_\t9\tpunct", 1)
     )
-    with pytest.raises(FormatError, match="HEAD 9 is beyond"):
+    with pytest.raises(FormatError, match="HEAD 9 of word 5 points outside the sentence"):
         read_units(DATA / "ud_gold.conllu", [bad])

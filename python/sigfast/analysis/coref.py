@@ -44,7 +44,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..exceptions import FormatError, InputError
-from .units import _read_text
 
 __all__ = ["CorefDiffResult", "classify_mentions", "coref_diff", "read_conll2012"]
 
@@ -61,6 +60,23 @@ class _CDoc:
     line: int
     words: list[list[tuple[str, str]]]  # sentences of (form, pos)
     chains: dict[str, list[Mention]]
+
+
+def _read_text(path: Any, role: str) -> tuple[list[str], str]:
+    from ..formats._base import read_file_bytes
+
+    data, name = read_file_bytes(path, role)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise FormatError(
+            f"the {role} file is not valid UTF-8 (byte {e.start}); convert it to UTF-8", path=name, line=line
+        ) from None
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise FormatError(f"the {role} file is empty", path=name)
+    return text.split("\n"), name
 
 
 def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:

@@ -185,9 +185,9 @@ def diff(
     """Diff two system files (or label lists) against gold.
 
     ``gold``/``system1``/``system2`` are paths (read with
-    :func:`sigfast.analysis.read_units`, whose options — ``format``,
-    ``view``, ``align``, ``subtypes``, ``column`` — pass through), or label
-    lists (sentences of labels, or one flat list).
+    :func:`sigfast.analysis.read_units`: ``format``, ``view`` and the
+    format's options pass through), or label lists (sentences of labels, or
+    one flat list).
     """
     from .units import read_units, units_from_labels
 

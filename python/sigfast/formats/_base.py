@@ -463,10 +463,10 @@ class Parsed:
             )
         return Statistics(np.stack([it.values for it in items]), self.names, it0.stat_names, **common)
 
-    def units(self, view: str | None = None, *, align: str = "tokens") -> Units:
+    def units(self, view: str | None = None) -> Units:
         """The labelled units of ``view`` for every system, united (see :class:`UnitTable`)."""
         tables = [r.units(view) for r in self.reports]
-        return combine_units(tables, self.names, self.format, align)
+        return combine_units(tables, self.names, self.format, str(self.options.get("align", "tokens")))
 
 
 # --------------------------------------------------------------------------------------------

@@ -202,10 +202,13 @@ def _not_same_words(u: dict[str, Any], gname: str, sname: str) -> None:
         k = int(u["sentence"][i])
         sid = u["sent_ids"][k]
         where = f"sentence {k + 1}" + (f" ({sid})" if sid else "")
+        before = np.flatnonzero(aligned[:i] >= 0)
+        line = int(u["system_lines"][before[-1]]) + 1 if len(before) else None
         raise FormatError(
             f"the system file does not have gold word {u['forms'][i]!r} ({where}, gold line {int(u['lines'][i])}): "
             f"it splits the text into other words{hint}",
             path=sname,
+            line=line,
         )
     raise FormatError(
         f"the system file has {u['n_system_words']} words, gold ({gname}) has {len(aligned)}{hint}", path=sname
