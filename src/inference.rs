@@ -15,8 +15,33 @@ pub enum BootVariant {
     BergKirkpatrick,
     /// Koehn 2004: share of resamples the observed winner does not win.
     Koehn,
-    /// Moses / sacrebleu: |δ* − mean δ*| ≥ |δ| (or one-sided shifted forms).
+    /// The bootstrap distribution of δ shifted to mean zero:
+    /// |δ* − mean δ*| ≥ |δ| (or the one-sided forms).
     Shifted,
+    /// sacrebleu 2.x (`significance.py`, `_paired_bs_test`): count
+    /// |δ*| − mean |δ*| > |δ| (two-sided).
+    SacreBleu,
+    /// Moses (`bootstrap-hypothesis-difference-significance.pl`): count
+    /// |δ*| − mean |δ*| ≥ |δ| (two-sided; Moses reports c/B).
+    Moses,
+}
+
+impl BootVariant {
+    /// Whether the variant centres |δ*| (sacrebleu, Moses) rather than δ*:
+    /// what the first pass over the resamples must sum.
+    #[must_use]
+    pub fn centres_abs(self) -> bool {
+        matches!(self, BootVariant::SacreBleu | BootVariant::Moses)
+    }
+
+    /// Whether the variant needs the bootstrap mean (a first pass).
+    #[must_use]
+    pub fn needs_mean(self) -> bool {
+        matches!(
+            self,
+            BootVariant::Shifted | BootVariant::SacreBleu | BootVariant::Moses
+        )
+    }
 }
 
 /// An exceedance count and its p-value.
@@ -74,8 +99,28 @@ pub fn bootstrap_pvalue(
             }
         }
         BootVariant::Shifted => return shifted_pvalue(deltas, observed, alternative, plus_one),
+        BootVariant::SacreBleu | BootVariant::Moses => {
+            let abs: Vec<f64> = deltas.iter().map(|d| d.abs()).collect();
+            let mean = mean_blocked(&abs);
+            abs.iter()
+                .filter(|&&a| abs_exceeds(variant, a, mean, observed))
+                .count() as u64
+        }
     };
     finish(count, total, plus_one)
+}
+
+/// The sacrebleu and Moses rules for one resample: `abs_delta` = |δ*|,
+/// `mean` = the bootstrap mean of |δ*|.
+#[inline]
+#[must_use]
+pub fn abs_exceeds(variant: BootVariant, abs_delta: f64, mean: f64, observed: f64) -> bool {
+    let t = abs_delta - mean;
+    if variant == BootVariant::Moses {
+        t >= observed.abs()
+    } else {
+        t > observed.abs()
+    }
 }
 
 /// Shifted bootstrap p-value with a given sidedness.

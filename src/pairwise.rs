@@ -30,7 +30,8 @@ pub struct PairSpec {
 }
 
 /// Exceedance counts (S × S) for one block of values (`rows × s`, resample-major),
-/// and the in-order sums of δ* per pair (S × S). `observed` holds each
+/// and the in-order sums of δ* per pair (S × S; of |δ*| for the sacrebleu
+/// and Moses variants, which centre |δ*|). `observed` holds each
 /// system's observed score; `means` (S × S) the bootstrap means for the
 /// shifted variant (when `None`, the shifted counts are left at 0).
 pub fn count_block(
@@ -79,9 +80,10 @@ pub fn count_block(
                     let mean = means.map(|m| m[i * s + j]);
                     let mut c = 0u64;
                     let mut sum = 0.0;
+                    let abs = spec.variant.centres_abs();
                     for (&vj, &vi) in cj.iter().zip(ci) {
                         let d = vj - vi;
-                        sum += d;
+                        sum += if abs { d.abs() } else { d };
                         c += u64::from(exceeds(d, obs, spec, mean));
                     }
                     counts[j] = c;
@@ -123,6 +125,9 @@ fn exceeds(d: f64, obs: f64, spec: PairSpec, mean: Option<f64>) -> bool {
             } else {
                 true
             }
+        }
+        BootVariant::SacreBleu | BootVariant::Moses => {
+            mean.is_some_and(|m| crate::inference::abs_exceeds(spec.variant, d.abs(), m, obs))
         }
         BootVariant::Shifted => match mean {
             None => false,

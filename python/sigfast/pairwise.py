@@ -29,12 +29,12 @@ from .exceptions import InputError
 from .metrics import Metric, resolve_metric
 from .significance import (
     _NATIVE_VARIANT,
-    _VARIANTS,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     _check_int,
     _plus_one,
     _threads,
+    resolve_variant,
 )
 from .stats import Statistics
 
@@ -102,6 +102,10 @@ def _merge(results: list[tuple[np.ndarray, np.ndarray, int | None]], s: int) -> 
         counts += np.asarray(c, dtype=np.uint64).reshape(s, s)
         blocks.append(np.asarray(sums).reshape(-1, s, s))
     return counts, np.concatenate(blocks) if blocks else np.zeros((0, s, s))
+
+
+#: Variants whose counts need the bootstrap mean (of δ* or of |δ*|) from a first pass.
+_CENTRED = ("shifted", "sacrebleu", "moses")
 
 
 def _blocked_means(block_sums: np.ndarray, total: int) -> np.ndarray:
@@ -423,7 +427,7 @@ def pairwise(
     systems: Sequence[str | int] | None = None,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
-    variant: Literal["bk", "koehn", "shifted"] = "bk",
+    variant: Literal["bk", "koehn", "shifted", "sacrebleu", "moses"] = "bk",
     alternative: Literal["two-sided", "greater", "less"] | None = None,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     correction: str = "holm",
@@ -461,18 +465,7 @@ def pairwise(
     m: Metric = resolve_metric(metric, stats, **metric_params)
     B = _check_int("n_resamples", n_resamples, 1)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
-    v = _VARIANTS.get(str(variant).lower())
-    if v is None:
-        raise InputError(f"unknown bootstrap variant {variant!r}; choose 'bk', 'koehn' or 'shifted'")
-    if v == "shifted":
-        alt = alternative or "two-sided"
-        if alt not in ("two-sided", "greater", "less"):
-            raise InputError(f"alternative must be 'two-sided', 'greater' or 'less', got {alt!r}")
-    elif alternative is not None:
-        raise InputError(f"the {v} bootstrap is one-sided in the observed direction; it takes no alternative=")
-    else:
-        alt = "observed-direction" if v == "berg-kirkpatrick" else "observed-winner"
-    native_alt = alt if v == "shifted" else "two-sided"
+    v, alt, native_alt = resolve_variant(variant, alternative)
     if mode not in ("shared", "independent"):
         raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
     if resampling not in ("auto", "items", "distinct"):
@@ -529,7 +522,7 @@ def pairwise(
             results = _run_shards(backend, table, shards, args, cb)
             counts, block_sums = _merge(results, s)
             distinct = results[0][2]
-            if v == "shifted":
+            if v in _CENTRED:
                 means = _blocked_means(block_sums, B).ravel().tolist()
                 args = args[:8] + (means, threads)
                 counts, _ = _merge(_run_shards(backend, table, shards, args, cb), s)
@@ -539,7 +532,7 @@ def pairwise(
             counts, block_sums, distinct = _custom_counts(
                 table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient, None, threads, cb
             )
-            if v == "shifted":
+            if v in _CENTRED:
                 means = _blocked_means(block_sums, B).ravel().tolist()
                 counts, _, _ = _custom_counts(
                     table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient, means, threads, cb

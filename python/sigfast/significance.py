@@ -31,11 +31,48 @@ _VARIANTS = {
     "berg-kirkpatrick": "berg-kirkpatrick",
     "koehn": "koehn",
     "shifted": "shifted",
-    "moses": "shifted",
-    "sacrebleu": "shifted",
+    "sacrebleu": "sacrebleu",
+    "moses": "moses",
 }
-_NATIVE_VARIANT = {"berg-kirkpatrick": "bk", "koehn": "koehn", "shifted": "shifted"}
+_NATIVE_VARIANT = {
+    "berg-kirkpatrick": "bk",
+    "koehn": "koehn",
+    "shifted": "shifted",
+    "sacrebleu": "sacrebleu",
+    "moses": "moses",
+}
 _ALTERNATIVES = ("two-sided", "greater", "less")
+#: The bootstrap variants, as users name them.
+VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
+
+
+def resolve_variant(variant: str, alternative: str | None) -> tuple[str, str, str]:
+    """(variant name, sidedness as reported, sidedness the engine counts) of a bootstrap variant.
+
+    ``bk`` and ``koehn`` are one-sided in the observed direction and take no
+    ``alternative``; ``shifted`` takes any; ``sacrebleu`` and ``moses`` are
+    two-sided only (their rules count |δ*|).
+    """
+    v = _VARIANTS.get(str(variant).lower())
+    if v is None:
+        raise InputError(f"unknown bootstrap variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    if v == "shifted":
+        alt = alternative or "two-sided"
+        if alt not in _ALTERNATIVES:
+            raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alt!r}")
+        return v, alt, alt
+    if v in ("sacrebleu", "moses"):
+        if alternative not in (None, "two-sided"):
+            raise InputError(
+                f"the {v} rule is two-sided (it counts |delta*|); use variant='shifted' for a one-sided test"
+            )
+        return v, "two-sided", "two-sided"
+    if alternative is not None:
+        raise InputError(
+            f"the {v} bootstrap is one-sided in the direction of the observed difference; "
+            "it takes no alternative= (use variant='shifted' for a chosen sidedness)"
+        )
+    return v, ("observed-direction" if v == "berg-kirkpatrick" else "observed-winner"), "two-sided"
 
 
 def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
@@ -152,7 +189,7 @@ def paired_bootstrap(
     systems: tuple[Any, Any] | None = None,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
-    variant: Literal["bk", "koehn", "shifted"] = "bk",
+    variant: Literal["bk", "koehn", "shifted", "sacrebleu", "moses"] = "bk",
     alternative: Literal["two-sided", "greater", "less"] | None = None,
     confidence_level: float = 0.95,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
@@ -213,20 +250,7 @@ def paired_bootstrap(
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     if not 0 < float(confidence_level) < 1:
         raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
-    v = _VARIANTS.get(str(variant).lower())
-    if v is None:
-        raise InputError(f"unknown bootstrap variant {variant!r}; choose 'bk', 'koehn' or 'shifted'")
-    if v == "shifted":
-        alt = alternative or "two-sided"
-        if alt not in _ALTERNATIVES:
-            raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alt!r}")
-    else:
-        if alternative not in (None,):
-            raise InputError(
-                f"the {v} bootstrap is one-sided in the direction of the observed difference; "
-                "it takes no alternative= (use variant='shifted' for a chosen sidedness)"
-            )
-        alt = "observed-direction" if v == "berg-kirkpatrick" else "observed-winner"
+    v, alt, native_alt = resolve_variant(variant, alternative)
     if resampling not in ("auto", "items", "distinct"):
         raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
     plus_one = _plus_one(pvalue)
@@ -252,7 +276,6 @@ def paired_bootstrap(
     delta = sy - sx
     deltas = np.ascontiguousarray(values[:, 1] - values[:, 0])
     orient = 1.0 if m.higher_is_better else -1.0
-    native_alt = alt if v == "shifted" else "two-sided"
     count, total, p = _native.bootstrap_pvalue(deltas, delta, _NATIVE_VARIANT[v], native_alt, orient, plus_one)
     cl = float(confidence_level)
     ci = ConfidenceInterval(*_native.percentile_interval(deltas, cl))

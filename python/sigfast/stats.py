@@ -59,6 +59,7 @@ class Statistics:
     source: str | None = None
     metric_params: Mapping[str, Any] = field(default_factory=dict)
     metric_label: str | None = None
+    provenance: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         v = _as_float_array(self.values, "statistics")
@@ -93,6 +94,7 @@ class Statistics:
         object.__setattr__(self, "systems", tuple(str(x) for x in self.systems))
         object.__setattr__(self, "stat_names", tuple(str(x) for x in self.stat_names))
         object.__setattr__(self, "metric_params", dict(self.metric_params))
+        object.__setattr__(self, "provenance", dict(self.provenance))
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -141,6 +143,7 @@ class Statistics:
         source: str | None = None,
         metric_params: Mapping[str, Any] | None = None,
         metric_label: str | None = None,
+        provenance: Mapping[str, Any] | None = None,
     ) -> Statistics:
         """Non-negative per-item counts, e.g. ``stat_names=("tp", "guessed", "gold")``.
 
@@ -172,6 +175,7 @@ class Statistics:
             source=source,
             metric_params=metric_params or {},
             metric_label=metric_label,
+            provenance=provenance or {},
         )
 
     # ------------------------------------------------------------------ views
@@ -202,17 +206,13 @@ class Statistics:
     def select(self, *systems: str | int) -> Statistics:
         """The statistics of the given systems, in that order."""
         idx = [self.index(s) for s in systems]
-        return Statistics(
-            self.values[idx],
-            tuple(self.systems[i] for i in idx),
-            self.stat_names,
-            metric=self.metric,
-            counts=self.counts,
-            item_ids=self.item_ids,
-            source=self.source,
-            metric_params=self.metric_params,
-            metric_label=self.metric_label,
-        )
+        return self.replace(values=self.values[idx], systems=tuple(self.systems[i] for i in idx))
+
+    def replace(self, **changes: Any) -> Statistics:
+        """A copy with some fields changed (``values``, ``systems``, ``item_ids``, ...), checked anew."""
+        from dataclasses import replace
+
+        return replace(self, **changes)
 
     def totals(self) -> np.ndarray:
         """Column sums per system, summed in item order: shape (systems, statistics)."""

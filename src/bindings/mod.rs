@@ -242,6 +242,8 @@ fn parse_variant(variant: &str) -> PyResult<BootVariant> {
         "bk" => Ok(BootVariant::BergKirkpatrick),
         "koehn" => Ok(BootVariant::Koehn),
         "shifted" => Ok(BootVariant::Shifted),
+        "sacrebleu" => Ok(BootVariant::SacreBleu),
+        "moses" => Ok(BootVariant::Moses),
         _ => Err(input(format!("unknown bootstrap variant {variant:?}"))),
     }
 }

@@ -238,5 +238,10 @@ def parse(
         raise InputError(f"format {s.name!r} reads per-item values and takes no gold file")
     reports = tuple(s.score(gold, p, **opts) for p in paths)
     return Parsed(
-        spec=s, options=opts, gold=None if gold is None else str(gold), names=tuple(sys_names), reports=reports
+        spec=s,
+        options=opts,
+        gold=None if gold is None else str(gold),
+        names=tuple(sys_names),
+        reports=reports,
+        gold_input=gold,
     )

@@ -409,6 +409,7 @@ class Parsed:
     gold: str | None
     names: tuple[str, ...]
     reports: tuple[ScoreReport, ...]
+    gold_input: Any = field(default=None, repr=False, compare=False)
 
     @property
     def format(self) -> str:
@@ -450,7 +451,14 @@ class Parsed:
         metric_name = it0.metric
         if metric_name is None:  # per-item values: the caller's metric, or the mean of one value
             metric_name = metric if metric is not None else ("mean" if k == 1 else None)
+        provenance: dict[str, Any] = {
+            "format": self.format,
+            "options": {o.name: self.options.get(o.name, o.default) for o in self.spec.options},
+        }
+        if isinstance(self.gold_input, (list, tuple)):
+            provenance["gold_files"] = len(self.gold_input)
         common = dict(
+            provenance=provenance,
             metric=metric_name,
             item_ids=first.item_ids,
             source=source,

@@ -28,17 +28,7 @@ def subset(stats: Statistics, idx: Any) -> Statistics:
     if idx.min() < 0 or idx.max() >= stats.n_items:
         raise InputError(f"item index out of range for {stats.n_items} items")
     ids = None if stats.item_ids is None else tuple(stats.item_ids[i] for i in idx)
-    return Statistics(
-        np.ascontiguousarray(stats.values[:, idx, :]),
-        stats.systems,
-        stats.stat_names,
-        metric=stats.metric,
-        counts=stats.counts,
-        item_ids=ids,
-        source=stats.source,
-        metric_params=stats.metric_params,
-        metric_label=stats.metric_label,
-    )
+    return stats.replace(values=np.ascontiguousarray(stats.values[:, idx, :]), item_ids=ids)
 
 
 def check_int(name: str, v: Any, lo: int) -> int:
@@ -101,9 +91,9 @@ def blocked_pair_pvalues(
     from .. import _native
     from ..metrics import resolve_metric
     from ..pairwise import PAIR_BLOCK
-    from ..significance import _NATIVE_VARIANT, _VARIANTS, _threads
+    from ..significance import _NATIVE_VARIANT, _threads, resolve_variant
 
-    v = _VARIANTS.get(str(variant).lower())
+    v = resolve_variant(variant, None)[0] if str(variant).lower() in ("bk", "berg-kirkpatrick", "koehn") else None
     m = resolve_metric(metric, stats)
     s, n, k = stats.n_systems, stats.n_items, stats.n_stats
     if COLUMN_BLOCK <= 0 or v not in ("berg-kirkpatrick", "koehn") or m.native is None or s * k <= COLUMN_BLOCK:

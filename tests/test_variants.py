@@ -1,0 +1,116 @@
+"""Bootstrap variants named after a tool reproduce that tool's rule.
+
+* ``variant="sacrebleu"``: sacrebleu 2.x ``significance._paired_bs_test``
+  counts |δ*| − mean|δ*| > |δ| and reports (c+1)/(B+1).
+* ``variant="moses"``: Moses' ``bootstrap-hypothesis-difference-significance.pl``
+  counts |δ*| − mean|δ*| ≥ |δ| and reports c/B (``pvalue="raw"``).
+* ``variant="shifted"``: |δ* − mean δ*| ≥ |δ|, a different (centred) rule.
+
+The same-resamples tests draw sigfast's resample indices with the independent
+numpy oracle (``tests/oracle.py``), compute every resample's BLEU with
+sacrebleu's own ``_compute_score_from_stats`` on sacrebleu's own per-segment
+statistics, apply the tool's rule in numpy, and compare the count with
+sigfast's. The end-to-end test runs sacrebleu's ``PairedTest`` (its own
+random resamples) and compares p-values within Monte-Carlo error.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+from oracle import boot_indices
+
+import sigfast
+
+WMT = "machine_translation/wmt21_newstest2021_de_en"
+
+
+def _wmt(shared_data, a="Facebook-AI", b="UEdin", n=None):
+    d = shared_data / WMT
+    refs = [d / "newstest2021.de-en.ref.A.en"]
+    hyps = {s: d / "system-outputs" / f"newstest2021.de-en.hyp.{s}.en" for s in (a, b)}
+    lines = {s: p.read_text(encoding="utf-8").split("\n")[:-1] for s, p in hyps.items()}
+    ref_lines = [r.read_text(encoding="utf-8").split("\n")[:-1] for r in refs]
+    if n is not None:
+        lines = {s: v[:n] for s, v in lines.items()}
+        ref_lines = [r[:n] for r in ref_lines]
+    return lines, ref_lines
+
+
+def _sacre_rule(bl: np.ndarray, sy: np.ndarray, real: float, strict: bool) -> int:
+    diffs = np.abs(sy - bl)
+    stats = diffs - diffs.mean()
+    return int(np.sum(stats > real)) if strict else int(np.sum(stats >= real))
+
+
+@pytest.mark.parametrize("variant", ["sacrebleu", "moses"])
+def test_same_resamples_same_count(shared_data, tmp_path, variant):
+    from sacrebleu.metrics import BLEU
+
+    lines, refs = _wmt(shared_data, n=300)
+    names = list(lines)
+    for s in names:
+        (tmp_path / f"{s}.txt").write_text("\n".join(lines[s]) + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    stats = sigfast.read(tmp_path / "ref.txt", {s: tmp_path / f"{s}.txt" for s in names}, format="mt", metric="bleu")
+    B, seed = 400, 20261122
+    r = sigfast.paired_bootstrap(stats, variant=variant, n_resamples=B, seed=seed, resampling="items")
+
+    # sacrebleu's own statistics and score function, on sigfast's resample indices
+    bleu = BLEU()
+    st = {s: np.array(bleu._extract_corpus_statistics(lines[s], refs), dtype="float32") for s in names}
+    score = {s: bleu._compute_score_from_stats(list(st[s].sum(0))).score for s in names}
+    idx = np.stack([boot_indices(seed, b, len(refs[0])) for b in range(B)])
+    per = {s: np.array([bleu._compute_score_from_stats(list(st[s][i].sum(0))).score for i in idx]) for s in names}
+    real = abs(score[names[0]] - score[names[1]])
+    c = _sacre_rule(per[names[0]], per[names[1]], real, strict=variant == "sacrebleu")
+    assert r.count == c
+    assert r.pvalue == pytest.approx((c + 1) / (B + 1), abs=0)
+    raw = sigfast.paired_bootstrap(stats, variant=variant, n_resamples=B, seed=seed, resampling="items", pvalue="raw")
+    assert raw.pvalue == c / B
+
+
+def test_shifted_is_a_different_rule(shared_data, tmp_path):
+    lines, refs = _wmt(shared_data, n=300)
+    for s in lines:
+        (tmp_path / f"{s}.txt").write_text("\n".join(lines[s]) + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    stats = sigfast.read(tmp_path / "ref.txt", {s: tmp_path / f"{s}.txt" for s in lines}, format="mt", metric="bleu")
+    kw = dict(n_resamples=2000, seed=3, resampling="items", return_distribution=True)
+    sh = sigfast.paired_bootstrap(stats, variant="shifted", **kw)
+    sb = sigfast.paired_bootstrap(stats, variant="sacrebleu", **kw)
+    d = sh.distribution[:, 1] - sh.distribution[:, 0]
+    assert sh.count == int(np.sum(np.abs(d - d.mean()) >= abs(sh.statistic)))
+    assert sb.count == int(np.sum(np.abs(d) - np.abs(d).mean() > abs(sb.statistic)))
+    assert sh.variant == "shifted" and sb.variant == "sacrebleu" and sh.signature != sb.signature
+
+
+@pytest.mark.slow
+def test_end_to_end_against_sacrebleu_paired_bs(shared_data):
+    """WMT21 de-en BLEU, Facebook-AI vs UEdin: sacrebleu's own --paired-bs p within Monte-Carlo error."""
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    lines, refs = _wmt(shared_data)
+    names = list(lines)
+    d = shared_data / WMT
+    stats = sigfast.read(
+        d / "newstest2021.de-en.ref.A.en",
+        {s: d / "system-outputs" / f"newstest2021.de-en.hyp.{s}.en" for s in names},
+        format="mt",
+        metric="bleu",
+    )
+    r = sigfast.paired_bootstrap(stats, variant="sacrebleu", n_resamples=100_000, seed=12345)
+    ps = []
+    for seed in (1, 2, 3):
+        os.environ["SACREBLEU_SEED"] = str(seed)
+        systems = [(names[0], lines[names[0]]), (names[1], lines[names[1]])]
+        pt = PairedTest(systems, {"BLEU": BLEU()}, refs, test_type="bs", n_samples=1000)
+        _, res = pt()
+        ps.append(res["BLEU"][1].p_value)
+    p_sb = float(np.mean(ps))
+    se = math.sqrt(p_sb * (1 - p_sb) / (1000 * len(ps))) + math.sqrt(r.pvalue * (1 - r.pvalue) / 100_000)
+    assert abs(r.pvalue - p_sb) < 4 * se, (r.pvalue, ps)
