@@ -21,9 +21,9 @@ import os
 
 import numpy as np
 import pytest
-from oracle import boot_indices
 
 import sigfast
+from oracle import boot_indices
 
 WMT = "machine_translation/wmt21_newstest2021_de_en"
 
