@@ -380,7 +380,7 @@ def _run(argv, capsys):
     ap = argparse.ArgumentParser(prog="sigfast")
     add_cli(ap.add_subparsers(dest="command", required=True))
     args = ap.parse_args(argv)
-    rc = args.analysis_handler(args)
+    rc = args.handler(args)
     return rc, capsys.readouterr().out
 
 

@@ -9,7 +9,6 @@ computation from scipy.stats.binom's pmf and cdf (Fagerland et al. 2013:
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
@@ -23,7 +22,6 @@ from sigfast.classical import (
     _binom_pmf,
     _ndtri,
     _t_ppf,
-    add_cli,
     binomial_test,
     mann_whitney_u,
     mcnemar,
@@ -32,7 +30,7 @@ from sigfast.classical import (
     welch_ttest,
     wilcoxon,
 )
-from sigfast.exceptions import FormatError, InputError
+from sigfast.exceptions import InputError
 
 stats = pytest.importorskip("scipy.stats")
 sm_ct = pytest.importorskip("statsmodels.stats.contingency_tables")
@@ -375,26 +373,23 @@ def test_mann_whitney_edge_cases() -> None:
 
 
 def test_cli_hook(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    parser = argparse.ArgumentParser(prog="sigfast")
-    add_cli(parser.add_subparsers(dest="command"))
+    from sigfast.cli import main
+
     a = tmp_path / "a.txt"
     b = tmp_path / "b.txt"
     a.write_text("1\n1\n0\n1\n0\n")
     b.write_text("1 1 1 1 1\n")
-    args = parser.parse_args(["mcnemar", str(a), str(b), "--json"])
-    assert args.func(args) == 0
+    assert main(["mcnemar", str(a), str(b), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["details"]["c"] == 2 and out["details"]["b"] == 0
+    assert out[0]["details"]["c"] == 2 and out[0]["details"]["b"] == 0
     bad = tmp_path / "bad.txt"
     bad.write_text("1\n2\n")
-    args = parser.parse_args(["mcnemar", str(a), str(bad)])
-    with pytest.raises(FormatError, match="line 2"):
-        args.func(args)
+    assert main(["mcnemar", str(a), str(bad)]) == 1
+    assert "bad.txt, line 2" in capsys.readouterr().err
     short = tmp_path / "short.txt"
     short.write_text("1\n")
-    args = parser.parse_args(["mcnemar", str(a), str(short)])
-    with pytest.raises(FormatError, match="same items"):
-        args.func(args)
+    assert main(["mcnemar", str(a), str(short)]) == 1
+    assert "different numbers of items" in capsys.readouterr().err
 
 
 def test_wilcoxon_exact_conditional_equals_enumeration() -> None:

@@ -423,7 +423,7 @@ def _cli(argv):
     ap = argparse.ArgumentParser()
     add_cli(ap.add_subparsers(dest="command"))
     args = ap.parse_args(argv)
-    return args.study_handler(args)
+    return args.handler(args)
 
 
 def test_cli_split_and_resample(tmp_path, capsys):

@@ -71,6 +71,16 @@ class TestResult:
     details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
+    def signature(self) -> str:
+        """What produced the result: the test, variant, sidedness, size and the counts it rests on."""
+        from .signature import build
+
+        counts = {k: v for k, v in self.details.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+        return build(
+            self.test, variant=self.variant, alt=self.alternative, items=self.n, conf=self.confidence_level, **counts
+        )
+
+    @property
     def df(self) -> float | None:
         """Degrees of freedom (t-tests), else None."""
         return self.details.get("df")
@@ -78,6 +88,7 @@ class TestResult:
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "details"}
         out["details"] = {k: _json_value(v) for k, v in self.details.items()}
+        out["signature"] = self.signature
         return out
 
     def to_json(self, **kwargs: Any) -> str:
@@ -1136,42 +1147,3 @@ def _read_binary_file(path: str) -> np.ndarray:
     if not vals:
         raise FormatError("no items: the file is empty", path=path)
     return np.asarray(vals, dtype=np.float64)
-
-
-def add_cli(subparsers: Any) -> Any:
-    """Add ``mcnemar`` to an argparse subparsers object; returns the parser.
-
-    ``sigfast mcnemar BASELINE CANDIDATE [--method mid-p|exact|asymptotic]
-    [--no-correction] [--alternative two-sided|greater|less] [--json]`` reads
-    two files of per-item correctness (0/1, whitespace- or line-separated).
-    The handler is stored as ``func`` in the parsed namespace and returns 0.
-    """
-    p = subparsers.add_parser(
-        "mcnemar",
-        help="McNemar test on two files of per-item 0/1 correctness",
-        description="McNemar's test of CANDIDATE against BASELINE on per-item correctness (0/1) files.",
-    )
-    p.add_argument("baseline", help="file of 0/1 correctness of the baseline system, one per item")
-    p.add_argument("candidate", help="file of 0/1 correctness of the candidate system, same items")
-    p.add_argument("--method", default="mid-p", choices=["mid-p", "exact", "asymptotic"])
-    p.add_argument("--no-correction", action="store_true", help="asymptotic test without continuity correction")
-    p.add_argument("--alternative", default="two-sided", choices=list(_ALTERNATIVES))
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(func=run_mcnemar_cli)
-    return p
-
-
-def run_mcnemar_cli(args: Any) -> int:
-    """Handler of ``sigfast mcnemar`` (see :func:`add_cli`); returns the exit status."""
-    from .exceptions import FormatError
-
-    x = _read_binary_file(args.baseline)
-    y = _read_binary_file(args.candidate)
-    if x.size != y.size:
-        raise FormatError(
-            f"{args.baseline} has {x.size} items, {args.candidate} has {y.size}; both files must list the same items",
-            path=args.candidate,
-        )
-    r = mcnemar(x, y, method=args.method, correction=not args.no_correction, alternative=args.alternative)
-    print(r.to_json() if args.json else str(r))
-    return 0

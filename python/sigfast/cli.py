@@ -1,85 +1,55 @@
-"""The ``sigfast`` command line."""
+"""The ``sigfast`` command line.
+
+Every subcommand speaks the vocabulary of :mod:`sigfast._cli` (the same
+flag has the same name, type, default and meaning everywhere). Errors:
+a :class:`~sigfast.exceptions.SigfastError` or an ``OSError`` prints one
+line on standard error and exits 1; a usage error (unknown flag, bad value)
+exits 2, as argparse does; ``--debug`` shows the traceback instead; a closed
+pipe (``| head``) ends quietly; Ctrl-C exits 130.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from . import _cli
+
 __all__ = ["main"]
 
+_BOOT_VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
+_MCNEMAR_VARIANTS = ("mid-p", "exact", "asymptotic", "asymptotic-nocc")
+_TESTS = ("bootstrap", "permutation", "exact", "mcnemar")
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--metric", "-m", help="metric (default: the format's headline metric, or the mean of scores)")
+
+def _test_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--test",
         "-t",
         default="bootstrap",
-        choices=["bootstrap", "permutation", "exact", "mcnemar"],
-        help="paired bootstrap (default), approximate randomization, exact permutation, or McNemar "
-        "on token-level correctness (mid-p by default; see --mcnemar-method)",
-    )
-    p.add_argument(
-        "--mcnemar-method",
-        default="mid-p",
-        choices=["mid-p", "exact", "asymptotic"],
-        help="McNemar variant for --test mcnemar (default mid-p)",
+        choices=_TESTS,
+        help="paired bootstrap (default), approximate randomization, exact permutation, or McNemar on the "
+        "units' correctness",
     )
     p.add_argument(
         "--variant",
-        default="bk",
-        choices=["bk", "koehn", "shifted"],
-        help="bootstrap p-value: Berg-Kirkpatrick 2012 (default), Koehn 2004, or shifted two-sided",
+        default=None,
+        help="bootstrap: bk (Berg-Kirkpatrick 2012, default), koehn, shifted, sacrebleu (sacrebleu's rule), moses "
+        "(Moses' rule); mcnemar: mid-p (default), exact, asymptotic, asymptotic-nocc",
     )
     p.add_argument(
         "--alternative",
-        choices=["two-sided", "greater", "less"],
-        help="sidedness for --variant shifted and permutation tests (default two-sided)",
-    )
-    p.add_argument(
-        "-n",
-        "--resamples",
-        type=int,
+        choices=("two-sided", "greater", "less"),
         default=None,
-        help="resamples (default 1,000,000 for the bootstrap, 100,000 for permutations)",
+        help="sidedness (shifted bootstrap, permutation, McNemar; default two-sided)",
     )
-    p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
-    p.add_argument("--confidence", type=float, default=0.95, help="confidence level of intervals (default 0.95)")
+
+
+def _raw_p(p: argparse.ArgumentParser) -> None:
     p.add_argument("--raw-p", action="store_true", help="report c/B instead of (c+1)/(B+1)")
-    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar (default: on a terminal for long runs)",
-    )
-
-
-def _options(items: Sequence[str] | None) -> dict[str, Any]:
-    from .exceptions import InputError
-
-    out: dict[str, Any] = {}
-    for it in items or ():
-        if "=" not in it:
-            raise InputError(f"--option takes KEY=VALUE, got {it!r}")
-        k, v = it.split("=", 1)
-        val: Any = v
-        if v.lower() in ("true", "false"):
-            val = v.lower() == "true"
-        else:
-            try:
-                val = int(v)
-            except ValueError:
-                try:
-                    val = float(v)
-                except ValueError:
-                    val = v
-        out[k.replace("-", "_")] = val
-    return out
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -88,494 +58,640 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="sigfast",
         description="Exact, deterministic and fast significance tests for NLP evaluation.",
+        epilog="Errors print one line and exit 1; usage errors exit 2; --debug shows tracebacks.",
     )
     ap.add_argument("--version", action="version", version=f"sigfast {__version__}")
     ap.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
-    sub = ap.add_subparsers(dest="command", required=True)
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     c = sub.add_parser(
         "compare",
-        help="test whether systems differ",
-        description="Compare a baseline with one or more systems. Without --format the files hold "
-        "per-item scores or statistics (TSV, JSONL or .npy); with --format the first "
-        "file is gold and the others are system outputs.",
+        help="test whether systems differ from a baseline",
+        description="Compare a baseline with one or more systems. Without --format the files hold per-item "
+        "scores or statistics (TSV, JSONL or .npy); with --format the first file is gold (or give --ref) and "
+        "the others are system outputs: BASELINE SYSTEM [SYSTEM ...]. A system may be NAME=PATH.",
     )
-    c.add_argument("files", nargs="+", help="BASELINE SYSTEM [SYSTEM ...], or GOLD BASELINE SYSTEM ... with --format")
-    c.add_argument("--format", "-f", help="file format of system outputs (see `sigfast info`)")
-    c.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
+    c.add_argument("files", nargs="+", metavar="FILE", help="[GOLD] BASELINE SYSTEM [SYSTEM ...]")
+    _cli.add_format(c)
+    _cli.add_refs(c)
+    _cli.add_metric(c)
+    _test_args(c)
+    c.add_argument("--view", help="--test mcnemar: the units to compare (default: the metric's, or the format's first)")
+    _cli.add_align(c)
     c.add_argument(
-        "--input",
-        choices=["auto", "tsv", "jsonl", "npy"],
-        default="auto",
-        help="layout of per-item files without --format",
+        "-n",
+        "--resamples",
+        type=_cli._positive_int("--resamples", _cli.MAX_RESAMPLES),
+        default=None,
+        metavar="N",
+        help="resamples (default 1,000,000 for the bootstrap, 100,000 for permutations; at most 2^40)",
     )
-    _common(c)
+    _cli.add_seed(c)
+    _cli.add_confidence(c)
+    _raw_p(c)
+    _cli.add_threads(c)
+    _cli.add_progress(c)
+    _cli.add_output(c)
+    c.set_defaults(handler=_cmd_compare)
+
+    m = sub.add_parser(
+        "mcnemar",
+        help="McNemar's test on files of per-item 0/1 correctness",
+        description="McNemar's test of each SYSTEM against BASELINE on per-item correctness (0/1, one per item "
+        "or whitespace-separated). The same as `sigfast compare --test mcnemar` on such files.",
+    )
+    m.add_argument("files", nargs="+", metavar="FILE", help="BASELINE SYSTEM [SYSTEM ...] (NAME=PATH allowed)")
+    m.add_argument("--variant", default="mid-p", choices=_MCNEMAR_VARIANTS, help="McNemar variant (default mid-p)")
+    m.add_argument("--alternative", choices=("two-sided", "greater", "less"), default=None)
+    _cli.add_confidence(m)
+    _cli.add_output(m)
+    m.set_defaults(handler=_cmd_mcnemar)
 
     s = sub.add_parser(
         "score",
-        help="score a system file like the reference scorer",
-        description="Print the reference scorer's report for SYSTEM against GOLD.",
+        help="score system files like the reference scorer",
+        description="Print the reference scorer's report for each SYSTEM against GOLD (or --ref). The format "
+        "is detected from the file name or content when --format is not given.",
     )
-    s.add_argument("format", help="file format (see `sigfast info`)")
-    s.add_argument("gold")
-    s.add_argument("system")
-    s.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
-    s.add_argument("--json", action="store_true", help="print scores as JSON")
+    s.add_argument("files", nargs="+", metavar="FILE", help="GOLD SYSTEM [SYSTEM ...] (or SYSTEM ... with --ref)")
+    _cli.add_format(s)
+    _cli.add_refs(s)
+    _cli.add_output(s)
+    s.set_defaults(handler=_cmd_score)
 
     pw = sub.add_parser(
         "pairwise",
         help="test every pair of systems on shared resamples",
-        description="All pairs of systems with shared bootstrap resamples, corrected for the family "
-        "of comparisons, with groups of systems that do not differ significantly.",
+        description="All pairs of systems with shared bootstrap resamples (Berg-Kirkpatrick et al. 2012, fn. 5), "
+        "corrected for the family of comparisons, with a ranking, rank ranges and significance clusters.",
     )
-    pw.add_argument("files", nargs="+", help="SYSTEM ... (per-item files), or GOLD SYSTEM ... with --format")
-    pw.add_argument("--format", "-f", help="file format of system outputs (see `sigfast info`)")
-    pw.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
-    pw.add_argument("--input", choices=["auto", "tsv", "jsonl", "npy"], default="auto")
-    pw.add_argument("--metric", "-m")
-    pw.add_argument("--variant", default="bk", choices=["bk", "koehn", "shifted"])
-    pw.add_argument("--alternative", choices=["two-sided", "greater", "less"])
-    pw.add_argument("-n", "--resamples", type=int, default=None, help="resamples (default 1,000,000)")
-    pw.add_argument("--seed", type=int, default=12345)
-    pw.add_argument("--correction", default="holm", choices=["holm", "bonferroni", "hochberg", "bh", "by", "none"])
-    pw.add_argument("--alpha", type=float, default=0.05)
-    pw.add_argument("--mode", default="shared", choices=["shared", "independent"])
-    pw.add_argument("--backend", default="local", choices=["local", "ray", "processes"])
-    pw.add_argument("--threads", type=int, default=None)
+    pw.add_argument(
+        "files", nargs="+", metavar="FILE", help="SYSTEM ... (per-item files), or GOLD SYSTEM ... with --format"
+    )
+    _cli.add_format(pw)
+    _cli.add_refs(pw)
+    _cli.add_metric(pw)
+    pw.add_argument("--variant", default="bk", choices=_BOOT_VARIANTS, help="bootstrap p-value rule (default bk)")
+    pw.add_argument("--alternative", choices=("two-sided", "greater", "less"), default=None)
+    _cli.add_resamples(pw, 1_000_000)
+    _cli.add_seed(pw)
+    _cli.add_correction(pw)
+    _cli.add_alpha(pw)
+    pw.add_argument(
+        "--groups",
+        default="boundaries",
+        choices=("boundaries", "strict"),
+        help="boundaries (WMT style: a boundary where every system above beats every system below; default) or "
+        "strict (no significant difference inside a group)",
+    )
+    pw.add_argument("--mode", default="shared", choices=("shared", "independent"), help="shared resamples (default)")
+    pw.add_argument(
+        "--resampling",
+        default="auto",
+        choices=("auto", "items", "distinct"),
+        help="items, distinct rows, or auto (default)",
+    )
+    pw.add_argument("--backend", default="local", choices=("local", "ray", "processes"))
+    _cli.add_threads(pw)
     pw.add_argument("--label", action="append", metavar="SYSTEM=GROUP", help="group of a system (repeatable)")
     pw.add_argument("--combination", action="append", metavar="SYSTEM", help="a system combination (repeatable)")
-    pw.add_argument("--plot", help="confidence-vs-gain plot (.png, .svg or .pdf)")
-    pw.add_argument("--heatmap", help="p-value heat map (.png, .svg or .pdf)")
-    pw.add_argument("--csv", help="write one row per pair to this CSV file")
-    pw.add_argument("--json", action="store_true")
-    pw.add_argument("--markdown", action="store_true", help="print the table as markdown")
-    pw.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    pw.add_argument("--plot", metavar="FILE", help="confidence-vs-gain plot (.png, .svg or .pdf)")
+    pw.add_argument("--heatmap", metavar="FILE", help="p-value heat map (.png, .svg or .pdf)")
+    _cli.add_progress(pw)
+    _cli.add_output(pw)
+    pw.set_defaults(handler=_cmd_pairwise)
 
     d = sub.add_parser("demo", help="run the main job on built-in sample data")
-    d.add_argument("-n", "--resamples", type=int, default=1_000_000, help="bootstrap resamples (default 1,000,000)")
-    d.add_argument("--seed", type=int, default=12345)
-    d.add_argument("--threads", type=int, default=None)
-    d.add_argument("--json", action="store_true")
+    _cli.add_resamples(d, 1_000_000, "bootstrap resamples")
+    _cli.add_seed(d)
+    _cli.add_threads(d)
+    _cli.add_output(d)
+    d.set_defaults(handler=_cmd_demo)
 
-    sub.add_parser("info", help="version, random stream, threads and formats")
-    from . import classical
+    i = sub.add_parser("info", help="version, random stream, formats (options, views) and metrics (parameters)")
+    _cli.add_output(i)
+    i.set_defaults(handler=_cmd_info)
 
-    classical.add_cli(sub)
+    from .analysis.cli import add_cli as add_analysis_cli
     from .seeds import add_cli as add_seeds_cli
+    from .studies.cli import add_cli as add_studies_cli
 
     add_seeds_cli(sub)
-    from .analysis.cli import add_cli as add_analysis_cli
-
     add_analysis_cli(sub)
-    try:
-        from .studies.cli import add_cli as add_studies_cli
-    except ImportError:  # pragma: no cover - studies not installed
-        pass
-    else:
-        add_studies_cli(sub)
+    add_studies_cli(sub)
     return ap
 
 
-def _test(args: argparse.Namespace, x: Any, y: Any = None, **kw: Any) -> Any:
+# --------------------------------------------------------------------------------------------
+# compare
+
+
+def _parse_inputs(args: argparse.Namespace, *, min_systems: int) -> Any:
+    return _cli.parse_inputs(args, min_systems=min_systems)
+
+
+def _input_error(msg: str) -> Exception:
+    from .exceptions import InputError
+
+    return InputError(msg)
+
+
+def _metrics(args: argparse.Namespace) -> list[str | None]:
+    return list(args.metric) if args.metric else [None]
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    _cli.precheck(args)
+    if args.test == "mcnemar":
+        return _run_mcnemar(args, _parse_inputs(args, min_systems=2) if args.format or args.ref else None)
     import sigfast
 
-    common = dict(
-        metric=kw.pop("metric", args.metric),
-        seed=args.seed,
-        pvalue="raw" if args.raw_p else "plus_one",
-        n_threads=args.threads,
-        progress=args.progress,
-        **kw,
-    )
-    if args.test == "bootstrap":
-        return sigfast.paired_bootstrap(
-            x,
-            y,
-            n_resamples=sigfast.significance.DEFAULT_RESAMPLES if args.resamples is None else args.resamples,
-            variant=args.variant,
-            alternative=args.alternative,
-            confidence_level=args.confidence,
-            **common,
+    from .significance import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
+
+    if args.view:
+        raise _input_error("--view is for --test mcnemar")
+    parsed = _parse_inputs(args, min_systems=2)
+    results = []
+    for metric in _metrics(args):
+        if parsed.spec.needs_gold:
+            stats, m = parsed.statistics(metric), None
+        else:
+            stats, m = parsed.statistics(metric), metric
+        base = stats.systems[0]
+        common: dict[str, Any] = dict(
+            metric=m,
+            seed=args.seed,
+            pvalue="raw" if args.raw_p else "plus_one",
+            n_threads=args.threads,
+            progress=args.progress,
         )
-    method = "exact" if args.test == "exact" else "approximate"
-    return sigfast.permutation_test(
-        x,
-        y,
-        method=method,
-        n_resamples=sigfast.significance.DEFAULT_PERMUTATIONS if args.resamples is None else args.resamples,
-        alternative=args.alternative or "two-sided",
-        **common,
+        for other in stats.systems[1:]:
+            if args.test == "bootstrap":
+                r = sigfast.paired_bootstrap(
+                    stats,
+                    systems=(base, other),
+                    n_resamples=args.resamples or DEFAULT_RESAMPLES,
+                    variant=args.variant or "bk",
+                    alternative=args.alternative,
+                    confidence_level=args.confidence,
+                    **common,
+                )
+            else:
+                if args.variant:
+                    raise _input_error("permutation tests have no --variant")
+                r = sigfast.permutation_test(
+                    stats,
+                    systems=(base, other),
+                    method="exact" if args.test == "exact" else "approximate",
+                    n_resamples=args.resamples or DEFAULT_PERMUTATIONS,
+                    alternative=args.alternative or "two-sided",
+                    **common,
+                )
+            results.append(r)
+    source = getattr(parsed, "gold", None)
+    _cli.emit(
+        args,
+        text=_results_text(results, source=f"{parsed.format} vs {source}" if source else None),
+        tables=lambda: [_results_table(results)],
+        data=lambda: [r.to_dict() for r in results],
     )
+    return 0
 
 
-def _print_results(results: list[Any], as_json: bool, header: str | None = None) -> None:
-    from .report import _fmt_p, _fmt_score, format_table
+def _results_table(results: list[Any]) -> Any:
+    from .report import Table, _fmt_p, _fmt_score
 
-    if as_json:
-        print(json.dumps([r.to_dict() for r in results], indent=2))
-        return
-    if header:
-        print(header)
     r0 = results[0]
-
-    scale = r0.display_scale
-    rows = [[r0.systems[0], _fmt_score(scale, r0.score_x), "(baseline)", "", "", ""]]
+    several = len({r.metric for r in results}) > 1
+    rows = []
     for r in results:
+        scale = r.display_scale
         ci = r.confidence_interval
-        rows.append(
-            [
-                r.systems[1],
-                _fmt_score(scale, r.score_y),
-                f"{scale * r.statistic:+.4f}",
-                f"[{scale * ci.low:+.4f}, {scale * ci.high:+.4f}]" if ci else "",
-                _fmt_p(r.pvalue),
-                "*" if r.pvalue < 0.05 else "",
-            ]
-        )
-    unit = " x100" if scale == 100 else ""
-    ci_head = f"{int(round(100 * r0.confidence_level))}% CI" if r0.confidence_level else "CI"
-    print(format_table(rows, ["system", f"{r0.metric}{unit}", "delta", ci_head, "p", "p<.05"]))
-    print(
-        f"test: {r0.test} ({r0.variant}, {r0.alternative}); {r0.n_items} items; "
-        f"{r0.n_resamples} resamples; seed {r0.seed}; p = {r0.pvalue_method}"
+        row = [
+            r.systems[0],
+            _fmt_score(scale, r.score_x),
+            r.systems[1],
+            _fmt_score(scale, r.score_y),
+            f"{scale * r.statistic:+.4f}",
+            f"[{scale * ci.low:+.4f}, {scale * ci.high:+.4f}]" if ci else "",
+            _fmt_p(r.pvalue),
+            "*" if r.pvalue < 0.05 else "",
+        ]
+        rows.append(([f"{r.metric}{' x100' if scale == 100 else ''}"] if several else []) + row)
+    unit = "" if several else (" x100" if r0.display_scale == 100 else "")
+    ci_head = f"{round(100 * r0.confidence_level)}% CI" if r0.confidence_level else "CI"
+    head = (["metric"] if several else []) + [
+        "baseline",
+        f"{'score' if several else r0.metric}{unit}",
+        "system",
+        f"{'score' if several else r0.metric}{unit}",
+        "delta",
+        ci_head,
+        "p",
+        "p<.05",
+    ]
+    notes = (
+        f"test: {r0.test} ({r0.variant}, {r0.alternative}); {r0.n_items} items; {r0.n_resamples:,} resamples; "
+        f"seed {r0.seed}; p = {r0.pvalue_method}",
+        *dict.fromkeys(f"signature: {r.signature}" for r in results),
     )
-    print(f"signature: {r0.signature}")
+    return Table(tuple(head), tuple(tuple(x) for x in rows), notes=notes)
 
 
-_UNIT_FORMATS = {
-    "conllu": "conllu",
-    "conllx": "conllu",
-    "conll07": "conllu",
-    "pos": "conllu",
-    "conlleval": "bio",
-    "ner": "bio",
-    "evalb": "ptb",
-    "penn": "ptb",
-}
-_UNIT_VIEWS = {
-    "las": "las",
-    "uas": "uas",
-    "label_acc": "deprel",
-    "upos": "upos",
-    "xpos": "xpos",
-    "accuracy": None,
-    "tagging_accuracy": "pos",
-    None: None,
-}
+def _results_text(results: list[Any], source: str | None) -> str:
+    t = _results_table(results)
+    head = f"{source}\n" if source else ""
+    warn = "".join(f"warning: {w}\n" for r in results for w in getattr(r, "warnings", ()) or ())
+    return head + warn + t.render("text")
 
 
-def _cmd_compare_mcnemar(args: argparse.Namespace) -> int:
-    """McNemar on per-token correctness of each system against the first one."""
+# --------------------------------------------------------------------------------------------
+# McNemar
+
+
+def _mcnemar_kw(variant: str | None, alternative: str | None) -> dict[str, Any]:
+    v = variant or "mid-p"
+    if v not in _MCNEMAR_VARIANTS:
+        raise _input_error(f"McNemar variants: {', '.join(_MCNEMAR_VARIANTS)}; got {v!r}")
+    method = "asymptotic" if v.startswith("asymptotic") else v
+    return dict(method=method, correction=v != "asymptotic-nocc", alternative=alternative or "two-sided")
+
+
+def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
     import numpy as np
 
-    from .classical import mcnemar
-    from .exceptions import InputError
-    from .report import format_table
+    from .classical import _read_binary_file, mcnemar
+    from .formats import system_names
+    from .intervals import wilson_interval
 
-    if args.format:
-        from .analysis import read_units
-
-        if len(args.files) < 3:
-            raise InputError("with --format, give GOLD BASELINE SYSTEM [SYSTEM ...]")
-        unit_fmt = _UNIT_FORMATS.get(args.format)
-        if unit_fmt is None:
-            raise InputError(
-                f"--test mcnemar needs token-level labels; format {args.format!r} has none "
-                f"(use one of {', '.join(sorted(_UNIT_FORMATS))})"
-            )
-        if args.metric not in _UNIT_VIEWS:
-            raise InputError(
-                f"--test mcnemar scores tokens with --metric one of "
-                f"{', '.join(k for k in _UNIT_VIEWS if k)}; got {args.metric!r}"
-            )
-        names = _labels(args.files[1:])
-        units = read_units(args.files[0], args.files[1:], format=unit_fmt, view=_UNIT_VIEWS[args.metric], names=names)
+    if parsed is not None:
+        view = args.view
+        metrics = [m for m in _metrics(args) if m is not None]
+        if view is None and metrics:
+            if len(metrics) > 1:
+                raise _input_error("--test mcnemar compares one view of units; give one --metric or --view")
+            view = metrics[0] if metrics[0] in parsed.spec.views else None
+            if view is None:
+                raise _input_error(
+                    f"--test mcnemar compares units; format {parsed.format!r} has the views "
+                    f"{', '.join(parsed.spec.views) or '(none)'} (--view), not {metrics[0]!r}"
+                )
+        units = parsed.units(view)
+        names = list(units.names)
         correct = [units.correct(k).astype(np.float64) for k in range(len(names))]
-        what = f"{units.n_units} tokens ({units.view})"
+        what = f"{units.n_units} units ({parsed.format} {units.view}, align {units.align})"
+        provenance = f"{parsed.format}:{units.view}"
     else:
-        if len(args.files) < 2:
-            raise InputError("give a BASELINE file and at least one SYSTEM file of 0/1 correctness")
-        from .classical import _read_binary_file
-
-        names = _labels(args.files)
-        correct = [_read_binary_file(f) for f in args.files]
+        if args.view or getattr(args, "align", None):
+            raise _input_error("--view and --align need --format files")
+        files = [f.partition("=")[2] if "=" in f and not os.path.exists(f) else f for f in args.files]
+        given = [f.partition("=")[0] if "=" in f and not os.path.exists(f) else "" for f in args.files]
+        auto = system_names(files)
+        names = [g or a for g, a in zip(given, auto)]
+        if len(files) < 2:
+            raise _input_error("give a BASELINE file and at least one SYSTEM file of 0/1 correctness")
+        correct = [_read_binary_file(f) for f in files]
         if len({c.size for c in correct}) != 1:
-            raise InputError(
+            raise _input_error(
                 "the 0/1 files list different numbers of items: "
                 + ", ".join(f"{n}: {c.size}" for n, c in zip(names, correct))
             )
         what = f"{correct[0].size} items"
-    alt = args.alternative or "two-sided"
-    results = [mcnemar(correct[0], c, method=args.mcnemar_method, alternative=alt) for c in correct[1:]]
-    if args.json:
-        print(
-            json.dumps(
-                [{"baseline": names[0], "system": n, **r.to_dict()} for n, r in zip(names[1:], results)], indent=2
-            )
-        )
-        return 0
-    rows = [[names[0], f"{100 * correct[0].mean():.2f}", "(baseline)", "", "", ""]]
-    for n, c, r in zip(names[1:], correct[1:], results):
+        provenance = "0/1 files"
+    kw = _mcnemar_kw(args.variant, args.alternative)
+    results = [mcnemar(correct[0], c, **kw) for c in correct[1:]]
+    level = getattr(args, "confidence", 0.95)
+    acc = [wilson_interval(int(c.sum()), int(c.size), level) for c in correct]
+    from .report import Table, _fmt_p
+
+    rows = [(names[0], f"{100 * correct[0].mean():.2f}", _ci(acc[0]), "(baseline)", "", "", "", "")]
+    for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results):
         rows.append(
-            [
+            (
                 n,
                 f"{100 * c.mean():.2f}",
+                _ci(a),
                 f"{100 * (c.mean() - correct[0].mean()):+.2f}",
                 int(((c == 1) & (correct[0] == 0)).sum()),
                 int(((c == 0) & (correct[0] == 1)).sum()),
-                f"{r.pvalue:.4g}",
-            ]
-        )
-    print(format_table(rows, ["system", "accuracy", "delta", "fixed", "broken", "p"]))
-    print(f"test: McNemar ({args.mcnemar_method}, {alt}) on {what}; fixed/broken = discordant items")
-    return 0
-
-
-def _cmd_compare(args: argparse.Namespace) -> int:
-    import sigfast
-
-    from .exceptions import InputError
-
-    if args.test == "mcnemar":
-        return _cmd_compare_mcnemar(args)
-    if args.format:
-        if len(args.files) < 3:
-            raise InputError("with --format, give GOLD BASELINE SYSTEM [SYSTEM ...]")
-        stats = sigfast.read(
-            args.files[0], args.files[1:], format=args.format, metric=args.metric, **_options(args.option)
-        )
-        base = stats.systems[0]
-        results = [_test(args, stats, systems=(base, other), metric=None) for other in stats.systems[1:]]
-        _print_results(results, args.json, header=None if args.json else f"{stats.source}")
-        return 0
-    if args.option:
-        raise InputError("--option is for --format files")
-    if len(args.files) < 2:
-        raise InputError("give a BASELINE file and at least one SYSTEM file")
-    arrays = []
-    names = None
-    for f in args.files:
-        a, nm = sigfast.io.read_items(f, args.input)
-        if arrays and a.shape[1] != arrays[0].shape[1]:
-            raise InputError(f"{f}: {a.shape[1]} values per item, but {args.files[0]} has {arrays[0].shape[1]}")
-        if arrays and a.shape[0] != arrays[0].shape[0]:
-            raise InputError(
-                f"{f}: {a.shape[0]} items, but {args.files[0]} has {arrays[0].shape[0]}; "
-                "paired tests need the same items in the same order"
+                _fmt_p(r.pvalue),
+                "*" if r.pvalue < 0.05 else "",
             )
-        arrays.append(a)
-        names = names or nm
-    labels = _labels(args.files)
-    results = []
-    for lab, a in zip(labels[1:], arrays[1:]):
-        x, y = arrays[0], a
-        if x.shape[1] == 1 and (args.metric in (None, "mean")):
-            x, y = x[:, 0], y[:, 0]
-        results.append(_test(args, x, y, systems=(labels[0], lab)))
-    _print_results(results, args.json)
+        )
+    table = Table(
+        ("system", "accuracy", f"{round(100 * level)}% Wilson", "delta", "fixed", "broken", "p", "p<.05"),
+        tuple(rows),
+        notes=(
+            f"test: McNemar ({results[0].variant}, {results[0].alternative}) on {what}; "
+            "fixed/broken = units only the system / only the baseline gets right",
+            f"signature: {results[0].signature}|data:{provenance}",
+        ),
+    )
+    _cli.emit(
+        args,
+        text=table.render("text"),
+        tables=lambda: [table],
+        data=lambda: [
+            {"baseline": names[0], "system": n, "accuracy": float(c.mean()), "wilson": list(a), **r.to_dict()}
+            for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results)
+        ],
+    )
     return 0
 
 
-def _labels(paths: Sequence[str]) -> list[str]:
-    """Short unique system names: file names without their common prefix and suffix."""
-    base = [os.path.basename(p) for p in paths]
-    labels = base if len(set(base)) == len(base) else list(paths)
-    if len(labels) > 1 and len(set(labels)) == len(labels):
-        pre = os.path.commonprefix(labels)
-        suf = os.path.commonprefix([x[::-1] for x in labels])[::-1]
-        cut = [x[len(pre) : len(x) - len(suf)] for x in labels]
-        if all(cut) and len(set(cut)) == len(cut):
-            labels = cut
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        seen[lab] = seen.get(lab, 0) + 1
-        out.append(lab if seen[lab] == 1 else f"{lab} #{seen[lab]}")
-    return out
+def _ci(ci: Any) -> str:
+    return f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
+
+
+def _cmd_mcnemar(args: argparse.Namespace) -> int:
+    _cli.precheck(args)
+    args.view = None
+    args.align = None
+    return _run_mcnemar(args, None)
+
+
+# --------------------------------------------------------------------------------------------
+# score
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from .formats import score
+    from .report import Table
 
-    rep = score(args.format, args.gold, args.system, **_options(args.option))
-    if args.json:
-        print(
-            json.dumps({"format": rep.format, "gold": rep.gold, "system": rep.system, "scores": rep.scores}, indent=2)
-        )
-    else:
-        print(rep.text, end="" if rep.text.endswith("\n") else "\n")
+    _cli.precheck(args)
+    if not args.ref and len(args.files) < 2:
+        raise _input_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
+    if not args.format and not args.ref:
+        from .formats import detect_format
+
+        args.format = detect_format(args.files[0])
+    parsed = _parse_inputs(args, min_systems=1)
+    if not parsed.spec.needs_gold:
+        raise _input_error(f"format {parsed.format!r} holds per-item values; there is no reference scorer to run")
+    several = len(parsed.names) > 1
+    text = "".join(
+        (f"== {n} ==\n" if several else "") + r.text + ("" if r.text.endswith("\n") else "\n")
+        for n, r in zip(parsed.names, parsed.reports)
+    )
+    metrics = list(parsed.reports[0].scores)
+
+    def tables() -> list[Any]:
+        rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
+        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}")]
+
+    _cli.emit(
+        args,
+        text=text,
+        tables=tables,
+        data=lambda: [
+            {"format": r.format, "gold": r.gold, "system": r.system, "name": n, "scores": r.scores}
+            for n, r in zip(parsed.names, parsed.reports)
+        ],
+    )
     return 0
+
+
+# --------------------------------------------------------------------------------------------
+# pairwise
 
 
 def _cmd_pairwise(args: argparse.Namespace) -> int:
     import sigfast
 
-    from .exceptions import InputError
     from .pairwise import gain_threshold
 
-    if args.format:
-        if len(args.files) < 3:
-            raise InputError("with --format, give GOLD SYSTEM SYSTEM [SYSTEM ...]")
-        stats = sigfast.read(
-            args.files[0],
-            dict(zip(_labels(args.files[1:]), args.files[1:])),
-            format=args.format,
-            metric=args.metric,
-            **_options(args.option),
-        )
-        metric = None
-    else:
-        if len(args.files) < 2:
-            raise InputError("give at least two SYSTEM files")
-        stats = (
-            sigfast.read(
-                None, dict(zip(_labels(args.files), args.files)), format="tsv" if args.input == "auto" else args.input
-            )
-            if args.input != "auto"
-            else _read_auto(args.files)
-        )
-        metric = args.metric
+    _cli.precheck(args, plots=("plot", "heatmap"))
+    parsed = _parse_inputs(args, min_systems=2)
     labels = {}
     for it in args.label or ():
-        if "=" not in it:
-            raise InputError(f"--label takes SYSTEM=GROUP, got {it!r}")
-        k, v = it.split("=", 1)
+        k, eq, v = it.partition("=")
+        if not eq:
+            raise _input_error(f"--label takes SYSTEM=GROUP, got {it!r}")
         labels[k] = v
-    backend: Any = args.backend
-    pool = None
-    if backend == "processes":
-        from concurrent.futures import ProcessPoolExecutor
+    results = []
+    for metric in _metrics(args):
+        stats = parsed.statistics(metric)
+        backend: Any = args.backend
+        pool = None
+        if backend == "processes":
+            from concurrent.futures import ProcessPoolExecutor
 
-        pool = ProcessPoolExecutor()
-        backend = pool
-    try:
-        res = sigfast.pairwise(
-            stats,
-            metric=metric,
-            n_resamples=args.resamples or 1_000_000,
-            seed=args.seed,
-            variant=args.variant,
-            alternative=args.alternative,
-            correction=args.correction,
-            alpha=args.alpha,
-            mode=args.mode,
-            backend=backend,
-            n_threads=args.threads,
-            labels=labels,
-            combinations=args.combination or (),
-            progress=args.progress,
-        )
-    finally:
-        if pool is not None:
-            pool.shutdown()
+            pool = ProcessPoolExecutor()
+            backend = pool
+        try:
+            res = sigfast.pairwise(
+                stats,
+                metric=None if parsed.spec.needs_gold else metric,
+                n_resamples=args.resamples,
+                seed=args.seed,
+                variant=args.variant,
+                alternative=args.alternative,
+                correction=args.correction,
+                alpha=args.alpha,
+                mode=args.mode,
+                resampling=args.resampling,
+                groups=args.groups,
+                backend=backend,
+                n_threads=args.threads,
+                labels=labels,
+                combinations=args.combination or (),
+                progress=args.progress,
+            )
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        results.append(res)
+    last = results[-1]
     if args.plot:
-        res.plot_confidence_vs_gain(args.plot)
+        last.plot_confidence_vs_gain(args.plot)
     if args.heatmap:
-        res.plot_heatmap(args.heatmap)
-    if args.csv:
-        with open(args.csv, "w", encoding="utf-8") as fh:
-            fh.write(res.to_csv())
-    if args.json:
-        d = res.to_dict()
-        d["thresholds"] = [t.to_dict() for t in gain_threshold(res)]
-        print(json.dumps(d, indent=2))
-        return 0
-    print(
-        f"pairwise {res.variant} bootstrap ({res.alternative}), {len(res.systems)} systems, {res.n_items} items, "
-        f"B = {res.n_resamples} {res.mode} resamples, seed {res.seed}, p = {res.pvalue_method}, "
-        f"correction {res.correction} at alpha {res.alpha}"
+        last.plot_heatmap(args.heatmap)
+
+    def data() -> Any:
+        out = []
+        for r in results:
+            d = r.to_dict()
+            d["thresholds"] = [t.to_dict() for t in gain_threshold(r)]
+            out.append(d)
+        return out[0] if len(out) == 1 else out
+
+    _cli.emit(
+        args,
+        text="\n".join(r.report() for r in results),
+        tables=lambda: [t for r in results for t in r.tables()],
+        data=data,
     )
-    print(res.table(markdown=args.markdown))
-    thr = [t for t in gain_threshold(res) if t.n_comparisons]
-    for t in thr:
-        print(
-            f"gain threshold ({t.pair_class}): {t.threshold:.4g} from {t.n_comparisons} comparisons with "
-            f"p in [{t.band[0]}, {t.band[1]}]"
-        )
-    print(f"signature: {res.signature}")
     return 0
 
 
-def _read_auto(files: Sequence[str]) -> Any:
-    import numpy as np
-
-    import sigfast
-
-    from .exceptions import InputError
-
-    arrays = []
-    names = None
-    for f in files:
-        a, nm = sigfast.io.read_items(f)
-        if arrays and a.shape != arrays[0].shape:
-            raise InputError(
-                f"{f}: {a.shape[0]} items x {a.shape[1]} values, but {files[0]} has "
-                f"{arrays[0].shape[0]} x {arrays[0].shape[1]}"
-            )
-        arrays.append(a)
-        names = names or nm
-    k = arrays[0].shape[1]
-    return sigfast.Statistics(
-        np.stack(arrays),
-        tuple(_labels(files)),
-        names or tuple(f"s{i}" for i in range(k)),
-        metric="mean" if k == 1 else None,
-    )
-
-
-def _cmd_mcnemar(args: argparse.Namespace) -> int:
-    from .classical import run_mcnemar_cli
-
-    return run_mcnemar_cli(args)
+# --------------------------------------------------------------------------------------------
+# demo, info
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(n_resamples=args.resamples, seed=args.seed, threads=args.threads, as_json=args.json)
+    _cli.precheck(args)
+    runs = run_demo(n_resamples=args.resamples, seed=args.seed, threads=args.threads)
+    text = "sigfast demo: built-in sample data (synthetic taggers)\n\n" + "".join(
+        f"== {title} ({sec:.2f} s)\n{r}\n\n" for title, r, sec in runs
+    )
+    _cli.emit(
+        args,
+        text=text,
+        tables=lambda: [_results_table([r]) for _, r, _ in runs],
+        data=lambda: [{"title": title, "seconds": sec, **r.to_dict()} for title, r, sec in runs],
+    )
+    return 0
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
     from . import _native
-    from .formats import available
+    from .formats import specs
+    from .metrics import specs as metric_specs
+    from .report import Table
 
-    print(f"sigfast {_native.__version__} ({_native.BUILD_PROFILE} build)")
-    print(
-        f"random stream: philox4x64-10 keyed (seed, scheme, resample) -> xoshiro256++, version {_native.STREAM_VERSION}"
+    _cli.precheck(args)
+    fmts = specs()
+    mets = metric_specs()
+
+    def tables() -> list[Any]:
+        f_rows = tuple(
+            (
+                s.name,
+                ", ".join(s.aliases),
+                s.reference,
+                ", ".join(o.describe() for o in s.options),
+                ", ".join(s.views),
+                ", ".join(s.metrics),
+            )
+            for s in fmts
+        )
+        m_rows = tuple(
+            (
+                m["name"],
+                ", ".join(a["name"] for a in m["aliases"]),
+                ", ".join(_param_text(p) for p in m["params"]) or "-",
+                {True: "higher", False: "lower", None: "parameter"}[m["higher_is_better"]],
+                {"fraction": "x100", "points": "0-100", "plain": "as is"}[m["scale"]],
+                m["description"],
+            )
+            for m in mets
+        )
+        return [
+            Table(("format", "aliases", "reference scorer", "options", "unit views", "metrics"), f_rows, "Formats"),
+            Table(("metric", "aliases", "parameters", "better", "shown", "description"), m_rows, "Metrics"),
+        ]
+
+    head = (
+        f"sigfast {_native.__version__} ({_native.BUILD_PROFILE} build)\n"
+        f"random stream: philox4x64-10 keyed (seed, scheme, resample) -> xoshiro256++, "
+        f"version {_native.STREAM_VERSION}\n"
+        f"threads: {os.cpu_count()} cores available\n\n"
     )
-    print(f"threads: {os.cpu_count()} cores available")
-    print(f"formats: {', '.join(available()) or '(none)'}")
-    from .metrics import available as metrics
-
-    print(f"metrics: {', '.join(metrics())}")
+    lines = [head.rstrip("\n"), "", "Formats (--format NAME; -o KEY=VALUE):"]
+    for f in fmts:
+        lines.append(f"  {f.name}: {f.description} [{f.reference}]")
+        if f.aliases:
+            lines.append(f"      aliases: {', '.join(f.aliases)}")
+        for o in f.options:
+            default = "-" if o.default is None else o.default
+            lines.append(f"      -o {o.describe()} (default {default}): {o.help}")
+        if f.views:
+            lines.append(f"      unit views: {', '.join(f.views)}")
+        lines.append(f"      metrics: {', '.join(f.metrics)}")
+    lines += ["", "Metrics (--metric NAME; parameters in Python: sigfast.metrics.get(NAME, **params)):"]
+    for m in mets:
+        aliases = f" (also {', '.join(a['name'] for a in m['aliases'])})" if m["aliases"] else ""
+        lines.append(f"  {m['name']}{aliases}: {m['description']} [{m['reference']}]")
+        for p in m["params"]:
+            lines.append(f"      {_param_text(p)}: {p['help']}")
+    _cli.emit(
+        args,
+        text="\n".join(lines) + "\n",
+        tables=tables,
+        data=lambda: {
+            "version": _native.__version__,
+            "stream_version": _native.STREAM_VERSION,
+            "formats": [
+                {
+                    "name": s.name,
+                    "aliases": list(s.aliases),
+                    "extensions": list(s.extensions),
+                    "reference": s.reference,
+                    "options": [
+                        {
+                            "name": o.name,
+                            "type": o.type_name,
+                            "default": _jsonable(o.default),
+                            "choices": None if o.choices is None else list(o.choices),
+                            "help": o.help,
+                        }
+                        for o in s.options
+                    ],
+                    "views": list(s.views),
+                    "metrics": list(s.metrics),
+                }
+                for s in fmts
+            ],
+            "metrics": mets,
+        },
+    )
     return 0
 
 
+def _jsonable(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple) else v
+
+
+def _param_text(p: dict[str, Any]) -> str:
+    if p["type"] == "choice":
+        what = "|".join(p["choices"])
+    elif p["type"] in ("int", "float"):
+        lo = "(" if p.get("open_min") else "["
+        what = f"{p['type']} in {lo}{p['min']:g}, {p['max']:g}]"
+    else:
+        what = p["type"]
+    default = "-" if p["default"] is None else p["default"]
+    return f"{p['name']}={what} (default {default})"
+
+
+# --------------------------------------------------------------------------------------------
+# main
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (0 ok, 1 error, 2 usage)."""
-    args = _parser().parse_args(argv)
+    """Run the CLI; returns the exit status (0 ok, 1 error, 2 usage, 130 interrupted)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
     from .exceptions import SigfastError
 
     try:
-        handler = getattr(args, "analysis_handler", None) or getattr(args, "study_handler", None)
-        handler = handler or getattr(args, "seeds_handler", None)
-        if handler is not None:
-            return int(handler(args))
-        rc = {
-            "compare": _cmd_compare,
-            "score": _cmd_score,
-            "demo": _cmd_demo,
-            "info": _cmd_info,
-            "pairwise": _cmd_pairwise,
-            "mcnemar": _cmd_mcnemar,
-        }[args.command](args)
-        return rc
+        return int(args.handler(args))
     except KeyboardInterrupt:
         print("sigfast: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, and keep Python from complaining at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:  # pragma: no cover
+            pass
+        return 0
     except (SigfastError, OSError) as e:
         if args.debug:
             raise
-        msg = str(e).replace("\n", " ")
+        msg = " ".join(str(e).split("\n"))
+        if isinstance(e, OSError) and not isinstance(e, SigfastError):
+            msg = f"{e.filename + ': ' if getattr(e, 'filename', None) else ''}{e.strerror or msg}"
         print(f"sigfast: error: {msg}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug: still one line, with the way to the traceback
+        if args.debug:
+            raise
+        print(
+            f"sigfast: internal error: {type(e).__name__}: {e}. This is a bug: please report it with the "
+            "command (--debug shows the traceback)",
+            file=sys.stderr,
+        )
         return 1

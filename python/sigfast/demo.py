@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import time
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +35,10 @@ def make_sample(seed: int = 7) -> dict[str, np.ndarray]:
     return {"ner_a": tagger(0.86, 0.05), "ner_b": tagger(0.87, 0.045), "pos_a": pos_a, "pos_b": pos_b}
 
 
-def run_demo(n_resamples: int = 1_000_000, seed: int = 12345, threads: int | None = None, as_json: bool = False) -> int:
+def run_demo(
+    n_resamples: int = 1_000_000, seed: int = 12345, threads: int | None = None
+) -> list[tuple[str, Any, float]]:
+    """The demo's three tests on :func:`make_sample` data: ``(title, result, seconds)`` each."""
     import sigfast
 
     data = make_sample()
@@ -67,12 +70,4 @@ def run_demo(n_resamples: int = 1_000_000, seed: int = 12345, threads: int | Non
         data["pos_a"], data["pos_b"], systems=("pos_A", "pos_B"), n_resamples=n_resamples, seed=seed, n_threads=threads
     )
     runs.append(("POS token accuracy, 130,000 tokens: paired bootstrap", r3, time.perf_counter() - t))
-    if as_json:
-        print(json.dumps([{"title": title, "seconds": sec, **r.to_dict()} for title, r, sec in runs], indent=2))
-        return 0
-    print("sigfast demo: built-in sample data (synthetic taggers)\n")
-    for title, r, sec in runs:
-        print(f"== {title} ({sec:.2f} s)")
-        print(r)
-        print()
-    return 0
+    return runs

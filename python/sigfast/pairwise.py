@@ -126,6 +126,20 @@ class GainThreshold:
     band: tuple[float, float]
     percentile: float
 
+    def describe(self, scale: int = 1) -> str:
+        """One line in the metric's display scale, warning when few comparisons carry the threshold."""
+        if self.threshold is None:
+            return f"gain threshold ({self.pair_class}): no comparison with p in [{self.band[0]:g}, {self.band[1]:g}]"
+        unit = " points" if scale == 100 else ""
+        line = (
+            f"gain threshold ({self.pair_class}): {scale * self.threshold:.4g}{unit}, the {self.percentile:g}th "
+            f"percentile of |delta| over {self.n_comparisons} comparison{'s' if self.n_comparisons != 1 else ''} "
+            f"with p in [{self.band[0]:g}, {self.band[1]:g}]"
+        )
+        if self.n_comparisons < 5:
+            line += f" (warning: only {self.n_comparisons}; the threshold is not reliable)"
+        return line
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "pair_class": self.pair_class,
@@ -163,27 +177,10 @@ class PairwiseResult:
     labels: Mapping[str, str] = field(default_factory=dict)
     combinations: frozenset[str] = frozenset()
     display_scale: int = 1
+    groups: str = "boundaries"
+    signature: str = ""
 
     # ---------------------------------------------------------------- views
-    @property
-    def signature(self) -> str:
-        return "|".join(
-            [
-                f"sigfast:{self.version}",
-                "test:pairwise_bootstrap",
-                f"variant:{self.variant}",
-                f"alt:{self.alternative}",
-                f"metric:{self.metric}",
-                f"n:{self.n_resamples}",
-                f"seed:{self.seed}",
-                f"p:{self.pvalue_method}",
-                f"mode:{self.mode}",
-                f"correction:{self.correction}",
-                f"resampling:{self.resampling}",
-                f"rng:philox4x64-10+xoshiro256pp/v{self.stream_version}",
-            ]
-        )
-
     def order(self) -> list[int]:
         """System indices from best to worst observed score."""
         key = -self.scores if self.higher_is_better else self.scores
@@ -211,18 +208,32 @@ class PairwiseResult:
             out[self.systems[i]] = (1 + better, s - worse)
         return out
 
-    def clusters(self) -> list[list[str]]:
-        """Groups of systems, best first, as shared-task reports print them.
+    def clusters(self, method: str | None = None) -> list[list[str]]:
+        """Groups of systems, best first.
 
-        A boundary falls between ranks k and k + 1 exactly when every system
-        ranked 1..k is significantly better than every system ranked below k
-        (after the correction); systems between two boundaries form a group.
+        ``"boundaries"`` (the WMT reports' rule, default): a boundary falls
+        between ranks k and k + 1 exactly when every system ranked 1..k is
+        significantly better than every system ranked below k (after the
+        correction). Systems inside such a group can still differ
+        significantly from each other: a group is what lies between two
+        boundaries, not a set of systems that do not differ.
+
+        ``"strict"``: walking down the ranking, a system starts a new group
+        when it differs significantly from any system of the current group,
+        so no two systems inside a group differ significantly.
         """
+        method = method or self.groups
         order = self.order()
         groups: list[list[int]] = [[order[0]]]
         for k in range(1, len(order)):
-            above, below = order[:k], order[k:]
-            if all(self.significant(a, b) for a in above for b in below):
+            if method == "strict":
+                new = any(self.significant(a, order[k]) for a in groups[-1])
+            elif method == "boundaries":
+                above, below = order[:k], order[k:]
+                new = all(self.significant(a, b) for a in above for b in below)
+            else:
+                raise InputError(f"groups must be 'boundaries' or 'strict', got {method!r}")
+            if new:
                 groups.append([order[k]])
             else:
                 groups[-1].append(order[k])
@@ -280,6 +291,7 @@ class PairwiseResult:
             "mode": self.mode,
             "resampling": self.resampling,
             "n_items": self.n_items,
+            "groups": self.groups,
             "clusters": self.clusters(),
             "rank_ranges": {k: list(v) for k, v in self.rank_ranges().items()},
             "signature": self.signature,
@@ -297,8 +309,9 @@ class PairwiseResult:
         w.writerows(rows)
         return buf.getvalue()
 
-    def table(self, markdown: bool = False) -> str:
-        from .report import _fmt_p, _fmt_score, format_table
+    def tables(self) -> list[Any]:
+        """The ranking (with groups, rank ranges and p against the next system) and every pair."""
+        from .report import Table, _fmt_p, _fmt_score
 
         ranges = self.rank_ranges()
         order = self.order()
@@ -310,23 +323,78 @@ class PairwiseResult:
             p_next = _fmt_p(float(self.adjusted[i, nxt])) if nxt is not None else ""
             lo, hi = ranges[name]
             rows.append(
-                [
+                (
                     pos + 1,
                     name,
                     _fmt_score(self.display_scale, float(self.scores[i])),
                     cluster_of[name],
                     f"{lo}-{hi}" if lo != hi else str(lo),
                     p_next,
-                ]
+                )
             )
-        head = ["#", "system", self.metric, "group", "rank range", f"p vs next ({self.correction})"]
-        return format_table(rows, head, markdown=markdown)
+        unit = " x100" if self.display_scale == 100 else ""
+        group_head = "group" if self.groups == "strict" else "cluster"
+        rule = (
+            "clusters: a boundary where every system above is significantly better than every system below "
+            "(WMT style; systems inside a cluster may still differ)"
+            if self.groups == "boundaries"
+            else "groups: no two systems inside a group differ significantly"
+        )
+        ranking = Table(
+            ("#", "system", f"{self.metric}{unit}", group_head, "rank range", f"p vs next ({self.correction})"),
+            tuple(rows),
+            title=(
+                f"pairwise {self.variant} bootstrap ({self.alternative}), {len(self.systems)} systems, "
+                f"{self.n_items} items, B = {self.n_resamples:,} {self.mode} resamples ({self.resampling}), "
+                f"seed {self.seed}, p = {self.pvalue_method}, correction {self.correction} at alpha {self.alpha}"
+            ),
+            notes=(rule, f"signature: {self.signature}"),
+        )
+        pair_rows = tuple(
+            (
+                c["system_i"],
+                c["system_j"],
+                f"{self.display_scale * c['delta']:+.4f}",
+                _fmt_p(c["pvalue"]),
+                _fmt_p(c["adjusted"]),
+                "*" if c["adjusted"] < self.alpha else "",
+                c["pair_class"],
+            )
+            for c in self.comparisons()
+        )
+        pairs = Table(
+            (
+                "system i",
+                "system j",
+                f"delta (j - i){unit}",
+                "p",
+                f"p ({self.correction})",
+                f"p<{self.alpha:g}",
+                "class",
+            ),
+            pair_rows,
+            title="all pairs",
+        )
+        return [ranking, pairs]
+
+    def table(self, markdown: bool = False) -> str:
+        """The ranking table (text or markdown)."""
+        return self.tables()[0].render("markdown" if markdown else "text")
+
+    def report(self) -> str:
+        """The ranking, the gain thresholds of every pair class and the signature, as the CLI prints them."""
+        from .report import format_table
+
+        t = self.tables()[0]
+        lines = [t.title, format_table(t.rows, t.header)]
+        for th in gain_threshold(self):
+            if th.n_comparisons:
+                lines.append(th.describe(self.display_scale))
+        lines += list(t.notes)
+        return "\n".join(lines) + "\n"
 
     def __str__(self) -> str:
-        return (
-            f"pairwise {self.variant} bootstrap, {len(self.systems)} systems, {self.n_items} items, "
-            f"{self.n_resamples} {self.mode} resamples, seed {self.seed}\n{self.table()}\n{self.signature}"
-        )
+        return self.report()
 
     # ---------------------------------------------------------------- plots
     def plot_confidence_vs_gain(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
@@ -438,6 +506,7 @@ def pairwise(
     shard_size: int = PAIR_BLOCK,
     labels: Mapping[str, str] | None = None,
     combinations: Sequence[str] = (),
+    groups: Literal["boundaries", "strict"] = "boundaries",
     n_threads: int | None = None,
     progress: ProgressArg = None,
     **metric_params: Any,
@@ -466,6 +535,8 @@ def pairwise(
     B = _check_int("n_resamples", n_resamples, 1)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     v, alt, native_alt = resolve_variant(variant, alternative)
+    if groups not in ("boundaries", "strict"):
+        raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
     if mode not in ("shared", "independent"):
         raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
     if resampling not in ("auto", "items", "distinct"):
@@ -544,7 +615,23 @@ def pairwise(
     np.fill_diagonal(pv, np.nan)
     delta = observed[None, :] - observed[:, None]
     adjusted = _adjust_matrix(pv, correction, alpha)
+    from .signature import build as _signature
+
     return PairwiseResult(
+        signature=_signature(
+            "pairwise_bootstrap",
+            stats=stats,
+            metric=m,
+            variant=v,
+            alt=alt,
+            resampling=resampling_used,
+            B=B,
+            seed=seed,
+            correction=f"{correction}@{alpha:g}",
+            p="plus_one" if plus_one else "raw",
+            mode=mode,
+        ),
+        groups=groups,
         display_scale=m.display_scale,
         systems=stats.systems,
         metric=m.name,

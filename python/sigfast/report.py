@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["format_result", "format_table"]
+__all__ = ["EXTENSIONS", "STYLES", "Table", "format_result", "format_table", "latex_escape", "render_tables"]
 
 
 def _fmt_score(scale: int, v: float) -> str:
@@ -65,3 +66,121 @@ def format_table(rows: Sequence[Sequence[Any]], header: Sequence[str], markdown:
     out.append("  ".join("-" * w for w in widths))
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells[1:]]
     return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------
+# one table type, five output styles
+
+#: Output styles of every table the CLI prints, and the file extensions that pick them.
+STYLES = ("text", "json", "csv", "markdown", "latex")
+EXTENSIONS = {
+    ".txt": "text",
+    ".json": "json",
+    ".csv": "csv",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".tex": "latex",
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table with notes: what every result turns into for text, CSV, markdown and LaTeX."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    title: str = ""
+    notes: tuple[str, ...] = ()
+
+    def render(self, style: str) -> str:
+        if style == "csv":
+            return _csv([self.header, *self.rows])
+        if style == "latex":
+            return _latex(self)
+        body = format_table(self.rows, self.header, markdown=style == "markdown")
+        if style == "markdown":
+            head = f"**{self.title}**\n\n" if self.title else ""
+            notes = "".join(f"\n{n}  " for n in self.notes)
+            return head + body + ("\n" + notes if notes else "") + "\n"
+        head = f"{self.title}\n" if self.title else ""
+        return head + body + "".join(f"\n{n}" for n in self.notes) + "\n"
+
+
+def render_tables(tables: Sequence[Table], style: str) -> str:
+    """Several tables in one style; CSV tables are separated by an empty line and a ``# title`` line."""
+    if style == "csv":
+        out = []
+        for t in tables:
+            out.append((f"# {t.title}\n" if t.title and len(tables) > 1 else "") + t.render("csv"))
+        return "\n".join(out)
+    return "\n".join(t.render(style) for t in tables)
+
+
+def _csv(rows: Sequence[Sequence[Any]]) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for r in rows:
+        w.writerow([_plain_cell(c) for c in r])
+    return buf.getvalue()
+
+
+def _plain_cell(c: Any) -> Any:
+    if isinstance(c, float) and c != c:
+        return ""
+    return c
+
+
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "δ": r"$\delta$",
+    "α": r"$\alpha$",
+    "ε": r"$\varepsilon$",
+    "τ": r"$\tau$",
+    "≥": r"$\geq$",
+    "≤": r"$\leq$",
+    "→": r"$\rightarrow$",
+    "−": "-",
+    "±": r"$\pm$",
+    "×": r"$\times$",
+    "≻": r"$\succ$",
+}
+
+
+def latex_escape(s: Any) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in str(s))
+
+
+def _latex(t: Table) -> str:
+    def numeric(col: int) -> bool:
+        vals = [str(r[col]).strip().lstrip("+-−").replace(".", "", 1).replace("e", "", 1) for r in t.rows]
+        vals = [v for v in vals if v not in ("", "-", "nan")]
+        return bool(vals) and all(v.replace("-", "").isdigit() for v in vals)
+
+    align = "".join("r" if numeric(c) else "l" for c in range(len(t.header)))
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{" + align + "}",
+        r"\toprule",
+        " & ".join(latex_escape(h) for h in t.header) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(latex_escape(c) for c in r) + r" \\" for r in t.rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    caption = " ".join([t.title, *t.notes]).strip()
+    if caption:
+        lines.append(r"\caption{" + latex_escape(caption) + "}")
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"

@@ -62,23 +62,8 @@ class PairedTestResult:
     version: str = ""
     stream_version: int = 0
     distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def signature(self) -> str:
-        """A reproducibility string naming everything that produced the p-value."""
-        parts = [
-            f"sigfast:{self.version}",
-            f"test:{self.test}",
-            f"variant:{self.variant}",
-            f"alt:{self.alternative}",
-            f"metric:{self.metric}",
-            f"n:{self.n_resamples}",
-            f"seed:{self.seed if self.seed is not None else 'none'}",
-            f"p:{self.pvalue_method}",
-            f"resampling:{self.resampling}",
-            f"rng:philox4x64-10+xoshiro256pp/v{self.stream_version}",
-        ]
-        return "|".join(parts)
+    signature: str = ""
+    warnings: tuple[str, ...] = ()
 
     @property
     def winner(self) -> str | None:
@@ -89,9 +74,7 @@ class PairedTestResult:
         return self.systems[1] if better_y else self.systems[0]
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
-        out["signature"] = self.signature
-        return out
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 2)

@@ -45,7 +45,6 @@ import io
 import json
 import math
 import operator
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
@@ -368,8 +367,6 @@ class SeedPair:
         }
 
 
-_FORMATS = {".json": "json", ".csv": "csv", ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
-_FORMATS.update({".txt": "text"})
 
 
 def _latex_escape(s: str) -> str:
@@ -884,31 +881,14 @@ def read_scores(path: str) -> np.ndarray:
 
 
 def _system_args(items: Sequence[str]) -> dict[str, str]:
-    named: list[tuple[str | None, str]] = []
-    for it in items:
-        if "=" in it and not os.path.exists(it):
-            k, v = it.split("=", 1)
-            if not k:
-                raise InputError(f"empty system name in {it!r}; write NAME=PATH")
-            named.append((k, v))
-        else:
-            named.append((None, it))
-    unnamed = [p for k, p in named if k is None]
-    from .cli import _labels
+    from .formats import named_systems
 
-    labels = iter(_labels(unnamed)) if unnamed else iter(())
-    out: dict[str, str] = {}
-    for k, p in named:
-        name = k if k is not None else next(labels)
-        if name in out:
-            raise InputError(f"system name {name!r} is given twice")
-        out[name] = p
-    return out
+    names, paths = named_systems(list(items))
+    return dict(zip(names, (str(p) for p in paths)))
 
 
 def add_cli(subparsers: Any) -> Any:
     """Add ``sigfast seeds`` (alias ``aso``) to an argparse subparsers object."""
-    import argparse
 
     p = subparsers.add_parser(
         "seeds",
@@ -919,15 +899,11 @@ def add_cli(subparsers: Any) -> Any:
         "per random seed); name a system with NAME=FILE.",
     )
     p.add_argument("systems", nargs="+", metavar="[NAME=]FILE", help="scores of one system, one per line")
-    p.add_argument(
-        "-n",
-        "--resamples",
-        type=int,
-        default=DEFAULT_RESAMPLES,
-        help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})",
-    )
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-    p.add_argument("--confidence", type=float, default=0.95, help="confidence level before correction (default 0.95)")
+    from . import _cli
+
+    _cli.add_resamples(p, DEFAULT_RESAMPLES, "bootstrap resamples")
+    _cli.add_seed(p)
+    _cli.add_confidence(p)
     p.add_argument(
         "--correction",
         default="bonferroni",
@@ -938,19 +914,21 @@ def add_cli(subparsers: Any) -> Any:
         "--tau", type=float, default=DEFAULT_TAU, help="dominance threshold on ε_min (default 0.5; strict 0.2)"
     )
     p.add_argument("--dt", type=float, default=DEFAULT_DT, help=f"integration step (default {DEFAULT_DT})")
-    p.add_argument("--alternative", default="two-sided", choices=list(_ALTERNATIVES), help="for Welch and Mann-Whitney")
-    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    p.add_argument("--output", metavar="FILE", help="also write the result; .json, .csv, .md, .tex or .txt")
-    g = p.add_mutually_exclusive_group()
-    for f in ("json", "csv", "markdown", "latex"):
-        g.add_argument(f"--{f}", action="store_true", help=f"print {f} instead of the table")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
-    p.set_defaults(seeds_handler=run_cli)
+    p.add_argument(
+        "--alternative", default="two-sided", choices=list(_ALTERNATIVES), help="for Welch and Mann-Whitney"
+    )
+    _cli.add_threads(p)
+    _cli.add_output(p)
+    _cli.add_progress(p)
+    p.set_defaults(handler=run_cli)
     return p
 
 
 def run_cli(args: Any) -> int:
     """Handler of ``sigfast seeds``; returns the exit status."""
+    from . import _cli
+
+    _cli.precheck(args)
     files = _system_args(args.systems)
     if len(files) < 2:
         raise InputError("give at least two systems' score files (NAME=FILE or FILE)")
@@ -967,12 +945,5 @@ def run_cli(args: Any) -> int:
         n_threads=args.threads,
         progress=args.progress,
     )
-    fmt = next((f for f in ("json", "csv", "markdown", "latex") if getattr(args, f)), "text")
-    if args.output:
-        ext = os.path.splitext(args.output)[1].lower()
-        if ext not in _FORMATS:
-            raise InputError(f"--output {args.output}: unknown extension {ext!r}; use .json, .csv, .md, .tex or .txt")
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(res.render(_FORMATS[ext]))
-    print(res.render(fmt), end="")
+    _cli.emit(args, render=res.render)
     return 0

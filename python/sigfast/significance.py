@@ -281,7 +281,21 @@ def paired_bootstrap(
     ci = ConfidenceInterval(*_native.percentile_interval(deltas, cl))
     cx = ConfidenceInterval(*_native.percentile_interval(np.ascontiguousarray(values[:, 0]), cl))
     cy = ConfidenceInterval(*_native.percentile_interval(np.ascontiguousarray(values[:, 1]), cl))
+    from .signature import build as _signature
+
     return PairedTestResult(
+        signature=_signature(
+            "paired_bootstrap",
+            stats=stats,
+            metric=m,
+            variant=v,
+            alt=alt,
+            resampling=f"distinct-rows({distinct})" if distinct is not None else "items",
+            B=int(total),
+            seed=seed,
+            conf=cl,
+            p="plus_one" if plus_one else "raw",
+        ),
         test="paired_bootstrap",
         variant=v,
         alternative=alt,
@@ -374,7 +388,19 @@ def permutation_test(
     delta = sy - sx
     deltas = np.ascontiguousarray(values[:, 1] - values[:, 0])
     count, total, p = _native.permutation_pvalue(deltas, delta, alternative, plus_one and not exact)
+    from .signature import build as _signature
+
     return PairedTestResult(
+        signature=_signature(
+            "exact_permutation" if exact else "approximate_randomization",
+            stats=stats,
+            metric=m,
+            variant="paired-swap",
+            alt=alternative,
+            B=int(total),
+            seed=None if exact else seed,
+            p="exact" if exact else ("plus_one" if plus_one else "raw"),
+        ),
         test="exact_permutation" if exact else "approximate_randomization",
         variant="paired-swap",
         alternative=alternative,

@@ -22,7 +22,7 @@ __all__ = [
     "table",
 ]
 
-STYLES = ("text", "markdown", "json")
+STYLES = ("text", "markdown", "json", "csv", "latex")
 
 
 def _pct(x: float) -> str:
@@ -37,6 +37,10 @@ def table(
     headers: Sequence[str], rows: Sequence[Sequence[Any]], style: str = "text", right: Sequence[bool] | None = None
 ) -> str:
     """Render rows as an aligned text table or a markdown table."""
+    if style in ("csv", "latex"):
+        from ..report import Table
+
+        return Table(tuple(headers), tuple(tuple(r) for r in rows)).render(style).rstrip("\n")
     hs = [str(h) for h in headers]
     rs = [[str(c) for c in r] for r in rows]
     if right is None:
@@ -55,7 +59,7 @@ def table(
 
 
 def _title(t: str, style: str) -> str:
-    return f"### {t}" if style == "markdown" else t
+    return {"markdown": f"### {t}", "csv": f"# {t}", "latex": f"% {t}"}.get(style, t)
 
 
 def _check(style: str) -> None:

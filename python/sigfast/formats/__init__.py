@@ -39,6 +39,7 @@ __all__ = [
     "Units",
     "available",
     "detect_format",
+    "named_systems",
     "parse",
     "score",
     "spec",
@@ -146,7 +147,7 @@ def _parent(p: str) -> str:
     return os.path.basename(os.path.dirname(os.path.abspath(p)))
 
 
-def _named(systems: Any, names: Sequence[str] | None) -> tuple[list[str], list[Any]]:
+def named_systems(systems: Any, names: Sequence[str] | None = None) -> tuple[list[str], list[Any]]:
     """(names, paths) from a path, a list of paths or NAME=PATH strings, or a mapping."""
     if isinstance(systems, (str, os.PathLike)):
         systems = [systems]
@@ -227,7 +228,7 @@ def parse(
     system), or a mapping name → path. Options are checked against the
     format's schema before any file is read.
     """
-    sys_names, paths = _named(systems, names)
+    sys_names, paths = named_systems(systems, names)
     if fmt in (None, "auto"):
         fmt = detect_format(gold if gold is not None else paths[0])
     s = spec(fmt)

@@ -74,6 +74,8 @@ class Option:
 
     @property
     def type_name(self) -> str:
+        if isinstance(self.type, tuple):
+            return "list" if list in self.type else "/".join(t.__name__ for t in self.type)
         return self.type if isinstance(self.type, str) else self.type.__name__
 
     def describe(self) -> str:

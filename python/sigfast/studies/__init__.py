@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from .across import AcrossSplitsResult, across_splits, binary_outcomes, split_statistics
+from .across import AcrossSplitsResult, across_splits, binary_outcomes, split_statistics, split_units
 from .calibration import DEFAULT_BANDS, CalibrationResult, calibration, domains_from_item_ids
 from .curves import TestSizeCurve, default_sizes, test_size_curve
 from .splits import (
@@ -46,6 +46,7 @@ __all__ = [
     "resample_train",
     "split_sizes",
     "split_statistics",
+    "split_units",
     "test_size_curve",
     "verify_resample",
     "verify_splits",

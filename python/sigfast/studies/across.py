@@ -27,7 +27,7 @@ from ..multitest import adjust, replicability
 from ..stats import Statistics
 from ._common import check_int, plain, progress_cb, sub_seed, subset
 
-__all__ = ["TESTS", "AcrossSplitsResult", "across_splits", "binary_outcomes", "split_statistics"]
+__all__ = ["TESTS", "AcrossSplitsResult", "across_splits", "binary_outcomes", "split_statistics", "split_units"]
 
 TESTS = ("mcnemar", "bootstrap", "permutation", "sign", "wilcoxon", "ttest")
 
@@ -39,6 +39,11 @@ def split_statistics(stats: Statistics, splits: Any, part: str = "test") -> list
     the path of a ``manifest.json``; ``stats`` must have one item per unit of
     the split corpus, in corpus order.
     """
+    manifest = _manifest(splits, stats.n_items, part)
+    return [subset(stats, s["indices"][part]) for s in manifest["splits"]]
+
+
+def _manifest(splits: Any, n_units: int, part: str) -> Mapping[str, Any]:
     if isinstance(splits, (str, os.PathLike)):
         from pathlib import Path
 
@@ -48,14 +53,34 @@ def split_statistics(stats: Statistics, splits: Any, part: str = "test") -> list
         raise InputError("expected a split manifest (SplitResult, dict or manifest.json path)")
     if manifest["unit"] == "document":
         raise InputError("document-level splits index documents, not items; score each split's files instead")
-    if manifest["n_units"] != stats.n_items:
+    if manifest["n_units"] != n_units:
         raise InputError(
             f"the manifest splits {manifest['n_units']} units but the statistics hold "
-            f"{stats.n_items} items; score the same corpus that was split"
+            f"{n_units} items; score the same corpus that was split"
         )
     if part not in manifest["parts"]:
         raise InputError(f"no part {part!r}; parts are {manifest['parts']}")
-    return [subset(stats, s["indices"][part]) for s in manifest["splits"]]
+    return manifest
+
+
+def split_units(units: Any, splits: Any, part: str = "test") -> list[Statistics]:
+    """Token-level 0/1 correctness of each split's ``part``, from the units of a whole scored corpus.
+
+    ``units`` (:class:`sigfast.formats.Units`, e.g. ``sigfast.formats.parse(...).units("las")``)
+    come from the corpus that was split by sentence; split k's statistics hold,
+    for every unit of a sentence in its ``part``, each system's correctness
+    (one 0/1 score per unit, metric ``mean``), so McNemar per split runs on
+    tokens, as Gorman & Bedrick (2019) do.
+    """
+    manifest = _manifest(splits, units.n_sentences, part)
+    correct = {name: units.correct(k).astype(np.float64) for k, name in enumerate(units.names)}
+    out = []
+    for s in manifest["splits"]:
+        mask = np.isin(units.sentence, np.asarray(s["indices"][part], dtype=np.int64))
+        if not mask.any():
+            raise InputError(f"split {s.get('name', '?')}: its {part} part holds no units")
+        out.append(Statistics.from_scores({n: c[mask] for n, c in correct.items()}))
+    return out
 
 
 def binary_outcomes(stats: Statistics, binarize: str | None = None) -> np.ndarray:
@@ -95,9 +120,19 @@ def _item_scores(stats: Statistics) -> np.ndarray:
 
 
 def _split_pvalues(
-    st: Statistics, test: str | Callable[..., float], binarize: str | None, n_resamples: int, seed: int, metric: Any
+    st: Statistics,
+    test: str | Callable[..., float],
+    binarize: str | None,
+    n_resamples: int,
+    seed: int,
+    metric: Any,
+    variant: str | None = None,
 ) -> np.ndarray:
-    """Two-sided p-values of every pair on one split: [i, j] tests j against i (symmetric)."""
+    """p-values of every pair on one split: [i, j] tests j against i (symmetric).
+
+    Two-sided, except for the bootstrap variants ``bk`` and ``koehn``, which
+    are one-sided in the observed direction (the same value both ways).
+    """
     s = st.n_systems
     pv = np.full((s, s), np.nan)
     if callable(test):
@@ -107,20 +142,24 @@ def _split_pvalues(
         return pv
     if test == "mcnemar":
         x = binary_outcomes(st, binarize)
+        v = variant or "mid-p"
+        kw = dict(method="asymptotic" if v.startswith("asymptotic") else v, correction=v != "asymptotic-nocc")
         for i in range(s):
             for j in range(i + 1, s):
-                pv[i, j] = pv[j, i] = mcnemar(x[i], x[j]).pvalue
+                pv[i, j] = pv[j, i] = mcnemar(x[i], x[j], **kw).pvalue
         return pv
     if test == "bootstrap":
         from ..pairwise import pairwise
+        from ..significance import resolve_variant
 
+        v = resolve_variant(variant or "bk", "two-sided" if variant == "shifted" else None)[0]
         r = pairwise(
             st,
             metric=metric,
             n_resamples=n_resamples,
             seed=seed,
-            variant="shifted",
-            alternative="two-sided",
+            variant=variant or "bk",
+            alternative="two-sided" if v in ("shifted",) else None,
             correction="none",
             resampling="items",
         )
@@ -178,6 +217,8 @@ class AcrossSplitsResult:
     seed: int
     n_resamples: int | None
     display_scale: int = 1
+    variant: str | None = None
+    sidedness: str = "two-sided"
 
     @property
     def n_splits(self) -> int:
@@ -235,6 +276,8 @@ class AcrossSplitsResult:
                 "metric": self.metric,
                 "higher_is_better": self.higher_is_better,
                 "test": self.test,
+                "variant": self.variant,
+                "sidedness": self.sidedness,
                 "alpha": self.alpha,
                 "correction": self.correction,
                 "family": self.family,
@@ -251,8 +294,9 @@ class AcrossSplitsResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
 
-    def table(self, markdown: bool = False, max_rows: int | None = None) -> str:
-        from ..report import _fmt_score, format_table
+    def tables(self, max_rows: int | None = None) -> list[Any]:
+        """Score ranges per system and significant wins per pair (for every output style)."""
+        from ..report import Table, _fmt_score
 
         scale = self.display_scale
         ranges = self.score_ranges()
@@ -270,7 +314,12 @@ class AcrossSplitsResult:
             ]
             for s in order
         ]
-        t1 = format_table(rows, ["system", "mean", "min", "max", "range", "ranks"], markdown=markdown)
+        head = (
+            f"{len(self.systems)} systems on {self.n_splits} splits, {self.test} test"
+            f"{f' ({self.variant}, {self.sidedness})' if self.variant else f' ({self.sidedness})'}, "
+            f"{self.correction} over {self.family}, alpha {self.alpha:g}"
+        )
+        t1 = Table(("system", "mean", "min", "max", "range", "ranks"), tuple(tuple(r) for r in rows), title=head)
         pairs = []
         for r in self.comparisons():
             a, b = (
@@ -294,14 +343,17 @@ class AcrossSplitsResult:
         pairs.sort(key=lambda row: -float(row[2]))
         if max_rows is not None:
             pairs = pairs[:max_rows]
-        t2 = format_table(
-            pairs, ["better (mean)", "worse", "mean gain", "sig. better", "sig. worse", "k-hat"], markdown=markdown
+        t2 = Table(
+            ("better (mean)", "worse", "mean gain", "sig. better", "sig. worse", "k-hat"),
+            tuple(tuple(p) for p in pairs),
+            title="pairs, largest mean gain first",
         )
-        head = (
-            f"{len(self.systems)} systems on {self.n_splits} splits, {self.test} test, "
-            f"{self.correction} over {self.family}, alpha {self.alpha:g}"
-        )
-        return f"{head}\n\n{t1}\n\n{t2}"
+        return [t1, t2]
+
+    def table(self, markdown: bool = False, max_rows: int | None = None) -> str:
+        from ..report import render_tables
+
+        return render_tables(self.tables(max_rows), "markdown" if markdown else "text").rstrip("\n")
 
     def __str__(self) -> str:
         return self.table()
@@ -339,7 +391,8 @@ def across_splits(
     binarize: str | None = None,
     metric: Any = None,
     n_resamples: int = 10_000,
-    seed: int = 0,
+    seed: int = 12345,
+    variant: str | None = None,
     backend: Any = "local",
     progress: Any = None,
 ) -> AcrossSplitsResult:
@@ -348,8 +401,8 @@ def across_splits(
     ``per_split``: one Statistics per split (the same systems, any number of
     items), or a mapping split name -> Statistics (see
     :func:`split_statistics`). ``test``: ``"mcnemar"`` (mid-p, on 0/1 items;
-    see :func:`binary_outcomes`), ``"bootstrap"`` (two-sided shifted paired
-    bootstrap, ``n_resamples``), ``"permutation"``, ``"sign"``,
+    see :func:`binary_outcomes`), ``"bootstrap"`` (paired bootstrap,
+    ``n_resamples``), ``"permutation"``, ``"sign"``,
     ``"wilcoxon"``, ``"ttest"`` (on per-item metric values), or a callable
     taking a two-system Statistics and returning a two-sided p-value.
     ``correction`` (``"bonferroni"``, ``"holm"``, ...) applies over each
@@ -357,6 +410,12 @@ def across_splits(
     splits (``family="all"``). Split k's resampling tests use the seed
     derived from (seed, k). ``backend``: ``"local"``, ``"ray"`` or a
     ``concurrent.futures.Executor`` (one task per split; the same numbers).
+    ``variant``: the McNemar variant (``"mid-p"``, default; ``"exact"``,
+    ``"asymptotic"``, ``"asymptotic-nocc"``) or the bootstrap variant
+    (``"bk"``, default; ``"koehn"``, ``"shifted"``, ``"sacrebleu"``,
+    ``"moses"``). ``bk`` and ``koehn`` are one-sided in the observed
+    direction: a split counts as a significant win of the system that is
+    better on it; the others are two-sided.
     """
     if isinstance(per_split, Mapping):
         names = tuple(str(k) for k in per_split)
@@ -392,7 +451,17 @@ def across_splits(
     K, S = len(stats_list), len(systems)
     scores = np.stack([m.evaluate(st.totals(), st.n_items) for st in stats_list], axis=1)
     cb = progress_cb(progress, K, "splits")
-    tasks = [(st, test, binarize, n_resamples, sub_seed(seed, k), metric) for k, st in enumerate(stats_list)]
+    if variant is not None and test not in ("mcnemar", "bootstrap"):
+        raise InputError(f"the {test} test has no variants; variant= is for mcnemar and bootstrap")
+    if test == "mcnemar" and variant not in (None, "mid-p", "exact", "asymptotic", "asymptotic-nocc"):
+        raise InputError(f"McNemar variants: mid-p, exact, asymptotic, asymptotic-nocc; got {variant!r}")
+    if test == "bootstrap":
+        from ..significance import resolve_variant
+
+        resolve_variant(variant or "bk", "two-sided" if (variant or "bk") == "shifted" else None)
+    one_sided = test == "bootstrap" and (variant or "bk") in ("bk", "berg-kirkpatrick", "koehn")
+    used_variant = variant or {"mcnemar": "mid-p", "bootstrap": "bk"}.get(str(test))
+    tasks = [(st, test, binarize, n_resamples, sub_seed(seed, k), metric, variant) for k, st in enumerate(stats_list)]
     pv = np.stack(run_tasks(backend, _split_pvalues, tasks, cb))
     iu = np.triu_indices(S, 1)
     adj = np.full_like(pv, np.nan)
@@ -417,7 +486,10 @@ def across_splits(
             better = orient * (scores[j] - scores[i]) > 0
             sig = adj[:, i, j] < alpha
             wins[i, j] = int((better & sig).sum())
-            one = np.where(better, pv[:, i, j] / 2, 1 - pv[:, i, j] / 2)
+            if one_sided:  # p is already one-sided in the observed direction
+                one = np.where(better, pv[:, i, j], 1.0)
+            else:
+                one = np.where(better, pv[:, i, j] / 2, 1 - pv[:, i, j] / 2)
             one = np.clip(one, 0.0, 1.0)
             k_hat[i, j] = replicability(one, alpha=alpha, method="bonferroni").k_estimate
     return AcrossSplitsResult(
@@ -427,6 +499,8 @@ def across_splits(
         metric=metric if isinstance(metric, str) else (stats_list[0].metric_label or m.name),
         higher_is_better=m.higher_is_better,
         test=test if isinstance(test, str) else getattr(test, "__name__", "custom"),
+        variant=used_variant,
+        sidedness="one-sided, observed direction" if one_sided else "two-sided",
         alpha=alpha,
         correction=str(correction),
         family=family,

@@ -156,8 +156,9 @@ class CalibrationResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(include_tests), **kwargs)
 
-    def table(self, markdown: bool = False) -> str:
-        from ..report import format_table
+    def tables(self) -> list[Any]:
+        """The calibration table (for every output style)."""
+        from ..report import Table
 
         cross = len(self.domains) > 1
         head = ["p band", "mean p", "1 - mean p", "tests", "agree (in-domain)"]
@@ -181,7 +182,10 @@ class CalibrationResult:
             f"sets of m = {self.m} per domain ({', '.join(self.domains)}), {self.variant} bootstrap, "
             f"B = {self.n_resamples}, seed {self.seed}"
         )
-        return head_line + "\n" + format_table(body, head, markdown=markdown)
+        return [Table(tuple(head), tuple(tuple(r) for r in body), title=head_line)]
+
+    def table(self, markdown: bool = False) -> str:
+        return self.tables()[0].render("markdown" if markdown else "text").rstrip("\n")
 
     def __str__(self) -> str:
         return self.table()

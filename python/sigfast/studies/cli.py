@@ -1,7 +1,7 @@
 """CLI for the studies: ``split``, ``resample-train``, ``across-splits``, ``test-size``, ``calibration``.
 
-:func:`add_cli` registers the subcommands; each parser sets ``study_handler``
-(a function ``args -> exit status``).
+:func:`add_cli` registers the subcommands; each parser sets ``handler``
+(a function ``args -> exit status``). The flags are those of :mod:`sigfast._cli`.
 """
 
 from __future__ import annotations
@@ -14,109 +14,86 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import _cli
 from ..exceptions import InputError
 
 __all__ = ["add_cli"]
 
+_VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
+
 
 # --------------------------------------------------------------------------- shared options
-def _systems_arg(items: list[str]) -> dict[str, str]:
-    """NAME=PATH or PATH; bare paths are named by file name, or by parent folder when file names repeat."""
-    named: list[tuple[str | None, str]] = []
-    for it in items:
-        name, eq, path = it.partition("=")
-        if eq and name and not os.path.exists(it):
-            named.append((name, path))
-        else:
-            named.append((None, it))
-    bare = [p for n, p in named if n is None]
-    base = [os.path.basename(p) for p in bare]
-    use_parent = len(set(base)) != len(base)
-    out: dict[str, str] = {}
-    for n, p in named:
-        if n is None:
-            n = os.path.basename(os.path.dirname(os.path.abspath(p))) if use_parent else os.path.basename(p)
-        if n in out:
-            raise InputError(f"two systems are named {n!r}; name them with NAME=PATH")
-        out[n] = p
-    return out
-
-
 def _input_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "files",
         nargs="+",
+        metavar="FILE",
         help="GOLD SYSTEM [SYSTEM ...] with --format (SYSTEM may be NAME=PATH); without --format, "
         "files of per-item scores/statistics (TSV, JSONL or .npy), one per system",
     )
-    p.add_argument("--format", "-f", help="file format of the system outputs (see `sigfast info`)")
-    p.add_argument("--metric", "-m", help="metric (default: the format's headline metric)")
-    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
-    p.add_argument(
-        "--input",
-        choices=["tsv", "jsonl", "npy"],
-        default="tsv",
-        help="layout of per-item files without --format (default tsv)",
-    )
+    _cli.add_format(p)
+    _cli.add_refs(p)
+    _cli.add_metric(p, repeatable=False)
 
 
 def _read_stats(args: argparse.Namespace) -> Any:
-    from ..cli import _options
-    from ..read import read
-
-    opts = _options(args.option)
-    if args.format:
-        if len(args.files) < 3:
-            raise InputError("give GOLD and at least two SYSTEM files")
-        return read(args.files[0], _systems_arg(args.files[1:]), format=args.format, metric=args.metric, **opts)
-    if len(args.files) < 2:
-        raise InputError("give at least two per-item files")
-    return read(None, _systems_arg(args.files), format=args.input, metric=args.metric)
+    parsed = _cli.parse_inputs(args, min_systems=2)
+    return parsed.statistics(args.metric)
 
 
 def _run_args(p: argparse.ArgumentParser, default_resamples: int = 10_000) -> None:
-    p.add_argument(
-        "-n",
-        "--resamples",
-        type=int,
-        default=default_resamples,
-        help=f"bootstrap resamples per test (default {default_resamples:,})",
-    )
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--threads", type=int, default=None, help="threads per test (default: all cores)")
+    _cli.add_resamples(p, default_resamples, "bootstrap resamples per test")
+    _cli.add_seed(p)
+    _cli.add_threads(p)
     p.add_argument(
         "--backend",
         choices=["local", "ray"],
         default="local",
         help="run test sets on this machine (default) or as Ray tasks",
     )
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--output", help="also write the JSON result to this file")
-    p.add_argument("--plot", help="write the plot to this file (PNG, PDF or SVG; needs matplotlib)")
-    p.add_argument("--markdown", action="store_true", help="markdown tables")
-    p.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None, help="show progress (default: on a terminal)"
-    )
+    p.add_argument("--plot", metavar="FILE", help="write the plot to this file (PNG, PDF or SVG; needs matplotlib)")
+    _cli.add_progress(p)
+    _cli.add_output(p)
 
 
-def _emit(args: argparse.Namespace, result: Any, json_text: str) -> int:
-    if getattr(args, "output", None):
-        Path(args.output).write_text(json_text + "\n")
+def _emit(args: argparse.Namespace, result: Any, data: Any) -> int:
     if getattr(args, "plot", None):
         result.plot(args.plot)
-    if args.json:
-        print(json_text)
-    else:
-        print(result.table(markdown=getattr(args, "markdown", False)))
-        if getattr(args, "plot", None):
-            print(f"plot written to {args.plot}", file=sys.stderr)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    _cli.emit(args, text=result.table(), tables=result.tables, data=data)
     return 0
 
 
 # --------------------------------------------------------------------------- handlers
+def _manifest_report(args: argparse.Namespace, r: Any, key: str, check: Any, verified: str) -> int:
+    from ..report import Table
+
+    def data() -> Any:
+        out = {k: v for k, v in r.manifest.items() if k != key}
+        out["manifest"] = r.manifest_path
+        out[key] = [{k: v for k, v in s.items() if k != "indices"} for s in r.manifest[key]]
+        if check:
+            out["verified"] = check
+        return out
+
+    def tables() -> list[Any]:
+        rows = []
+        for s in r.manifest[key]:
+            sizes = {part: len(idx) for part, idx in s["indices"].items()}
+            rows.append((s.get("name", ""), s.get("seed", ""), *(f"{p}={n}" for p, n in sizes.items())))
+        width = max(len(x) for x in rows) if rows else 2
+        head = ("name", "seed", *(f"part {i + 1}" for i in range(width - 2)))
+        return [Table(head, tuple(x + ("",) * (width - len(x)) for x in rows), title=str(r))]
+
+    text = f"{r}\nmanifest: {r.manifest_path}\n" + (verified if check else "")
+    _cli.emit(args, text=text, tables=tables, data=data)
+    return 0
+
+
 def run_split(args: argparse.Namespace) -> int:
     from .splits import random_splits, verify_splits
 
+    _cli.precheck(args)
     r = random_splits(
         args.corpus,
         args.out,
@@ -129,24 +106,14 @@ def run_split(args: argparse.Namespace) -> int:
         keep_order=not args.shuffled_order,
     )
     check = verify_splits(r.manifest) if args.verify else None
-    if args.json:
-        out = {k: v for k, v in r.manifest.items() if k != "splits"}
-        out["manifest"] = r.manifest_path
-        out["splits"] = [{k: v for k, v in s.items() if k != "indices"} for s in r.manifest["splits"]]
-        if check:
-            out["verified"] = check
-        print(json.dumps(out, indent=2))
-    else:
-        print(str(r))
-        print(f"manifest: {r.manifest_path}")
-        if check:
-            print(f"verified: {check['splits_checked']} split(s) partition the corpus exactly (unit hashes)")
-    return 0
+    note = f"verified: {check['splits_checked']} split(s) partition the corpus exactly (unit hashes)\n" if check else ""
+    return _manifest_report(args, r, "splits", check, note)
 
 
 def run_resample(args: argparse.Namespace) -> int:
     from .splits import resample_train, verify_resample
 
+    _cli.precheck(args)
     r = resample_train(
         args.corpus,
         args.out,
@@ -157,24 +124,12 @@ def run_resample(args: argparse.Namespace) -> int:
         format=args.format,
     )
     check = verify_resample(r.manifest) if args.verify else None
-    if args.json:
-        out = {k: v for k, v in r.manifest.items() if k != "samples"}
-        out["manifest"] = r.manifest_path
-        out["samples"] = [{k: v for k, v in s.items() if k != "indices"} for s in r.manifest["samples"]]
-        if check:
-            out["verified"] = check
-        print(json.dumps(out, indent=2))
-    else:
-        print(str(r))
-        print(f"manifest: {r.manifest_path}")
-        if check:
-            print(f"verified: {check['files_checked']} file(s) match the corpus units at their indices")
-    return 0
+    note = f"verified: {check['files_checked']} file(s) match the corpus units at their indices\n" if check else ""
+    return _manifest_report(args, r, "samples", check, note)
 
 
 def _per_split_from_spec(args: argparse.Namespace) -> dict[str, Any]:
-    from ..cli import _options
-    from ..read import read
+    from ..formats import parse
 
     spec = json.loads(Path(args.spec).read_text())
     if isinstance(spec, dict):
@@ -182,7 +137,7 @@ def _per_split_from_spec(args: argparse.Namespace) -> dict[str, Any]:
     if not isinstance(spec, list) or not spec:
         raise InputError(f"{args.spec}: expected a JSON list of {{'name', 'gold', 'systems': {{name: path}}}}")
     fmt = args.format
-    opts = _options(args.option)
+    opts = _cli.format_options(args)
     out = {}
     base = Path(args.spec).resolve().parent
     for k, entry in enumerate(spec):
@@ -195,15 +150,29 @@ def _per_split_from_spec(args: argparse.Namespace) -> dict[str, Any]:
         systems = {str(n): rel(p) for n, p in entry["systems"].items()}
         name = str(entry.get("name", f"split{k:02d}"))
         if fmt:
-            out[name] = read(rel(entry["gold"]), systems, format=fmt, metric=args.metric, **opts)
+            parsed = parse(fmt, rel(entry["gold"]), systems, **opts)
+            out[name] = _split_input(args, parsed)
         else:
-            out[name] = read(None, systems, format=args.input, metric=args.metric)
+            parsed = parse(_cli.item_format(list(systems.values())), None, systems)
+            out[name] = parsed.statistics(args.metric)
     return out
 
 
-def run_across(args: argparse.Namespace) -> int:
-    from .across import across_splits, split_statistics
+def _split_input(args: argparse.Namespace, parsed: Any) -> Any:
+    """McNemar on a format with units runs on the units' correctness (tokens); other tests on the statistics."""
+    if args.test == "mcnemar" and parsed.spec.views and args.binarize is None:
+        from ..formats._base import Units  # noqa: F401  (documentation of the type)
+        from ..stats import Statistics
 
+        u = parsed.units(args.view)
+        return Statistics.from_scores({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
+    return parsed.statistics(args.metric)
+
+
+def run_across(args: argparse.Namespace) -> int:
+    from .across import across_splits, split_statistics, split_units
+
+    _cli.precheck(args, plots=("plot",))
     if args.spec:
         if args.files:
             raise InputError("give either --spec or GOLD SYSTEM ... files with --manifest, not both")
@@ -214,12 +183,16 @@ def run_across(args: argparse.Namespace) -> int:
                 "give --manifest (split manifest) with GOLD SYSTEM ... scored on the whole corpus, "
                 "or --spec with each split's files"
             )
-        stats = _read_stats(args)
-        parts = split_statistics(stats, args.manifest, part=args.part)
+        parsed = _cli.parse_inputs(args, min_systems=2)
+        if args.test == "mcnemar" and parsed.spec.views and args.binarize is None:
+            parts = split_units(parsed.units(args.view), args.manifest, part=args.part)
+        else:
+            parts = split_statistics(parsed.statistics(args.metric), args.manifest, part=args.part)
         per_split = {f"split{k:02d}": st for k, st in enumerate(parts)}
     r = across_splits(
         per_split,
         test=args.test,
+        variant=args.variant,
         alpha=args.alpha,
         correction=args.correction,
         family=args.family,
@@ -229,17 +202,16 @@ def run_across(args: argparse.Namespace) -> int:
         backend=args.backend,
         progress=args.progress,
     )
-    if args.output:
-        Path(args.output).write_text(r.to_json() + "\n")
     if args.plot:
         r.plot(args.plot)
-    print(r.to_json() if args.json else r.table(markdown=args.markdown, max_rows=args.top))
+    _cli.emit(args, text=r.table(max_rows=args.top), tables=lambda: r.tables(args.top), data=r.to_dict)
     return 0
 
 
 def run_test_size(args: argparse.Namespace) -> int:
     from .curves import test_size_curve
 
+    _cli.precheck(args, plots=("plot",))
     stats = _read_stats(args)
     r = test_size_curve(
         stats,
@@ -256,12 +228,13 @@ def run_test_size(args: argparse.Namespace) -> int:
         n_threads=args.threads,
         progress=args.progress,
     )
-    return _emit(args, r, r.to_json(include_tests=args.tests))
+    return _emit(args, r, lambda: r.to_dict(include_tests=args.tests))
 
 
 def run_calibration(args: argparse.Namespace) -> int:
     from .calibration import calibration, domains_from_item_ids
 
+    _cli.precheck(args, plots=("plot",))
     stats = _read_stats(args)
     pools: Any = stats
     if args.domains_by_id_prefix is not None:
@@ -282,7 +255,7 @@ def run_calibration(args: argparse.Namespace) -> int:
         progress=args.progress,
         **kw,
     )
-    return _emit(args, r, r.to_json(include_tests=args.tests))
+    return _emit(args, r, lambda: r.to_dict(include_tests=args.tests))
 
 
 # --------------------------------------------------------------------------- registration
@@ -302,9 +275,9 @@ def add_cli(subparsers: Any) -> None:
     s.add_argument("-k", "--splits", type=int, default=20, help="number of splits (default 20)")
     s.add_argument("--ratios", type=float, nargs="+", default=[0.8, 0.1, 0.1], help="part ratios (default 0.8 0.1 0.1)")
     s.add_argument("--parts", nargs="+", default=["train", "dev", "test"], help="part names (default train dev test)")
-    s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    _cli.add_seed(s)
     s.add_argument("--unit", choices=list(UNITS), help="sentence (blank-line blocks), line, or document (# newdoc)")
-    s.add_argument("--format", "-f", help="pick the unit from a format name (conllu: sentence, mt: line, ...)")
+    s.add_argument("--format", "-f", help="pick the unit from the format (conllu: sentence, mt: line, ...)")
     s.add_argument("--shuffled-order", action="store_true", help="write units in permuted order, not corpus order")
     s.add_argument(
         "--verify",
@@ -312,8 +285,8 @@ def add_cli(subparsers: Any) -> None:
         default=True,
         help="re-read the written files and check each split partitions the corpus (default on)",
     )
-    s.add_argument("--json", action="store_true", help="print the manifest (without indices) as JSON")
-    s.set_defaults(study_handler=run_split)
+    _cli.add_output(s)
+    s.set_defaults(handler=run_split)
 
     r = subparsers.add_parser(
         "resample-train",
@@ -325,7 +298,7 @@ def add_cli(subparsers: Any) -> None:
     r.add_argument("--out", "-O", required=True, help="output folder")
     r.add_argument("--sizes", type=int, nargs="+", required=True, help="training-set sizes in units")
     r.add_argument("--samples", type=int, default=1, help="training sets per size (default 1)")
-    r.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    _cli.add_seed(r)
     r.add_argument("--unit", choices=list(UNITS), help="sentence, line or document")
     r.add_argument("--format", "-f", help="pick the unit from a format name")
     r.add_argument(
@@ -334,8 +307,8 @@ def add_cli(subparsers: Any) -> None:
         default=True,
         help="re-read the written files and check them against the corpus (default on)",
     )
-    r.add_argument("--json", action="store_true", help="print the manifest (without indices) as JSON")
-    r.set_defaults(study_handler=run_resample)
+    _cli.add_output(r)
+    r.set_defaults(handler=run_resample)
 
     a = subparsers.add_parser(
         "across-splits",
@@ -346,40 +319,50 @@ def add_cli(subparsers: Any) -> None:
         "SYSTEM ...) and cut it with --manifest, or give --spec, a JSON list of {name, gold, "
         "systems: {name: path}} per split.",
     )
-    a.add_argument("files", nargs="*", help="GOLD SYSTEM ... scored on the whole split corpus (with --manifest)")
+    a.add_argument(
+        "files", nargs="*", metavar="FILE", help="GOLD SYSTEM ... scored on the whole split corpus (with --manifest)"
+    )
     a.add_argument("--manifest", help="manifest.json written by `sigfast split`")
     a.add_argument("--part", default="test", help="which part of each split to test on (default test)")
     a.add_argument("--spec", help="JSON list of per-split gold and system files")
-    a.add_argument("--format", "-f", help="file format of the system outputs")
-    a.add_argument("--metric", "-m", help="metric (default: the format's headline metric)")
-    a.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
-    a.add_argument("--input", choices=["tsv", "jsonl", "npy"], default="tsv", help="per-item files without --format")
+    _cli.add_format(a)
+    _cli.add_refs(a)
+    _cli.add_metric(a, repeatable=False)
+    a.add_argument(
+        "--view",
+        help="--test mcnemar on a format with units: the units compared (default: the format's first view)",
+    )
+    _cli.add_align(a)
     a.add_argument(
         "--test",
         "-t",
         default="mcnemar",
         choices=["mcnemar", "bootstrap", "permutation", "sign", "wilcoxon", "ttest"],
-        help="per-split test (default mcnemar, on 0/1 items)",
+        help="per-split test (default mcnemar: on the units' correctness with --format, else on 0/1 items)",
+    )
+    a.add_argument(
+        "--variant",
+        default=None,
+        help="mcnemar: mid-p (default), exact, asymptotic, asymptotic-nocc; bootstrap: bk (default), koehn, "
+        "shifted, sacrebleu, moses",
     )
     a.add_argument("--binarize", choices=["exact"], help="McNemar on whole items: right when perfect")
-    a.add_argument("--alpha", type=float, default=0.05)
-    a.add_argument("--correction", default="bonferroni", help="bonferroni (default), holm, hochberg, bh, by, none")
+    _cli.add_alpha(a)
+    _cli.add_correction(a, "bonferroni")
     a.add_argument(
         "--family",
         choices=["splits", "all"],
         default="splits",
         help="correct over each pair's splits (default) or over all pairs and splits",
     )
-    a.add_argument("-n", "--resamples", type=int, default=10_000, help="resamples for bootstrap/permutation")
-    a.add_argument("--seed", type=int, default=0)
+    _cli.add_resamples(a, 10_000, "resamples for bootstrap/permutation")
+    _cli.add_seed(a)
     a.add_argument("--backend", choices=["local", "ray"], default="local", help="run splits here or as Ray tasks")
     a.add_argument("--top", type=int, default=None, help="show only the N pairs with the largest mean gain")
-    a.add_argument("--json", action="store_true")
-    a.add_argument("--output", help="also write the JSON result here")
-    a.add_argument("--plot", help="score-range plot (PNG, PDF or SVG)")
-    a.add_argument("--markdown", action="store_true")
-    a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
-    a.set_defaults(study_handler=run_across)
+    a.add_argument("--plot", metavar="FILE", help="score-range plot (PNG, PDF or SVG)")
+    _cli.add_progress(a)
+    _cli.add_output(a)
+    a.set_defaults(handler=run_across)
 
     t = subparsers.add_parser(
         "test-size",
@@ -393,13 +376,13 @@ def add_cli(subparsers: Any) -> None:
         "--mode", choices=["prefix", "random"], default="prefix", help="initial segments (default) or random subsets"
     )
     t.add_argument("--draws", type=int, default=1, help="random subsets per size (--mode random)")
-    t.add_argument("--variant", default="bk", choices=["bk", "koehn", "shifted"])
-    t.add_argument("--alpha", type=float, default=0.05)
+    t.add_argument("--variant", default="bk", choices=_VARIANTS, help="bootstrap variant (default bk)")
+    _cli.add_alpha(t)
     t.add_argument("--band", type=float, nargs=2, default=[0.04, 0.06], help="p band for the threshold")
     t.add_argument("--percentile", type=float, default=95.0, help="percentile of gains in the band (default 95)")
     t.add_argument("--tests", action="store_true", help="include every test's p-value and gain in the JSON")
     _run_args(t)
-    t.set_defaults(study_handler=run_test_size)
+    t.set_defaults(handler=run_test_size)
 
     c = subparsers.add_parser(
         "calibration",
@@ -411,7 +394,7 @@ def add_cli(subparsers: Any) -> None:
     _input_args(c)
     c.add_argument("--size", type=int, default=500, help="items per drawn test set, m (default 500)")
     c.add_argument("--test-sets", type=int, default=200, help="test sets drawn per domain (default 200)")
-    c.add_argument("--variant", default="bk", choices=["bk", "koehn", "shifted"])
+    c.add_argument("--variant", default="bk", choices=_VARIANTS, help="bootstrap variant (default bk)")
     c.add_argument("--bands", type=float, nargs="+", help="band edges, e.g. 0 0.01 0.04 0.06 0.1 0.2 0.5 1")
     c.add_argument(
         "--domains-by-id-prefix",
@@ -423,4 +406,4 @@ def add_cli(subparsers: Any) -> None:
     )
     c.add_argument("--tests", action="store_true", help="include every test's p-value and delta in the JSON")
     _run_args(c)
-    c.set_defaults(study_handler=run_calibration)
+    c.set_defaults(handler=run_calibration)

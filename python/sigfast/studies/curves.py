@@ -108,8 +108,9 @@ class TestSizeCurve:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(include_tests), **kwargs)
 
-    def table(self, markdown: bool = False) -> str:
-        from ..report import format_table
+    def tables(self) -> list[Any]:
+        """The threshold table (for every output style)."""
+        from ..report import Table
 
         s = self.scale
 
@@ -141,7 +142,10 @@ class TestSizeCurve:
             f"x {self.n_draws}, {self.variant} bootstrap B = {self.n_resamples}, seed {self.seed}; threshold = "
             f"{self.percentile:g}th percentile of gains with p in the band"
         )
-        return title + "\n" + format_table(rows, head, markdown=markdown)
+        return [Table(tuple(head), tuple(tuple(r) for r in rows), title=title)]
+
+    def table(self, markdown: bool = False) -> str:
+        return self.tables()[0].render("markdown" if markdown else "text").rstrip("\n")
 
     def __str__(self) -> str:
         return self.table()
