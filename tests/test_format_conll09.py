@@ -727,3 +727,113 @@ def test_values_are_float_counts():
     for st in rep.stats.values():
         assert st.values.dtype == np.float64
         assert (st.values >= 0).all() and (st.values == np.round(st.values)).all()
+
+
+# --- units: the correct units are the numbers the reference scorers print -----------------
+
+_SYN_LINES = {"las": "Labeled   attachment score", "uas": "Unlabeled attachment score", "label": "Label accuracy score"}
+_SYN_STATS = {"las": "las", "uas": "uas", "label": "label_acc"}
+
+
+@pytest.mark.parametrize(
+    "fmt, key", [("conll08", k) for k in EXPECTED_EVAL08] + [("conll09", k) for k in EXPECTED_EVAL09]
+)
+def test_units_correct_equals_printed_counts(fmt, key):
+    # every view: the correct units are the script's numerator (semantic: its guessed and gold
+    # dependencies too), in total as printed and per sentence as the statistics have it
+    gold, system, flags = key
+    rep = score(fmt, DATA / gold, DATA / system, **_OPTS[flags])
+    expected = (EXPECTED_EVAL08 if fmt == "conll08" else EXPECTED_EVAL09)[key]
+    text = {ln.split(":")[0].strip(): ln for ln in expected.splitlines() if ":" in ln}
+    assert rep.views == ("las", "uas", "label", "sem", "sem_unlabeled")
+    n = len(rep.item_ids)
+    for view in rep.views:
+        u = rep.units(view)
+        assert u.n_sentences == n and u.sentence_ids == rep.item_ids
+        correct = u.gold == u.system
+        per_sentence = np.bincount(u.sentence[correct], minlength=n)
+        if view in _SYN_LINES:
+            assert u.keys is None
+            assert [int(correct.sum()), len(u.gold)] == _ints(text[_SYN_LINES[view]])[:2]
+            st = rep.stats[_SYN_STATS[view]].values
+            np.testing.assert_array_equal(per_sentence, st[:, 0])
+            np.testing.assert_array_equal(np.bincount(u.sentence, minlength=n), st[:, 1])
+            continue
+        assert u.keys is not None and len(set(u.keys)) == len(u.keys) and u.absent == "O"
+        guessed = u.system != "O"
+        kind = "Labeled" if view == "sem" else "Unlabeled"
+        if f"{kind} precision" in text:
+            a, b, c, d = _ints(text[f"{kind} precision"])
+            _e, _f, g, h = _ints(text[f"{kind} recall"])
+            assert [int(correct.sum()), int(guessed.sum()), int(u.gold_present.sum())] == [a + b, c + d, g + h]
+        st = rep.stats[f"sem_{kind.lower()}_f1"].values
+        np.testing.assert_array_equal(per_sentence, st[:, 0])
+        np.testing.assert_array_equal(np.bincount(u.sentence[guessed], minlength=n), st[:, 1])
+        np.testing.assert_array_equal(np.bincount(u.sentence[u.gold_present], minlength=n), st[:, 2])
+
+
+def test_sem_units():
+    rep = score("conll09", DATA / "basic.gold.conll09", DATA / "basic.sys.conll09")
+    u = rep.units("sem")
+    rows = {key: (form, g, s) for key, form, g, s in zip(u.keys, u.forms, u.gold, u.system)}
+    assert rows[(0, 2, 0, 0)] == ("runs", ".01", ".01")  # run.1 for run.01: the same sense
+    assert rows[(0, 2, 3, 0)] == ("runs → fast", "AM-MNR", "AM-TMP")
+    assert rows[(1, 2, 0, 0)] == ("said", ".01", ".02")
+    assert rows[(1, 2, 3, 0)] == ("said → he", "O", "A2")  # an argument only the system has
+    assert rows[(3, 2, 0, 0)] == ("rose", ".XX", ".YY")  # eval09: XX and YY differ
+    assert rows[(3, 3, 0, 0)] == ("sharply", "O", ".01")  # a predicate only the system has
+    assert rows[(3, 6, 0, 0)] == ("Tokyo", ".01", "O")  # a predicate the system missed
+    assert rows[(3, 6, 6, 0)] == ("Tokyo → Tokyo", "A0", "O")
+    # A1|A0 against A0|A1|A0: two gold roles, both right
+    assert rows[(4, 2, 1, 0)] == ("fell → Stocks", "A0", "A0")
+    assert rows[(4, 2, 1, 1)] == ("fell → Stocks", "A1", "A1")
+    # eval08 compares senses as numbers: XX == YY; SU predicates and arguments are no units unless su
+    u8 = score("conll08", DATA / "basic.gold.conll08", DATA / "basic.sys.conll08").units("sem")
+    rows8 = {key: (g, s) for key, g, s in zip(u8.keys, u8.gold, u8.system)}
+    assert rows8[(3, 2, 0, 0)] == (".XX", ".XX")
+    assert (4, 3, 0, 0) not in rows8 and (0, 2, 4, 0) not in rows8
+    u8 = score("conll08", DATA / "basic.gold.conll08", DATA / "basic.sys.conll08", su=True).units("sem")
+    rows8 = {key: (g, s) for key, g, s in zip(u8.keys, u8.gold, u8.system)}
+    assert rows8[(4, 3, 0, 0)] == (".SU", ".SU") and rows8[(0, 2, 4, 0)] == ("SU", "O")
+
+
+def _sentence(fmt, pred, cells):
+    """One 2-token sentence: token 1 a predicate with PRED ``pred``, the argument cells of token 1 and 2."""
+    if fmt == "conll08":
+        rows = [
+            ["1", "Cats", "cat", "NNS", "NNS", "Cats", "cat", "NNS", "0", "ROOT", pred, cells[0]],
+            ["2", "purr", "purr", "VBP", "VBP", "purr", "purr", "VBP", "1", "OBJ", "_", cells[1]],
+        ]
+    else:
+        rows = [
+            ["1", "Cats", "cat", "cat", "N", "N", "_", "_", "0", "0", "ROOT", "ROOT", "Y", pred, cells[0]],
+            ["2", "purr", "purr", "purr", "V", "V", "_", "_", "1", "1", "OBJ", "OBJ", "_", "_", cells[1]],
+        ]
+    return "\n".join("\t".join(r) for r in rows) + "\n\n"
+
+
+@pytest.mark.parametrize("fmt", ["conll08", "conll09"])
+def test_sem_units_odd_labels(tmp_path, fmt):
+    # a role written O is never the absence mark; a sense the script never finds equal (eval08:
+    # nan != nan) is wrong though it reads the same; conll09 A0|O against O|A1
+    g, s = tmp_path / f"g.{fmt}", tmp_path / f"s.{fmt}"
+    g.write_text(_sentence(fmt, "x.nan", ["O", "A0"]) + _sentence(fmt, "y.01", ["_", "A0|O"]), encoding="utf-8")
+    s.write_text(_sentence(fmt, "x.nan", ["_", "A0"]) + _sentence(fmt, "y.01", ["O", "O|A1"]), encoding="utf-8")
+    rep = score(fmt, g, s)
+    for view, stat in (("sem", "sem_labeled_f1"), ("sem_unlabeled", "sem_unlabeled_f1")):
+        u = rep.units(view)
+        assert "O" not in set(u.gold[u.gold_present]) | set(u.system[~u.gold_present])
+        correct = np.bincount(u.sentence[u.gold == u.system], minlength=2)
+        np.testing.assert_array_equal(correct, rep.stats[stat].values[:, 0])
+    u = rep.units("sem")
+    rows = {key: (gl, sl) for key, gl, sl in zip(u.keys, u.gold, u.system)}
+    assert rows[(0, 1, 1, 0)] == ("'O'", "O")  # gold role O, the system has none
+    assert rows[(1, 1, 1, 0)] == ("O", "'O'")  # a system role O where gold has none
+    if fmt == "conll08":
+        assert rows[(0, 1, 0, 0)] == (".nan", ".nan≠")  # eval08: nan == nan is false
+        assert rows[(1, 1, 2, 0)] == ("A0|O", "O|A1")
+        assert rep.stats["sem_labeled_f1"].values[:, 0].tolist() == [1, 1]
+    else:
+        assert rows[(0, 1, 0, 0)] == (".nan", ".nan")  # eval09 compares non-digit senses as strings
+        assert rows[(1, 1, 2, 0)] == ("A0", "A1") and rows[(1, 1, 2, 1)] == ("'O'", "'O'")
+        assert rep.stats["sem_labeled_f1"].values[:, 0].tolist() == [2, 2]

@@ -424,3 +424,70 @@ def test_no_scoring_token(tmp_path):
         score("conllx", p, p)
     rep = score("conllx", p, p, punct=True)
     assert rep.text.splitlines()[0] == "  Labeled   attachment score: 2 / 2 * 100 = 100.00 %"
+
+
+# --- units: the correct units are the numbers the reference scorers print -----------------
+
+_VIEW_LINE = {"las": "Labeled   attachment", "uas": "Unlabeled attachment", "label": "Label accuracy"}
+_VIEW_STAT = {"las": "las", "uas": "uas", "label": "label_acc"}
+
+
+def _printed(text: str, start: str) -> tuple[int, int]:
+    line = next(ln for ln in text.splitlines() if ln.strip().startswith(start))
+    c, t = line.split(":")[1].split(" * 100")[0].split(" / ")
+    return int(c), int(t)
+
+
+def _b_table(text: str) -> list[tuple[int, int, int]]:
+    """(HEAD right, HEAD+DEPREL right, scoring tokens) per sentence from the -b table."""
+    rows = []
+    for ln in text.splitlines():
+        f = ln.split()
+        if len(f) == 12 and f[0].isdigit() and f[-4:] == ["0", "0", "0", "0"]:
+            rows.append((int(f[5]), int(f[6]), int(f[7])))
+    return rows
+
+
+@pytest.mark.parametrize("fmt, key", [("conllx", k) for k in EXPECTED_EVAL] + [("conll07", k) for k in EXPECTED_EVAL07])
+def test_units_correct_equals_printed_counts(fmt, key, request):
+    # for every view: correct units == the script's numerator, units == its scoring tokens,
+    # per sentence too (the -b table where the script printed one, else the statistics)
+    gold, system, flags = key
+    gold_path, sys_path = _fixture_paths(request, gold, system)
+    expected = (EXPECTED_EVAL if fmt == "conllx" else EXPECTED_EVAL07)[key]
+    rep = score(fmt, gold_path, sys_path, **(_X_OPTS if fmt == "conllx" else _07_OPTS)[flags])
+    assert rep.views == spec(fmt).views == ("las", "uas", "label")
+    n = len(rep.item_ids)
+    table = _b_table(expected)
+    for view in rep.views:
+        u = rep.units(view)
+        assert u.keys is None and u.n_sentences == n and u.sentence_ids == rep.item_ids
+        correct = u.gold == u.system
+        assert (int(correct.sum()), len(u.gold)) == _printed(expected, _VIEW_LINE[view])
+        per_sentence = np.bincount(u.sentence[correct], minlength=n)
+        tokens = np.bincount(u.sentence, minlength=n)
+        np.testing.assert_array_equal(per_sentence, rep.stats[_VIEW_STAT[view]].values[:, 0])
+        np.testing.assert_array_equal(tokens, rep.stats[_VIEW_STAT[view]].values[:, 1])
+        if table and view != "label":
+            assert per_sentence.tolist() == [r[0 if view == "uas" else 1] for r in table]
+            assert tokens.tolist() == [r[2] for r in table]
+        if view in ("las", "uas"):
+            assert u.group_name == "gold relation" and u.groups is not None
+
+
+def test_units_labels():
+    rep = score("conll07", DATA / "basic.gold.conllx", DATA / "basic.sys.conllx")
+    las, uas, lab = (rep.units(v) for v in ("las", "uas", "label"))
+    rows = list(zip(las.forms, las.gold, las.system, uas.gold, uas.system, lab.gold, lab.system, las.groups))
+    assert rows[0] == ("The", "NMOD(+1)", "NMOD(+1)", "+1", "+1", "NMOD", "NMOD", "NMOD")
+    assert rows[1] == ("cat", "SBJ(+1)", "sbj(+1)", "+1", "+1", "SBJ", "sbj", "SBJ")  # labels differ in case
+    assert rows[2][:5] == ("sat", "ROOT(root)", "ROOT(root)", "root", "root")
+    # HEAD written 02 for gold 2: the script compares strings, so it is wrong though it reads the same
+    assert rows[-1] == ("#", "NMOD(-6)", "NMOD(-6)≠", "-6", "-6≠", "NMOD", "NMOD", "NMOD")
+    # eval07.pl -d leaves the DERIV token out; -p punctuation
+    forms = rep.units("las").forms
+    assert "lich" in forms and "。" in forms
+    assert "lich" not in score("conll07", DATA / "basic.gold.conllx", DATA / "basic.sys.conllx", d=True).units().forms
+    assert "。" not in score("conllx", DATA / "basic.gold.conllx", DATA / "basic.sys.conllx").units().forms
+    with pytest.raises(InputError, match="no view 'sem'"):
+        rep.units("sem")

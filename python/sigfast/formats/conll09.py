@@ -56,6 +56,50 @@ resp. recall); ``labeled_micro_{precision,recall,f1}`` and
 ``unlabeled_micro_*``. Default metric: ``labeled_macro_f1``. ``scores`` are
 the metrics on the summed statistics (fractions, not percentages).
 
+Units (``ScoreReport.units(view)``, ``Parsed.units(view)``), from a second
+reading of the files by the same code as the scores, on the first call of
+``units`` (FormatError if the files changed since); ``sentence`` is the item
+(the index into ``stats``), ``sentence_ids`` the ``item_ids``, ``forms`` from
+FORM (conll08: SPLIT_FORM):
+
+* ``las``, ``uas``, ``label``: one unit per token scored syntactically (with
+  ``punct=False`` punctuation is left out), labelled as in
+  :mod:`sigfast.formats.dependency` (``DEPREL(offset of HEAD)``, the offset,
+  the DEPREL); a system label equals the gold label iff the script counts
+  the token right, so the correct units per sentence are the ``correct``
+  column of ``stats["las"]``, ``["uas"]``, ``["label_acc"]``.
+* ``sem``: one unit per semantic dependency the script counts, in gold or in
+  the system (a set view: ``keys`` are ``(sentence, p, a, j)`` with ``p``
+  the 1-based position of the predicate, ``a`` that of the argument, or 0
+  for the predicate itself, its dependency on the virtual root, ``j`` the
+  index among the roles of one cell; ``absent="O"``). A predicate's label is
+  its sense as the script reads it, after a dot (``.01``; conll08: ``.``
+  when PRED has none); its system label is the gold one iff the script
+  counts the sense right (conll08 numerically, so ``.1`` for gold ``.01``
+  shows ``.01``), else its own (marked ``≠`` if it reads the same). An
+  argument's label is its role: a gold role the system gives the same
+  predicate position and argument position is right (the scripts match
+  arguments as sets of (argument, role) once the predicate positions match,
+  whatever the senses); other roles the system gives there fill the gold
+  roles it missed (wrong), then units of their own (``gold_present``
+  False). Predicates and arguments skipped as ``SU`` (conll08 without
+  ``su``) and a file's last token when it lacks the final blank line are
+  not units, as they are not counted. So in one system's table the correct
+  units are the numerator of ``sem_labeled_*`` (``corl_arg + corl_prop``),
+  its units with a system label other than ``O`` the guessed count, its
+  ``gold_present`` units the gold count, per sentence.
+* ``sem_unlabeled``: the same units; a gold predicate unit is right iff the
+  system has a predicate at that position, a gold argument unit ``j`` iff
+  the system gives that predicate at least ``j + 1`` roles for that
+  argument (the system label is then the gold one): the correct units are
+  the numerator of ``sem_unlabeled_*`` (``coru_arg + coru_prop``).
+
+A role written ``O`` is shown as ``'O'``, never as the absence mark. In
+``Parsed.units`` (several systems united) a unit that only *other* systems
+proposed has gold and system label ``O`` for a system that lacks it too, so
+``correct(k)`` counts it: the semantic numerator is the correct units among
+the ``gold_present`` ones (for the token views, all units).
+
 ``ScoreReport.text`` is what ``-q`` prints (from ``  SYNTACTIC SCORES:`` on,
 and for conll08 the final ``Note: skipped SU ...`` block), with the scripts'
 rounding (``100 - errors*100/total`` for the attachment scores).
@@ -95,6 +139,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,22 +147,28 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 from .dependency import (
     ASCII_WS,
     UNICODE_WS,
+    TokenRow,
     as_bool,
+    changed_since_scored,
     check_token,
     is_punct,
+    lazy_units,
     no_extra,
     pct,
     perl_split,
     read_lines,
     resolve_punct,
+    system_label,
+    token_units,
     walk,
 )
+from .dependency import VIEWS as SYNTAX_VIEWS
 
-__all__ = ["SPECS", "score_conll08", "score_conll09"]
+__all__ = ["SPECS", "VIEWS", "score_conll08", "score_conll09"]
 
 _WEIGHT = 0.5
 _PERL_NUM = re.compile(r"([+-]?)(?:([0-9]+(?:[eE][+-]?[0-9]+)?)|(inf)|(nan))", re.IGNORECASE)
@@ -157,7 +208,14 @@ def _same_sense_09(g: str, s: str) -> bool:
     return g == s
 
 
+_UNI_WS_CHARS = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000").union(
+    chr(c) for c in range(0x2000, 0x200B)
+)
+
+
 def _trim(line: str) -> str:
+    if not line or (line[0] not in _UNI_WS_CHARS and line[-1] not in _UNI_WS_CHARS):
+        return line  # nothing to trim (the common case, without a regex)
     return _UNI_TRIM.sub("", line)
 
 
@@ -322,6 +380,13 @@ def _frames(
     return props
 
 
+def _same_sense(g: _Prop, s: _Prop, v08: bool) -> bool:
+    """The script's comparison of a gold and a system predicate's sense."""
+    if v08:
+        return _perl_num(g.sense) == _perl_num(s.sense)
+    return _same_sense_09(g.sense or "", s.sense or "")
+
+
 def _srl(gold: list[_Prop], system: list[_Prop], v08: bool) -> _Srl:
     c = _Srl()
     c.tot_prop, c.pred_prop = len(gold), len(system)
@@ -333,11 +398,7 @@ def _srl(gold: list[_Prop], system: list[_Prop], v08: bool) -> _Srl:
         if s is None:
             continue
         c.coru_prop += 1
-        if v08:
-            same = _perl_num(g.sense) == _perl_num(s.sense)
-        else:
-            same = _same_sense_09(g.sense or "", s.sense or "")
-        if same:
+        if _same_sense(g, s, v08):
             c.corl_prop += 1
             if g.args == s.args:
                 c.full_prop += 1
@@ -369,7 +430,8 @@ _SRL_FIELDS = (
 )
 
 
-def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
+def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool]:
+    """(punct, su) from the options of ``fmt``."""
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
     opts = dict(options)
@@ -385,7 +447,47 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         no_extra(opts, fmt, "punct, p, su, u")
     else:
         no_extra(opts, fmt, "punct, p")
+    return punct, su
 
+
+@dataclass
+class _Parse:
+    """What one reading of both files gives (see :func:`_parse`)."""
+
+    syn_rows: list[list[int]]
+    srl_rows: list[list[int]]
+    ids: list[str]
+    phantoms: list[int]
+    skipped_g: list[int]
+    skipped_s: list[int]
+
+
+@dataclass
+class _SemSentence:
+    """One item's predicates as the script read them, for the semantic units."""
+
+    item: int
+    forms: list[str]
+    gold: list[_Prop]
+    system: list[_Prop]
+
+
+def _parse(
+    gold: Any,
+    system: Any,
+    fmt: str,
+    punct: bool,
+    su: bool,
+    tokens: list[TokenRow] | None = None,
+    frames: list[_SemSentence] | None = None,
+) -> _Parse:
+    """Both files read and compared as the script does.
+
+    With ``tokens`` and ``frames`` lists, also appends one :class:`TokenRow`
+    per syntactically scored token and one :class:`_SemSentence` per item.
+    """
+    v08 = fmt == "conll08"
+    script = "eval08.pl" if v08 else "eval09.pl"
     gname, sname = display(gold), display(system)
     glines = read_lines(gold, "gold")
     slines = read_lines(system, "system")
@@ -419,7 +521,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
                 pending += 1
             continue
         tot = las = uas = la = 0
-        for i in b.tokens:
+        for pos, i in enumerate(b.tokens, 1):
             gf, sf = grd.fields(i, k), srd.fields(i, k)
             check_token(gf, sf, i, gname, sname, form_col=form_col, head_col=head_col, sentence=k)
             if not punct and is_punct(gf[form_col]):
@@ -430,6 +532,12 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
             uas += h_ok
             la += d_ok
             las += h_ok and d_ok
+            if tokens is not None:
+                tokens.append(
+                    TokenRow(k - 1, pos, gf[form_col], gf[head_col], gf[dep_col], sf[head_col], sf[dep_col], h_ok, d_ok)
+                )
+        if frames is not None:
+            frames.append(_SemSentence(k - 1, [grd.fields(i, k)[form_col] for i in b.tokens], gp, sp))
         syn_exact = int(las == tot)
         srl_exact = int(c.exact)
         syn_rows.append([tot, las, uas, la, syn_exact, syn_exact and srl_exact])
@@ -439,6 +547,17 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         ids.append(f"line {b.tokens[0] + 1}")
     if not syn_rows:
         raise FormatError("the gold file has no token lines (only blank lines); nothing to score", path=gname)
+    return _Parse(syn_rows, srl_rows, ids, phantoms, skipped_g, skipped_s)
+
+
+def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
+    v08 = fmt == "conll08"
+    script = "eval08.pl" if v08 else "eval09.pl"
+    punct, su = _options(fmt, options)
+    gname, sname = display(gold), display(system)
+    r = _parse(gold, system, fmt, punct, su)
+    syn_rows, srl_rows, ids, phantoms = r.syn_rows, r.srl_rows, r.ids, r.phantoms
+    skipped_g, skipped_s = r.skipped_g, r.skipped_s
     syn = np.asarray(syn_rows, dtype=np.int64)
     srl = np.asarray(srl_rows, dtype=np.int64)
     ph = np.asarray(phantoms, dtype=np.int64)
@@ -502,6 +621,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     }
     stats: dict[str, ItemStats] = {}
     scores: dict[str, float] = {}
+    item_ids = tuple(ids)
     for name, (metric, cols, params) in spec.items():
         met = get_metric(metric, **params)
         values = np.ascontiguousarray(np.stack(cols, axis=1), dtype=np.float64)
@@ -515,7 +635,9 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         scores=scores,
         stats=stats,
         default_metric="labeled_macro_f1",
-        item_ids=tuple(ids),
+        item_ids=item_ids,
+        views=VIEWS,
+        unit_source=lazy_units(lambda: _unit_tables(gold, system, fmt, punct, su, r, item_ids)),
     )
 
 
@@ -666,6 +788,130 @@ def score_conll09(gold: Any, system: Any, **options: Any) -> ScoreReport:
     return _score(gold, system, "conll09", **options)
 
 
+# --------------------------------------------------------------------------------------------
+# units
+
+#: The unit views: the syntactic ones of :mod:`.dependency`, then the semantic dependencies.
+VIEWS = (*SYNTAX_VIEWS, "sem", "sem_unlabeled")
+_ABSENT = "O"
+
+
+def _unit_tables(
+    gold: Any, system: Any, fmt: str, punct: bool, su: bool, scored: _Parse, item_ids: tuple[str, ...]
+) -> Callable[[str], UnitTable]:
+    """The unit views of one system, from one more reading of the files (see the module docstring)."""
+    tokens: list[TokenRow] = []
+    frames: list[_SemSentence] = []
+    again = _parse(gold, system, fmt, punct, su, tokens, frames)
+    if (again.syn_rows, again.srl_rows) != (scored.syn_rows, scored.srl_rows):
+        raise changed_since_scored(display(gold), display(system))
+    n_items = len(item_ids)
+    syntax = token_units(tokens, n_items, item_ids)
+    v08 = fmt == "conll08"
+
+    def table(view: str) -> UnitTable:
+        if view in SYNTAX_VIEWS:
+            return syntax(view)
+        return _sem_table(view, frames, v08, n_items, item_ids)
+
+    return table
+
+
+def _escape(label: str) -> str:
+    """A label as a unit shows it: never the absence mark ``O`` (a role written ``O`` reads ``'O'``)."""
+    return "'O'" if label == _ABSENT else label
+
+
+def _sense(p: _Prop) -> str:
+    """A predicate's unit label: its sense as the script reads it, after a dot (``.01``; ``.`` for none)."""
+    return "." + (p.sense or "")
+
+
+def _sem_table(view: str, frames: list[_SemSentence], v08: bool, n_items: int, item_ids: tuple[str, ...]) -> UnitTable:
+    labeled = view == "sem"
+    keys: list[tuple[int, int, int, int]] = []
+    gold: list[str] = []
+    system: list[str] = []
+    present: list[bool] = []
+    sentence: list[int] = []
+    forms: list[str] = []
+
+    def add(key: tuple[int, int, int, int], g: str | None, s: str | None, form: str) -> None:
+        keys.append(key)
+        gold.append(_ABSENT if g is None else g)
+        system.append(_ABSENT if s is None else s)
+        present.append(g is not None)
+        sentence.append(key[0])
+        forms.append(form)
+
+    for fr in frames:
+        k = fr.item
+        g_by = {p.pos: p for p in fr.gold}
+        s_by = {p.pos: p for p in fr.system}
+        for pos in sorted(g_by.keys() | s_by.keys()):
+            gp, sp = g_by.get(pos), s_by.get(pos)
+            pform = _form(fr.forms, pos)
+            sl: str | None
+            # the predicate: a dependency on the virtual root, labelled with its sense
+            if gp is None:
+                assert sp is not None
+                add((k, pos + 1, 0, 0), None, _sense(sp), pform)
+            else:
+                gl = _sense(gp)
+                if sp is None:
+                    sl = None
+                elif labeled:
+                    sl = system_label(_same_sense(gp, sp, v08), gl, _sense(sp))
+                else:
+                    sl = gl
+                add((k, pos + 1, 0, 0), gl, sl, pform)
+            # its arguments: (argument position, role) pairs, matched as sets
+            g_args = _by_position(gp)
+            s_args = _by_position(sp)
+            for a in sorted(g_args.keys() | s_args.keys()):
+                g_roles = sorted(g_args.get(a, ()))
+                s_roles = s_args.get(a, set())
+                rest = sorted(s_roles.difference(g_roles))
+                form = f"{pform} → {_form(fr.forms, a)}"
+                for j, role in enumerate(g_roles):
+                    gl = _escape(role)
+                    if role in s_roles:
+                        sl = gl
+                    elif rest:
+                        mine = rest.pop(0)
+                        sl = system_label(False, gl, _escape(mine)) if labeled else gl
+                    else:
+                        sl = None
+                    add((k, pos + 1, a + 1, j), gl, sl, form)
+                for j, role in enumerate(rest, len(g_roles)):
+                    add((k, pos + 1, a + 1, j), None, _escape(role), form)
+    return UnitTable(
+        view=view,
+        gold=np.array(gold, dtype=object),
+        system=np.array(system, dtype=object),
+        sentence=np.asarray(sentence, dtype=np.int64),
+        forms=tuple(forms),
+        n_sentences=n_items,
+        keys=tuple(keys),
+        gold_present=np.asarray(present, dtype=bool),
+        absent=_ABSENT,
+        sentence_ids=item_ids,
+        note="semantic dependencies: predicate senses (argument 0) and arguments, matched as the script does",
+    )
+
+
+def _by_position(p: _Prop | None) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    if p is not None:
+        for pos, role in p.args:
+            out.setdefault(pos, set()).add(role)
+    return out
+
+
+def _form(forms: list[str], pos: int) -> str:
+    return forms[pos] if 0 <= pos < len(forms) else "?"
+
+
 _PUNCT = Option("punct", bool, None, "score punctuation tokens (default yes)", nullable=True)
 _P = Option("p", bool, None, "the script's -p: leave punctuation out", nullable=True)
 
@@ -682,6 +928,7 @@ SPECS = (
             Option("u", bool, None, "eval08.pl's -u (same as su)", nullable=True),
         ),
         aliases=("conll2008",),
+        views=VIEWS,
         metrics=("labeled_macro_f1",),
     ),
     FormatSpec(
@@ -691,6 +938,7 @@ SPECS = (
         score=score_conll09,
         options=(_PUNCT, _P),
         aliases=("conll2009",),
+        views=VIEWS,
         metrics=("labeled_macro_f1",),
     ),
 )

@@ -43,6 +43,28 @@ fractions (``correct / total``), as the metric computes them.
 prints): the three lines ``"  Labeled   attachment score: C / T * 100 = X %"``
 etc., with the scripts' rounding.
 
+Units (``ScoreReport.units(view)``, ``Parsed.units(view)``): one unit per
+*scoring* token, i.e. exactly the tokens the script counts under the given
+options (punctuation left out or not, DERIV tokens left out or not), in file
+order; ``sentence`` is the item (the index into ``stats``), ``forms`` the gold
+FORM, ``sentence_ids`` the ``item_ids``. Views (token views, ``keys=None``):
+
+* ``las``: ``DEPREL(HEAD)``, the HEAD shown as its offset from the token's
+  position (``nsubj(+1)``, ``ROOT(root)``); the system label equals the gold
+  label iff the script counts the token's head *and* label right;
+* ``uas``: the HEAD as that offset; equal iff the head is right;
+* ``label``: the DEPREL; equal iff the label is right.
+
+The units come from a second reading of the files by the same code as
+the scores, on the first call of ``units`` (the files must not have changed
+since: FormatError if they did). Every system label is the gold label when the script's string comparison of
+HEAD (resp. DEPREL) says equal, otherwise the system's own value, marked
+``≠`` when it would read like the gold one (HEAD ``02`` against ``2``). So
+per sentence and in total, the correct units of ``las``/``uas``/``label`` are
+exactly the ``correct`` column of ``stats["las"]``/``["uas"]``/``["label_acc"]``,
+and the units are its ``total`` column. ``las`` and ``uas`` units are grouped
+by the gold DEPREL (``group_name="gold relation"``).
+
 Where sigfast differs from the scripts (it refuses input they would score
 wrongly, or is lenient where they stop without any score):
 
@@ -63,6 +85,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,9 +93,9 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 
-__all__ = ["SPECS", "is_punct", "score_conll07", "score_conllx"]
+__all__ = ["SPECS", "VIEWS", "is_punct", "score_conll07", "score_conllx"]
 
 # Perl's \s on byte strings (eval.pl, eval07.pl, eval08.pl read bytes).
 ASCII_WS = re.compile(r"[ \t\n\r\f\v]+")
@@ -359,7 +382,8 @@ def _fields(line: str, i: int, name: str, sentence: int, lo: int, hi: int, fmt: 
     return f
 
 
-def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
+def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool, bool]:
+    """(punct, deriv, evalb) from the options of ``fmt``."""
     opts = dict(options)
     if fmt == "conllx":
         punct = resolve_punct(opts, False, True, "eval.pl")
@@ -378,7 +402,24 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         allowed = "punct, p, deriv, d, evalb"
     evalb = as_bool("evalb", opts.pop("evalb", False))
     no_extra(opts, fmt, allowed)
+    return punct, deriv, evalb
 
+
+def _parse(
+    gold: Any,
+    system: Any,
+    fmt: str,
+    punct: bool,
+    deriv: bool,
+    evalb: bool,
+    units: list[TokenRow] | None = None,
+) -> tuple[list[tuple[int, int, int, int]], list[str], list[str]]:
+    """Both files read and compared as the script does.
+
+    Returns per sentence ``(tot, las_ok, uas_ok, la_ok)``, the item ids and
+    the ``-b`` table lines; with a ``units`` list, also appends one
+    :class:`TokenRow` per scoring token (exactly the tokens counted in ``tot``).
+    """
     gname, sname = display(gold), display(system)
     glines = read_lines(gold, "gold")
     slines = read_lines(system, "system")
@@ -393,7 +434,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
             continue
         k += 1
         tot = las = uas = la = 0
-        for i in b.tokens:
+        for pos, i in enumerate(b.tokens, 1):
             gf = _fields(glines[i], i, gname, k, 8, 10, fmt)
             sf = _fields(slines[i], i, sname, k, 8, 10, fmt)
             check_token(gf, sf, i, gname, sname, form_col=1, head_col=6, sentence=k)
@@ -407,6 +448,8 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
             uas += h_ok
             la += d_ok
             las += h_ok and d_ok
+            if units is not None:
+                units.append(TokenRow(k - 1, pos, gf[1], gf[6], gf[7], sf[6], sf[7], h_ok, d_ok))
         rows.append((tot, las, uas, la))
         ids.append(f"line {b.tokens[0] + 1}")
         if evalb:
@@ -420,6 +463,13 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
             )
     if not rows:
         raise FormatError("the gold file has no token lines (only blank lines); nothing to score", path=gname)
+    return rows, ids, b_lines
+
+
+def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
+    punct, deriv, evalb = _options(fmt, options)
+    gname, sname = display(gold), display(system)
+    rows, ids, b_lines = _parse(gold, system, fmt, punct, deriv, evalb)
     arr = np.asarray(rows, dtype=np.int64)
     tot, las, uas, la = (int(x) for x in arr.sum(0))
     if tot == 0:
@@ -452,6 +502,15 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         values = np.ascontiguousarray(np.stack([arr[:, col], arr[:, 0]], axis=1), dtype=np.float64)
         stats[name] = ItemStats(metric="accuracy", stat_names=acc.stat_names, values=values)
         scores[name] = float(acc.evaluate(values.sum(0, keepdims=True), n)[0])
+    item_ids = tuple(ids)
+
+    def collect() -> list[TokenRow]:
+        units: list[TokenRow] = []
+        again = _parse(gold, system, fmt, punct, deriv, False, units)[0]
+        if again != rows:
+            raise changed_since_scored(gname, sname)
+        return units
+
     return ScoreReport(
         format=fmt,
         gold=gname,
@@ -460,8 +519,105 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         scores=scores,
         stats=stats,
         default_metric="las",
-        item_ids=tuple(ids),
+        item_ids=item_ids,
+        views=VIEWS,
+        unit_source=lazy_units(lambda: token_units(collect(), n, item_ids)),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# units
+
+
+#: The unit views of the syntactic scores (``conllx``, ``conll07``, and the syntax of ``conll08``/``conll09``).
+VIEWS = ("las", "uas", "label")
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """One scoring token as the script compared it: item, 1-based position, gold FORM, HEAD/DEPREL of both files."""
+
+    item: int
+    pos: int
+    form: str
+    gold_head: str
+    gold_rel: str
+    sys_head: str
+    sys_rel: str
+    head_ok: bool
+    rel_ok: bool
+
+
+def _attachment(head: str, pos: int) -> str:
+    """A HEAD shown as its offset from the token (``-1``, ``+3``) or ``root``, as the CoNLL-U units do."""
+    h = int(head)
+    return "root" if h == 0 else f"{h - pos:+d}"
+
+
+def system_label(ok: bool, gold: str, mine: str) -> str:
+    """The label a system gets for a unit: the gold label iff the script counts it correct.
+
+    Otherwise its own label, marked with ``≠`` where it would read like the
+    gold one (the script compares other text than is shown, e.g. HEAD ``02``
+    against ``2``).
+    """
+    if ok:
+        return gold
+    return mine + "\u2260" if mine == gold else mine
+
+
+def token_units(rows: list[TokenRow], n_items: int, item_ids: tuple[str, ...]) -> Callable[[str], UnitTable]:
+    """The token views (:data:`VIEWS`) of the scoring tokens ``rows``."""
+    sentence = np.fromiter((r.item for r in rows), dtype=np.int64, count=len(rows))
+    forms = tuple(r.form for r in rows)
+    relation = np.array([r.gold_rel for r in rows], dtype=object)
+
+    def table(view: str) -> UnitTable:
+        gold: list[str] = []
+        system: list[str] = []
+        for r in rows:
+            if view == "label":
+                g, ok, mine = r.gold_rel, r.rel_ok, r.sys_rel
+            else:
+                g, mine = _attachment(r.gold_head, r.pos), _attachment(r.sys_head, r.pos)
+                ok = r.head_ok
+                if view == "las":
+                    g, mine, ok = f"{r.gold_rel}({g})", f"{r.sys_rel}({mine})", ok and r.rel_ok
+            gold.append(g)
+            system.append(system_label(ok, g, mine))
+        grouped = view in ("las", "uas")
+        return UnitTable(
+            view=view,
+            gold=np.array(gold, dtype=object),
+            system=np.array(system, dtype=object),
+            sentence=sentence,
+            forms=forms,
+            n_sentences=n_items,
+            sentence_ids=item_ids,
+            groups=relation if grouped else None,
+            group_name="gold relation" if grouped else "gold label",
+        )
+
+    return table
+
+
+def changed_since_scored(gname: str, sname: str) -> FormatError:
+    return FormatError(
+        f"the files changed after they were scored (gold {gname}); score them again to get their units",
+        path=sname,
+    )
+
+
+def lazy_units(build: Callable[[], Callable[[str], UnitTable]]) -> Callable[[str], UnitTable]:
+    """A unit source that parses the files again on its first use only."""
+    made: list[Callable[[str], UnitTable]] = []
+
+    def source(view: str) -> UnitTable:
+        if not made:
+            made.append(build())
+        return made[0](view)
+
+    return source
 
 
 def score_conllx(gold: Any, system: Any, **options: Any) -> ScoreReport:
@@ -486,6 +642,7 @@ SPECS = (
         score=score_conllx,
         options=(_PUNCT, Option("p", bool, None, "eval.pl's -p: score punctuation", nullable=True), _EVALB),
         aliases=("conll06", "conll2006"),
+        views=VIEWS,
         metrics=_METRIC_NAMES,
     ),
     FormatSpec(
@@ -501,6 +658,7 @@ SPECS = (
             _EVALB,
         ),
         aliases=("conll2007",),
+        views=VIEWS,
         metrics=_METRIC_NAMES,
     ),
 )
