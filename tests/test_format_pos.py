@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import sigfast.formats as formats
@@ -114,3 +115,102 @@ def test_bad_input(tmp_path):
         pos.score_pos(DATA / "gold.conllu", _w(tmp_path, "s8.conllu", "1\tI\tI\n"))
     with pytest.raises(FormatError, match=r"no column 7 \(tag\)"):
         pos.score_pos(g, DATA / "system.conll", tag_column=7)
+
+
+# ------------------------------------------------------------------------------- units
+
+
+def _check_units(r) -> None:
+    """The "tags" units are the accuracy statistics: correct units per sentence = its numerator."""
+    acc = r.stats["accuracy"].values
+    n = acc.shape[0]
+    assert r.views == ("tags",)
+    u = r.units("tags")
+    assert u.keys is None and u.n_sentences == n
+    assert len(u.gold) == len(u.system) == len(u.sentence) == len(u.forms)
+    assert np.bincount(u.sentence[u.gold == u.system], minlength=n).tolist() == acc[:, 0].tolist()
+    assert np.bincount(u.sentence, minlength=n).tolist() == acc[:, 1].tolist()
+    sent = r.stats["sentence_accuracy"].values[:, 0]
+    wrong = np.bincount(u.sentence[u.gold != u.system], minlength=n)
+    assert (wrong == 0).astype(int).tolist() == sent.tolist()
+
+
+@pytest.mark.parametrize(
+    "gold,system,opts",
+    [
+        ("gold.conll", "system.conll", {}),
+        ("gold.txt", "system.txt", {}),
+        ("gold.conllu", "system.conllu", {}),
+        ("gold.conllu", "system.conllu", {"tag": "xpos"}),
+        ("gold.conllu", "system.conllu", {"tag_column": 3}),  # LEMMA as the tag
+    ],
+)
+def test_units_are_the_accuracy(gold, system, opts):
+    _check_units(pos.score_pos(DATA / gold, DATA / system, **opts))
+
+
+def test_units_of_the_fixtures():
+    u = pos.score_pos(DATA / "gold.txt", DATA / "system.txt").units()
+    wrong = [(u.forms[i], u.gold[i], u.system[i], int(u.sentence[i])) for i in np.flatnonzero(u.gold != u.system)]
+    assert wrong == [("barks", "VBZ", "NNS", 0), ("Zorbl", "NNP", "NN", 2)]
+    assert "New_York" in u.forms  # split at the last "_"
+    c = pos.score_pos(DATA / "gold.conllu", DATA / "system.conllu").units("tags")
+    # multiword token 2-3 and empty node 4.1 are no units; its words ca and n't are
+    assert c.forms == ("I", "ca", "n't", "go", ".", "Yes")
+    assert [(g, s) for g, s in zip(c.gold, c.system) if g != s] == [("PART", "ADV")]
+
+
+def _perturbed(gold: Path, out: Path, rate: float, seed: int) -> tuple[Path, int]:
+    """The gold CoNLL-U with the UPOS of a random ``rate`` of its words changed; (file, changed)."""
+    import gzip
+
+    tags = ["ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SYM"]
+    tags += ["SCONJ", "VERB", "X"]
+    rng = np.random.default_rng(seed)
+    lines, changed = [], 0
+    for line in gzip.open(gold, "rt", encoding="utf-8").read().split("\n"):
+        f = line.split("\t")
+        if len(f) == 10 and f[0].isdigit() and rng.random() < rate:
+            f[3] = str(rng.choice([t for t in tags if t != f[3]]))
+            changed += 1
+        lines.append("\t".join(f))
+    out.write_text("\n".join(lines), encoding="utf-8")
+    return out, changed
+
+
+def test_units_on_ewt_gold_upos(tmp_path):
+    # no CoNLL 2018 system has the gold words (raw-text task): taggers made from gold by
+    # changing the UPOS of 3% and 8% of the words
+    if not EWT.is_dir():
+        pytest.skip("shared/data is absent")
+    gold = EWT / "gold" / "en_ewt.conllu.gz"
+    a, na = _perturbed(gold, tmp_path / "a.conllu", 0.03, 1)
+    b, nb = _perturbed(gold, tmp_path / "b.conllu", 0.08, 2)
+    p = formats.parse("pos", gold, [a, b])
+    for k, changed in enumerate((na, nb)):
+        _check_units(p.report(k))
+        assert p.report(k).stats["accuracy"].values.sum(0).tolist() == [25096 - changed, 25096]
+    u = p.units("tags")
+    acc = p.statistics("accuracy").values
+    assert u.n_units == 25096 and u.n_sentences == acc.shape[1] == 2077
+    for k in range(2):
+        assert int(u.correct(k).sum()) == int(acc[k, :, 0].sum())
+        assert np.bincount(u.sentence[u.correct(k)], minlength=2077).tolist() == acc[k, :, 0].astype(int).tolist()
+
+
+def test_units_on_ewt_real_taggers():
+    # two real taggers against the UDPipe pre-processing they share words with (its tags are the
+    # reference here, not gold)
+    if not EWT.is_dir():
+        pytest.skip("shared/data is absent")
+    udpipe = EWT / "blind_input" / "en_ewt-udpipe.conllu.gz"
+    systems = [EWT / "systems" / t / "en_ewt.conllu.gz" for t in ("HIT-SCIR-18", "LATTICE-18")]
+    p = formats.parse("pos", udpipe, systems)
+    assert p.names == ("HIT-SCIR-18", "LATTICE-18")
+    acc = p.statistics("accuracy").values
+    u = p.units("tags")
+    for k in range(2):
+        _check_units(p.report(k))
+        assert int(u.correct(k).sum()) == int(acc[k, :, 0].sum())
+        assert np.bincount(u.sentence[u.correct(k)], minlength=1786).tolist() == acc[k, :, 0].astype(int).tolist()
+    assert int(u.correct(0).sum()) == 23886  # as test_real_ewt_baseline_keeps_udpipe_tags

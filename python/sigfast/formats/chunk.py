@@ -37,6 +37,35 @@ Statistics (items = sentences, in file order)
     type. A correct chunk is credited to the sentence where it starts. ``scores`` holds the
     metrics on the summed statistics (fractions, not percentages).
 
+Units (``ScoreReport.units(view)``; views ``"tags"``, the default, and ``"spans"``)
+    Read from the very chunking that the statistics count (same options, same code path), so
+    that the correct units are the statistic's numerator, per sentence and in total.
+
+    ``"tags"``: one unit per token conlleval counts for accuracy (boundary lines, and
+    ``-DOCSTART-`` lines with ``docstart="skip"``, are none); ``sentence`` is its item, ``forms``
+    its token. Labels are the gold and system tags as token accuracy compares them: the original
+    tags (not the ``iobes`` reading), except that a tag whose type is empty reads as its prefix
+    (``B-`` and ``B-0`` are ``B``) and, with ``raw``, both outside tags (``O`` and ``o_tag``) read
+    as ``o_tag``. Labels are equal iff the tag counts correct: units correct = ``accuracy[0]``.
+
+    ``"spans"``: one unit per chunk that conlleval finds in gold or in the system. A chunk runs
+    from the line where it starts to the first line that ends it (a start without an end leaves
+    it open), and is keyed ``(sentence, start, end)``: the item it is credited to (where it
+    starts) and its token offsets in that item (``end`` exclusive; past the item's last token
+    for a chunk of unknown prefix that conlleval does not close at a boundary). Labels are chunk
+    types (a type ``O``, from tags ``B-O``, reads ``O'``, so that no type is ``"O"``). A gold chunk
+    is one unit whose system label is the type of the system chunk with the same key, or ``"O"``
+    when the system has none (a type error shows as ``PER`` -> ``LOC``); a system chunk that no
+    gold chunk has gives a unit of gold label ``"O"`` and ``gold_present=False``. Where the two
+    chunks have the same key and type but conlleval did not count them correct (its state broke
+    inside the chunk, or they close on different boundary lines: only odd tags do this), the system
+    chunk gets a unit of its own keyed ``(sentence, start, end, "uncredited")``, so it counts as
+    guessed and not correct, as conlleval counts it. Hence units correct = correct chunks,
+    gold-present units = gold chunks and units with a system label other than ``"O"`` = guessed
+    chunks, per sentence. Per type, gold and guessed counts follow the labels too; conlleval
+    credits a correct chunk to the type of its last line, which differs from the type it started
+    with only when the type changes inside the chunk or the chunk runs through a boundary.
+
 ``ScoreReport.text`` is conlleval's report byte for byte (the ``processed ...`` line, the
 ``accuracy:`` line when tokens > 0, and one line per chunk type, including conlleval's habit of
 printing the empty type twice when both sides have it). The LaTeX table (``-l``) is not produced.
@@ -50,6 +79,7 @@ count other than the first line's (conlleval stops with "unexpected number of fe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,9 +88,9 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 
-__all__ = ["SPECS", "score_conlleval", "score_ner"]
+__all__ = ["SPECS", "UNCREDITED", "VIEWS", "score_conlleval", "score_ner"]
 
 _SCHEMES = {
     "iob": "iob",
@@ -73,6 +103,7 @@ _SCHEMES = {
     "bilou": "iobes",
 }
 _REGEX_META = set(".^$*+?{}[]\\|()")
+VIEWS = ("tags", "spans")
 
 
 # --------------------------------------------------------------------------------------------
@@ -152,7 +183,12 @@ class _Cols:
         return self.raw[st : st + ln].tobytes().decode("utf-8")
 
     def tokens(self, lines: np.ndarray) -> list[str]:
-        return [self.token(int(i)) for i in lines]
+        if self.first is not None:
+            return [self.first[int(i)] for i in lines]
+        assert self.raw is not None and self.fst is not None and self.fln is not None
+        data = self.raw.tobytes()
+        st = self.fst[lines]
+        return [data[a:b].decode("utf-8") for a, b in zip(st.tolist(), (st + self.fln[lines]).tolist())]
 
 
 def _delim_byte(delimiter: str) -> int | None:
@@ -375,6 +411,20 @@ def _start_of_chunk(pt: str, t: str, ptype: str, typ: str) -> bool:
 _IOBES = {"S": "B", "U": "B", "E": "I", "L": "I"}
 
 
+def _acc_label(prefix: str, typ: str, raw: bool, o_tag: str) -> str:
+    """A tag as token accuracy compares it (prefix and type): equal labels <=> counted equal.
+
+    The tag as written, except that a tag with an empty type reads as its prefix alone (``B-`` and
+    ``B-0`` are ``B``, as for conlleval), and with ``raw`` the outside tags (``o_tag`` and ``O``)
+    are both ``o_tag``. The map from (prefix, type) is one-to-one: a prefix holds no hyphen.
+    """
+    if raw:
+        if prefix == "O" and not typ:
+            return o_tag
+        return typ or "0"  # raw tags were made "B-<tag>"; only "0" gives an empty type
+    return f"{prefix}-{typ}" if typ else prefix
+
+
 def _fmt_pct(x: float) -> str:
     return f"{x:6.2f}"
 
@@ -417,6 +467,7 @@ def _evaluate(
     if raw:
         tags = ["O" if (t == o_tag or t == "O") else "B-" + t for t in vocab]
     pt = [_split_tag(t) for t in tags]
+    acc_tags = [_acc_label(p, t, raw, o_tag) for p, t in pt]
     acc_ids: dict[tuple[str, str], int] = {}
     acc_key = np.array([acc_ids.setdefault(x, len(acc_ids)) for x in pt], np.int64)
     if scheme == "iobes":
@@ -479,7 +530,135 @@ def _evaluate(
         ]
     )
     counts = np.bincount(cols, minlength=n_sent * width).reshape(n_sent, width)
-    return dict(types=types, counts=counts, first_line=first_line)
+    # what the units (``_units``) are read from: this very chunking, kept as it was counted
+    parse = _Chunked(
+        tok=tok,
+        gold=g,
+        system=s,
+        sent=sent,
+        n_sent=n_sent,
+        start_gold=sg,
+        start_system=ss,
+        end_gold=eg,
+        end_system=es,
+        correct_start=corr_start,
+        correct_end=corr_at,
+        tag_type=tp,
+        types=types,
+        acc_tags=acc_tags,
+    )
+    return dict(types=types, counts=counts, first_line=first_line, parse=parse)
+
+
+@dataclass(frozen=True)
+class _Chunked:
+    """One stream of lines as :func:`_evaluate` chunked and counted it; the units are read from it.
+
+    Per line of the stream (``n`` lines): ``tok`` (a token, not a boundary line), ``gold`` and
+    ``system`` (tag ids; boundary lines hold the ``O`` id), ``sent`` (the item the line counts
+    for), ``start_gold``/``start_system`` (a chunk starts on this line). ``end_gold``/``end_system``
+    have ``n + 1`` entries: a chunk open before line k is closed at k (the end of input closes
+    every chunk). ``correct_start``/``correct_end``: for each correct chunk, the line where it
+    starts and the line that closes it. Per tag id: ``tag_type`` (index into ``types``, after
+    the ``iobes`` reading) and ``acc_tags`` (the tag as token accuracy compares it).
+    """
+
+    tok: np.ndarray
+    gold: np.ndarray
+    system: np.ndarray
+    sent: np.ndarray
+    n_sent: int
+    start_gold: np.ndarray
+    start_system: np.ndarray
+    end_gold: np.ndarray
+    end_system: np.ndarray
+    correct_start: np.ndarray
+    correct_end: np.ndarray
+    tag_type: np.ndarray
+    types: list[str]
+    acc_tags: list[str]
+
+
+#: Key tag of a system chunk with the bounds and type of a gold chunk that conlleval did not
+#: count as correct (see ``_units``).
+UNCREDITED = "uncredited"
+
+
+def _type_label(t: str) -> str:
+    # a chunk type's label; never "O", the label of "no chunk" (a type "O" comes from tags "B-O")
+    return t + "'" if t.rstrip("'") == "O" else t
+
+
+def _units(c: _Chunked, view: str, tokens: Callable[[], list[str]]) -> UnitTable:
+    """The units of one view, read from the chunking that the statistics counted."""
+    forms = tokens()
+    lines = np.flatnonzero(c.tok)
+    if view == "tags":
+        lab = np.array(c.acc_tags, dtype=object)
+        return UnitTable(
+            view="tags",
+            gold=lab[c.gold[lines]],
+            system=lab[c.system[lines]],
+            sentence=c.sent[lines],
+            forms=tuple(forms),
+            n_sentences=c.n_sent,
+            note="tags as conlleval's token accuracy compares them",
+        )
+    n = len(c.tok)
+    before = np.zeros(n + 1, np.int64)  # tokens before each line
+    np.cumsum(c.tok, out=before[1:])
+    sent_first = np.searchsorted(c.sent[lines], np.arange(c.n_sent))  # first token of each item
+    at = np.arange(n + 1)
+    # (item, first token, end token) within the item where the chunk starts: the item the
+    # statistics credit a chunk to; a chunk that goes on past a boundary (conlleval does not close
+    # chunks of unknown prefixes at one) ends past the item's last token
+    sides = []
+    for start, end, tags in ((c.start_gold, c.end_gold, c.gold), (c.start_system, c.end_system, c.system)):
+        st = np.flatnonzero(start)
+        # a chunk ends at the first end after its start (a start without an end leaves it open)
+        nxt = np.minimum.accumulate(np.where(end, at, n)[::-1])[::-1]
+        en = nxt[st + 1]
+        item = c.sent[st]
+        a = before[st] - sent_first[item]
+        b = a + before[en] - before[st]
+        keys = list(zip(item.tolist(), a.tolist(), b.tolist()))
+        sides.append((st.tolist(), en.tolist(), keys, c.tag_type[tags[st]].tolist()))
+    (g_st, g_en, g_keys, g_ty), (s_st, s_en, s_keys, s_ty) = sides
+    credited = dict(zip(c.correct_start.tolist(), c.correct_end.tolist()))
+    types = [_type_label(t) for t in c.types]
+    keys: list[Any] = list(g_keys)
+    gold = [types[t] for t in g_ty]
+    system = ["O"] * len(g_keys)
+    present = [True] * len(g_keys)
+    spans = [(int(before[s]), int(before[e])) for s, e in zip(g_st, g_en)]
+    index = {k: i for i, k in enumerate(g_keys)}
+    for key, s, e, t in zip(s_keys, s_st, s_en, s_ty):
+        i = index.get(key)
+        if i is not None and (types[t] != gold[i] or credited.get(s) == e == g_en[i]):
+            system[i] = types[t]  # the gold chunk's unit: correct, or its type changed
+            continue
+        if i is not None:
+            # the bounds and type of a gold chunk, yet not counted correct (conlleval's state
+            # broke inside it, or the two chunks close on different boundary lines): a chunk of
+            # its own, so that it counts as guessed but not correct, as conlleval counts it
+            key = (*key, UNCREDITED)
+        keys.append(key)
+        gold.append("O")
+        system.append(types[t])
+        present.append(False)
+        spans.append((int(before[s]), int(before[e])))
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return UnitTable(
+        view="spans",
+        gold=np.array([gold[i] for i in order], dtype=object),
+        system=np.array([system[i] for i in order], dtype=object),
+        sentence=np.array([keys[i][0] for i in order], dtype=np.int64),
+        forms=tuple(" ".join(forms[spans[i][0] : spans[i][1]]) for i in order),
+        n_sentences=c.n_sent,
+        keys=tuple(keys[i] for i in order),
+        gold_present=np.array([present[i] for i in order], dtype=bool),
+        note="chunks as conlleval finds them; key (sentence, first token, end token) in the chunk's sentence",
+    )
 
 
 _F1 = _get_metric("f1")
@@ -488,7 +667,14 @@ _RECALL = _get_metric("recall")
 _ACCURACY = _get_metric("accuracy")
 
 
-def _report(r: dict[str, Any], fmt: str, gold: str, system: str, item_lines: np.ndarray) -> ScoreReport:
+def _report(
+    r: dict[str, Any],
+    fmt: str,
+    gold: str,
+    system: str,
+    item_lines: np.ndarray,
+    words: Callable[[], list[str]],
+) -> ScoreReport:
     types: list[str] = r["types"]
     counts: np.ndarray = r["counts"]
     nt = len(types)
@@ -545,8 +731,18 @@ def _report(r: dict[str, Any], fmt: str, gold: str, system: str, item_lines: np.
     }
     for k, i in enumerate(used):
         scores[f"f1:{types[i]}"] = float(f1[k + 1])
+    parse: _Chunked = r["parse"]
     return ScoreReport(
-        fmt, gold, system, "".join(out), scores, stats, "f1", tuple(map("line {}".format, (item_lines + 1).tolist()))
+        fmt,
+        gold,
+        system,
+        "".join(out),
+        scores,
+        stats,
+        "f1",
+        tuple(map("line {}".format, (item_lines + 1).tolist())),
+        views=VIEWS,
+        unit_source=lambda view: _units(parse, view, words),
     )
 
 
@@ -589,15 +785,14 @@ def score_conlleval(
         _check_field_count(gc, 2)
         _same_gold_column(gc, c)
     r = _evaluate(c.prev, c.last, is_b, c.vocab, scheme=sch, raw=raw, o_tag=o_tag)
-    return _report(r, "conlleval", display(gold) if gold is not None else spath, spath, r["first_line"])
+    gname = display(gold) if gold is not None else spath
+    return _report(r, "conlleval", gname, spath, r["first_line"], lambda: c.tokens(np.flatnonzero(~is_b)))
 
 
 def _same_gold_column(gc: _Cols, c: _Cols) -> None:
     n = min(len(gc.nf), len(c.nf))
-    for i in range(n):
-        a = (gc.nf[i], gc.token(i) if gc.nf[i] else "", gc.vocab[gc.prev[i]] if gc.nf[i] else "")
-        b = (c.nf[i], c.token(i) if c.nf[i] else "", c.vocab[c.prev[i]] if c.nf[i] else "")
-        if a[1:] != b[1:] or (a[0] == 0) != (b[0] == 0):
+    for i, (a, b) in enumerate(zip(_gold_lines(gc, n), _gold_lines(c, n))):
+        if a != b:
             raise FormatError(
                 f"token/gold tag {a[1:]!r} in the gold file but {b[1:]!r} at the same line of "
                 f"{c.path}; both conlleval files must hold the same tokens and gold tags",
@@ -610,6 +805,14 @@ def _same_gold_column(gc: _Cols, c: _Cols) -> None:
             path=gc.path,
             line=n + 1,
         )
+
+
+def _gold_lines(c: _Cols, n: int) -> list[tuple[bool, str, str]]:
+    """(empty line?, token, gold tag) of the first ``n`` lines (``""`` on empty lines)."""
+    full = (c.nf[:n] > 0).tolist()
+    toks = c.tokens(np.arange(n))
+    vocab = c.vocab
+    return [(f, t if f else "", vocab[p] if f else "") for f, t, p in zip(full, toks, c.prev[:n].tolist())]
 
 
 def _auto_delimiter(data: bytes) -> str:
@@ -657,7 +860,7 @@ def score_ner(
     s[pos] = remap[sc.last[stok["lines"]]]
     is_b[pos] = False
     r = _evaluate(g, s, is_b, vocab, scheme=sch, raw=raw, o_tag=o_tag)
-    return _report(r, "ner", gpath, spath, stok["lines"][gtok["firsts"]])
+    return _report(r, "ner", gpath, spath, stok["lines"][gtok["firsts"]], lambda: gc.tokens(gtok["lines"]))
 
 
 def _remap(vocab: list[str], other: list[str]) -> np.ndarray:
@@ -807,6 +1010,7 @@ SPECS = (
         reference="conlleval 2004-01-26 (CoNLL-2000/2003)",
         score=score_conlleval,
         options=_chunk_options(" "),
+        views=VIEWS,
         metrics=("f1", "precision", "recall", "accuracy"),
     ),
     FormatSpec(
@@ -816,6 +1020,7 @@ SPECS = (
         score=score_ner,
         options=_chunk_options(None),
         aliases=("chunk", "bio", "conll2003", "iob"),
+        views=VIEWS,
         metrics=("f1", "precision", "recall", "accuracy"),
     ),
 )

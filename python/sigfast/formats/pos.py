@@ -29,6 +29,12 @@ Statistics (items = sentences in file order): ``accuracy`` [correct, tokens] (th
 ``oov_accuracy`` [correct_oov, oov_tokens]. There is no single reference scorer for POS
 accuracy; ``ScoreReport.text`` is sigfast's own summary (counts and percentages with two
 decimals, rounded half-to-even on the binary value as C's printf does).
+
+Units (``ScoreReport.units("tags")``, the one view): one unit per token, in file order, from the
+same parse as the statistics: gold label = gold tag, system label = system tag (the column the
+options choose, compared as strings), ``sentence`` = the sentence's index, ``forms`` = the words.
+Labels are equal iff the token counts correct, so the correct units of a sentence are its
+``accuracy`` numerator.
 """
 
 from __future__ import annotations
@@ -42,13 +48,14 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 
-__all__ = ["SPECS", "score_pos"]
+__all__ = ["SPECS", "VIEWS", "score_pos"]
 
 Sentence = tuple[int, list[str], list[str], list[int]]  # first line, words, tags, line numbers
 
 _SPACES = re.compile(r" +")
+VIEWS = ("tags",)
 
 
 def _text(path: Any) -> str:
@@ -263,7 +270,33 @@ def score_pos(
     if vocab is not None:
         oov_pct = f"{100 * t[4] / t[5]:6.2f}%" if t[5] else "   n/a"
         text += f"OOV accuracy: {oov_pct} ({t[4]}/{t[5]} tokens unseen in {display(train)})\n"
-    return ScoreReport("pos", gp, sp, text, scores, stats, "accuracy", tuple(f"line {s[0]}" for s in ss))
+    return ScoreReport(
+        "pos",
+        gp,
+        sp,
+        text,
+        scores,
+        stats,
+        "accuracy",
+        tuple(f"line {s[0]}" for s in ss),
+        views=VIEWS,
+        unit_source=lambda view: _units(gs, ss, view),
+    )
+
+
+def _units(gold: list[Sentence], system: list[Sentence], view: str) -> UnitTable:
+    """One unit per gold token: its gold and system tags, as the accuracy compared them."""
+    if view != "tags":  # pragma: no cover - ScoreReport.units checks the view
+        raise InputError(f"format 'pos' has no view {view!r}")
+    lengths = [len(g[1]) for g in gold]
+    return UnitTable(
+        view="tags",
+        gold=np.array([t for g in gold for t in g[2]], dtype=object),
+        system=np.array([t for s in system for t in s[2]], dtype=object),
+        sentence=np.repeat(np.arange(len(gold), dtype=np.int64), lengths),
+        forms=tuple(w for g in gold for w in g[1]),
+        n_sentences=len(gold),
+    )
 
 
 SPECS = (
@@ -296,6 +329,7 @@ SPECS = (
             ),
         ),
         aliases=("tags", "tagging"),
+        views=VIEWS,
         metrics=("accuracy", "sentence_accuracy", "oov_accuracy"),
     ),
 )
