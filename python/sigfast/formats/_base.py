@@ -275,7 +275,15 @@ class Units:
         return len(self.gold)
 
     def correct(self, k: int) -> np.ndarray:
+        """Units system k labels as gold does, true negatives of set views included: a span that only
+        another system proposed is correct for k (gold and k both say ``O``)."""
         return self.systems[k] == self.gold
+
+    def matched(self, k: int) -> np.ndarray:
+        """Correct units among the gold units: their number is the reference scorer's numerator
+        (correct words, chunks, brackets, links), for every view and any number of systems united."""
+        ok = self.correct(k)
+        return ok if self.gold_present is None else ok & self.gold_present
 
     def system(self, name: str) -> np.ndarray:
         return self.systems[self.names.index(name)]
