@@ -19,9 +19,9 @@ from sigfast import _native
 from sigfast.formats import score
 
 pytest.importorskip("sacrebleu")
-from sacrebleu.metrics import BLEU  # noqa: E402
-from sacrebleu.tokenizers.tokenizer_char import TokenizerChar  # noqa: E402
-from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh  # noqa: E402
+from sacrebleu.metrics import BLEU
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 # Hand-made Chinese and mixed-script lines: punctuation (CJK, full-width and
 # ASCII), digits (half and full width), decimals and thousands, dashes, Latin
