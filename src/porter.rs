@@ -199,7 +199,7 @@ fn step1b(w: &mut Vec<char>) {
     }
 }
 
-fn step1c(w: &mut Vec<char>) {
+fn step1c(w: &mut [char]) {
     let n = w.len();
     if n >= 1 && w[n - 1] == 'y' {
         let stem = &w[..n - 1];

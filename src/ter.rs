@@ -160,7 +160,7 @@ pub fn tokenize(line: &str, opts: TerOptions) -> String {
         s.chars().collect()
     };
     if opts.no_punct {
-        chars.retain(|&c| !is_western_punct(c) && !(opts.asian_support && is_asian_punct(c)));
+        chars.retain(|&c| !(is_western_punct(c) || (opts.asian_support && is_asian_punct(c))));
     }
     let joined: String = chars.into_iter().collect();
     split_ws(&joined).join(" ")
