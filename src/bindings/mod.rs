@@ -166,7 +166,7 @@ fn run_detached<T: Send>(
 }
 
 fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, PyAny>> {
-    let rows = if cols == 0 { 0 } else { v.len() / cols };
+    let rows = v.len().checked_div(cols).unwrap_or(0);
     Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
 }
 
@@ -222,7 +222,7 @@ fn pair_spec(variant: &str, alternative: &str, orient: f64) -> PyResult<crate::p
 }
 
 fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<'py, PyAny>> {
-    let rows = if cols == 0 { 0 } else { v.len() / cols };
+    let rows = v.len().checked_div(cols).unwrap_or(0);
     Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
 }
 
@@ -277,6 +277,7 @@ fn pairwise_shard<'py>(
 /// Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S).
 #[pyfunction]
 #[pyo3(signature = (values, observed, variant, alternative, orient, means, threads))]
+#[allow(clippy::too_many_arguments)]
 fn pair_counts<'py>(
     py: Python<'py>,
     values: PyReadonlyArray2<'py, f64>,
