@@ -7,7 +7,9 @@
 //! * whitespace is Python's `str.isspace()` set (not Rust's `White_Space`:
 //!   Python also counts U+001C..U+001F), so `split_ws` equals `str.split()`;
 //! * the `13a` tokenizer is the mteval-v13a rule set applied as four
-//!   left-to-right, non-overlapping two-character rewrites;
+//!   left-to-right, non-overlapping two-character rewrites; `zh` makes each
+//!   character of sacrebleu's Chinese ranges a token and applies the same
+//!   rules to the rest; `char` makes every character a token;
 //! * BLEU statistics are `[hyp_len, ref_len, correct_1..N, total_1..N]` with
 //!   correct counts clipped by the maximum count over references and the
 //!   closest reference length (ties go to the shorter one);
@@ -557,6 +559,27 @@ mod tests {
         assert_eq!(tokenize_13a("<skipped>x"), "x");
         assert_eq!(tokenize_13a("end 2020."), "end 2020 .");
         assert_eq!(tokenize_13a(""), "");
+    }
+
+    #[test]
+    fn zh_rules() {
+        // expected strings from sacrebleu 2.6.0's TokenizerZh
+        assert_eq!(tokenize_zh("我们去北京。"), "我 们 去 北 京 。");
+        assert_eq!(tokenize_zh("  他说“你好”… "), "他 说 “ 你 好 ” …");
+        assert_eq!(
+            tokenize_zh("价格3.5元，共1,000件"),
+            "价 格 3.5 元 ， 共 1,000 件"
+        );
+        assert_eq!(tokenize_zh("ABC，ＡＢＣ！"), "ABC ， Ａ Ｂ Ｃ ！");
+        // supplementary-plane ideographs are not in sacrebleu's effective ranges
+        assert_eq!(
+            tokenize_zh("\u{20000}\u{2F800}x 中"),
+            "\u{20000}\u{2F800}x 中"
+        );
+        assert_eq!(tokenize_zh("€10 →"), "€ 10 →");
+        assert!(is_zh_char('\u{2001}') && !is_zh_char('\u{2000}') && is_zh_char('\u{2A6D}'));
+        assert!(!is_zh_char('\u{2A6E}') && !is_zh_char('\u{2FE0}'));
+        assert_eq!(tokenize("中文 x", Tokenizer::Zh), "中 文 x");
     }
 
     #[test]
