@@ -17,9 +17,11 @@
 //! * blocks are runs of 1..=10 words that occur in both sequences at start
 //!   positions at most 50 apart, that cover at least one wrongly aligned
 //!   hypothesis word and one wrongly aligned reference word, and that are
-//!   not already aligned inside themselves; the destinations are just after
-//!   the hypothesis word aligned with the reference word before each word of
-//!   the matching reference run;
+//!   not already aligned inside themselves; the destinations tried are the
+//!   start of the hypothesis (for a run at the start of the reference) and
+//!   the positions just after the hypothesis words aligned with the
+//!   reference word before the run and with each word of the run but its
+//!   last;
 //! * at most 1,000 candidate shifts are scored per segment and reference;
 //!   when the budget runs out during a round, that round's best shift is
 //!   dropped;
