@@ -20,7 +20,10 @@ pub mod evalb;
 pub mod inference;
 pub mod metric;
 pub mod pairwise;
+pub mod porter;
 pub mod rng;
+pub mod rouge;
+pub mod ter;
 pub mod textstats;
 pub mod udstats;
 

@@ -7,7 +7,9 @@
 //! * whitespace is Python's `str.isspace()` set (not Rust's `White_Space`:
 //!   Python also counts U+001C..U+001F), so `split_ws` equals `str.split()`;
 //! * the `13a` tokenizer is the mteval-v13a rule set applied as four
-//!   left-to-right, non-overlapping two-character rewrites;
+//!   left-to-right, non-overlapping two-character rewrites; `zh` makes each
+//!   character of sacrebleu's Chinese ranges a token and applies the same
+//!   rules to the rest; `char` makes every character a token;
 //! * BLEU statistics are `[hyp_len, ref_len, correct_1..N, total_1..N]` with
 //!   correct counts clipped by the maximum count over references and the
 //!   closest reference length (ties go to the shorter one);
@@ -52,6 +54,8 @@ pub enum Tokenizer {
     Tok13a,
     /// `char`: every non-whitespace character is a token.
     Char,
+    /// `zh`: every Chinese character is a token, the rest is split as `13a`.
+    Zh,
 }
 
 impl Tokenizer {
@@ -60,6 +64,7 @@ impl Tokenizer {
             "none" => Some(Tokenizer::None),
             "13a" => Some(Tokenizer::Tok13a),
             "char" => Some(Tokenizer::Char),
+            "zh" => Some(Tokenizer::Zh),
             _ => None,
         }
     }
@@ -92,6 +97,50 @@ fn rewrite_pairs(
     out
 }
 
+/// Surround every character of the mteval punctuation class with spaces
+/// (sacrebleu's first regular-expression rule); with `pad`, one space is
+/// added at each end first, as `13a` and TER's normalizer do.
+pub(crate) fn space_punct(line: &str, pad: bool) -> Vec<char> {
+    let mut s: Vec<char> = Vec::with_capacity(line.len() + line.len() / 2 + 2);
+    if pad {
+        s.push(' ');
+    }
+    for c in line.chars() {
+        if in_13a_class(c) {
+            s.push(' ');
+            s.push(c);
+            s.push(' ');
+        } else {
+            s.push(c);
+        }
+    }
+    if pad {
+        s.push(' ');
+    }
+    s
+}
+
+/// The three number-aware rules that follow: a period or comma is split off
+/// unless a digit precedes it, then unless a digit follows it, and a dash is
+/// split off a preceding digit.
+pub(crate) fn split_number_punct(s: &[char]) -> Vec<char> {
+    let digit = |c: char| c.is_ascii_digit();
+    let dot = |c: char| c == '.' || c == ',';
+    let s = rewrite_pairs(s, |c| !digit(c), dot, |o, a, b| o.extend([a, ' ', b, ' ']));
+    let s = rewrite_pairs(&s, dot, |c| !digit(c), |o, a, b| o.extend([' ', a, ' ', b]));
+    rewrite_pairs(
+        &s,
+        digit,
+        |c| c == '-',
+        |o, a, b| o.extend([a, ' ', b, ' ']),
+    )
+}
+
+fn join_tokens(s: Vec<char>) -> String {
+    let joined: String = s.into_iter().collect();
+    split_ws(&joined).join(" ")
+}
+
 /// The `13a` tokenization of one line (already right-stripped), joined by
 /// single spaces.
 pub fn tokenize_13a(line: &str) -> String {
@@ -106,30 +155,60 @@ pub fn tokenize_13a(line: &str) -> String {
             .replace("&lt;", "<")
             .replace("&gt;", ">");
     }
-    let mut s: Vec<char> = Vec::with_capacity(l.len() + l.len() / 2 + 2);
-    s.push(' ');
-    for c in l.chars() {
-        if in_13a_class(c) {
-            s.push(' ');
-            s.push(c);
-            s.push(' ');
+    join_tokens(split_number_punct(&space_punct(&l, true)))
+}
+
+/// Whether sacrebleu's `zh` tokenizer treats `c` as a Chinese character
+/// (each one becomes a token of its own).
+///
+/// Two of sacrebleu's range bounds are written as six-hex-digit `\u`
+/// escapes, which Python reads as a four-digit escape followed by a digit
+/// or letter; compared as strings, they select U+2001..=U+2A6D (general
+/// punctuation, currency signs, arrows, mathematical operators, ...) and
+/// U+2F81..=U+2FA1 instead of the supplementary-plane ideographs. This
+/// reproduces what sacrebleu does, not what its comments say.
+pub fn is_zh_char(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x3400..=0x4DB5
+            | 0x4E00..=0x9FBB
+            | 0xF900..=0xFA2D
+            | 0xFA30..=0xFA6A
+            | 0xFA70..=0xFAD9
+            // (sacrebleu's U+2600..U+26FF and U+2700..U+27BF lie inside this one)
+            | 0x2001..=0x2A6D
+            | 0x2F81..=0x2FA1
+            | 0xFF00..=0xFFEF
+            | 0x2E80..=0x2EFF
+            | 0x3000..=0x303F
+            | 0x31C0..=0x31EF
+            | 0x2F00..=0x2FDF
+            | 0x2FF0..=0x2FFF
+            | 0x3100..=0x312F
+            | 0x31A0..=0x31BF
+            | 0xFE10..=0xFE1F
+            | 0xFE30..=0xFE4F
+            | 0x3200..=0x33FF
+    )
+}
+
+/// sacrebleu's `zh` tokenization of one line: stripped at both ends, every
+/// Chinese character (see [`is_zh_char`]) made a token, and the rest
+/// tokenized by the `13a` rules (without `13a`'s entity and `<skipped>`
+/// handling and without its padding, as sacrebleu applies them).
+pub fn tokenize_zh(line: &str) -> String {
+    let line = line.trim_matches(is_py_space);
+    let mut spaced = String::with_capacity(line.len() + 16);
+    for c in line.chars() {
+        if is_zh_char(c) {
+            spaced.push(' ');
+            spaced.push(c);
+            spaced.push(' ');
         } else {
-            s.push(c);
+            spaced.push(c);
         }
     }
-    s.push(' ');
-    let digit = |c: char| c.is_ascii_digit();
-    let dot = |c: char| c == '.' || c == ',';
-    let s = rewrite_pairs(&s, |c| !digit(c), dot, |o, a, b| o.extend([a, ' ', b, ' ']));
-    let s = rewrite_pairs(&s, dot, |c| !digit(c), |o, a, b| o.extend([' ', a, ' ', b]));
-    let s = rewrite_pairs(
-        &s,
-        digit,
-        |c| c == '-',
-        |o, a, b| o.extend([a, ' ', b, ' ']),
-    );
-    let joined: String = s.into_iter().collect();
-    split_ws(&joined).join(" ")
+    join_tokens(split_number_punct(&space_punct(&spaced, false)))
 }
 
 /// A line right-stripped and tokenized, as sacrebleu's BLEU preprocesses it
@@ -139,6 +218,7 @@ pub fn tokenize(line: &str, tok: Tokenizer) -> String {
     match tok {
         Tokenizer::None => line.to_string(),
         Tokenizer::Tok13a => tokenize_13a(line),
+        Tokenizer::Zh => tokenize_zh(line),
         Tokenizer::Char => {
             let mut out = String::with_capacity(line.len() * 2);
             for c in line.chars() {
@@ -479,6 +559,27 @@ mod tests {
         assert_eq!(tokenize_13a("<skipped>x"), "x");
         assert_eq!(tokenize_13a("end 2020."), "end 2020 .");
         assert_eq!(tokenize_13a(""), "");
+    }
+
+    #[test]
+    fn zh_rules() {
+        // expected strings from sacrebleu 2.6.0's TokenizerZh
+        assert_eq!(tokenize_zh("我们去北京。"), "我 们 去 北 京 。");
+        assert_eq!(tokenize_zh("  他说“你好”… "), "他 说 “ 你 好 ” …");
+        assert_eq!(
+            tokenize_zh("价格3.5元，共1,000件"),
+            "价 格 3.5 元 ， 共 1,000 件"
+        );
+        assert_eq!(tokenize_zh("ABC，ＡＢＣ！"), "ABC ， Ａ Ｂ Ｃ ！");
+        // supplementary-plane ideographs are not in sacrebleu's effective ranges
+        assert_eq!(
+            tokenize_zh("\u{20000}\u{2F800}x 中"),
+            "\u{20000}\u{2F800}x 中"
+        );
+        assert_eq!(tokenize_zh("€10 →"), "€ 10 →");
+        assert!(is_zh_char('\u{2001}') && !is_zh_char('\u{2000}') && is_zh_char('\u{2A6D}'));
+        assert!(!is_zh_char('\u{2A6E}') && !is_zh_char('\u{2FE0}'));
+        assert_eq!(tokenize("中文 x", Tokenizer::Zh), "中 文 x");
     }
 
     #[test]

@@ -93,7 +93,7 @@ def test_edge_cases_match_sacrebleu(metric, refs):
     check(FIX / "edge.hyp", refs, metric)
 
 
-@pytest.mark.parametrize("tok", ["13a", "none", "char", "intl"])
+@pytest.mark.parametrize("tok", ["13a", "none", "char", "zh", "intl"])
 @pytest.mark.parametrize("lc", [False, True])
 def test_tokenizers_and_case(tok, lc):
     check(FIX / "edge.hyp", EDGE, "bleu", tokenize=tok, lowercase=lc)
@@ -227,8 +227,10 @@ def test_undecodable_bytes():
 
 
 def test_bad_options(tmp_path):
-    with pytest.raises(FormatError, match="option tokenize"):
-        score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), tokenize="zh")
+    with pytest.raises(InputError, match="does not support tokenizer 'flores200'"):
+        score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), tokenize="flores200")
+    with pytest.raises(FormatError, match="option tokenize=.* cannot be 'zh-x'"):
+        score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), tokenize="zh-x")
     with pytest.raises(InputError, match="unknown MT metric 'ter'"):
         score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), metric="ter")
     with pytest.raises(FormatError, match="cannot read"):

@@ -35,11 +35,24 @@ def lines(path: Path) -> list[str]:
     return out
 
 
-def check(sys_path: Path, ref_paths: list[Path], types=("rouge1", "rouge2", "rougeL")):
-    rep = score("rouge", [str(p) for p in ref_paths], str(sys_path), rouge_types=list(types))
-    scorer = rouge_scorer.RougeScorer(list(types), use_stemmer=False)
+def check(
+    sys_path: Path, ref_paths: list[Path], types=("rouge1", "rouge2", "rougeL"), use_stemmer=False, sentence_sep=None
+):
+    rep = score(
+        "rouge",
+        [str(p) for p in ref_paths],
+        str(sys_path),
+        rouge_types=list(types),
+        use_stemmer=use_stemmer,
+        sentence_sep=sentence_sep,
+    )
+    scorer = rouge_scorer.RougeScorer(list(types), use_stemmer=use_stemmer)
     preds = lines(sys_path)
     refs = [lines(p) for p in ref_paths]
+    if sentence_sep is not None:
+        # what a rouge-score user does: one sentence per line of a multi-line text
+        preds = [x.rstrip().replace(sentence_sep, "\n") for x in preds]
+        refs = [[x.rstrip().replace(sentence_sep, "\n") for x in r] for r in refs]
     if len(refs) == 1:
         expected = [scorer.score(t, p) for t, p in zip(refs[0], preds)]
     else:
@@ -86,14 +99,16 @@ def test_layout_and_default():
     assert np.all((rep.stats["rouge1"].values >= 0) & (rep.stats["rouge1"].values <= 1))
 
 
-def test_stemmer_refused():
-    with pytest.raises(InputError, match="use_stemmer=True is not supported"):
-        score("rouge", str(FIX / "edge.ref"), str(FIX / "edge.sys"), use_stemmer=True)
+@pytest.mark.parametrize("refs", [["edge.ref"], ["edge.ref", "edge.ref2"]], ids=["one-ref", "two-refs"])
+def test_edge_cases_stemmed_with_lsum(refs):
+    check(FIX / "edge.sys", [FIX / r for r in refs], ("rouge1", "rouge2", "rougeL", "rougeLsum"), use_stemmer=True)
 
 
 def test_unknown_type():
     with pytest.raises(InputError, match="rougeLsum"):
-        score("rouge", str(FIX / "edge.ref"), str(FIX / "edge.sys"), rouge_types=["rougeLsum"])
+        score("rouge", str(FIX / "edge.ref"), str(FIX / "edge.sys"), rouge_types=["rougeX"])
+    with pytest.raises(InputError, match="sentence_sep"):
+        score("rouge", str(FIX / "edge.ref"), str(FIX / "edge.sys"), sentence_sep="")
     with pytest.raises(InputError, match="unknown ROUGE type 'rouge0'"):
         score("rouge", str(FIX / "edge.ref"), str(FIX / "edge.sys"), rouge_types=["rouge0"])
 

@@ -367,8 +367,6 @@ class SeedPair:
         }
 
 
-
-
 def _latex_escape(s: str) -> str:
     rep = {
         "\\": r"\textbackslash{}",
@@ -914,9 +912,7 @@ def add_cli(subparsers: Any) -> Any:
         "--tau", type=float, default=DEFAULT_TAU, help="dominance threshold on ε_min (default 0.5; strict 0.2)"
     )
     p.add_argument("--dt", type=float, default=DEFAULT_DT, help=f"integration step (default {DEFAULT_DT})")
-    p.add_argument(
-        "--alternative", default="two-sided", choices=list(_ALTERNATIVES), help="for Welch and Mann-Whitney"
-    )
+    p.add_argument("--alternative", default="two-sided", choices=list(_ALTERNATIVES), help="for Welch and Mann-Whitney")
     _cli.add_threads(p)
     _cli.add_output(p)
     _cli.add_progress(p)

@@ -17,6 +17,8 @@ use errors::{enter, quick, to_py, MetricError, Names};
 
 mod aso_py;
 mod evalb_py;
+mod rouge_py;
+mod ter_py;
 mod text_py;
 mod ud_py;
 
@@ -601,6 +603,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
     aso_py::register(m)?;
     evalb_py::register(m)?;
+    rouge_py::register(m)?;
+    ter_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
     Ok(())

@@ -11,8 +11,13 @@ Options:
   first is the headline metric); by default all three, BLEU first (so that
   ``sigfast.read(..., format="mt", metric="chrf")``, which picks one of the
   computed metrics, finds each);
-* ``tokenize``: BLEU tokenizer, ``"13a"`` (default), ``"none"``, ``"char"``
-  or ``"intl"`` (see :func:`_intl_tokenize` for its one limit);
+* ``tokenize``: BLEU tokenizer, ``"13a"`` (default), ``"none"``, ``"char"``,
+  ``"zh"`` or ``"intl"`` (see :func:`_intl_tokenize` for its one limit);
+  ``"ja-mecab"`` and ``"ko-mecab"`` call sacrebleu's own tokenizer objects
+  when sacrebleu and MeCab are installed (``pip install "sacrebleu[ja]"`` or
+  ``"sacrebleu[ko]"``), the n-gram counting staying in Rust; sacrebleu's
+  SentencePiece tokenizers (``spm``, ``flores101``, ``flores200``,
+  ``spBLEU-1K``) are refused;
 * ``lowercase``: lowercase hypotheses and references first (``-lc`` for BLEU,
   ``--chrf-lowercase`` for chrF);
 * ``width``: decimals of the score in the report, 2 by default (sacrebleu's
@@ -54,7 +59,13 @@ __all__ = ["SACREBLEU_VERSION", "SPECS", "read_segments", "score_mt"]
 #: The sacrebleu release whose numbers and report lines this module reproduces.
 SACREBLEU_VERSION = "2.6.0"
 
-_TOKENIZERS = ("13a", "none", "char", "intl")
+_TOKENIZERS = ("13a", "none", "char", "zh", "intl")
+#: sacrebleu tokenizers used through sacrebleu itself: name -> (module, class, pip extra)
+_DELEGATED = {
+    "ja-mecab": ("tokenizer_ja_mecab", "TokenizerJaMecab", "ja"),
+    "ko-mecab": ("tokenizer_ko_mecab", "TokenizerKoMecab", "ko"),
+}
+_SPM = ("spm", "flores101", "flores200", "spBLEU-1K")
 _METRICS = ("bleu", "chrf", "chrf++")
 
 
@@ -174,6 +185,22 @@ def _intl_tokenize(line: str, *, path: str, lineno: int) -> str:
     return " ".join(s.split())
 
 
+def _delegated_tokenizer(name: str):
+    """sacrebleu's own tokenizer object for ``ja-mecab`` / ``ko-mecab``."""
+    module, cls, extra = _DELEGATED[name]
+    try:
+        import importlib
+
+        tok = getattr(importlib.import_module(f"sacrebleu.tokenizers.{module}"), cls)()
+    except (ImportError, RuntimeError) as e:
+        raise InputError(
+            f"tokenizer {name!r} is not implemented natively by sigfast; it runs sacrebleu's own tokenizer, "
+            f'which needs sacrebleu and MeCab: pip install "sacrebleu[{extra}]" ({e.__class__.__name__}: '
+            f"{str(e).strip().splitlines()[0] if str(e).strip() else e!r})"
+        ) from None
+    return tok
+
+
 # --- BLEU and chrF --------------------------------------------------------
 
 
@@ -241,10 +268,15 @@ def score_mt(
     for m in metrics:
         if m not in _METRICS:
             raise InputError(f"unknown MT metric {m!r}; choose from {', '.join(_METRICS)}")
-    if tokenize not in _TOKENIZERS:
+    if tokenize in _SPM:
         raise InputError(
-            f"tokenizer {tokenize!r} is not supported; choose from {', '.join(_TOKENIZERS)} "
-            "(sacrebleu's zh, ja-mecab, ko-mecab and spm tokenizers are not reproduced)"
+            f"sigfast does not support tokenizer {tokenize!r}: it needs sentencepiece and a model file that "
+            "sacrebleu downloads. Install them (pip install sacrebleu sentencepiece), score with sacrebleu, "
+            "and give sigfast the per-segment statistics"
+        )
+    if tokenize not in _TOKENIZERS and tokenize not in _DELEGATED:
+        raise InputError(
+            f"tokenizer {tokenize!r} is not supported; choose from {', '.join(_TOKENIZERS + tuple(_DELEGATED))}"
         )
     lowercase = bool(lowercase)
     if isinstance(width, bool) or not isinstance(width, int) or not 0 <= width <= 17:
@@ -268,7 +300,12 @@ def score_mt(
     lines: list[str] = []
     for m in dict.fromkeys(metrics):
         if m == "bleu":
-            if tokenize == "intl":
+            tok_sig = tokenize
+            if tokenize in _DELEGATED:
+                tok = _delegated_tokenizer(tokenize)
+                tok_sig = tok.signature()
+                values = nat.bleu_stats([tok(h) for h in hyps_c], [[tok(x) for x in r] for r in refs_c], "none", 4)
+            elif tokenize == "intl":
                 h_t = [_intl_tokenize(h, path=sys_name, lineno=i + 1) for i, h in enumerate(hyps_c)]
                 r_t = [
                     [_intl_tokenize(x, path=display(p), lineno=i + 1) for i, x in enumerate(r)]
@@ -284,7 +321,7 @@ def score_mt(
             prec, bp = _bleu_details(sums)
             sys_len, ref_len = int(sums[0]), int(sums[1])
             ratio = sys_len / ref_len if ref_len else 0
-            sig = _signature(nrefs, [("case", case), ("eff", "no"), ("tok", tokenize), ("smooth", "exp")])
+            sig = _signature(nrefs, [("case", case), ("eff", "no"), ("tok", tok_sig), ("smooth", "exp")])
             lines.append(
                 f"BLEU|{sig} = {value:.{width}f} {'/'.join(f'{p:.1f}' for p in prec)} "
                 f"(BP = {bp:.3f} ratio = {ratio:.3f} hyp_len = {sys_len:d} ref_len = {ref_len:d})"
@@ -323,7 +360,13 @@ SPECS = (
         score=score_mt,
         options=(
             Option("metric", (str, list, tuple), None, "metrics in the report (comma-separated)", nullable=True),
-            Option("tokenize", str, "13a", "BLEU tokenizer", choices=_TOKENIZERS),
+            Option(
+                "tokenize",
+                str,
+                "13a",
+                "BLEU tokenizer (sacrebleu's names)",
+                choices=_TOKENIZERS + tuple(_DELEGATED) + _SPM,
+            ),
             Option("lowercase", bool, False, "lowercase before scoring (sacrebleu -lc)"),
             Option("width", int, 2, "decimals in the report (sacrebleu -w)", minimum=0, maximum=17),
         ),

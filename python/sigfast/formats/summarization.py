@@ -1,4 +1,4 @@
-"""Summaries scored like rouge-score 0.1.2: ROUGE-N and ROUGE-L per document.
+"""Summaries scored like rouge-score 0.1.2: ROUGE-N, ROUGE-L and ROUGE-Lsum per document.
 
 Format ``"rouge"``: plain UTF-8 text, one document (summary) per line;
 ``gold`` is one reference file or a list of reference files, line-aligned
@@ -9,17 +9,29 @@ use_stemmer=False).score(target, prediction)`` computes it:
 
 * tokens: the line lowercased with Python's ``str.lower()``, every run of
   characters outside ``[a-z0-9]`` turned into a space, split (so non-ASCII
-  letters vanish);
+  letters vanish); with ``use_stemmer=True`` every token longer than three
+  characters replaced by its stem from NLTK's Porter stemmer (default mode),
+  reimplemented in Rust and checked against NLTK;
 * ROUGE-N: clipped n-gram overlap; P = overlap / max(prediction n-grams, 1),
   R = overlap / max(target n-grams, 1), F = 2PR / (P + R) (0 when P + R = 0);
 * ROUGE-L: longest common subsequence over the whole token sequences (0 when
   either side has no tokens);
+* ROUGE-Lsum: summary-level LCS over sentences (rouge-score splits the texts
+  at newlines; here, at ``sentence_sep``, see below): for each reference
+  sentence the union of its LCS with every system sentence, each token
+  counted at most as often as it occurs on both sides;
 * several references: per ROUGE type the reference with the highest F
   (the first one on ties), as ``score_multi`` does; its P and R are kept.
 
 Options: ``rouge_types=("rouge1", "rouge2", "rougeL")`` (any ``rougeN``
-with N >= 1, and ``rougeL``); ``use_stemmer=False``. Porter stemming
-(``use_stemmer=True``) is refused: NLTK's stemmer is not reproduced here.
+with N >= 1, ``rougeL`` and ``rougeLsum``); ``use_stemmer=False``;
+``sentence_sep=None``: a string that separates sentences inside a line (e.g.
+``"<n>"``); it is replaced by a newline in every document before scoring, as
+if the document had been given to rouge-score with newlines between its
+sentences. Without it each document is one sentence, and ``rougeLsum``
+equals ``rougeL``.
+
+Tokenizing, stemming and scoring run in Rust (``sigfast._native``).
 
 Statistics: for each type ``T``, ``stats[T]`` is the per-document F-measure
 with metric ``mean``; ``stats[T + "_precision"]`` and ``stats[T +
@@ -34,7 +46,6 @@ means over documents to six decimals.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,42 +67,18 @@ def rouge_tokens(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def _prf(overlap: int, n_pred: int, n_target: int) -> tuple[float, float, float]:
-    p = overlap / max(n_pred, 1)
-    r = overlap / max(n_target, 1)
-    f = 2 * p * r / (p + r) if p + r > 0 else 0.0
-    return p, r, f
-
-
-def _ngram_scores(target: list[str], pred: list[str], n: int) -> tuple[float, float, float]:
-    t = Counter(zip(*(target[i:] for i in range(n))))
-    p = Counter(zip(*(pred[i:] for i in range(n))))
-    overlap = sum(min(c, p[g]) for g, c in t.items() if g in p)
-    return _prf(overlap, sum(p.values()), sum(t.values()))
-
-
-def _lcs_scores(target: list[str], pred: list[str], lcs: int) -> tuple[float, float, float]:
-    if not target or not pred:
-        return 0.0, 0.0, 0.0
-    p = lcs / len(pred)
-    r = lcs / len(target)
-    f = 2 * p * r / (p + r) if p + r > 0 else 0.0
-    return p, r, f
-
-
 def _parse_types(rouge_types: Any) -> list[tuple[str, int]]:
     types = [t.strip() for t in rouge_types.split(",")] if isinstance(rouge_types, str) else list(rouge_types)
     if not types:
         raise InputError("no ROUGE type requested; use e.g. rouge_types=('rouge1', 'rouge2', 'rougeL')")
     out = []
     for t in dict.fromkeys(types):
-        if t == "rougeL":
+        if t in ("rougeL", "rougeLsum"):
             out.append((t, 0))
             continue
         m = _TYPE.match(str(t))
         if not m:
-            hint = " (rougeLsum equals rougeL on one-line documents; use rougeL)" if t == "rougeLsum" else ""
-            raise InputError(f"unknown ROUGE type {t!r}; use rougeN (N >= 1) or rougeL{hint}")
+            raise InputError(f"unknown ROUGE type {t!r}; use rougeN (N >= 1), rougeL or rougeLsum")
         out.append((t, int(m.group(1))))
     return out
 
@@ -102,39 +89,24 @@ def score_rouge(
     *,
     rouge_types: str | Sequence[str] = ("rouge1", "rouge2", "rougeL"),
     use_stemmer: bool = False,
+    sentence_sep: str | None = None,
 ) -> ScoreReport:
     """Score one system file against one or more reference files like rouge-score."""
-    if use_stemmer:
-        raise InputError(
-            "use_stemmer=True is not supported: rouge-score stems with NLTK's Porter stemmer, which sigfast "
-            "does not reproduce exactly. Score with rouge-score yourself and give sigfast the per-document "
-            "scores with metric='mean', or use use_stemmer=False"
-        )
     types = _parse_types(rouge_types)
+    if sentence_sep is not None and (not isinstance(sentence_sep, str) or not sentence_sep):
+        raise InputError(f"sentence_sep must be a non-empty string or None, got {sentence_sep!r}")
     ref_paths = _paths(gold)
     sys_name = display(system)
     preds, refs = read_aligned(system, ref_paths)
+    if sentence_sep is not None:
+        preds = [x.replace(sentence_sep, "\n") for x in preds]
+        refs = [[x.replace(sentence_sep, "\n") for x in r] for r in refs]
+
+    from .. import _native
 
     n_docs = len(preds)
-    k = len(types)
-    prf = np.zeros((n_docs, k, 3), dtype=np.float64)
-    ref_tok = [[rouge_tokens(x) for x in r] for r in refs]
-    pred_tok = [rouge_tokens(x) for x in preds]
-    lcs: list[list[int]] = []
-    if any(n == 0 for _, n in types):
-        from .. import _native
-
-        # tokens are [a-z0-9]+, so joining them with spaces loses nothing
-        joined = [" ".join(t) for t in pred_tok]
-        lcs = [_native.lcs_lengths([" ".join(t) for t in r], joined) for r in ref_tok]
-    for i, pt in enumerate(pred_tok):
-        for j, (_, n) in enumerate(types):
-            best = None
-            for k, r in enumerate(ref_tok):
-                s = _lcs_scores(r[i], pt, lcs[k][i]) if n == 0 else _ngram_scores(r[i], pt, n)
-                if best is None or s[2] > best[2]:
-                    best = s
-            prf[i, j] = best
+    # documents × types × (precision, recall, F)
+    prf = _native.rouge_scores(preds, refs, [t for t, _ in types], bool(use_stemmer))
 
     met = get_metric("mean")
     scores: dict[str, float] = {}
