@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sigfast.exceptions import FormatError, InputError
+from sigfast.exceptions import FormatError
 from sigfast.formats import available, score
 from sigfast.formats.trees import EvalbWarning
 from sigfast.metrics import get
