@@ -651,6 +651,19 @@ fn check_text(data: &[u8], side: Side) -> Result<(), EvalError> {
 
 /// Score every line of `test` against the same line of `gold`.
 pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, EvalError> {
+    run(gold, test, p, |_, _, _, _| {})
+}
+
+/// The one evaluation loop: read both lines, score them, and show `visit`
+/// each row with the two trees as scored (brackets massaged and matched for
+/// a scored sentence) and, per gold bracket, the index of the test bracket
+/// EVALB matched it with ([`UNMATCHED`] for none; empty unless scored).
+fn run<'d>(
+    gold: &'d [u8],
+    test: &'d [u8],
+    p: &Params,
+    mut visit: impl FnMut(&Sentence, &mut Tree<'d>, &Tree<'d>, &[u32]),
+) -> Result<Vec<Sentence>, EvalError> {
     check_text(gold, Side::Gold)?;
     check_text(test, Side::Test)?;
     let gl = split_lines(gold);
@@ -664,6 +677,7 @@ pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, E
     let mut out = Vec::with_capacity(gl.len());
     let mut g = Tree::default();
     let mut s = Tree::default();
+    let mut pairs = Vec::new();
     let mut errors = 0usize;
     let mut first = Vec::new();
     for (k, (gline, tline)) in gl.iter().zip(tl.iter()).enumerate() {
@@ -680,7 +694,7 @@ pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, E
             column,
             message,
         })?;
-        let row = score_pair(p, &mut g, &mut s, id);
+        let row = score_pair(p, &mut g, &mut s, id, &mut pairs);
         if let Some(msg) = &row.error {
             // EVALB: `if (Error_count++ > Max_error) exit(1);`
             if first.len() < 5 {
@@ -696,12 +710,29 @@ pub fn evaluate(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<Sentence>, E
             }
             errors += 1;
         }
+        visit(&row, &mut g, &s, &pairs);
         out.push(row);
     }
     Ok(out)
 }
 
-fn score_pair(p: &Params, g: &mut Tree<'_>, s: &mut Tree<'_>, id: usize) -> Sentence {
+/// Whether EVALB counts a word's tag correct (gold tag, test tag).
+#[inline]
+fn tag_ok(p: &Params, gold: &[u8], test: &[u8]) -> bool {
+    p.label_eq(gold, test)
+}
+
+/// `pairs[k]` for a gold bracket EVALB matched with no test bracket.
+const UNMATCHED: u32 = u32::MAX;
+
+fn score_pair(
+    p: &Params,
+    g: &mut Tree<'_>,
+    s: &mut Tree<'_>,
+    id: usize,
+    pairs: &mut Vec<u32>,
+) -> Sentence {
+    pairs.clear();
     let mut row = Sentence {
         id,
         len: g.len,
@@ -737,20 +768,22 @@ fn score_pair(p: &Params, g: &mut Tree<'_>, s: &mut Tree<'_>, id: usize) -> Sent
     let labeled = p.labeled != 0;
     let mut matched = 0;
     for gbr in gb.iter() {
-        if gbr.state == 5 {
-            continue;
-        }
-        for sbr in sb.iter_mut() {
-            if sbr.state == 0
-                && sbr.start == gbr.start
-                && sbr.end == gbr.end
-                && (!labeled || p.label_eq(gbr.label, sbr.label))
-            {
-                sbr.state = 1;
-                matched += 1;
-                break;
+        let mut with = UNMATCHED;
+        if gbr.state != 5 {
+            for (k, sbr) in sb.iter_mut().enumerate() {
+                if sbr.state == 0
+                    && sbr.start == gbr.start
+                    && sbr.end == gbr.end
+                    && (!labeled || p.label_eq(gbr.label, sbr.label))
+                {
+                    sbr.state = 1;
+                    matched += 1;
+                    with = k as u32;
+                    break;
+                }
             }
         }
+        pairs.push(with);
     }
     row.matched = matched;
     let mut crossing = 0;
@@ -772,9 +805,96 @@ fn score_pair(p: &Params, g: &mut Tree<'_>, s: &mut Tree<'_>, id: usize) -> Sent
         .terms
         .iter()
         .zip(s.terms.iter())
-        .filter(|(a, b)| p.label_eq(a.0, b.0))
+        .filter(|(a, b)| tag_ok(p, a.0, b.0))
         .count() as u32;
     row
+}
+
+/// A bracket as EVALB counts it: it spans the kept words `start..end`
+/// (positions after deletions, and after EVALB's quote repair) and carries
+/// its label as EVALB compares it (function tags stripped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitBracket {
+    pub start: u32,
+    pub end: u32,
+    pub label: String,
+}
+
+/// One sentence as EVALB scores it, unit by unit: what its row counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SentenceUnits {
+    /// The row EVALB prints for this sentence (the same as [`evaluate`]'s).
+    pub row: Sentence,
+    /// The gold words after deletions: the positions brackets span.
+    pub words: Vec<String>,
+    /// Gold brackets EVALB counts, in file order. For an error or skip
+    /// sentence (status ≠ 0, counted in no total) these are the brackets it
+    /// would count; nothing is compared there.
+    pub gold: Vec<UnitBracket>,
+    /// Test brackets EVALB counts, in file order (empty unless status 0).
+    pub test: Vec<UnitBracket>,
+    /// Per gold bracket: the index in `test` of the bracket EVALB matched it
+    /// with (empty unless status 0).
+    pub matched: Vec<Option<u32>>,
+    /// Per word of the tagging accuracy (status 0 only): gold tag, test tag,
+    /// and whether EVALB counts the tag correct.
+    pub tags: Vec<(String, String, bool)>,
+}
+
+fn unit_brackets(bs: &[Bracket<'_>]) -> (Vec<UnitBracket>, Vec<u32>) {
+    let mut out = Vec::new();
+    let mut index = vec![UNMATCHED; bs.len()];
+    for (k, b) in bs.iter().enumerate() {
+        if b.state != 5 {
+            index[k] = out.len() as u32;
+            out.push(UnitBracket {
+                start: b.start,
+                end: b.end,
+                label: show(b.label),
+            });
+        }
+    }
+    (out, index)
+}
+
+/// Every sentence's units (see [`SentenceUnits`]), from the same reading,
+/// deletions, quote repair and bracket matching as [`evaluate`]: per sentence,
+/// matched pairs = `row.matched`, gold / test brackets = `row.gold_brackets` /
+/// `row.test_brackets`, tags = `row.words`, correct tags = `row.correct_tags`.
+pub fn units(gold: &[u8], test: &[u8], p: &Params) -> Result<Vec<SentenceUnits>, EvalError> {
+    let mut out = Vec::new();
+    run(gold, test, p, |row, g, s, pairs| {
+        let words = g.terms.iter().map(|t| show(t.1)).collect();
+        let mut u = SentenceUnits {
+            row: row.clone(),
+            words,
+            ..SentenceUnits::default()
+        };
+        if row.status == STATUS_OK {
+            let (gold, gi) = unit_brackets(&g.brackets);
+            let (test, ti) = unit_brackets(&s.brackets);
+            u.matched = pairs
+                .iter()
+                .zip(&gi)
+                .filter(|(_, &k)| k != UNMATCHED)
+                .map(|(&m, _)| (m != UNMATCHED).then(|| ti[m as usize]))
+                .collect();
+            u.gold = gold;
+            u.test = test;
+            u.tags = g
+                .terms
+                .iter()
+                .zip(s.terms.iter())
+                .map(|(a, b)| (show(a.0), show(b.0), tag_ok(p, a.0, b.0)))
+                .collect();
+        } else {
+            // Not scored: EVALB's bracket processing on the gold tree alone.
+            massage(p, &mut g.brackets);
+            u.gold = unit_brackets(&g.brackets).0;
+        }
+        out.push(u);
+    })?;
+    Ok(out)
 }
 
 /// Sums EVALB keeps for "All" and for "len<=cutoff".
@@ -1083,6 +1203,136 @@ mod tests {
         )
         .unwrap();
         assert_eq!((r[0].matched, r[0].gold_brackets), (2, 2));
+    }
+
+    /// Units agree with the rows of the same evaluation, sentence by sentence.
+    fn check_units(g: &[u8], t: &[u8], p: &Params) -> Vec<SentenceUnits> {
+        let rows = evaluate(g, t, p).unwrap();
+        let us = units(g, t, p).unwrap();
+        assert_eq!(rows.len(), us.len());
+        for (r, u) in rows.iter().zip(&us) {
+            assert_eq!(r, &u.row);
+            assert_eq!(
+                u.matched.len(),
+                if r.status == STATUS_OK {
+                    u.gold.len()
+                } else {
+                    0
+                }
+            );
+            let m = u.matched.iter().flatten().count() as u32;
+            if r.status != STATUS_OK {
+                assert!(u.test.is_empty() && u.tags.is_empty());
+                continue;
+            }
+            assert_eq!(m, r.matched);
+            assert_eq!(u.gold.len() as u32, r.gold_brackets);
+            assert_eq!(u.test.len() as u32, r.test_brackets);
+            assert_eq!(u.tags.len() as u32, r.words);
+            assert_eq!(u.words.len() as u32, r.words);
+            assert_eq!(u.tags.iter().filter(|t| t.2).count() as u32, r.correct_tags);
+            let mut used = vec![false; u.test.len()];
+            for (gb, m) in u.gold.iter().zip(&u.matched) {
+                assert!(gb.start < gb.end && gb.end as usize <= u.words.len());
+                if let Some(k) = m {
+                    let tb = &u.test[*k as usize];
+                    assert!(!std::mem::replace(&mut used[*k as usize], true));
+                    assert_eq!((tb.start, tb.end), (gb.start, gb.end));
+                    assert!(p.labeled == 0 || p.label_eq(gb.label.as_bytes(), tb.label.as_bytes()));
+                }
+            }
+        }
+        us
+    }
+
+    #[test]
+    fn units_export_brackets_as_evalb_counts_and_matches_them() {
+        let p = Params::collins();
+        // unary chains: NP NP vs NP and VP vs VP VP; function tags, punctuation, TOP, PRT = ADVP
+        let g = b"(TOP (S (NP-SBJ (NP (NN a))) (, ,) (VP (VB b) (PRT (RP up))) (. .)))\n(S (A a))\n(S (A a))\n";
+        let t = b"(TOP (S (NP (NN a)) (, ,) (VP (VP (VB b) (ADVP (RB up)))) (. .)))\n(S (A a) (B b))\n\n";
+        let us = check_units(g, t, &p);
+        let u = &us[0];
+        assert_eq!(u.words, ["a", "b", "up"]);
+        let b = |start, end, label: &str| UnitBracket {
+            start,
+            end,
+            label: label.to_string(),
+        };
+        assert_eq!(
+            u.gold,
+            [
+                b(0, 3, "S"),
+                b(0, 1, "NP"),
+                b(0, 1, "NP"),
+                b(1, 3, "VP"),
+                b(2, 3, "PRT")
+            ]
+        );
+        assert_eq!(
+            u.test,
+            [
+                b(0, 3, "S"),
+                b(0, 1, "NP"),
+                b(1, 3, "VP"),
+                b(1, 3, "VP"),
+                b(2, 3, "ADVP")
+            ]
+        );
+        // greedy in file order: the second gold NP finds no test NP; gold VP takes the first test VP
+        assert_eq!(u.matched, [Some(0), Some(1), None, Some(2), Some(4)]);
+        assert_eq!(u.row.matched, 4);
+        assert_eq!(
+            u.tags,
+            [
+                ("NN".to_string(), "NN".to_string(), true),
+                ("VB".to_string(), "VB".to_string(), true),
+                ("RP".to_string(), "RB".to_string(), false),
+            ]
+        );
+        // an error sentence: its gold brackets as EVALB would count them, nothing compared
+        assert_eq!(us[1].row.status, STATUS_ERROR);
+        assert_eq!(us[1].gold, [b(0, 1, "S")]);
+        assert!(us[1].test.is_empty() && us[1].matched.is_empty() && us[1].tags.is_empty());
+        assert_eq!(us[2].row.status, STATUS_SKIP);
+        assert_eq!(us[2].gold, [b(0, 1, "S")]);
+    }
+
+    #[test]
+    fn units_agree_with_rows_on_the_test_files() {
+        let collins = Params::collins();
+        check_units(
+            include_bytes!("../tests/data/trees/gold.mrg"),
+            include_bytes!("../tests/data/trees/test.mrg"),
+            &collins,
+        );
+        let mut quote = Params::default();
+        quote
+            .apply_prm(include_bytes!("../tests/data/trees/quote.prm"))
+            .unwrap();
+        for p in [&quote, &collins] {
+            check_units(
+                include_bytes!("../tests/data/trees/quote_gold.mrg"),
+                include_bytes!("../tests/data/trees/quote_test.mrg"),
+                p,
+            );
+        }
+        let mut unlabeled = Params::default();
+        unlabeled
+            .apply_prm(include_bytes!("../tests/data/trees/unlabeled.prm"))
+            .unwrap();
+        check_units(
+            include_bytes!("../tests/data/trees/unlabeled_gold.mrg"),
+            include_bytes!("../tests/data/trees/unlabeled_test.mrg"),
+            &unlabeled,
+        );
+        let mut many = Params::collins();
+        many.max_error = 11;
+        check_units(
+            include_bytes!("../tests/data/trees/errors_gold.mrg"),
+            include_bytes!("../tests/data/trees/errors_test.mrg"),
+            &many,
+        );
     }
 
     #[test]

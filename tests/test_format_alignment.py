@@ -242,3 +242,124 @@ def test_bad_input(tmp_path):
         alignment.score_alignment(gn, _w(tmp_path, "s11.txt", "1 1 1\n01 2 2\n"))
     with pytest.raises(FormatError, match=r"s12.txt, line 1: link '0-0' below the first index 1"):
         alignment.score_alignment(g, _w(tmp_path, "s12.txt", "0-0\n\n\n\n"), system_base=1)
+
+
+# ------------------------------------------------------------------------------- units (the law)
+
+
+def _per_sentence(t, mask) -> list[int]:
+    return np.bincount(t.sentence[mask], minlength=t.n_sentences).tolist()
+
+
+def _check_units(r) -> None:
+    """Per sentence: correct units == |A&S| ("sure") and |A&P| ("possible"), as the statistics count them."""
+    v = r.stats["aer"].values.astype(int)
+    assert r.views == ("sure", "possible")
+    for view, col in (("sure", 0), ("possible", 1)):
+        t = r.units(view)
+        assert t.view == view and t.n_sentences == len(r.item_ids) and t.sentence_ids == r.item_ids
+        assert len(set(t.keys)) == len(t.keys) == len(t.gold)
+        ok = t.system == t.gold
+        assert not (ok & ~t.gold_present).any()
+        assert (t.gold[t.gold_present] == "link").all() and (t.gold[~t.gold_present] == "O").all()
+        assert _per_sentence(t, ok) == v[:, col].tolist(), view
+        assert _per_sentence(t, t.system == "link") == v[:, 2].tolist()  # |A| as counted
+        if view == "sure":  # gold-present units: |S|, plus second copies of system links labelled S and P
+            extra = np.array([k[3] == 1 for k in t.keys], bool) & t.gold_present
+            assert _per_sentence(t, t.gold_present & ~extra) == v[:, 3].tolist()
+
+
+def _check_united(parsed) -> None:
+    for view, col in (("sure", 0), ("possible", 1)):
+        u = parsed.units(view)
+        for k, r in enumerate(parsed.reports):
+            ok = u.gold_present & (u.systems[k] == u.gold)
+            got = np.bincount(u.sentence[ok], minlength=u.n_sentences)
+            want = r.stats["aer"].values[:, col].astype(int)
+            # sentences only another system has (NAACL) come after this system's own
+            assert got[: len(want)].tolist() == want.tolist() and not got[len(want) :].any(), (view, parsed.names[k])
+            assert int((u.systems[k] == "link").sum()) == int(r.stats["aer"].values[:, 2].sum())
+
+
+def test_units_wpt_counts_a_link_labelled_s_and_p_twice():
+    r = alignment.score_alignment(DATA / "gold.naacl", DATA / "system.naacl")
+    _check_units(r)
+    t = r.units("sure")
+    units = {k: (g, s) for k, g, s in zip(t.keys, t.gold, t.system)}
+    # sentence 2: system "2 2 1 P" and "2 2 1 S" = 0-based (1, 0), gold sure: counted (and correct) twice
+    assert units[("2", 1, 0, 0)] == ("link", "link") and units[("2", 1, 0, 1)] == ("link", "link")
+    # sentence 3: system "3 3 2 S" is gold sure (2, 1); system "3 3 3 P" is no gold link
+    assert units[("3", 2, 1, 0)] == ("link", "link")
+    assert units[("3", 2, 2, 0)] == ("O", "link")
+    p = r.units("possible")
+    punits = {k: (g, s) for k, g, s in zip(p.keys, p.gold, p.system)}
+    assert ("3", 1, 2, 0) not in units and punits[("3", 1, 2, 0)] == ("link", "O")  # gold "0003 2 3 0.5 P"
+    assert punits[("1", 2, 3, 0)] == ("link", "link")  # gold "0001 3 4 P", system "1 3 4"
+    assert punits[("1", 2, 2, 0)] == ("link", "O")  # gold "0001 3 3 P", not in the system
+    assert p.forms[p.keys.index(("1", 2, 2, 0))] == "2-2"
+    # sentence 5: only the system has it
+    assert units[("5", 0, 0, 0)] == ("O", "link") and r.item_ids[4] == "5"
+
+
+@pytest.mark.parametrize(
+    "gold,system,kw",
+    [
+        ("gold.pharaoh", "system.pharaoh", {}),
+        ("gold.pharaoh", "system.pharaoh", {"report": "wpt"}),
+        ("gold_question.pharaoh", "system.pharaoh", {"report": "dreamt"}),
+        ("gold.pharaoh", "system_reversed.pharaoh", {"reverse_system": True}),
+        ("gold.pharaoh", "system_reversed.pharaoh", {"reverse_gold": True}),
+        ("gold.pharaoh", "system.pharaoh", {"reverse_gold": True, "reverse_system": True}),
+        ("gold.naacl", "system.pharaoh", {}),
+        ("gold.naacl", "gold.naacl", {}),
+        ("gold.naacl", "system.naacl", {"reverse_system": True}),
+        ("gold.naacl", "system.naacl", {"system_base": 0, "gold_base": 0}),
+        ("gold.naacl", "system.naacl", {"gold_base": 1, "system_base": 0}),
+        ("gold.naacl", "system.pharaoh", {"reverse_gold": True, "system_base": 0, "report": "lilt"}),
+        ("system.naacl", "gold.naacl", {}),
+    ],
+)
+def test_units_law_on_test_files(gold, system, kw):
+    r = alignment.score_alignment(DATA / gold, DATA / system, **kw)
+    _check_units(r)
+
+
+def test_units_reversed_system_lines_up_with_the_plain_one():
+    a = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh")
+    b = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system_reversed.pharaoh", reverse_system=True)
+    for view in ("sure", "possible"):
+        ta, tb = a.units(view), b.units(view)
+        assert ta.keys == tb.keys and ta.system.tolist() == tb.system.tolist() and ta.gold.tolist() == tb.gold.tolist()
+
+
+def test_units_united_test_files():
+    parsed = formats.parse(
+        "alignment", DATA / "gold.naacl", {"naacl": DATA / "system.naacl", "pharaoh": DATA / "system.pharaoh"}
+    )
+    _check_united(parsed)
+    u = parsed.units("sure")
+    # a unit only one system has is "O" for the other
+    k = u.forms.index("1-0")
+    assert u.sentence[k] == 1 and u.systems[0][k] == "link"
+
+
+@pytest.mark.parametrize("system", sorted(REFERENCE))
+def test_units_law_hansards(system):
+    _need_data()
+    r = alignment.score_alignment(
+        WA / "gold" / "test.wa.nonullalign", WA / "systems" / system, reverse_system="reverse" in system
+    )
+    _check_units(r)
+
+
+def test_units_united_hansards():
+    _need_data()
+    plain = [s for s in sorted(REFERENCE) if "reverse" not in s]
+    parsed = formats.parse("alignment", WA / "gold" / "test.wa.nonullalign", [WA / "systems" / s for s in plain])
+    assert len(parsed.names) == 14
+    _check_united(parsed)
+    rev = [s for s in sorted(REFERENCE) if "reverse" in s]
+    parsed = formats.parse(
+        "alignment", WA / "gold" / "test.wa.nonullalign", [WA / "systems" / s for s in rev], reverse_system=True
+    )
+    _check_united(parsed)

@@ -102,4 +102,14 @@ def pair_counts(
     threads: int,
 ) -> tuple[npt.NDArray[np.uint64], _F64]: ...
 def set_simd(enabled: bool) -> None: ...
+def evalb_units(
+    gold: bytes,
+    test: bytes,
+    prm: bytes | None = None,
+    cutoff_len: int | None = None,
+    max_error: int | None = None,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+    prm_name: str | None = None,
+) -> dict[str, npt.NDArray[np.int64] | npt.NDArray[np.bool_] | list[str]]: ...
 def __getattr__(name: str) -> object: ...  # format hot loops (evalb_score, ud_evaluate, bleu_stats, ...)

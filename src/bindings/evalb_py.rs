@@ -1,7 +1,7 @@
 //! Constituency-tree scoring in the manner of EVALB (owned by the trees work).
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 
 use super::errors::{quick, Names};
 use crate::evalb::{self, Params};
@@ -67,9 +67,25 @@ fn evalb_score<'py>(
         let text = evalb::render(&rows, &p);
         Ok(((p, w), rows, text))
     })?;
-    let mut flat: Vec<i64> = Vec::with_capacity(rows.len() * 9);
-    let mut messages = Vec::new();
-    for r in &rows {
+    let arr = row_array(py, rows.iter())?;
+    let messages: Vec<(usize, String)> = rows
+        .iter()
+        .filter_map(|r| r.error.as_ref().map(|m| (r.id, m.clone())))
+        .collect();
+    Ok((text, arr, messages, warnings, p.cutoff_len)
+        .into_pyobject(py)?
+        .into_any())
+}
+
+/// EVALB's per-sentence rows as an int64 array (sentences × 9: id, len,
+/// status, matched, gold, test, crossing, words, correct tags).
+fn row_array<'py, 'r>(
+    py: Python<'py>,
+    rows: impl ExactSizeIterator<Item = &'r evalb::Sentence>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let n = rows.len();
+    let mut flat: Vec<i64> = Vec::with_capacity(n * 9);
+    for r in rows {
         flat.extend_from_slice(&[
             r.id as i64,
             i64::from(r.len),
@@ -81,17 +97,111 @@ fn evalb_score<'py>(
             i64::from(r.words),
             i64::from(r.correct_tags),
         ]);
-        if let Some(m) = &r.error {
-            messages.push((r.id, m.clone()));
-        }
     }
-    let arr = PyArray1::from_vec(py, flat).reshape([rows.len(), 9])?;
-    Ok((text, arr, messages, warnings, p.cutoff_len)
-        .into_pyobject(py)?
-        .into_any())
+    PyArray1::from_vec(py, flat).reshape([n, 9])
+}
+
+/// The units of `test` against `gold` from the same evaluation as
+/// `evalb_score` (same parse, deletions, label processing, quote repair and
+/// bracket matching), as a dict of flat columns:
+///
+/// * `rows`: the per-sentence rows, as `evalb_score` returns them;
+/// * `words`, `word_offsets` (sentences + 1): the gold words after deletions
+///   (the positions brackets span), sentence k's being
+///   `words[word_offsets[k]:word_offsets[k + 1]]`;
+/// * `gold_sentence`, `gold_start`, `gold_end`, `gold_label`, `gold_match`:
+///   the gold brackets EVALB counts (for an error or skip sentence: those it
+///   would count), `gold_match` the index into the test columns of the test
+///   bracket EVALB matched it with, -1 for none;
+/// * `test_sentence`, `test_start`, `test_end`, `test_label`: the test
+///   brackets EVALB counts (scored sentences only);
+/// * `tag_sentence`, `tag_word` (index in the sentence's words), `gold_tag`,
+///   `test_tag`, `tag_correct`: the words of the tagging accuracy (scored
+///   sentences only).
+///
+/// Bad input raises what `evalb_score` raises.
+#[pyfunction]
+#[pyo3(signature = (gold, test, prm=None, cutoff_len=None, max_error=None, gold_name=None, system_name=None, prm_name=None))]
+#[allow(clippy::too_many_arguments)]
+fn evalb_units<'py>(
+    py: Python<'py>,
+    gold: &Bound<'py, PyBytes>,
+    test: &Bound<'py, PyBytes>,
+    prm: Option<&Bound<'py, PyBytes>>,
+    cutoff_len: Option<i64>,
+    max_error: Option<i64>,
+    gold_name: Option<String>,
+    system_name: Option<String>,
+    prm_name: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (g, t) = (gold.as_bytes(), test.as_bytes());
+    let prm = prm.map(|b| b.as_bytes());
+    let mut names = Names::new(gold_name, system_name);
+    names.params = prm_name;
+    let us = quick(py, &names, || {
+        let (p, _) = params(prm, cutoff_len, max_error)?;
+        Ok(evalb::units(g, t, &p)?)
+    })?;
+    let mut words = Vec::new();
+    let mut offsets = vec![0i64];
+    let (mut gs, mut g0, mut g1, mut gl, mut gm) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut ts, mut t0, mut t1, mut tl) = (vec![], vec![], vec![], vec![]);
+    let (mut ws, mut wi, mut wg, mut wt, mut wc) = (vec![], vec![], vec![], vec![], vec![]);
+    for (k, u) in us.iter().enumerate() {
+        let k = k as i64;
+        let base = ts.len() as i64;
+        for (i, b) in u.gold.iter().enumerate() {
+            gs.push(k);
+            g0.push(i64::from(b.start));
+            g1.push(i64::from(b.end));
+            gl.push(b.label.as_str());
+            gm.push(
+                u.matched
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(-1, |m| base + i64::from(m)),
+            );
+        }
+        for b in &u.test {
+            ts.push(k);
+            t0.push(i64::from(b.start));
+            t1.push(i64::from(b.end));
+            tl.push(b.label.as_str());
+        }
+        for (i, (gt, tt, ok)) in u.tags.iter().enumerate() {
+            ws.push(k);
+            wi.push(i as i64);
+            wg.push(gt.as_str());
+            wt.push(tt.as_str());
+            wc.push(*ok);
+        }
+        words.extend(u.words.iter().map(String::as_str));
+        offsets.push(words.len() as i64);
+    }
+    let d = PyDict::new(py);
+    d.set_item("rows", row_array(py, us.iter().map(|u| &u.row))?)?;
+    d.set_item("words", words)?;
+    d.set_item("word_offsets", PyArray1::from_vec(py, offsets))?;
+    d.set_item("gold_sentence", PyArray1::from_vec(py, gs))?;
+    d.set_item("gold_start", PyArray1::from_vec(py, g0))?;
+    d.set_item("gold_end", PyArray1::from_vec(py, g1))?;
+    d.set_item("gold_label", gl)?;
+    d.set_item("gold_match", PyArray1::from_vec(py, gm))?;
+    d.set_item("test_sentence", PyArray1::from_vec(py, ts))?;
+    d.set_item("test_start", PyArray1::from_vec(py, t0))?;
+    d.set_item("test_end", PyArray1::from_vec(py, t1))?;
+    d.set_item("test_label", tl)?;
+    d.set_item("tag_sentence", PyArray1::from_vec(py, ws))?;
+    d.set_item("tag_word", PyArray1::from_vec(py, wi))?;
+    d.set_item("gold_tag", wg)?;
+    d.set_item("test_tag", wt)?;
+    d.set_item("tag_correct", PyArray1::from_vec(py, wc))?;
+    Ok(d)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evalb_score, m)?)?;
+    m.add_function(wrap_pyfunction!(evalb_units, m)?)?;
     Ok(())
 }

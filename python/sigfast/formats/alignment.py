@@ -37,6 +37,18 @@ out; for a system without P labels it is the F of |A&S|/|A| and |A&S|/|S|). The 
 Och & Ney's precision and recall (lilt's ``--fAlpha 0.5``) has no per-item statistics of the
 built-in metrics, so it is only printed in the lilt report.
 
+Units: ``views=("sure", "possible")``, set views over links from the same parse as the
+statistics, keyed ``(sentence id, i, j, copy)`` (positions 0-based, after ``*_base`` and
+``reverse_*``; the sentence id is the item id). ``sure``: the units are the gold sure links and
+the system's links; the gold label is ``"link"`` for a sure link, else ``"O"`` (``gold_present``
+= it is sure); the system label is ``"link"`` where the system has the link, else ``"O"``. So
+the correct units of a sentence are |A&S|. ``possible``: the same over the possible links (S | P)
+and the system's links, so the correct units are |A&P|. ``copy`` is 0, except for a system link
+listed both as S and as P in a NAACL file: wa_eval_align.pl (and this module's statistics) counts
+it twice, so it is two units, copy 0 and copy 1, each with the gold label of the link. Unit
+forms are the links ``i-j``. Sentences only a system has (NAACL) follow the gold ones in that
+system's order, so when systems are united their sentence numbers are the first system's.
+
 References, run for parity: ``wa_eval_align.pl`` (Rada Mihalcea 2003; ``robertostling/eflomal``
 @ 1fe2a43e3667fb2461736ddb48783ab0cf98a171, ``3rdparty/wa_eval_align.pl``) and lilt's ``aer.py``
 (``lilt/alignment-scripts`` @ 4da9bbfae633b1c8765281b0cd337233ed8d1446, ``scripts/aer.py``).
@@ -56,6 +68,7 @@ Python 2) counts a gold link written both ``i-j`` and ``i?j`` twice in |A&P|; si
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,9 +77,13 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 
-__all__ = ["SPECS", "score_alignment"]
+__all__ = ["SPECS", "VIEWS", "score_alignment"]
+
+VIEWS = ("sure", "possible")
+_LINK_LABEL = "link"
+_ABSENT = "O"
 
 _LINK = re.compile(r"^(0|[1-9][0-9]*)([-p?])(0|[1-9][0-9]*)$")
 _POS = re.compile(r"^(0|[1-9][0-9]*)$")
@@ -338,7 +355,58 @@ def score_alignment(
     scores = {
         k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0]) for k, st in stats.items()
     }
-    return ScoreReport("alignment", g.path, s.path, text, scores, stats, "aer", tuple(str(k) for k in keys))
+    ids = tuple(str(k) for k in keys)
+    return ScoreReport(
+        "alignment",
+        g.path,
+        s.path,
+        text,
+        scores,
+        stats,
+        "aer",
+        ids,
+        views=VIEWS,
+        unit_source=_unit_source(ids, gs, ss),
+    )
+
+
+def _unit_source(ids: tuple[str, ...], gs: list[_Sent], ss: list[_Sent]) -> Callable[[str], UnitTable]:
+    return lambda view: _link_units(view, ids, gs, ss)
+
+
+def _link_units(view: str, ids: tuple[str, ...], gs: list[_Sent], ss: list[_Sent]) -> UnitTable:
+    """Gold links of the view (S, or S | P) and system links, labelled ``link`` / ``O`` (see the docstring)."""
+    keys: list[tuple[str, int, int, int]] = []
+    gold: list[str] = []
+    system: list[str] = []
+    sentence: list[int] = []
+    present: list[bool] = []
+    for k, (sid, gsent, ssent) in enumerate(zip(ids, gs, ss)):
+        ref = gsent.sure if view == "sure" else gsent.sure | gsent.poss
+        # the system's links as score_alignment counts them: a link labelled both S and P twice
+        copies = [(x, 0) for x in ssent.sure] + [(x, int(x in ssent.sure)) for x in ssent.poss]
+        units = {(x, 0): False for x in ref}
+        for link in copies:
+            units[link] = True
+        for (x, c), has in sorted(units.items()):
+            keys.append((sid, x[0], x[1], c))
+            gold.append(_LINK_LABEL if x in ref else _ABSENT)
+            system.append(_LINK_LABEL if has else _ABSENT)
+            present.append(x in ref)
+            sentence.append(k)
+    return UnitTable(
+        view=view,
+        gold=np.array(gold, dtype=object),
+        system=np.array(system, dtype=object),
+        sentence=np.array(sentence, dtype=np.int64),
+        forms=tuple(f"{i}-{j}" for _, i, j, _ in keys),
+        n_sentences=len(ids),
+        keys=tuple(keys),
+        gold_present=np.array(present, dtype=bool),
+        absent=_ABSENT,
+        sentence_ids=ids,
+        note=f"links: gold {'sure' if view == 'sure' else 'possible (S | P)'} links and system links",
+    )
 
 
 _LAYOUTS = ("pharaoh", "naacl")
@@ -384,6 +452,7 @@ SPECS = (
         ),
         aliases=("aer", "pharaoh", "naacl", "wa"),
         extensions=(".talp", ".naacl", ".wa"),
+        views=VIEWS,
         metrics=("aer", "precision", "recall", "f1"),
     ),
 )

@@ -44,8 +44,41 @@ Statistics per sentence (error and skip sentences are all zeros):
   ``accuracy``; ``avg_crossing``: [crossing brackets, 1 if valid], metric
   ``error_rate`` (a plain ratio, lower is better).
 
-``scores`` holds these as fractions (EVALB prints percentages). Not
-reproduced: DEBUG dumps (DEBUG >= 1), EVALB's undefined behaviour beyond its
+``scores`` holds these as fractions (EVALB prints percentages).
+
+Units
+-----
+``views=("brackets", "pos")``, both from the same evaluation as the report
+(``sigfast._native.evalb_units``: same reading, deletions, label processing,
+quote repair and bracket matching). Sentences are the lines (0-based).
+
+``brackets`` (set view, keyed): one unit per bracket EVALB counts, spans in
+word positions after deletions, labels as EVALB compares them (function tags
+stripped). On each span, every gold bracket EVALB matched is a unit whose
+system label is its gold label (so an ``EQ_LABEL`` or ``LABELED 0`` match is
+correct); the unmatched gold and unmatched test brackets of the span are
+paired in file order into units with different labels (``VP`` -> ``NP``);
+leftover gold brackets get system label ``"O"``, leftover test brackets are
+units with gold label ``"O"`` and ``gold_present=False``. Keys:
+``(sentence, start, end, 0, k, gold label)`` for the k-th gold bracket of
+the span, ``(sentence, start, end, 1, j, "")`` for its j-th leftover test
+bracket. An error or skip sentence (status 1 or 2, in no total) has no
+system units: its gold brackets are units with system label ``"O"``. So per
+sentence, the correct units are EVALB's matched brackets, the gold-present
+units its gold brackets (plus those of error and skip sentences) and the
+units with a system label other than ``"O"`` its test brackets.
+
+``pos`` (set view, keyed ``(sentence, word, gold tag)``): one unit per word
+of EVALB's tagging accuracy (words after deletions of scored sentences: none
+in an error or skip sentence); the system label is the gold tag when EVALB
+counts the tag correct, else the system's tag. So per sentence the units are
+EVALB's words and the correct units its correct tags.
+
+A real label that reads like the absent label (``O``, ``O'``, ...) is shown
+with one more ``'``. Keys carry the gold label because EVALB's quote repair
+(``QUOTE_LABEL``) can shift gold positions for one system and not another.
+
+Not reproduced: DEBUG dumps (DEBUG >= 1), EVALB's undefined behaviour beyond its
 fixed buffers (lines over 4999 bytes, more than 200 words or brackets, words
 over 100 or labels over 30 bytes, more than 20 quote terminals: scored
 correctly here), and malformed trees, which are errors here.
@@ -55,17 +88,21 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 
-__all__ = ["SPECS", "EvalbWarning", "score_evalb"]
+__all__ = ["SPECS", "VIEWS", "EvalbWarning", "score_evalb"]
 
 _KIND = "evalb"
+VIEWS = ("brackets", "pos")
+#: The label of a unit a system (or gold) has no bracket for.
+_ABSENT = "O"
 
 
 class EvalbWarning(UserWarning):
@@ -111,7 +148,7 @@ def score_evalb(
     for name, v in (("max_error", max_error), ("cutoff_len", cutoff_len)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))):
             raise InputError(f"option {name} must be an integer, got {v!r}")
-    text, rows, messages, prm_warnings, cutoff = _native.evalb_score(
+    args = (
         g,
         s,
         prm_bytes,
@@ -121,6 +158,7 @@ def score_evalb(
         spath,
         prm_path,
     )
+    text, rows, messages, prm_warnings, cutoff = _native.evalb_score(*args)
     for w in prm_warnings:
         warnings.warn(f"{prm_path}: {w}", EvalbWarning, stacklevel=2)
     if messages:
@@ -132,10 +170,12 @@ def score_evalb(
             EvalbWarning,
             stacklevel=2,
         )
-    return _report(text, np.asarray(rows), int(cutoff), gpath, spath)
+    return _report(text, np.asarray(rows), int(cutoff), gpath, spath, _unit_source(args))
 
 
-def _report(text: str, rows: np.ndarray, cutoff: int, gpath: str, spath: str) -> ScoreReport:
+def _report(
+    text: str, rows: np.ndarray, cutoff: int, gpath: str, spath: str, unit_source: Callable[[str], UnitTable]
+) -> ScoreReport:
     status = rows[:, 2]
     valid = (status == 0).astype(np.float64)
     matched = rows[:, 3].astype(np.float64)
@@ -170,6 +210,121 @@ def _report(text: str, rows: np.ndarray, cutoff: int, gpath: str, spath: str) ->
         stats=stats,
         default_metric="f1",
         item_ids=tuple(f"line {i}" for i in rows[:, 0].tolist()),
+        views=VIEWS,
+        unit_source=unit_source,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# units
+
+
+def _unit_source(args: tuple[Any, ...]) -> Callable[[str], UnitTable]:
+    """The views' units, from one more run of the same evaluation on the same bytes and settings."""
+    cache: dict[str, dict[str, Any]] = {}
+
+    def source(view: str) -> UnitTable:
+        if "u" not in cache:
+            from .. import _native
+
+            cache["u"] = _native.evalb_units(*args)
+        u = cache["u"]
+        return _brackets(u) if view == "brackets" else _pos(u)
+
+    return source
+
+
+def _shown(label: str) -> str:
+    """A label as a unit label: one that reads like the absent label (O, O', ...) gets one more '."""
+    return label + "'" if label.rstrip("'") == _ABSENT else label
+
+
+def _sentence_ids(u: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(f"line {i}" for i in np.asarray(u["rows"])[:, 0].tolist())
+
+
+def _brackets(u: dict[str, Any]) -> UnitTable:
+    words: list[str] = u["words"]
+    off: list[int] = np.asarray(u["word_offsets"]).tolist()
+    g_sent, g_start, g_end = (np.asarray(u[k]).tolist() for k in ("gold_sentence", "gold_start", "gold_end"))
+    g_match: list[int] = np.asarray(u["gold_match"]).tolist()
+    t_sent, t_start, t_end = (np.asarray(u[k]).tolist() for k in ("test_sentence", "test_start", "test_end"))
+    g_label = [_shown(x) for x in u["gold_label"]]
+    t_label = [_shown(x) for x in u["test_label"]]
+    spans: dict[tuple[int, int, int], tuple[list[int], list[int]]] = {}
+    for i, span in enumerate(zip(g_sent, g_start, g_end)):
+        spans.setdefault(span, ([], []))[0].append(i)
+    matched = {j for j in g_match if j >= 0}
+    for j, span in enumerate(zip(t_sent, t_start, t_end)):
+        if j not in matched:
+            spans.setdefault(span, ([], []))[1].append(j)
+    keys: list[tuple[Any, ...]] = []
+    gold: list[str] = []
+    system: list[str] = []
+    sentence: list[int] = []
+    forms: list[str] = []
+    present: list[bool] = []
+    for span in sorted(spans):
+        s, a, b = span
+        gi, free = spans[span]
+        form = " ".join(words[off[s] + a : off[s] + b])
+        rest = iter(free)  # the span's unmatched test brackets, in file order
+        for k, i in enumerate(gi):
+            lab = g_label[i]
+            if g_match[i] >= 0:
+                sys_lab = lab
+            else:
+                other = next(rest, None)
+                sys_lab = _ABSENT if other is None else t_label[other]
+            keys.append((s, a, b, 0, k, lab))
+            gold.append(lab)
+            system.append(sys_lab)
+            present.append(True)
+        for k, j in enumerate(rest):
+            keys.append((s, a, b, 1, k, ""))
+            gold.append(_ABSENT)
+            system.append(t_label[j])
+            present.append(False)
+        n = len(keys) - len(sentence)
+        sentence.extend([s] * n)
+        forms.extend([form] * n)
+    ids = _sentence_ids(u)
+    return UnitTable(
+        view="brackets",
+        gold=np.array(gold, dtype=object),
+        system=np.array(system, dtype=object),
+        sentence=np.array(sentence, dtype=np.int64),
+        forms=tuple(forms),
+        n_sentences=len(ids),
+        keys=tuple(keys),
+        gold_present=np.array(present, dtype=bool),
+        absent=_ABSENT,
+        sentence_ids=ids,
+        note="brackets as EVALB counts and matches them; error and skip sentences: gold brackets only",
+    )
+
+
+def _pos(u: dict[str, Any]) -> UnitTable:
+    words: list[str] = u["words"]
+    off: list[int] = np.asarray(u["word_offsets"]).tolist()
+    sent: list[int] = np.asarray(u["tag_sentence"]).tolist()
+    idx: list[int] = np.asarray(u["tag_word"]).tolist()
+    ok: list[bool] = np.asarray(u["tag_correct"]).tolist()
+    gold = [_shown(x) for x in u["gold_tag"]]
+    system = [g if c else _shown(t) for g, t, c in zip(gold, u["test_tag"], ok)]
+    ids = _sentence_ids(u)
+    return UnitTable(
+        view="pos",
+        gold=np.array(gold, dtype=object),
+        system=np.array(system, dtype=object),
+        sentence=np.array(sent, dtype=np.int64),
+        forms=tuple(words[off[s] + i] for s, i in zip(sent, idx)),
+        n_sentences=len(ids),
+        keys=tuple(zip(sent, idx, gold)),
+        gold_present=np.ones(len(gold), dtype=bool),
+        absent=_ABSENT,
+        sentence_ids=ids,
+        note="the words of EVALB's tagging accuracy (none in error and skip sentences)",
     )
 
 
@@ -198,6 +353,7 @@ SPECS = (
         ),
         aliases=("penn", "ptb", "trees"),
         extensions=(".mrg", ".ptb", ".tree", ".trees"),
+        views=VIEWS,
         metrics=("f1", "precision", "recall", "tagging_accuracy", "complete_match"),
         detect=_is_trees,
     ),
