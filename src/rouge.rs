@@ -311,7 +311,7 @@ pub fn score_document(
                     RougeType::L => lcs_prf(t_all, &p_all),
                     RougeType::LSum => summary_lcs_prf(t_sents, &p_sents, n_ids),
                 };
-                if best.map_or(true, |b| s[2] > b[2]) {
+                if best.is_none_or(|b| s[2] > b[2]) {
                     best = Some(s);
                 }
             }

@@ -486,7 +486,7 @@ fn best_shift(
                         let cost = ed.cost_from(&cand, prefix);
                         *checked += 1;
                         let key = (pre as i64 - cost as i64, len, -(sh as i64), -target);
-                        if best.map_or(true, |b| key > b) {
+                        if best.is_none_or(|b| key > b) {
                             best = Some(key);
                             best_words.clone_from(&cand);
                         }
