@@ -24,7 +24,7 @@ def test_compare_scores_table_and_json(tmp_path: Path, capsys: pytest.CaptureFix
     b = _write(tmp_path / "b.tsv", rng.normal(0.6, 0.1, 200))
     assert main(["compare", str(a), str(b), "-n", "2000", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "\nb " in out and "berg-kirkpatrick" in out and "seed:3" in out
+    assert "\na " in out and " b " in out and "berg-kirkpatrick" in out and "seed:3" in out
     assert main(["compare", str(a), str(b), "-n", "2000", "--json", "--test", "permutation"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d[0]["test"] == "approximate_randomization" and d[0]["n_resamples"] == 2000
@@ -45,7 +45,7 @@ def test_compare_f1_statistics_jsonl(tmp_path: Path, capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize(
     "content_a,content_b,message",
     [
-        ("0.1\n0.2\n", "0.1\n", "1 items, but"),
+        ("0.1\n0.2\n", "0.1\n", "'b' has 1 items, but 'a' has 2"),
         ("0.1\nnan\n", "0.1\n0.2\n", "line 2: column 1: 'nan' is not finite"),
         ("", "0.1\n", "empty"),
         ("0.1\n\n0.3\n", "0.1\n0.2\n0.3\n", "line 2: empty line"),
@@ -72,10 +72,13 @@ def test_undecodable_and_missing(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "no such file" in capsys.readouterr().err
 
 
-def test_bad_resamples_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_resamples_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     a = _write(tmp_path / "a.tsv", np.arange(5.0))
-    assert main(["compare", str(a), str(a), "-n", "0"]) == 1
-    assert "n_resamples must be >= 1" in capsys.readouterr().err
+    for bad in ("0", "-5", "18446744073709551616", "1.5"):
+        with pytest.raises(SystemExit) as e:
+            main(["compare", str(a), str(a), "-n", bad])
+        assert e.value.code == 2
+        assert "--resamples must be" in capsys.readouterr().err
 
 
 def test_demo_and_info(capsys: pytest.CaptureFixture[str]) -> None:

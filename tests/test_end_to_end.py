@@ -101,9 +101,11 @@ def test_conll2003_ner_f1(shared_data: Path, capsys: pytest.CaptureFixture[str])
 
 def test_score_prints_the_reference_report(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = shared_data / "ner" / "conll2003_en_testb"
-    assert main(["score", "ner", str(d / "gold.conll"), str(d / "flair_lstm_crf.conll")]) == 0
+    assert main(["score", "-f", "ner", str(d / "gold.conll"), str(d / "flair_lstm_crf.conll")]) == 0
     out = capsys.readouterr().out
     assert "accuracy:" in out and "FB1:  93.03" in out
+    assert main(["score", str(d / "gold.conll"), str(d / "flair_lstm_crf.conll")]) == 0  # detected: ner
+    assert capsys.readouterr().out == out
 
 
 def test_token_mismatch_is_one_line(shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -233,7 +233,7 @@ def test_result_describes_itself() -> None:
     ):
         assert key in d
     assert d["seed"] == 5 and d["n_resamples"] == 99
-    assert "seed:5" in r.signature and "n:99" in r.signature
+    assert "seed:5" in r.signature and "B:99" in r.signature
     assert r.statistic == pytest.approx(0.2 / 3)
     raw = sigfast.paired_bootstrap([0.1, 0.5, 0.3], [0.2, 0.6, 0.3], n_resamples=99, seed=5, pvalue="raw")
     assert raw.pvalue == raw.count / 99 and r.pvalue == (r.count + 1) / 100

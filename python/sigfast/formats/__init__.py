@@ -122,7 +122,8 @@ def system_names(paths: Sequence[Any]) -> list[str]:
     except where two files would get the same name (``AntNLP/en_ewt.conllu``
     and ``BOUN/en_ewt.conllu``): then those files are named by their folder
     (``AntNLP``, ``BOUN``), failing that ``folder/stem``, failing that by
-    their paths as given. ``NAME=PATH`` names a system explicitly.
+    their paths as given (the same file twice: ``a``, ``a #2``). ``NAME=PATH``
+    names a system explicitly.
     """
     strs = [str(p) for p in paths]
     names = [_stem(p) for p in strs]
@@ -133,10 +134,12 @@ def system_names(paths: Sequence[Any]) -> list[str]:
     dup = _duplicates(names)
     if dup:
         names = [p if n in dup else n for p, n in zip(strs, names)]
-    dup = _duplicates(names)
-    if dup:
-        raise InputError(f"the same system file is given twice: {sorted(dup)}; name them with NAME=PATH")
-    return names
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:  # the very same file given twice: n, n #2, ...
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n} #{seen[n]}")
+    return out
 
 
 def _duplicates(names: Sequence[str]) -> set[str]:
@@ -232,6 +235,15 @@ def parse(
     if fmt in (None, "auto"):
         fmt = detect_format(gold if gold is not None else paths[0])
     s = spec(fmt)
+    options = dict(options)
+    if "align" in options and s.option("align") is None:
+        # every other format compares the gold tokens: "tokens" is what it does, "chars" cannot be done
+        if str(options["align"]) != "tokens":
+            raise InputError(
+                f"format {s.name!r} compares systems on the gold tokens; align={options['align']!r} (character "
+                "alignment) is for CoNLL-U raw-text systems"
+            )
+        del options["align"]
     opts = s.validate(options)
     if s.needs_gold and gold is None:
         raise InputError(f"format {s.name!r} needs a gold file")

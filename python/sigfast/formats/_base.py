@@ -443,12 +443,16 @@ class Parsed:
                 f"format {self.format!r} has no per-item metric {key!r}; choose one of {', '.join(sorted(first.stats))}"
             )
         items = [r.stats[key] for r in self.reports]
-        shapes = {it.values.shape for it in items}
-        if len(shapes) != 1:
-            raise InputError(
-                "systems gave different numbers of items or statistics: "
-                + ", ".join(f"{n}: {it.values.shape}" for n, it in zip(self.names, items))
-            )
+        n0, k0 = items[0].values.shape
+        for n, it in zip(self.names[1:], items[1:]):
+            n1, k1 = it.values.shape
+            if n1 != n0:
+                raise InputError(
+                    f"system {n!r} has {n1} items, but {self.names[0]!r} has {n0}; paired tests need the same "
+                    "items in the same order"
+                )
+            if k1 != k0:
+                raise InputError(f"system {n!r} has {k1} values per item, but {self.names[0]!r} has {k0}")
         it0 = items[0]
         if self.spec.needs_gold:
             summary = "; ".join(

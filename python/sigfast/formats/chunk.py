@@ -1003,6 +1003,15 @@ def _chunk_options(delimiter_default: str | None) -> tuple[Option, ...]:
     )
 
 
+_TAG = re.compile(r"O|[BIESUL]-\S+")
+
+
+def _looks_like_tag_columns(head: list[str]) -> bool:
+    """CoNLL-2003-style columns: every token line has at least two fields and ends in an IOB/IOBES tag."""
+    rows = [ln.split() for ln in head if ln.strip() and not ln.startswith("-DOCSTART-")]
+    return bool(rows) and all(len(r) >= 2 and _TAG.fullmatch(r[-1]) for r in rows)
+
+
 SPECS = (
     FormatSpec(
         name="conlleval",
@@ -1022,5 +1031,6 @@ SPECS = (
         aliases=("chunk", "bio", "conll2003", "iob"),
         views=VIEWS,
         metrics=("f1", "precision", "recall", "accuracy"),
+        detect=_looks_like_tag_columns,
     ),
 )

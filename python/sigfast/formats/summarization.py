@@ -135,11 +135,14 @@ SPECS = (
     FormatSpec(
         name="rouge",
         description="summaries: one document per line, one or more reference files as gold",
-        reference="rouge-score 0.1.2 (ROUGE-1/2/L)",
+        reference="rouge-score 0.1.2 (ROUGE-1/2/L/Lsum, Porter stemming)",
         score=score_rouge,
         options=(
             Option("rouge_types", (str, list, tuple), ("rouge1", "rouge2", "rougeL"), "ROUGE types (comma-separated)"),
             Option("use_stemmer", bool, False, "Porter stemming as rouge-score applies it"),
+            Option(
+                "sentence_sep", str, None, "separator of sentences inside a line (rougeLsum), e.g. <n>", nullable=True
+            ),
         ),
         aliases=("summarization", "rouge_score"),
         metrics=("rouge1", "rouge2", "rougeL"),
