@@ -90,7 +90,7 @@ def test_shared_flags_mean_the_same_everywhere() -> None:
 
 @pytest.mark.parametrize("bad", ["0", "-1", "x", "1099511627777"])
 def test_resamples_rejected_everywhere(bad: str) -> None:
-    for name, p in _subparsers().items():
+    for p in _subparsers().values():
         flags = _flags(p)
         if "--resamples" not in flags:
             continue
