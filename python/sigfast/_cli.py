@@ -236,10 +236,16 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
     """(gold, system files) of a subcommand: ``--ref`` files are gold, else with ``--format`` the first FILE is."""
     refs = getattr(args, "ref", None)
     files = list(files)
+    fmt = getattr(args, "format", None)
+    if fmt and not refs:
+        from .formats import spec
+
+        if not spec(fmt).needs_gold:  # per-item values: every file is a system
+            fmt = None
     if refs:
         gold: Any = refs if len(refs) > 1 else refs[0]
         systems = files
-    elif getattr(args, "format", None):
+    elif fmt:
         if not files:
             raise InputError("give GOLD and SYSTEM files (or --ref GOLD)")
         gold, systems = files[0], files[1:]
@@ -271,9 +277,8 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
     gold, systems = split_systems(args, args.files if files is None else files, min_systems=min_systems)
     opts = format_options(args)
     if gold is None:
-        if opts:
-            raise InputError("-o/--option and --align are for --format files")
-        return parse(item_format(systems), None, systems)
+        fmt = getattr(args, "format", None) or item_format(systems)
+        return parse(fmt, None, systems, **opts)
     return parse(getattr(args, "format", None) or "auto", gold, systems, **opts)
 
 
