@@ -84,12 +84,8 @@ def _bad_values(p: dict) -> list[object]:
         return ["no-such-choice", 1]
     if t == "int":
         return [p["min"] - 1, p["max"] + 1, 1.5, "x"]
-    lo = p["min"] if not p.get("open_min") else p["min"]
-    out: list[object] = [math.nan, math.inf, "x"]
-    if p.get("open_min"):
-        out.append(lo)
-    else:
-        out.append(lo - 1)
+    lo = p["min"]
+    out: list[object] = [math.nan, math.inf, "x", lo if p.get("open_min") else lo - 1]
     if math.isfinite(p["max"]):
         out.append(p["max"] * 2 + 1)
     return out
