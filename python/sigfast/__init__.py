@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import exceptions, io, metrics
 from ._native import STREAM_VERSION, __version__
 from .classical import (
@@ -42,6 +44,7 @@ from .stats import Statistics
 __all__ = [
     "STREAM_VERSION",
     "AdjustedPValues",
+    "AsoResult",
     "BootstrapInterval",
     "ConfidenceInterval",
     "FormatError",
@@ -50,6 +53,7 @@ __all__ = [
     "PairedTestResult",
     "PairwiseResult",
     "ReplicabilityResult",
+    "SeedComparison",
     "SigfastError",
     "Statistics",
     "TestResult",
@@ -59,11 +63,13 @@ __all__ = [
     "agreement",
     "agresti_coull_interval",
     "analysis",
+    "aso",
     "binomial_test",
     "bootstrap_interval",
     "bootstrap_power",
     "bootstrap_sample_size",
     "clopper_pearson_interval",
+    "compare_seeds",
     "coref_diff",
     "diff",
     "exceptions",
@@ -84,12 +90,18 @@ __all__ = [
     "proportion_interval",
     "read",
     "replicability",
+    "seeds",
     "sign_test",
     "studies",
     "welch_ttest",
     "wilcoxon",
     "wilson_interval",
 ]
+
+if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
+    from . import analysis, seeds, studies
+    from .analysis import agreement, coref_diff, diff, krippendorff_alpha, oracle
+    from .seeds import AsoResult, SeedComparison, aso, compare_seeds
 
 # Error analysis and studies load on first use, so `import sigfast` stays light.
 _LAZY = {

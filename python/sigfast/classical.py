@@ -95,6 +95,35 @@ class TestResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
 
+    def to_frame(self) -> Any:
+        """A one-row pandas DataFrame (details flattened into columns)."""
+        from ._api import frame
+
+        d = self.to_dict()
+        details = d.pop("details")
+        ci = d.pop("confidence_interval")
+        if ci is not None:
+            d["confidence_interval_low"], d["confidence_interval_high"] = ci["low"], ci["high"]
+        return frame([{**d, **details}])
+
+    def __repr__(self) -> str:
+        from ._api import short_repr
+
+        return short_repr(
+            self,
+            f"{self.test} {self.variant} ({self.alternative})",
+            {
+                "statistic": f"{self.statistic:.6g}",
+                "pvalue": f"{self.pvalue:.6g}",
+                "n": self.n,
+                **(
+                    {self.effect_size_name or "effect_size": f"{self.effect_size:.6g}"}
+                    if self.effect_size is not None
+                    else {}
+                ),
+            },
+        )
+
     def __str__(self) -> str:
         lines = [f"{self.test} ({self.variant}, {self.alternative})"]
         lines.append(f"  statistic = {self.statistic:.6g}   p = {self.pvalue:.6g}   n = {self.n}")

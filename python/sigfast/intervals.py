@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._api import checked_keywords
 from .classical import _beta_ppf, _count, _json_value, _ndtr, _ndtri
 from .exceptions import InputError
 from .metrics import Metric, resolve_metric
@@ -189,9 +190,37 @@ class BootstrapInterval:
     acceleration: float | None = None
     resampling: str = "items"
     distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
+
+    def to_frame(self) -> Any:
+        """A one-row pandas DataFrame."""
+        from ._api import frame
+
+        d = self.to_dict()
+        ci = d.pop("confidence_interval")
+        d["low"], d["high"] = ci["low"], ci["high"]
+        d["systems"] = " vs ".join(d["systems"])
+        d["quantiles"] = str(d["quantiles"])
+        return frame([d])
+
+    def __repr__(self) -> str:
+        from ._api import short_repr
+
+        lo, hi = self.confidence_interval
+        return short_repr(
+            self,
+            f"{self.method} interval of the {self.statistic} of {self.metric} ({' vs '.join(self.systems)})",
+            {
+                "estimate": f"{self.estimate:.6g}",
+                "confidence_interval": f"({lo:.6g}, {hi:.6g})",
+                "confidence_level": self.confidence_level,
+                "n_resamples": f"{self.n_resamples:,}",
+                "seed": self.seed,
+            },
+        )
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 2)
@@ -283,6 +312,7 @@ def _bca_levels(
     return a1, a2, z0, a
 
 
+@checked_keywords
 def bootstrap_interval(
     x: Any,
     y: Any = None,
@@ -359,7 +389,19 @@ def bootstrap_interval(
             jack = _jackknife(stats.values[0], m)
         q1, q2, z0, acc = _bca_levels(theta_b, theta_hat, jack, alpha)
     lo, hi = np.quantile(theta_b, [q1, q2])
+    from .signature import build as _signature
+
     return BootstrapInterval(
+        signature=_signature(
+            f"bootstrap_interval_{method}",
+            stats=stats,
+            metric=m,
+            variant="difference" if paired else "score",
+            resampling=f"distinct-rows({distinct})" if distinct is not None else "items",
+            B=B,
+            seed=seed,
+            conf=cl,
+        ),
         method=method,
         metric=m.name,
         statistic="difference" if paired else "score",

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._api import checked_keywords
 from ._backends import run_tasks
 from ._plot import pyplot
 from ._progress import ProgressArg
@@ -377,6 +378,30 @@ class PairwiseResult:
         )
         return [ranking, pairs]
 
+    def to_frame(self) -> Any:
+        """One row per unordered pair (:meth:`comparisons`) as a pandas DataFrame."""
+        from ._api import frame
+
+        return frame(self.comparisons())
+
+    def __repr__(self) -> str:
+        from ._api import short_repr
+
+        best = self.systems[self.order()[0]]
+        return short_repr(
+            self,
+            f"{len(self.systems)} systems, {self.metric}, {self.variant} bootstrap ({self.alternative})",
+            {
+                "best": best,
+                "clusters": len(self.clusters()),
+                "correction": self.correction,
+                "alpha": self.alpha,
+                "n_resamples": f"{self.n_resamples:,}",
+                "seed": self.seed,
+                "n_items": self.n_items,
+            },
+        )
+
     def table(self, markdown: bool = False) -> str:
         """The ranking table (text or markdown)."""
         return self.tables()[0].render("markdown" if markdown else "text")
@@ -474,6 +499,8 @@ def gain_threshold(
 def _as_stats(data: Any, metric: Any) -> Statistics:
     if isinstance(data, Statistics):
         return data
+    if hasattr(data, "columns") and hasattr(data, "to_numpy") and not isinstance(data, Mapping):
+        data = {str(c): data[c].to_numpy() for c in data.columns}  # a pandas DataFrame: a column per system
     if isinstance(data, Mapping):
         arrays = {str(k): np.asarray(v) for k, v in data.items()}
         if all(a.ndim == 1 for a in arrays.values()):
@@ -488,6 +515,7 @@ def _as_stats(data: Any, metric: Any) -> Statistics:
     raise InputError("pairwise() takes a Statistics object or a mapping of system name -> per-item array")
 
 
+@checked_keywords
 def pairwise(
     data: Statistics | Mapping[str, Any],
     *,

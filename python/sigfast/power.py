@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._api import checked_keywords
 from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcnemar
 from .exceptions import InputError
 
@@ -341,6 +342,7 @@ def _bootstrap_detects(
     return bool(better and r.pvalue <= alpha)
 
 
+@checked_keywords
 def bootstrap_power(
     n: int,
     gain: float | None = None,
@@ -430,6 +432,7 @@ def _bootstrap_runner(
     return run
 
 
+@checked_keywords
 def bootstrap_sample_size(
     gain: float | None = None,
     discordance: float | None = None,

@@ -80,6 +80,38 @@ class PairedTestResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
 
+    def to_frame(self) -> Any:
+        """A one-row pandas DataFrame of :meth:`to_dict` (intervals as ``*_low``/``*_high`` columns)."""
+        from ._api import frame
+
+        row: dict[str, Any] = {}
+        for k, v in self.to_dict().items():
+            if isinstance(v, dict) and set(v) == {"low", "high"}:
+                row[f"{k}_low"], row[f"{k}_high"] = v["low"], v["high"]
+            elif isinstance(v, list):
+                row[k] = " vs ".join(map(str, v))
+            else:
+                row[k] = v
+        return frame([row])
+
+    def __repr__(self) -> str:
+        from ._api import short_repr
+
+        ci = self.confidence_interval
+        return short_repr(
+            self,
+            f"{self.test} {self.variant} ({self.alternative}), {self.metric}: "
+            f"{self.systems[0]} {self.score_x:.6g} vs {self.systems[1]} {self.score_y:.6g}",
+            {
+                "statistic": f"{self.statistic:+.6g}",
+                "pvalue": f"{self.pvalue:.6g}",
+                "confidence_interval": None if ci is None else f"({ci.low:+.6g}, {ci.high:+.6g})",
+                "n_resamples": f"{self.n_resamples:,}",
+                "seed": self.seed,
+                "n_items": self.n_items,
+            },
+        )
+
     def __str__(self) -> str:
         from .report import format_result
 

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._api import checked_keywords, series_name
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
@@ -118,7 +119,11 @@ def _pair(x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, An
     else:
         if y is None:
             raise InputError("paired tests need two systems: pass x and y (or one Statistics with two systems)")
-        names = tuple(str(s) for s in systems) if systems is not None else ("x", "y")
+        if systems is not None:
+            names = tuple(str(s) for s in systems)
+        else:  # pandas Series keep their names
+            nx, ny = series_name(x), series_name(y)
+            names = (nx or "x", ny or "y") if nx != ny else ("x", "y")
         if len(names) != 2 or names[0] == names[1]:
             raise InputError(f"systems= must give two different names, got {list(names)}")
         xa, ya = np.asarray(x), np.asarray(y)
@@ -181,6 +186,7 @@ def _custom_values(table: np.ndarray, m: Metric, k: int, total: int, fetch: Any)
     return out
 
 
+@checked_keywords
 def paired_bootstrap(
     x: Any,
     y: Any = None,
@@ -323,6 +329,7 @@ def paired_bootstrap(
     )
 
 
+@checked_keywords
 def permutation_test(
     x: Any,
     y: Any = None,

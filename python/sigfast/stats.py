@@ -233,6 +233,9 @@ class Statistics:
 
 
 def _split_named(data: Any, systems: Sequence[str] | None) -> tuple[list[str], list[Any]]:
+    if hasattr(data, "columns") and hasattr(data, "to_numpy") and not isinstance(data, Mapping):
+        # a pandas DataFrame: one column per system, named by its columns
+        data = {str(c): data[c].to_numpy() for c in data.columns}
     if isinstance(data, Mapping):
         names = [str(k) for k in data.keys()]
         arrays = list(data.values())
@@ -240,7 +243,15 @@ def _split_named(data: Any, systems: Sequence[str] | None) -> tuple[list[str], l
             raise InputError("give system names either as mapping keys or as systems=, not both")
     else:
         arrays = list(data)
-        names = list(systems) if systems is not None else [f"system{i}" for i in range(len(arrays))]
+        if systems is None:  # pandas Series keep their names
+            from ._api import series_name
+
+            given = [series_name(a) for a in arrays]
+            names = (
+                given if all(given) and len(set(given)) == len(given) else [f"system{i}" for i in range(len(arrays))]
+            )
+        else:
+            names = list(systems)
         if len(names) != len(arrays):
             raise InputError(f"{len(names)} system names for {len(arrays)} systems")
     if not arrays:

@@ -146,6 +146,21 @@ class AgreementResult:
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
+    def to_frame(self) -> Any:
+        """The lowest-alpha sentences (sentence, id, alpha) as a pandas DataFrame."""
+        from .._api import frame
+
+        return frame([{"sentence": v.sentence, "sentence_id": v.sentence_id, "alpha": v.alpha} for v in self.lowest])
+
+    def __repr__(self) -> str:
+        from .._api import short_repr
+
+        return short_repr(
+            self,
+            f"{len(self.names)} systems, {self.view}",
+            {"corpus_alpha": f"{self.corpus_alpha:.4f}", "include_gold": self.include_gold},
+        )
+
     def format(self, style: str = "text") -> str:
         from .report import format_agreement
 

@@ -128,6 +128,35 @@ class DiffResult:
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
+    def to_frame(self) -> Any:
+        """One row per transition (class, transition, count) as a pandas DataFrame."""
+        from .._api import frame
+
+        rows = []
+        for cls, top in (
+            ("correction", self.top_corrections),
+            ("new error", self.top_new_errors),
+            ("changed error", self.top_changed_errors),
+        ):
+            rows += [{"class": cls, "transition": t, "count": c} for t, c in top]
+        return frame(rows)
+
+    def __repr__(self) -> str:
+        from .._api import short_repr
+
+        return short_repr(
+            self,
+            f"{self.system1} -> {self.system2}, {self.view}",
+            {
+                "n_units": self.n_units,
+                "differ": self.n_differ,
+                "corrections": self.corrections,
+                "new_errors": self.new_errors,
+                "changed_errors": self.changed_errors,
+                "delta": f"{self.delta:+.4f}",
+            },
+        )
+
     def format(self, style: str = "text", max_labels: int | None = None) -> str:
         from .report import format_diff
 

@@ -82,6 +82,23 @@ class OracleResult:
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
+    def to_frame(self) -> Any:
+        """One row per system (correct units, accuracy) plus the oracle, as a pandas DataFrame."""
+        from .._api import frame
+
+        rows = [{"system": n, "correct": c, "accuracy": a} for n, c, a in zip(self.names, self.correct, self.accuracy)]
+        rows.append({"system": "oracle", "correct": self.oracle_correct, "accuracy": self.oracle})
+        return frame(rows)
+
+    def __repr__(self) -> str:
+        from .._api import short_repr
+
+        return short_repr(
+            self,
+            f"{len(self.names)} systems, {self.view}, {self.n_units} units",
+            {"best": self.best, "oracle": f"{self.oracle:.4f}", "gain": f"{self.gain:+.4f}"},
+        )
+
     def format(self, style: str = "text") -> str:
         from .report import format_oracle
 

@@ -294,6 +294,46 @@ class AcrossSplitsResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
 
+    def to_frame(self) -> Any:
+        """One row per pair of systems (:meth:`comparisons`) as a pandas DataFrame."""
+        from .._api import frame
+
+        return frame(self.comparisons())
+
+    @property
+    def signature(self) -> str:
+        from ..signature import build
+
+        return (
+            build(
+                "across_splits",
+                variant=f"{self.test}:{self.variant or '-'}",
+                alt=self.sidedness,
+                metric=None,
+                splits=self.n_splits,
+                items="+".join(map(str, self.n_items)),
+                B=self.n_resamples,
+                seed=self.seed,
+                correction=f"{self.correction}@{self.alpha:g}/{self.family}",
+            )
+            + f"|metric:{self.metric}"
+        )
+
+    def __repr__(self) -> str:
+        from .._api import short_repr
+
+        return short_repr(
+            self,
+            f"{len(self.systems)} systems on {self.n_splits} splits, {self.test} ({self.variant}, {self.sidedness})",
+            {
+                "metric": self.metric,
+                "correction": self.correction,
+                "family": self.family,
+                "alpha": self.alpha,
+                "seed": self.seed,
+            },
+        )
+
     def tables(self, max_rows: int | None = None) -> list[Any]:
         """Score ranges per system and significant wins per pair (for every output style)."""
         from ..report import Table, _fmt_score

@@ -156,6 +156,21 @@ class CalibrationResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(include_tests), **kwargs)
 
+    def to_frame(self) -> Any:
+        """One row per band and domain pair (:meth:`rows`) as a pandas DataFrame."""
+        from .._api import frame
+
+        return frame(self.rows())
+
+    def __repr__(self) -> str:
+        from .._api import short_repr
+
+        return short_repr(
+            self,
+            f"{len(self.systems)} systems, {len(self.domains)} domain(s), {self.n_test_sets} test sets of {self.m}",
+            {"metric": self.metric, "variant": self.variant, "n_resamples": f"{self.n_resamples:,}", "seed": self.seed},
+        )
+
     def tables(self) -> list[Any]:
         """The calibration table (for every output style)."""
         from ..report import Table

@@ -108,6 +108,27 @@ class TestSizeCurve:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(include_tests), **kwargs)
 
+    def to_frame(self) -> Any:
+        """One row per test-set size (:meth:`thresholds`) as a pandas DataFrame."""
+        from .._api import frame
+
+        return frame(self.thresholds())
+
+    def __repr__(self) -> str:
+        from .._api import short_repr
+
+        return short_repr(
+            self,
+            f"{len(self.systems)} systems, sizes {', '.join(map(str, self.sizes))}",
+            {
+                "metric": self.metric,
+                "mode": self.mode,
+                "variant": self.variant,
+                "n_resamples": f"{self.n_resamples:,}",
+                "seed": self.seed,
+            },
+        )
+
     def tables(self) -> list[Any]:
         """The threshold table (for every output style)."""
         from ..report import Table
