@@ -162,6 +162,11 @@ def _parser() -> argparse.ArgumentParser:
     pw.set_defaults(handler=_cmd_pairwise)
 
     d = sub.add_parser("demo", help="run the main job on built-in sample data")
+    d.add_argument(
+        "--save",
+        metavar="FOLDER",
+        help="write the sample data as files the other subcommands read (F1 statistics, 0/1 correctness, scores)",
+    )
     _cli.add_resamples(d, 1_000_000, "bootstrap resamples")
     _cli.add_seed(d)
     _cli.add_threads(d)
@@ -528,9 +533,12 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
+    from .demo import run_demo, save_sample
 
     _cli.precheck(args)
+    if args.save:
+        for p in save_sample(args.save):
+            print(f"wrote {p}", file=sys.stderr)
     runs = run_demo(n_resamples=args.resamples, seed=args.seed, threads=args.threads)
     text = "sigfast demo: built-in sample data (synthetic taggers)\n\n" + "".join(
         f"== {title} ({sec:.2f} s)\n{r}\n\n" for title, r, sec in runs

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["make_sample", "run_demo"]
+__all__ = ["make_sample", "run_demo", "save_sample"]
 
 
 def make_sample(seed: int = 7) -> dict[str, np.ndarray]:
@@ -33,6 +33,43 @@ def make_sample(seed: int = 7) -> dict[str, np.ndarray]:
         rng.random(tokens) < 0.8, pos_a, np.where(hard, rng.random(tokens) < 0.62, rng.random(tokens) < 0.986)
     ).astype(np.float64)
     return {"ner_a": tagger(0.86, 0.05), "ner_b": tagger(0.87, 0.045), "pos_a": pos_a, "pos_b": pos_b}
+
+
+def save_sample(folder: str) -> list[str]:
+    """Write :func:`make_sample`'s data as files the CLI reads; returns their paths.
+
+    ``tagger_A.jsonl``/``tagger_B.jsonl``: per-sentence F1 statistics
+    (``{"tp": .., "guessed": .., "gold": ..}``) of the two NER taggers;
+    ``pos_A.txt``/``pos_B.txt``: per-token correctness (0/1) of the two POS
+    taggers; ``scores_A.tsv``/``scores_B.tsv``/``scores_C.tsv``: one score per
+    sentence of three systems.
+    """
+    import json
+    import os
+
+    data = make_sample()
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for name, key in (("tagger_A", "ner_a"), ("tagger_B", "ner_b")):
+        p = os.path.join(folder, f"{name}.jsonl")
+        with open(p, "w", encoding="utf-8") as fh:
+            for tp, guessed, gold in data[key].astype(int):
+                fh.write(json.dumps({"tp": int(tp), "guessed": int(guessed), "gold": int(gold)}) + "\n")
+        paths.append(p)
+    for name, key in (("pos_A", "pos_a"), ("pos_B", "pos_b")):
+        p = os.path.join(folder, f"{name}.txt")
+        with open(p, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(str(int(v)) for v in data[key]) + "\n")
+        paths.append(p)
+    rng = np.random.default_rng(3)
+    base = rng.random(500)
+    for k, name in enumerate(("A", "B", "C")):
+        p = os.path.join(folder, f"scores_{name}.tsv")
+        scores = np.clip(base + rng.normal(0.02 * k, 0.1, 500), 0, 1)
+        with open(p, "w", encoding="utf-8") as fh:
+            fh.write("score\n" + "\n".join(f"{v:.6f}" for v in scores) + "\n")
+        paths.append(p)
+    return paths
 
 
 def run_demo(
