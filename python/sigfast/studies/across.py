@@ -69,7 +69,7 @@ def split_units(units: Any, splits: Any, part: str = "test") -> list[Statistics]
     ``units`` (:class:`sigfast.formats.Units`, e.g. ``sigfast.formats.parse(...).units("las")``)
     come from the corpus that was split by sentence; split k's statistics hold,
     for every unit of a sentence in its ``part``, each system's correctness
-    (one 0/1 score per unit, metric ``mean``), so McNemar per split runs on
+    (statistics ``(correct, 1)`` per unit, metric ``accuracy``), so McNemar per split runs on
     tokens, as Gorman & Bedrick (2019) do.
     """
     manifest = _manifest(splits, units.n_sentences, part)
@@ -79,8 +79,17 @@ def split_units(units: Any, splits: Any, part: str = "test") -> list[Statistics]
         mask = np.isin(units.sentence, np.asarray(s["indices"][part], dtype=np.int64))
         if not mask.any():
             raise InputError(f"split {s.get('name', '?')}: its {part} part holds no units")
-        out.append(Statistics.from_scores({n: c[mask] for n, c in correct.items()}))
+        out.append(_unit_accuracy({n: c[mask] for n, c in correct.items()}))
     return out
+
+
+def _unit_accuracy(correct: Mapping[str, np.ndarray]) -> Statistics:
+    """Per-unit correctness as accuracy statistics (correct, 1): accuracy is shown in percent."""
+    return Statistics.from_counts(
+        {n: np.stack([c, np.ones_like(c)], 1) for n, c in correct.items()},
+        stat_names=("correct", "total"),
+        metric="accuracy",
+    )
 
 
 def binary_outcomes(stats: Statistics, binarize: str | None = None) -> np.ndarray:

@@ -161,11 +161,10 @@ def _per_split_from_spec(args: argparse.Namespace) -> dict[str, Any]:
 def _split_input(args: argparse.Namespace, parsed: Any) -> Any:
     """McNemar on a format with units runs on the units' correctness (tokens); other tests on the statistics."""
     if args.test == "mcnemar" and parsed.spec.views and args.binarize is None:
-        from ..formats._base import Units  # noqa: F401  (documentation of the type)
-        from ..stats import Statistics
+        from .across import _unit_accuracy
 
         u = parsed.units(args.view)
-        return Statistics.from_scores({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
+        return _unit_accuracy({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
     return parsed.statistics(args.metric)
 
 
