@@ -1,0 +1,904 @@
+//! Metric meta-evaluation: correlations of metric scores with human scores
+//! over a systems × items table, their bootstrap intervals (BOOT-SYSTEMS,
+//! BOOT-INPUTS, BOOT-BOTH) and permutation tests of "metric A correlates
+//! better than metric B" (PERM-SYSTEMS, PERM-INPUTS, PERM-BOTH) after
+//! Deutsch, Dror & Roth (2021, TACL).
+//!
+//! Scores are `S × N` row-major (system `i`, item `j`); human scores may be
+//! NaN (not scored): only cells with a human score are used, for every level
+//! and every metric, and resampling keeps that mask (a resampled cell is
+//! missing exactly when its original cell is).
+//!
+//! Levels ([`Level`]): `System` (mean over a system's scored items, then one
+//! correlation across systems), `Global` (all scored cells flattened), `Item`
+//! (per item across systems, then the mean over items whose correlation is
+//! defined) and `SystemGrouped` (per system across items, then the mean).
+//! With tie calibration (`TieCalibratedAccuracy`) the grouped levels pick one
+//! ε for all groups, maximising the mean of the groups' acc_eq (WMT23).
+//!
+//! # Random streams
+//! Bootstrap resample `b` draws its systems from
+//! `Stream::new(seed, TAG_META_BOOT, b, 0)` and its items from sub-stream 1
+//! (so BOOT-BOTH draws the same systems as BOOT-SYSTEMS); permutation
+//! resample `b` takes its swap bits from `Stream::new(seed, TAG_META_PERM, b,
+//! 0)`, 64 per word, low bit first, one per system, item or cell. Every pair
+//! of metrics sees the same swap masks, so a pair's p-value does not depend on
+//! which other metrics are tested. Resamples run in fixed blocks; counts are
+//! integers, so results are the same bytes for any thread count.
+
+use std::sync::atomic::Ordering;
+
+use crate::engine::{par_blocks, Progress};
+use crate::inference::Alternative;
+use crate::itemstat::{tie_calibrated, Group, ItemStatistic, Scratch};
+use crate::rng::{Bounded, Stream, TAG_META_BOOT, TAG_META_PERM};
+use crate::{Error, Result};
+
+/// Where a correlation is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    System,
+    Global,
+    Item,
+    SystemGrouped,
+}
+
+impl Level {
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "system" => Ok(Level::System),
+            "global" | "segment" | "none" => Ok(Level::Global),
+            "item" | "input" => Ok(Level::Item),
+            "system_grouped" | "sys" => Ok(Level::SystemGrouped),
+            _ => Err(Error::input(format!(
+                "unknown level {s:?}; choose system, global, item or system_grouped"
+            ))),
+        }
+    }
+}
+
+/// What a resample draws or swaps: systems, inputs (items), or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    Systems,
+    Inputs,
+    Both,
+}
+
+impl Scheme {
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "systems" => Ok(Scheme::Systems),
+            "inputs" | "items" => Ok(Scheme::Inputs),
+            "both" => Ok(Scheme::Both),
+            _ => Err(Error::input(format!(
+                "unknown resampling {s:?}; choose systems, inputs or both"
+            ))),
+        }
+    }
+}
+
+/// Human scores and `k` metrics' scores on one `S × N` table.
+pub struct MetaData<'a> {
+    pub s: usize,
+    pub n: usize,
+    pub k: usize,
+    human: &'a [f64],
+    metrics: &'a [f64],
+    valid: Vec<bool>,
+}
+
+/// Per-worker buffers.
+#[derive(Default)]
+struct Work {
+    sc: Scratch,
+    gx: Vec<f64>,
+    gy: Vec<f64>,
+    offs: Vec<(usize, usize, f64)>,
+    sx: Vec<f64>,
+    sy: Vec<f64>,
+    sw: Vec<f64>,
+    rows_count: Vec<u32>,
+    px: Vec<f64>,
+    py: Vec<f64>,
+}
+
+/// A resample: the list of systems (with repeats) and each item's multiplicity.
+struct Resample<'r> {
+    rows: &'r [usize],
+    w: &'r [u32],
+}
+
+impl<'a> MetaData<'a> {
+    /// `human`: S × N (NaN = not scored); `metrics`: k × S × N, finite where
+    /// the human score exists.
+    pub fn new(human: &'a [f64], metrics: &'a [f64], s: usize, n: usize) -> Result<Self> {
+        if s == 0 || n == 0 {
+            return Err(Error::input("no systems or no items"));
+        }
+        if human.len() != s * n {
+            return Err(Error::input(format!(
+                "human scores hold {} values, expected {s} systems x {n} items",
+                human.len()
+            )));
+        }
+        if metrics.is_empty() || metrics.len() % (s * n) != 0 {
+            return Err(Error::input(format!(
+                "metric scores hold {} values, not a multiple of {s} systems x {n} items",
+                metrics.len()
+            )));
+        }
+        if s as u64 > 1 << 32 || n as u64 > 1 << 32 {
+            return Err(Error::input("more than 2^32 systems or items"));
+        }
+        let k = metrics.len() / (s * n);
+        if let Some(p) = human.iter().position(|v| v.is_infinite()) {
+            return Err(Error::input(format!(
+                "human score of system {}, item {} is infinite",
+                p / n,
+                p % n
+            )));
+        }
+        let valid: Vec<bool> = human.iter().map(|v| !v.is_nan()).collect();
+        if !valid.iter().any(|&v| v) {
+            return Err(Error::input("no human scores: every cell is missing"));
+        }
+        for m in 0..k {
+            let mm = &metrics[m * s * n..(m + 1) * s * n];
+            if let Some(p) = (0..s * n).find(|&p| valid[p] && !mm[p].is_finite()) {
+                return Err(Error::input(format!(
+                    "metric {m} has no finite score ({}) for system {}, item {}, which has a human score",
+                    mm[p],
+                    p / n,
+                    p % n
+                )));
+            }
+        }
+        Ok(MetaData {
+            s,
+            n,
+            k,
+            human,
+            metrics,
+            valid,
+        })
+    }
+
+    fn metric(&self, m: usize) -> &'a [f64] {
+        &self.metrics[m * self.s * self.n..(m + 1) * self.s * self.n]
+    }
+
+    /// Metric `m`'s scores z-normalised over the scored cells (population
+    /// standard deviation, as `scipy.stats.zscore`); a constant metric is
+    /// only centred.
+    #[must_use]
+    pub fn standardized(&self, m: usize) -> Vec<f64> {
+        let x = self.metric(m);
+        let cnt = self.valid.iter().filter(|&&v| v).count() as f64;
+        let mean = x
+            .iter()
+            .zip(&self.valid)
+            .filter(|(_, &v)| v)
+            .map(|(a, _)| a)
+            .sum::<f64>()
+            / cnt;
+        let var = x
+            .iter()
+            .zip(&self.valid)
+            .filter(|(_, &v)| v)
+            .map(|(a, _)| (a - mean) * (a - mean))
+            .sum::<f64>()
+            / cnt;
+        let sd = if var > 0.0 { var.sqrt() } else { 1.0 };
+        x.iter()
+            .zip(&self.valid)
+            .map(|(a, &v)| if v { (a - mean) / sd } else { 0.0 })
+            .collect()
+    }
+
+    /// The level correlation of metric `m` with the human scores.
+    #[must_use]
+    pub fn observed(&self, level: Level, stat: &ItemStatistic, m: usize) -> f64 {
+        self.value_of(level, stat, self.metric(m))
+    }
+
+    /// The level correlation of any `S × N` metric table.
+    #[must_use]
+    pub fn value_of(&self, level: Level, stat: &ItemStatistic, x: &[f64]) -> f64 {
+        let rows: Vec<usize> = (0..self.s).collect();
+        let w = vec![1u32; self.n];
+        let rs = Resample { rows: &rows, w: &w };
+        self.level_value(level, stat, x, &rs, &mut Work::default())
+    }
+
+    /// Per-group values (items for `Item`, systems for `SystemGrouped`),
+    /// for the fast paths where only whole groups are resampled or swapped.
+    fn group_values(&self, level: Level, stat: &ItemStatistic, x: &[f64]) -> Vec<f64> {
+        let mut wk = Work::default();
+        match level {
+            Level::Item => (0..self.n)
+                .map(|j| {
+                    self.column(x, j, &mut wk);
+                    stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+                })
+                .collect(),
+            Level::SystemGrouped => (0..self.s)
+                .map(|i| {
+                    self.row(x, i, &mut wk);
+                    stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn column(&self, x: &[f64], j: usize, wk: &mut Work) {
+        wk.gx.clear();
+        wk.gy.clear();
+        for i in 0..self.s {
+            let p = i * self.n + j;
+            if self.valid[p] {
+                wk.gx.push(x[p]);
+                wk.gy.push(self.human[p]);
+            }
+        }
+    }
+
+    fn row(&self, x: &[f64], i: usize, wk: &mut Work) {
+        wk.gx.clear();
+        wk.gy.clear();
+        for j in 0..self.n {
+            let p = i * self.n + j;
+            if self.valid[p] {
+                wk.gx.push(x[p]);
+                wk.gy.push(self.human[p]);
+            }
+        }
+    }
+
+    fn level_value(
+        &self,
+        level: Level,
+        stat: &ItemStatistic,
+        x: &[f64],
+        rs: &Resample<'_>,
+        wk: &mut Work,
+    ) -> f64 {
+        let (s, n) = (self.s, self.n);
+        let calibrated = *stat == ItemStatistic::TieCalibratedAccuracy;
+        match level {
+            Level::System => {
+                // per distinct system: weighted means over its scored items
+                wk.sx.clear();
+                wk.sx.resize(s, 0.0);
+                wk.sy.clear();
+                wk.sy.resize(s, 0.0);
+                wk.sw.clear();
+                wk.sw.resize(s, 0.0);
+                wk.rows_count.clear();
+                wk.rows_count.resize(s, 0);
+                for &r in rs.rows {
+                    wk.rows_count[r] += 1;
+                }
+                for i in 0..s {
+                    if wk.rows_count[i] == 0 {
+                        continue;
+                    }
+                    let (mut a, mut b, mut c) = (0.0, 0.0, 0.0);
+                    for j in 0..n {
+                        let p = i * n + j;
+                        let w = rs.w[j];
+                        if w > 0 && self.valid[p] {
+                            let wf = f64::from(w);
+                            a += wf * x[p];
+                            b += wf * self.human[p];
+                            c += wf;
+                        }
+                    }
+                    wk.sx[i] = a;
+                    wk.sy[i] = b;
+                    wk.sw[i] = c;
+                }
+                wk.gx.clear();
+                wk.gy.clear();
+                for &r in rs.rows {
+                    if wk.sw[r] > 0.0 {
+                        wk.gx.push(wk.sx[r] / wk.sw[r]);
+                        wk.gy.push(wk.sy[r] / wk.sw[r]);
+                    }
+                }
+                stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+            }
+            Level::Global => {
+                wk.gx.clear();
+                wk.gy.clear();
+                for &r in rs.rows {
+                    for j in 0..n {
+                        let p = r * n + j;
+                        if self.valid[p] {
+                            for _ in 0..rs.w[j] {
+                                wk.gx.push(x[p]);
+                                wk.gy.push(self.human[p]);
+                            }
+                        }
+                    }
+                }
+                stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+            }
+            Level::Item | Level::SystemGrouped => {
+                let by_item = level == Level::Item;
+                // groups with their multiplicity
+                wk.gx.clear();
+                wk.gy.clear();
+                wk.offs.clear();
+                let (mut acc, mut wsum) = (0.0, 0.0);
+                let mut eval_group = |wk: &mut Work, weight: f64| {
+                    let start = wk.offs.last().map_or(0, |o| o.1);
+                    if calibrated {
+                        wk.offs.push((start, wk.gx.len(), weight));
+                    } else {
+                        let v = stat.eval(&wk.gx[start..], &wk.gy[start..], &mut wk.sc);
+                        if !v.is_nan() {
+                            acc += weight * v;
+                            wsum += weight;
+                        }
+                        wk.gx.truncate(start);
+                        wk.gy.truncate(start);
+                    }
+                };
+                if by_item {
+                    for j in 0..n {
+                        if rs.w[j] == 0 {
+                            continue;
+                        }
+                        for &r in rs.rows {
+                            let p = r * n + j;
+                            if self.valid[p] {
+                                wk.gx.push(x[p]);
+                                wk.gy.push(self.human[p]);
+                            }
+                        }
+                        eval_group(wk, f64::from(rs.w[j]));
+                    }
+                } else {
+                    wk.rows_count.clear();
+                    wk.rows_count.resize(s, 0);
+                    for &r in rs.rows {
+                        wk.rows_count[r] += 1;
+                    }
+                    for i in 0..s {
+                        let c = wk.rows_count[i];
+                        if c == 0 {
+                            continue;
+                        }
+                        for j in 0..n {
+                            let p = i * n + j;
+                            if self.valid[p] {
+                                for _ in 0..rs.w[j] {
+                                    wk.gx.push(x[p]);
+                                    wk.gy.push(self.human[p]);
+                                }
+                            }
+                        }
+                        eval_group(wk, f64::from(c));
+                    }
+                }
+                if calibrated {
+                    let groups: Vec<Group<'_>> = wk
+                        .offs
+                        .iter()
+                        .map(|&(a, b, w)| Group {
+                            x: &wk.gx[a..b],
+                            y: &wk.gy[a..b],
+                            weight: w,
+                        })
+                        .collect();
+                    tie_calibrated(&groups, &mut wk.sc).0
+                } else if wsum > 0.0 {
+                    acc / wsum
+                } else {
+                    f64::NAN
+                }
+            }
+        }
+    }
+}
+
+/// Weighted mean of the defined values `v[g]` with weights `w(g)`.
+fn mean_defined(v: &[f64], w: impl Fn(usize) -> f64) -> f64 {
+    let (mut a, mut c) = (0.0, 0.0);
+    for (g, &x) in v.iter().enumerate() {
+        let wg = w(g);
+        if wg > 0.0 && !x.is_nan() {
+            a += wg * x;
+            c += wg;
+        }
+    }
+    if c > 0.0 {
+        a / c
+    } else {
+        f64::NAN
+    }
+}
+
+fn draw_rows(seed: u64, b: u64, s: usize, rows: &mut Vec<usize>) {
+    let mut st = Stream::new(seed, TAG_META_BOOT, b, 0);
+    rows.clear();
+    Bounded::new(s as u64).for_each(&mut st, s, |i| rows.push(i));
+}
+
+fn draw_items(seed: u64, b: u64, n: usize, w: &mut Vec<u32>) {
+    let mut st = Stream::new(seed, TAG_META_BOOT, b, 1);
+    w.clear();
+    w.resize(n, 0);
+    Bounded::new(n as u64).for_each(&mut st, n, |j| w[j] += 1);
+}
+
+/// Whether the precomputed per-group values answer this level and scheme.
+fn group_fast_path(level: Level, stat: &ItemStatistic, scheme: Scheme) -> bool {
+    *stat != ItemStatistic::TieCalibratedAccuracy
+        && matches!(
+            (level, scheme),
+            (Level::Item, Scheme::Inputs) | (Level::SystemGrouped, Scheme::Systems)
+        )
+}
+
+/// Level correlations of every metric on bootstrap resamples `start ..
+/// start + count`: `count × k` values, resample-major (NaN where the
+/// correlation is undefined on a resample).
+#[allow(clippy::too_many_arguments)]
+pub fn bootstrap(
+    d: &MetaData<'_>,
+    level: Level,
+    stat: &ItemStatistic,
+    scheme: Scheme,
+    seed: u64,
+    start: u64,
+    count: usize,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    let (s, n, k) = (d.s, d.n, d.k);
+    let fast = group_fast_path(level, stat, scheme);
+    let groups: Vec<Vec<f64>> = if fast {
+        (0..k)
+            .map(|m| d.group_values(level, stat, d.metric(m)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    par_blocks(count, k, threads, progress, |first, chunk| {
+        let mut wk = Work::default();
+        let mut rows: Vec<usize> = (0..s).collect();
+        let mut w = vec![1u32; n];
+        let mut cnt = vec![0u32; s];
+        for (r, out) in chunk.chunks_mut(k).enumerate() {
+            let b = start + (first + r) as u64;
+            if scheme != Scheme::Inputs {
+                draw_rows(seed, b, s, &mut rows);
+            }
+            if scheme != Scheme::Systems {
+                draw_items(seed, b, n, &mut w);
+            }
+            if fast {
+                if level == Level::SystemGrouped {
+                    cnt.iter_mut().for_each(|c| *c = 0);
+                    for &i in &rows {
+                        cnt[i] += 1;
+                    }
+                }
+                for (m, o) in out.iter_mut().enumerate() {
+                    *o = if level == Level::Item {
+                        mean_defined(&groups[m], |j| f64::from(w[j]))
+                    } else {
+                        mean_defined(&groups[m], |i| f64::from(cnt[i]))
+                    };
+                }
+                continue;
+            }
+            let rs = Resample { rows: &rows, w: &w };
+            for (m, o) in out.iter_mut().enumerate() {
+                *o = d.level_value(level, stat, d.metric(m), &rs, &mut wk);
+            }
+        }
+    })
+}
+
+/// Outcome of the permutation tests of metric pairs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PermOutcome {
+    /// Observed δ = r(a) − r(b) per pair, on standardized scores.
+    pub observed: Vec<f64>,
+    /// Resamples at least as extreme, per pair.
+    pub counts: Vec<u64>,
+    /// Resamples whose δ* was defined, per pair.
+    pub valid: Vec<u64>,
+}
+
+/// Resamples per round of the permutation driver: memory is one round of
+/// δ* values (`ROUND × pairs`), whatever B is.
+pub const ROUND: usize = 64 * crate::engine::BLOCK;
+
+/// Permutation tests of `pairs` (a, b) of metrics: does r(a) − r(b) exceed
+/// what swapping the two metrics' standardized scores per system, per item,
+/// or per cell (`scheme`) gives? Counts use the 100-ulp tolerance of
+/// [`crate::inference::permutation_pvalue`].
+#[allow(clippy::too_many_arguments)]
+pub fn permutation(
+    d: &MetaData<'_>,
+    level: Level,
+    stat: &ItemStatistic,
+    scheme: Scheme,
+    pairs: &[(usize, usize)],
+    seed: u64,
+    n_resamples: usize,
+    alternative: Alternative,
+    threads: usize,
+    progress: &Progress,
+) -> Result<PermOutcome> {
+    let (s, n, k) = (d.s, d.n, d.k);
+    if let Some(&(a, b)) = pairs.iter().find(|&&(a, b)| a >= k || b >= k || a == b) {
+        return Err(Error::input(format!(
+            "metric pair ({a}, {b}) is not two different metrics among {k}"
+        )));
+    }
+    let z: Vec<Vec<f64>> = (0..k).map(|m| d.standardized(m)).collect();
+    let observed: Vec<f64> = pairs
+        .iter()
+        .map(|&(a, b)| d.value_of(level, stat, &z[a]) - d.value_of(level, stat, &z[b]))
+        .collect();
+    let fast = group_fast_path(level, stat, scheme);
+    let sys_fast = level == Level::System && scheme == Scheme::Systems;
+    let groups: Vec<Vec<f64>> = if fast {
+        z.iter().map(|x| d.group_values(level, stat, x)).collect()
+    } else if sys_fast {
+        // per-system means over the scored items
+        z.iter()
+            .map(|x| {
+                (0..s)
+                    .map(|i| {
+                        let (mut a, mut c) = (0.0, 0.0);
+                        for j in 0..n {
+                            if d.valid[i * n + j] {
+                                a += x[i * n + j];
+                                c += 1.0;
+                            }
+                        }
+                        if c > 0.0 {
+                            a / c
+                        } else {
+                            f64::NAN
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let human_means: Vec<f64> = if sys_fast {
+        (0..s)
+            .map(|i| {
+                let (mut a, mut c) = (0.0, 0.0);
+                for j in 0..n {
+                    if d.valid[i * n + j] {
+                        a += d.human[i * n + j];
+                        c += 1.0;
+                    }
+                }
+                if c > 0.0 {
+                    a / c
+                } else {
+                    f64::NAN
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let bits = match scheme {
+        Scheme::Systems => s,
+        Scheme::Inputs => n,
+        Scheme::Both => s * n,
+    };
+    let np = pairs.len();
+    let mut counts = vec![0u64; np];
+    let mut valid = vec![0u64; np];
+    let gammas: Vec<f64> = observed
+        .iter()
+        .map(|o| (o * 100.0 * f64::EPSILON).abs())
+        .collect();
+    let mut start = 0usize;
+    while start < n_resamples {
+        let count = ROUND.min(n_resamples - start);
+        if progress.cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let vals = par_blocks(count, np, threads, progress, |first, chunk| {
+            let mut wk = Work::default();
+            let mut mask = vec![false; bits];
+            let rows: Vec<usize> = (0..s).collect();
+            let w = vec![1u32; n];
+            let rs = Resample { rows: &rows, w: &w };
+            for (r, out) in chunk.chunks_mut(np).enumerate() {
+                let b = (start + first + r) as u64;
+                let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
+                let mut word = 0u64;
+                for (t, m) in mask.iter_mut().enumerate() {
+                    if t % 64 == 0 {
+                        word = st.next_u64();
+                    }
+                    *m = (word >> (t % 64)) & 1 == 1;
+                }
+                for (o, &(a, bm)) in out.iter_mut().zip(pairs) {
+                    *o = if fast {
+                        let (ga, gb) = (&groups[a], &groups[bm]);
+                        let sel = |g: usize, swap_to_b: bool| {
+                            if mask[g] == swap_to_b {
+                                gb[g]
+                            } else {
+                                ga[g]
+                            }
+                        };
+                        let va = mean_values(ga.len(), |g| sel(g, true));
+                        let vb = mean_values(ga.len(), |g| sel(g, false));
+                        va - vb
+                    } else if sys_fast {
+                        let (ga, gb) = (&groups[a], &groups[bm]);
+                        wk.gx.clear();
+                        wk.gy.clear();
+                        wk.px.clear();
+                        for i in 0..s {
+                            if human_means[i].is_nan() {
+                                continue;
+                            }
+                            let (xa, xb) = if mask[i] {
+                                (gb[i], ga[i])
+                            } else {
+                                (ga[i], gb[i])
+                            };
+                            wk.gx.push(xa);
+                            wk.px.push(xb);
+                            wk.gy.push(human_means[i]);
+                        }
+                        let px = std::mem::take(&mut wk.px);
+                        let va = stat.eval(&wk.gx, &wk.gy, &mut wk.sc);
+                        let vb = stat.eval(&px, &wk.gy, &mut wk.sc);
+                        wk.px = px;
+                        va - vb
+                    } else {
+                        let (xa, xb) = (&z[a], &z[bm]);
+                        let mut px = std::mem::take(&mut wk.px);
+                        let mut py = std::mem::take(&mut wk.py);
+                        px.clear();
+                        py.clear();
+                        for i in 0..s {
+                            for j in 0..n {
+                                let p = i * n + j;
+                                let sw = match scheme {
+                                    Scheme::Systems => mask[i],
+                                    Scheme::Inputs => mask[j],
+                                    Scheme::Both => mask[p],
+                                };
+                                if sw {
+                                    px.push(xb[p]);
+                                    py.push(xa[p]);
+                                } else {
+                                    px.push(xa[p]);
+                                    py.push(xb[p]);
+                                }
+                            }
+                        }
+                        let va = d.level_value(level, stat, &px, &rs, &mut wk);
+                        let vb = d.level_value(level, stat, &py, &rs, &mut wk);
+                        wk.px = px;
+                        wk.py = py;
+                        va - vb
+                    };
+                }
+            }
+        })?;
+        for row in vals.chunks(np) {
+            for (p, &v) in row.iter().enumerate() {
+                if v.is_nan() {
+                    continue;
+                }
+                valid[p] += 1;
+                let (o, g) = (observed[p], gammas[p]);
+                let hit = match alternative {
+                    Alternative::TwoSided => v.abs() >= o.abs() - g,
+                    Alternative::Greater => v >= o - g,
+                    Alternative::Less => v <= o + g,
+                };
+                counts[p] += u64::from(hit);
+            }
+        }
+        start += count;
+    }
+    Ok(PermOutcome {
+        observed,
+        counts,
+        valid,
+    })
+}
+
+fn mean_values(len: usize, v: impl Fn(usize) -> f64) -> f64 {
+    let (mut a, mut c) = (0.0, 0.0);
+    for g in 0..len {
+        let x = v(g);
+        if !x.is_nan() {
+            a += x;
+            c += 1.0;
+        }
+    }
+    if c > 0.0 {
+        a / c
+    } else {
+        f64::NAN
+    }
+}
+
+/// Williams' test for the difference of two dependent correlations sharing
+/// one variable (Williams 1959; Graham & Baldwin 2014): r12 = r(human, a),
+/// r13 = r(human, b), r23 = r(a, b), n observations. Returns the t statistic
+/// with n − 3 degrees of freedom (positive when r12 > r13).
+#[must_use]
+pub fn williams_t(r12: f64, r13: f64, r23: f64, n: f64) -> f64 {
+    let det = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23;
+    let rbar = (r12 + r13) / 2.0;
+    let cube = (1.0 - r23).powi(3);
+    (r12 - r13)
+        * ((n - 1.0) * (1.0 + r23) / (2.0 * (n - 1.0) / (n - 3.0) * det + rbar * rbar * cube))
+            .sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::itemstat::{kendall_b, pearson};
+
+    fn table(s: usize, n: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed;
+        (0..s * n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 35) % 7) as f64
+            })
+            .collect()
+    }
+
+    #[test]
+    fn levels_by_hand() {
+        let (s, n) = (4, 6);
+        let mut h = table(s, n, 1);
+        h[3] = f64::NAN;
+        let m = table(s, n, 2);
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        // system level: means over scored cells
+        let hm: Vec<f64> = (0..s)
+            .map(|i| {
+                let v: Vec<f64> = (0..n)
+                    .map(|j| h[i * n + j])
+                    .filter(|v| !v.is_nan())
+                    .collect();
+                v.iter().sum::<f64>() / v.len() as f64
+            })
+            .collect();
+        let mm: Vec<f64> = (0..s)
+            .map(|i| {
+                let v: Vec<f64> = (0..n)
+                    .filter(|&j| !h[i * n + j].is_nan())
+                    .map(|j| m[i * n + j])
+                    .collect();
+                v.iter().sum::<f64>() / v.len() as f64
+            })
+            .collect();
+        let want = pearson(&mm, &hm);
+        assert!((d.observed(Level::System, &ItemStatistic::Pearson, 0) - want).abs() < 1e-14);
+        // item level
+        let mut acc = 0.0;
+        let mut c = 0.0;
+        for j in 0..n {
+            let (xs, ys): (Vec<f64>, Vec<f64>) = (0..s)
+                .filter(|&i| !h[i * n + j].is_nan())
+                .map(|i| (m[i * n + j], h[i * n + j]))
+                .unzip();
+            let v = kendall_b(&xs, &ys);
+            if !v.is_nan() {
+                acc += v;
+                c += 1.0;
+            }
+        }
+        let got = d.observed(Level::Item, &ItemStatistic::KendallB, 0);
+        assert!((got - acc / c).abs() < 1e-14);
+    }
+
+    #[test]
+    fn resampling_is_thread_independent_and_fast_paths_agree() {
+        let (s, n) = (5, 40);
+        let h = table(s, n, 3);
+        let m = [table(s, n, 4), table(s, n, 5)].concat();
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let p = Progress::new();
+        for scheme in [Scheme::Systems, Scheme::Inputs, Scheme::Both] {
+            for level in [
+                Level::System,
+                Level::Global,
+                Level::Item,
+                Level::SystemGrouped,
+            ] {
+                let st = ItemStatistic::KendallB;
+                let a = bootstrap(&d, level, &st, scheme, 9, 0, 300, 1, &p).unwrap();
+                let b = bootstrap(&d, level, &st, scheme, 9, 0, 300, 2, &p).unwrap();
+                assert_eq!(a.len(), 600);
+                assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+            }
+        }
+        // the per-group fast path equals the general path
+        let st = ItemStatistic::Spearman;
+        let fast = bootstrap(&d, Level::Item, &st, Scheme::Inputs, 9, 0, 50, 1, &p).unwrap();
+        let mut w = Vec::new();
+        let rows: Vec<usize> = (0..s).collect();
+        for b in 0..50u64 {
+            draw_items(9, b, n, &mut w);
+            let rs = Resample { rows: &rows, w: &w };
+            let v = d.level_value(Level::Item, &st, d.metric(1), &rs, &mut Work::default());
+            assert!((v - fast[b as usize * 2 + 1]).abs() < 1e-12);
+        }
+        let pairs = [(0, 1), (1, 0)];
+        for scheme in [Scheme::Systems, Scheme::Inputs, Scheme::Both] {
+            let a = permutation(
+                &d,
+                Level::Item,
+                &st,
+                scheme,
+                &pairs,
+                3,
+                700,
+                Alternative::TwoSided,
+                1,
+                &p,
+            )
+            .unwrap();
+            let b = permutation(
+                &d,
+                Level::Item,
+                &st,
+                scheme,
+                &pairs,
+                3,
+                700,
+                Alternative::TwoSided,
+                2,
+                &p,
+            )
+            .unwrap();
+            assert_eq!(a, b);
+            assert_eq!(a.counts[0], a.counts[1]);
+            assert!((a.observed[0] + a.observed[1]).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn williams_worked_case() {
+        // r12 = .8, r13 = .6, r23 = .5, n = 30:
+        // det = 1 - .64 - .36 - .25 + 2(.8)(.6)(.5) = .23
+        // t = .2 * sqrt(29 * 1.5 / (2 * 29/27 * .23 + .49 * .125)) = 1.77011...
+        let t = williams_t(0.8, 0.6, 0.5, 30.0);
+        let want = 0.2 * (29.0f64 * 1.5 / (2.0 * 29.0 / 27.0 * 0.23 + 0.49 * 0.125)).sqrt();
+        assert!((t - want).abs() < 1e-14);
+        assert!((t - 1.77011).abs() < 1e-4);
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let h = [1.0, 2.0, f64::NAN, 3.0];
+        let m = [1.0, f64::NAN, 0.0, 2.0];
+        assert!(matches!(MetaData::new(&h, &m, 2, 2), Err(Error::Input(_))));
+        assert!(matches!(MetaData::new(&h, &m, 3, 2), Err(Error::Input(_))));
+        let m2 = [1.0, 5.0, f64::NAN, 2.0];
+        assert!(MetaData::new(&h, &m2, 2, 2).is_ok());
+    }
+}
