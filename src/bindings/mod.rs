@@ -18,6 +18,7 @@ use crate::metric::{Metric, Smooth};
 use crate::Error;
 
 mod evalb_py;
+mod meta_py;
 mod text_py;
 mod ud_py;
 
@@ -539,6 +540,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
     evalb_py::register(m)?;
+    meta_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
     Ok(())
