@@ -100,6 +100,9 @@ _LAZY = {
     "diff": ("analysis", "diff"),
     "krippendorff_alpha": ("analysis", "krippendorff_alpha"),
     "oracle": ("analysis", "oracle"),
+    "itemlevel": ("itemlevel", None),
+    "item_bootstrap": ("itemlevel", "item_bootstrap"),
+    "metaeval": ("metaeval", None),
 }
 
 

@@ -170,6 +170,7 @@ def _parser() -> argparse.ArgumentParser:
         pass
     else:
         add_studies_cli(sub)
+    __import__("sigfast.metaeval_cli", fromlist=["add_cli"]).add_cli(sub)
     return ap
 
 

@@ -534,6 +534,14 @@ def _matrices(human: Any, metrics: Any, names: Sequence[str] | None) -> tuple[np
     return np.ascontiguousarray(h), np.ascontiguousarray(m.reshape(m.shape[0], -1)), names
 
 
+def _adjust(p: list[float], correction: str, alpha: float) -> np.ndarray:
+    if str(correction).lower() == "none":
+        return np.asarray(p, dtype=np.float64)
+    from .multitest import adjust
+
+    return np.asarray(adjust(p, correction, alpha=alpha).adjusted)
+
+
 def _level(level: str) -> str:
     lv = _LEVEL_ALIASES.get(str(level).lower(), str(level).lower())
     if lv not in LEVELS:
@@ -599,8 +607,6 @@ def evaluate(
     -------
     MetaEvalResult
     """
-    from .multitest import adjust
-
     h, m, names_l = _matrices(human, metrics, names)
     s_count, n = h.shape
     k = len(names_l)
@@ -697,7 +703,7 @@ def evaluate(
             flat = [pv[a, b] for a, b in pairs]
             fin = [i for i, x in enumerate(flat) if np.isfinite(x)]
             if fin:
-                adj = adjust([flat[i] for i in fin], correction, alpha=alpha).adjusted
+                adj = _adjust([flat[i] for i in fin], correction, alpha)
                 for i, v in zip(fin, adj):
                     a, b = pairs[i]
                     adjusted[a, b] = adjusted[b, a] = v
@@ -706,7 +712,7 @@ def evaluate(
             flat = [pv[a, b] for a, b in both]
             fin = [i for i, x in enumerate(flat) if np.isfinite(x)]
             if fin:
-                adj = adjust([flat[i] for i in fin], correction, alpha=alpha).adjusted
+                adj = _adjust([flat[i] for i in fin], correction, alpha)
                 for i, v in zip(fin, adj):
                     adjusted[both[i]] = v
     return MetaEvalResult(
