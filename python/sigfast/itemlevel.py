@@ -66,6 +66,19 @@ def resolve_statistic(statistic: str, params: dict[str, Any]) -> tuple[str, dict
     return name, out
 
 
+class _native_errors:
+    """Re-raise the native layer's ValueError as :class:`InputError` (the main line's error contract
+    will map Rust's error variants onto exception classes directly)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, tp: Any, e: Any, tb: Any) -> bool:
+        if tp is not None and issubclass(tp, ValueError) and not isinstance(e, (InputError, MetricError)):
+            raise InputError(str(e)) from None
+        return False
+
+
 def _label(name: str, params: dict[str, float]) -> str:
     if not params:
         return name
@@ -95,7 +108,8 @@ def item_statistic(x: Any, y: Any = None, statistic: str = "median", **params: A
         yv = _vec(y, "y")
         if yv.size != xv.size:
             raise InputError(f"x has {xv.size} items, y has {yv.size}")
-        return float(_native.item_statistic(name, p, xv, yv))
+        with _native_errors():
+            return float(_native.item_statistic(name, p, xv, yv))
     return float(_native.item_statistic(name, p, xv, None))
 
 
@@ -309,8 +323,9 @@ def item_bootstrap(
         if k == 1 and rv is not None:
             raise InputError(f"{name} is a statistic of one vector; it takes no reference=")
         table = np.ascontiguousarray(np.stack(cols if k == 1 else [a for c in cols for a in (c, rv)], axis=1))
-        observed = [float(_native.item_statistic(name, p, c, rv if k == 2 else None)) for c in cols]
-        values = np.asarray(_native.item_bootstrap_values(table, name, p, seed, 0, B, threads, cb))
+        with _native_errors():
+            observed = [float(_native.item_statistic(name, p, c, rv if k == 2 else None)) for c in cols]
+            values = np.asarray(_native.item_bootstrap_values(table, name, p, seed, 0, B, threads, cb))
     valid_x = values[:, 0]
     if yv is None:
         ci = _interval(valid_x, cl)

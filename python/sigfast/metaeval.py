@@ -39,7 +39,7 @@ from . import _native
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
-from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
+from .itemlevel import ITEM_STATISTICS, _label, _native_errors, resolve_statistic
 from .significance import DEFAULT_SEED, _check_int, _threads
 
 __all__ = [
@@ -632,10 +632,8 @@ def evaluate(
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
     threads = _threads(n_threads)
-    try:
+    with _native_errors():
         observed = np.asarray(_native.meta_observed(h, m, lv, sname, p))
-    except ValueError as e:
-        raise InputError(str(e)) from None
     delta = observed[:, None] - observed[None, :]
 
     intervals = delta_iv = None
