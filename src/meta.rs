@@ -84,7 +84,12 @@ pub struct MetaData<'a> {
     pub n: usize,
     pub k: usize,
     human: &'a [f64],
-    metrics: &'a [f64],
+    /// metric scores with unscored cells set to 0 (k × S × N)
+    metrics0: Vec<f64>,
+    /// human scores with unscored cells set to 0
+    human0: Vec<f64>,
+    /// 1.0 where scored, else 0.0
+    valid_f: Vec<f64>,
     valid: Vec<bool>,
 }
 
@@ -101,12 +106,16 @@ struct Work {
     rows_count: Vec<u32>,
     px: Vec<f64>,
     py: Vec<f64>,
+    wf: Vec<f64>,
+    cache_id: u64,
 }
 
 /// A resample: the list of systems (with repeats) and each item's multiplicity.
 struct Resample<'r> {
     rows: &'r [usize],
     w: &'r [u32],
+    /// Nonzero: resamples with the same id share the human side (cached in `Work`).
+    id: u64,
 }
 
 impl<'a> MetaData<'a> {
@@ -154,18 +163,32 @@ impl<'a> MetaData<'a> {
                 )));
             }
         }
+        let metrics0: Vec<f64> = metrics
+            .iter()
+            .enumerate()
+            .map(|(p, &v)| if valid[p % (s * n)] { v } else { 0.0 })
+            .collect();
+        let human0: Vec<f64> = human
+            .iter()
+            .zip(&valid)
+            .map(|(&v, &ok)| if ok { v } else { 0.0 })
+            .collect();
+        let valid_f = valid.iter().map(|&v| f64::from(u8::from(v))).collect();
         Ok(MetaData {
             s,
             n,
             k,
             human,
-            metrics,
+            metrics0,
+            human0,
+            valid_f,
             valid,
         })
     }
 
-    fn metric(&self, m: usize) -> &'a [f64] {
-        &self.metrics[m * self.s * self.n..(m + 1) * self.s * self.n]
+    /// Metric `m` with unscored cells 0.
+    fn metric(&self, m: usize) -> &[f64] {
+        &self.metrics0[m * self.s * self.n..(m + 1) * self.s * self.n]
     }
 
     /// Metric `m`'s scores z-normalised over the scored cells (population
@@ -207,7 +230,11 @@ impl<'a> MetaData<'a> {
     pub fn value_of(&self, level: Level, stat: &ItemStatistic, x: &[f64]) -> f64 {
         let rows: Vec<usize> = (0..self.s).collect();
         let w = vec![1u32; self.n];
-        let rs = Resample { rows: &rows, w: &w };
+        let rs = Resample {
+            rows: &rows,
+            w: &w,
+            id: 0,
+        };
         self.level_value(level, stat, x, &rs, &mut Work::default())
     }
 
@@ -268,36 +295,34 @@ impl<'a> MetaData<'a> {
         let calibrated = *stat == ItemStatistic::TieCalibratedAccuracy;
         match level {
             Level::System => {
-                // per distinct system: weighted means over its scored items
-                wk.sx.clear();
-                wk.sx.resize(s, 0.0);
-                wk.sy.clear();
-                wk.sy.resize(s, 0.0);
-                wk.sw.clear();
-                wk.sw.resize(s, 0.0);
-                wk.rows_count.clear();
-                wk.rows_count.resize(s, 0);
-                for &r in rs.rows {
-                    wk.rows_count[r] += 1;
-                }
-                for i in 0..s {
-                    if wk.rows_count[i] == 0 {
-                        continue;
+                // per distinct system: weighted means over its scored items,
+                // as dot products with the item weights (unscored cells are 0)
+                if rs.id == 0 || wk.cache_id != rs.id {
+                    wk.wf.clear();
+                    wk.wf.extend(rs.w.iter().map(|&c| f64::from(c)));
+                    wk.rows_count.clear();
+                    wk.rows_count.resize(s, 0);
+                    for &r in rs.rows {
+                        wk.rows_count[r] += 1;
                     }
-                    let (mut a, mut b, mut c) = (0.0, 0.0, 0.0);
-                    for j in 0..n {
-                        let p = i * n + j;
-                        let w = rs.w[j];
-                        if w > 0 && self.valid[p] {
-                            let wf = f64::from(w);
-                            a += wf * x[p];
-                            b += wf * self.human[p];
-                            c += wf;
+                    wk.sy.clear();
+                    wk.sy.resize(s, 0.0);
+                    wk.sw.clear();
+                    wk.sw.resize(s, 0.0);
+                    for i in 0..s {
+                        if wk.rows_count[i] > 0 {
+                            wk.sy[i] = dot(&self.human0[i * n..(i + 1) * n], &wk.wf);
+                            wk.sw[i] = dot(&self.valid_f[i * n..(i + 1) * n], &wk.wf);
                         }
                     }
-                    wk.sx[i] = a;
-                    wk.sy[i] = b;
-                    wk.sw[i] = c;
+                    wk.cache_id = rs.id;
+                }
+                wk.sx.clear();
+                wk.sx.resize(s, 0.0);
+                for i in 0..s {
+                    if wk.rows_count[i] > 0 && wk.sw[i] > 0.0 {
+                        wk.sx[i] = dot(&x[i * n..(i + 1) * n], &wk.wf);
+                    }
                 }
                 wk.gx.clear();
                 wk.gy.clear();
@@ -404,6 +429,25 @@ impl<'a> MetaData<'a> {
     }
 }
 
+/// Dot product in a fixed order (four interleaved partial sums).
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let ca = a.chunks_exact(4);
+    let cb = b.chunks_exact(4);
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let mut t = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (x, y) in ra.iter().zip(rb) {
+        t += x * y;
+    }
+    t
+}
+
 /// Weighted mean of the defined values `v[g]` with weights `w(g)`.
 fn mean_defined(v: &[f64], w: impl Fn(usize) -> f64) -> f64 {
     let (mut a, mut c) = (0.0, 0.0);
@@ -496,7 +540,11 @@ pub fn bootstrap(
                 }
                 continue;
             }
-            let rs = Resample { rows: &rows, w: &w };
+            let rs = Resample {
+                rows: &rows,
+                w: &w,
+                id: b + 1,
+            };
             for (m, o) in out.iter_mut().enumerate() {
                 *o = d.level_value(level, stat, d.metric(m), &rs, &mut wk);
             }
@@ -548,54 +596,37 @@ pub fn permutation(
         .map(|&(a, b)| d.value_of(level, stat, &z[a]) - d.value_of(level, stat, &z[b]))
         .collect();
     let fast = group_fast_path(level, stat, scheme);
-    let sys_fast = level == Level::System && scheme == Scheme::Systems;
+    // System level, any scheme: a system's mean after swapping is
+    // (S_a − t_a + t_b) / n with S its sum over scored items and t the sum
+    // over the swapped cells, so a resample costs k·S dot products and O(S)
+    // per pair.
+    let sys_path = level == Level::System;
     let groups: Vec<Vec<f64>> = if fast {
         z.iter().map(|x| d.group_values(level, stat, x)).collect()
-    } else if sys_fast {
-        // per-system means over the scored items
-        z.iter()
-            .map(|x| {
-                (0..s)
-                    .map(|i| {
-                        let (mut a, mut c) = (0.0, 0.0);
-                        for j in 0..n {
-                            if d.valid[i * n + j] {
-                                a += x[i * n + j];
-                                c += 1.0;
-                            }
-                        }
-                        if c > 0.0 {
-                            a / c
-                        } else {
-                            f64::NAN
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
     } else {
         Vec::new()
     };
-    let human_means: Vec<f64> = if sys_fast {
-        (0..s)
-            .map(|i| {
-                let (mut a, mut c) = (0.0, 0.0);
-                for j in 0..n {
-                    if d.valid[i * n + j] {
-                        a += d.human[i * n + j];
-                        c += 1.0;
-                    }
-                }
-                if c > 0.0 {
-                    a / c
-                } else {
-                    f64::NAN
-                }
-            })
-            .collect()
+    let ones = vec![1.0f64; n];
+    let (sums, counts_i, human_means): (Vec<Vec<f64>>, Vec<f64>, Vec<f64>) = if sys_path {
+        let c: Vec<f64> = (0..s)
+            .map(|i| dot(&d.valid_f[i * n..(i + 1) * n], &ones))
+            .collect();
+        let hm = (0..s)
+            .map(|i| dot(&d.human0[i * n..(i + 1) * n], &ones) / c[i])
+            .collect();
+        let sm = z
+            .iter()
+            .map(|x| (0..s).map(|i| dot(&x[i * n..(i + 1) * n], &ones)).collect())
+            .collect();
+        (sm, c, hm)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new(), Vec::new())
     };
+    let mut used = vec![false; k];
+    for &(a, b) in pairs {
+        used[a] = true;
+        used[b] = true;
+    }
     let bits = match scheme {
         Scheme::Systems => s,
         Scheme::Inputs => n,
@@ -617,9 +648,15 @@ pub fn permutation(
         let vals = par_blocks(count, np, threads, progress, |first, chunk| {
             let mut wk = Work::default();
             let mut mask = vec![false; bits];
+            let mut maskf: Vec<f64> = Vec::with_capacity(bits);
+            let mut tsum: Vec<f64> = Vec::new();
             let rows: Vec<usize> = (0..s).collect();
             let w = vec![1u32; n];
-            let rs = Resample { rows: &rows, w: &w };
+            let rs = Resample {
+                rows: &rows,
+                w: &w,
+                id: u64::MAX,
+            };
             for (r, out) in chunk.chunks_mut(np).enumerate() {
                 let b = (start + first + r) as u64;
                 let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
@@ -629,6 +666,31 @@ pub fn permutation(
                         word = st.next_u64();
                     }
                     *m = (word >> (t % 64)) & 1 == 1;
+                }
+                if sys_path {
+                    // sums of each metric over its swapped cells, per system
+                    maskf.clear();
+                    maskf.extend(mask.iter().map(|&m| f64::from(u8::from(m))));
+                    tsum.clear();
+                    tsum.resize(k * s, 0.0);
+                    for m in (0..k).filter(|&m| used[m]) {
+                        let x = &z[m];
+                        for i in 0..s {
+                            tsum[m * s + i] = match scheme {
+                                Scheme::Systems => {
+                                    if mask[i] {
+                                        sums[m][i]
+                                    } else {
+                                        0.0
+                                    }
+                                }
+                                Scheme::Inputs => dot(&x[i * n..(i + 1) * n], &maskf),
+                                Scheme::Both => {
+                                    dot(&x[i * n..(i + 1) * n], &maskf[i * n..(i + 1) * n])
+                                }
+                            };
+                        }
+                    }
                 }
                 for (o, &(a, bm)) in out.iter_mut().zip(pairs) {
                     *o = if fast {
@@ -643,22 +705,18 @@ pub fn permutation(
                         let va = mean_values(ga.len(), |g| sel(g, true));
                         let vb = mean_values(ga.len(), |g| sel(g, false));
                         va - vb
-                    } else if sys_fast {
-                        let (ga, gb) = (&groups[a], &groups[bm]);
+                    } else if sys_path {
+                        let (ta, tb) = (&tsum[a * s..(a + 1) * s], &tsum[bm * s..(bm + 1) * s]);
+                        let (sa, sb) = (&sums[a], &sums[bm]);
                         wk.gx.clear();
                         wk.gy.clear();
                         wk.px.clear();
                         for i in 0..s {
-                            if human_means[i].is_nan() {
+                            if counts_i[i] == 0.0 {
                                 continue;
                             }
-                            let (xa, xb) = if mask[i] {
-                                (gb[i], ga[i])
-                            } else {
-                                (ga[i], gb[i])
-                            };
-                            wk.gx.push(xa);
-                            wk.px.push(xb);
+                            wk.gx.push((sa[i] - ta[i] + tb[i]) / counts_i[i]);
+                            wk.px.push((sb[i] - tb[i] + ta[i]) / counts_i[i]);
                             wk.gy.push(human_means[i]);
                         }
                         let px = std::mem::take(&mut wk.px);
@@ -843,7 +901,11 @@ mod tests {
         let rows: Vec<usize> = (0..s).collect();
         for b in 0..50u64 {
             draw_items(9, b, n, &mut w);
-            let rs = Resample { rows: &rows, w: &w };
+            let rs = Resample {
+                rows: &rows,
+                w: &w,
+                id: 0,
+            };
             let v = d.level_value(Level::Item, &st, d.metric(1), &rs, &mut Work::default());
             assert!((v - fast[b as usize * 2 + 1]).abs() < 1e-12);
         }
