@@ -91,6 +91,8 @@ pub struct MetaData<'a> {
     /// 1.0 where scored, else 0.0
     valid_f: Vec<f64>,
     valid: Vec<bool>,
+    /// per item, S × S signs of human differences (item-level Kendall τ-b)
+    hsign: Vec<i8>,
 }
 
 /// Per-worker buffers.
@@ -107,6 +109,7 @@ struct Work {
     px: Vec<f64>,
     py: Vec<f64>,
     wf: Vec<f64>,
+    ridx: Vec<u32>,
     cache_id: u64,
 }
 
@@ -174,6 +177,17 @@ impl<'a> MetaData<'a> {
             .map(|(&v, &ok)| if ok { v } else { 0.0 })
             .collect();
         let valid_f = valid.iter().map(|&v| f64::from(u8::from(v))).collect();
+        let mut hsign = vec![0i8; if s <= 256 { n * s * s } else { 0 }];
+        if !hsign.is_empty() {
+            for j in 0..n {
+                for a in 0..s {
+                    for b in 0..s {
+                        let (ha, hb) = (human[a * n + j], human[b * n + j]);
+                        hsign[(j * s + a) * s + b] = i8::from(ha > hb) - i8::from(ha < hb);
+                    }
+                }
+            }
+        }
         Ok(MetaData {
             s,
             n,
@@ -183,6 +197,7 @@ impl<'a> MetaData<'a> {
             human0,
             valid_f,
             valid,
+            hsign,
         })
     }
 
@@ -283,6 +298,44 @@ impl<'a> MetaData<'a> {
         }
     }
 
+    /// τ-b across the resampled systems within item `j`, from the
+    /// precomputed human signs: Σ sign(Δx)·sign(Δh) over pairs, ties counted
+    /// on the way (scipy's formula; repeated systems tie in both).
+    fn item_kendall_b(&self, x: &[f64], rows: &[usize], j: usize, wk: &mut Work) -> f64 {
+        let (s, n) = (self.s, self.n);
+        wk.ridx.clear();
+        wk.gx.clear();
+        for &r in rows {
+            if self.valid[r * n + j] {
+                wk.ridx.push(r as u32);
+                wk.gx.push(x[r * n + j]);
+            }
+        }
+        let m = wk.gx.len();
+        if m < 2 {
+            return f64::NAN;
+        }
+        let hs = &self.hsign[j * s * s..(j + 1) * s * s];
+        let (mut cmd, mut xt, mut yt) = (0i64, 0i64, 0i64);
+        for a in 0..m {
+            let xa = wk.gx[a];
+            let row = &hs[wk.ridx[a] as usize * s..(wk.ridx[a] as usize + 1) * s];
+            for b in a + 1..m {
+                let xb = wk.gx[b];
+                let dx = i64::from(xa > xb) - i64::from(xa < xb);
+                let dh = i64::from(row[wk.ridx[b] as usize]);
+                cmd += dx * dh;
+                xt += i64::from(dx == 0);
+                yt += i64::from(dh == 0);
+            }
+        }
+        let tot = (m * (m - 1) / 2) as i64;
+        if xt == tot || yt == tot {
+            return f64::NAN;
+        }
+        cmd as f64 / ((tot - xt) as f64).sqrt() / ((tot - yt) as f64).sqrt()
+    }
+
     fn level_value(
         &self,
         level: Level,
@@ -371,7 +424,18 @@ impl<'a> MetaData<'a> {
                         wk.gy.truncate(start);
                     }
                 };
-                if by_item {
+                if by_item && *stat == ItemStatistic::KendallB && !self.hsign.is_empty() {
+                    for j in 0..n {
+                        if rs.w[j] == 0 {
+                            continue;
+                        }
+                        let v = self.item_kendall_b(x, rs.rows, j, wk);
+                        if !v.is_nan() {
+                            acc += f64::from(rs.w[j]) * v;
+                            wsum += f64::from(rs.w[j]);
+                        }
+                    }
+                } else if by_item {
                     for j in 0..n {
                         if rs.w[j] == 0 {
                             continue;
@@ -429,23 +493,53 @@ impl<'a> MetaData<'a> {
     }
 }
 
-/// Dot product in a fixed order (four interleaved partial sums).
-#[inline]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 4];
-    let ca = a.chunks_exact(4);
-    let cb = b.chunks_exact(4);
+/// Dot product in a fixed order: eight interleaved partial sums (lane `l`
+/// takes elements `l, l + 8, ...`), reduced as ((0+4)+(1+5))+((2+6)+(3+7)),
+/// then the remainder in order. Multiplies and adds are rounded separately
+/// (Rust never fuses them), so the AVX2 build of the same loop gives the same
+/// bytes as the baseline one.
+#[inline(always)]
+fn dot_body(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let ca = a.chunks_exact(8);
+    let cb = b.chunks_exact(8);
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
-        for l in 0..4 {
+        for l in 0..8 {
             acc[l] += x[l] * y[l];
         }
     }
-    let mut t = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    let mut t = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
     for (x, y) in ra.iter().zip(rb) {
         t += x * y;
     }
     t
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
+    dot_body(a, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    use std::sync::OnceLock;
+    static AVX2: OnceLock<bool> = OnceLock::new();
+    *AVX2.get_or_init(|| std::is_x86_feature_detected!("avx2"))
+}
+
+/// [`dot_body`], with AVX2 where the CPU has it (same bytes either way).
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time).
+            return unsafe { dot_avx2(a, b) };
+        }
+    }
+    dot_body(a, b)
 }
 
 /// Weighted mean of the defined values `v[g]` with weights `w(g)`.
@@ -941,6 +1035,39 @@ mod tests {
             assert_eq!(a.counts[0], a.counts[1]);
             assert!((a.observed[0] + a.observed[1]).abs() < 1e-15);
         }
+    }
+
+    #[test]
+    fn item_kendall_fast_path_equals_scipy_formula() {
+        let (s, n) = (6, 9);
+        let mut h = table(s, n, 7);
+        h[4] = f64::NAN;
+        let m = table(s, n, 8);
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let rows = [0usize, 0, 2, 5, 5, 5];
+        let mut wk = Work::default();
+        for j in 0..n {
+            let (xs, ys): (Vec<f64>, Vec<f64>) = rows
+                .iter()
+                .filter(|&&r| !h[r * n + j].is_nan())
+                .map(|&r| (m[r * n + j], h[r * n + j]))
+                .unzip();
+            let want = kendall_b(&xs, &ys);
+            let got = d.item_kendall_b(d.metric(0), &rows, j, &mut wk);
+            assert!(
+                (want.is_nan() && got.is_nan()) || (want - got).abs() < 1e-15,
+                "{j}: {want} {got}"
+            );
+        }
+    }
+
+    #[test]
+    fn dot_paths_agree() {
+        let a: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.37).sin()).collect();
+        let b: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.11).cos()).collect();
+        let want: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!((dot(&a, &b) - want).abs() < 1e-10);
+        assert_eq!(dot(&a, &b).to_bits(), dot_body(&a, &b).to_bits());
     }
 
     #[test]

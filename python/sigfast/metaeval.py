@@ -663,7 +663,7 @@ def evaluate(
     if test.startswith("perm") and pairs:
         scheme = test.split("-", 1)[1]
         jobs = pairs if alternative == "two-sided" else pairs + [(b, a) for a, b in pairs]
-        cb = _resolve_progress(progress, B * len(jobs), float(B) * s_count * n * len(jobs), test.upper())
+        cb = _resolve_progress(progress, B, float(B) * s_count * n * len(jobs), test.upper())
         _obs, counts, valid = _native.meta_permutation(
             h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb
         )

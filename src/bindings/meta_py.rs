@@ -221,8 +221,7 @@ fn meta_permutation<'py>(
     let sc = Scheme::parse(scheme).map_err(to_py)?;
     let st = statistic(name, &params)?;
     let alt = parse_alternative(alternative)?;
-    let total = (n_resamples * pairs.len().max(1)) as u64;
-    let o = run_detached(py, progress.as_ref(), total, |p| {
+    let o = run_detached(py, progress.as_ref(), n_resamples as u64, |p| {
         meta::permutation(&d, lv, &st, sc, &pairs, seed, n_resamples, alt, threads, p)
     })?;
     Ok((o.observed, o.counts, o.valid))
