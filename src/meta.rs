@@ -110,6 +110,7 @@ struct Work {
     py: Vec<f64>,
     wf: Vec<f64>,
     ridx: Vec<u32>,
+    cnt: Vec<u32>,
     cache_id: u64,
 }
 
@@ -301,35 +302,46 @@ impl<'a> MetaData<'a> {
     /// τ-b across the resampled systems within item `j`, from the
     /// precomputed human signs: Σ sign(Δx)·sign(Δh) over pairs, ties counted
     /// on the way (scipy's formula; repeated systems tie in both).
-    fn item_kendall_b(&self, x: &[f64], rows: &[usize], j: usize, wk: &mut Work) -> f64 {
+    /// `wk.cnt` holds each system's multiplicity in the resample.
+    fn item_kendall_b(&self, x: &[f64], j: usize, wk: &mut Work) -> f64 {
+        // distinct scored systems with their multiplicities: pairs of copies
+        // of one system tie in both, pairs of two systems count c_a · c_b times
         let (s, n) = (self.s, self.n);
         wk.ridx.clear();
         wk.gx.clear();
-        for &r in rows {
-            if self.valid[r * n + j] {
+        wk.gy.clear();
+        let mut total = 0i64;
+        let mut self_pairs = 0i64;
+        for r in 0..s {
+            let c = wk.cnt[r];
+            if c > 0 && self.valid[r * n + j] {
                 wk.ridx.push(r as u32);
                 wk.gx.push(x[r * n + j]);
+                wk.gy.push(f64::from(c));
+                total += i64::from(c);
+                self_pairs += i64::from(c) * (i64::from(c) - 1) / 2;
             }
         }
         let m = wk.gx.len();
-        if m < 2 {
+        if total < 2 {
             return f64::NAN;
         }
         let hs = &self.hsign[j * s * s..(j + 1) * s * s];
-        let (mut cmd, mut xt, mut yt) = (0i64, 0i64, 0i64);
+        let (mut cmd, mut xt, mut yt) = (0i64, self_pairs, self_pairs);
         for a in 0..m {
-            let xa = wk.gx[a];
+            let (xa, ca) = (wk.gx[a], wk.gy[a] as i64);
             let row = &hs[wk.ridx[a] as usize * s..(wk.ridx[a] as usize + 1) * s];
             for b in a + 1..m {
                 let xb = wk.gx[b];
+                let w = ca * wk.gy[b] as i64;
                 let dx = i64::from(xa > xb) - i64::from(xa < xb);
                 let dh = i64::from(row[wk.ridx[b] as usize]);
-                cmd += dx * dh;
-                xt += i64::from(dx == 0);
-                yt += i64::from(dh == 0);
+                cmd += w * dx * dh;
+                xt += w * i64::from(dx == 0);
+                yt += w * i64::from(dh == 0);
             }
         }
-        let tot = (m * (m - 1) / 2) as i64;
+        let tot = total * (total - 1) / 2;
         if xt == tot || yt == tot {
             return f64::NAN;
         }
@@ -425,11 +437,16 @@ impl<'a> MetaData<'a> {
                     }
                 };
                 if by_item && *stat == ItemStatistic::KendallB && !self.hsign.is_empty() {
+                    wk.cnt.clear();
+                    wk.cnt.resize(s, 0);
+                    for &r in rs.rows {
+                        wk.cnt[r] += 1;
+                    }
                     for j in 0..n {
                         if rs.w[j] == 0 {
                             continue;
                         }
-                        let v = self.item_kendall_b(x, rs.rows, j, wk);
+                        let v = self.item_kendall_b(x, j, wk);
                         if !v.is_nan() {
                             acc += f64::from(rs.w[j]) * v;
                             wsum += f64::from(rs.w[j]);
@@ -716,6 +733,44 @@ pub fn permutation(
     } else {
         (Vec::new(), Vec::new(), Vec::new())
     };
+    // Item level, Kendall τ-b, swaps of systems or cells: per item, the scored
+    // systems and their human signs once; each resample fills both swapped
+    // vectors and counts both in one pass (the same integers as the general
+    // path, so the same bytes).
+    let item_tau = level == Level::Item
+        && *stat == ItemStatistic::KendallB
+        && !fast
+        && scheme != Scheme::Inputs;
+    let (mut vr, mut voff, mut hcs, mut hoff, mut yts) = (
+        Vec::new(),
+        vec![0usize],
+        Vec::new(),
+        vec![0usize],
+        Vec::new(),
+    );
+    if item_tau {
+        for j in 0..n {
+            let rows: Vec<u32> = (0..s)
+                .filter(|&i| d.valid[i * n + j])
+                .map(|i| i as u32)
+                .collect();
+            let mut yt = 0i64;
+            for (p, &rp) in rows.iter().enumerate() {
+                let hp = d.human[rp as usize * n + j];
+                for (q, &rq) in rows.iter().enumerate() {
+                    let hq = d.human[rq as usize * n + j];
+                    hcs.push(i8::from(hp > hq) - i8::from(hp < hq));
+                    if q > p && hp == hq {
+                        yt += 1;
+                    }
+                }
+            }
+            vr.extend_from_slice(&rows);
+            voff.push(vr.len());
+            hoff.push(hcs.len());
+            yts.push(yt);
+        }
+    }
     let mut used = vec![false; k];
     for &(a, b) in pairs {
         used[a] = true;
@@ -817,6 +872,63 @@ pub fn permutation(
                         let va = stat.eval(&wk.gx, &wk.gy, &mut wk.sc);
                         let vb = stat.eval(&px, &wk.gy, &mut wk.sc);
                         wk.px = px;
+                        va - vb
+                    } else if item_tau {
+                        let (za, zb) = (&z[a], &z[bm]);
+                        let (mut acc_a, mut na, mut acc_b, mut nb) = (0.0, 0.0, 0.0, 0.0);
+                        for j in 0..n {
+                            let rows = &vr[voff[j]..voff[j + 1]];
+                            let m = rows.len();
+                            let tot = (m * m.saturating_sub(1) / 2) as i64;
+                            let yt = yts[j];
+                            if m < 2 || yt == tot {
+                                continue;
+                            }
+                            wk.gx.clear();
+                            wk.gy.clear();
+                            for &r in rows {
+                                let p = r as usize * n + j;
+                                let sw = match scheme {
+                                    Scheme::Systems => mask[r as usize],
+                                    Scheme::Inputs => mask[j],
+                                    Scheme::Both => mask[p],
+                                };
+                                if sw {
+                                    wk.gx.push(zb[p]);
+                                    wk.gy.push(za[p]);
+                                } else {
+                                    wk.gx.push(za[p]);
+                                    wk.gy.push(zb[p]);
+                                }
+                            }
+                            let hc = &hcs[hoff[j]..hoff[j + 1]];
+                            let (mut ca, mut cb, mut xa, mut xb) = (0i64, 0i64, 0i64, 0i64);
+                            for p in 0..m {
+                                let (ua, ub) = (wk.gx[p], wk.gy[p]);
+                                let hrow = &hc[p * m..(p + 1) * m];
+                                for (q, &h) in hrow.iter().enumerate().skip(p + 1) {
+                                    let dh = i64::from(h);
+                                    let (va, vb) = (wk.gx[q], wk.gy[q]);
+                                    let da = i64::from(ua > va) - i64::from(ua < va);
+                                    let db = i64::from(ub > vb) - i64::from(ub < vb);
+                                    ca += da * dh;
+                                    cb += db * dh;
+                                    xa += i64::from(da == 0);
+                                    xb += i64::from(db == 0);
+                                }
+                            }
+                            let sy = ((tot - yt) as f64).sqrt();
+                            if xa != tot {
+                                acc_a += ca as f64 / ((tot - xa) as f64).sqrt() / sy;
+                                na += 1.0;
+                            }
+                            if xb != tot {
+                                acc_b += cb as f64 / ((tot - xb) as f64).sqrt() / sy;
+                                nb += 1.0;
+                            }
+                        }
+                        let va = if na > 0.0 { acc_a / na } else { f64::NAN };
+                        let vb = if nb > 0.0 { acc_b / nb } else { f64::NAN };
                         va - vb
                     } else {
                         let (xa, xb) = (&z[a], &z[bm]);
@@ -1046,6 +1158,7 @@ mod tests {
         let d = MetaData::new(&h, &m, s, n).unwrap();
         let rows = [0usize, 0, 2, 5, 5, 5];
         let mut wk = Work::default();
+        wk.cnt = vec![2, 0, 1, 0, 0, 3];
         for j in 0..n {
             let (xs, ys): (Vec<f64>, Vec<f64>) = rows
                 .iter()
@@ -1053,7 +1166,7 @@ mod tests {
                 .map(|&r| (m[r * n + j], h[r * n + j]))
                 .unzip();
             let want = kendall_b(&xs, &ys);
-            let got = d.item_kendall_b(d.metric(0), &rows, j, &mut wk);
+            let got = d.item_kendall_b(d.metric(0), j, &mut wk);
             assert!(
                 (want.is_nan() && got.is_nan()) || (want - got).abs() < 1e-15,
                 "{j}: {want} {got}"
@@ -1068,6 +1181,70 @@ mod tests {
         let want: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         assert!((dot(&a, &b) - want).abs() < 1e-10);
         assert_eq!(dot(&a, &b).to_bits(), dot_body(&a, &b).to_bits());
+    }
+
+    #[test]
+    fn item_tau_permutation_path_equals_general_path() {
+        let (s, n) = (6, 30);
+        let mut h = table(s, n, 12);
+        h[7] = f64::NAN;
+        h[40] = f64::NAN;
+        let m = [table(s, n, 13), table(s, n, 14)].concat();
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let p = Progress::new();
+        for scheme in [Scheme::Systems, Scheme::Both] {
+            let fast = permutation(
+                &d,
+                Level::Item,
+                &ItemStatistic::KendallB,
+                scheme,
+                &[(0, 1)],
+                5,
+                400,
+                Alternative::TwoSided,
+                1,
+                &p,
+            )
+            .unwrap();
+            // the general path: materialize the swapped tables and evaluate
+            // them without the precomputed signs
+            let mut d2 = MetaData::new(&h, &m, s, n).unwrap();
+            d2.hsign.clear();
+            let (za, zb) = (d.standardized(0), d.standardized(1));
+            let st = ItemStatistic::KendallB;
+            let obs = d2.value_of(Level::Item, &st, &za) - d2.value_of(Level::Item, &st, &zb);
+            assert_eq!(fast.observed[0].to_bits(), obs.to_bits());
+            let g = (obs * 100.0 * f64::EPSILON).abs();
+            let mut count = 0;
+            for b in 0..400u64 {
+                let mut stream = Stream::new(5, TAG_META_PERM, b, 0);
+                let bits = if scheme == Scheme::Systems { s } else { s * n };
+                let mut word = 0;
+                let mask: Vec<bool> = (0..bits)
+                    .map(|t| {
+                        if t % 64 == 0 {
+                            word = stream.next_u64();
+                        }
+                        (word >> (t % 64)) & 1 == 1
+                    })
+                    .collect();
+                let (mut pa, mut pb) = (za.clone(), zb.clone());
+                for p in 0..s * n {
+                    let sw = if scheme == Scheme::Systems {
+                        mask[p / n]
+                    } else {
+                        mask[p]
+                    };
+                    if sw {
+                        pa[p] = zb[p];
+                        pb[p] = za[p];
+                    }
+                }
+                let dstar = d2.value_of(Level::Item, &st, &pa) - d2.value_of(Level::Item, &st, &pb);
+                count += u64::from(dstar.abs() >= obs.abs() - g);
+            }
+            assert_eq!(fast.counts[0], count);
+        }
     }
 
     #[test]
