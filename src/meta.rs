@@ -330,17 +330,26 @@ impl<'a> MetaData<'a> {
         let (mut cmd, mut xt, mut yt) = (0i64, self_pairs, self_pairs);
         for a in 0..m {
             let (xa, ca) = (wk.gx[a], wk.gy[a] as i64);
-            let row = &hs[wk.ridx[a] as usize * s..(wk.ridx[a] as usize + 1) * s];
-            for b in a + 1..m {
-                let xb = wk.gx[b];
-                let w = ca * wk.gy[b] as i64;
+            let ra = wk.ridx[a] as usize;
+            let row = &hs[ra * s..(ra + 1) * s];
+            let (mut c1, mut x1, mut y1) = (0i64, 0i64, 0i64);
+            for ((&xb, &cb), &rb) in wk.gx[a + 1..m]
+                .iter()
+                .zip(&wk.gy[a + 1..m])
+                .zip(&wk.ridx[a + 1..m])
+            {
+                let w = cb as i64;
                 let dx = i64::from(xa > xb) - i64::from(xa < xb);
-                let dh = i64::from(row[wk.ridx[b] as usize]);
-                cmd += w * dx * dh;
-                xt += w * i64::from(dx == 0);
-                yt += w * i64::from(dh == 0);
+                let dh = i64::from(row[rb as usize]);
+                c1 += w * (dx * dh);
+                x1 += w & -i64::from(dx == 0);
+                y1 += w & -i64::from(dh == 0);
             }
+            cmd += ca * c1;
+            xt += ca * x1;
+            yt += ca * y1;
         }
+        let _ = m;
         let tot = total * (total - 1) / 2;
         if xt == tot || yt == tot {
             return f64::NAN;
