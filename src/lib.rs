@@ -18,6 +18,8 @@ pub mod binomial;
 pub mod engine;
 pub mod evalb;
 pub mod inference;
+pub mod itemstat;
+pub mod meta;
 pub mod metric;
 pub mod pairwise;
 pub mod porter;

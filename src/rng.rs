@@ -17,6 +17,10 @@ pub const STREAM_VERSION: u32 = 1;
 /// Scheme tags: the second Philox key word.
 pub const TAG_BOOTSTRAP: u64 = 0x626f_6f74; // "boot"
 pub const TAG_PERMUTE: u64 = 0x7065_726d; // "perm"
+/// Meta-evaluation bootstrap (`crate::meta`): sub-stream 0 draws systems, 1 items.
+pub const TAG_META_BOOT: u64 = 0x6d62_6f6f; // "mboo"
+/// Meta-evaluation permutation swap bits (`crate::meta`).
+pub const TAG_META_PERM: u64 = 0x6d70_6572; // "mper"
 
 const M0: u64 = 0xD2E7_470E_E14C_6C93;
 const M1: u64 = 0xCA5A_8263_9512_1157;

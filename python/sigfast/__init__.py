@@ -117,6 +117,9 @@ _LAZY = {
     "compare_seeds": ("seeds", "compare_seeds"),
     "AsoResult": ("seeds", "AsoResult"),
     "SeedComparison": ("seeds", "SeedComparison"),
+    "itemlevel": ("itemlevel", None),
+    "item_bootstrap": ("itemlevel", "item_bootstrap"),
+    "metaeval": ("metaeval", None),
 }
 
 

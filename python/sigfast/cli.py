@@ -184,6 +184,9 @@ def _parser() -> argparse.ArgumentParser:
     add_seeds_cli(sub)
     add_analysis_cli(sub)
     add_studies_cli(sub)
+    from .metaeval_cli import add_cli as add_metaeval_cli
+
+    add_metaeval_cli(sub)
     return ap
 
 

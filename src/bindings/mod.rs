@@ -17,6 +17,7 @@ use errors::{enter, quick, to_py, MetricError, Names};
 
 mod aso_py;
 mod evalb_py;
+mod meta_py;
 mod rouge_py;
 mod ter_py;
 mod text_py;
@@ -605,6 +606,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     evalb_py::register(m)?;
     rouge_py::register(m)?;
     ter_py::register(m)?;
+    meta_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
     Ok(())

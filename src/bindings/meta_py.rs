@@ -1,0 +1,267 @@
+//! Glue for `crate::itemstat` and `crate::meta`: item-level statistics,
+//! their bootstrap, resample index blocks for Python callables, and metric
+//! meta-evaluation (correlations, BOOT-*/PERM-* resampling, Williams).
+
+use std::collections::HashMap;
+
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+
+use super::errors::{enter, quick, to_py, Names};
+use super::{parse_alternative, table, vec2};
+
+fn input(m: impl Into<String>) -> PyErr {
+    to_py(crate::Error::Input(m.into()), &Names::default())
+}
+use crate::itemstat::ItemStatistic;
+use crate::meta::{self, Level, MetaData, Scheme};
+
+fn statistic(name: &str, params: &HashMap<String, f64>) -> PyResult<ItemStatistic> {
+    ItemStatistic::parse(name, |k| params.get(k).copied()).map_err(|e| to_py(e, &Names::default()))
+}
+
+fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]> {
+    a.as_slice()
+        .map_err(|_| input(format!("{what} must be a contiguous float64 array")))
+}
+
+/// One item statistic of `x` (and `y`).
+#[pyfunction]
+#[pyo3(signature = (name, params, x, y=None))]
+fn item_statistic(
+    name: &str,
+    params: HashMap<String, f64>,
+    x: PyReadonlyArray1<'_, f64>,
+    y: Option<PyReadonlyArray1<'_, f64>>,
+) -> PyResult<f64> {
+    let st = statistic(name, &params)?;
+    let xs = slice(&x, "x")?;
+    let ys: &[f64] = match &y {
+        Some(a) => slice(a, "y")?,
+        None => &[],
+    };
+    if st.n_inputs() == 2 {
+        if ys.len() != xs.len() {
+            return Err(input(format!(
+                "{} needs x and y of equal length, got {} and {}",
+                st.name(),
+                xs.len(),
+                ys.len()
+            )));
+        }
+        st.validate(ys).map_err(|e| to_py(e, &Names::default()))?;
+    }
+    if xs.iter().chain(ys).any(|v| !v.is_finite()) {
+        return Err(input("item statistics need finite values"));
+    }
+    Ok(st.eval(xs, ys, &mut crate::itemstat::Scratch::default()))
+}
+
+/// (acc_eq, ε) of tie calibration over groups given by `group` ids (one per item).
+#[pyfunction]
+fn tie_calibration(
+    x: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, f64>,
+    group: PyReadonlyArray1<'_, i64>,
+) -> PyResult<(f64, f64)> {
+    let (xs, ys) = (slice(&x, "x")?, slice(&y, "y")?);
+    let g = group
+        .as_slice()
+        .map_err(|_| input("group must be contiguous int64"))?;
+    if xs.len() != ys.len() || g.len() != xs.len() {
+        return Err(input("x, y and group must have equal lengths"));
+    }
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by_key(|&i| g[i]);
+    let gx: Vec<f64> = order.iter().map(|&i| xs[i]).collect();
+    let gy: Vec<f64> = order.iter().map(|&i| ys[i]).collect();
+    let mut groups = Vec::new();
+    let mut a = 0;
+    while a < order.len() {
+        let mut b = a + 1;
+        while b < order.len() && g[order[b]] == g[order[a]] {
+            b += 1;
+        }
+        groups.push(crate::itemstat::Group {
+            x: &gx[a..b],
+            y: &gy[a..b],
+            weight: 1.0,
+        });
+        a = b;
+    }
+    Ok(crate::itemstat::tie_calibrated(
+        &groups,
+        &mut crate::itemstat::Scratch::default(),
+    ))
+}
+
+/// Item statistic on bootstrap resamples start..start+count (count × systems).
+#[pyfunction]
+#[pyo3(signature = (data, name, params, seed, start, count, threads, progress=None, sub=0))]
+#[allow(clippy::too_many_arguments)]
+fn item_bootstrap_values<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray2<'py, f64>,
+    name: &str,
+    params: HashMap<String, f64>,
+    seed: u64,
+    start: u64,
+    count: usize,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+    sub: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let st = statistic(name, &params)?;
+    let t = table(&data)?;
+    let systems = t.width / st.n_inputs();
+    let v = enter(
+        py,
+        progress.as_ref(),
+        count as u64,
+        &Names::default(),
+        |p| crate::itemstat::bootstrap_values(&t, &st, seed, sub, start, count, threads, p),
+    )?;
+    vec2(py, v, systems.max(1))
+}
+
+/// Item indices of bootstrap resamples start..start+count (count × n, int64).
+#[pyfunction]
+#[pyo3(signature = (n, seed, start, count, sub=0))]
+fn item_indices<'py>(
+    py: Python<'py>,
+    n: usize,
+    seed: u64,
+    start: u64,
+    count: usize,
+    sub: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    if n == 0 || n as u64 > 1 << 32 {
+        return Err(input("n must be in 1..=2^32"));
+    }
+    let v = quick(py, &Names::default(), || {
+        Ok(crate::itemstat::index_block(n, seed, sub, start, count))
+    })?;
+    let v: Vec<i64> = v.into_iter().map(i64::from).collect();
+    Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
+}
+
+fn meta_data<'a>(
+    human: &'a PyReadonlyArray2<'_, f64>,
+    metrics: &'a PyReadonlyArray2<'_, f64>,
+) -> PyResult<MetaData<'a>> {
+    let sh = human.shape();
+    let h = human
+        .as_slice()
+        .map_err(|_| input("human scores must be C-contiguous float64"))?;
+    let m = metrics
+        .as_slice()
+        .map_err(|_| input("metric scores must be C-contiguous float64"))?;
+    MetaData::new(h, m, sh[0], sh[1]).map_err(|e| to_py(e, &Names::default()))
+}
+
+/// Observed level correlation of each metric (metrics: k × (S·N)).
+#[pyfunction]
+fn meta_observed<'py>(
+    py: Python<'py>,
+    human: PyReadonlyArray2<'py, f64>,
+    metrics: PyReadonlyArray2<'py, f64>,
+    level: &str,
+    name: &str,
+    params: HashMap<String, f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let d = meta_data(&human, &metrics)?;
+    let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
+    let st = statistic(name, &params)?;
+    let v = quick(py, &Names::default(), || {
+        Ok((0..d.k).map(|m| d.observed(lv, &st, m)).collect::<Vec<_>>())
+    })?;
+    Ok(PyArray1::from_vec(py, v))
+}
+
+/// Level correlations of every metric on bootstrap resamples (count × k).
+#[pyfunction]
+#[pyo3(signature = (human, metrics, level, name, params, scheme, seed, start, count, threads, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn meta_bootstrap<'py>(
+    py: Python<'py>,
+    human: PyReadonlyArray2<'py, f64>,
+    metrics: PyReadonlyArray2<'py, f64>,
+    level: &str,
+    name: &str,
+    params: HashMap<String, f64>,
+    scheme: &str,
+    seed: u64,
+    start: u64,
+    count: usize,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let d = meta_data(&human, &metrics)?;
+    let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
+    let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
+    let st = statistic(name, &params)?;
+    let k = d.k;
+    let v = enter(
+        py,
+        progress.as_ref(),
+        count as u64,
+        &Names::default(),
+        |p| meta::bootstrap(&d, lv, &st, sc, seed, start, count, threads, p),
+    )?;
+    vec2(py, v, k)
+}
+
+/// Permutation tests of metric pairs: (observed δ, counts, valid resamples).
+#[pyfunction]
+#[pyo3(signature = (human, metrics, level, name, params, scheme, pairs, seed, n_resamples, alternative, threads, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn meta_permutation<'py>(
+    py: Python<'py>,
+    human: PyReadonlyArray2<'py, f64>,
+    metrics: PyReadonlyArray2<'py, f64>,
+    level: &str,
+    name: &str,
+    params: HashMap<String, f64>,
+    scheme: &str,
+    pairs: Vec<(usize, usize)>,
+    seed: u64,
+    n_resamples: usize,
+    alternative: &str,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<(Vec<f64>, Vec<u64>, Vec<u64>)> {
+    let d = meta_data(&human, &metrics)?;
+    let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
+    let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
+    let st = statistic(name, &params)?;
+    let alt = parse_alternative(alternative)?;
+    let o = enter(
+        py,
+        progress.as_ref(),
+        n_resamples as u64,
+        &Names::default(),
+        |p| meta::permutation(&d, lv, &st, sc, &pairs, seed, n_resamples, alt, threads, p),
+    )?;
+    Ok((o.observed, o.counts, o.valid))
+}
+
+/// Williams' t for dependent correlations (r12, r13 share variable 1).
+#[pyfunction]
+fn williams_t(r12: f64, r13: f64, r23: f64, n: f64) -> f64 {
+    meta::williams_t(r12, r13, r23, n)
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("TAG_META_BOOT", crate::rng::TAG_META_BOOT)?;
+    m.add("TAG_META_PERM", crate::rng::TAG_META_PERM)?;
+    m.add("ITEM_STATISTICS", crate::itemstat::NAMES.to_vec())?;
+    m.add_function(wrap_pyfunction!(item_statistic, m)?)?;
+    m.add_function(wrap_pyfunction!(tie_calibration, m)?)?;
+    m.add_function(wrap_pyfunction!(item_bootstrap_values, m)?)?;
+    m.add_function(wrap_pyfunction!(item_indices, m)?)?;
+    m.add_function(wrap_pyfunction!(meta_observed, m)?)?;
+    m.add_function(wrap_pyfunction!(meta_bootstrap, m)?)?;
+    m.add_function(wrap_pyfunction!(meta_permutation, m)?)?;
+    m.add_function(wrap_pyfunction!(williams_t, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,1279 @@
+//! Metric meta-evaluation: correlations of metric scores with human scores
+//! over a systems × items table, their bootstrap intervals (BOOT-SYSTEMS,
+//! BOOT-INPUTS, BOOT-BOTH) and permutation tests of "metric A correlates
+//! better than metric B" (PERM-SYSTEMS, PERM-INPUTS, PERM-BOTH) after
+//! Deutsch, Dror & Roth (2021, TACL).
+//!
+//! Scores are `S × N` row-major (system `i`, item `j`); human scores may be
+//! NaN (not scored): only cells with a human score are used, for every level
+//! and every metric, and resampling keeps that mask (a resampled cell is
+//! missing exactly when its original cell is).
+//!
+//! Levels ([`Level`]): `System` (mean over a system's scored items, then one
+//! correlation across systems), `Global` (all scored cells flattened), `Item`
+//! (per item across systems, then the mean over items whose correlation is
+//! defined) and `SystemGrouped` (per system across items, then the mean).
+//! With tie calibration (`TieCalibratedAccuracy`) the grouped levels pick one
+//! ε for all groups, maximising the mean of the groups' acc_eq (WMT23).
+//!
+//! # Random streams
+//! Bootstrap resample `b` draws its systems from
+//! `Stream::new(seed, TAG_META_BOOT, b, 0)` and its items from sub-stream 1
+//! (so BOOT-BOTH draws the same systems as BOOT-SYSTEMS); permutation
+//! resample `b` takes its swap bits from `Stream::new(seed, TAG_META_PERM, b,
+//! 0)`, 64 per word, low bit first, one per system, item or cell. Every pair
+//! of metrics sees the same swap masks, so a pair's p-value does not depend on
+//! which other metrics are tested. Resamples run in fixed blocks; counts are
+//! integers, so results are the same bytes for any thread count.
+
+use std::sync::atomic::Ordering;
+
+use crate::engine::{par_blocks, Progress};
+use crate::inference::Alternative;
+use crate::itemstat::{tie_calibrated, Group, ItemStatistic, Scratch};
+use crate::rng::{Bounded, Stream, TAG_META_BOOT, TAG_META_PERM};
+use crate::{Error, Result};
+
+/// Where a correlation is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    System,
+    Global,
+    Item,
+    SystemGrouped,
+}
+
+impl Level {
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "system" => Ok(Level::System),
+            "global" | "segment" | "none" => Ok(Level::Global),
+            "item" | "input" => Ok(Level::Item),
+            "system_grouped" | "sys" => Ok(Level::SystemGrouped),
+            _ => Err(Error::input(format!(
+                "unknown level {s:?}; choose system, global, item or system_grouped"
+            ))),
+        }
+    }
+}
+
+/// What a resample draws or swaps: systems, inputs (items), or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    Systems,
+    Inputs,
+    Both,
+}
+
+impl Scheme {
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "systems" => Ok(Scheme::Systems),
+            "inputs" | "items" => Ok(Scheme::Inputs),
+            "both" => Ok(Scheme::Both),
+            _ => Err(Error::input(format!(
+                "unknown resampling {s:?}; choose systems, inputs or both"
+            ))),
+        }
+    }
+}
+
+/// Human scores and `k` metrics' scores on one `S × N` table.
+pub struct MetaData<'a> {
+    pub s: usize,
+    pub n: usize,
+    pub k: usize,
+    human: &'a [f64],
+    /// metric scores with unscored cells set to 0 (k × S × N)
+    metrics0: Vec<f64>,
+    /// human scores with unscored cells set to 0
+    human0: Vec<f64>,
+    /// 1.0 where scored, else 0.0
+    valid_f: Vec<f64>,
+    valid: Vec<bool>,
+    /// per item, S × S signs of human differences (item-level Kendall τ-b)
+    hsign: Vec<i8>,
+}
+
+/// Per-worker buffers.
+#[derive(Default)]
+struct Work {
+    sc: Scratch,
+    gx: Vec<f64>,
+    gy: Vec<f64>,
+    offs: Vec<(usize, usize, f64)>,
+    sx: Vec<f64>,
+    sy: Vec<f64>,
+    sw: Vec<f64>,
+    rows_count: Vec<u32>,
+    px: Vec<f64>,
+    py: Vec<f64>,
+    wf: Vec<f64>,
+    ridx: Vec<u32>,
+    cnt: Vec<u32>,
+    cache_id: u64,
+}
+
+/// A resample: the list of systems (with repeats) and each item's multiplicity.
+struct Resample<'r> {
+    rows: &'r [usize],
+    w: &'r [u32],
+    /// Nonzero: resamples with the same id share the human side (cached in `Work`).
+    id: u64,
+}
+
+impl<'a> MetaData<'a> {
+    /// `human`: S × N (NaN = not scored); `metrics`: k × S × N, finite where
+    /// the human score exists.
+    pub fn new(human: &'a [f64], metrics: &'a [f64], s: usize, n: usize) -> Result<Self> {
+        if s == 0 || n == 0 {
+            return Err(Error::input("no systems or no items"));
+        }
+        if human.len() != s * n {
+            return Err(Error::input(format!(
+                "human scores hold {} values, expected {s} systems x {n} items",
+                human.len()
+            )));
+        }
+        if metrics.is_empty() || metrics.len() % (s * n) != 0 {
+            return Err(Error::input(format!(
+                "metric scores hold {} values, not a multiple of {s} systems x {n} items",
+                metrics.len()
+            )));
+        }
+        if s as u64 > 1 << 32 || n as u64 > 1 << 32 {
+            return Err(Error::input("more than 2^32 systems or items"));
+        }
+        let k = metrics.len() / (s * n);
+        if let Some(p) = human.iter().position(|v| v.is_infinite()) {
+            return Err(Error::input(format!(
+                "human score of system {}, item {} is infinite",
+                p / n,
+                p % n
+            )));
+        }
+        let valid: Vec<bool> = human.iter().map(|v| !v.is_nan()).collect();
+        if !valid.iter().any(|&v| v) {
+            return Err(Error::input("no human scores: every cell is missing"));
+        }
+        for m in 0..k {
+            let mm = &metrics[m * s * n..(m + 1) * s * n];
+            if let Some(p) = (0..s * n).find(|&p| valid[p] && !mm[p].is_finite()) {
+                return Err(Error::input(format!(
+                    "metric {m} has no finite score ({}) for system {}, item {}, which has a human score",
+                    mm[p],
+                    p / n,
+                    p % n
+                )));
+            }
+        }
+        let metrics0: Vec<f64> = metrics
+            .iter()
+            .enumerate()
+            .map(|(p, &v)| if valid[p % (s * n)] { v } else { 0.0 })
+            .collect();
+        let human0: Vec<f64> = human
+            .iter()
+            .zip(&valid)
+            .map(|(&v, &ok)| if ok { v } else { 0.0 })
+            .collect();
+        let valid_f = valid.iter().map(|&v| f64::from(u8::from(v))).collect();
+        let mut hsign = vec![0i8; if s <= 256 { n * s * s } else { 0 }];
+        if !hsign.is_empty() {
+            for j in 0..n {
+                for a in 0..s {
+                    for b in 0..s {
+                        let (ha, hb) = (human[a * n + j], human[b * n + j]);
+                        hsign[(j * s + a) * s + b] = i8::from(ha > hb) - i8::from(ha < hb);
+                    }
+                }
+            }
+        }
+        Ok(MetaData {
+            s,
+            n,
+            k,
+            human,
+            metrics0,
+            human0,
+            valid_f,
+            valid,
+            hsign,
+        })
+    }
+
+    /// Metric `m` with unscored cells 0.
+    fn metric(&self, m: usize) -> &[f64] {
+        &self.metrics0[m * self.s * self.n..(m + 1) * self.s * self.n]
+    }
+
+    /// Metric `m`'s scores z-normalised over the scored cells (population
+    /// standard deviation, as `scipy.stats.zscore`); a constant metric is
+    /// only centred.
+    #[must_use]
+    pub fn standardized(&self, m: usize) -> Vec<f64> {
+        let x = self.metric(m);
+        let cnt = self.valid.iter().filter(|&&v| v).count() as f64;
+        let mean = x
+            .iter()
+            .zip(&self.valid)
+            .filter(|(_, &v)| v)
+            .map(|(a, _)| a)
+            .sum::<f64>()
+            / cnt;
+        let var = x
+            .iter()
+            .zip(&self.valid)
+            .filter(|(_, &v)| v)
+            .map(|(a, _)| (a - mean) * (a - mean))
+            .sum::<f64>()
+            / cnt;
+        let sd = if var > 0.0 { var.sqrt() } else { 1.0 };
+        x.iter()
+            .zip(&self.valid)
+            .map(|(a, &v)| if v { (a - mean) / sd } else { 0.0 })
+            .collect()
+    }
+
+    /// The level correlation of metric `m` with the human scores.
+    #[must_use]
+    pub fn observed(&self, level: Level, stat: &ItemStatistic, m: usize) -> f64 {
+        self.value_of(level, stat, self.metric(m))
+    }
+
+    /// The level correlation of any `S × N` metric table.
+    #[must_use]
+    pub fn value_of(&self, level: Level, stat: &ItemStatistic, x: &[f64]) -> f64 {
+        let rows: Vec<usize> = (0..self.s).collect();
+        let w = vec![1u32; self.n];
+        let rs = Resample {
+            rows: &rows,
+            w: &w,
+            id: 0,
+        };
+        self.level_value(level, stat, x, &rs, &mut Work::default())
+    }
+
+    /// Per-group values (items for `Item`, systems for `SystemGrouped`),
+    /// for the fast paths where only whole groups are resampled or swapped.
+    fn group_values(&self, level: Level, stat: &ItemStatistic, x: &[f64]) -> Vec<f64> {
+        let mut wk = Work::default();
+        match level {
+            Level::Item => (0..self.n)
+                .map(|j| {
+                    self.column(x, j, &mut wk);
+                    stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+                })
+                .collect(),
+            Level::SystemGrouped => (0..self.s)
+                .map(|i| {
+                    self.row(x, i, &mut wk);
+                    stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn column(&self, x: &[f64], j: usize, wk: &mut Work) {
+        wk.gx.clear();
+        wk.gy.clear();
+        for i in 0..self.s {
+            let p = i * self.n + j;
+            if self.valid[p] {
+                wk.gx.push(x[p]);
+                wk.gy.push(self.human[p]);
+            }
+        }
+    }
+
+    fn row(&self, x: &[f64], i: usize, wk: &mut Work) {
+        wk.gx.clear();
+        wk.gy.clear();
+        for j in 0..self.n {
+            let p = i * self.n + j;
+            if self.valid[p] {
+                wk.gx.push(x[p]);
+                wk.gy.push(self.human[p]);
+            }
+        }
+    }
+
+    /// τ-b across the resampled systems within item `j`, from the
+    /// precomputed human signs: Σ sign(Δx)·sign(Δh) over pairs, ties counted
+    /// on the way (scipy's formula; repeated systems tie in both).
+    /// `wk.cnt` holds each system's multiplicity in the resample.
+    fn item_kendall_b(&self, x: &[f64], j: usize, wk: &mut Work) -> f64 {
+        // distinct scored systems with their multiplicities: pairs of copies
+        // of one system tie in both, pairs of two systems count c_a · c_b times
+        let (s, n) = (self.s, self.n);
+        wk.ridx.clear();
+        wk.gx.clear();
+        wk.gy.clear();
+        let mut total = 0i64;
+        let mut self_pairs = 0i64;
+        for r in 0..s {
+            let c = wk.cnt[r];
+            if c > 0 && self.valid[r * n + j] {
+                wk.ridx.push(r as u32);
+                wk.gx.push(x[r * n + j]);
+                wk.gy.push(f64::from(c));
+                total += i64::from(c);
+                self_pairs += i64::from(c) * (i64::from(c) - 1) / 2;
+            }
+        }
+        let m = wk.gx.len();
+        if total < 2 {
+            return f64::NAN;
+        }
+        let hs = &self.hsign[j * s * s..(j + 1) * s * s];
+        let (mut cmd, mut xt, mut yt) = (0i64, self_pairs, self_pairs);
+        for a in 0..m {
+            let (xa, ca) = (wk.gx[a], wk.gy[a] as i64);
+            let ra = wk.ridx[a] as usize;
+            let row = &hs[ra * s..(ra + 1) * s];
+            let (mut c1, mut x1, mut y1) = (0i64, 0i64, 0i64);
+            for ((&xb, &cb), &rb) in wk.gx[a + 1..m]
+                .iter()
+                .zip(&wk.gy[a + 1..m])
+                .zip(&wk.ridx[a + 1..m])
+            {
+                let w = cb as i64;
+                let dx = i64::from(xa > xb) - i64::from(xa < xb);
+                let dh = i64::from(row[rb as usize]);
+                c1 += w * (dx * dh);
+                x1 += w & -i64::from(dx == 0);
+                y1 += w & -i64::from(dh == 0);
+            }
+            cmd += ca * c1;
+            xt += ca * x1;
+            yt += ca * y1;
+        }
+        let _ = m;
+        let tot = total * (total - 1) / 2;
+        if xt == tot || yt == tot {
+            return f64::NAN;
+        }
+        cmd as f64 / ((tot - xt) as f64).sqrt() / ((tot - yt) as f64).sqrt()
+    }
+
+    fn level_value(
+        &self,
+        level: Level,
+        stat: &ItemStatistic,
+        x: &[f64],
+        rs: &Resample<'_>,
+        wk: &mut Work,
+    ) -> f64 {
+        let (s, n) = (self.s, self.n);
+        let calibrated = *stat == ItemStatistic::TieCalibratedAccuracy;
+        match level {
+            Level::System => {
+                // per distinct system: weighted means over its scored items,
+                // as dot products with the item weights (unscored cells are 0)
+                if rs.id == 0 || wk.cache_id != rs.id {
+                    wk.wf.clear();
+                    wk.wf.extend(rs.w.iter().map(|&c| f64::from(c)));
+                    wk.rows_count.clear();
+                    wk.rows_count.resize(s, 0);
+                    for &r in rs.rows {
+                        wk.rows_count[r] += 1;
+                    }
+                    wk.sy.clear();
+                    wk.sy.resize(s, 0.0);
+                    wk.sw.clear();
+                    wk.sw.resize(s, 0.0);
+                    for i in 0..s {
+                        if wk.rows_count[i] > 0 {
+                            wk.sy[i] = dot(&self.human0[i * n..(i + 1) * n], &wk.wf);
+                            wk.sw[i] = dot(&self.valid_f[i * n..(i + 1) * n], &wk.wf);
+                        }
+                    }
+                    wk.cache_id = rs.id;
+                }
+                wk.sx.clear();
+                wk.sx.resize(s, 0.0);
+                for i in 0..s {
+                    if wk.rows_count[i] > 0 && wk.sw[i] > 0.0 {
+                        wk.sx[i] = dot(&x[i * n..(i + 1) * n], &wk.wf);
+                    }
+                }
+                wk.gx.clear();
+                wk.gy.clear();
+                for &r in rs.rows {
+                    if wk.sw[r] > 0.0 {
+                        wk.gx.push(wk.sx[r] / wk.sw[r]);
+                        wk.gy.push(wk.sy[r] / wk.sw[r]);
+                    }
+                }
+                stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+            }
+            Level::Global => {
+                wk.gx.clear();
+                wk.gy.clear();
+                for &r in rs.rows {
+                    for j in 0..n {
+                        let p = r * n + j;
+                        if self.valid[p] {
+                            for _ in 0..rs.w[j] {
+                                wk.gx.push(x[p]);
+                                wk.gy.push(self.human[p]);
+                            }
+                        }
+                    }
+                }
+                stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+            }
+            Level::Item | Level::SystemGrouped => {
+                let by_item = level == Level::Item;
+                // groups with their multiplicity
+                wk.gx.clear();
+                wk.gy.clear();
+                wk.offs.clear();
+                let (mut acc, mut wsum) = (0.0, 0.0);
+                let mut eval_group = |wk: &mut Work, weight: f64| {
+                    let start = wk.offs.last().map_or(0, |o| o.1);
+                    if calibrated {
+                        wk.offs.push((start, wk.gx.len(), weight));
+                    } else {
+                        let v = stat.eval(&wk.gx[start..], &wk.gy[start..], &mut wk.sc);
+                        if !v.is_nan() {
+                            acc += weight * v;
+                            wsum += weight;
+                        }
+                        wk.gx.truncate(start);
+                        wk.gy.truncate(start);
+                    }
+                };
+                if by_item && *stat == ItemStatistic::KendallB && !self.hsign.is_empty() {
+                    wk.cnt.clear();
+                    wk.cnt.resize(s, 0);
+                    for &r in rs.rows {
+                        wk.cnt[r] += 1;
+                    }
+                    for j in 0..n {
+                        if rs.w[j] == 0 {
+                            continue;
+                        }
+                        let v = self.item_kendall_b(x, j, wk);
+                        if !v.is_nan() {
+                            acc += f64::from(rs.w[j]) * v;
+                            wsum += f64::from(rs.w[j]);
+                        }
+                    }
+                } else if by_item {
+                    for j in 0..n {
+                        if rs.w[j] == 0 {
+                            continue;
+                        }
+                        for &r in rs.rows {
+                            let p = r * n + j;
+                            if self.valid[p] {
+                                wk.gx.push(x[p]);
+                                wk.gy.push(self.human[p]);
+                            }
+                        }
+                        eval_group(wk, f64::from(rs.w[j]));
+                    }
+                } else {
+                    wk.rows_count.clear();
+                    wk.rows_count.resize(s, 0);
+                    for &r in rs.rows {
+                        wk.rows_count[r] += 1;
+                    }
+                    for i in 0..s {
+                        let c = wk.rows_count[i];
+                        if c == 0 {
+                            continue;
+                        }
+                        for j in 0..n {
+                            let p = i * n + j;
+                            if self.valid[p] {
+                                for _ in 0..rs.w[j] {
+                                    wk.gx.push(x[p]);
+                                    wk.gy.push(self.human[p]);
+                                }
+                            }
+                        }
+                        eval_group(wk, f64::from(c));
+                    }
+                }
+                if calibrated {
+                    let groups: Vec<Group<'_>> = wk
+                        .offs
+                        .iter()
+                        .map(|&(a, b, w)| Group {
+                            x: &wk.gx[a..b],
+                            y: &wk.gy[a..b],
+                            weight: w,
+                        })
+                        .collect();
+                    tie_calibrated(&groups, &mut wk.sc).0
+                } else if wsum > 0.0 {
+                    acc / wsum
+                } else {
+                    f64::NAN
+                }
+            }
+        }
+    }
+}
+
+/// Dot product in a fixed order: eight interleaved partial sums (lane `l`
+/// takes elements `l, l + 8, ...`), reduced as ((0+4)+(1+5))+((2+6)+(3+7)),
+/// then the remainder in order. Multiplies and adds are rounded separately
+/// (Rust never fuses them), so the AVX2 build of the same loop gives the same
+/// bytes as the baseline one.
+#[inline(always)]
+fn dot_body(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let ca = a.chunks_exact(8);
+    let cb = b.chunks_exact(8);
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..8 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let mut t = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (x, y) in ra.iter().zip(rb) {
+        t += x * y;
+    }
+    t
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
+    dot_body(a, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    use std::sync::OnceLock;
+    static AVX2: OnceLock<bool> = OnceLock::new();
+    *AVX2.get_or_init(|| std::is_x86_feature_detected!("avx2"))
+}
+
+/// [`dot_body`], with AVX2 where the CPU has it (same bytes either way).
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time).
+            return unsafe { dot_avx2(a, b) };
+        }
+    }
+    dot_body(a, b)
+}
+
+/// Weighted mean of the defined values `v[g]` with weights `w(g)`.
+fn mean_defined(v: &[f64], w: impl Fn(usize) -> f64) -> f64 {
+    let (mut a, mut c) = (0.0, 0.0);
+    for (g, &x) in v.iter().enumerate() {
+        let wg = w(g);
+        if wg > 0.0 && !x.is_nan() {
+            a += wg * x;
+            c += wg;
+        }
+    }
+    if c > 0.0 {
+        a / c
+    } else {
+        f64::NAN
+    }
+}
+
+fn draw_rows(seed: u64, b: u64, s: usize, rows: &mut Vec<usize>) {
+    let mut st = Stream::new(seed, TAG_META_BOOT, b, 0);
+    rows.clear();
+    Bounded::new(s as u64).for_each(&mut st, s, |i| rows.push(i));
+}
+
+fn draw_items(seed: u64, b: u64, n: usize, w: &mut Vec<u32>) {
+    let mut st = Stream::new(seed, TAG_META_BOOT, b, 1);
+    w.clear();
+    w.resize(n, 0);
+    Bounded::new(n as u64).for_each(&mut st, n, |j| w[j] += 1);
+}
+
+/// Whether the precomputed per-group values answer this level and scheme.
+fn group_fast_path(level: Level, stat: &ItemStatistic, scheme: Scheme) -> bool {
+    *stat != ItemStatistic::TieCalibratedAccuracy
+        && matches!(
+            (level, scheme),
+            (Level::Item, Scheme::Inputs) | (Level::SystemGrouped, Scheme::Systems)
+        )
+}
+
+/// Level correlations of every metric on bootstrap resamples `start ..
+/// start + count`: `count × k` values, resample-major (NaN where the
+/// correlation is undefined on a resample).
+#[allow(clippy::too_many_arguments)]
+pub fn bootstrap(
+    d: &MetaData<'_>,
+    level: Level,
+    stat: &ItemStatistic,
+    scheme: Scheme,
+    seed: u64,
+    start: u64,
+    count: usize,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    let (s, n, k) = (d.s, d.n, d.k);
+    let fast = group_fast_path(level, stat, scheme);
+    let groups: Vec<Vec<f64>> = if fast {
+        (0..k)
+            .map(|m| d.group_values(level, stat, d.metric(m)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    par_blocks(count, k, threads, progress, |first, chunk| {
+        let mut wk = Work::default();
+        let mut rows: Vec<usize> = (0..s).collect();
+        let mut w = vec![1u32; n];
+        let mut cnt = vec![0u32; s];
+        for (r, out) in chunk.chunks_mut(k).enumerate() {
+            let b = start + (first + r) as u64;
+            if scheme != Scheme::Inputs {
+                draw_rows(seed, b, s, &mut rows);
+            }
+            if scheme != Scheme::Systems {
+                draw_items(seed, b, n, &mut w);
+            }
+            if fast {
+                if level == Level::SystemGrouped {
+                    cnt.iter_mut().for_each(|c| *c = 0);
+                    for &i in &rows {
+                        cnt[i] += 1;
+                    }
+                }
+                for (m, o) in out.iter_mut().enumerate() {
+                    *o = if level == Level::Item {
+                        mean_defined(&groups[m], |j| f64::from(w[j]))
+                    } else {
+                        mean_defined(&groups[m], |i| f64::from(cnt[i]))
+                    };
+                }
+                continue;
+            }
+            let rs = Resample {
+                rows: &rows,
+                w: &w,
+                id: b + 1,
+            };
+            for (m, o) in out.iter_mut().enumerate() {
+                *o = d.level_value(level, stat, d.metric(m), &rs, &mut wk);
+            }
+        }
+    })
+}
+
+/// Outcome of the permutation tests of metric pairs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PermOutcome {
+    /// Observed δ = r(a) − r(b) per pair, on standardized scores.
+    pub observed: Vec<f64>,
+    /// Resamples at least as extreme, per pair.
+    pub counts: Vec<u64>,
+    /// Resamples whose δ* was defined, per pair.
+    pub valid: Vec<u64>,
+}
+
+/// Resamples per round of the permutation driver: memory is one round of
+/// δ* values (`ROUND × pairs`), whatever B is.
+pub const ROUND: usize = 64 * crate::engine::BLOCK;
+
+/// Permutation tests of `pairs` (a, b) of metrics: does r(a) − r(b) exceed
+/// what swapping the two metrics' standardized scores per system, per item,
+/// or per cell (`scheme`) gives? Counts use the 100-ulp tolerance of
+/// [`crate::inference::permutation_pvalue`].
+#[allow(clippy::too_many_arguments)]
+pub fn permutation(
+    d: &MetaData<'_>,
+    level: Level,
+    stat: &ItemStatistic,
+    scheme: Scheme,
+    pairs: &[(usize, usize)],
+    seed: u64,
+    n_resamples: usize,
+    alternative: Alternative,
+    threads: usize,
+    progress: &Progress,
+) -> Result<PermOutcome> {
+    let (s, n, k) = (d.s, d.n, d.k);
+    if let Some(&(a, b)) = pairs.iter().find(|&&(a, b)| a >= k || b >= k || a == b) {
+        return Err(Error::input(format!(
+            "metric pair ({a}, {b}) is not two different metrics among {k}"
+        )));
+    }
+    let z: Vec<Vec<f64>> = (0..k).map(|m| d.standardized(m)).collect();
+    let observed: Vec<f64> = pairs
+        .iter()
+        .map(|&(a, b)| d.value_of(level, stat, &z[a]) - d.value_of(level, stat, &z[b]))
+        .collect();
+    let fast = group_fast_path(level, stat, scheme);
+    // System level, any scheme: a system's mean after swapping is
+    // (S_a − t_a + t_b) / n with S its sum over scored items and t the sum
+    // over the swapped cells, so a resample costs k·S dot products and O(S)
+    // per pair.
+    let sys_path = level == Level::System;
+    let groups: Vec<Vec<f64>> = if fast {
+        z.iter().map(|x| d.group_values(level, stat, x)).collect()
+    } else {
+        Vec::new()
+    };
+    let ones = vec![1.0f64; n];
+    let (sums, counts_i, human_means): (Vec<Vec<f64>>, Vec<f64>, Vec<f64>) = if sys_path {
+        let c: Vec<f64> = (0..s)
+            .map(|i| dot(&d.valid_f[i * n..(i + 1) * n], &ones))
+            .collect();
+        let hm = (0..s)
+            .map(|i| dot(&d.human0[i * n..(i + 1) * n], &ones) / c[i])
+            .collect();
+        let sm = z
+            .iter()
+            .map(|x| (0..s).map(|i| dot(&x[i * n..(i + 1) * n], &ones)).collect())
+            .collect();
+        (sm, c, hm)
+    } else {
+        (Vec::new(), Vec::new(), Vec::new())
+    };
+    // Item level, Kendall τ-b, swaps of systems or cells: per item, the scored
+    // systems and their human signs once; each resample fills both swapped
+    // vectors and counts both in one pass (the same integers as the general
+    // path, so the same bytes).
+    let item_tau = level == Level::Item
+        && *stat == ItemStatistic::KendallB
+        && !fast
+        && scheme != Scheme::Inputs;
+    let (mut vr, mut voff, mut hcs, mut hoff, mut yts) = (
+        Vec::new(),
+        vec![0usize],
+        Vec::new(),
+        vec![0usize],
+        Vec::new(),
+    );
+    if item_tau {
+        for j in 0..n {
+            let rows: Vec<u32> = (0..s)
+                .filter(|&i| d.valid[i * n + j])
+                .map(|i| i as u32)
+                .collect();
+            let mut yt = 0i64;
+            for (p, &rp) in rows.iter().enumerate() {
+                let hp = d.human[rp as usize * n + j];
+                for (q, &rq) in rows.iter().enumerate() {
+                    let hq = d.human[rq as usize * n + j];
+                    hcs.push(i8::from(hp > hq) - i8::from(hp < hq));
+                    if q > p && hp == hq {
+                        yt += 1;
+                    }
+                }
+            }
+            vr.extend_from_slice(&rows);
+            voff.push(vr.len());
+            hoff.push(hcs.len());
+            yts.push(yt);
+        }
+    }
+    let mut used = vec![false; k];
+    for &(a, b) in pairs {
+        used[a] = true;
+        used[b] = true;
+    }
+    let bits = match scheme {
+        Scheme::Systems => s,
+        Scheme::Inputs => n,
+        Scheme::Both => s * n,
+    };
+    let np = pairs.len();
+    let mut counts = vec![0u64; np];
+    let mut valid = vec![0u64; np];
+    let gammas: Vec<f64> = observed
+        .iter()
+        .map(|o| (o * 100.0 * f64::EPSILON).abs())
+        .collect();
+    let mut start = 0usize;
+    while start < n_resamples {
+        let count = ROUND.min(n_resamples - start);
+        if progress.cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let vals = par_blocks(count, np, threads, progress, |first, chunk| {
+            let mut wk = Work::default();
+            let mut mask = vec![false; bits];
+            let mut maskf: Vec<f64> = Vec::with_capacity(bits);
+            let mut tsum: Vec<f64> = Vec::new();
+            let rows: Vec<usize> = (0..s).collect();
+            let w = vec![1u32; n];
+            let rs = Resample {
+                rows: &rows,
+                w: &w,
+                id: u64::MAX,
+            };
+            for (r, out) in chunk.chunks_mut(np).enumerate() {
+                let b = (start + first + r) as u64;
+                let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
+                let mut word = 0u64;
+                for (t, m) in mask.iter_mut().enumerate() {
+                    if t % 64 == 0 {
+                        word = st.next_u64();
+                    }
+                    *m = (word >> (t % 64)) & 1 == 1;
+                }
+                if sys_path {
+                    // sums of each metric over its swapped cells, per system
+                    maskf.clear();
+                    maskf.extend(mask.iter().map(|&m| f64::from(u8::from(m))));
+                    tsum.clear();
+                    tsum.resize(k * s, 0.0);
+                    for m in (0..k).filter(|&m| used[m]) {
+                        let x = &z[m];
+                        for i in 0..s {
+                            tsum[m * s + i] = match scheme {
+                                Scheme::Systems => {
+                                    if mask[i] {
+                                        sums[m][i]
+                                    } else {
+                                        0.0
+                                    }
+                                }
+                                Scheme::Inputs => dot(&x[i * n..(i + 1) * n], &maskf),
+                                Scheme::Both => {
+                                    dot(&x[i * n..(i + 1) * n], &maskf[i * n..(i + 1) * n])
+                                }
+                            };
+                        }
+                    }
+                }
+                for (o, &(a, bm)) in out.iter_mut().zip(pairs) {
+                    *o = if fast {
+                        let (ga, gb) = (&groups[a], &groups[bm]);
+                        let sel = |g: usize, swap_to_b: bool| {
+                            if mask[g] == swap_to_b {
+                                gb[g]
+                            } else {
+                                ga[g]
+                            }
+                        };
+                        let va = mean_values(ga.len(), |g| sel(g, true));
+                        let vb = mean_values(ga.len(), |g| sel(g, false));
+                        va - vb
+                    } else if sys_path {
+                        let (ta, tb) = (&tsum[a * s..(a + 1) * s], &tsum[bm * s..(bm + 1) * s]);
+                        let (sa, sb) = (&sums[a], &sums[bm]);
+                        wk.gx.clear();
+                        wk.gy.clear();
+                        wk.px.clear();
+                        for i in 0..s {
+                            if counts_i[i] == 0.0 {
+                                continue;
+                            }
+                            wk.gx.push((sa[i] - ta[i] + tb[i]) / counts_i[i]);
+                            wk.px.push((sb[i] - tb[i] + ta[i]) / counts_i[i]);
+                            wk.gy.push(human_means[i]);
+                        }
+                        let px = std::mem::take(&mut wk.px);
+                        let va = stat.eval(&wk.gx, &wk.gy, &mut wk.sc);
+                        let vb = stat.eval(&px, &wk.gy, &mut wk.sc);
+                        wk.px = px;
+                        va - vb
+                    } else if item_tau {
+                        let (za, zb) = (&z[a], &z[bm]);
+                        let (mut acc_a, mut na, mut acc_b, mut nb) = (0.0, 0.0, 0.0, 0.0);
+                        for j in 0..n {
+                            let rows = &vr[voff[j]..voff[j + 1]];
+                            let m = rows.len();
+                            let tot = (m * m.saturating_sub(1) / 2) as i64;
+                            let yt = yts[j];
+                            if m < 2 || yt == tot {
+                                continue;
+                            }
+                            wk.gx.clear();
+                            wk.gy.clear();
+                            for &r in rows {
+                                let p = r as usize * n + j;
+                                let sw = match scheme {
+                                    Scheme::Systems => mask[r as usize],
+                                    Scheme::Inputs => mask[j],
+                                    Scheme::Both => mask[p],
+                                };
+                                if sw {
+                                    wk.gx.push(zb[p]);
+                                    wk.gy.push(za[p]);
+                                } else {
+                                    wk.gx.push(za[p]);
+                                    wk.gy.push(zb[p]);
+                                }
+                            }
+                            let hc = &hcs[hoff[j]..hoff[j + 1]];
+                            let (mut ca, mut cb, mut xa, mut xb) = (0i64, 0i64, 0i64, 0i64);
+                            for p in 0..m {
+                                let (ua, ub) = (wk.gx[p], wk.gy[p]);
+                                let hrow = &hc[p * m..(p + 1) * m];
+                                for (q, &h) in hrow.iter().enumerate().skip(p + 1) {
+                                    let dh = i64::from(h);
+                                    let (va, vb) = (wk.gx[q], wk.gy[q]);
+                                    let da = i64::from(ua > va) - i64::from(ua < va);
+                                    let db = i64::from(ub > vb) - i64::from(ub < vb);
+                                    ca += da * dh;
+                                    cb += db * dh;
+                                    xa += i64::from(da == 0);
+                                    xb += i64::from(db == 0);
+                                }
+                            }
+                            let sy = ((tot - yt) as f64).sqrt();
+                            if xa != tot {
+                                acc_a += ca as f64 / ((tot - xa) as f64).sqrt() / sy;
+                                na += 1.0;
+                            }
+                            if xb != tot {
+                                acc_b += cb as f64 / ((tot - xb) as f64).sqrt() / sy;
+                                nb += 1.0;
+                            }
+                        }
+                        let va = if na > 0.0 { acc_a / na } else { f64::NAN };
+                        let vb = if nb > 0.0 { acc_b / nb } else { f64::NAN };
+                        va - vb
+                    } else {
+                        let (xa, xb) = (&z[a], &z[bm]);
+                        let mut px = std::mem::take(&mut wk.px);
+                        let mut py = std::mem::take(&mut wk.py);
+                        px.clear();
+                        py.clear();
+                        for i in 0..s {
+                            for j in 0..n {
+                                let p = i * n + j;
+                                let sw = match scheme {
+                                    Scheme::Systems => mask[i],
+                                    Scheme::Inputs => mask[j],
+                                    Scheme::Both => mask[p],
+                                };
+                                if sw {
+                                    px.push(xb[p]);
+                                    py.push(xa[p]);
+                                } else {
+                                    px.push(xa[p]);
+                                    py.push(xb[p]);
+                                }
+                            }
+                        }
+                        let va = d.level_value(level, stat, &px, &rs, &mut wk);
+                        let vb = d.level_value(level, stat, &py, &rs, &mut wk);
+                        wk.px = px;
+                        wk.py = py;
+                        va - vb
+                    };
+                }
+            }
+        })?;
+        for row in vals.chunks(np) {
+            for (p, &v) in row.iter().enumerate() {
+                if v.is_nan() {
+                    continue;
+                }
+                valid[p] += 1;
+                let (o, g) = (observed[p], gammas[p]);
+                let hit = match alternative {
+                    Alternative::TwoSided => v.abs() >= o.abs() - g,
+                    Alternative::Greater => v >= o - g,
+                    Alternative::Less => v <= o + g,
+                };
+                counts[p] += u64::from(hit);
+            }
+        }
+        start += count;
+    }
+    Ok(PermOutcome {
+        observed,
+        counts,
+        valid,
+    })
+}
+
+fn mean_values(len: usize, v: impl Fn(usize) -> f64) -> f64 {
+    let (mut a, mut c) = (0.0, 0.0);
+    for g in 0..len {
+        let x = v(g);
+        if !x.is_nan() {
+            a += x;
+            c += 1.0;
+        }
+    }
+    if c > 0.0 {
+        a / c
+    } else {
+        f64::NAN
+    }
+}
+
+/// Williams' test for the difference of two dependent correlations sharing
+/// one variable (Williams 1959; Graham & Baldwin 2014): r12 = r(human, a),
+/// r13 = r(human, b), r23 = r(a, b), n observations. Returns the t statistic
+/// with n − 3 degrees of freedom (positive when r12 > r13).
+#[must_use]
+pub fn williams_t(r12: f64, r13: f64, r23: f64, n: f64) -> f64 {
+    let det = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23;
+    let rbar = (r12 + r13) / 2.0;
+    let cube = (1.0 - r23).powi(3);
+    (r12 - r13)
+        * ((n - 1.0) * (1.0 + r23) / (2.0 * (n - 1.0) / (n - 3.0) * det + rbar * rbar * cube))
+            .sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::itemstat::{kendall_b, pearson};
+
+    fn table(s: usize, n: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed;
+        (0..s * n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 35) % 7) as f64
+            })
+            .collect()
+    }
+
+    #[test]
+    fn levels_by_hand() {
+        let (s, n) = (4, 6);
+        let mut h = table(s, n, 1);
+        h[3] = f64::NAN;
+        let m = table(s, n, 2);
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        // system level: means over scored cells
+        let hm: Vec<f64> = (0..s)
+            .map(|i| {
+                let v: Vec<f64> = (0..n)
+                    .map(|j| h[i * n + j])
+                    .filter(|v| !v.is_nan())
+                    .collect();
+                v.iter().sum::<f64>() / v.len() as f64
+            })
+            .collect();
+        let mm: Vec<f64> = (0..s)
+            .map(|i| {
+                let v: Vec<f64> = (0..n)
+                    .filter(|&j| !h[i * n + j].is_nan())
+                    .map(|j| m[i * n + j])
+                    .collect();
+                v.iter().sum::<f64>() / v.len() as f64
+            })
+            .collect();
+        let want = pearson(&mm, &hm);
+        assert!((d.observed(Level::System, &ItemStatistic::Pearson, 0) - want).abs() < 1e-14);
+        // item level
+        let mut acc = 0.0;
+        let mut c = 0.0;
+        for j in 0..n {
+            let (xs, ys): (Vec<f64>, Vec<f64>) = (0..s)
+                .filter(|&i| !h[i * n + j].is_nan())
+                .map(|i| (m[i * n + j], h[i * n + j]))
+                .unzip();
+            let v = kendall_b(&xs, &ys);
+            if !v.is_nan() {
+                acc += v;
+                c += 1.0;
+            }
+        }
+        let got = d.observed(Level::Item, &ItemStatistic::KendallB, 0);
+        assert!((got - acc / c).abs() < 1e-14);
+    }
+
+    #[test]
+    fn resampling_is_thread_independent_and_fast_paths_agree() {
+        let (s, n) = (5, 40);
+        let h = table(s, n, 3);
+        let m = [table(s, n, 4), table(s, n, 5)].concat();
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let p = Progress::new();
+        for scheme in [Scheme::Systems, Scheme::Inputs, Scheme::Both] {
+            for level in [
+                Level::System,
+                Level::Global,
+                Level::Item,
+                Level::SystemGrouped,
+            ] {
+                let st = ItemStatistic::KendallB;
+                let a = bootstrap(&d, level, &st, scheme, 9, 0, 300, 1, &p).unwrap();
+                let b = bootstrap(&d, level, &st, scheme, 9, 0, 300, 2, &p).unwrap();
+                assert_eq!(a.len(), 600);
+                assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+            }
+        }
+        // the per-group fast path equals the general path
+        let st = ItemStatistic::Spearman;
+        let fast = bootstrap(&d, Level::Item, &st, Scheme::Inputs, 9, 0, 50, 1, &p).unwrap();
+        let mut w = Vec::new();
+        let rows: Vec<usize> = (0..s).collect();
+        for b in 0..50u64 {
+            draw_items(9, b, n, &mut w);
+            let rs = Resample {
+                rows: &rows,
+                w: &w,
+                id: 0,
+            };
+            let v = d.level_value(Level::Item, &st, d.metric(1), &rs, &mut Work::default());
+            assert!((v - fast[b as usize * 2 + 1]).abs() < 1e-12);
+        }
+        let pairs = [(0, 1), (1, 0)];
+        for scheme in [Scheme::Systems, Scheme::Inputs, Scheme::Both] {
+            let a = permutation(
+                &d,
+                Level::Item,
+                &st,
+                scheme,
+                &pairs,
+                3,
+                700,
+                Alternative::TwoSided,
+                1,
+                &p,
+            )
+            .unwrap();
+            let b = permutation(
+                &d,
+                Level::Item,
+                &st,
+                scheme,
+                &pairs,
+                3,
+                700,
+                Alternative::TwoSided,
+                2,
+                &p,
+            )
+            .unwrap();
+            assert_eq!(a, b);
+            assert_eq!(a.counts[0], a.counts[1]);
+            assert!((a.observed[0] + a.observed[1]).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn item_kendall_fast_path_equals_scipy_formula() {
+        let (s, n) = (6, 9);
+        let mut h = table(s, n, 7);
+        h[4] = f64::NAN;
+        let m = table(s, n, 8);
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let rows = [0usize, 0, 2, 5, 5, 5];
+        let mut wk = Work::default();
+        wk.cnt = vec![2, 0, 1, 0, 0, 3];
+        for j in 0..n {
+            let (xs, ys): (Vec<f64>, Vec<f64>) = rows
+                .iter()
+                .filter(|&&r| !h[r * n + j].is_nan())
+                .map(|&r| (m[r * n + j], h[r * n + j]))
+                .unzip();
+            let want = kendall_b(&xs, &ys);
+            let got = d.item_kendall_b(d.metric(0), j, &mut wk);
+            assert!(
+                (want.is_nan() && got.is_nan()) || (want - got).abs() < 1e-15,
+                "{j}: {want} {got}"
+            );
+        }
+    }
+
+    #[test]
+    fn dot_paths_agree() {
+        let a: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.37).sin()).collect();
+        let b: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.11).cos()).collect();
+        let want: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!((dot(&a, &b) - want).abs() < 1e-10);
+        assert_eq!(dot(&a, &b).to_bits(), dot_body(&a, &b).to_bits());
+    }
+
+    #[test]
+    fn item_tau_permutation_path_equals_general_path() {
+        let (s, n) = (6, 30);
+        let mut h = table(s, n, 12);
+        h[7] = f64::NAN;
+        h[40] = f64::NAN;
+        let m = [table(s, n, 13), table(s, n, 14)].concat();
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let p = Progress::new();
+        for scheme in [Scheme::Systems, Scheme::Both] {
+            let fast = permutation(
+                &d,
+                Level::Item,
+                &ItemStatistic::KendallB,
+                scheme,
+                &[(0, 1)],
+                5,
+                400,
+                Alternative::TwoSided,
+                1,
+                &p,
+            )
+            .unwrap();
+            // the general path: materialize the swapped tables and evaluate
+            // them without the precomputed signs
+            let mut d2 = MetaData::new(&h, &m, s, n).unwrap();
+            d2.hsign.clear();
+            let (za, zb) = (d.standardized(0), d.standardized(1));
+            let st = ItemStatistic::KendallB;
+            let obs = d2.value_of(Level::Item, &st, &za) - d2.value_of(Level::Item, &st, &zb);
+            assert_eq!(fast.observed[0].to_bits(), obs.to_bits());
+            let g = (obs * 100.0 * f64::EPSILON).abs();
+            let mut count = 0;
+            for b in 0..400u64 {
+                let mut stream = Stream::new(5, TAG_META_PERM, b, 0);
+                let bits = if scheme == Scheme::Systems { s } else { s * n };
+                let mut word = 0;
+                let mask: Vec<bool> = (0..bits)
+                    .map(|t| {
+                        if t % 64 == 0 {
+                            word = stream.next_u64();
+                        }
+                        (word >> (t % 64)) & 1 == 1
+                    })
+                    .collect();
+                let (mut pa, mut pb) = (za.clone(), zb.clone());
+                for p in 0..s * n {
+                    let sw = if scheme == Scheme::Systems {
+                        mask[p / n]
+                    } else {
+                        mask[p]
+                    };
+                    if sw {
+                        pa[p] = zb[p];
+                        pb[p] = za[p];
+                    }
+                }
+                let dstar = d2.value_of(Level::Item, &st, &pa) - d2.value_of(Level::Item, &st, &pb);
+                count += u64::from(dstar.abs() >= obs.abs() - g);
+            }
+            assert_eq!(fast.counts[0], count);
+        }
+    }
+
+    #[test]
+    fn williams_worked_case() {
+        // r12 = .8, r13 = .6, r23 = .5, n = 30:
+        // det = 1 - .64 - .36 - .25 + 2(.8)(.6)(.5) = .23
+        // t = .2 * sqrt(29 * 1.5 / (2 * 29/27 * .23 + .49 * .125)) = 1.77011...
+        let t = williams_t(0.8, 0.6, 0.5, 30.0);
+        let want = 0.2 * (29.0f64 * 1.5 / (2.0 * 29.0 / 27.0 * 0.23 + 0.49 * 0.125)).sqrt();
+        assert!((t - want).abs() < 1e-14);
+        assert!((t - 1.77011).abs() < 1e-4);
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let h = [1.0, 2.0, f64::NAN, 3.0];
+        let m = [1.0, f64::NAN, 0.0, 2.0];
+        assert!(matches!(MetaData::new(&h, &m, 2, 2), Err(Error::Input(_))));
+        assert!(matches!(MetaData::new(&h, &m, 3, 2), Err(Error::Input(_))));
+        let m2 = [1.0, 5.0, f64::NAN, 2.0];
+        assert!(MetaData::new(&h, &m2, 2, 2).is_ok());
+    }
+}

@@ -1,0 +1,182 @@
+"""Meta-evaluation end to end on real data: WMT21 en-de expert MQM and WMT21
+de-en crowd DA, with sentence BLEU, chrF and chrF++ scored by sigfast.
+
+Independent references: sacrebleu's sentence_bleu / sentence_chrf for the
+segment scores, scipy for the correlations, the MQM/DA files for the cells.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sigfast import metaeval
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+MQM_SYSTEMS = (
+    "Facebook-AI",
+    "HuaweiTSC",
+    "NVIDIA-NeMo",
+    "Online-W",
+    "UEdin",
+    "VolcTrans-AT",
+    "VolcTrans-GLAT",
+    "eTranslation",
+)
+
+
+@pytest.fixture(scope="module")
+def mqm(request: pytest.FixtureRequest) -> dict:
+    root = Path(__file__).resolve().parents[2] / "shared" / "data" / "metric_meta_evaluation"
+    d = root / "wmt21_newstest2021_en_de_mqm"
+    if not d.is_dir():
+        pytest.skip("shared/data is not beside the checkout")
+    human = metaeval.read_scores(d / "mqm_newstest2021_ende.avg_seg_scores.tsv")
+    human = metaeval.ScoreTable(
+        tuple("NVIDIA-NeMo" if s == "Nemo" else s for s in human.systems), human.items, human.values
+    )
+    hyps = {s: d / "system-outputs" / f"newstest2021.en-de.hyp.{s}.de" for s in MQM_SYSTEMS}
+    ref = d / "newstest2021.en-de.ref.A.de"
+    tables = {
+        label: metaeval.segment_scores(ref, hyps, metric=m)
+        for label, m in (("sentBLEU", "bleu"), ("chrF", "chrf"), ("chrF++", "chrf++"))
+    }
+    return {"human": human, "tables": tables, "ref": ref, "hyps": hyps}
+
+
+def test_mqm_table_as_documented(mqm: dict) -> None:
+    h = mqm["human"]
+    assert len(h.items) == 1002 and len(h.systems) == 17
+    scored = ~np.isnan(h.values)
+    assert (scored.sum(1) == 527).all()  # the same 527 segments for every "system"
+    assert (h.values[scored] <= 0).all()  # negated penalty: higher is better
+
+
+def test_segment_scores_equal_sacrebleu(mqm: dict) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    ref = mqm["ref"].read_text(encoding="utf-8").split("\n")
+    for s in ("Facebook-AI", "Online-W"):
+        hyp = mqm["hyps"][s].read_text(encoding="utf-8").split("\n")
+        for j in (0, 1, 17, 500, 1001):
+            k = mqm["tables"]["sentBLEU"].systems.index(s)
+            want = sacrebleu.sentence_bleu(hyp[j].rstrip(), [ref[j].rstrip()]).score
+            assert mqm["tables"]["sentBLEU"].values[k, j] == pytest.approx(want, abs=1e-9)
+            want = sacrebleu.sentence_chrf(hyp[j].rstrip(), [ref[j].rstrip()]).score
+            assert mqm["tables"]["chrF"].values[k, j] == pytest.approx(want, abs=1e-9)
+            want = sacrebleu.sentence_chrf(hyp[j].rstrip(), [ref[j].rstrip()], word_order=2).score
+            assert mqm["tables"]["chrF++"].values[k, j] == pytest.approx(want, abs=1e-9)
+
+
+def test_mqm_meta_evaluation(mqm: dict) -> None:
+    systems, _items, h, m = metaeval.align(mqm["human"], mqm["tables"])
+    assert set(systems) == set(MQM_SYSTEMS) and h.shape == (8, 1002)
+    names = list(mqm["tables"])
+    # segment level, grouped by item: Kendall tau-b and acc_eq with tie calibration
+    for stat in ("kendall_b", "acc_eq"):
+        r = metaeval.evaluate(h, m, names=names, level="item", statistic=stat, n_resamples=300, seed=1)
+        assert r.n_cells == 8 * 527 and r.n_items == 527
+        for k in range(3):
+            lo, hi = r.intervals[k]
+            # acc_eq maximises over ε on the observed table; resampled tables (with repeated
+            # systems) calibrate lower, so its percentile interval may sit below the estimate
+            assert lo < hi and (stat == "acc_eq" or lo <= r.correlations[k] <= hi)
+        ok = ~np.isnan(h)
+        # the item-level tau by scipy for one metric
+        vals = []
+        for j in np.flatnonzero(ok.any(0)):
+            t = scipy_stats.kendalltau(m[0][:, j], h[:, j])[0]
+            if not np.isnan(t):
+                vals.append(t)
+        if stat == "kendall_b":
+            assert r.correlations[0] == pytest.approx(np.mean(vals), abs=1e-12)
+    # system level: mean MQM over the 527 scored segments
+    r = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", interval="both", n_resamples=500)
+    hs = np.nanmean(h, 1)
+    for k in range(3):
+        ms = np.array([m[k][i, ~np.isnan(h[i])].mean() for i in range(8)])
+        assert r.correlations[k] == pytest.approx(scipy_stats.pearsonr(ms, hs)[0], abs=1e-12)
+    assert sum(len(c) for c in r.clusters()) == 3
+
+
+@pytest.fixture(scope="module")
+def da() -> dict:
+    root = Path(__file__).resolve().parents[2] / "shared" / "data" / "machine_translation"
+    d = root / "wmt21_newstest2021_de_en"
+    if not d.is_dir():
+        pytest.skip("shared/data is not beside the checkout")
+    z = metaeval.read_scores(d / "humaneval" / "ad-seg-scores-de-en.csv", layout="long", score_column="Z.SCR")
+
+    def name(s: str) -> str:
+        s = re.sub(r"\.\d+$", "", s)
+        return "NVIDIA-NeMo" if s == "Nemo" else s
+
+    z = metaeval.ScoreTable(tuple(name(s) for s in z.systems), z.items, z.values)
+    paths = sorted((d / "system-outputs").glob("*.en"))
+    hyps = {p.name.split(".")[-2]: p for p in paths}  # newstest2021.de-en.hyp.SYSTEM.en
+    ref = d / "newstest2021.de-en.ref.A.en"
+    tables = {
+        label: metaeval.segment_scores(ref, hyps, metric=m)
+        for label, m in (("sentBLEU", "bleu"), ("chrF", "chrf"), ("chrF++", "chrf++"))
+    }
+    return {"human": z, "tables": tables}
+
+
+def test_da_meta_evaluation(da: dict) -> None:
+    systems, items, h, m = metaeval.align(da["human"], da["tables"])
+    assert len(systems) == 19  # HUMAN has no output file
+    # items are SIDs "1".."1000" in file order of first appearance; segment tables are "1".."1000"
+    assert set(items) <= {str(i) for i in range(1, 1001)}
+    names = list(da["tables"])
+    r = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", interval="systems", n_resamples=500)
+    assert all(c > 0 for c in r.correlations)  # surface metrics agree with DA at system level
+    g = metaeval.evaluate(h, m, names=names, level="global", statistic="kendall_b", n_resamples=100)
+    hv = h[~np.isnan(h)]
+    mv = m[0][~np.isnan(h)]
+    assert g.correlations[0] == pytest.approx(scipy_stats.kendalltau(mv, hv)[0], abs=1e-12)
+    w = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", interval="none", test="williams")
+    assert np.isfinite(w.pvalues[0, 1])
+
+
+def test_cli_on_mqm(tmp_path: Path) -> None:
+    from sigfast.cli import main
+
+    d = Path(__file__).resolve().parents[2] / "shared" / "data" / "metric_meta_evaluation"
+    d = d / "wmt21_newstest2021_en_de_mqm"
+    if not d.is_dir():
+        pytest.skip("shared/data is not beside the checkout")
+    hyps = [f"{s}={d / 'system-outputs' / f'newstest2021.en-de.hyp.{s}.de'}" for s in MQM_SYSTEMS]
+    out = tmp_path / "r.json"
+    args = [
+        "metaeval",
+        str(d / "mqm_newstest2021_ende.avg_seg_scores.tsv"),
+        "--ref",
+        str(d / "newstest2021.en-de.ref.A.de"),
+        "--hyps",
+        *hyps,
+        "--metric",
+        "chrf",
+        "--metric",
+        "bleu",
+        "--rename",
+        "Nemo=NVIDIA-NeMo",
+        "--level",
+        "system",
+        "--statistic",
+        "kendall_b",
+        "-n",
+        "200",
+        "--output",
+        str(out),
+    ]
+    assert main(args) == 0
+    import json
+
+    data = json.loads(out.read_text())
+    assert [r["metric"] for r in data["ranking"]] and data["level"] == "system"
+    for ext in (".tex",):
+        p = tmp_path / f"r{ext}"
+        assert main(args[:-1] + [str(p)]) == 0 and p.read_text()
