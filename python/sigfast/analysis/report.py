@@ -320,9 +320,9 @@ def format_coref_diff(d: Any, style: str = "text") -> str:
     cls = d.classes
     a1, a2 = d.arcs1, d.arcs2
     rows: list[list[Any]] = [[c, d.counts1.get(c, 0), d.counts2.get(c, 0), ""] for c in cls]
-    for what in ("precision", "recall", "f1"):
+    for what, shown in (("precision", "precision"), ("recall", "recall"), ("f1", "F1")):
         x, y = getattr(a1, what), getattr(a2, what)
-        rows.append([f"ARCS {what} %", _pct(x), _pct(y), f"{100 * (y - x):+.2f}"])
+        rows.append([f"ARCS {shown} %", _pct(x), _pct(y), f"{100 * (y - x):+.2f}"])
     out.append(table(["class", d.system1, d.system2, "Δ"], rows, style))
     out += [
         "",

@@ -120,14 +120,14 @@ def units_of(parsed: Any, view: str | None = None, *, no_punct: bool = False) ->
 
 #: How each format's units are judged punctuation (``--no-punct``, ``no_punct=True``).
 PUNCT_RULES: dict[str, str] = {
-    "conllu": "gold UD relation punct (the words conll18_ud_eval.py leaves out of CLAS, MLAS and BLEX)",
-    "conllx": "gold FORM made only of Unicode punctuation (P*), as eval.pl leaves out",
-    "conll07": "gold FORM made only of Unicode punctuation (P*), as eval07.pl -p leaves out",
-    "conll08": "gold FORM made only of Unicode punctuation (P*), as eval08.pl -p leaves out",
-    "conll09": "gold FORM made only of Unicode punctuation (P*), as eval09.pl -p leaves out",
-    "evalb": "none: EVALB's parameter file already deletes punctuation (DELETE_LABEL) from brackets and tags",
+    "conllu": "gold UD relation punct, the words conll18_ud_eval.py leaves out of CLAS, MLAS and BLEX",
+    "conllx": "gold FORM made only of Unicode punctuation (category P), eval.pl's rule",
+    "conll07": "gold FORM made only of Unicode punctuation (category P), eval07.pl -p",
+    "conll08": "gold FORM made only of Unicode punctuation (category P), eval08.pl -p",
+    "conll09": "gold FORM made only of Unicode punctuation (category P), eval09.pl -p",
+    "evalb": "none left to drop, EVALB's parameter file already deletes punctuation (DELETE_LABEL)",
 }
-_DEFAULT_RULE = "gold words made only of Unicode punctuation (P*), eval.pl's rule (the format's scorer has none)"
+_DEFAULT_RULE = "gold words made only of Unicode punctuation (category P), eval.pl's rule; the format's scorer has none"
 _NO_WORDS = ("alignment",)
 
 
@@ -163,7 +163,7 @@ def punct_mask(units: Units, relations: np.ndarray | None = None) -> tuple[np.nd
     if fmt == "evalb":
         return np.zeros(n, bool), PUNCT_RULES["evalb"]
     if fmt in ("conll08", "conll09") and units.view.startswith("sem"):
-        return np.zeros(n, bool), "none: the semantic dependencies are never left out (-p only changes syntax)"
+        return np.zeros(n, bool), "none, semantic dependencies are kept as the scripts' -p only changes syntax"
     rule = PUNCT_RULES.get(fmt, _DEFAULT_RULE)
     if n and not any(units.forms):
         raise InputError("these units have no word forms to judge punctuation by (give forms=)")
@@ -178,7 +178,7 @@ def without_punct(units: Units, relations: np.ndarray | None = None) -> tuple[Un
     mask, rule = punct_mask(units, relations)
     keep = ~mask
     dropped = int(mask.sum())
-    note = f"punctuation left out: {dropped} of {units.n_units} units ({rule})"
+    note = f"punctuation left out: {dropped} of {units.n_units} units; rule: {rule}"
     if not dropped:
         return units, note
     return (
