@@ -249,6 +249,7 @@ def test_sort_by_accuracy_difference(capsys, tmp_path):
     rows = [ln.split(",")[0] for ln in out.split("Per-label accuracy")[1].splitlines()[3:]]
     assert rows[:4] == ["NN", "ADJA", "PROAV", "VAIMP"]
     rc, out = _run(["diff", g, a, b, "--format", "pos", "--sort", "delta", "--csv"], capsys)
+    assert rc == 0
     rows = [ln.split(",")[0] for ln in out.split("Per-label accuracy")[1].splitlines()[3:]]
     assert rows[:4] == ["PROAV", "VAIMP", "ADJA", "NN"]
 
@@ -268,6 +269,8 @@ def test_punct_rule_by_form():
     assert "category P" in rule
     v, note = without_punct(u)
     assert v.n_units == 2 and list(v.gold) == ["N", "N"] and "4 of 6 units" in note
+    o = oracle(["P", "N", "P", "P", "N", "N"], [["P", "V", "P", "X", "N", "N"]], no_punct=True, forms=list(u.forms))
+    assert (o.n_units, o.correct, o.note) == (2, (1,), note)  # 'dog' wrong (V), 'a.b' right
 
 
 def test_conllu_punct_is_the_gold_relation():
