@@ -121,7 +121,7 @@ def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
                     "'#begin document' inside a document (missing '#end document')", path=name, line=ln_no
                 )
             m = re.match(r"#begin document\s*(.*)$", ln)
-            cur = _CDoc(name=m.group(1).strip(), line=ln_no, words=[], chains=defaultdict(list))
+            cur = _CDoc(name=m.group(1).strip() if m else "", line=ln_no, words=[], chains=defaultdict(list))
             opened.clear()
             continue
         if ln.startswith("#end document"):

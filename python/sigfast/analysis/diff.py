@@ -307,7 +307,7 @@ def pairwise(units: Units) -> PairwiseResult:
     n = len(units.names)
     if n < 2:
         raise InputError("a pairwise matrix needs at least two systems")
-    codes = {}
+    codes: dict[Any, int] = {}
     arr = np.stack([np.array([codes.setdefault(v, len(codes)) for v in s], dtype=np.int64) for s in units.systems])
     N = units.n_units
     acc = [float(np.mean(units.systems[k] == units.gold)) if N else float("nan") for k in range(n)]

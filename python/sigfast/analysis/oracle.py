@@ -165,9 +165,10 @@ def oracle_units(units: Units, *, note: str = "") -> OracleResult:
     labels = sorted(cnt, key=lambda x: (-cnt[x], x))
     rows = []
     per_system = []
+    best_row = np.asarray(C[best], dtype=bool)
     for lab in labels:
-        m = grp == lab
-        rows.append((lab, int(m.sum()), int(C[best][m].sum()), int(anyc[m].sum())))
+        m = np.asarray(grp == lab, dtype=bool)
+        rows.append((lab, int(m.sum()), int(best_row[m].sum()), int(anyc[m].sum())))
         per_system.append(tuple(int(n) for n in C[:, m].sum(1)))
     # sentences: every unit counts, those only some system proposed too (a system that does not
     # propose a gold-absent unit is right about it)
