@@ -157,7 +157,7 @@ def oracle_units(units: Units, *, note: str = "") -> OracleResult:
         raise InputError("the oracle needs at least one system")
     correct = C.sum(1)
     best = int(np.argmax(correct))  # first of ties, in the order given
-    anyc = C.any(0)
+    anyc = np.asarray(C.any(0), dtype=bool)
     ncorr = C.sum(0)
     only = tuple(int(np.sum(C[k] & (ncorr == 1))) for k in range(C.shape[0]))
     grp = g if units.groups is None else units.groups[mask]
