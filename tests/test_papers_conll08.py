@@ -158,6 +158,13 @@ def test_extra_report_is_appended_after_eval08s():
     assert "Illegal division by zero" in dead and dead.index("Illegal division") < dead.index(EXTRA_HEADER)
     out = _cli("score", "-f", "conll08", "-o", "extra=true", GOLD, SYS)
     assert out.returncode == 0 and EXTRA_HEADER in out.stdout
+    # the other styles carry the same figures as scores
+    out = _cli("score", "-f", "conll08", GOLD, SYS, "--json")
+    js = json.loads(out.stdout)[0]["scores"]
+    assert js["sem_labeled_f1_verbal"] == pytest.approx(24 / 31) and js["sem_f1_las_ratio"] == pytest.approx(0.96)
+    for style, name in (("--csv", "sem_f1_las_ratio"), ("--markdown", "nonproj_las"), ("--latex", "nonproj\\_las")):
+        out = _cli("score", "-f", "conll08", GOLD, SYS, style)
+        assert out.returncode == 0 and name in out.stdout, style
 
 
 # --------------------------------------------------------------------------- non-projective arcs
