@@ -12,23 +12,50 @@ A significance test says *whether* two systems differ; these functions say
 * :func:`agreement` — Krippendorff's α (nominal) per sentence and over the
   corpus, with the lowest-α sentences; :func:`krippendorff_alpha`;
 * :func:`coref_diff` — coreference mentions classed TP / FP / FN / WL under
-  the "any" and "nominal" antecedent criteria, and their transitions.
+  the "any" and "nominal" antecedent criteria, their transitions and each
+  response's ARCS precision / recall / F1 (:func:`arcs`);
+  :func:`coref_oracle` — each response's ARCS recall and the upper bound of
+  several, by mention type (nouns, PRP, PRP$).
+
+``no_punct=True`` (``--no-punct``) leaves out units whose gold word is
+punctuation, by each format scorer's own rule (:data:`PUNCT_RULES`).
 
 Files are read by :func:`read_units` (CoNLL-U / CoNLL-X words, BIO tags and
 spans); see :mod:`sigfast.analysis.units` for views and alignment.
 """
 
 from .agreement import AgreementResult, agreement, agreement_units, krippendorff_alpha
-from .coref import CorefDiffResult, classify_mentions, coref_diff, read_conll2012
+from .coref import (
+    ArcsScores,
+    CorefDiffResult,
+    CorefOracleResult,
+    arcs,
+    classify_mentions,
+    coref_diff,
+    coref_oracle,
+    read_conll2012,
+)
 from .diff import DiffResult, LabelAccuracy, PairwiseResult, diff, diff_units, label_accuracy, pairwise
 from .oracle import OracleResult, oracle, oracle_units
 from .report import format_result
-from .units import MISSING, Units, read_units, units_from_labels
+from .units import (
+    MISSING,
+    PUNCT_RULES,
+    Units,
+    exact_sentences,
+    punct_mask,
+    read_units,
+    units_from_labels,
+    without_punct,
+)
 
 __all__ = [
     "MISSING",
+    "PUNCT_RULES",
     "AgreementResult",
+    "ArcsScores",
     "CorefDiffResult",
+    "CorefOracleResult",
     "DiffResult",
     "LabelAccuracy",
     "OracleResult",
@@ -36,17 +63,22 @@ __all__ = [
     "Units",
     "agreement",
     "agreement_units",
+    "arcs",
     "classify_mentions",
     "coref_diff",
+    "coref_oracle",
     "diff",
     "diff_units",
+    "exact_sentences",
     "format_result",
     "krippendorff_alpha",
     "label_accuracy",
     "oracle",
     "oracle_units",
     "pairwise",
+    "punct_mask",
     "read_conll2012",
     "read_units",
     "units_from_labels",
+    "without_punct",
 ]

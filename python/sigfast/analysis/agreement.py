@@ -116,6 +116,7 @@ class AgreementResult:
     corpus_alpha: float
     sentence_alpha: tuple[float, ...]
     lowest: tuple[SentenceView, ...]
+    note: str = ""
 
     @property
     def mean_sentence_alpha(self) -> float:
@@ -141,6 +142,7 @@ class AgreementResult:
             "n_undefined": self.n_undefined,
             "sentence_alpha": [f(x) for x in self.sentence_alpha],
             "lowest": [s.to_dict() for s in self.lowest],
+            "note": self.note,
         }
 
     def to_json(self, **kw: Any) -> str:
@@ -171,7 +173,7 @@ class AgreementResult:
 
 
 def agreement_units(
-    units: Units, *, lowest: int = 5, include_gold: bool = False, min_units: int = 2
+    units: Units, *, lowest: int = 5, include_gold: bool = False, min_units: int = 2, note: str = ""
 ) -> AgreementResult:
     rows = list(units.systems) + ([units.gold] if include_gold else [])
     if len(rows) < 2:
@@ -205,6 +207,7 @@ def agreement_units(
         corpus_alpha=corpus,
         sentence_alpha=per,
         lowest=tuple(views),
+        note=note,
     )
 
 
@@ -216,13 +219,12 @@ def agreement(
     include_gold: bool = False,
     min_units: int = 2,
     names: Sequence[str] | None = None,
+    no_punct: bool = False,
     **read_options: Any,
 ) -> AgreementResult:
-    """Krippendorff's α across system files (or label lists), with the lowest-α sentences."""
-    from .units import read_units, units_from_labels
+    """Krippendorff's α across system files (or label lists), with the lowest-α sentences;
+    ``no_punct=True`` leaves out units whose gold word is punctuation."""
+    from .units import load_units
 
-    if isinstance(gold, (list, tuple)):
-        u = units_from_labels(gold, systems, names, **read_options)
-    else:
-        u = read_units(gold, systems, names=names, **read_options)
-    return agreement_units(u, lowest=lowest, include_gold=include_gold, min_units=min_units)
+    u, note = load_units(gold, systems, names, no_punct, read_options)
+    return agreement_units(u, lowest=lowest, include_gold=include_gold, min_units=min_units, note=note)

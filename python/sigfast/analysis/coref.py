@@ -28,6 +28,18 @@ with a nominal response antecedent) but not in the key (absent, or first of
 its key chain) is ``FP`` for that response; where the other response does
 not resolve it, it is ``TN`` there.
 
+ARCS scores (Tuggener 2014) of one response derive from its classes:
+precision = TP / (TP + WL + FP), recall = TP / (TP + WL + FN), F1 their
+harmonic mean (a wrong linkage is an error of both precision and recall);
+:func:`arcs` gives them, :class:`CorefDiffResult` both responses' (``arcs1``,
+``arcs2``; Tuggener 2017, Table 7).
+
+:func:`coref_oracle` gives, for several responses, the recall of each and
+its upper bound, the share of classed key mentions that at least one
+response resolves correctly (``TP``), overall and by mention type: nouns
+(several words, or a noun tag), and single-word mentions by their POS tag
+(``PRP``, ``PRP$``, ...; Tuggener 2017, Table 11).
+
 The diff of two responses counts, over these mentions, the transitions
 S1 → S2: corrections (an error → ``TP``, ``FP`` → ``TN``), new errors
 (``TP`` → an error, ``TN`` → ``FP``) and changed errors (``WL`` ↔ ``FN``),
@@ -45,7 +57,16 @@ from typing import Any
 
 from ..exceptions import FormatError, InputError
 
-__all__ = ["CorefDiffResult", "classify_mentions", "coref_diff", "read_conll2012"]
+__all__ = [
+    "ArcsScores",
+    "CorefDiffResult",
+    "CorefOracleResult",
+    "arcs",
+    "classify_mentions",
+    "coref_diff",
+    "coref_oracle",
+    "read_conll2012",
+]
 
 NOUN_TAGS = ("NN", "NNS", "NNP", "NNPS")
 PRONOUN_TAGS = ("PRP", "PRP$")
@@ -100,7 +121,7 @@ def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
                     "'#begin document' inside a document (missing '#end document')", path=name, line=ln_no
                 )
             m = re.match(r"#begin document\s*(.*)$", ln)
-            cur = _CDoc(name=m.group(1).strip(), line=ln_no, words=[], chains=defaultdict(list))
+            cur = _CDoc(name=m.group(1).strip() if m else "", line=ln_no, words=[], chains=defaultdict(list))
             opened.clear()
             continue
         if ln.startswith("#end document"):
@@ -243,6 +264,51 @@ def classify_mentions(
 
 
 @dataclass(frozen=True)
+class ArcsScores:
+    """ARCS counts of one response and the scores they give (Tuggener 2014)."""
+
+    criterion: str
+    tp: int
+    wl: int
+    fn: int
+    fp: int
+
+    @property
+    def precision(self) -> float:
+        d = self.tp + self.wl + self.fp
+        return self.tp / d if d else 0.0
+
+    @property
+    def recall(self) -> float:
+        d = self.tp + self.wl + self.fn
+        return self.tp / d if d else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def accuracy(self) -> float:
+        """TP / (TP + WL): resolution over the key mentions the response resolves (ARCS' ``Acc``)."""
+        d = self.tp + self.wl
+        return self.tp / d if d else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "accuracy": self.accuracy,
+        }
+
+    @classmethod
+    def from_counts(cls, criterion: str, counts: dict[str, int]) -> ArcsScores:
+        return cls(criterion, *(int(counts.get(c, 0)) for c in ("TP", "WL", "FN", "FP")))
+
+
+@dataclass(frozen=True)
 class CorefDiffResult:
     criterion: str
     system1: str
@@ -262,9 +328,20 @@ class CorefDiffResult:
     def share_differ(self) -> float:
         return self.n_differ / self.n_mentions if self.n_mentions else float("nan")
 
+    @property
+    def arcs1(self) -> ArcsScores:
+        """ARCS precision / recall / F1 of response 1 (its TP, WL, FN, FP do not depend on response 2)."""
+        return ArcsScores.from_counts(self.criterion, self.counts1)
+
+    @property
+    def arcs2(self) -> ArcsScores:
+        return ArcsScores.from_counts(self.criterion, self.counts2)
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["share_differ"] = self.share_differ
+        d["arcs1"] = self.arcs1.to_dict()
+        d["arcs2"] = self.arcs2.to_dict()
         return d
 
     def to_json(self, **kw: Any) -> str:
@@ -336,3 +413,130 @@ def coref_diff(
         new_errors=new,
         changed_errors=chg,
     )
+
+
+def _read_all(key: Any, responses: list[Any]) -> tuple[list[_CDoc], list[list[_CDoc]]]:
+    kd, kn = read_conll2012(key, "key")
+    out = []
+    for r in responses:
+        rd, rn = read_conll2012(r, "response")
+        _check_docs(kd, kn, rd, rn)
+        out.append(rd)
+    return kd, out
+
+
+def arcs(key: Any, response: Any, *, criterion: str = "any", noun_tags: tuple[str, ...] = NOUN_TAGS) -> ArcsScores:
+    """ARCS counts and precision / recall / F1 of one response (Tuggener 2014; see the module docstring)."""
+    kd, (rd,) = _read_all(key, [response])
+    c: Counter = Counter()
+    for k, r in zip(kd, rd):
+        c.update(classify_mentions(k, r, criterion, noun_tags).values())
+    return ArcsScores.from_counts(criterion, c)
+
+
+def _key_type(doc: _CDoc, m: Mention, noun_tags: tuple[str, ...]) -> str:
+    """``NOUN`` for nominal mentions, else the single word's POS tag."""
+    s, a, _b = m
+    return "NOUN" if _is_nominal(doc, m, noun_tags) else doc.words[s][a][1]
+
+
+_TYPE_LABELS = {"all": "Overall", "NOUN": "Nouns"}
+
+
+@dataclass(frozen=True)
+class CorefOracleResult:
+    """Per mention type: (type, classed key mentions, TP of each response, mentions some response gets
+    right); the first row is ``all``, then ``NOUN``, ``PRP``, ``PRP$``, then other types by count."""
+
+    criterion: str
+    names: tuple[str, ...]
+    rows: tuple[tuple[str, int, tuple[int, ...], int], ...]
+    noun_tags: tuple[str, ...] = NOUN_TAGS
+
+    @staticmethod
+    def type_label(t: str) -> str:
+        return _TYPE_LABELS.get(t, t)
+
+    def row(self, mention_type: str) -> tuple[str, int, tuple[int, ...], int]:
+        for r in self.rows:
+            if r[0] == mention_type:
+                return r
+        raise InputError(f"no key mention of type {mention_type!r}; types: {', '.join(r[0] for r in self.rows)}")
+
+    def recall(self, mention_type: str = "all") -> dict[str, float]:
+        _t, n, tps, _u = self.row(mention_type)
+        return {k: (t / n if n else float("nan")) for k, t in zip(self.names, tps)}
+
+    def upper_bound(self, mention_type: str = "all") -> float:
+        _t, n, _tps, u = self.row(mention_type)
+        return u / n if n else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "criterion": self.criterion,
+            "names": list(self.names),
+            "noun_tags": list(self.noun_tags),
+            "rows": [
+                {
+                    "type": t,
+                    "mentions": n,
+                    "tp": dict(zip(self.names, tps)),
+                    "recall": {k: (v / n if n else None) for k, v in zip(self.names, tps)},
+                    "upper_bound_tp": u,
+                    "upper_bound": u / n if n else None,
+                }
+                for t, n, tps, u in self.rows
+            ],
+        }
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+    def format(self, style: str = "text") -> str:
+        from .report import format_coref_oracle
+
+        return format_coref_oracle(self, style)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def coref_oracle(
+    key: Any,
+    responses: Any,
+    *,
+    criterion: str = "nominal",
+    names: Any = None,
+    noun_tags: tuple[str, ...] = NOUN_TAGS,
+) -> CorefOracleResult:
+    """Recall of each response and the upper bound of all of them, by mention type (Tuggener 2017,
+    Table 11: criterion ``"nominal"``, types nouns / PRP / PRP$). Every key mention that is classed
+    (anaphoric in the key; under ``"nominal"`` with a nominal key antecedent) counts once; it is in
+    the upper bound if at least one response classes it ``TP``."""
+    from ..formats import named_systems
+
+    if criterion not in ("any", "nominal"):
+        raise InputError(f"criterion must be 'any' or 'nominal', not {criterion!r}")
+    sys_names, paths = named_systems(responses, names)
+    if not paths:
+        raise InputError("give at least one response")
+    kd, rds = _read_all(key, list(paths))
+    total: dict[str, list[int]] = defaultdict(lambda: [0] * (len(paths) + 2))  # mentions, TP..., any TP
+    for d, k in enumerate(kd):
+        classes = [classify_mentions(k, rd[d], criterion, noun_tags) for rd in rds]
+        mentions = sorted({m for c in classes for m, v in c.items() if v != "FP"})
+        for m in mentions:
+            t = _key_type(k, m, noun_tags)
+            hits = [c.get(m) == "TP" for c in classes]
+            for ty in ("all", t):
+                row = total[ty]
+                row[0] += 1
+                for j, h in enumerate(hits):
+                    row[1 + j] += h
+                row[-1] += any(hits)
+    head = ["all", "NOUN", "PRP", "PRP$"]
+    rest = sorted((t for t in total if t not in head), key=lambda t: (-total[t][0], t))
+    rows = tuple((t, total[t][0], tuple(total[t][1:-1]), total[t][-1]) for t in head + rest if t in total or t == "all")
+    if not rows:
+        rows = (("all", 0, tuple(0 for _ in paths), 0),)
+    return CorefOracleResult(criterion=criterion, names=tuple(sys_names), rows=rows, noun_tags=tuple(noun_tags))

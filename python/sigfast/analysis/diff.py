@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError
-from .units import Units
+from .units import Units, exact_sentences
 
 __all__ = ["DiffResult", "LabelAccuracy", "PairwiseResult", "diff", "diff_units", "label_accuracy", "pairwise"]
 
@@ -39,18 +39,37 @@ class LabelAccuracy:
     rows: tuple[tuple[str, int, tuple[int, ...]], ...]
     group_name: str = "gold label"
 
-    def to_dict(self) -> dict[str, Any]:
+    def sorted(self, by: str = "frequency") -> tuple[tuple[str, int, tuple[int, ...]], ...]:
+        """The rows by ``"frequency"`` (the stored order: count, then label) or by ``"delta"``: the
+        largest accuracy difference between the last and the first system first, in absolute value
+        (Tuggener 2017, Table 12), then by count and label."""
+        if by == "frequency":
+            return self.rows
+        if by != "delta":
+            raise InputError(f"sort must be 'frequency' or 'delta', not {by!r}")
+        if len(self.names) < 2:
+            raise InputError("sorting by delta needs two systems")
+
+        def key(row: tuple[str, int, tuple[int, ...]]) -> tuple[float, int, str]:
+            lab, n, c = row
+            return (-abs(c[-1] - c[0]) / n if n else 0.0, -n, lab)
+
+        return tuple(sorted(self.rows, key=key))
+
+    def to_dict(self, sort: str = "frequency") -> dict[str, Any]:
         return {
             "names": list(self.names),
             "group_name": self.group_name,
+            "sort": sort,
             "rows": [
                 {
                     "label": l,
                     "count": n,
                     "correct": dict(zip(self.names, c)),
                     "accuracy": {k: (v / n if n else None) for k, v in zip(self.names, c)},
+                    **({"delta": ((c[-1] - c[0]) / n if n else None)} if len(c) == 2 else {}),
                 }
-                for l, n, c in self.rows
+                for l, n, c in self.sorted(sort)
             ],
         }
 
@@ -88,6 +107,10 @@ class DiffResult:
     top_changed_errors: tuple[tuple[str, int], ...]
     labels: LabelAccuracy
     top_k: int = 10
+    n_sentences: int = 0
+    exact1: int = 0
+    exact2: int = 0
+    note: str = ""
 
     @property
     def accuracy1(self) -> float:
@@ -105,12 +128,21 @@ class DiffResult:
     def share_differ(self) -> float:
         return self.n_differ / self.n_units if self.n_units else float("nan")
 
+    @property
+    def exact_share1(self) -> float:
+        """Share of sentences all of whose units system1 gets right (Tuggener 2017, Tables 3 and 5)."""
+        return self.exact1 / self.n_sentences if self.n_sentences else float("nan")
+
+    @property
+    def exact_share2(self) -> float:
+        return self.exact2 / self.n_sentences if self.n_sentences else float("nan")
+
     def share(self, what: str, of: str = "differ") -> float:
         n = getattr(self, what)
         d = self.n_differ if of == "differ" else self.n_units
         return n / d if d else float("nan")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, sort: str = "frequency") -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k not in ("labels",)}
         for k in ("top_corrections", "top_new_errors", "top_changed_errors"):
             d[k] = [{"transition": t, "count": n} for t, n in getattr(self, k)]
@@ -121,12 +153,14 @@ class DiffResult:
             share_differ=self.share_differ,
             shares_of_differ={k: self.share(k) for k in ("corrections", "new_errors", "changed_errors")},
             shares_of_units={k: self.share(k, "units") for k in ("corrections", "new_errors", "changed_errors")},
-            labels=self.labels.to_dict(),
+            exact_share1=_nan_none(self.exact_share1),
+            exact_share2=_nan_none(self.exact_share2),
+            labels=self.labels.to_dict(sort),
         )
         return d
 
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+    def to_json(self, sort: str = "frequency", **kw: Any) -> str:
+        return json.dumps(self.to_dict(sort), ensure_ascii=False, **kw)
 
     def to_frame(self) -> Any:
         """One row per transition (class, transition, count) as a pandas DataFrame."""
@@ -157,21 +191,28 @@ class DiffResult:
             },
         )
 
-    def format(self, style: str = "text", max_labels: int | None = None) -> str:
+    def format(self, style: str = "text", max_labels: int | None = None, sort: str = "frequency") -> str:
         from .report import format_diff
 
-        return format_diff(self, style, max_labels)
+        return format_diff(self, style, max_labels, sort)
 
     def __str__(self) -> str:
         return self.format()
+
+
+def _nan_none(x: float) -> float | None:
+    return None if x != x else x
 
 
 def _arrow(*xs: str) -> str:
     return " → ".join(xs)
 
 
-def diff_units(units: Units, system1: int | str = 0, system2: int | str = 1, *, top_k: int = 10) -> DiffResult:
-    """Diff two systems of ``units`` (indices or names)."""
+def diff_units(
+    units: Units, system1: int | str = 0, system2: int | str = 1, *, top_k: int = 10, note: str = ""
+) -> DiffResult:
+    """Diff two systems of ``units`` (indices or names). ``note`` says what was left out of the units
+    (see :func:`~sigfast.analysis.units.without_punct`)."""
     i = units.names.index(system1) if isinstance(system1, str) else int(system1)
     j = units.names.index(system2) if isinstance(system2, str) else int(system2)
     if i == j:
@@ -205,26 +246,35 @@ def diff_units(units: Units, system1: int | str = 0, system2: int | str = 1, *, 
         top_changed_errors=top(tg),
         labels=label_accuracy(units, [i, j]),
         top_k=top_k,
+        n_sentences=units.n_sentences,
+        exact1=exact_sentences(units, ca),
+        exact2=exact_sentences(units, cb),
+        note=note,
     )
 
 
 def diff(
-    gold: Any, system1: Any, system2: Any, *, top_k: int = 10, names: Sequence[str] | None = None, **read_options: Any
+    gold: Any,
+    system1: Any,
+    system2: Any,
+    *,
+    top_k: int = 10,
+    names: Sequence[str] | None = None,
+    no_punct: bool = False,
+    **read_options: Any,
 ) -> DiffResult:
     """Diff two system files (or label lists) against gold.
 
     ``gold``/``system1``/``system2`` are paths (read with
     :func:`sigfast.analysis.read_units`: ``format``, ``view`` and the
     format's options pass through), or label lists (sentences of labels, or
-    one flat list).
+    one flat list). ``no_punct=True`` leaves out units whose gold word is
+    punctuation (:func:`~sigfast.analysis.units.without_punct`).
     """
-    from .units import read_units, units_from_labels
+    from .units import load_units
 
-    if isinstance(gold, (list, tuple)):
-        u = units_from_labels(gold, [system1, system2], names or ("S1", "S2"), **read_options)
-    else:
-        u = read_units(gold, [system1, system2], names=names, **read_options)
-    return diff_units(u, 0, 1, top_k=top_k)
+    u, note = load_units(gold, [system1, system2], names, no_punct, read_options, list_names=("S1", "S2"))
+    return diff_units(u, 0, 1, top_k=top_k, note=note)
 
 
 @dataclass(frozen=True)
@@ -257,7 +307,7 @@ def pairwise(units: Units) -> PairwiseResult:
     n = len(units.names)
     if n < 2:
         raise InputError("a pairwise matrix needs at least two systems")
-    codes = {}
+    codes: dict[Any, int] = {}
     arr = np.stack([np.array([codes.setdefault(v, len(codes)) for v in s], dtype=np.int64) for s in units.systems])
     N = units.n_units
     acc = [float(np.mean(units.systems[k] == units.gold)) if N else float("nan") for k in range(n)]

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError
-from .units import Units
+from .units import Units, exact_sentences
 
 __all__ = ["OracleResult", "oracle", "oracle_units"]
 
@@ -27,7 +27,14 @@ __all__ = ["OracleResult", "oracle", "oracle_units"]
 @dataclass(frozen=True)
 class OracleResult:
     """``accuracy[k]`` of each system, the ``oracle`` accuracy and per-label rows
-    (label, count, best single system's correct count on it, oracle correct count)."""
+    (label, count, best single system's correct count on it, oracle correct count).
+
+    ``label_correct[r][k]`` is system k's correct count on the label of row r
+    (every system beside the oracle, Tuggener 2017, Tables 9 and 10);
+    ``exact[k]`` the sentences all of whose units system k gets right and
+    ``oracle_exact`` those all of whose units some system gets right (Tables 3
+    and 5), of ``n_sentences``; ``note`` says what was left out of the units.
+    """
 
     view: str
     names: tuple[str, ...]
@@ -39,6 +46,11 @@ class OracleResult:
     only_one: tuple[int, ...]  # units only system k got right
     none_correct: int
     group_name: str = "gold label"
+    label_correct: tuple[tuple[int, ...], ...] = ()
+    n_sentences: int = 0
+    exact: tuple[int, ...] = ()
+    oracle_exact: int = 0
+    note: str = ""
 
     @property
     def accuracy(self) -> tuple[float, ...]:
@@ -56,8 +68,22 @@ class OracleResult:
     def gain(self) -> float:
         return self.oracle - self.best_accuracy
 
+    @property
+    def exact_share(self) -> tuple[float, ...]:
+        """Share of fully correct sentences per system."""
+        return tuple(e / self.n_sentences if self.n_sentences else float("nan") for e in self.exact)
+
+    @property
+    def oracle_exact_share(self) -> float:
+        return self.oracle_exact / self.n_sentences if self.n_sentences else float("nan")
+
+    def label_table(self) -> tuple[tuple[str, int, tuple[int, ...], int], ...]:
+        """Per label: (label, count, each system's correct count in ``names`` order, oracle correct)."""
+        return tuple((l, n, c, o) for (l, n, _b, o), c in zip(self.labels, self.label_correct))
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("label_correct")
         d["labels"] = [
             {
                 "label": l,
@@ -66,8 +92,10 @@ class OracleResult:
                 "oracle_correct": o,
                 "best_accuracy": b / n if n else None,
                 "oracle_accuracy": o / n if n else None,
+                "correct": dict(zip(self.names, c)),
+                "accuracy": {k: (v / n if n else None) for k, v in zip(self.names, c)},
             }
-            for l, n, b, o in self.labels
+            for (l, n, b, o), c in zip(self.labels, self.label_correct)
         ]
         d.update(
             accuracy=dict(zip(self.names, self.accuracy)),
@@ -76,6 +104,9 @@ class OracleResult:
             gain=self.gain,
             only_one=dict(zip(self.names, self.only_one)),
             correct=dict(zip(self.names, self.correct)),
+            exact=dict(zip(self.names, self.exact)),
+            exact_share={k: (None if v != v else v) for k, v in zip(self.names, self.exact_share)},
+            oracle_exact_share=None if self.oracle_exact_share != self.oracle_exact_share else self.oracle_exact_share,
         )
         return d
 
@@ -99,16 +130,26 @@ class OracleResult:
             {"best": self.best, "oracle": f"{self.oracle:.4f}", "gain": f"{self.gain:+.4f}"},
         )
 
-    def format(self, style: str = "text") -> str:
+    def format(
+        self,
+        style: str = "text",
+        per_label: int | None = None,
+        systems: Sequence[str] | None = None,
+        top_systems: int | None = None,
+    ) -> str:
+        """The report; the per-label table has a column per system (``systems``, or the
+        ``top_systems`` most accurate; text shows at most 8 unless told, the other styles all)."""
         from .report import format_oracle
 
-        return format_oracle(self, style)
+        return format_oracle(self, style, per_label, systems=systems, top_systems=top_systems)
 
     def __str__(self) -> str:
         return self.format()
 
 
-def oracle_units(units: Units) -> OracleResult:
+def oracle_units(units: Units, *, note: str = "") -> OracleResult:
+    """The oracle of ``units``; ``note`` says what was left out of them (see
+    :func:`~sigfast.analysis.units.without_punct`)."""
     mask = np.ones(units.n_units, bool) if units.gold_present is None else units.gold_present.copy()
     g = units.gold[mask]
     C = np.stack([s[mask] == g for s in units.systems]) if units.systems else np.zeros((0, len(g)), bool)
@@ -116,16 +157,23 @@ def oracle_units(units: Units) -> OracleResult:
         raise InputError("the oracle needs at least one system")
     correct = C.sum(1)
     best = int(np.argmax(correct))  # first of ties, in the order given
-    anyc = C.any(0)
+    anyc = np.asarray(C.any(0), dtype=bool)
     ncorr = C.sum(0)
     only = tuple(int(np.sum(C[k] & (ncorr == 1))) for k in range(C.shape[0]))
     grp = g if units.groups is None else units.groups[mask]
     cnt = Counter(grp)
     labels = sorted(cnt, key=lambda x: (-cnt[x], x))
     rows = []
+    per_system = []
+    best_row = np.asarray(C[best], dtype=bool)
     for lab in labels:
-        m = grp == lab
-        rows.append((lab, int(m.sum()), int(C[best][m].sum()), int(anyc[m].sum())))
+        m = np.asarray(grp == lab, dtype=bool)
+        rows.append((lab, int(m.sum()), int(best_row[m].sum()), int(anyc[m].sum())))
+        per_system.append(tuple(int(n) for n in C[:, m].sum(1)))
+    # sentences: every unit counts, those only some system proposed too (a system that does not
+    # propose a gold-absent unit is right about it)
+    all_correct = [units.correct(k) for k in range(len(units.systems))]
+    any_all = np.logical_or.reduce(all_correct) if all_correct else np.zeros(units.n_units, bool)
     return OracleResult(
         view=units.view,
         names=units.names,
@@ -137,17 +185,25 @@ def oracle_units(units: Units) -> OracleResult:
         only_one=only,
         none_correct=int((~anyc).sum()),
         group_name=units.group_name,
+        label_correct=tuple(per_system),
+        n_sentences=units.n_sentences,
+        exact=tuple(exact_sentences(units, c) for c in all_correct),
+        oracle_exact=exact_sentences(units, any_all),
+        note=note,
     )
 
 
 def oracle(
-    gold: Any, systems: Sequence[Any], *, names: Sequence[str] | None = None, **read_options: Any
+    gold: Any,
+    systems: Sequence[Any],
+    *,
+    names: Sequence[str] | None = None,
+    no_punct: bool = False,
+    **read_options: Any,
 ) -> OracleResult:
-    """Oracle upper bound of system files (or label lists) against gold."""
-    from .units import read_units, units_from_labels
+    """Oracle upper bound of system files (or label lists) against gold; ``no_punct=True`` leaves
+    out units whose gold word is punctuation."""
+    from .units import load_units
 
-    if isinstance(gold, (list, tuple)):
-        u = units_from_labels(gold, systems, names, **read_options)
-    else:
-        u = read_units(gold, systems, names=names, **read_options)
-    return oracle_units(u)
+    u, note = load_units(gold, systems, names, no_punct, read_options)
+    return oracle_units(u, note=note)

@@ -24,6 +24,7 @@ words).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,16 @@ import numpy as np
 from ..exceptions import InputError
 from ..formats._base import MISSING, Units
 
-__all__ = ["MISSING", "Units", "read_units", "units_from_labels"]
+__all__ = [
+    "MISSING",
+    "PUNCT_RULES",
+    "Units",
+    "exact_sentences",
+    "punct_mask",
+    "read_units",
+    "units_from_labels",
+    "without_punct",
+]
 
 
 def read_units(
@@ -41,6 +51,7 @@ def read_units(
     format: str = "auto",
     view: str | None = None,
     names: Sequence[str] | None = None,
+    no_punct: bool = False,
     **options: Any,
 ) -> Units:
     """Read a gold file and system files into :class:`Units`.
@@ -50,14 +61,145 @@ def read_units(
     (``las`` for CoNLL-U, ``tags`` for NER, ``brackets`` for trees).
     ``options`` are the format's options (e.g. ``align="tokens"``,
     ``scheme="iobes"``). This is ``sigfast.formats.parse(format, gold,
-    systems, **options).units(view)``.
+    systems, **options).units(view)``; ``no_punct=True`` then leaves out
+    the units whose gold word is punctuation (:func:`without_punct`, rules in
+    :data:`PUNCT_RULES`).
     """
+    return read_units_noted(gold, systems, format=format, view=view, names=names, no_punct=no_punct, **options)[0]
+
+
+def read_units_noted(
+    gold: Any,
+    systems: Sequence[Any],
+    *,
+    format: str = "auto",
+    view: str | None = None,
+    names: Sequence[str] | None = None,
+    no_punct: bool = False,
+    **options: Any,
+) -> tuple[Units, str]:
+    """:func:`read_units` and a note saying what was left out ("" when nothing was)."""
     from ..formats import parse
 
     systems = list(systems)
     if not systems:
         raise InputError("give at least one system file")
-    return parse(format, gold, systems, names=names, **options).units(view)
+    parsed = parse(format, gold, systems, names=names, **options)
+    return units_of(parsed, view, no_punct=no_punct)
+
+
+def load_units(
+    gold: Any,
+    systems: Sequence[Any],
+    names: Sequence[str] | None,
+    no_punct: bool,
+    read_options: dict[str, Any],
+    list_names: Sequence[str] | None = None,
+) -> tuple[Units, str]:
+    """Units from files (:func:`read_units_noted`) or label lists (:func:`units_from_labels`, named
+    ``names`` or else ``list_names``), punctuation left out on request; and the note."""
+    if isinstance(gold, (list, tuple)):
+        u = units_from_labels(gold, systems, names if names is not None else list_names, **read_options)
+        return without_punct(u) if no_punct else (u, "")
+    return read_units_noted(gold, systems, names=names, no_punct=no_punct, **read_options)
+
+
+def units_of(parsed: Any, view: str | None = None, *, no_punct: bool = False) -> tuple[Units, str]:
+    """The units of a :class:`~sigfast.formats.Parsed` (one view), punctuation left out on request,
+    and a note saying what was left out."""
+    u = parsed.units(view)
+    if not no_punct:
+        return u, ""
+    relations = None
+    if u.format == "conllu":
+        # the gold UD relation of every gold word, whatever the view (every CoNLL-U view has one unit
+        # per gold word, in the same order)
+        relations = u.groups if u.groups is not None else parsed.reports[0].units("las").groups
+    return without_punct(u, relations)
+
+
+#: How each format's units are judged punctuation (``--no-punct``, ``no_punct=True``).
+PUNCT_RULES: dict[str, str] = {
+    "conllu": "gold UD relation punct, the words conll18_ud_eval.py leaves out of CLAS, MLAS and BLEX",
+    "conllx": "gold FORM made only of Unicode punctuation (category P), eval.pl's rule",
+    "conll07": "gold FORM made only of Unicode punctuation (category P), eval07.pl -p",
+    "conll08": "gold FORM made only of Unicode punctuation (category P), eval08.pl -p",
+    "conll09": "gold FORM made only of Unicode punctuation (category P), eval09.pl -p",
+    "evalb": "none left to drop, EVALB's parameter file already deletes punctuation (DELETE_LABEL)",
+}
+_DEFAULT_RULE = "gold words made only of Unicode punctuation (category P), eval.pl's rule; the format's scorer has none"
+_NO_WORDS = ("alignment",)
+
+
+def punct_mask(units: Units, relations: np.ndarray | None = None) -> tuple[np.ndarray, str]:
+    """Which units have a punctuation gold word, and the rule used (see :data:`PUNCT_RULES`).
+
+    CoNLL-U (``conll18_ud_eval.py``): the gold word's universal relation is
+    ``punct`` (``relations``: the gold relation of each unit; the ``las`` and
+    ``uas`` views carry it as ``groups``). The CoNLL-X/2007/2008/2009
+    scripts: the gold FORM is made only of characters of Unicode category P*
+    (their ``-p``); their semantic dependencies are never left out, as ``-p``
+    only changes the syntactic scores. EVALB: nothing (its parameter file
+    already deletes punctuation). Other formats: eval.pl's FORM rule on the
+    unit's gold words (all the words of a span).
+    """
+    from ..formats.dependency import is_punct
+
+    fmt = units.format
+    n = units.n_units
+    if fmt in _NO_WORDS:
+        raise InputError(f"format {fmt!r} has no words to judge punctuation by; --no-punct does not apply")
+    if fmt == "conllu":
+        rel = units.groups if relations is None else relations
+        if rel is None:
+            raise InputError(
+                "CoNLL-U punctuation is the gold relation punct: read the units with no_punct=True "
+                "(read_units), or pass relations="
+            )
+        rel = np.asarray(rel, dtype=object)
+        if len(rel) != n:
+            raise InputError(f"{len(rel)} relations for {n} units")
+        return np.array([str(r).split(":")[0] == "punct" for r in rel], dtype=bool), PUNCT_RULES["conllu"]
+    if fmt == "evalb":
+        return np.zeros(n, bool), PUNCT_RULES["evalb"]
+    if fmt in ("conll08", "conll09") and units.view.startswith("sem"):
+        return np.zeros(n, bool), "none, semantic dependencies are kept as the scripts' -p only changes syntax"
+    rule = PUNCT_RULES.get(fmt, _DEFAULT_RULE)
+    if n and not any(units.forms):
+        raise InputError("these units have no word forms to judge punctuation by (give forms=)")
+    mask = np.array([bool(f) and all(is_punct(w) for w in f.split(" ")) for f in units.forms], dtype=bool)
+    return mask, rule
+
+
+def without_punct(units: Units, relations: np.ndarray | None = None) -> tuple[Units, str]:
+    """``units`` without the units whose gold word is punctuation (:func:`punct_mask`), and a note
+    saying how many were left out and by which rule. Sentences keep their numbers (a sentence of
+    punctuation only has no units left)."""
+    mask, rule = punct_mask(units, relations)
+    keep = ~mask
+    dropped = int(mask.sum())
+    note = f"punctuation left out: {dropped} of {units.n_units} units; rule: {rule}"
+    if not dropped:
+        return units, note
+    return (
+        replace(
+            units,
+            gold=units.gold[keep],
+            systems=tuple(s[keep] for s in units.systems),
+            sentence=units.sentence[keep],
+            forms=tuple(f for f, k in zip(units.forms, keep) if k),
+            gold_present=None if units.gold_present is None else units.gold_present[keep],
+            groups=None if units.groups is None else units.groups[keep],
+        ),
+        note,
+    )
+
+
+def exact_sentences(units: Units, correct: np.ndarray) -> int:
+    """Sentences whose units are all correct (``correct``: one bool per unit). A sentence without
+    units counts as correct, as in eval.pl's and eval08.pl's exact match."""
+    wrong = np.unique(units.sentence[~np.asarray(correct, dtype=bool)])
+    return int(units.n_sentences - len(wrong))
 
 
 def units_from_labels(

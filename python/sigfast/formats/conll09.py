@@ -39,6 +39,41 @@ Options:
 * ``su`` (bool, ``conll08`` only, default False): score predicates with
   sense ``SU`` and arguments labelled ``SU``; ``su=True`` (or ``u=True``) is
   ``eval08.pl -u``.
+* ``w_sem`` (float in [0, 1], default 0.5): W_sem, the weight of the
+  semantic score in the macro scores (Surdeanu et al. 2008, Sect. 2.3): the
+  ``OVERALL MACRO SCORES`` lines and the ``*_macro_*`` statistics'
+  ``metric_params={"weight": w_sem}``. The scripts fix it at 0.5; with 0.5
+  the report is theirs byte for byte.
+* ``extra`` (bool, ``conll08`` only, default False): append sigfast's
+  additions (below) to the report, after a line saying they are not
+  eval08.pl's; the report before them stays byte-identical.
+
+sigfast's additions for ``conll08`` (Surdeanu et al. 2008, Sect. 6), always
+in ``stats``/``scores``, printed with ``extra=True``:
+
+* the ratio of the semantic labeled F1 to LAS (``scores["sem_f1_las_ratio"]``,
+  a ratio of two corpus scores, so it has no per-item statistics; its parts
+  are ``sem_labeled_f1`` and ``las``);
+* labeled precision / recall / F1 of the semantic dependencies of verbal and
+  of nominal predicates (``sem_labeled_{precision,recall,f1}_{verbal,nominal}``,
+  ``[correct, system, gold]``): a predicate is verbal when its PPOSS (column
+  8, as each file gives it) starts with ``VB``, nominal when it starts with
+  ``NN``, as eval08.pl's verbose per-PPOSS tables group arguments by the
+  predicate's ``substr(PPOSS, 0, 2)``; a predicate's dependency on the
+  virtual root (its sense) and its arguments count, gold and correct ones
+  by the gold predicate's PPOSS, system ones by the system predicate's. The
+  other predicates (neither) make up the rest of the overall counts;
+* non-projective arcs: a token's arc from head h is non-projective in a tree
+  when a token strictly between h and the token is not dominated by h (arcs
+  from the root never are). ``nonproj_las`` / ``nonproj_uas`` (``accuracy``,
+  ``[correct, gold non-projective arcs]``): LAS and UAS over the scoring
+  tokens whose gold arc is non-projective; ``nonproj_unlabeled_{precision,
+  recall,f1}`` (``[correct, system, gold]``): the non-projective links of the
+  system tree against those of the gold tree, a link correct when both trees
+  have it (same dependent, same head) non-projective (Table 14's unlabeled
+  F1 for non-projective links). Only scoring tokens count (``punct=False``
+  leaves punctuation out here too); projectivity is judged on the whole
+  sentence, punctuation included.
 
 Statistics per sentence (items = non-empty sentences in file order):
 ``las``, ``uas``, ``label_acc``, ``exact_syntactic``, ``exact_semantic``,
@@ -168,7 +203,7 @@ from .dependency import (
 )
 from .dependency import VIEWS as SYNTAX_VIEWS
 
-__all__ = ["SPECS", "VIEWS", "score_conll08", "score_conll09"]
+__all__ = ["EXTRA_HEADER", "SPECS", "VIEWS", "nonprojective", "score_conll08", "score_conll09"]
 
 _WEIGHT = 0.5
 _PERL_NUM = re.compile(r"([+-]?)(?:([0-9]+(?:[eE][+-]?[0-9]+)?)|(inf)|(nan))", re.IGNORECASE)
@@ -225,6 +260,7 @@ class _Prop:
     sense: str | None
     col: int
     args: set[tuple[int, str]] = field(default_factory=set)
+    pposs: str = ""  # conll08: the predicate's PPOSS (column 8), which eval08.pl's per-tag tables use
 
 
 @dataclass
@@ -343,7 +379,7 @@ def _frames(
             if sense == "SU" and not su:
                 skipped[0] += 1
                 continue
-            props.append(_Prop(pos, sense, col))
+            props.append(_Prop(pos, sense, col, pposs=f[7]))
         else:
             ls = f[13]
             if ls in ("_", "-"):
@@ -417,6 +453,59 @@ def _srl(gold: list[_Prop], system: list[_Prop], v08: bool) -> _Srl:
     return c
 
 
+def _pred_class(pposs: str) -> str:
+    """``verbal`` (PPOSS ``VB*``), ``nominal`` (``NN*``) or ``other``: eval08.pl's ``substr(PPOSS, 0, 2)``."""
+    head = pposs[:2]
+    return "verbal" if head == "VB" else "nominal" if head == "NN" else "other"
+
+
+def _srl_by_class(gold: list[_Prop], system: list[_Prop], v08: bool) -> list[int]:
+    """Labeled semantic counts by predicate class: [correct, system, gold] for verbal, then nominal.
+
+    As :func:`_srl` counts them (a predicate's dependency on the root plus its arguments), split by
+    the gold predicate's class (gold and correct) and the system predicate's class (system)."""
+    out = {"verbal": [0, 0, 0], "nominal": [0, 0, 0], "other": [0, 0, 0]}
+    by_pos = {p.pos: p for p in system}
+    for g in gold:
+        row = out[_pred_class(g.pposs)]
+        row[2] += 1 + len(g.args)
+        sp = by_pos.get(g.pos)
+        if sp is not None:
+            row[0] += int(_same_sense(g, sp, v08)) + len(g.args & sp.args)
+    for sp in system:
+        out[_pred_class(sp.pposs)][1] += 1 + len(sp.args)
+    return out["verbal"] + out["nominal"]
+
+
+def _heads(fields: list[list[str]], head_col: int) -> list[int]:
+    return [int(f[head_col]) for f in fields]
+
+
+def nonprojective(heads: list[int]) -> list[bool]:
+    """For each token (1-based positions, ``heads[i]`` the head of token i + 1, 0 the root) whether its
+    arc is non-projective: some token strictly between head and token is not dominated by the head.
+    Arcs from the root, and to a head outside the sentence, are not; a cycle dominates nothing
+    outside it."""
+    n = len(heads)
+    ancestors: list[set[int]] = [set()]
+    for k in range(1, n + 1):
+        seen: set[int] = set()
+        a = heads[k - 1]
+        while 0 < a <= n and a not in seen and a != k:
+            seen.add(a)
+            a = heads[a - 1]
+        ancestors.append(seen)
+    out = []
+    for d in range(1, n + 1):
+        h = heads[d - 1]
+        if h <= 0 or h > n:
+            out.append(False)
+            continue
+        lo, hi = min(h, d), max(h, d)
+        out.append(any(h not in ancestors[k] for k in range(lo + 1, hi)))
+    return out
+
+
 _SRL_FIELDS = (
     "tot_prop",
     "pred_prop",
@@ -431,10 +520,12 @@ _SRL_FIELDS = (
 
 
 def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool]:
-    """(punct, su) from the options of ``fmt``."""
+    """(punct, su) from the options of ``fmt`` (``w_sem`` and ``extra`` are read by :func:`_extras`)."""
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
     opts = dict(options)
+    opts.pop("w_sem", None)
+    opts.pop("extra", None)
     punct = resolve_punct(opts, True, False, script)
     su = False
     if v08:
@@ -444,10 +535,19 @@ def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool]:
             su = as_bool("u", opts.pop("u"))
         if "su" in opts:
             su = as_bool("su", opts.pop("su"))
-        no_extra(opts, fmt, "punct, p, su, u")
+        no_extra(opts, fmt, "punct, p, su, u, w_sem, extra")
     else:
-        no_extra(opts, fmt, "punct, p")
+        no_extra(opts, fmt, "punct, p, w_sem")
     return punct, su
+
+
+def _extras(fmt: str, options: dict[str, Any]) -> tuple[float, bool]:
+    """(W_sem, extra) from the options of ``fmt``, checked against their schema."""
+    w = _W_SEM.coerce(options.get("w_sem", _WEIGHT), fmt)
+    extra = options.get("extra", False)
+    if extra and fmt != "conll08":  # pragma: no cover - the schema of conll09 has no extra
+        raise InputError("option extra is for conll08")
+    return float(w), as_bool("extra", extra) if extra is not None else False
 
 
 @dataclass
@@ -460,6 +560,11 @@ class _Parse:
     phantoms: list[int]
     skipped_g: list[int]
     skipped_s: list[int]
+    #: per item: gold non-projective arcs, of them LAS-right, UAS-right; system non-projective arcs,
+    #: links non-projective in both with the same head (scoring tokens only)
+    np_rows: list[list[int]] = field(default_factory=list)
+    #: per item: labeled semantic [correct, system, gold] of verbal, then of nominal predicates (conll08)
+    cls_rows: list[list[int]] = field(default_factory=list)
 
 
 @dataclass
@@ -500,6 +605,8 @@ def _parse(
     srl_rows: list[list[int]] = []
     ids: list[str] = []
     phantoms: list[int] = []  # pseudo-sentences attached to each item
+    np_rows: list[list[int]] = []
+    cls_rows: list[list[int]] = []
     pending = 0
     skipped_g, skipped_s = [0, 0], [0, 0]
     k = 0
@@ -521,9 +628,15 @@ def _parse(
                 pending += 1
             continue
         tot = las = uas = la = 0
+        for i in b.tokens:
+            check_token(
+                grd.fields(i, k), srd.fields(i, k), i, gname, sname, form_col=form_col, head_col=head_col, sentence=k
+            )
+        g_np = nonprojective(_heads([grd.fields(i, k) for i in b.tokens], head_col))
+        s_np = nonprojective(_heads([srd.fields(i, k) for i in b.tokens], head_col))
+        npr = [0, 0, 0, 0, 0]
         for pos, i in enumerate(b.tokens, 1):
             gf, sf = grd.fields(i, k), srd.fields(i, k)
-            check_token(gf, sf, i, gname, sname, form_col=form_col, head_col=head_col, sentence=k)
             if not punct and is_punct(gf[form_col]):
                 continue
             tot += 1
@@ -532,6 +645,13 @@ def _parse(
             uas += h_ok
             la += d_ok
             las += h_ok and d_ok
+            if g_np[pos - 1]:
+                npr[0] += 1
+                npr[1] += h_ok and d_ok
+                npr[2] += h_ok
+            if s_np[pos - 1]:
+                npr[3] += 1
+                npr[4] += h_ok and g_np[pos - 1]
             if tokens is not None:
                 tokens.append(
                     TokenRow(k - 1, pos, gf[form_col], gf[head_col], gf[dep_col], sf[head_col], sf[dep_col], h_ok, d_ok)
@@ -542,18 +662,21 @@ def _parse(
         srl_exact = int(c.exact)
         syn_rows.append([tot, las, uas, la, syn_exact, syn_exact and srl_exact])
         srl_rows.append([getattr(c, f) for f in _SRL_FIELDS] + [srl_exact])
+        np_rows.append(npr)
+        cls_rows.append(_srl_by_class(gp, sp, v08))
         phantoms.append(pending)
         pending = 0
         ids.append(f"line {b.tokens[0] + 1}")
     if not syn_rows:
         raise FormatError("the gold file has no token lines (only blank lines); nothing to score", path=gname)
-    return _Parse(syn_rows, srl_rows, ids, phantoms, skipped_g, skipped_s)
+    return _Parse(syn_rows, srl_rows, ids, phantoms, skipped_g, skipped_s, np_rows, cls_rows)
 
 
 def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
     punct, su = _options(fmt, options)
+    w_sem, extra = _extras(fmt, options)
     gname, sname = display(gold), display(system)
     r = _parse(gold, system, fmt, punct, su)
     syn_rows, srl_rows, ids, phantoms = r.syn_rows, r.srl_rows, r.ids, r.phantoms
@@ -578,7 +701,22 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         )
 
     text = _text(
-        v08, script, tot, las, uas, la, cor_sent, n_sent, allcor, S, srl_cor, srl_tot, su, skipped_g, skipped_s
+        v08,
+        script,
+        tot,
+        las,
+        uas,
+        la,
+        cor_sent,
+        n_sent,
+        allcor,
+        S,
+        srl_cor,
+        srl_tot,
+        su,
+        skipped_g,
+        skipped_s,
+        w_sem,
     )
 
     # per-item statistics
@@ -605,12 +743,12 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         "prop_recall": ("recall", [col["full_prop"], col["pred_prop"], col["tot_prop"]], {}),
         "prop_f1": ("f1", [col["full_prop"], col["pred_prop"], col["tot_prop"]], {}),
         "exact_semantic": ("accuracy", [srl[:, 9] + ph, ones + ph], {}),
-        "labeled_macro_precision": ("macro_f1_2008", [c_las, t, sem_l, guessed, guessed], {"weight": _WEIGHT}),
-        "labeled_macro_recall": ("macro_f1_2008", [c_las, t, sem_l, gold_n, gold_n], {"weight": _WEIGHT}),
-        "labeled_macro_f1": ("macro_f1_2008", [c_las, t, sem_l, guessed, gold_n], {"weight": _WEIGHT}),
-        "unlabeled_macro_precision": ("macro_f1_2008", [c_uas, t, sem_u, guessed, guessed], {"weight": _WEIGHT}),
-        "unlabeled_macro_recall": ("macro_f1_2008", [c_uas, t, sem_u, gold_n, gold_n], {"weight": _WEIGHT}),
-        "unlabeled_macro_f1": ("macro_f1_2008", [c_uas, t, sem_u, guessed, gold_n], {"weight": _WEIGHT}),
+        "labeled_macro_precision": ("macro_f1_2008", [c_las, t, sem_l, guessed, guessed], {"weight": w_sem}),
+        "labeled_macro_recall": ("macro_f1_2008", [c_las, t, sem_l, gold_n, gold_n], {"weight": w_sem}),
+        "labeled_macro_f1": ("macro_f1_2008", [c_las, t, sem_l, guessed, gold_n], {"weight": w_sem}),
+        "unlabeled_macro_precision": ("macro_f1_2008", [c_uas, t, sem_u, guessed, guessed], {"weight": w_sem}),
+        "unlabeled_macro_recall": ("macro_f1_2008", [c_uas, t, sem_u, gold_n, gold_n], {"weight": w_sem}),
+        "unlabeled_macro_f1": ("macro_f1_2008", [c_uas, t, sem_u, guessed, gold_n], {"weight": w_sem}),
         "exact_overall": ("accuracy", [syn[:, 5], ones], {}),
         "labeled_micro_precision": ("precision", [c_las + sem_l, t + guessed, t + gold_n], {}),
         "labeled_micro_recall": ("recall", [c_las + sem_l, t + guessed, t + gold_n], {}),
@@ -619,6 +757,17 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         "unlabeled_micro_recall": ("recall", [c_uas + sem_u, t + guessed, t + gold_n], {}),
         "unlabeled_micro_f1": ("f1", [c_uas + sem_u, t + guessed, t + gold_n], {}),
     }
+    if v08:
+        npa = np.asarray(r.np_rows, dtype=np.int64).reshape(n, 5)
+        cls = np.asarray(r.cls_rows, dtype=np.int64).reshape(n, 6)
+        for j, kind in enumerate(("verbal", "nominal")):
+            cols3 = [cls[:, 3 * j], cls[:, 3 * j + 1], cls[:, 3 * j + 2]]
+            for what in ("precision", "recall", "f1"):
+                spec[f"sem_labeled_{what}_{kind}"] = (what, cols3, {})
+        spec["nonproj_las"] = ("accuracy", [npa[:, 1], npa[:, 0]], {})
+        spec["nonproj_uas"] = ("accuracy", [npa[:, 2], npa[:, 0]], {})
+        for what in ("precision", "recall", "f1"):
+            spec[f"nonproj_unlabeled_{what}"] = (what, [npa[:, 4], npa[:, 3], npa[:, 0]], {})
     stats: dict[str, ItemStats] = {}
     scores: dict[str, float] = {}
     item_ids = tuple(ids)
@@ -627,6 +776,10 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         values = np.ascontiguousarray(np.stack(cols, axis=1), dtype=np.float64)
         stats[name] = ItemStats(metric=metric, stat_names=met.stat_names, values=values, metric_params=dict(params))
         scores[name] = float(met.evaluate(values.sum(0, keepdims=True), n)[0])
+    if v08:
+        scores["sem_f1_las_ratio"] = scores["sem_labeled_f1"] / scores["las"] if scores["las"] else 0.0
+        if extra:
+            text += ("" if text.endswith("\n\n") else "\n") + _extra_text(stats, scores)
     return ScoreReport(
         format=fmt,
         gold=gname,
@@ -657,6 +810,7 @@ def _text(
     su: bool,
     skipped_g: list[int],
     skipped_s: list[int],
+    w_sem: float = _WEIGHT,
 ) -> str:
     out: list[str] = []
 
@@ -724,15 +878,15 @@ def _text(
         out.append(f"  Proposition recall:         {full} / {S['tot_prop']} * 100 = {prl:.2f} %")
         out.append(f"  Proposition F1:             {pfl:.2f} ")
         out.append(f"  Exact semantic match:       {srl_cor} / {srl_tot} * 100 = {div(srl_cor * 100, srl_tot):.2f} %")
-        out += ["", f"  OVERALL MACRO SCORES (Wsem = {_WEIGHT:.2f}):"]
-        lp = _WEIGHT * apl + (1 - _WEIGHT) * lab_attach
-        lr = _WEIGHT * arl + (1 - _WEIGHT) * lab_attach
+        out += ["", f"  OVERALL MACRO SCORES (Wsem = {w_sem:.2f}):"]
+        lp = w_sem * apl + (1 - w_sem) * lab_attach
+        lr = w_sem * arl + (1 - w_sem) * lab_attach
         lf = div(2 * lp * lr, lp + lr)
         out.append(f"  Labeled macro precision:    {lp:.2f} %")
         out.append(f"  Labeled macro recall:       {lr:.2f} %")
         out.append(f"  Labeled macro F1:           {lf:.2f} %")
-        up = _WEIGHT * apu + (1 - _WEIGHT) * unlab_attach
-        ur = _WEIGHT * aru + (1 - _WEIGHT) * unlab_attach
+        up = w_sem * apu + (1 - w_sem) * unlab_attach
+        ur = w_sem * aru + (1 - w_sem) * unlab_attach
         uf = div(2 * up * ur, up + ur)
         out.append(f"  Unlabeled macro precision:  {up:.2f} %")
         out.append(f"  Unlabeled macro recall:     {ur:.2f} %")
@@ -775,6 +929,45 @@ def _text(
             f"[{script} stops here with 'Illegal division by zero' and prints nothing more; "
             "sigfast's scores take 0 for an undefined ratio]"
         )
+    return "\n".join(out) + "\n"
+
+
+#: The line that starts sigfast's additions to eval08.pl's report (``extra=True``).
+EXTRA_HEADER = "  SIGFAST ADDITIONS (not printed by eval08.pl; Surdeanu et al. 2008, Sect. 6):"
+
+
+def _extra_text(stats: dict[str, ItemStats], scores: dict[str, float]) -> str:
+    """sigfast's additions, in eval08.pl's style (counts, then percentages with 2 decimals)."""
+
+    def prf(name: str) -> tuple[int, int, int]:
+        c, sy, g = (int(x) for x in stats[name].values.sum(0))
+        return c, sy, g
+
+    def ratio(a: int, b: int) -> str:
+        return f"{a * 100 / b:.2f} %" if b else "n/a"
+
+    def f1(c: int, sy: int, g: int) -> str:
+        return f"{200 * c / (sy + g):.2f} %" if sy + g else "n/a"
+
+    out = [EXTRA_HEADER]
+    sem_f1, las = scores["sem_labeled_f1"], scores["las"]
+    out.append(f"  Semantic labeled F1 / LAS:  {100 * sem_f1:.2f} / {100 * las:.2f} = {scores['sem_f1_las_ratio']:.4f}")
+    for kind, tag in (("verbal", "VB*"), ("nominal", "NN*")):
+        c, sy, g = prf(f"sem_labeled_f1_{kind}")
+        out.append(f"  {kind.capitalize()} predicates (PPOSS {tag}), labeled semantic dependencies:")
+        out.append(f"    precision:  {c} / {sy} * 100 = {ratio(c, sy)}")
+        out.append(f"    recall:     {c} / {g} * 100 = {ratio(c, g)}")
+        out.append(f"    F1:         {f1(c, sy, g)}")
+    c, g = (int(x) for x in stats["nonproj_las"].values.sum(0))
+    u = int(stats["nonproj_uas"].values[:, 0].sum())
+    out.append(f"  Non-projective arcs (gold):  {g}")
+    out.append(f"    LAS on them:  {c} / {g} * 100 = {ratio(c, g)}")
+    out.append(f"    UAS on them:  {u} / {g} * 100 = {ratio(u, g)}")
+    c, sy, g = prf("nonproj_unlabeled_f1")
+    out.append("  Non-projective links, unlabeled (system's vs gold's):")
+    out.append(f"    precision:  {c} / {sy} * 100 = {ratio(c, sy)}")
+    out.append(f"    recall:     {c} / {g} * 100 = {ratio(c, g)}")
+    out.append(f"    F1:         {f1(c, sy, g)}")
     return "\n".join(out) + "\n"
 
 
@@ -914,6 +1107,20 @@ def _form(forms: list[str], pos: int) -> str:
 
 _PUNCT = Option("punct", bool, None, "score punctuation tokens (default yes)", nullable=True)
 _P = Option("p", bool, None, "the script's -p: leave punctuation out", nullable=True)
+_W_SEM = Option(
+    "w_sem",
+    float,
+    _WEIGHT,
+    "W_sem, the weight of the semantic score in the macro scores (the scripts: 0.5)",
+    minimum=0.0,
+    maximum=1.0,
+)
+_EXTRA = Option(
+    "extra",
+    bool,
+    False,
+    "append sigfast's additions (semantic F1/LAS, verbal vs nominal predicates, non-projective arcs)",
+)
 
 SPECS = (
     FormatSpec(
@@ -926,6 +1133,8 @@ SPECS = (
             _P,
             Option("su", bool, None, "score semantic dependencies unlabeled (eval08.pl -u)", nullable=True),
             Option("u", bool, None, "eval08.pl's -u (same as su)", nullable=True),
+            _W_SEM,
+            _EXTRA,
         ),
         aliases=("conll2008",),
         views=VIEWS,
@@ -936,7 +1145,7 @@ SPECS = (
         description="CoNLL 2009 syntactic-semantic dependencies, scored like eval09.pl",
         reference="eval09.pl (CoNLL 2009 shared task)",
         score=score_conll09,
-        options=(_PUNCT, _P),
+        options=(_PUNCT, _P, _W_SEM),
         aliases=("conll2009",),
         views=VIEWS,
         metrics=("labeled_macro_f1",),
