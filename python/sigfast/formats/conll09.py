@@ -1131,7 +1131,7 @@ SPECS = (
         options=(
             _PUNCT,
             _P,
-            Option("su", bool, None, "score semantic dependencies unlabeled (eval08.pl -u)", nullable=True),
+            Option("su", bool, None, "score predicates with sense SU and SU arguments (eval08.pl -u)", nullable=True),
             Option("u", bool, None, "eval08.pl's -u (same as su)", nullable=True),
             _W_SEM,
             _EXTRA,
