@@ -17,6 +17,8 @@ import numpy as np
 
 from benchlib import Ctx, need, ratio, rounds, timing, version_of
 
+METRIC_NAMES = {"bleu": "BLEU", "chrf": "chrF", "chrf++": "chrF++"}
+
 
 def mt(ctx: Ctx) -> dict[str, Any]:
     from sacrebleu.metrics import BLEU, CHRF
@@ -42,7 +44,7 @@ def mt(ctx: Ctx) -> dict[str, Any]:
         fns[f"sigfast_{metric}"] = lambda metric=metric: score(
             "mt", str(paths["ref"]), str(paths["sys"]), metric=metric
         )
-    times = rounds(fns, ctx.repeat)
+    times = rounds(fns, ctx)
     sb = version_of("sacrebleu")
     t: dict[str, Any] = {}
     ratios = []
@@ -57,7 +59,12 @@ def mt(ctx: Ctx) -> dict[str, Any]:
         for scope in ("per core", "all cores"):
             ratios.append(
                 ratio(
-                    t, f"{metric} statistics vs sacrebleu", scope, f"sacrebleu_{metric}", f"sigfast_{metric}", note=one
+                    t,
+                    f"sacrebleu {METRIC_NAMES[metric]} statistics",
+                    scope,
+                    f"sacrebleu_{metric}",
+                    f"sigfast_{metric}",
+                    note=one,
                 )
             )
     return {

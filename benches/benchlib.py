@@ -3,7 +3,8 @@
 A benchmark is a function ``bench(ctx: Ctx) -> dict`` built from
 
 * :func:`rounds`: times named functions in interleaved rounds (every round runs each function
-  once, so a change of load on a shared machine hits all sides alike), after one warm-up call;
+  once, so a change of load on a shared machine hits all sides alike), after one warm-up call
+  (none for slow peers, which run fewer times);
 * :func:`timing`: one record per timed configuration (who, what, threads, every repeat's time,
   best and median);
 * :func:`ratio`: a ratio of two timings, ``speedup`` (peer ÷ sigfast: how many times faster
@@ -21,7 +22,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,15 +69,17 @@ def need(path: Path, what: str) -> Path:
     return path
 
 
-def rounds(fns: dict[str, Callable[[], Any]], repeat: int | dict[str, int], warmup: bool = True) -> dict[str, list]:
-    """Wall times of each function, in interleaved rounds, after one untimed warm-up call each.
+def rounds(fns: dict[str, Callable[[], Any]], ctx: Ctx, slow: Iterable[str] = ()) -> dict[str, list[float]]:
+    """Wall times of each function, in interleaved rounds.
 
-    ``repeat`` is one count for all or a count per name (a slow peer may run fewer times); a
-    function stops taking part once it has its count.
+    Each function runs ``ctx.repeat`` times after one untimed warm-up call; those named in
+    ``slow`` (peers that take tens of seconds a run) run ``ctx.slow_repeat`` times with no
+    warm-up. A function stops taking part once it has its count.
     """
-    want = {k: (repeat[k] if isinstance(repeat, dict) else repeat) for k in fns}
-    if warmup:
-        for fn in fns.values():
+    slow = set(slow)
+    want = {k: (ctx.slow_repeat if k in slow else ctx.repeat) for k in fns}
+    for k, fn in fns.items():
+        if k not in slow:
             fn()
     times: dict[str, list[float]] = {k: [] for k in fns}
     for r in range(max(want.values(), default=0)):

@@ -17,6 +17,7 @@ from typing import Any
 
 from benchlib import Ctx, Skip, ratio, rounds, timing, version_of
 
+TASKS = {"boot": "bootstrap intervals", "perm": "permutation tests"}
 NEEDED = ("data", "K", "sig_boot", "sig_perm", "numpy_boot", "numpy_perm", "nlp_boot", "nlp_perm")
 
 
@@ -46,8 +47,7 @@ def metaeval(ctx: Ctx) -> dict[str, Any]:
     if have_nlp:
         fns["boot_nlpstats"] = lambda: bm.nlp_boot(lv, h, m, Bb)
         fns["perm_nlpstats"] = lambda: bm.nlp_perm(lv, h, m, Bp, pairs)
-    slow = {k: (ctx.slow_repeat if k.endswith(("nlpstats", "numpy")) else ctx.repeat) for k in fns}
-    times = rounds(fns, slow)
+    times = rounds(fns, ctx, slow=[k for k in fns if k.endswith(("nlpstats", "numpy"))])
     who = {
         "sigfast_1": ("sigfast", 1),
         "sigfast_all": ("sigfast", ctx.cores),
@@ -68,11 +68,11 @@ def metaeval(ctx: Ctx) -> dict[str, Any]:
     for task in ("boot", "perm"):
         peers = ["numpy"] + (["nlpstats"] if have_nlp else [])
         for peer in peers:
-            ratios.append(ratio(t, f"{task} vs {peer}", "per core", f"{task}_{peer}", f"{task}_sigfast_1"))
+            ratios.append(ratio(t, f"{peer}, {TASKS[task]}", "per core", f"{task}_{peer}", f"{task}_sigfast_1"))
             ratios.append(
                 ratio(
                     t,
-                    f"{task} vs {peer}",
+                    f"{peer}, {TASKS[task]}",
                     "all cores",
                     f"{task}_{peer}",
                     f"{task}_sigfast_all",
