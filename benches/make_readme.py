@@ -155,11 +155,11 @@ def render(res: dict[str, Any] | None) -> str:
             "the reference scorer runs):",
             "",
         ]
-        for label, rname, r, rec in whole:
+        for label, _rname, r, rec in whole:
             p, q = rec["timings"][r["peer"]], rec["timings"][r["sigfast"]]
             lines.append(
-                f"- {label}, {rname}: {p['who']} {fmt_time(p['best_s'])}, `{q['what']}` "
-                f"{fmt_time(q['best_s'])}: **{fmt_ratio(r['best'])}**."
+                f"- {label}: {p['who']} {fmt_time(p['best_s'])}, `{q['what']}` {fmt_time(q['best_s'])}: "
+                f"**{fmt_ratio(r['best'])}**."
             )
     if scaling:
         lines += ["", "Scaling:", ""]

@@ -15,7 +15,7 @@ import importlib
 import warnings
 from typing import Any
 
-from benchlib import Ctx, Skip, ratio, rounds, timing, version_of
+from benchlib import Ctx, Skip, ratio, rounds, timing, version_of, with_blas
 
 TASKS = {"boot": "bootstrap intervals", "perm": "permutation tests"}
 NEEDED = ("data", "K", "sig_boot", "sig_perm", "numpy_boot", "numpy_perm", "nlp_boot", "nlp_perm")
@@ -38,15 +38,15 @@ def metaeval(ctx: Ctx) -> dict[str, Any]:
     fns: dict[str, Any] = {
         "boot_sigfast_1": lambda: bm.sig_boot(lv, h, m, 1, Bb),
         "boot_sigfast_all": lambda: bm.sig_boot(lv, h, m, None, Bb),
-        "boot_numpy": lambda: bm.numpy_boot(lv, h, m, Bb),
+        "boot_numpy": with_blas(1, lambda: bm.numpy_boot(lv, h, m, Bb)),
         "perm_sigfast_1": lambda: bm.sig_perm(lv, h, m, 1, Bp),
         "perm_sigfast_all": lambda: bm.sig_perm(lv, h, m, None, Bp),
-        "perm_numpy": lambda: bm.numpy_perm(lv, h, m, Bp, pairs),
+        "perm_numpy": with_blas(1, lambda: bm.numpy_perm(lv, h, m, Bp, pairs)),
     }
     have_nlp = version_of("nlpstats") is not None
     if have_nlp:
-        fns["boot_nlpstats"] = lambda: bm.nlp_boot(lv, h, m, Bb)
-        fns["perm_nlpstats"] = lambda: bm.nlp_perm(lv, h, m, Bp, pairs)
+        fns["boot_nlpstats"] = with_blas(1, lambda: bm.nlp_boot(lv, h, m, Bb))
+        fns["perm_nlpstats"] = with_blas(1, lambda: bm.nlp_perm(lv, h, m, Bp, pairs))
     times = rounds(fns, ctx, slow=[k for k in fns if k.endswith(("nlpstats", "numpy"))])
     who = {
         "sigfast_1": ("sigfast", 1),

@@ -166,6 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     repeat = a.repeat or (2 if a.quick else 5)
     slow = a.slow_repeat or (1 if a.quick else 3)
+    peers = {p: benchlib.version_of(p) for p in PEERS}
+    if a.evaluatio_python and not peers["evaluatio"]:
+        r = subprocess.run(
+            [a.evaluatio_python, "-c", "import importlib.metadata as m; print(m.version('evaluatio'))"],
+            capture_output=True,
+            text=True,
+        )
+        peers["evaluatio"] = f"{r.stdout.strip()} ({a.evaluatio_python})" if r.returncode == 0 else None
     started = time.time()
     result: dict[str, Any] = {
         "schema": 1,
@@ -177,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         "slow_repeat": slow,
         "machine": {**machine(), "loadavg_before": benchlib.loadavg()},
         "sigfast": sigfast_info(),
-        "peers": {p: benchlib.version_of(p) for p in PEERS},
+        "peers": peers,
         "blas": blas_note,
         "benchmarks": {},
         "skipped": {},
