@@ -8,10 +8,12 @@ Benchmarks (each a function of ``run_all.py``'s registry):
   bootstrap (``_native.draw_count_floor``: draw and count the same B × n indices, nothing else);
   and sigfast's own thread scaling.
 * ``bootstrap_scores``: one score per item, against evaluatio's ``paired_bootstrap_test``
-  (when installed; it may need its own venv, ``--evaluatio-python``) and the same numpy.
+  (compiled; it pins numpy < 2.1, so it may live in its own venv: ``--evaluatio-python``), or
+  against the same numpy where evaluatio is absent.
 * ``permutation``: approximate randomization on per-item scores against a numpy sign flip
-  (random ±1 per item per resample from random bits, chunked) and, as a second peer,
-  ``scipy.stats.permutation_test`` (vectorized, paired ``samples``).
+  (random ±1 per item per resample from random bits, chunked), and, as further, clearly
+  labelled peers, ``scipy.stats.permutation_test`` (vectorized, paired ``samples``) and
+  evaluatio's ``paired_permutation_test`` where installed.
 * ``token_scaling``: token-level accuracy at 130,000 tokens against 1,300 (distinct-row
   resampling: the cost follows distinct rows, not items).
 
@@ -219,6 +221,12 @@ print(json.dumps({"times": ts, "cpu": cpu}))
 """
 
 
+EVALUATIO_NOTE = (
+    "evaluatio runs in its own interpreter (its venv), after one warm-up call, before sigfast's rounds rather "
+    "than interleaved with them; its record gives CPU time over wall time (1 = one core busy)"
+)
+
+
 def _evaluatio_python(ctx: Ctx) -> str | None:
     if ctx.evaluatio_python:
         return ctx.evaluatio_python
@@ -272,6 +280,7 @@ def bootstrap_scores(ctx: Ctx) -> dict[str, Any]:
     times = rounds(fns, ctx, slow=np_keys)
     if not isinstance(ev, str):
         times["evaluatio"], t["evaluatio"] = ev
+        notes.append(EVALUATIO_NOTE)
     _fill(t, times)
     ratios = []
     if np_keys:
@@ -340,6 +349,7 @@ def permutation(ctx: Ctx) -> dict[str, Any]:
         notes.append(ev)
     else:
         times["evaluatio"], t["evaluatio"] = ev
+        notes.append(EVALUATIO_NOTE)
     _fill(t, times)
     best_np = _best_of(t, np_keys)
     ratios = [
