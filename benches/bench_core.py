@@ -222,8 +222,8 @@ print(json.dumps({"times": ts, "cpu": cpu}))
 
 
 EVALUATIO_NOTE = (
-    "evaluatio runs in its own interpreter (its venv), after one warm-up call, before sigfast's rounds rather "
-    "than interleaved with them; its record gives CPU time over wall time (1 = one core busy)"
+    "evaluatio runs in its own interpreter (its venv), after one warm-up call, separately from sigfast's "
+    "interleaved rounds; its record gives CPU time over wall time (1 = one core busy)"
 )
 
 
