@@ -1,122 +1,92 @@
-"""Time sigfast's conlleval parity against conlleval.pl on the CoNLL-2003 English test set.
+"""conlleval: sigfast's "conlleval" and "ner" formats against conlleval (perl), CoNLL-2003 English test.
 
-Usage:
-    python benches/bench_chunk.py --conlleval /path/to/conlleval.pl [--data DIR] [--repeat 5]
+The reference, ``conlleval`` v2004-01-26 (fetched into the refs folder, never committed), runs
+as a perl subprocess on a pasted ``token gold system`` file per tagger: ``perl conlleval <
+FILE``. perl's start-up is part of its time (a few ms). sigfast is timed
 
-``--conlleval`` (or the environment variable SIGFAST_CONLLEVAL) names the reference script,
-``conlleval`` v2004-01-26 (deeppavlov/ner @ f107d6da6017b8a2ac56013e1f9985e376ef99da, md5
-66f60a06f6c514346b1a11491c91d1b4); it is not part of sigfast. ``--data`` is the folder
-``shared/data/ner/conll2003_en_testb`` (default: beside the repository).
+* in-process: ``score_conlleval(None, FILE)`` (the same pasted file) and
+  ``score_ner(GOLD, SYSTEM)`` (the two original files, checking that every token matches);
+* whole process, as the reference: ``sigfast score -f ner GOLD SYSTEM`` (the CLI reads the two
+  original files; Python start-up and imports included: they cost more than conlleval's whole
+  run, so this ratio is below 1).
 
-For each system, the gold and system files are pasted into one "token gold system" file (as
-conlleval reads it) and timed, best of ``--repeat`` runs, twice: with each variant run
-``--repeat`` times in a row ("consecutive"), and with the variants taking turns ("interleaved":
-each sigfast call follows a perl process, with colder caches; slower for sigfast):
-  * conlleval.pl: the whole process, ``perl conlleval.pl < pasted``;
-  * sigfast in-process: ``score_conlleval(None, pasted)`` (same file) and
-    ``score_ner(gold, system)`` (the two original files), after one warm-up call;
-  * sigfast whole process: ``python -c "...score_conlleval..."`` (interpreter start and imports
-    included), for reference.
-The reports are checked to be identical before anything is timed.
+The benchmark first checks that the three reports are byte-identical. Both sides are
+single-threaded, so per core and all cores are the same measurement.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
+from typing import Any
 
-from sigfast.formats.chunk import score_conlleval, score_ner
+from bench_conllu import sigfast_cli
+from benchlib import Ctx, need, ratio, rounds, run_quiet, timing
 
-ROOT = Path(__file__).resolve().parents[1]
+TAGGERS = ("elmo_lstm_crf", "flair_lstm_crf")
 
 
-def best(fns, repeat: int, interleaved: bool) -> list[float]:
-    """Best wall time of each function over ``repeat`` runs. ``interleaved``: the functions take
-    turns in every round (each sigfast call then follows a perl process, with colder caches);
-    otherwise each function runs ``repeat`` times in a row."""
-    times: list[list[float]] = [[] for _ in fns]
-    order = (
-        [(i, fn) for _ in range(repeat) for i, fn in enumerate(fns)]
-        if interleaved
-        else [(i, fn) for i, fn in enumerate(fns) for _ in range(repeat)]
-    )
-    for i, fn in order:
-        t = time.perf_counter()
-        fn()
-        times[i].append(time.perf_counter() - t)
-    return [min(ts) for ts in times]
+def conlleval(ctx: Ctx) -> dict[str, Any]:
+    from sigfast.formats.chunk import score_conlleval, score_ner
 
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--conlleval", default=os.environ.get("SIGFAST_CONLLEVAL"))
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "ner" / "conll2003_en_testb"))
-    ap.add_argument("--repeat", type=int, default=5)
-    args = ap.parse_args()
-    if not args.conlleval or not Path(args.conlleval).is_file():
-        print("conlleval.pl not found: pass --conlleval PATH or set SIGFAST_CONLLEVAL", file=sys.stderr)
-        return 2
-    data = Path(args.data)
+    ref = need(ctx.refs / "conlleval", "conlleval (perl, v2004-01-26)")
+    data = need(ctx.data / "ner" / "conll2003_en_testb", "the CoNLL-2003 testb data")
     gold = data / "gold.conll"
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"best of {args.repeat} runs; files: {data}")
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in ("elmo_lstm_crf", "flair_lstm_crf"):
-            system = data / f"{name}.conll"
-            rows = []
-            for g, s in zip(gold.read_text().split("\n"), system.read_text().split("\n")):
-                rows.append(f"{g.split(chr(9))[0]} {g.split(chr(9))[1]} {s.split(chr(9))[1]}" if g else "")
-            pasted = Path(tmp) / f"{name}.txt"
-            pasted.write_text("\n".join(rows))
-
-            def perl() -> str:
-                with open(pasted, "rb") as f:
-                    return subprocess.run(
-                        ["perl", args.conlleval], stdin=f, capture_output=True, check=True
-                    ).stdout.decode()
-
-            ref = perl()
-            ours = score_conlleval(None, pasted).text
-            ours_ner = score_ner(gold, system).text
-            assert ref == ours == ours_ner, (ref, ours, ours_ner)
-            whole_cmd = [
-                sys.executable,
-                "-c",
-                "import sys; from sigfast.formats.chunk import score_conlleval; "
-                "sys.stdout.write(score_conlleval(None, sys.argv[1]).text)",
-                str(pasted),
-            ]
-            assert subprocess.run(whole_cmd, capture_output=True, check=True).stdout.decode() == ref
-            fns = [
-                perl,
-                lambda: score_conlleval(None, pasted),
-                lambda: score_ner(gold, system),
-                lambda: subprocess.run(whole_cmd, capture_output=True, check=True),
-            ]
-            print(f"{name}: identical reports ({ref.splitlines()[1].split('FB1:')[1].strip()} FB1)")
-            for inter in (False, True):
-                t_perl, t_ours, t_ner, t_whole = best(fns, args.repeat, inter)
-                print("  " + ("interleaved rounds" if inter else "consecutive runs"))
-                print(f"    conlleval.pl (whole process)             {t_perl * 1000:8.1f} ms")
-                print(
-                    f"    sigfast conlleval format (in-process)    {t_ours * 1000:8.1f} ms   "
-                    f"{t_perl / t_ours:5.1f}x faster"
-                )
-                print(
-                    f"    sigfast ner format, 2 files (in-process) {t_ner * 1000:8.1f} ms   "
-                    f"{t_perl / t_ner:5.1f}x faster"
-                )
-                print(
-                    f"    sigfast conlleval format (whole process) {t_whole * 1000:8.1f} ms   {t_perl / t_whole:5.1f}x"
-                )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    glines = gold.read_text(encoding="utf-8").split("\n")
+    limit = ctx.size(None, 4000)
+    pairs = []
+    for name in TAGGERS:
+        system = data / f"{name}.conll"
+        slines = system.read_text(encoding="utf-8").split("\n")
+        rows = [
+            f"{g.split(chr(9))[0]} {g.split(chr(9))[1]} {s.split(chr(9))[1]}" if g else ""
+            for g, s in zip(glines, slines)
+        ]
+        if limit:  # quick: the first sentences only (cut at a blank line), gold and system alike
+            cut = rows.index("", limit)
+            rows = rows[:cut]
+            g2, s2 = ctx.tmp / f"gold_{name}.conll", ctx.tmp / f"sys_{name}.conll"
+            g2.write_text("\n".join(glines[:cut]) + "\n", encoding="utf-8")
+            s2.write_text("\n".join(slines[:cut]) + "\n", encoding="utf-8")
+        else:
+            g2, s2 = gold, system
+        pasted = ctx.tmp / f"{name}.pasted"
+        pasted.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        pairs.append((pasted, g2, s2))
+    cli = sigfast_cli(ctx)
+    run_ref = lambda: [run_quiet(["perl", str(ref)], stdin_path=p) for p, _, _ in pairs]
+    run_sig = lambda: [score_conlleval(None, p).text for p, _, _ in pairs]
+    run_ner = lambda: [score_ner(g, s).text for _, g, s in pairs]
+    run_cli = lambda: [run_quiet([*cli, "score", "-f", "ner", str(g), str(s)]) for _, g, s in pairs]
+    expected = run_ref()
+    if not expected == run_sig() == run_ner():
+        raise RuntimeError("sigfast's conlleval/ner report differs from conlleval's")
+    cli_same = run_cli() == expected
+    times = rounds({"reference": run_ref, "sigfast": run_sig, "sigfast_ner": run_ner, "sigfast_cli": run_cli}, ctx)
+    t = {
+        "reference": timing(times["reference"], "conlleval", "perl conlleval < FILE, one process per tagger", 1),
+        "sigfast": timing(times["sigfast"], "sigfast", "score_conlleval(None, FILE) per tagger, in-process", 1),
+        "sigfast_ner": timing(times["sigfast_ner"], "sigfast", "score_ner(GOLD, SYSTEM) per tagger, in-process", 1),
+        "sigfast_cli": timing(times["sigfast_cli"], "sigfast", "sigfast score -f ner GOLD SYSTEM per tagger", 1),
+    }
+    one = "both scorers are single-threaded: the same measurement serves per core and all cores"
+    return {
+        "title": "conlleval on CoNLL-2003 English test (2 taggers)",
+        "params": {
+            "taggers": list(TAGGERS),
+            "tokens_per_tagger": sum(1 for r in pairs[0][0].read_text().split("\n") if r),
+        },
+        "timings": t,
+        "ratios": [
+            ratio(t, "conlleval (perl), a process per tagger", "per core", "reference", "sigfast", note=one),
+            ratio(t, "conlleval (perl), a process per tagger", "all cores", "reference", "sigfast", note=one),
+            ratio(
+                t,
+                "conlleval (perl); sigfast's ner format on the 2 original files",
+                "per core",
+                "reference",
+                "sigfast_ner",
+                note=one,
+            ),
+            ratio(t, "conlleval (perl); sigfast as a process too", "whole process", "reference", "sigfast_cli"),
+        ],
+        "checks": {"identical_reports": True, "cli_identical": cli_same},
+    }

@@ -1,103 +1,115 @@
-"""Time sigfast's "conllu" format against conll18_ud_eval.py on all en_ewt system files.
+"""CoNLL-U scoring: sigfast's "conllu" format against conll18_ud_eval.py, on the 25 en_ewt systems.
 
-Usage:
-    python benches/bench_conllu.py --reference /path/to/conll18_ud_eval.py [--repeat 5]
+The reference, ``conll18_ud_eval.py`` v1.2 (ufal/conll2018, ``evaluation_script/``; fetched into
+the refs folder, never committed), runs **as a subprocess**, once per system file, the way it
+is used: ``python conll18_ud_eval.py -v GOLD SYSTEM``. Its time therefore includes starting
+Python for each file (a few tens of ms of the 0.5–1 s a file takes). It runs under the same
+interpreter as the benchmark.
 
-The reference scorer is not shipped with sigfast: get ``conll18_ud_eval.py``
-v1.2 yourself (ufal/conll2018, ``evaluation_script/``). The script gunzips the
-gold file and the 25 system files of
-``shared/data/dependency_parsing/conll2018_en_ewt`` into a temporary folder,
-so that both scorers read the same plain CoNLL-U files, and times, in one run:
+sigfast is timed two ways:
 
-* reference, subprocess: ``python3 conll18_ud_eval.py -v GOLD SYSTEM`` once
-  per system file (how it is used);
-* reference, in-process: ``load_conllu_file(GOLD)``, ``load_conllu_file(SYSTEM)``,
-  ``evaluate()`` and ``build_evaluation_table(..., verbose=True)`` per file,
-  imported once (no interpreter start-up: the stricter comparison);
-* sigfast: ``sigfast.formats.score("conllu", GOLD, SYSTEM)`` per file, which
-  reads both files, aligns and scores them (Rust), and builds the verbose
-  table and the per-sentence statistics.
+* in-process: ``sigfast.formats.score("conllu", GOLD, SYSTEM)`` per file (read, align on
+  characters and count in Rust, build the verbose table and the per-sentence statistics of all
+  13 metrics; gold re-read for every file, as the reference does);
+* whole process, as the reference: ``sigfast score -f conllu GOLD SYSTEM`` once per file
+  (start-up and imports included).
 
-Each figure is the best of ``--repeat`` runs over all 25 files. The script
-also checks that sigfast's text equals the reference's stdout for every file.
+Both read the same gunzipped files. The benchmark first checks that sigfast's text equals the
+reference's stdout for every file. The scorers are single-threaded on both sides, so the
+per-core and the all-cores figures are the same measurement.
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
-import importlib.util
-import subprocess
-import sys
-import tempfile
-import time
+import shutil
 from pathlib import Path
+from typing import Any
 
-from sigfast.formats import score
+from benchlib import Ctx, need, ratio, rounds, run_quiet, timing
 
-EWT = Path(__file__).resolve().parents[2] / "shared" / "data" / "dependency_parsing" / "conll2018_en_ewt"
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reference", required=True, help="conll18_ud_eval.py (v1.2)")
-    ap.add_argument("--data", default=str(EWT), help="the conll2018_en_ewt folder")
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--python", default=sys.executable, help="interpreter for the subprocess runs")
-    a = ap.parse_args()
-    data = Path(a.data)
-
-    spec = importlib.util.spec_from_file_location("conll18_ud_eval", a.reference)
-    assert spec is not None and spec.loader is not None
-    ref = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ref)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        t = Path(tmp)
-        gold = t / "gold.conllu"
-        gold.write_bytes(gzip.decompress((data / "gold" / "en_ewt.conllu.gz").read_bytes()))
-        systems = []
-        for d in sorted((data / "systems").iterdir()):
-            p = t / f"{d.name}.conllu"
-            p.write_bytes(gzip.decompress((d / "en_ewt.conllu.gz").read_bytes()))
-            systems.append(p)
-
-        def run_subprocess() -> list[str]:
-            return [
-                subprocess.run(
-                    [a.python, a.reference, "-v", str(gold), str(s)], capture_output=True, text=True, check=True
-                ).stdout
-                for s in systems
-            ]
-
-        def run_inprocess() -> list[str]:
-            out = []
-            for s in systems:
-                ev = ref.evaluate(ref.load_conllu_file(str(gold)), ref.load_conllu_file(str(s)))
-                out.append(ref.build_evaluation_table(ev, True, False) + "\n")
-            return out
-
-        def run_sigfast() -> list[str]:
-            return [score("conllu", gold, s).text for s in systems]
-
-        r_sub, r_in, ours = run_subprocess(), run_inprocess(), run_sigfast()  # warm-up and parity
-        same = sum(x == y == z for x, y, z in zip(r_sub, r_in, ours))
-        runs = {"subprocess": run_subprocess, "in-process": run_inprocess, "sigfast": run_sigfast}
-        times: dict[str, list[float]] = {k: [] for k in runs}
-        for _ in range(a.repeat):
-            for name, fn in runs.items():
-                t0 = time.perf_counter()
-                fn()
-                times[name].append(time.perf_counter() - t0)
-
-    best = {k: min(v) for k, v in times.items()}
-    print(f"files: {len(systems)} system files vs gold; identical verbose tables: {same}/{len(systems)}")
-    for k, v in times.items():
-        print(f"{k:11} best of {a.repeat}: {best[k]:8.3f} s  (all: {', '.join(f'{x:.3f}' for x in v)})")
-    print(f"speed-up vs reference (subprocess): {best['subprocess'] / best['sigfast']:.1f}x")
-    print(f"speed-up vs reference (in-process): {best['in-process'] / best['sigfast']:.1f}x")
-    return 0 if same == len(systems) else 1
+REFERENCE = "conll18_ud_eval.py"
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def ewt_files(ctx: Ctx, systems: int | None = None) -> tuple[Path, list[Path]]:
+    """Gunzip the en_ewt gold and system files into ctx.tmp once; (gold, systems)."""
+    d = need(ctx.data / "dependency_parsing" / "conll2018_en_ewt", "the en_ewt data")
+    out = ctx.tmp / "en_ewt"
+    if not out.is_dir():
+        out.mkdir()
+        (out / "gold.conllu").write_bytes(gzip.decompress((d / "gold" / "en_ewt.conllu.gz").read_bytes()))
+        for s in sorted((d / "systems").iterdir()):
+            (out / f"{s.name}.conllu").write_bytes(gzip.decompress((s / "en_ewt.conllu.gz").read_bytes()))
+    files = sorted(p for p in out.glob("*.conllu") if p.name != "gold.conllu")
+    return out / "gold.conllu", files[:systems]
+
+
+def sigfast_cli(ctx: Ctx) -> list[str]:
+    exe = shutil.which("sigfast", path=str(Path(ctx.python).parent))
+    return [exe] if exe else [ctx.python, "-m", "sigfast"]
+
+
+def conllu(ctx: Ctx) -> dict[str, Any]:
+    from sigfast.formats import score
+
+    ref = need(ctx.refs / REFERENCE, f"{REFERENCE} v1.2 (ufal/conll2018 evaluation_script/)")
+    gold, systems = ewt_files(ctx, ctx.size(None, 3))
+    cli = sigfast_cli(ctx)
+    run_ref = lambda: [run_quiet([ctx.python, str(ref), "-v", str(gold), str(s)]) for s in systems]
+    run_sig = lambda: [score("conllu", gold, s).text for s in systems]
+    run_cli = lambda: [run_quiet([*cli, "score", "-f", "conllu", str(gold), str(s)]) for s in systems]
+    expected, got = run_ref(), run_sig()
+    same = sum(a == b for a, b in zip(expected, got))
+    if same != len(systems):
+        raise RuntimeError(f"sigfast's conllu report differs from {REFERENCE} on {len(systems) - same} files")
+    startup = lambda: [run_quiet([ctx.python, "-c", "pass"]) for _ in systems]
+    times = rounds(
+        {"reference": run_ref, "sigfast": run_sig, "sigfast_cli": run_cli, "python_startup": startup},
+        ctx,
+        slow=["reference"],
+    )
+    n = len(systems)
+    t = {
+        "reference": timing(
+            times["reference"],
+            REFERENCE,
+            f"python {REFERENCE} -v GOLD SYSTEM, one subprocess per file (Python start-up included)",
+            1,
+        ),
+        "sigfast": timing(times["sigfast"], "sigfast", "sigfast.formats.score('conllu', GOLD, SYSTEM) per file", 1),
+        "sigfast_cli": timing(times["sigfast_cli"], "sigfast", "sigfast score -f conllu GOLD SYSTEM per file", 1),
+        "python_startup": timing(
+            times["python_startup"],
+            "python",
+            "python -c pass, once per file: the start-up inside the reference's time",
+            1,
+        ),
+    }
+    one = "both scorers are single-threaded: the same measurement serves per core and all cores"
+    start_ms = 1e3 * t["python_startup"]["best_s"] / n
+    name = f"{REFERENCE} -v, a subprocess per file (its time includes Python's start-up, {start_ms:.0f} ms a file)"
+    return {
+        "title": f"CoNLL-U: conll18_ud_eval.py on {n} en_ewt systems",
+        "params": {"systems": n, "gold_sentences": 2077, "reference": f"{REFERENCE} v1.2, subprocess per file"},
+        "timings": t,
+        "ratios": [
+            ratio(
+                t,
+                name,
+                "per core",
+                "reference",
+                "sigfast",
+                note=one,
+            ),
+            ratio(
+                t,
+                name,
+                "all cores",
+                "reference",
+                "sigfast",
+                note=one,
+            ),
+            ratio(t, f"{REFERENCE} -v; sigfast as a process per file too", "whole process", "reference", "sigfast_cli"),
+        ],
+        "checks": {"identical_verbose_tables": f"{same}/{n}"},
+    }

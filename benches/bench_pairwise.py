@@ -1,53 +1,40 @@
-"""All-pairs speed (issue: many systems at once), ratios measured in one run.
+"""All pairs of systems on shared resamples (``sigfast.pairwise``), against a real floor and per-pair tests.
 
-    python benches/bench_pairwise.py [--quick]
+* The floor: drawing and counting one shared resample stream of the same B × n
+  (``_native.draw_count_floor(n, B, seed, threads)``), which any shared-resample method must do
+  at least once. The target "pairwise ≤ 2× the floor" is a ratio that can fail: it does on wide
+  tables, where summing S × 3 columns and counting S(S−1)/2 pairs costs more than the draws.
+* The S(S−1)/2 two-system tests: ``sigfast.paired_bootstrap`` on every pair with the same
+  seed and ``resampling="items"`` (all pairs, not a sample); each pair's p-value must equal the
+  pairwise one, and the benchmark checks that it does on the first pairs.
+* Peak resident memory of a fresh process running ``pairwise`` at two B (it should not grow).
 
-For 25 systems (the en_ewt parsers' per-sentence LAS statistics when
-../shared/data is present, n = 2,077, B = 10^5) and 150 synthetic systems
-(n = 2,000, B = 10^4):
-- shared: sigfast.pairwise on shared resamples (all pairs, Holm);
-- per pair: the two-system sigfast.paired_bootstrap run once per pair
-  (timed on a sample of pairs, scaled to all pairs: each pair costs the same);
-- floor: one single-system bootstrap per system (the engine on each system's
-  statistics alone), the least any shared-resampling method must do;
-and peak memory of the pairwise run at B = 2^16 and B = 2^20 (25 systems),
-each in a fresh process.
+Data: the 25 CoNLL 2018 en_ewt parsers' per-sentence LAS statistics (n = 2,077), and 150
+synthetic systems (F1 counts, n = 2,000) for the wide case.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 import sigfast
+from benchlib import Ctx, need, ratio, rounds, timing
 from sigfast import _native
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
+SEED = 12345
 
 
-def best(fn, repeat: int) -> float:
-    ts = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return min(ts)
-
-
-def ewt_stats() -> sigfast.Statistics:
-    d = SHARED / "dependency_parsing" / "conll2018_en_ewt"
-    systems = sorted(p.name for p in (d / "systems").iterdir())
+def ewt_stats(ctx: Ctx, systems: int | None = None) -> sigfast.Statistics:
+    d = need(ctx.data / "dependency_parsing" / "conll2018_en_ewt", "the en_ewt data")
+    names = sorted(p.name for p in (d / "systems").iterdir())[:systems]
     return sigfast.read(
         d / "gold" / "en_ewt.conllu.gz",
-        {s: d / "systems" / s / "en_ewt.conllu.gz" for s in systems},
+        {s: d / "systems" / s / "en_ewt.conllu.gz" for s in names},
         format="conllu",
         metric="las",
     )
@@ -63,36 +50,82 @@ def synthetic(S: int, n: int, seed: int = 0) -> sigfast.Statistics:
     return sigfast.Statistics.from_counts(arr, stat_names=("tp", "guessed", "gold"), metric="f1")
 
 
-def measure(stats: sigfast.Statistics, B: int, sample_pairs: int, repeat: int) -> dict[str, float]:
-    S = stats.n_systems
-    pairs = S * (S - 1) // 2
-    out: dict[str, float] = {"systems": S, "items": stats.n_items, "B": B, "pairs": pairs}
-    out["shared_s"] = best(lambda: sigfast.pairwise(stats, n_resamples=B, progress=False), repeat)
-    rng = np.random.default_rng(1)
-    chosen = [tuple(rng.choice(S, 2, replace=False)) for _ in range(sample_pairs)]
-
-    def per_pair() -> None:
-        for i, j in chosen:
-            sigfast.paired_bootstrap(stats, systems=(int(i), int(j)), n_resamples=B, progress=False)
-
-    out["per_pair_sample_s"] = best(per_pair, repeat)
-    out["per_pair_all_s_scaled"] = out["per_pair_sample_s"] * pairs / sample_pairs
-    m = sigfast.metrics.resolve_metric(None, stats)
-
-    def single_each() -> None:
-        for s in range(S):
-            t = np.ascontiguousarray(stats.values[s])
-            _native.bootstrap_values(t, m.native, dict(m.params), 12345, B, "auto", 0, None)
-
-    out["single_system_each_s"] = best(single_each, repeat)
-    out["ratio_per_pair_over_shared"] = out["per_pair_all_s_scaled"] / out["shared_s"]
-    out["ratio_shared_over_single_each"] = out["shared_s"] / out["single_system_each_s"]
-    return out
+def _case(ctx: Ctx, stats: sigfast.Statistics, B: int, per_pair: bool) -> dict[str, Any]:
+    S, n = stats.n_systems, stats.n_items
+    pairs = [(i, j) for i in range(S) for j in range(i + 1, S)]
+    pw = lambda th: sigfast.pairwise(
+        stats, n_resamples=B, seed=SEED, correction="none", resampling="items", n_threads=th, progress=False
+    )
+    two = lambda th, i, j: sigfast.paired_bootstrap(
+        stats, systems=(i, j), n_resamples=B, seed=SEED, resampling="items", n_threads=th, progress=False
+    )
+    fns: dict[str, Any] = {
+        "sigfast_1": lambda: pw(1),
+        "sigfast_all": lambda: pw(None),
+        "floor_1": lambda: _native.draw_count_floor(n, B, SEED, 1),
+        "floor_all": lambda: _native.draw_count_floor(n, B, SEED, 0),
+    }
+    meta = {
+        "sigfast_1": ("sigfast", "pairwise(resampling='items', n_threads=1)", 1),
+        "sigfast_all": ("sigfast", "pairwise(resampling='items')", ctx.cores),
+        "floor_1": ("floor", "_native.draw_count_floor(n, B, seed, 1): one shared stream", 1),
+        "floor_all": ("floor", "_native.draw_count_floor(n, B, seed, 0): one shared stream", ctx.cores),
+    }
+    if per_pair:
+        for th, key, threads in ((1, "per_pair_1", 1), (None, "per_pair_all", ctx.cores)):
+            fns[key] = lambda th=th: [two(th, i, j) for i, j in pairs]
+            what = f"paired_bootstrap(resampling='items') on each of the {len(pairs)} pairs"
+            meta[key] = ("sigfast, one test per pair", what, threads)
+    times = rounds(fns, ctx, slow=[k for k in fns if k.startswith("per_pair")])
+    t = {k: timing(times[k], *meta[k]) for k in fns}
+    ratios = [
+        ratio(
+            t,
+            "one shared stream: drawing and counting B × n indices (draw_count_floor)",
+            "per core",
+            "floor_1",
+            "sigfast_1",
+            kind="of_floor",
+            target=2.0,
+        ),
+        ratio(
+            t,
+            "one shared stream: drawing and counting B × n indices (draw_count_floor)",
+            "all cores",
+            "floor_all",
+            "sigfast_all",
+            kind="of_floor",
+            target=2.0,
+        ),
+    ]
+    checks: dict[str, Any] = {}
+    if per_pair:
+        ratios += [
+            ratio(
+                t,
+                f"the {len(pairs)} two-system tests (paired_bootstrap per pair)",
+                "per core",
+                "per_pair_1",
+                "sigfast_1",
+            ),
+            ratio(
+                t,
+                f"the {len(pairs)} two-system tests (paired_bootstrap per pair)",
+                "all cores",
+                "per_pair_all",
+                "sigfast_all",
+            ),
+        ]
+        res = pw(None)
+        same = [res.pvalues[i, j] == two(None, i, j).pvalue for i, j in pairs[:5]]
+        checks["pairwise_pvalue_equals_two_system_test"] = f"{sum(same)}/{len(same)} pairs checked"
+    return {"systems": S, "items": n, "pairs": len(pairs), "B": B, "timings": t, "ratios": ratios, "checks": checks}
 
 
 MEM_SNIPPET = """
-import resource, sys, numpy as np, sigfast
+import resource, sys
 sys.path.insert(0, sys.argv[2])
+import sigfast
 from bench_pairwise import synthetic
 st = synthetic(25, 2077)
 sigfast.pairwise(st, n_resamples=int(sys.argv[1]), progress=False)
@@ -100,31 +133,62 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--json")
-    a = ap.parse_args()
-    res: dict[str, object] = {"cores": os.cpu_count(), "sigfast": sigfast.__version__}
-    st25 = ewt_stats() if SHARED.is_dir() else synthetic(25, 2077)
-    res["25_systems_data"] = "en_ewt LAS" if SHARED.is_dir() else "synthetic"
-    res["25_systems"] = measure(st25, 10_000 if a.quick else 100_000, 6 if a.quick else 12, a.repeat)
-    res["150_systems"] = measure(synthetic(150, 2000), 2_000 if a.quick else 10_000, 20, a.repeat)
-    mem = {}
-    for B in (1 << 16, 1 << 20) if not a.quick else (1 << 14, 1 << 17):
-        out = subprocess.run(
-            [sys.executable, "-c", MEM_SNIPPET, str(B), str(Path(__file__).parent)],
-            capture_output=True,
-            text=True,
-            check=True,
+def peak_rss_kib(ctx: Ctx, B: int) -> int:
+    out = subprocess.run(
+        [ctx.python, "-c", MEM_SNIPPET, str(B), str(Path(__file__).parent)], capture_output=True, text=True, check=True
+    )
+    return int(out.stdout.strip().splitlines()[-1])
+
+
+def pairwise(ctx: Ctx) -> dict[str, Any]:
+    ewt = ewt_stats(ctx, ctx.size(None, 6))
+    B = ctx.size(100_000, 2_000)
+    main = _case(ctx, ewt, B, per_pair=True)
+    wide_S, wide_B = ctx.size(150, 30), ctx.size(10_000, 1_000)
+    wide = _case(ctx, synthetic(wide_S, 2000), wide_B, per_pair=False)
+    timings = dict(main["timings"])
+    ratios = list(main["ratios"])
+    for k, v in wide["timings"].items():
+        timings[f"wide_{k}"] = v
+    for r in wide["ratios"]:
+        ratios.append(
+            {
+                **r,
+                "name": f"{r['name']} ({wide_S} synthetic systems)",
+                "peer": f"wide_{r['peer']}",
+                "sigfast": f"wide_{r['sigfast']}",
+            }
         )
-        mem[str(B)] = int(out.stdout.strip().splitlines()[-1])  # KiB
-    res["peak_rss_kib_by_B"] = mem
-    print(json.dumps(res, indent=2))
-    if a.json:
-        Path(a.json).write_text(json.dumps(res, indent=2))
+    mem_B = ctx.size((1 << 16, 1 << 20), (1 << 12, 1 << 14))
+    return {
+        "title": "All pairs on shared resamples",
+        "params": {
+            "data": "CoNLL 2018 en_ewt parsers, per-sentence LAS statistics (correct, system, gold)",
+            "systems": main["systems"],
+            "pairs": main["pairs"],
+            "items": main["items"],
+            "B": B,
+            "seed": SEED,
+            "resampling": "items",
+            "correction": "none",
+            "wide_case": {
+                "data": "synthetic systems, F1 counts (tp, guessed, gold)",
+                "systems": wide_S,
+                "pairs": wide["pairs"],
+                "items": wide["items"],
+                "B": wide_B,
+            },
+        },
+        "timings": timings,
+        "ratios": ratios,
+        "checks": main["checks"],
+        "memory": {
+            "what": "peak resident memory of a fresh process running pairwise on 25 synthetic systems, "
+            "n = 2,077 (KiB in the JSON)",
+            "peak_rss_kib_by_B": {str(b): peak_rss_kib(ctx, b) for b in mem_B},
+        },
+    }
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit("run through benches/run_all.py --only pairwise")
