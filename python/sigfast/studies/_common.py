@@ -71,7 +71,7 @@ def progress_cb(progress: Any, total: int, desc: str) -> Any:
 #: Columns per engine call in the column-blocked path (0: off, the default). It was written when the
 #: engine took 29 ms at 9-16 columns and 122 ms at 75 (500 items, B = 10^4, one thread); with the
 #: engine's const-generic wide-row kernels (6.6 ms at 15 columns, 23 ms at 75) one call for all columns
-#: is faster (benches/RESULTS-calibration.md), so the path stays off; it gives the same p-values.
+#: is faster (measured when the engine gained wide-row kernels), so the path stays off; it gives the same p-values.
 COLUMN_BLOCK = 0
 
 
