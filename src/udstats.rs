@@ -908,7 +908,7 @@ pub struct Units {
     pub n_system_words: usize,
     /// Per gold word: the gold relation without subtype (for per-relation tables).
     pub relation: Vec<String>,
-    /// For each of [`UNIT_VIEWS`]: (gold labels, system labels). A system label
+    /// For the requested view of [`UNIT_VIEWS`]: (gold labels, system labels). A system label
     /// equals the gold label exactly when the scorer counts the word correct
     /// for that metric (for `deprel`: when the relations are equal); an
     /// unaligned gold word has the system label [`MISSING`].
@@ -927,9 +927,10 @@ fn offset(parent: u32, word: usize) -> String {
     }
 }
 
-/// The units of `system` against `gold` (see [`Units`]), from the same
-/// parse and alignment as [`evaluate`].
-pub fn units(gold: &[u8], system: &[u8]) -> Result<Units, UdError> {
+/// The units of `system` against `gold` (see [`Units`]) for the view
+/// `UNIT_VIEWS[view]`, from the same parse and alignment as [`evaluate`].
+/// `labels` then holds that one view.
+pub fn units(gold: &[u8], system: &[u8], view: usize) -> Result<Units, UdError> {
     let (g, s) = read_pair(gold, system)?;
     let (map, pairs) = align(&g.words, &s.words);
     let n = g.words.len();
@@ -937,61 +938,58 @@ pub fn units(gold: &[u8], system: &[u8]) -> Result<Units, UdError> {
     for &(gi, si) in &pairs {
         aligned[gi as usize] = si;
     }
-    let missing = || vec![MISSING.to_string(); n];
-    let mut sys: Vec<Vec<String>> = (0..UNIT_VIEWS.len()).map(|_| missing()).collect();
-    let mut gold_l: Vec<Vec<String>> = vec![Vec::with_capacity(n); UNIT_VIEWS.len()];
-    for (i, gw) in g.words.iter().enumerate() {
-        let uas_g = offset(gw.parent, i);
-        let las_g = format!("{}({uas_g})", gw.deprel);
-        for (v, lab) in [
-            las_g,
-            uas_g,
-            gw.deprel.to_string(),
-            gw.upos.to_string(),
-            gw.xpos.to_string(),
-            gw.feats.to_string(),
-            gw.lemma.to_string(),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            gold_l[v].push(lab);
-        }
-    }
-    // the label a system word gets: the gold label when the scorer says correct,
-    // else its own value (marked if it would read like the gold one)
-    let own = |ok: bool, gold: &str, mine: String| -> String {
-        if ok {
-            gold.to_string()
-        } else if mine == gold {
-            format!("{mine}\u{2260}")
-        } else {
-            mine
+    let label_of = |w: &Word<'_>, head: String| -> String {
+        match view {
+            0 => format!("{}({head})", w.deprel),
+            1 => head,
+            2 => w.deprel.to_string(),
+            3 => w.upos.to_string(),
+            4 => w.xpos.to_string(),
+            5 => w.feats.to_string(),
+            _ => w.lemma.to_string(),
         }
     };
+    let gold_l: Vec<String> = g
+        .words
+        .iter()
+        .enumerate()
+        .map(|(i, gw)| label_of(gw, offset(gw.parent, i)))
+        .collect();
+    let mut sys = vec![MISSING.to_string(); n];
     for &(gi, si) in &pairs {
         let (gi, si) = (gi as usize, si as usize);
         let (gw, sw) = (&g.words[gi], &s.words[si]);
         let f = word_flags(gw, sw, &map);
-        let head = if sw.parent == NONE {
-            "root".to_string()
-        } else if map[sw.parent as usize] == NONE {
-            "?".to_string()
+        let ok = [
+            f.las,
+            f.uas,
+            gw.deprel == sw.deprel,
+            f.upos,
+            f.xpos,
+            f.feats,
+            f.lemma,
+        ][view.min(6)];
+        // the gold label when the scorer says correct, else the system's own value
+        // (marked if it would read like the gold one)
+        sys[gi] = if ok {
+            gold_l[gi].clone()
         } else {
-            offset(map[sw.parent as usize], gi)
+            let head = if view > 1 {
+                String::new()
+            } else if sw.parent == NONE {
+                "root".to_string()
+            } else if map[sw.parent as usize] == NONE {
+                "?".to_string()
+            } else {
+                offset(map[sw.parent as usize], gi)
+            };
+            let mine = label_of(sw, head);
+            if mine == gold_l[gi] {
+                format!("{mine}\u{2260}")
+            } else {
+                mine
+            }
         };
-        let values = [
-            (f.las, format!("{}({head})", sw.deprel)),
-            (f.uas, head),
-            (gw.deprel == sw.deprel, sw.deprel.to_string()),
-            (f.upos, sw.upos.to_string()),
-            (f.xpos, sw.xpos.to_string()),
-            (f.feats, sw.feats.to_string()),
-            (f.lemma, sw.lemma.to_string()),
-        ];
-        for (v, (ok, mine)) in values.into_iter().enumerate() {
-            sys[v][gi] = own(ok, &gold_l[v][gi], mine);
-        }
     }
     Ok(Units {
         sentence: g.words.iter().map(|w| w.sent).collect(),
@@ -1010,7 +1008,7 @@ pub fn units(gold: &[u8], system: &[u8]) -> Result<Units, UdError> {
         aligned,
         n_system_words: s.words.len(),
         relation: g.words.iter().map(|w| w.deprel.to_string()).collect(),
-        labels: gold_l.into_iter().zip(sys).collect(),
+        labels: vec![(gold_l, sys)],
         sent_ids: g
             .sents
             .iter()

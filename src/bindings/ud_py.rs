@@ -31,20 +31,33 @@ fn ud_evaluate<'py>(
 /// The units of `system` against `gold` (conll18_ud_eval's parse and word
 /// alignment): a dict with per-gold-word `sentence`, `forms`, `lines`,
 /// `aligned` (system word index, -1 for none), `system_lines`,
-/// `relation`, `labels` (view → (gold labels, system labels), views as in
+/// `relation`, `gold_labels` and `system_labels` of `view` (one of
 /// `UD_UNIT_VIEWS`), plus `n_system_words` and `sent_ids`.
 #[pyfunction]
-#[pyo3(signature = (gold, system, gold_name=None, system_name=None))]
+#[pyo3(signature = (gold, system, view, gold_name=None, system_name=None))]
 fn ud_units<'py>(
     py: Python<'py>,
     gold: &Bound<'py, PyBytes>,
     system: &Bound<'py, PyBytes>,
+    view: &str,
     gold_name: Option<String>,
     system_name: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (g, s) = (gold.as_bytes(), system.as_bytes());
     let names = Names::new(gold_name, system_name);
-    let u = quick(py, &names, || Ok(udstats::units(g, s)?))?;
+    let v = udstats::UNIT_VIEWS
+        .iter()
+        .position(|&x| x == view)
+        .ok_or_else(|| {
+            super::errors::to_py(
+                crate::Error::Input(format!(
+                    "CoNLL-U has no view {view:?}; views: {}",
+                    udstats::UNIT_VIEWS.join(", ")
+                )),
+                &Names::default(),
+            )
+        })?;
+    let u = quick(py, &names, || Ok(udstats::units(g, s, v)?))?;
     let d = PyDict::new(py);
     d.set_item("sentence", PyArray1::from_vec(py, u.sentence))?;
     d.set_item("forms", u.forms)?;
@@ -58,11 +71,9 @@ fn ud_units<'py>(
     d.set_item("system_lines", PyArray1::from_vec(py, u.system_lines))?;
     d.set_item("n_system_words", u.n_system_words)?;
     d.set_item("relation", u.relation)?;
-    let labels = PyDict::new(py);
-    for (view, pair) in udstats::UNIT_VIEWS.iter().zip(u.labels) {
-        labels.set_item(*view, pair)?;
-    }
-    d.set_item("labels", labels)?;
+    let (gold_labels, system_labels) = u.labels.into_iter().next().unwrap_or_default();
+    d.set_item("gold_labels", gold_labels)?;
+    d.set_item("system_labels", system_labels)?;
     d.set_item("sent_ids", u.sent_ids)?;
     Ok(d)
 }

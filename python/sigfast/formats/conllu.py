@@ -172,11 +172,11 @@ def _units(gold: Any, system: Any, view: str, align: str) -> UnitTable:
 
     gbytes, gname = _read(gold, "gold")
     sbytes, sname = _read(system, "system")
-    u = _native.ud_units(gbytes, sbytes, gname, sname)
+    u = _native.ud_units(gbytes, sbytes, view, gname, sname)
     aligned = np.asarray(u["aligned"])
     if align == "tokens" and ((aligned < 0).any() or u["n_system_words"] != len(aligned)):
         _not_same_words(u, gname, sname)
-    gold_labels, sys_labels = u["labels"][view]
+    gold_labels, sys_labels = u["gold_labels"], u["system_labels"]
     ids = tuple(i or "" for i in u["sent_ids"])
     grouped = view in ("las", "uas")
     return UnitTable(
