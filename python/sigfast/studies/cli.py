@@ -17,7 +17,7 @@ from typing import Any
 from .. import _cli
 from ..exceptions import InputError
 
-__all__ = ["add_cli"]
+__all__ = ["add_cli", "add_threshold_args", "threshold_band"]
 
 _VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
 
@@ -34,6 +34,53 @@ def _input_args(p: argparse.ArgumentParser) -> None:
     _cli.add_format(p)
     _cli.add_refs(p)
     _cli.add_metric(p, repeatable=False)
+
+
+def _unit_interval(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {s!r}") from None
+    if not 0 <= v <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {v:g}")
+    return v
+
+
+def _percent(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {s!r}") from None
+    if not 0 <= v <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {v:g}")
+    return v
+
+
+def add_threshold_args(p: argparse.ArgumentParser) -> None:
+    """``--band LOW HIGH`` and ``--percentile P`` of the gain threshold (BK 2012 §3.1.1), the same everywhere."""
+    p.add_argument(
+        "--band",
+        type=_unit_interval,
+        nargs=2,
+        default=[0.04, 0.06],
+        metavar=("LOW", "HIGH"),
+        help="gain threshold: the p-value band of the comparisons it is taken over (default 0.04 0.06)",
+    )
+    p.add_argument(
+        "--percentile",
+        type=_percent,
+        default=95.0,
+        metavar="P",
+        help="gain threshold: the percentile of |gain| over the comparisons in the band (default 95)",
+    )
+
+
+def threshold_band(args: argparse.Namespace) -> tuple[float, float]:
+    """``--band`` as a (low, high) pair, checked before any computation."""
+    lo, hi = (float(x) for x in args.band)
+    if lo > hi:
+        raise InputError(f"--band LOW HIGH needs LOW <= HIGH, got {lo:g} {hi:g}")
+    return lo, hi
 
 
 def _read_stats(args: argparse.Namespace) -> Any:
@@ -212,6 +259,7 @@ def run_test_size(args: argparse.Namespace) -> int:
     from .curves import test_size_curve
 
     _cli.precheck(args, plots=("plot",))
+    band = threshold_band(args)
     stats = _read_stats(args)
     r = test_size_curve(
         stats,
@@ -222,7 +270,7 @@ def run_test_size(args: argparse.Namespace) -> int:
         seed=args.seed,
         variant=args.variant,
         alpha=args.alpha,
-        band=tuple(args.band),
+        band=band,
         percentile=args.percentile,
         backend=args.backend,
         n_threads=args.threads,
@@ -378,8 +426,7 @@ def add_cli(subparsers: Any) -> None:
     t.add_argument("--draws", type=int, default=1, help="random subsets per size (--mode random)")
     t.add_argument("--variant", default="bk", choices=_VARIANTS, help="bootstrap variant (default bk)")
     _cli.add_alpha(t)
-    t.add_argument("--band", type=float, nargs=2, default=[0.04, 0.06], help="p band for the threshold")
-    t.add_argument("--percentile", type=float, default=95.0, help="percentile of gains in the band (default 95)")
+    add_threshold_args(t)
     t.add_argument("--tests", action="store_true", help="include every test's p-value and gain in the JSON")
     _run_args(t)
     t.set_defaults(handler=run_test_size)
