@@ -175,44 +175,51 @@ def run_resample(args: argparse.Namespace) -> int:
     return _manifest_report(args, r, "samples", check, note)
 
 
-def _per_split_from_spec(args: argparse.Namespace) -> dict[str, Any]:
+def _per_split_from_spec(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    """The splits of ``--spec`` (a JSON list, or ``{"splits": [...], "standard": {...}}``) and the standard
+    split's statistics (or None)."""
     from ..formats import parse
 
-    spec = json.loads(Path(args.spec).read_text())
-    if isinstance(spec, dict):
-        spec = spec.get("splits", spec)
+    raw = json.loads(Path(args.spec).read_text())
+    spec = raw.get("splits", raw) if isinstance(raw, dict) else raw
+    std_entry = raw.get("standard") if isinstance(raw, dict) else None
     if not isinstance(spec, list) or not spec:
-        raise InputError(f"{args.spec}: expected a JSON list of {{'name', 'gold', 'systems': {{name: path}}}}")
+        raise InputError(
+            f"{args.spec}: expected a JSON list of {{'name', 'gold', 'systems': {{name: path}}}} "
+            "(or {'splits': [...], 'standard': {'gold', 'systems'}})"
+        )
     fmt = args.format
     opts = _cli.format_options(args)
-    out = {}
     base = Path(args.spec).resolve().parent
-    for k, entry in enumerate(spec):
+
+    def rel(p: str) -> str:
+        return str(p if os.path.isabs(p) else base / p)
+
+    def read(entry: Any, what: str) -> Any:
         if not isinstance(entry, dict) or "systems" not in entry:
-            raise InputError(f"{args.spec}: split {k} needs 'systems' (and 'gold' with --format)")
-
-        def rel(p: str) -> str:
-            return str(p if os.path.isabs(p) else base / p)
-
+            raise InputError(f"{args.spec}: {what} needs 'systems' (and 'gold' with --format)")
         systems = {str(n): rel(p) for n, p in entry["systems"].items()}
-        name = str(entry.get("name", f"split{k:02d}"))
         if fmt:
-            parsed = parse(fmt, rel(entry["gold"]), systems, **opts)
-            out[name] = _split_input(args, parsed)
-        else:
-            parsed = parse(_cli.item_format(list(systems.values())), None, systems)
-            out[name] = parsed.statistics(args.metric)
-    return out
+            if "gold" not in entry:
+                raise InputError(f"{args.spec}: {what} needs 'gold' with --format")
+            return _split_input(args, parse(fmt, rel(entry["gold"]), systems, **opts))
+        return parse(_cli.item_format(list(systems.values())), None, systems).statistics(args.metric)
+
+    out = {}
+    for k, entry in enumerate(spec):
+        name = str(entry.get("name", f"split{k:02d}")) if isinstance(entry, dict) else f"split{k:02d}"
+        out[name] = read(entry, f"split {k}")
+    return out, None if std_entry is None else read(std_entry, "'standard'")
 
 
 def _split_input(args: argparse.Namespace, parsed: Any) -> Any:
     """McNemar on a format with units runs on the units' correctness (tokens); other tests on the statistics."""
     if args.test == "mcnemar" and parsed.spec.views and args.binarize is None:
-        from ..formats._base import Units  # noqa: F401  (documentation of the type)
         from ..stats import Statistics
 
         u = parsed.units(args.view)
-        return Statistics.from_scores({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
+        st = Statistics.from_scores({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
+        return st.replace(metric_label=f"{u.view} accuracy (units)")
     return parsed.statistics(args.metric)
 
 
@@ -220,10 +227,13 @@ def run_across(args: argparse.Namespace) -> int:
     from .across import across_splits, split_statistics, split_units
 
     _cli.precheck(args, plots=("plot",))
+    standard: Any = None
     if args.spec:
         if args.files:
             raise InputError("give either --spec or GOLD SYSTEM ... files with --manifest, not both")
-        per_split: Any = _per_split_from_spec(args)
+        per_split, standard = _per_split_from_spec(args)
+        if args.standard and standard is not None:
+            raise InputError("the standard split is given twice: in --spec and with --standard")
     else:
         if not args.manifest:
             raise InputError(
@@ -236,6 +246,8 @@ def run_across(args: argparse.Namespace) -> int:
         else:
             parts = split_statistics(parsed.statistics(args.metric), args.manifest, part=args.part)
         per_split = {f"split{k:02d}": st for k, st in enumerate(parts)}
+    if args.standard:
+        standard = _split_input(args, _cli.parse_inputs(args, files=args.standard, min_systems=2))
     r = across_splits(
         per_split,
         test=args.test,
@@ -248,6 +260,8 @@ def run_across(args: argparse.Namespace) -> int:
         seed=args.seed,
         backend=args.backend,
         progress=args.progress,
+        standard=standard,
+        confidence=args.confidence,
     )
     if args.plot:
         r.plot(args.plot)
@@ -372,7 +386,17 @@ def add_cli(subparsers: Any) -> None:
     )
     a.add_argument("--manifest", help="manifest.json written by `sigfast split`")
     a.add_argument("--part", default="test", help="which part of each split to test on (default test)")
-    a.add_argument("--spec", help="JSON list of per-split gold and system files")
+    a.add_argument(
+        "--spec",
+        help="JSON list of per-split gold and system files, or {splits: [...], standard: {gold, systems}}",
+    )
+    a.add_argument(
+        "--standard",
+        nargs="+",
+        metavar="FILE",
+        help="the standard split's test set: GOLD SYSTEM ... (with --format; the same system names), scored "
+        "and tested like each split and shown beside the random splits (table and --plot, G&B Figure 1)",
+    )
     _cli.add_format(a)
     _cli.add_refs(a)
     _cli.add_metric(a, repeatable=False)
@@ -407,7 +431,13 @@ def add_cli(subparsers: Any) -> None:
     _cli.add_seed(a)
     a.add_argument("--backend", choices=["local", "ray"], default="local", help="run splits here or as Ray tasks")
     a.add_argument("--top", type=int, default=None, help="show only the N pairs with the largest mean gain")
-    a.add_argument("--plot", metavar="FILE", help="score-range plot (PNG, PDF or SVG)")
+    _cli.add_confidence(a)
+    a.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="G&B Figure 1: each system's range over the random splits and the standard split with its "
+        "Wilson interval (PNG, PDF or SVG)",
+    )
     _cli.add_progress(a)
     _cli.add_output(a)
     a.set_defaults(handler=run_across)
