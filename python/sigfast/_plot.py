@@ -28,15 +28,17 @@ def pyplot() -> Any:
     return plt
 
 
-def confidence_floor(confidence: Any, *, quantile: float = 2.0, step: float = 0.05) -> float:
+def confidence_floor(confidence: Any, gains: Any = None, *, quantile: float = 2.0, step: float = 0.05) -> float:
     """A lower y-limit for confidence (1 − p) that a few outliers cannot drag to 0.
 
     The ``quantile``-th percentile of the confidences, rounded down to a
     multiple of ``step``, and never above 0.5 (so the region of p near
-    0.05 always shows). A pair with gain 0 has p = 1 under the BK rule
-    (confidence 0); it is one such outlier.
+    0.05 always shows). Tests with gain 0 (when ``gains`` is given) are left
+    out: under the BK rule their p is 1 (confidence 0) whatever the data.
     """
     c = np.asarray(confidence, dtype=float).ravel()
+    if gains is not None:
+        c = c[np.asarray(gains, dtype=float).ravel() != 0]
     c = c[np.isfinite(c)]
     if c.size == 0:
         return 0.0

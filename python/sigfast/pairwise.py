@@ -517,8 +517,9 @@ class PairwiseResult:
         vertical line is the gain threshold of all pairs (:func:`gain_threshold` with ``band`` and
         ``percentile``). With ``robust`` (default) the axes are cut where they would only squeeze
         the region where significance is decided: y from the 2nd percentile of the confidences
-        (never above 0.5), x at 1.5 × the largest gain with confidence below 0.999; points beyond
-        are drawn on the edge as open triangles and the axis labels say how many.
+        (never above 0.5; pairs with gain 0, whose BK p is 1, left out), x at 1.5 × the largest gain
+        with confidence below 0.999 (when that at least halves the axis); points beyond are drawn on
+        the edge as open triangles and the axis labels say how many.
         """
         from ._plot import confidence_floor, gain_ceiling, scatter_clipped
 
@@ -533,7 +534,7 @@ class PairwiseResult:
         conf = np.array([1 - r["pvalue"] for r in rows])
         ths = self.gain_thresholds(band=band, percentile=percentile)
         thr_all = ths[0]
-        ymin = confidence_floor(conf) if robust else None
+        ymin = confidence_floor(conf, gains) if robust else None
         xmax = None
         if robust:
             at_least = 1.2 * scale * thr_all.threshold if thr_all.threshold is not None else 0.0

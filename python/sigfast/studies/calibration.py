@@ -305,7 +305,7 @@ class CalibrationResult:
         conf = {d: 1 - self.pvalues[d].ravel() for d in self.domains}
         all_g = np.concatenate(list(gains.values()))
         all_c = np.concatenate(list(conf.values()))
-        ymin = confidence_floor(all_c)
+        ymin = confidence_floor(all_c, all_g)
         xmax = gain_ceiling(all_g, all_c)
         top = xmax if xmax is not None else float(all_g.max()) if all_g.size else 1.0
         edges = np.linspace(0, top, 25)

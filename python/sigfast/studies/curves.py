@@ -98,6 +98,8 @@ class TestSizeCurve:
             "band": list(self.band),
             "percentile": self.percentile,
             "thresholds": self.thresholds(),
+            "gain_thresholds": [t.to_dict() for t in self.gain_thresholds()],
+            "display_scale": self.scale,
         }
         if include_tests:
             d["pvalues"] = [p.tolist() for p in self.pvalues]
@@ -189,12 +191,14 @@ class TestSizeCurve:
         threshold against size, with the band of gains where significance is not decided by the gain.
 
         Axis limits are robust: the confidence axis starts at the 2nd percentile of the
-        confidences (never above 0.5), so a pair with gain 0 (p = 1 under the BK rule) cannot drag
-        it to 0; gains are cut at 1.5 × the largest gain with confidence below 0.999. Points
-        beyond a limit are drawn on the edge as open triangles and the axis labels say how many.
-        The right panel is log-log, with a reference line ∝ 1/√size through the largest size
-        (the central limit theorem's rate); when no size has a threshold or an undecided band the
-        figure has the left panel only.
+        confidences of tests with a non-zero gain (never above 0.5), so a pair with gain 0 (p = 1
+        under the BK rule) cannot drag it to 0; gains are cut at 1.5 × the largest gain with
+        confidence below 0.999 (when that at least halves the axis). Points beyond a limit are drawn
+        on the edge as open triangles and the axis labels say how many. The right panel (log-log)
+        shows, per size, the threshold, the smallest significant and the largest non-significant
+        gain, with a reference line ∝ 1/√size through the threshold at the largest size (the
+        central limit theorem's rate); when fewer than two sizes have any of these, the figure has
+        the left panel only, never an empty one.
         """
         from .._plot import confidence_floor, gain_ceiling, log_ticks, scatter_clipped
 
@@ -217,7 +221,7 @@ class TestSizeCurve:
         nz = len(self.sizes)
         all_g = np.concatenate([g.ravel() for g in self.gains]) * s
         all_c = 1 - np.concatenate([p.ravel() for p in self.pvalues])
-        ymin = confidence_floor(all_c)
+        ymin = confidence_floor(all_c, all_g)
         thr_max = max((y for _, y, _ in thr_pts), default=0.0)
         xmax = gain_ceiling(all_g, all_c, at_least=1.2 * thr_max)
         n_right = n_low = 0
