@@ -21,6 +21,7 @@ import glob
 import json
 import math
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,15 @@ from sigfast.studies import calibration, domains_from_item_ids, test_size_curve
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 EWT = SHARED / "dependency_parsing" / "conll2018_en_ewt"
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Free the figures a test drew (pyplot keeps them open)."""
+    yield
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close("all")
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -15,6 +15,7 @@ scipy's binomial distribution, counts and ranks against numpy by hand.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,15 @@ from sigfast.studies import across_splits, proportion_counts, random_splits, spl
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 EWT = SHARED / "dependency_parsing" / "conll2018_en_ewt"
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Free the figures a test drew (pyplot keeps them open)."""
+    yield
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close("all")
 
 
 def _wilson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:

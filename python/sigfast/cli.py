@@ -507,10 +507,13 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
         results.append(res)
     last = results[-1]
     th = dict(band=band, percentile=args.percentile)
-    if args.plot:
-        last.plot_confidence_vs_gain(args.plot, **th)
-    if args.heatmap:
-        last.plot_heatmap(args.heatmap)
+    if args.plot or args.heatmap:
+        from ._plot import pyplot
+
+        if args.plot:
+            pyplot().close(last.plot_confidence_vs_gain(args.plot, **th))
+        if args.heatmap:
+            pyplot().close(last.plot_heatmap(args.heatmap))
 
     def data() -> Any:
         out = []

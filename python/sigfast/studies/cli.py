@@ -105,10 +105,17 @@ def _run_args(p: argparse.ArgumentParser, default_resamples: int = 10_000) -> No
 
 def _emit(args: argparse.Namespace, result: Any, data: Any) -> int:
     if getattr(args, "plot", None):
-        result.plot(args.plot)
+        _close(result.plot(args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
     _cli.emit(args, text=result.table(), tables=result.tables, data=data)
     return 0
+
+
+def _close(fig: Any) -> None:
+    """Free a figure the command line has saved (pyplot keeps every figure open otherwise)."""
+    from .._plot import pyplot
+
+    pyplot().close(fig)
 
 
 # --------------------------------------------------------------------------- handlers
@@ -264,7 +271,7 @@ def run_across(args: argparse.Namespace) -> int:
         confidence=args.confidence,
     )
     if args.plot:
-        r.plot(args.plot)
+        _close(r.plot(args.plot))
     _cli.emit(args, text=r.table(max_rows=args.top), tables=lambda: r.tables(args.top), data=r.to_dict)
     return 0
 
@@ -377,9 +384,12 @@ def add_cli(subparsers: Any) -> None:
         help="test every pair on K splits: significant wins, replicability, score ranges",
         description="Gorman & Bedrick (2019): every pair of systems tested on each split's test part; the number "
         "of splits where one is significantly better after a correction, the replicability estimate "
-        "(Dror et al. 2017), and each system's score range. Either score the whole corpus (GOLD "
-        "SYSTEM ...) and cut it with --manifest, or give --spec, a JSON list of {name, gold, "
-        "systems: {name: path}} per split.",
+        "(Dror et al. 2017), each system's score range and, for proportions (McNemar on tokens, POS "
+        "accuracy), each system's accuracy on each split with its Wilson interval. Either score the whole "
+        "corpus (GOLD SYSTEM ...) and cut it with --manifest, or give --spec, a JSON list of {name, gold, "
+        "systems: {name: path}} per split. --standard GOLD SYSTEM ... (or 'standard' in --spec) adds the "
+        "standard split: its accuracy with a Wilson interval beside the random splits' range (G&B Table 2, "
+        "Figure 1 with --plot) and the same test of every pair on it.",
     )
     a.add_argument(
         "files", nargs="*", metavar="FILE", help="GOLD SYSTEM ... scored on the whole split corpus (with --manifest)"
@@ -466,7 +476,9 @@ def add_cli(subparsers: Any) -> None:
         help="p-value bands against agreement with the population (BK Table 1)",
         description="Berg-Kirkpatrick et al. (2012) §4.2: the scored test set is the population; test sets of "
         "--size items are drawn with replacement, every pair is tested on each, and among tests with "
-        "p in a band the share whose sign agrees with the population is reported.",
+        "p in a band the share whose sign agrees with the population is reported (Table 1). With domains "
+        "(--domains-by-id-prefix), one table per target domain follows the pooled one, and --plot draws the "
+        "domains overlaid at the fixed test size (Fig. 11) beside the calibration curves.",
     )
     _input_args(c)
     c.add_argument("--size", type=int, default=500, help="items per drawn test set, m (default 500)")
