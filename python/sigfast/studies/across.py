@@ -545,7 +545,15 @@ class AcrossSplitsResult:
         pairs.sort(key=lambda row: -float(row[2]))
         if max_rows is not None:
             pairs = pairs[:max_rows]
-        phead = ("better (mean)", "worse", f"mean gain{unit}", "better on", "sig. better", "sig. worse", "k-hat")
+        phead: tuple[str, ...] = (
+            "better (mean)",
+            "worse",
+            f"mean gain{unit}",
+            "better on",
+            "sig. better",
+            "sig. worse",
+            "k-hat",
+        )
         pnotes = [
             "better on: random splits where the first system scores higher; sig. better/worse: significant after "
             f"{self.correction} over {self.family}"

@@ -234,7 +234,9 @@ class CalibrationResult:
             f"sets of m = {self.m} per domain ({', '.join(self.domains)}), {self.variant} bootstrap, "
             f"B = {self.n_resamples}, seed {self.seed}"
         )
-        notes = ("agree: share of tests whose sign agrees with the population's (1 - p when calibrated)",)
+        notes: tuple[str, ...] = (
+            "agree: share of tests whose sign agrees with the population's (1 - p when calibrated)",
+        )
         if cross:
             notes += ("pooled over domains; one table per target domain follows",)
         out = [Table(tuple(head), tuple(tuple(r) for r in body), title=head_line, notes=notes)]
