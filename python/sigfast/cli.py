@@ -155,6 +155,9 @@ def _parser() -> argparse.ArgumentParser:
     _cli.add_threads(pw)
     pw.add_argument("--label", action="append", metavar="SYSTEM=GROUP", help="group of a system (repeatable)")
     pw.add_argument("--combination", action="append", metavar="SYSTEM", help="a system combination (repeatable)")
+    from .studies.cli import add_threshold_args
+
+    add_threshold_args(pw)
     pw.add_argument("--plot", metavar="FILE", help="confidence-vs-gain plot (.png, .svg or .pdf)")
     pw.add_argument("--heatmap", metavar="FILE", help="p-value heat map (.png, .svg or .pdf)")
     _cli.add_progress(pw)
@@ -466,8 +469,10 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
     import sigfast
 
     from .pairwise import gain_threshold
+    from .studies.cli import threshold_band
 
     _cli.precheck(args, plots=("plot", "heatmap"))
+    band = threshold_band(args)
     parsed = _parse_inputs(args, min_systems=2)
     labels = {}
     for it in args.label or ():
@@ -509,23 +514,28 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
                 pool.shutdown(wait=False, cancel_futures=True)
         results.append(res)
     last = results[-1]
-    if args.plot:
-        last.plot_confidence_vs_gain(args.plot)
-    if args.heatmap:
-        last.plot_heatmap(args.heatmap)
+    th = dict(band=band, percentile=args.percentile)
+    if args.plot or args.heatmap:
+        from ._plot import pyplot
+
+        if args.plot:
+            pyplot().close(last.plot_confidence_vs_gain(args.plot, **th))
+        if args.heatmap:
+            pyplot().close(last.plot_heatmap(args.heatmap))
 
     def data() -> Any:
         out = []
         for r in results:
             d = r.to_dict()
-            d["thresholds"] = [t.to_dict() for t in gain_threshold(r)]
+            d["thresholds"] = [t.to_dict() for t in gain_threshold(r, **th)]
+            d["display_scale"] = r.display_scale
             out.append(d)
         return out[0] if len(out) == 1 else out
 
     _cli.emit(
         args,
-        text="\n".join(r.report() for r in results),
-        tables=lambda: [t for r in results for t in r.tables()],
+        text="\n".join(r.report(**th) for r in results),
+        tables=lambda: [t for r in results for t in r.tables(**th)],
         data=data,
     )
     return 0

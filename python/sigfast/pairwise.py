@@ -42,7 +42,9 @@ from .stats import Statistics
 __all__ = ["GainThreshold", "PairwiseResult", "gain_threshold", "pairwise"]
 
 PAIR_BLOCK = int(_native.PAIR_BLOCK)
-_PAIR_CLASSES = ("same", "different", "combination")
+#: Pair classes (BK 2012 Figs. 2-8): both systems labelled with the same group, with different groups, a
+#: system combination involved, or a system without a label (no labels given: every pair).
+_PAIR_CLASSES = ("same", "different", "combination", "unlabeled")
 
 
 # --------------------------------------------------------------------------- shards
@@ -119,7 +121,12 @@ def _blocked_means(block_sums: np.ndarray, total: int) -> np.ndarray:
 # --------------------------------------------------------------------------- result
 @dataclass(frozen=True)
 class GainThreshold:
-    """Berg-Kirkpatrick et al. (2012) §3.1.1: the gain beyond which a comparison is usually significant."""
+    """Berg-Kirkpatrick et al. (2012) §3.1.1: the gain beyond which a comparison is usually significant.
+
+    ``threshold`` is in the metric's own units (a fraction for accuracy and
+    F1); :meth:`describe` and :meth:`display` show it in the display scale
+    (points for fractions).
+    """
 
     pair_class: str
     threshold: float | None
@@ -127,18 +134,47 @@ class GainThreshold:
     band: tuple[float, float]
     percentile: float
 
+    @property
+    def min_reliable(self) -> int:
+        """Comparisons needed before the percentile rests on the data rather than on the largest gain.
+
+        The q-th percentile of n gains is an interpolation between the two
+        largest ones unless n ≥ 1 / (1 − q) (20 for the 95th percentile);
+        never fewer than 5.
+        """
+        return max(5, math.ceil(100.0 / max(100.0 - self.percentile, 1.0)))
+
+    @property
+    def warning(self) -> str | None:
+        """Why the threshold is not reliable, or None."""
+        if self.threshold is None:
+            return f"no comparison with p in [{self.band[0]:g}, {self.band[1]:g}]"
+        if self.n_comparisons < self.min_reliable:
+            return (
+                f"only {self.n_comparisons} comparison{'s' if self.n_comparisons != 1 else ''} in the band; the "
+                f"{self.percentile:g}th percentile needs {self.min_reliable} or more, so this is little more than "
+                "the largest gain"
+            )
+        return None
+
+    def display(self, scale: int = 1) -> str:
+        """The threshold as shown: points with 2 decimals for fractions (``scale=100``), else 4 digits."""
+        if self.threshold is None:
+            return ""
+        return f"{scale * self.threshold:.2f}" if scale == 100 else f"{self.threshold:.4g}"
+
     def describe(self, scale: int = 1) -> str:
         """One line in the metric's display scale, warning when few comparisons carry the threshold."""
         if self.threshold is None:
             return f"gain threshold ({self.pair_class}): no comparison with p in [{self.band[0]:g}, {self.band[1]:g}]"
         unit = " points" if scale == 100 else ""
         line = (
-            f"gain threshold ({self.pair_class}): {scale * self.threshold:.4g}{unit}, the {self.percentile:g}th "
+            f"gain threshold ({self.pair_class}): {self.display(scale)}{unit}, the {self.percentile:g}th "
             f"percentile of |delta| over {self.n_comparisons} comparison{'s' if self.n_comparisons != 1 else ''} "
             f"with p in [{self.band[0]:g}, {self.band[1]:g}]"
         )
-        if self.n_comparisons < 5:
-            line += f" (warning: only {self.n_comparisons}; the threshold is not reliable)"
+        if self.warning is not None:
+            line += f" (warning: {self.warning})"
         return line
 
     def to_dict(self) -> dict[str, Any]:
@@ -148,6 +184,8 @@ class GainThreshold:
             "n_comparisons": self.n_comparisons,
             "band": list(self.band),
             "percentile": self.percentile,
+            "min_reliable": self.min_reliable,
+            "warning": self.warning,
         }
 
 
@@ -241,11 +279,15 @@ class PairwiseResult:
         return [[self.systems[i] for i in g] for g in groups]
 
     def pair_class(self, i: int, j: int) -> str:
+        """``"combination"`` when either system is one, ``"same"``/``"different"`` when both carry a
+        label (group), else ``"unlabeled"`` (what every pair is when no labels are given)."""
         a, b = self.systems[i], self.systems[j]
         if a in self.combinations or b in self.combinations:
             return "combination"
         la, lb = self.labels.get(a), self.labels.get(b)
-        return "same" if la is not None and la == lb else "different"
+        if la is None or lb is None:
+            return "unlabeled"
+        return "same" if la == lb else "different"
 
     def comparisons(self) -> list[dict[str, Any]]:
         """One row per unordered pair (i < j): systems, δ, |gain|, p, adjusted p, class."""
@@ -310,8 +352,22 @@ class PairwiseResult:
         w.writerows(rows)
         return buf.getvalue()
 
-    def tables(self) -> list[Any]:
-        """The ranking (with groups, rank ranges and p against the next system) and every pair."""
+    def pair_classes(self) -> list[str]:
+        """The pair classes present among the pairs, in the order of ``_PAIR_CLASSES``."""
+        present = {c["pair_class"] for c in self.comparisons()}
+        return [c for c in _PAIR_CLASSES if c in present]
+
+    def gain_thresholds(
+        self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0
+    ) -> list[GainThreshold]:
+        """The thresholds worth printing: all pairs, then each class when the pairs fall in several."""
+        ths = gain_threshold(self, band=band, percentile=percentile)
+        classes = self.pair_classes()
+        return [t for t in ths if t.pair_class == "all" or (len(classes) > 1 and t.pair_class in classes)]
+
+    def tables(self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0) -> list[Any]:
+        """The ranking (with groups, rank ranges and p against the next system), every pair, and the gain
+        thresholds (Berg-Kirkpatrick et al. 2012 §3.1.1) of all pairs and of each pair class."""
         from .report import Table, _fmt_p, _fmt_score
 
         ranges = self.rank_ranges()
@@ -376,7 +432,32 @@ class PairwiseResult:
             pair_rows,
             title="all pairs",
         )
-        return [ranking, pairs]
+        return [ranking, pairs, self.threshold_table(band=band, percentile=percentile)]
+
+    def threshold_table(self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0) -> Any:
+        """The gain thresholds as a table, in the metric's display scale, with each one's warning."""
+        from .report import Table
+
+        ths = self.gain_thresholds(band=band, percentile=percentile)
+        unit = " (points)" if self.display_scale == 100 else ""
+        classes = self.pair_classes()
+        rows = tuple((t.pair_class, t.display(self.display_scale), t.n_comparisons, t.warning or "") for t in ths)
+        notes = [t.describe(self.display_scale) for t in ths]
+        if len(classes) == 1:
+            notes.append(
+                "every pair is unlabeled (give labels= / --label SYSTEM=GROUP for same/different-group thresholds)"
+                if classes[0] == "unlabeled"
+                else f"every pair is of class {classes[0]!r}"
+            )
+        return Table(
+            ("pairs", f"gain threshold{unit}", f"comparisons with p in [{band[0]:g}, {band[1]:g}]", "warning"),
+            rows,
+            title=(
+                f"gain threshold (Berg-Kirkpatrick et al. 2012, 3.1.1): the {percentile:g}th percentile of |delta| "
+                f"over the comparisons with unadjusted p in [{band[0]:g}, {band[1]:g}]"
+            ),
+            notes=tuple(notes),
+        )
 
     def to_frame(self) -> Any:
         """One row per unordered pair (:meth:`comparisons`) as a pandas DataFrame."""
@@ -406,15 +487,14 @@ class PairwiseResult:
         """The ranking table (text or markdown)."""
         return self.tables()[0].render("markdown" if markdown else "text")
 
-    def report(self) -> str:
-        """The ranking, the gain thresholds of every pair class and the signature, as the CLI prints them."""
+    def report(self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0) -> str:
+        """The ranking, the gain thresholds (all pairs and each pair class) and the signature, as the CLI
+        prints them; thresholds in the display scale (points for fractions), with their warnings."""
         from .report import format_table
 
-        t = self.tables()[0]
+        t = self.tables(band=band, percentile=percentile)[0]
         lines = [t.title, format_table(t.rows, t.header)]
-        for th in gain_threshold(self):
-            if th.n_comparisons:
-                lines.append(th.describe(self.display_scale))
+        lines += [th.describe(self.display_scale) for th in self.gain_thresholds(band=band, percentile=percentile)]
         lines += list(t.notes)
         return "\n".join(lines) + "\n"
 
@@ -422,48 +502,204 @@ class PairwiseResult:
         return self.report()
 
     # ---------------------------------------------------------------- plots
-    def plot_confidence_vs_gain(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
-        """Confidence (1 − p) against |gain|, one colour per pair class (the paper's figures)."""
+    def plot_confidence_vs_gain(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        ax: Any = None,
+        band: tuple[float, float] = (0.04, 0.06),
+        percentile: float = 95.0,
+        robust: bool = True,
+    ) -> Any:
+        """Confidence (1 − p) against |gain|, one colour per pair class (Berg-Kirkpatrick et al. 2012, Figs. 2-8).
+
+        Without labels every pair is in one neutral class, "all pairs (unlabeled)". The dashed
+        vertical line is the gain threshold of all pairs (:func:`gain_threshold` with ``band`` and
+        ``percentile``). With ``robust`` (default) the axes are cut where they would only squeeze
+        the region where significance is decided: y from the 2nd percentile of the confidences
+        (never above 0.5; pairs with gain 0, whose BK p is 1, left out), x at 1.5 × the largest gain
+        with confidence below 0.999 (when that at least halves the axis); points beyond are drawn on
+        the edge as open triangles and the axis labels say how many.
+        """
+        from ._plot import confidence_floor, gain_ceiling, scatter_clipped
+
         plt = pyplot()
         if ax is None:
-            fig, ax = plt.subplots(figsize=(6, 4.2))
+            fig, ax = plt.subplots(figsize=(6.4, 4.6))
         else:
             fig = ax.figure
         scale = self.display_scale
-        colours = {"same": "tab:blue", "different": "tab:orange", "combination": "tab:green"}
         rows = self.comparisons()
-        for cls in _PAIR_CLASSES:
-            pts = [(scale * r["gain"], 1 - r["pvalue"]) for r in rows if r["pair_class"] == cls]
-            if pts:
-                g, c = zip(*pts)
-                ax.scatter(g, c, s=12, alpha=0.7, color=colours[cls], label=f"{cls} ({len(pts)})")
-        ax.axhline(0.95, color="grey", lw=0.8, ls="--")
-        ax.set_xlabel(f"{self.metric} gain" + (" (points)" if scale == 100 else ""))
-        ax.set_ylabel("confidence (1 - p)")
-        ax.set_title(f"{len(self.systems)} systems, {self.variant} bootstrap, B = {self.n_resamples}")
-        ax.legend(loc="lower right", fontsize="small")
+        gains = np.array([scale * r["gain"] for r in rows])
+        conf = np.array([1 - r["pvalue"] for r in rows])
+        ths = self.gain_thresholds(band=band, percentile=percentile)
+        thr_all = ths[0]
+        ymin = confidence_floor(conf, gains) if robust else None
+        xmax = None
+        if robust:
+            at_least = 1.2 * scale * thr_all.threshold if thr_all.threshold is not None else 0.0
+            xmax = gain_ceiling(gains, conf, at_least=at_least)
+        colours = {"same": "tab:blue", "different": "tab:orange", "combination": "tab:green", "unlabeled": "tab:grey"}
+        classes = self.pair_classes()
+        n_right = n_low = 0
+        for cls in classes:
+            sel = np.array([r["pair_class"] == cls for r in rows])
+            if len(classes) == 1 and cls == "unlabeled":
+                label = f"all pairs ({int(sel.sum())}), unlabeled"
+            else:
+                label = f"{cls} ({int(sel.sum())})"
+            r_, l_ = scatter_clipped(
+                ax, gains[sel], conf[sel], xmax=xmax, ymin=ymin, s=14, alpha=0.7, color=colours[cls], label=label
+            )
+            n_right += r_
+            n_low += l_
+        ax.axhline(1 - self.alpha, color="grey", lw=0.8, ls="--", label=f"p = {self.alpha:g}")
+        unit = " points" if scale == 100 else ""
+        if thr_all.threshold is not None:
+            n_in = thr_all.n_comparisons
+            ax.axvline(
+                scale * thr_all.threshold,
+                color="black",
+                lw=0.9,
+                ls=":",
+                label=f"gain threshold {thr_all.display(scale)}{unit}"
+                + (f" (only {n_in} in band)" if thr_all.warning else f" (n = {n_in})"),
+            )
+        xlabel = f"{self.metric} gain" + (" (points)" if scale == 100 else "")
+        if xmax is not None:
+            ax.set_xlim(0, xmax * 1.02)
+            xlabel += f"\naxis cut at {xmax:.3g}: {n_right} pair(s) with larger gains (confidence ~1) drawn on the edge"
+        else:
+            ax.set_xlim(left=0)
+        ylabel = "confidence (1 - p)"
+        if ymin is not None and ymin > 0:
+            ax.set_ylim(ymin - 0.01, 1.01)
+            if n_low:
+                ylabel += f"\naxis from {ymin:g}; {n_low} pair(s) below on the edge"
+        ax.set_xlabel(xlabel, fontsize="small")
+        ax.set_ylabel(ylabel, fontsize="small")
+        ax.set_title(
+            f"{self.metric}: {len(self.systems)} systems, {self.variant} bootstrap, B = {self.n_resamples:,}",
+            fontsize="medium",
+        )
+        notes = []
+        if thr_all.threshold is None:
+            notes.append(f"no comparison with p in [{band[0]:g}, {band[1]:g}]: no gain threshold")
+        if len(classes) == 1 and classes[0] == "unlabeled":
+            notes.append("no labels given: pairs are not split into same/different groups")
+        if notes:
+            ax.text(
+                0.99,
+                0.02,
+                "\n".join(notes),
+                transform=ax.transAxes,
+                ha="right",
+                va="bottom",
+                fontsize="x-small",
+                color="dimgrey",
+            )
+        ax.legend(loc="center right", fontsize="x-small")
         fig.tight_layout()
         if path is not None:
             fig.savefig(path, dpi=150)
         return fig
 
-    def plot_heatmap(self, path: str | os.PathLike[str] | None = None, *, adjusted: bool = True, ax: Any = None) -> Any:
-        """A heat map of (adjusted) p-values, systems ordered best first."""
+    def plot_heatmap(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        adjusted: bool = True,
+        ax: Any = None,
+        annotate: bool | None = None,
+    ) -> Any:
+        """A heat map of (adjusted) p-values, systems ordered best first.
+
+        Each cell [row i, column j] holds the p-value of the test of system j against system i,
+        written in the cell (``annotate``; default up to 30 systems), with ``*`` and bold type
+        where it is below ``alpha``; a black outline surrounds the blocks of cells that are not
+        significant (with the diagonal), so groups of systems that do not differ stand out. The
+        colour scale is logarithmic, from the smallest p (at most 1/(B + 1)) to 1.
+        """
+        from matplotlib.colors import LogNorm
+
         plt = pyplot()
         order = self.order()
         m = (self.adjusted if adjusted else self.pvalues)[np.ix_(order, order)]
         n = len(order)
-        if ax is None:
-            fig, ax = plt.subplots(figsize=(1.2 + 0.32 * n, 1.0 + 0.3 * n))
+        annotate = n <= 30 if annotate is None else annotate
+        cell = 0.42 if annotate else 0.24
+        names = [self.systems[i] for i in order]
+        label_in = max(len(x) for x in names) * 0.075 + 0.35
+        own = ax is None
+        if own:
+            side = max(2.4, cell * n)
+            fig = plt.figure(figsize=(side + label_in + 1.7, side + label_in + 0.75), layout="constrained")
+            ax = fig.add_subplot()
         else:
             fig = ax.figure
-        im = ax.imshow(np.where(np.isfinite(m), m, np.nan), cmap="viridis_r", vmin=0, vmax=1)
-        names = [self.systems[i] for i in order]
+        finite = m[np.isfinite(m)]
+        floor = 1.0 / (self.n_resamples + 1)
+        vmin = min(floor, float(finite.min())) if finite.size and finite.min() > 0 else floor
+        shown = np.where(np.isfinite(m), np.clip(m, vmin, 1.0), np.nan)
+        cmap = plt.get_cmap("viridis_r").with_extremes(bad="lightgrey")
+        im = ax.imshow(shown, cmap=cmap, norm=LogNorm(vmin=vmin, vmax=1.0))
         ax.set_xticks(range(n), names, rotation=90, fontsize=7)
         ax.set_yticks(range(n), names, fontsize=7)
-        fig.colorbar(im, ax=ax, label="adjusted p" if adjusted else "p")
-        ax.set_title(f"{self.metric}: pairwise p-values ({self.correction})")
-        fig.tight_layout()
+        ax.set_xlabel("system j (tested against the row)", fontsize="small")
+        ax.set_ylabel("system i", fontsize="small")
+        sig = np.isfinite(m) & (m < self.alpha)
+        np.fill_diagonal(sig, False)
+        fs = 7 if n <= 8 else 6 if n <= 15 else 4.5
+        if annotate:
+            for a in range(n):
+                for b in range(n):
+                    p = m[a, b]
+                    if a == b or not np.isfinite(p):
+                        ax.text(b, a, "-", ha="center", va="center", fontsize=fs, color="dimgrey")
+                        continue
+                    dark = np.log(max(p, vmin)) > 0.55 * np.log(vmin)  # large p: the dark end of viridis_r
+                    txt = "<.001" if p < 0.001 else f"{p:.3f}".lstrip("0") if p < 1 else "1"
+                    ax.text(
+                        b,
+                        a,
+                        txt + ("*" if sig[a, b] else ""),
+                        ha="center",
+                        va="center",
+                        fontsize=fs,
+                        color="white" if dark else "black",
+                        fontweight="bold" if sig[a, b] else "normal",
+                    )
+        # outline the non-significant blocks: an edge wherever significance changes (the frame counts as
+        # significant)
+        segs = []
+        padded = np.ones((n + 2, n + 2), bool)
+        padded[1:-1, 1:-1] = sig
+        for a in range(n):
+            for b in range(n):
+                if sig[a, b]:
+                    continue
+                if padded[a, b + 1]:
+                    segs.append(((b - 0.5, a - 0.5), (b + 0.5, a - 0.5)))
+                if padded[a + 2, b + 1]:
+                    segs.append(((b - 0.5, a + 0.5), (b + 0.5, a + 0.5)))
+                if padded[a + 1, b]:
+                    segs.append(((b - 0.5, a - 0.5), (b - 0.5, a + 0.5)))
+                if padded[a + 1, b + 2]:
+                    segs.append(((b + 0.5, a - 0.5), (b + 0.5, a + 0.5)))
+        if segs:
+            from matplotlib.collections import LineCollection
+
+            ax.add_collection(LineCollection(segs, colors="black", linewidths=1.6, capstyle="projecting"))
+        what = f"{self.correction}-adjusted p" if adjusted and self.correction != "none" else "p"
+        fig.colorbar(im, ax=ax, label=f"{what} (log scale)", shrink=0.8)
+        title = (
+            f"{self.metric}: {what}-values of all pairs ({self.variant} bootstrap, B = {self.n_resamples:,})\n"
+            f"* p < {self.alpha:g};  outlined: blocks with p >= {self.alpha:g} (systems that do not differ)"
+        )
+        if own:
+            fig.suptitle(title, fontsize="medium" if n > 8 else "small")
+        else:
+            ax.set_title(title, fontsize="small")
         if path is not None:
             fig.savefig(path, dpi=150)
         return fig

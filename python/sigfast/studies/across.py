@@ -27,7 +27,15 @@ from ..multitest import adjust, replicability
 from ..stats import Statistics
 from ._common import check_int, plain, progress_cb, sub_seed, subset
 
-__all__ = ["TESTS", "AcrossSplitsResult", "across_splits", "binary_outcomes", "split_statistics", "split_units"]
+__all__ = [
+    "TESTS",
+    "AcrossSplitsResult",
+    "across_splits",
+    "binary_outcomes",
+    "proportion_counts",
+    "split_statistics",
+    "split_units",
+]
 
 TESTS = ("mcnemar", "bootstrap", "permutation", "sign", "wilcoxon", "ttest")
 
@@ -79,7 +87,8 @@ def split_units(units: Any, splits: Any, part: str = "test") -> list[Statistics]
         mask = np.isin(units.sentence, np.asarray(s["indices"][part], dtype=np.int64))
         if not mask.any():
             raise InputError(f"split {s.get('name', '?')}: its {part} part holds no units")
-        out.append(_unit_accuracy({n: c[mask] for n, c in correct.items()}))
+        st = _unit_accuracy({n: c[mask] for n, c in correct.items()})
+        out.append(st.replace(metric_label=f"{units.view} accuracy (units)"))
     return out
 
 
@@ -119,6 +128,24 @@ def binary_outcomes(stats: Statistics, binarize: str | None = None) -> np.ndarra
         f"{list(stats.stat_names)}; score tokens as items (0/1 accuracy), pass binarize='exact' "
         "(an item is right when it is perfect), or choose test='bootstrap' or 'permutation'"
     )
+
+
+def proportion_counts(stats: Statistics) -> np.ndarray | None:
+    """Each system's (successes, trials) when its score is a proportion of units, else None.
+
+    Proportions are what Wilson intervals apply to: 0/1 scores per item
+    (metric ``mean``: successes = the 1s, trials = the items, e.g. tokens from
+    :func:`split_units`) and ``accuracy`` counts [correct, total] per item
+    (successes and trials summed over the items).
+    """
+    v = stats.values
+    if stats.metric == "mean" and v.shape[2] == 1 and np.isin(v, (0.0, 1.0)).all():
+        return np.stack([v[:, :, 0].sum(1), np.full(v.shape[0], v.shape[1], dtype=float)], 1)
+    if stats.metric == "accuracy" and v.shape[2] == 2:
+        t = v.sum(1)
+        if np.all(t == np.round(t)) and np.all((0 <= t[:, 0]) & (t[:, 0] <= t[:, 1])):
+            return t
+    return None
 
 
 def _item_scores(stats: Statistics) -> np.ndarray:
@@ -228,10 +255,84 @@ class AcrossSplitsResult:
     display_scale: int = 1
     variant: str | None = None
     sidedness: str = "two-sided"
+    counts: np.ndarray | None = None
+    confidence: float = 0.95
+    standard_scores: np.ndarray | None = None
+    standard_counts: np.ndarray | None = None
+    standard_pvalues: np.ndarray | None = None
+    standard_n_items: int | None = None
 
     @property
     def n_splits(self) -> int:
         return len(self.split_names)
+
+    @property
+    def has_standard(self) -> bool:
+        return self.standard_scores is not None
+
+    def wilson(self, system: int, split: int | None = None) -> tuple[float, float] | None:
+        """The Wilson interval (``confidence``) of a system's accuracy on a split (``None``: the standard
+        split), or None when the score is not a proportion of units (:func:`proportion_counts`)."""
+        from ..intervals import wilson_interval
+
+        c = self.standard_counts[system] if split is None and self.standard_counts is not None else None
+        if split is not None and self.counts is not None:
+            c = self.counts[system, split]
+        if c is None:
+            return None
+        lo, hi = wilson_interval(int(round(c[0])), int(round(c[1])), self.confidence)
+        return float(lo), float(hi)
+
+    def per_split(self) -> list[dict[str, Any]]:
+        """One row per split and system: score, successes and trials, Wilson interval, rank on the split."""
+        key = -self.scores if self.higher_is_better else self.scores
+        ranks = np.argsort(np.argsort(key, axis=0, kind="stable"), axis=0, kind="stable") + 1
+        out = []
+        for k, split in enumerate(self.split_names):
+            for s, name in enumerate(self.systems):
+                ci = self.wilson(s, k)
+                out.append(
+                    {
+                        "split": split,
+                        "system": name,
+                        "score": float(self.scores[s, k]),
+                        "successes": None if self.counts is None else int(round(self.counts[s, k, 0])),
+                        "trials": None if self.counts is None else int(round(self.counts[s, k, 1])),
+                        "wilson": None if ci is None else list(ci),
+                        "rank": int(ranks[s, k]),
+                    }
+                )
+        return out
+
+    def standard(self) -> list[dict[str, Any]] | None:
+        """Per system: the standard split's score with its Wilson interval and rank, next to the random
+        splits' min, mean and max and rank range (Gorman & Bedrick 2019, Table 2 and Figure 1)."""
+        if self.standard_scores is None:
+            return None
+        sc = self.standard_scores
+        key = -sc if self.higher_is_better else sc
+        std_rank = np.argsort(np.argsort(key, kind="stable"), kind="stable") + 1
+        ranges = self.score_ranges()
+        out = []
+        for s, name in enumerate(self.systems):
+            ci = self.wilson(s)
+            r = ranges[s]
+            out.append(
+                {
+                    "system": name,
+                    "standard": float(sc[s]),
+                    "successes": None if self.standard_counts is None else int(round(self.standard_counts[s, 0])),
+                    "trials": None if self.standard_counts is None else int(round(self.standard_counts[s, 1])),
+                    "wilson": None if ci is None else list(ci),
+                    "standard_rank": int(std_rank[s]),
+                    "random_min": r["min"],
+                    "random_mean": r["mean"],
+                    "random_max": r["max"],
+                    "random_best_rank": r["best_rank"],
+                    "random_worst_rank": r["worst_rank"],
+                }
+            )
+        return out
 
     def score_ranges(self) -> list[dict[str, Any]]:
         """Each system's score across splits: min, max, mean, standard deviation and rank range."""
@@ -273,6 +374,14 @@ class AcrossSplitsResult:
                         "k_hat_i_better": int(self.k_hat[j, i]),
                         "pvalues": [float(p) for p in self.pvalues[:, i, j]],
                         "adjusted": [float(p) for p in self.adjusted[:, i, j]],
+                        **(
+                            {
+                                "standard_delta": float(self.standard_scores[j] - self.standard_scores[i]),
+                                "standard_pvalue": float(self.standard_pvalues[i, j]),
+                            }
+                            if self.standard_scores is not None and self.standard_pvalues is not None
+                            else {}
+                        ),
                     }
                 )
         return rows
@@ -296,6 +405,11 @@ class AcrossSplitsResult:
                 "scores": {n: list(self.scores[s]) for s, n in enumerate(self.systems)},
                 "score_ranges": self.score_ranges(),
                 "comparisons": self.comparisons(),
+                "confidence": self.confidence,
+                "per_split": self.per_split(),
+                "standard": None
+                if self.standard_scores is None
+                else {"n_items": self.standard_n_items, "systems": self.standard()},
             }
         )
 
@@ -344,10 +458,14 @@ class AcrossSplitsResult:
         )
 
     def tables(self, max_rows: int | None = None) -> list[Any]:
-        """Score ranges per system and significant wins per pair (for every output style)."""
-        from ..report import Table, _fmt_score
+        """For every output style: score ranges per system; with a standard split, the standard split
+        against the random splits (G&B Table 2 / Figure 1); significant wins per pair (G&B Table 3);
+        and each system's score on each split with its Wilson interval (when scores are proportions)."""
+        from ..report import Table, _fmt_p, _fmt_score
 
         scale = self.display_scale
+        unit = " (points)" if scale == 100 else ""
+        pct = f"{round(100 * self.confidence)}% Wilson"
         ranges = self.score_ranges()
         order = sorted(
             range(len(ranges)), key=lambda s: -ranges[s]["mean"] if self.higher_is_better else ranges[s]["mean"]
@@ -358,7 +476,7 @@ class AcrossSplitsResult:
                 _fmt_score(scale, ranges[s]["mean"]),
                 _fmt_score(scale, ranges[s]["min"]),
                 _fmt_score(scale, ranges[s]["max"]),
-                f"{scale * ranges[s]['range']:.2f}",
+                _fmt_gain(scale, ranges[s]["range"]),
                 f"{ranges[s]['best_rank']}-{ranges[s]['worst_rank']}",
             ]
             for s in order
@@ -368,36 +486,121 @@ class AcrossSplitsResult:
             f"{f' ({self.variant}, {self.sidedness})' if self.variant else f' ({self.sidedness})'}, "
             f"{self.correction} over {self.family}, alpha {self.alpha:g}"
         )
-        t1 = Table(("system", "mean", "min", "max", "range", "ranks"), tuple(tuple(r) for r in rows), title=head)
+        t1 = Table(("system", "mean", "min", "max", f"range{unit}", "ranks"), tuple(tuple(r) for r in rows), title=head)
+        out = [t1]
+        std = self.standard()
+        if std is not None:
+            srows = []
+            for e in sorted(std, key=lambda e: e["standard_rank"]):
+                ci = e["wilson"]
+                srows.append(
+                    (
+                        e["system"],
+                        _fmt_score(scale, e["standard"]),
+                        "" if ci is None else _ci(scale, ci),
+                        e["standard_rank"],
+                        _fmt_score(scale, e["random_min"]),
+                        _fmt_score(scale, e["random_mean"]),
+                        _fmt_score(scale, e["random_max"]),
+                        f"{e['random_best_rank']}-{e['random_worst_rank']}",
+                    )
+                )
+            notes = []
+            if self.standard_counts is None:
+                notes.append(f"no Wilson interval: {self.metric} is not a proportion of units")
+            else:
+                notes.append(f"Wilson score interval on the standard split's units ({pct})")
+            out.append(
+                Table(
+                    (
+                        "system",
+                        "standard",
+                        pct,
+                        "rank",
+                        "random min",
+                        "random mean",
+                        "random max",
+                        "random ranks",
+                    ),
+                    tuple(srows),
+                    title=(
+                        f"standard split ({self.standard_n_items} items) vs {self.n_splits} random splits "
+                        "(Gorman & Bedrick 2019, Table 2 and Figure 1)"
+                    ),
+                    notes=tuple(notes),
+                )
+            )
         pairs = []
         for r in self.comparisons():
-            a, b = (
-                (r["system_j"], r["system_i"])
-                if r["mean_delta"] * (1 if self.higher_is_better else -1) >= 0
-                else (r["system_i"], r["system_j"])
-            )
-            wins_a = r["j_significantly_better"] if a == r["system_j"] else r["i_significantly_better"]
-            wins_b = r["i_significantly_better"] if a == r["system_j"] else r["j_significantly_better"]
-            k_a = r["k_hat_j_better"] if a == r["system_j"] else r["k_hat_i_better"]
-            pairs.append(
-                [
-                    a,
-                    b,
-                    f"{scale * abs(r['mean_delta']):.2f}",
-                    f"{wins_a}/{self.n_splits}",
-                    f"{wins_b}/{self.n_splits}",
-                    k_a,
-                ]
-            )
+            a_is_j = r["mean_delta"] * (1 if self.higher_is_better else -1) >= 0
+            a, b = (r["system_j"], r["system_i"]) if a_is_j else (r["system_i"], r["system_j"])
+            wins_a = r["j_significantly_better"] if a_is_j else r["i_significantly_better"]
+            wins_b = r["i_significantly_better"] if a_is_j else r["j_significantly_better"]
+            k_a = r["k_hat_j_better"] if a_is_j else r["k_hat_i_better"]
+            better_on = r["j_better_splits"] if a_is_j else self.n_splits - r["j_better_splits"] - _ties(self, r)
+            row = [
+                a,
+                b,
+                _fmt_gain(scale, abs(r["mean_delta"])),
+                f"{better_on}/{self.n_splits}",
+                f"{wins_a}/{self.n_splits}",
+                f"{wins_b}/{self.n_splits}",
+                k_a,
+            ]
+            if "standard_delta" in r:
+                sd = r["standard_delta"] if a_is_j else -r["standard_delta"]
+                row += [("+" if sd >= 0 else "") + _fmt_gain(scale, sd), _fmt_p(r["standard_pvalue"])]
+            pairs.append(row)
         pairs.sort(key=lambda row: -float(row[2]))
         if max_rows is not None:
             pairs = pairs[:max_rows]
-        t2 = Table(
-            ("better (mean)", "worse", "mean gain", "sig. better", "sig. worse", "k-hat"),
-            tuple(tuple(p) for p in pairs),
-            title="pairs, largest mean gain first",
+        phead: tuple[str, ...] = (
+            "better (mean)",
+            "worse",
+            f"mean gain{unit}",
+            "better on",
+            "sig. better",
+            "sig. worse",
+            "k-hat",
         )
-        return [t1, t2]
+        pnotes = [
+            "better on: random splits where the first system scores higher; sig. better/worse: significant after "
+            f"{self.correction} over {self.family}"
+        ]
+        if self.has_standard:
+            phead += (f"standard gain{unit}", "p (standard)")
+            pnotes.append(
+                "standard gain: first minus second system on the standard split (negative: the standard split "
+                "ranks them the other way); p (standard): the same test on the standard split, uncorrected"
+            )
+        t2 = Table(phead, tuple(tuple(p) for p in pairs), title="pairs, largest mean gain first", notes=tuple(pnotes))
+        out.append(t2)
+        prow = []
+        for e in self.per_split():
+            ci = e["wilson"]
+            prow.append(
+                (
+                    e["split"],
+                    e["system"],
+                    _fmt_score(scale, e["score"]),
+                    "" if e["successes"] is None else f"{e['successes']}/{e['trials']}",
+                    "" if ci is None else _ci(scale, ci),
+                    e["rank"],
+                )
+            )
+        prow.sort(key=lambda r: (r[0], r[5]))
+        t3 = Table(
+            ("split", "system", self.metric + (" x100" if scale == 100 else ""), "correct/units", pct, "rank"),
+            tuple(prow),
+            title="each system on each split, with the Wilson interval of its accuracy",
+            notes=(
+                f"Wilson score interval ({pct}) of correct/units, the proportion McNemar's test compares"
+                if self.counts is not None
+                else f"no Wilson interval: {self.metric} is not a proportion of units",
+            ),
+        )
+        out.append(t3)
+        return out
 
     def table(self, markdown: bool = False, max_rows: int | None = None) -> str:
         from ..report import render_tables
@@ -408,26 +611,97 @@ class AcrossSplitsResult:
         return self.table()
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
-        """Each system's score on every split (dots) and its range (bar), best mean first (G&B Figure 1)."""
+        """Gorman & Bedrick (2019) Figure 1: per system, the range of its scores over the random splits
+        (shaded) with each split's score (dots) and, when a standard split was given, the standard split's
+        score with its Wilson interval (whiskers). Best system on top."""
         plt = pyplot()
         scale = self.display_scale
         means = self.scores.mean(1)
-        order = np.argsort(-means if self.higher_is_better else means, kind="stable")
+        base = self.standard_scores if self.standard_scores is not None else means
+        order = list(np.argsort(-base if self.higher_is_better else base, kind="stable"))
         n = len(order)
-        fig, ax = plt.subplots(figsize=(max(5.0, 0.35 * n + 2), 4.2))
+        fig, ax = plt.subplots(figsize=(7.2, max(3.2, 0.32 * n + 1.9)))
         rng = np.random.default_rng(0)
         for pos, s in enumerate(order):
+            y = n - 1 - pos
             v = scale * self.scores[s]
-            ax.vlines(pos, v.min(), v.max(), color="grey", lw=1)
-            ax.scatter(pos + rng.uniform(-0.15, 0.15, v.size), v, s=9, alpha=0.7, color="tab:blue")
-            ax.scatter([pos], [scale * means[s]], marker="_", s=120, color="black")
-        ax.set_xticks(range(n), [self.systems[s] for s in order], rotation=90, fontsize=7)
-        ax.set_ylabel(self.metric + (" (x100)" if scale == 100 else ""))
-        ax.set_title(f"{self.metric} on {self.n_splits} random splits")
+            ax.barh(
+                y,
+                v.max() - v.min(),
+                left=v.min(),
+                height=0.62,
+                color="tab:blue",
+                alpha=0.22,
+                lw=0,
+                label=f"range over {self.n_splits} random splits" if pos == 0 else None,
+            )
+            ax.scatter(
+                v,
+                y + rng.uniform(-0.2, 0.2, v.size),
+                s=5,
+                color="tab:blue",
+                alpha=0.55,
+                lw=0,
+                label="one random split" if pos == 0 else None,
+            )
+            if self.standard_scores is not None:
+                x = scale * self.standard_scores[s]
+                ci = self.wilson(s)
+                err = None if ci is None else [[x - scale * ci[0]], [scale * ci[1] - x]]
+                ax.errorbar(
+                    [x],
+                    [y],
+                    xerr=err,
+                    fmt="o",
+                    ms=4,
+                    color="black",
+                    ecolor="black",
+                    elinewidth=1.2,
+                    capsize=3,
+                    zorder=3,
+                    label=(
+                        f"standard split, {round(100 * self.confidence)}% Wilson interval"
+                        if ci is not None
+                        else "standard split"
+                    )
+                    if pos == 0
+                    else None,
+                )
+            else:
+                ax.plot(
+                    [scale * means[s]] * 2,
+                    [y - 0.31, y + 0.31],
+                    color="black",
+                    lw=1.4,
+                    label="mean" if pos == 0 else None,
+                )
+        ax.set_yticks(range(n), [self.systems[s] for s in order][::-1], fontsize=7 if n > 12 else 8)
+        ax.set_ylim(-0.7, n - 0.3)
+        ax.set_xlabel(self.metric + (", points" if scale == 100 else ""), fontsize="small")
+        ax.grid(axis="x", lw=0.4, alpha=0.5)
+        title = f"{self.metric}: {self.n_splits} random splits"
+        if self.standard_scores is not None:
+            title += f" and the standard split ({self.standard_n_items:,} items)"
+        ax.set_title(title + "\n(Gorman & Bedrick 2019, Figure 1)", fontsize="small")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="x-small", frameon=False)
         fig.tight_layout()
         if path is not None:
             fig.savefig(path, dpi=150)
         return fig
+
+
+def _fmt_gain(scale: int, v: float) -> str:
+    """A difference as shown: points with 2 decimals for fractions, else 4 decimals."""
+    return f"{scale * v:.2f}" if scale == 100 else f"{v:.4f}"
+
+
+def _ci(scale: int, ci: Sequence[float]) -> str:
+    return f"[{scale * ci[0]:.2f}, {scale * ci[1]:.2f}]" if scale == 100 else f"[{ci[0]:.4f}, {ci[1]:.4f}]"
+
+
+def _ties(r: AcrossSplitsResult, row: Mapping[str, Any]) -> int:
+    i, j = r.systems.index(row["system_i"]), r.systems.index(row["system_j"])
+    return int((r.scores[i] == r.scores[j]).sum())
 
 
 def across_splits(
@@ -444,6 +718,8 @@ def across_splits(
     variant: str | None = None,
     backend: Any = "local",
     progress: Any = None,
+    standard: Statistics | None = None,
+    confidence: float = 0.95,
 ) -> AcrossSplitsResult:
     """Test every pair of systems on each of K splits (Gorman & Bedrick 2019).
 
@@ -465,6 +741,13 @@ def across_splits(
     ``"moses"``). ``bk`` and ``koehn`` are one-sided in the observed
     direction: a split counts as a significant win of the system that is
     better on it; the others are two-sided.
+
+    ``standard``: the same systems scored on the standard split's test set
+    (Gorman & Bedrick 2019, experiment 1), reported next to the random
+    splits: its scores, the same test on every pair (seed derived from
+    (seed, 0, 1)) and, for proportions, Wilson intervals. Wilson intervals at
+    ``confidence`` accompany every score that is a proportion of units
+    (:func:`proportion_counts`: 0/1 items such as tokens, or accuracy counts).
     """
     if isinstance(per_split, Mapping):
         names = tuple(str(k) for k in per_split)
@@ -496,6 +779,19 @@ def across_splits(
         raise InputError(f"unknown test {test!r}; choose one of {', '.join(TESTS)} or pass a callable")
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
+    if not 0 < confidence < 1:
+        raise InputError(f"confidence must be in (0, 1), got {confidence}")
+    if standard is not None:
+        if not isinstance(standard, Statistics):
+            raise InputError("standard must be a sigfast.Statistics (the standard split's test set)")
+        if set(standard.systems) != set(systems) or len(standard.systems) != len(systems):
+            raise InputError(
+                f"the standard split has systems {list(standard.systems)}, the random splits {list(systems)}; "
+                "give the same systems"
+            )
+        standard = standard.select(*systems)
+        if standard.stat_names != stats_list[0].stat_names:
+            raise InputError("the standard split holds other statistics than the random splits")
     m = resolve_metric(metric, stats_list[0])
     K, S = len(stats_list), len(systems)
     scores = np.stack([m.evaluate(st.totals(), st.n_items) for st in stats_list], axis=1)
@@ -541,8 +837,21 @@ def across_splits(
                 one = np.where(better, pv[:, i, j] / 2, 1 - pv[:, i, j] / 2)
             one = np.clip(one, 0.0, 1.0)
             k_hat[i, j] = replicability(one, alpha=alpha, method="bonferroni").k_estimate
+    props = [proportion_counts(st) for st in stats_list]
+    counts = None if any(c is None for c in props) else np.stack(props, axis=1)  # type: ignore[arg-type]
+    std_scores = std_counts = std_pv = None
+    if standard is not None:
+        std_scores = np.asarray(m.evaluate(standard.totals(), standard.n_items))
+        std_counts = proportion_counts(standard) if counts is not None else None
+        std_pv = _split_pvalues(standard, test, binarize, n_resamples, sub_seed(seed, 0, 1), metric, variant)
     return AcrossSplitsResult(
-        display_scale=m.display_scale,
+        counts=counts,
+        confidence=float(confidence),
+        standard_scores=std_scores,
+        standard_counts=std_counts,
+        standard_pvalues=std_pv,
+        standard_n_items=None if standard is None else standard.n_items,
+        display_scale=100 if counts is not None else m.display_scale,  # proportions of units: percent
         systems=systems,
         split_names=names,
         metric=metric if isinstance(metric, str) else (stats_list[0].metric_label or m.name),

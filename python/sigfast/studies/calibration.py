@@ -16,6 +16,7 @@ agree on the others (BK's in-domain vs. out-of-domain columns of Table 1).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -79,6 +80,7 @@ class CalibrationResult:
     pvalues: Mapping[str, np.ndarray]
     deltas: Mapping[str, np.ndarray]
     population_delta: Mapping[str, np.ndarray]
+    scale: int = 1
 
     def agreement(self, source: str, target: str) -> np.ndarray:
         """1 where a test's observed sign on ``source`` agrees with ``target``'s population, 0 where not, NaN
@@ -131,6 +133,34 @@ class CalibrationResult:
             out.append(entry)
         return out
 
+    def per_target(self) -> dict[str, list[dict[str, Any]]]:
+        """Table 1 per target domain: for each band, the tests drawn from each source domain (the
+        target itself, in-domain, first) and the share whose sign agrees with the target's population."""
+        rows = self.rows()
+        out: dict[str, list[dict[str, Any]]] = {}
+        for tgt in self.domains:
+            sources = [tgt] + [d for d in self.domains if d != tgt]
+            entries = []
+            for lo, hi in self.bands:
+                by_src = {
+                    r["source"]: {k: r[k] for k in ("n", "agree", "share", "mean_p")}
+                    for r in rows
+                    if r["target"] == tgt and r["band"] == [lo, hi]
+                }
+                cross = [by_src[d] for d in sources[1:]]
+                n = sum(c["n"] for c in cross)
+                a = sum(c["agree"] for c in cross)
+                entries.append(
+                    {
+                        "band": [lo, hi],
+                        "in_domain": by_src[tgt],
+                        "sources": {d: by_src[d] for d in sources},
+                        "cross_domain": {"n": n, "agree": a, "share": a / n if n else None},
+                    }
+                )
+            out[tgt] = entries
+        return out
+
     def to_dict(self, include_tests: bool = False) -> dict[str, Any]:
         d = {
             "systems": list(self.systems),
@@ -145,6 +175,7 @@ class CalibrationResult:
             "bands": [list(b) for b in self.bands],
             "population_delta": {k: list(v) for k, v in self.population_delta.items()},
             "summary": self.summary(),
+            "per_target": self.per_target(),
             "rows": self.rows(),
         }
         if include_tests:
@@ -172,7 +203,13 @@ class CalibrationResult:
         )
 
     def tables(self) -> list[Any]:
-        """The calibration table (for every output style)."""
+        """The calibration tables (for every output style): the pooled table, then one per target domain.
+
+        Pooled: per p band, the share of tests agreeing with the population of their own domain
+        (in-domain) and of every other domain (cross-domain). Per target domain T (with several
+        domains): per band, the tests drawn from each source domain, T itself first (in-domain),
+        with the share whose sign agrees with T's population, as "share (tests)".
+        """
         from ..report import Table
 
         cross = len(self.domains) > 1
@@ -183,7 +220,7 @@ class CalibrationResult:
         for e in self.summary():
             lo, hi = e["band"]
             row = [
-                f"{'[' if lo == 0 else '('}{lo:g}, {hi:g}]",
+                _band(lo, hi),
                 "" if e["mean_p"] is None else f"{e['mean_p']:.3f}",
                 "" if e["mean_p"] is None else f"{1 - e['mean_p']:.3f}",
                 e["in_domain"]["n"],
@@ -197,40 +234,199 @@ class CalibrationResult:
             f"sets of m = {self.m} per domain ({', '.join(self.domains)}), {self.variant} bootstrap, "
             f"B = {self.n_resamples}, seed {self.seed}"
         )
-        return [Table(tuple(head), tuple(tuple(r) for r in body), title=head_line)]
+        notes: tuple[str, ...] = (
+            "agree: share of tests whose sign agrees with the population's (1 - p when calibrated)",
+        )
+        if cross:
+            notes += ("pooled over domains; one table per target domain follows",)
+        out = [Table(tuple(head), tuple(tuple(r) for r in body), title=head_line, notes=notes)]
+        if not cross:
+            return out
+        mean_p = [e["mean_p"] for e in self.summary()]
+        for tgt, entries in self.per_target().items():
+            sources = list(entries[0]["sources"])
+            thead = ["p band", "1 - mean p"]
+            thead += [f"from {d} (in-domain)" if d == tgt else f"from {d}" for d in sources]
+            thead += ["cross-domain pooled"]
+            trows = []
+            for e, mp in zip(entries, mean_p):
+                lo, hi = e["band"]
+                cells = [_cell(e["sources"][d]) for d in sources]
+                trows.append((_band(lo, hi), "" if mp is None else f"{1 - mp:.3f}", *cells, _cell(e["cross_domain"])))
+            out.append(
+                Table(
+                    tuple(thead),
+                    tuple(trows),
+                    title=f"target domain {tgt}: share of tests agreeing with the {tgt} population, by source domain",
+                    notes=(f"cells: share agreeing (tests); tests drawn from the source domain, m = {self.m}",),
+                )
+            )
+        return out
 
     def table(self, markdown: bool = False) -> str:
-        return self.tables()[0].render("markdown" if markdown else "text").rstrip("\n")
+        """Every table (:meth:`tables`), as text or markdown."""
+        from ..report import render_tables
+
+        return render_tables(self.tables(), "markdown" if markdown else "text").rstrip("\n")
 
     def __str__(self) -> str:
         return self.table()
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
-        """Share agreeing against the band's mean p, in-domain and cross-domain, with the 1 − p line."""
+        """Two panels: confidence against gain overlaid per domain at the fixed test size m
+        (Berg-Kirkpatrick et al. 2012, Fig. 11; :meth:`plot_domains`) and the calibration
+        (:meth:`plot_calibration`)."""
         plt = pyplot()
-        fig, ax = plt.subplots(figsize=(5.6, 4.2))
-        xs = np.linspace(0, max(hi for _, hi in self.bands), 50)
-        ax.plot(xs, 1 - xs, color="grey", ls="--", lw=0.8, label="1 - p (calibrated)")
-        for kind, colour in (("in_domain", "tab:blue"), ("cross_domain", "tab:orange")):
-            pts = [
-                (e["mean_p"], e[kind]["share"], e[kind]["n"])
-                for e in self.summary()
-                if e[kind]["share"] is not None and e["mean_p"] is not None
-            ]
-            if pts:
-                x, y, n = zip(*pts)
-                ax.plot(x, y, marker="o", color=colour, label=kind.replace("_", "-"))
-                for xi, yi, ni in zip(x, y, n):
-                    ax.annotate(str(ni), (xi, yi), fontsize=6, xytext=(3, 3), textcoords="offset points")
-        ax.set_xlabel("p-value (band mean)")
-        ax.set_ylabel("share agreeing with the population")
-        ax.set_ylim(0, 1.02)
-        ax.set_title(f"calibration, m = {self.m}, {self.n_test_sets} test sets, B = {self.n_resamples}")
-        ax.legend(loc="lower left", fontsize="small")
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.9))
+        self.plot_domains(ax=ax1)
+        self.plot_calibration(ax=ax2)
+        fig.suptitle(
+            f"{self.metric}: {len(self.systems)} systems, {self.n_test_sets} test sets of m = {self.m} per domain, "
+            f"{self.variant} bootstrap B = {self.n_resamples:,}",
+            fontsize="medium",
+        )
         fig.tight_layout()
         if path is not None:
             fig.savefig(path, dpi=150)
         return fig
+
+    def plot_domains(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
+        """BK Fig. 11: confidence (1 − p) against |gain| on test sets of the same size m drawn from each
+        domain, overlaid. Each test is a faint dot; each domain's median confidence per gain bin is a
+        line. Robust axes as in :meth:`sigfast.PairwiseResult.plot_confidence_vs_gain`."""
+        from .._plot import confidence_floor, gain_ceiling, scatter_clipped
+
+        plt = pyplot()
+        own = ax is None
+        if own:
+            fig, ax = plt.subplots(figsize=(6.4, 4.8))
+        else:
+            fig = ax.figure
+        scale = self.scale
+        gains = {d: scale * np.abs(self.deltas[d]).ravel() for d in self.domains}
+        conf = {d: 1 - self.pvalues[d].ravel() for d in self.domains}
+        all_g = np.concatenate(list(gains.values()))
+        all_c = np.concatenate(list(conf.values()))
+        ymin = confidence_floor(all_c, all_g)
+        xmax = gain_ceiling(all_g, all_c)
+        top = xmax if xmax is not None else float(all_g.max()) if all_g.size else 1.0
+        edges = np.linspace(0, top, 25)
+        n_right = n_low = 0
+        colours = plt.get_cmap("tab10")
+        for k, d in enumerate(self.domains):
+            c = colours(k % 10)
+            r_, l_ = scatter_clipped(
+                ax, gains[d], conf[d], xmax=xmax, ymin=ymin, s=3, alpha=0.12, color=c, rasterized=True
+            )
+            n_right += r_
+            n_low += l_
+            mids, meds = [], []
+            for lo, hi in itertools.pairwise(edges):
+                sel = (gains[d] >= lo) & (gains[d] < hi)
+                if sel.sum() >= 5:
+                    mids.append((lo + hi) / 2)
+                    meds.append(float(np.median(conf[d][sel])))
+            ax.plot(mids, meds, color=c, lw=1.8, label=f"{d} ({gains[d].size} tests)")
+        ax.axhline(0.95, color="grey", lw=0.8, ls="--")
+        unit = " (points)" if scale == 100 else ""
+        xlabel = f"{self.metric} gain{unit}"
+        if xmax is not None:
+            ax.set_xlim(0, xmax * 1.02)
+            xlabel += f"\naxis cut at {xmax:.3g} (robust limit): {n_right} test(s) beyond, on the edge"
+        else:
+            ax.set_xlim(left=0)
+        ylabel = "confidence (1 - p)"
+        if ymin > 0:
+            ax.set_ylim(ymin - 0.01, 1.01)
+            ylabel += f"\naxis from {ymin:g} (robust limit)" + (f"; {n_low} below, on the edge" if n_low else "")
+        ax.set_xlabel(xlabel, fontsize="small")
+        ax.set_ylabel(ylabel, fontsize="small")
+        ax.set_title(f"by domain at fixed test size m = {self.m} (lines: median per gain bin)", fontsize="small")
+        ax.legend(title="test sets from", fontsize="x-small", title_fontsize="x-small", loc="lower right")
+        if own:
+            fig.tight_layout()
+        if path is not None:
+            fig.savefig(path, dpi=150)
+        return fig
+
+    def plot_calibration(
+        self, path: str | os.PathLike[str] | None = None, *, ax: Any = None, min_tests: int = 20
+    ) -> Any:
+        """Share agreeing against the band's mean p, with the 1 − p line: per target domain (one colour
+        each), in-domain tests (solid) and tests from the other domains (dashed); with one domain, its
+        one curve. Bands with fewer than ``min_tests`` tests are left out (the axis label says so)."""
+        from matplotlib.lines import Line2D
+
+        plt = pyplot()
+        own = ax is None
+        if own:
+            fig, ax = plt.subplots(figsize=(5.8, 4.6))
+        else:
+            fig = ax.figure
+        colours = plt.get_cmap("tab10")
+        mean_p = [e["mean_p"] for e in self.summary()]
+        multi = len(self.domains) > 1
+        kinds = (("in_domain", "-", "o"), ("cross_domain", "--", "s")) if multi else (("in_domain", "-", "o"),)
+        per = self.per_target()
+        dropped = 0
+        xmax = 0.0
+        for k, d in enumerate(self.domains):
+            colour = colours(k % 10)
+            for kind, ls, marker in kinds:
+                pts = []
+                for e, mp in zip(per[d], mean_p):
+                    if mp is None or e[kind]["share"] is None:
+                        continue
+                    if e[kind]["n"] < min_tests:
+                        dropped += 1
+                        continue
+                    pts.append((mp, e[kind]["share"]))
+                if pts:
+                    x, y = zip(*pts)
+                    xmax = max(xmax, *x)
+                    ax.plot(x, y, marker=marker, ms=3.5, color=colour, ls=ls, lw=1.3)
+        top = min(1.0, max(0.1, 1.15 * xmax))
+        xs = np.linspace(0, top, 50)
+        ax.plot(xs, 1 - xs, color="grey", ls=":", lw=1.0)
+        handles = [Line2D([], [], color="grey", ls=":", label="1 - p (calibrated)")]
+        handles += [Line2D([], [], color=colours(k % 10), lw=2, label=d) for k, d in enumerate(self.domains)]
+        if multi:
+            handles += [
+                Line2D([], [], color="black", ls="-", marker="o", ms=3.5, label="in-domain tests"),
+                Line2D([], [], color="black", ls="--", marker="s", ms=3.5, label="tests from other domains"),
+            ]
+        xlabel = "p-value (band mean)"
+        if dropped:
+            xlabel += f"\n{dropped} band(s) with fewer than {min_tests} tests left out"
+        ax.set_xlabel(xlabel, fontsize="small")
+        ax.set_ylabel("share agreeing with the target population", fontsize="small")
+        ax.set_xlim(0, top)
+        lows = [ln.get_ydata().min() for ln in ax.get_lines() if len(ln.get_ydata())]
+        ax.set_ylim(max(0.0, min(0.5, float(np.floor(min(lows, default=0.0) * 10) / 10))), 1.02)
+        ax.set_title(
+            "calibration (BK Table 1) per target domain" if multi else "calibration (BK Table 1)", fontsize="small"
+        )
+        ax.legend(
+            handles=handles,
+            title="target domain" if multi else None,
+            loc="lower left",
+            fontsize="x-small",
+            title_fontsize="x-small",
+            ncol=2 if multi else 1,
+        )
+        if own:
+            fig.tight_layout()
+        if path is not None:
+            fig.savefig(path, dpi=150)
+        return fig
+
+
+def _band(lo: float, hi: float) -> str:
+    return f"{'[' if lo == 0 else '('}{lo:g}, {hi:g}]"
+
+
+def _cell(e: Mapping[str, Any]) -> str:
+    return "" if not e["n"] else f"{_pct(e['share'])} ({e['n']})"
 
 
 def _pct(v: float | None) -> str:
@@ -330,4 +526,5 @@ def calibration(
         pvalues=pvalues,
         deltas=deltas,
         population_delta=pop_delta,
+        scale=met.display_scale,
     )

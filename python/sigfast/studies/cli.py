@@ -17,7 +17,7 @@ from typing import Any
 from .. import _cli
 from ..exceptions import InputError
 
-__all__ = ["add_cli"]
+__all__ = ["add_cli", "add_threshold_args", "threshold_band"]
 
 _VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
 
@@ -34,6 +34,53 @@ def _input_args(p: argparse.ArgumentParser) -> None:
     _cli.add_format(p)
     _cli.add_refs(p)
     _cli.add_metric(p, repeatable=False)
+
+
+def _unit_interval(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {s!r}") from None
+    if not 0 <= v <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {v:g}")
+    return v
+
+
+def _percent(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {s!r}") from None
+    if not 0 <= v <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {v:g}")
+    return v
+
+
+def add_threshold_args(p: argparse.ArgumentParser) -> None:
+    """``--band LOW HIGH`` and ``--percentile P`` of the gain threshold (BK 2012 §3.1.1), the same everywhere."""
+    p.add_argument(
+        "--band",
+        type=_unit_interval,
+        nargs=2,
+        default=[0.04, 0.06],
+        metavar=("LOW", "HIGH"),
+        help="gain threshold: the p-value band of the comparisons it is taken over (default 0.04 0.06)",
+    )
+    p.add_argument(
+        "--percentile",
+        type=_percent,
+        default=95.0,
+        metavar="P",
+        help="gain threshold: the percentile of |gain| over the comparisons in the band (default 95)",
+    )
+
+
+def threshold_band(args: argparse.Namespace) -> tuple[float, float]:
+    """``--band`` as a (low, high) pair, checked before any computation."""
+    lo, hi = (float(x) for x in args.band)
+    if lo > hi:
+        raise InputError(f"--band LOW HIGH needs LOW <= HIGH, got {lo:g} {hi:g}")
+    return lo, hi
 
 
 def _read_stats(args: argparse.Namespace) -> Any:
@@ -58,10 +105,17 @@ def _run_args(p: argparse.ArgumentParser, default_resamples: int = 10_000) -> No
 
 def _emit(args: argparse.Namespace, result: Any, data: Any) -> int:
     if getattr(args, "plot", None):
-        result.plot(args.plot)
+        _close(result.plot(args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
     _cli.emit(args, text=result.table(), tables=result.tables, data=data)
     return 0
+
+
+def _close(fig: Any) -> None:
+    """Free a figure the command line has saved (pyplot keeps every figure open otherwise)."""
+    from .._plot import pyplot
+
+    pyplot().close(fig)
 
 
 # --------------------------------------------------------------------------- handlers
@@ -128,34 +182,41 @@ def run_resample(args: argparse.Namespace) -> int:
     return _manifest_report(args, r, "samples", check, note)
 
 
-def _per_split_from_spec(args: argparse.Namespace) -> dict[str, Any]:
+def _per_split_from_spec(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    """The splits of ``--spec`` (a JSON list, or ``{"splits": [...], "standard": {...}}``) and the standard
+    split's statistics (or None)."""
     from ..formats import parse
 
-    spec = json.loads(Path(args.spec).read_text())
-    if isinstance(spec, dict):
-        spec = spec.get("splits", spec)
+    raw = json.loads(Path(args.spec).read_text())
+    spec = raw.get("splits", raw) if isinstance(raw, dict) else raw
+    std_entry = raw.get("standard") if isinstance(raw, dict) else None
     if not isinstance(spec, list) or not spec:
-        raise InputError(f"{args.spec}: expected a JSON list of {{'name', 'gold', 'systems': {{name: path}}}}")
+        raise InputError(
+            f"{args.spec}: expected a JSON list of {{'name', 'gold', 'systems': {{name: path}}}} "
+            "(or {'splits': [...], 'standard': {'gold', 'systems'}})"
+        )
     fmt = args.format
     opts = _cli.format_options(args)
-    out = {}
     base = Path(args.spec).resolve().parent
-    for k, entry in enumerate(spec):
+
+    def rel(p: str) -> str:
+        return str(p if os.path.isabs(p) else base / p)
+
+    def read(entry: Any, what: str) -> Any:
         if not isinstance(entry, dict) or "systems" not in entry:
-            raise InputError(f"{args.spec}: split {k} needs 'systems' (and 'gold' with --format)")
-
-        def rel(p: str) -> str:
-            return str(p if os.path.isabs(p) else base / p)
-
+            raise InputError(f"{args.spec}: {what} needs 'systems' (and 'gold' with --format)")
         systems = {str(n): rel(p) for n, p in entry["systems"].items()}
-        name = str(entry.get("name", f"split{k:02d}"))
         if fmt:
-            parsed = parse(fmt, rel(entry["gold"]), systems, **opts)
-            out[name] = _split_input(args, parsed)
-        else:
-            parsed = parse(_cli.item_format(list(systems.values())), None, systems)
-            out[name] = parsed.statistics(args.metric)
-    return out
+            if "gold" not in entry:
+                raise InputError(f"{args.spec}: {what} needs 'gold' with --format")
+            return _split_input(args, parse(fmt, rel(entry["gold"]), systems, **opts))
+        return parse(_cli.item_format(list(systems.values())), None, systems).statistics(args.metric)
+
+    out = {}
+    for k, entry in enumerate(spec):
+        name = str(entry.get("name", f"split{k:02d}")) if isinstance(entry, dict) else f"split{k:02d}"
+        out[name] = read(entry, f"split {k}")
+    return out, None if std_entry is None else read(std_entry, "'standard'")
 
 
 def _split_input(args: argparse.Namespace, parsed: Any) -> Any:
@@ -164,7 +225,8 @@ def _split_input(args: argparse.Namespace, parsed: Any) -> Any:
         from .across import _unit_accuracy
 
         u = parsed.units(args.view)
-        return _unit_accuracy({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
+        st = _unit_accuracy({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
+        return st.replace(metric_label=f"{u.view} accuracy (units)")
     return parsed.statistics(args.metric)
 
 
@@ -172,10 +234,13 @@ def run_across(args: argparse.Namespace) -> int:
     from .across import across_splits, split_statistics, split_units
 
     _cli.precheck(args, plots=("plot",))
+    standard: Any = None
     if args.spec:
         if args.files:
             raise InputError("give either --spec or GOLD SYSTEM ... files with --manifest, not both")
-        per_split: Any = _per_split_from_spec(args)
+        per_split, standard = _per_split_from_spec(args)
+        if args.standard and standard is not None:
+            raise InputError("the standard split is given twice: in --spec and with --standard")
     else:
         if not args.manifest:
             raise InputError(
@@ -188,6 +253,8 @@ def run_across(args: argparse.Namespace) -> int:
         else:
             parts = split_statistics(parsed.statistics(args.metric), args.manifest, part=args.part)
         per_split = {f"split{k:02d}": st for k, st in enumerate(parts)}
+    if args.standard:
+        standard = _split_input(args, _cli.parse_inputs(args, files=args.standard, min_systems=2))
     r = across_splits(
         per_split,
         test=args.test,
@@ -200,9 +267,11 @@ def run_across(args: argparse.Namespace) -> int:
         seed=args.seed,
         backend=args.backend,
         progress=args.progress,
+        standard=standard,
+        confidence=args.confidence,
     )
     if args.plot:
-        r.plot(args.plot)
+        _close(r.plot(args.plot))
     _cli.emit(args, text=r.table(max_rows=args.top), tables=lambda: r.tables(args.top), data=r.to_dict)
     return 0
 
@@ -211,6 +280,7 @@ def run_test_size(args: argparse.Namespace) -> int:
     from .curves import test_size_curve
 
     _cli.precheck(args, plots=("plot",))
+    band = threshold_band(args)
     stats = _read_stats(args)
     r = test_size_curve(
         stats,
@@ -221,7 +291,7 @@ def run_test_size(args: argparse.Namespace) -> int:
         seed=args.seed,
         variant=args.variant,
         alpha=args.alpha,
-        band=tuple(args.band),
+        band=band,
         percentile=args.percentile,
         backend=args.backend,
         n_threads=args.threads,
@@ -314,16 +384,29 @@ def add_cli(subparsers: Any) -> None:
         help="test every pair on K splits: significant wins, replicability, score ranges",
         description="Gorman & Bedrick (2019): every pair of systems tested on each split's test part; the number "
         "of splits where one is significantly better after a correction, the replicability estimate "
-        "(Dror et al. 2017), and each system's score range. Either score the whole corpus (GOLD "
-        "SYSTEM ...) and cut it with --manifest, or give --spec, a JSON list of {name, gold, "
-        "systems: {name: path}} per split.",
+        "(Dror et al. 2017), each system's score range and, for proportions (McNemar on tokens, POS "
+        "accuracy), each system's accuracy on each split with its Wilson interval. Either score the whole "
+        "corpus (GOLD SYSTEM ...) and cut it with --manifest, or give --spec, a JSON list of {name, gold, "
+        "systems: {name: path}} per split. --standard GOLD SYSTEM ... (or 'standard' in --spec) adds the "
+        "standard split: its accuracy with a Wilson interval beside the random splits' range (G&B Table 2, "
+        "Figure 1 with --plot) and the same test of every pair on it.",
     )
     a.add_argument(
         "files", nargs="*", metavar="FILE", help="GOLD SYSTEM ... scored on the whole split corpus (with --manifest)"
     )
     a.add_argument("--manifest", help="manifest.json written by `sigfast split`")
     a.add_argument("--part", default="test", help="which part of each split to test on (default test)")
-    a.add_argument("--spec", help="JSON list of per-split gold and system files")
+    a.add_argument(
+        "--spec",
+        help="JSON list of per-split gold and system files, or {splits: [...], standard: {gold, systems}}",
+    )
+    a.add_argument(
+        "--standard",
+        nargs="+",
+        metavar="FILE",
+        help="the standard split's test set: GOLD SYSTEM ... (with --format; the same system names), scored "
+        "and tested like each split and shown beside the random splits (table and --plot, G&B Figure 1)",
+    )
     _cli.add_format(a)
     _cli.add_refs(a)
     _cli.add_metric(a, repeatable=False)
@@ -358,7 +441,13 @@ def add_cli(subparsers: Any) -> None:
     _cli.add_seed(a)
     a.add_argument("--backend", choices=["local", "ray"], default="local", help="run splits here or as Ray tasks")
     a.add_argument("--top", type=int, default=None, help="show only the N pairs with the largest mean gain")
-    a.add_argument("--plot", metavar="FILE", help="score-range plot (PNG, PDF or SVG)")
+    _cli.add_confidence(a)
+    a.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="G&B Figure 1: each system's range over the random splits and the standard split with its "
+        "Wilson interval (PNG, PDF or SVG)",
+    )
     _cli.add_progress(a)
     _cli.add_output(a)
     a.set_defaults(handler=run_across)
@@ -377,8 +466,7 @@ def add_cli(subparsers: Any) -> None:
     t.add_argument("--draws", type=int, default=1, help="random subsets per size (--mode random)")
     t.add_argument("--variant", default="bk", choices=_VARIANTS, help="bootstrap variant (default bk)")
     _cli.add_alpha(t)
-    t.add_argument("--band", type=float, nargs=2, default=[0.04, 0.06], help="p band for the threshold")
-    t.add_argument("--percentile", type=float, default=95.0, help="percentile of gains in the band (default 95)")
+    add_threshold_args(t)
     t.add_argument("--tests", action="store_true", help="include every test's p-value and gain in the JSON")
     _run_args(t)
     t.set_defaults(handler=run_test_size)
@@ -388,7 +476,9 @@ def add_cli(subparsers: Any) -> None:
         help="p-value bands against agreement with the population (BK Table 1)",
         description="Berg-Kirkpatrick et al. (2012) §4.2: the scored test set is the population; test sets of "
         "--size items are drawn with replacement, every pair is tested on each, and among tests with "
-        "p in a band the share whose sign agrees with the population is reported.",
+        "p in a band the share whose sign agrees with the population is reported (Table 1). With domains "
+        "(--domains-by-id-prefix), one table per target domain follows the pooled one, and --plot draws the "
+        "domains overlaid at the fixed test size (Fig. 11) beside the calibration curves.",
     )
     _input_args(c)
     c.add_argument("--size", type=int, default=500, help="items per drawn test set, m (default 500)")

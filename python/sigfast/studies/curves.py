@@ -98,6 +98,8 @@ class TestSizeCurve:
             "band": list(self.band),
             "percentile": self.percentile,
             "thresholds": self.thresholds(),
+            "gain_thresholds": [t.to_dict() for t in self.gain_thresholds()],
+            "display_scale": self.scale,
         }
         if include_tests:
             d["pvalues"] = [p.tolist() for p in self.pvalues]
@@ -129,25 +131,36 @@ class TestSizeCurve:
             },
         )
 
+    def gain_thresholds(self) -> list[Any]:
+        """One :class:`sigfast.GainThreshold` per size (class ``"size N"``), for :meth:`GainThreshold.describe`."""
+        from ..pairwise import GainThreshold
+
+        return [
+            GainThreshold(f"size {t['size']}", t["threshold"], t["n_in_band"], self.band, self.percentile)
+            for t in self.thresholds()
+        ]
+
     def tables(self) -> list[Any]:
-        """The threshold table (for every output style)."""
+        """The threshold table (for every output style); thresholds in the display scale, with warnings."""
         from ..report import Table
 
         s = self.scale
 
         def f(v: float | None) -> str:
-            return "" if v is None else f"{s * v:.2f}"
+            return "" if v is None else f"{s * v:.2f}" if s == 100 else f"{v:.4g}"
 
+        ths = self.gain_thresholds()
         rows = [
             [
                 t["size"],
-                f(t["threshold"]),
+                th.display(s),
                 t["n_in_band"],
                 f"{t['n_significant']}/{t['n_tests']}",
                 f(t["min_significant_gain"]),
                 f(t["max_nonsignificant_gain"]),
+                "" if th.warning is None else ("no threshold" if th.threshold is None else "few comparisons"),
             ]
-            for t in self.thresholds()
+            for t, th in zip(self.thresholds(), ths)
         ]
         unit = " (points)" if s == 100 else ""
         head = [
@@ -155,15 +168,17 @@ class TestSizeCurve:
             f"threshold{unit}",
             f"in band [{self.band[0]:g}, {self.band[1]:g}]",
             f"significant (p < {self.alpha:g})",
-            "min sig. gain",
-            "max non-sig. gain",
+            f"min sig. gain{unit}",
+            f"max non-sig. gain{unit}",
+            "warning",
         ]
         title = (
             f"test-size curve: {len(self.systems)} systems, {len(self.pairs)} pairs, {self.mode} subsets "
             f"x {self.n_draws}, {self.variant} bootstrap B = {self.n_resamples}, seed {self.seed}; threshold = "
             f"{self.percentile:g}th percentile of gains with p in the band"
         )
-        return [Table(tuple(head), tuple(tuple(r) for r in rows), title=title)]
+        notes = tuple(th.describe(s) for th in ths)
+        return [Table(tuple(head), tuple(tuple(r) for r in rows), title=title, notes=notes)]
 
     def table(self, markdown: bool = False) -> str:
         return self.tables()[0].render("markdown" if markdown else "text").rstrip("\n")
@@ -172,39 +187,131 @@ class TestSizeCurve:
         return self.table()
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
-        """Left: confidence (1 − p) against gain, one colour per size (Fig. 9); right: threshold vs size (Fig. 10)."""
+        """Left: confidence (1 − p) against gain, one colour per size (BK Figs. 9, 10); right: the gain
+        threshold against size, with the band of gains where significance is not decided by the gain.
+
+        Axis limits are robust: the confidence axis starts at the 2nd percentile of the
+        confidences of tests with a non-zero gain (never above 0.5), so a pair with gain 0 (p = 1
+        under the BK rule) cannot drag it to 0; gains are cut at 1.5 × the largest gain with
+        confidence below 0.999 (when that at least halves the axis). Points beyond a limit are drawn
+        on the edge as open triangles and the axis labels say how many. The right panel (log-log)
+        shows, per size, the threshold, the smallest significant and the largest non-significant
+        gain, with a reference line ∝ 1/√size through the threshold at the largest size (the
+        central limit theorem's rate); when fewer than two sizes have any of these, the figure has
+        the left panel only, never an empty one.
+        """
+        from .._plot import confidence_floor, gain_ceiling, log_ticks, scatter_clipped
+
         plt = pyplot()
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
+        s = self.scale
+        unit = " (points)" if s == 100 else ""
+        ths = self.thresholds()
+        gts = self.gain_thresholds()
+        thr_pts = [(t["size"], s * t["threshold"], g) for t, g in zip(ths, gts) if t["threshold"] is not None]
+        thr_pts = [x for x in thr_pts if x[1] > 0]  # log scale
+        sig_pts = [(t["size"], s * t["min_significant_gain"]) for t in ths if t["min_significant_gain"]]
+        non_pts = [(t["size"], s * t["max_nonsignificant_gain"]) for t in ths if t["max_nonsignificant_gain"]]
+        # the right panel only when it shows a curve: something at two or more sizes
+        right = len({x[0] for x in thr_pts + sig_pts + non_pts}) >= 2
+        if right:
+            fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.6))
+        else:
+            fig, ax1 = plt.subplots(figsize=(6.2, 4.6))
         cmap = plt.get_cmap("viridis")
         nz = len(self.sizes)
+        all_g = np.concatenate([g.ravel() for g in self.gains]) * s
+        all_c = 1 - np.concatenate([p.ravel() for p in self.pvalues])
+        ymin = confidence_floor(all_c, all_g)
+        thr_max = max((y for _, y, _ in thr_pts), default=0.0)
+        xmax = gain_ceiling(all_g, all_c, at_least=1.2 * thr_max)
+        n_right = n_low = 0
         for z, size in enumerate(self.sizes):
-            ax1.scatter(
-                self.scale * self.gains[z].ravel(),
+            r_, l_ = scatter_clipped(
+                ax1,
+                s * self.gains[z].ravel(),
                 1 - self.pvalues[z].ravel(),
-                s=6,
+                xmax=xmax,
+                ymin=ymin,
+                s=7,
                 alpha=0.6,
                 color=cmap(z / max(nz - 1, 1)),
                 label=str(size),
             )
-        ax1.axhline(1 - self.band[1], color="grey", lw=0.6, ls=":")
-        ax1.axhline(1 - self.band[0], color="grey", lw=0.6, ls=":")
-        unit = " (points)" if self.scale == 100 else ""
-        ax1.set_xlabel(f"{self.metric} gain{unit}")
-        ax1.set_ylabel("confidence (1 - p)")
-        ax1.legend(title="test size", fontsize="x-small", loc="lower right")
-        th = [(t["size"], self.scale * t["threshold"]) for t in self.thresholds() if t["threshold"] is not None]
-        if th:
-            x, y = zip(*th)
-            ax2.plot(x, y, marker="o")
-            for xi, yi in th:
-                ax2.annotate(f"{yi:.2f}", (xi, yi), fontsize=7, xytext=(3, 3), textcoords="offset points")
-        ax2.set_xscale("log")
-        ax2.set_xticks(list(self.sizes), [str(z) for z in self.sizes], fontsize=7)
-        ax2.minorticks_off()
-        ax2.set_xlabel("test-set size (items)")
-        ax2.set_ylabel(f"gain threshold{unit}")
-        ax2.set_title(f"gain with p in [{self.band[0]:g}, {self.band[1]:g}], {self.percentile:g}th pct.")
-        fig.suptitle(f"{self.metric}: significance vs test-set size ({self.mode}, B = {self.n_resamples})")
+            n_right += r_
+            n_low += l_
+        ax1.axhspan(1 - self.band[1], 1 - self.band[0], color="grey", alpha=0.15, lw=0)
+        xlabel = f"{self.metric} gain{unit}"
+        if xmax is not None:
+            ax1.set_xlim(0, xmax * 1.02)
+            xlabel += f"\naxis cut at {xmax:.3g} (robust limit): {n_right} test(s) with larger gains on the edge"
+        else:
+            ax1.set_xlim(left=0)
+        ylabel = "confidence (1 - p)"
+        if ymin > 0:
+            ax1.set_ylim(ymin - 0.01, 1.01)
+            ylabel += f"\naxis from {ymin:g} (robust limit)" + (f"; {n_low} below, on the edge" if n_low else "")
+        ax1.set_xlabel(xlabel, fontsize="small")
+        ax1.set_ylabel(ylabel, fontsize="small")
+        ax1.set_title(f"shaded: p in [{self.band[0]:g}, {self.band[1]:g}]", fontsize="small")
+        ax1.legend(title="test size", fontsize="x-small", title_fontsize="x-small", loc="lower right")
+        if right:
+            if sig_pts:
+                x, y = zip(*sig_pts)
+                ax2.plot(x, y, color="tab:green", lw=0.8, marker="^", ms=4, label="smallest significant gain")
+            if non_pts:
+                x, y = zip(*non_pts)
+                ax2.plot(x, y, color="tab:red", lw=0.8, marker="v", ms=4, label="largest non-significant gain")
+            if thr_pts:
+                x, y, g = zip(*thr_pts)
+                ax2.plot(x, y, color="tab:blue", lw=1.4)
+                few = [gi.warning is not None for gi in g]
+                if not all(few):
+                    ax2.scatter(
+                        [xi for xi, f in zip(x, few) if not f],
+                        [yi for yi, f in zip(y, few) if not f],
+                        color="tab:blue",
+                        zorder=3,
+                        label=f"gain threshold ({self.percentile:g}th pct.)",
+                    )
+                if any(few):
+                    ax2.scatter(
+                        [xi for xi, f in zip(x, few) if f],
+                        [yi for yi, f in zip(y, few) if f],
+                        facecolors="white",
+                        edgecolors="tab:blue",
+                        zorder=3,
+                        label=f"gain threshold, on < {g[0].min_reliable} comparisons",
+                    )
+                for xi, yi, gi in thr_pts:
+                    ax2.annotate(
+                        f"{yi:.2f} (n={gi.n_comparisons})",
+                        (xi, yi),
+                        fontsize=6.5,
+                        xytext=(4, 4),
+                        textcoords="offset points",
+                    )
+                if len(thr_pts) >= 2:
+                    big, ref = thr_pts[-1][0], thr_pts[-1][1]
+                    xs = np.array([min(self.sizes), max(self.sizes)], dtype=float)
+                    ax2.plot(xs, ref * np.sqrt(big / xs), color="grey", lw=0.8, ls="--", label="∝ 1/√size")
+            ax2.margins(x=0.12)
+            ax2.set_xscale("log")
+            ax2.set_yscale("log")
+            ax2.set_xticks(list(self.sizes), [str(z) for z in self.sizes], fontsize=7)
+            ax2.minorticks_off()
+            ax2.set_xlabel("test-set size (items, log scale)", fontsize="small")
+            ax2.set_ylabel(f"gain{unit}, log scale", fontsize="small")
+            ax2.set_title(
+                f"gain threshold (p in [{self.band[0]:g}, {self.band[1]:g}]) and the gains where significance "
+                "is decided",
+                fontsize="small",
+            )
+            lo_y, hi_y = ax2.get_ylim()
+            ticks = log_ticks(lo_y, hi_y)
+            ax2.set_yticks(ticks, [f"{t:g}" for t in ticks])
+            ax2.set_ylim(lo_y, hi_y)
+            ax2.legend(fontsize="x-small", loc="upper right")
+        fig.suptitle(f"{self.metric}: significance vs test-set size ({self.mode}, B = {self.n_resamples:,})")
         fig.tight_layout()
         if path is not None:
             fig.savefig(path, dpi=150)
