@@ -150,7 +150,9 @@ from ..metrics import get as get_metric
 from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 from .dependency import (
     ASCII_WS,
+    STRICT,
     UNICODE_WS,
+    Lenience,
     TokenRow,
     as_bool,
     changed_since_scored,
@@ -430,11 +432,12 @@ _SRL_FIELDS = (
 )
 
 
-def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool]:
-    """(punct, su) from the options of ``fmt``."""
+def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool, bool]:
+    """(punct, su, strict) from the options of ``fmt``."""
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
     opts = dict(options)
+    strict = as_bool("strict", opts.pop("strict", False))
     punct = resolve_punct(opts, True, False, script)
     su = False
     if v08:
@@ -444,10 +447,10 @@ def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool]:
             su = as_bool("u", opts.pop("u"))
         if "su" in opts:
             su = as_bool("su", opts.pop("su"))
-        no_extra(opts, fmt, "punct, p, su, u")
+        no_extra(opts, fmt, "punct, p, su, u, strict")
     else:
-        no_extra(opts, fmt, "punct, p")
-    return punct, su
+        no_extra(opts, fmt, "punct, p, strict")
+    return punct, su, strict
 
 
 @dataclass
@@ -478,6 +481,7 @@ def _parse(
     fmt: str,
     punct: bool,
     su: bool,
+    lenience: Lenience,
     tokens: list[TokenRow] | None = None,
     frames: list[_SemSentence] | None = None,
 ) -> _Parse:
@@ -495,6 +499,7 @@ def _parse(
     blocks = walk(glines, slines, gname, sname, ws)
     grd, srd = _Reader(v08, glines, gname), _Reader(v08, slines, sname)
     form_col, head_col, dep_col = (5, 8, 9) if v08 else (1, 8, 10)
+    pos_col = 7 if v08 else 5  # the "pos" the scripts compare: PPOSS (2008), PPOS (2009)
 
     syn_rows: list[list[int]] = []
     srl_rows: list[list[int]] = []
@@ -523,7 +528,18 @@ def _parse(
         tot = las = uas = la = 0
         for pos, i in enumerate(b.tokens, 1):
             gf, sf = grd.fields(i, k), srd.fields(i, k)
-            check_token(gf, sf, i, gname, sname, form_col=form_col, head_col=head_col, sentence=k)
+            check_token(
+                gf,
+                sf,
+                i,
+                gname,
+                sname,
+                form_col=form_col,
+                head_col=head_col,
+                sentence=k,
+                pos_col=pos_col,
+                lenience=lenience,
+            )
             if not punct and is_punct(gf[form_col]):
                 continue
             tot += 1
@@ -553,9 +569,11 @@ def _parse(
 def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
-    punct, su = _options(fmt, options)
+    punct, su, strict = _options(fmt, options)
     gname, sname = display(gold), display(system)
-    r = _parse(gold, system, fmt, punct, su)
+    pos_name = "PPOSS" if v08 else "PPOS"
+    lenience = Lenience(strict, script, pos_name)
+    r = _parse(gold, system, fmt, punct, su, lenience)
     syn_rows, srl_rows, ids, phantoms = r.syn_rows, r.srl_rows, r.ids, r.phantoms
     skipped_g, skipped_s = r.skipped_g, r.skipped_s
     syn = np.asarray(syn_rows, dtype=np.int64)
@@ -622,6 +640,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     stats: dict[str, ItemStats] = {}
     scores: dict[str, float] = {}
     item_ids = tuple(ids)
+    warned = lenience.warn(sname)
     for name, (metric, cols, params) in spec.items():
         met = get_metric(metric, **params)
         values = np.ascontiguousarray(np.stack(cols, axis=1), dtype=np.float64)
@@ -637,7 +656,10 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         default_metric="labeled_macro_f1",
         item_ids=item_ids,
         views=VIEWS,
-        unit_source=lazy_units(lambda: _unit_tables(gold, system, fmt, punct, su, r, item_ids)),
+        unit_source=lazy_units(
+            lambda: _unit_tables(gold, system, fmt, punct, su, r, item_ids, Lenience(strict, script, pos_name))
+        ),
+        warnings=warned,
     )
 
 
@@ -797,12 +819,19 @@ _ABSENT = "O"
 
 
 def _unit_tables(
-    gold: Any, system: Any, fmt: str, punct: bool, su: bool, scored: _Parse, item_ids: tuple[str, ...]
+    gold: Any,
+    system: Any,
+    fmt: str,
+    punct: bool,
+    su: bool,
+    scored: _Parse,
+    item_ids: tuple[str, ...],
+    lenience: Lenience,
 ) -> Callable[[str], UnitTable]:
     """The unit views of one system, from one more reading of the files (see the module docstring)."""
     tokens: list[TokenRow] = []
     frames: list[_SemSentence] = []
-    again = _parse(gold, system, fmt, punct, su, tokens, frames)
+    again = _parse(gold, system, fmt, punct, su, lenience, tokens, frames)
     if (again.syn_rows, again.srl_rows) != (scored.syn_rows, scored.srl_rows):
         raise changed_since_scored(display(gold), display(system))
     n_items = len(item_ids)
@@ -926,6 +955,7 @@ SPECS = (
             _P,
             Option("su", bool, None, "score semantic dependencies unlabeled (eval08.pl -u)", nullable=True),
             Option("u", bool, None, "eval08.pl's -u (same as su)", nullable=True),
+            STRICT,
         ),
         aliases=("conll2008",),
         views=VIEWS,
@@ -936,7 +966,7 @@ SPECS = (
         description="CoNLL 2009 syntactic-semantic dependencies, scored like eval09.pl",
         reference="eval09.pl (CoNLL 2009 shared task)",
         score=score_conll09,
-        options=(_PUNCT, _P),
+        options=(_PUNCT, _P, STRICT),
         aliases=("conll2009",),
         views=VIEWS,
         metrics=("labeled_macro_f1",),
