@@ -9,20 +9,22 @@ Expected outputs come from the reference Perl scorers run on the fixtures (perl 
   18fe5089e7eca6fb87d511b720ac7dd6):
   ``perl eval.pl -q [-p|-b] -g tests/data/dependency/basic.gold.conllx -s tests/data/dependency/lenient.sys.conllx``
   (EVAL below: stdout; stderr held "Word/pos mismatch, line 2/6/10" for eval.pl and one
-  "Warning: ignoring word/pos mismatch, line 2" for eval07.pl; exit status 0);
+  "Warning: ignoring word/pos mismatch, line 2" for eval07.pl, and Perl's 'Argument "_" isn't
+  numeric'; exit status 0);
 * eval08.pl v1.8 (andre-martins/TurboParser @ 5ae9a15a16f7388ebd264cbbcc81f00463d3169a,
   scripts_srl/eval08.pl, md5 3611a68bfd6c3a8925af0685cfd90cb0) and eval09.pl v0.4
   (swabhs/joint-lstm-parser @ 465e352c390dd544f6584f34e3554adc6e7972d5, md5
   92ba88903f64a2f34d5d9031507e376f): ``perl eval0N.pl -q [-p] -g basic.gold.conll0N -s
   lenient.sys.conll0N > lenient.conll0N[.p].expected`` (one "Warning: ignoring word/pos
-  mismatch, line 1" on stderr).
+  mismatch, line 1" and Perl's 'Argument "_" isn't numeric' on stderr).
 
 ``lenient.sys.conllx`` is ``basic.sys.conllx`` with FORM ``cat`` -> ``dog`` (line 2), ``a.`` ->
 ``.`` (line 6: punctuation only in the system; the scripts decide punctuation by the gold FORM),
-CPOSTAG ``UH`` -> ``INTJ`` (line 10), HEAD ``2`` -> ``+2`` (line 23: the same number, compared as
-text) and ``2`` -> ``+3`` (line 21); ``basic.sys`` already has HEAD ``02`` for ``2`` (line 28).
-The CoNLL-2008/2009 ones change a FORM (``John`` -> ``Jon``, ``.`` -> ``?``), PPOSS/PPOS on line 7
-and two HEADs to ``+3``/``+4``.
+CPOSTAG ``UH`` -> ``INTJ`` (line 10), HEAD ``2`` -> ``_`` (line 12: no number, a wrong head to
+the scripts), ``2`` -> ``+2`` (line 23: the same number, compared as text) and ``2`` -> ``+3``
+(line 21); ``basic.sys`` already has HEAD ``02`` for ``2`` (line 28). The CoNLL-2008/2009 ones
+change a FORM (``John`` -> ``Jon``, ``.`` -> ``?``), PPOSS/PPOS on line 7, two HEADs to
+``+3``/``+4`` and one (line 19) to ``_``.
 """
 
 from __future__ import annotations
@@ -42,12 +44,12 @@ GOLD, LENIENT = DATA / "basic.gold.conllx", DATA / "lenient.sys.conllx"
 
 _LAS_7_13 = (
     "  Labeled   attachment score: 4 / 13 * 100 = 30.77 %\n"
-    "  Unlabeled attachment score: 7 / 13 * 100 = 53.85 %\n"
+    "  Unlabeled attachment score: 6 / 13 * 100 = 46.15 %\n"
     "  Label accuracy score:       8 / 13 * 100 = 61.54 %\n"
 )
 _LAS_15_25 = (
     "  Labeled   attachment score: 10 / 25 * 100 = 40.00 %\n"
-    "  Unlabeled attachment score: 15 / 25 * 100 = 60.00 %\n"
+    "  Unlabeled attachment score: 14 / 25 * 100 = 56.00 %\n"
     "  Label accuracy score:       18 / 25 * 100 = 72.00 %\n"
 )
 EVAL = {
@@ -58,7 +60,7 @@ EVAL = {
         "    ID Tokens  -   Unlab. Lab.   HEAD HEAD+DEPREL   tokens   - - - -\n"
         "  ============================================================================\n"
         "     1    7    0   75.00  50.00     3       2           4    0 0 0 0\n"
-        "     2    8    0   75.00  50.00     3       2           4    0 0 0 0\n"
+        "     2    8    0   50.00  50.00     2       2           4    0 0 0 0\n"
         "     3    2    0     NaN    NaN     0       0           0    0 0 0 0\n"
         "     4    8    0   20.00   0.00     1       0           5    0 0 0 0\n"
         "\n"
@@ -68,7 +70,7 @@ EVAL = {
     ("conll07", "-p"): _LAS_7_13,
     ("conll07", "-d"): (
         "  Labeled   attachment score: 10 / 24 * 100 = 41.67 %\n"
-        "  Unlabeled attachment score: 15 / 24 * 100 = 62.50 %\n"
+        "  Unlabeled attachment score: 14 / 24 * 100 = 58.33 %\n"
         "  Label accuracy score:       17 / 24 * 100 = 70.83 %\n"
     ),
 }
@@ -81,10 +83,11 @@ def test_dependency_scored_as_the_scripts_with_warnings(fmt, flags):
         r = score(fmt, GOLD, LENIENT, **FLAGS[flags])
     assert r.text == EVAL[(fmt, flags)]
     msgs = [str(w.message) for w in rec]
-    assert msgs == list(r.warnings) and len(msgs) == 3
+    assert msgs == list(r.warnings) and len(msgs) == 4
     assert "line 2: the system FORM 'dog' differs from the gold FORM 'cat' (2 token line(s)" in msgs[0]
     assert "line 10: the system CPOSTAG 'INTJ' differs from the gold 'UH'" in msgs[1]
     assert "line 23: the system HEAD '+2' is the gold HEAD '2' written differently (2 token line(s)" in msgs[2]
+    assert "line 12: the system HEAD '_' is not a non-negative integer (1 token line(s)" in msgs[3]
     # the units follow the same reading: correct units == the printed numerators
     u = r.units("las")
     assert int((u.gold == u.system).sum()) == int(r.stats["las"].values[:, 0].sum())
@@ -102,6 +105,16 @@ def test_dependency_strict_refuses(fmt, tmp_path):
     plus.write_text("\n".join(lines), encoding="utf-8")
     with pytest.raises(FormatError, match=r"line 23: .*HEAD \(column 7\) is '\+2'.*strict=true refuses"):
         score(fmt, GOLD, plus, strict=True)
+    f[6] = "_"
+    lines[22] = "\t".join(f)
+    plus.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"line 23: .*HEAD \(column 7\) is '_'.*compares a system HEAD as text"):
+        score(fmt, GOLD, plus, strict=True)
+    with pytest.warns(DependencyWarning, match="HEAD '_' is not a non-negative integer"):
+        score(fmt, GOLD, plus)
+    # a gold HEAD must be a number, strict or not
+    with pytest.raises(FormatError, match=r"plus.conllx, line 23: .*HEAD \(column 7\) is '_'"):
+        score(fmt, plus, GOLD)
     # HEADs like 02 were read as the scripts read them before: strict keeps that, with the warning
     with pytest.warns(DependencyWarning, match="HEAD '02'"):
         score(fmt, GOLD, DATA / "basic.sys.conllx", strict=True)
@@ -116,8 +129,9 @@ def test_conll0809_scored_as_the_scripts_with_warnings(fmt, p):
         r = score(fmt, DATA / f"basic.gold.{fmt}", sys_path, p=p)
     assert r.text == (DATA / f"lenient.{fmt}{'.p' if p else ''}.expected").read_text(encoding="utf-8")
     msgs = [str(w.message) for w in rec]
-    assert len(msgs) == 2 and "line 1: the system FORM 'Jon' differs from the gold FORM 'John'" in msgs[0]
+    assert len(msgs) == 3 and "line 1: the system FORM 'Jon' differs from the gold FORM 'John'" in msgs[0]
     assert f"line 7: the system {'PPOSS' if fmt == 'conll08' else 'PPOS'} 'VBN' differs" in msgs[1]
+    assert "line 19: the system HEAD '_' is not a non-negative integer" in msgs[2]
     with pytest.raises(FormatError, match="FORM 'Jon' differs"):
         score(fmt, DATA / f"basic.gold.{fmt}", sys_path, strict=True)
 
@@ -127,7 +141,7 @@ def test_cli_warning_lines_and_strict(capsys):
     out = capsys.readouterr()
     assert out.out == EVAL[("conllx", "")]
     err = out.err.splitlines()
-    assert len(err) == 3 and all(e.startswith("sigfast: warning: ") for e in err)
+    assert len(err) == 4 and all(e.startswith("sigfast: warning: ") for e in err)
     assert main(["score", "-f", "conllx", "-o", "strict=true", str(GOLD), str(LENIENT)]) == 1
     assert "FORM 'dog' differs" in capsys.readouterr().err
     for cmd in (["score"], ["compare", "-n", "50"], ["pairwise", "-n", "50"]):

@@ -18,7 +18,11 @@ File layouts (each file is detected on its own, or set with ``gold_format``/``sy
 Sentences: a Pharaoh file's line n is sentence n; NAACL sentence numbers are matched by their
 integer value (``0001`` = ``1``) to each other and to Pharaoh line numbers (1-based), and
 non-numeric NAACL sentence ids are matched as strings. Items are the gold sentences in file
-order (for NAACL gold: in order of first appearance; system-only sentences come last).
+order (for NAACL gold: in order of first appearance; system-only sentences come last). Where
+gold and system write a sentence number differently, ``wa_eval_align.pl`` (which compares them
+as text) would match none of its links: sigfast matches them and issues one
+:class:`AlignmentWarning`; ``sentence_ids="text"`` compares them as text, as the script does
+(its numbers, byte for byte), and ``strict=True`` refuses such files.
 
 Options: ``gold_format``/``system_format`` (``"pharaoh"`` | ``"naacl"``, default: detected),
 ``gold_base``/``system_base`` (0 or 1: index of the first word; default 0 for Pharaoh, 1 for
@@ -27,8 +31,13 @@ target-to-source alignment such as Lilt's ``*.reverse.talp``), ``report`` (``"wp
 ``wa_eval_align.pl``'s report, ``"lilt"`` the line of lilt's ``aer.py``, ``"dreamt"`` the last
 three lines of the JHU MT-class ``score-alignments``; default ``"wpt"`` when the gold file is
 NAACL, else ``"lilt"``), ``f_alpha`` (lilt's ``--fAlpha``: with ``report="lilt"``
-adds its ``F-Measure:`` line). The gold file is always the first argument (``gold``), as in
-both reference scorers (``aer.py reference hypothesis``, ``wa_eval_align.pl answer submission``).
+adds its ``F-Measure:`` line), ``all_sure`` (``--allSure``: every gold link is sure, possible
+ones too) and ``ignore_possible`` (``--ignorePossible``: gold links labelled possible are not
+possible links; with both, they are sure and not possible, as in ``aer.py``), ``sentence_ids``
+(``"value"`` or ``"text"``, above), ``strict``. aer.py's flag names are aliases
+(``allSure``, ``ignorePossible``, ``reverseRef``, ``reverseHyp``, ``fAlpha``). The gold file is
+always the first argument (``gold``), as in both reference scorers (``aer.py reference
+hypothesis``, ``wa_eval_align.pl answer submission``).
 
 Statistics per sentence: ``aer`` [a_and_s, a_and_p, a, s]; ``precision`` [a_and_p, a, s] and
 ``recall`` [a_and_s, a, s] (Och & Ney); ``f1`` [sure_match, sure_guessed, s]: the F-measure
@@ -60,7 +69,10 @@ values where sigfast raises :class:`~sigfast.exceptions.FormatError`: no sure go
 (``wa_eval_align.pl`` stops silently or ignores the line), line-count mismatch (``aer.py``:
 AssertionError), positions that are not plain decimal integers. ``wa_eval_align.pl`` compares
 sentence numbers as strings (``1`` never matches ``0001``, giving AER 1.0); sigfast compares
-their values. ``score-alignments`` (``azpoliak/align`` @ 1ac099b90e61c656369d1aff0f1b63cd68452b1d,
+their values and warns (``sentence_ids="text"`` gives the script's reading). Per sentence
+(``score --per-item``) a gold sentence without system links has AER 1 (the formula on its
+counts; wa_eval_align.pl prints 0.0000 for a file without links). ``score-alignments``
+(``azpoliak/align`` @ 1ac099b90e61c656369d1aff0f1b63cd68452b1d,
 Python 2) counts a gold link written both ``i-j`` and ``i?j`` twice in |A&P|; sigfast counts it once
 (a possible link is a set member); it also silently stops at the shortest input, sigfast does not.
 """

@@ -118,10 +118,16 @@ Quirks of the scripts that are reproduced, because they change the numbers:
   ``exact_semantic`` counts of the preceding real sentence (the first one
   for those before it), so that the sums give the printed numbers.
 
-Where sigfast differs from the scripts:
+As for ``conllx`` (:mod:`sigfast.formats.dependency`), a system FORM
+(conll08: SPLIT_FORM) or PPOSS/PPOS that differs from gold, a system HEAD
+written ``+N`` or that is no number, and HEADs that are one number written
+differently are scored as the scripts score them, with a
+:class:`~sigfast.formats.dependency.DependencyWarning`; ``strict=True``
+refuses the FORM and HEAD cases.
 
-* a FORM (conll08: SPLIT_FORM) that differs between the files, a HEAD that
-  is not a non-negative integer, a line whose column count is not 11
+Where sigfast differs from the scripts (see also docs/divergences.md):
+
+* a gold HEAD that is not a non-negative integer, a line whose column count is not 11
   (conll08) or 14 (conll09) plus the number of predicates of its sentence, a
   token line starting with whitespace (conll08: it shifts the columns), an
   empty conll09 argument label (``A0||A1``), bytes that are not UTF-8, an

@@ -65,20 +65,37 @@ exactly the ``correct`` column of ``stats["las"]``/``["uas"]``/``["label_acc"]``
 and the units are its ``total`` column. ``las`` and ``uas`` units are grouped
 by the gold DEPREL (``group_name="gold relation"``).
 
-Where sigfast differs from the scripts (it refuses input they would score
-wrongly, or is lenient where they stop without any score):
+Input the scripts score with a warning, or read as text where the numbers
+may surprise, is scored as they score it, with one :class:`DependencyWarning`
+per kind and system file (the command line prints each as one line); the
+option ``strict`` (``-o strict=true``, ``--strict``) refuses the first three:
 
-* a FORM that differs between gold and system is an error (the scripts only
-  warn); CPOSTAG differences are ignored (the scripts warn);
-* a HEAD that is not a non-negative integer, a line with fewer than 8 or more
-  than 10 columns, a token line starting with whitespace (it shifts the
-  columns for the scripts), bytes that are not UTF-8, or an empty file is an
-  error;
+* a system FORM that differs from gold (the scripts warn "word/pos
+  mismatch"; punctuation is decided by the gold FORM);
+* a system HEAD written ``+N`` (a number to Perl; compared as text, so ``+2``
+  is a wrong head against ``2``), and a system HEAD that is no number at all
+  (``_``, ``-1``: compared as text, a wrong head; Perl warns);
+* a CPOSTAG that differs from gold (the scripts warn and ignore it; so does
+  sigfast, strict or not), and HEADs that are the same number written
+  differently (``02``, ``+2`` and ``2``: counted wrong, as by the scripts).
+
+Where sigfast differs from the scripts (it refuses input they would score
+wrongly, or is lenient where they stop without any score; see also
+docs/divergences.md):
+
+* a gold HEAD that is not a non-negative integer (``+N`` accepted unless
+  ``strict``), a line with fewer than 8 or more than 10 columns, a token
+  line starting with whitespace (it shifts the columns for the scripts),
+  bytes that are not UTF-8, or an empty file is an error;
 * blank lines at the very end of either file are ignored (as ``eval07.pl``
   does; ``eval.pl`` stops with "line mismatch" when one file lacks the final
   blank line);
 * no scoring token at all: an error (the scripts die with "Illegal division
   by zero").
+
+Per sentence (``ItemStats.item_scores()``, ``sigfast score --per-item``) a
+sentence without scoring tokens has accuracy 0 from ``[0, 0]``; the ``-b``
+table prints ``NaN`` there.
 """
 
 from __future__ import annotations
@@ -129,6 +146,7 @@ class Lenience:
     form: list[tuple[int, str, str]] = field(default_factory=list)  # (line, gold, system)
     pos: list[tuple[int, str, str]] = field(default_factory=list)
     head: list[tuple[int, str, str]] = field(default_factory=list)  # same number, other text
+    not_number: list[tuple[int, str]] = field(default_factory=list)  # system HEADs that are no number
 
     def messages(self, sname: str) -> list[str]:
         out = []
@@ -154,6 +172,13 @@ class Lenience:
                 f"({len(self.head)} token line(s) in all); {self.script} compares HEADs as text, so the head counts "
                 "as wrong where the token is scored, and so does sigfast"
                 + ("; strict=true refuses a HEAD written +N" if any(h[2][:1] == "+" for h in self.head) else "")
+            )
+        if self.not_number:
+            line, h = self.not_number[0]
+            out.append(
+                f"{sname}, line {line}: the system HEAD {h!r} is not a non-negative integer "
+                f"({len(self.not_number)} token line(s) in all); {self.script} compares it as text, so the head "
+                "counts as wrong where the token is scored, and so does sigfast; strict=true refuses it"
             )
         return out
 
@@ -406,9 +431,11 @@ def check_token(
 
     Without ``lenience`` (or with a strict one) a FORM that differs from gold and a HEAD that is
     not plain digits are errors. With a lenient one, as the scripts do: a FORM that differs is
-    recorded for a warning, and a HEAD written ``+N`` (a number to Perl) is accepted; HEADs that
-    are the same number written differently (``+2``, ``02`` and ``2``) are recorded, since the
-    scripts compare them as text. A different ``pos_col`` value is recorded in either mode.
+    recorded for a warning, a HEAD written ``+N`` (a number to Perl) is accepted, and so is a
+    system HEAD that is no number at all (``_``, ``-1``: the scripts compare it as text, so it is
+    a wrong head), recorded; HEADs that are the same number written differently (``+2``, ``02``
+    and ``2``) are recorded, since the scripts compare them as text. A gold HEAD must be a
+    number. A different ``pos_col`` value is recorded in either mode.
     """
     lenient = lenience is not None and not lenience.strict
     if gf[form_col] != sf[form_col]:
@@ -424,14 +451,23 @@ def check_token(
         assert lenience is not None
         lenience.form.append((i + 1, gf[form_col], sf[form_col]))
     syntax = _SIGNED_DIGITS if lenient else _DIGITS
-    for fields, name in ((gf, gname), (sf, sname)):
+    for fields, name, is_sys in ((gf, gname, False), (sf, sname, True)):
         h = fields[head_col]
         if not syntax.match(h):
+            if lenient and is_sys:
+                assert lenience is not None
+                lenience.not_number.append((i + 1, h))
+                continue
             plus = lenience is not None and _SIGNED_DIGITS.match(h)
             raise FormatError(
                 f"sentence {sentence}: HEAD (column {head_col + 1}) is {h!r}, not a non-negative "
                 "integer; every token needs the number of its head (0 for the root)"
-                + (" (strict=true refuses a HEAD written +N)" if plus else ""),
+                + (" (strict=true refuses a HEAD written +N)" if plus else "")
+                + (
+                    " (the scorer compares a system HEAD as text: without strict=true sigfast does too)"
+                    if lenience is not None and not plus and name == sname
+                    else ""
+                ),
                 path=name,
                 line=i + 1,
             )
@@ -439,7 +475,7 @@ def check_token(
         if pos_col is not None and gf[pos_col] != sf[pos_col]:
             lenience.pos.append((i + 1, gf[pos_col], sf[pos_col]))
         g, sy = gf[head_col], sf[head_col]
-        if g != sy and int(g) == int(sy):
+        if g != sy and _SIGNED_DIGITS.match(sy) and int(g) == int(sy):
             lenience.head.append((i + 1, g, sy))
 
 
@@ -635,7 +671,10 @@ class TokenRow:
 
 
 def _attachment(head: str, pos: int) -> str:
-    """A HEAD shown as its offset from the token (``-1``, ``+3``) or ``root``, as the CoNLL-U units do."""
+    """A HEAD shown as its offset from the token (``-1``, ``+3``) or ``root``, as the CoNLL-U units do
+    (a system HEAD that is no number, which the scripts count wrong, as written)."""
+    if not _SIGNED_DIGITS.match(head):
+        return head
     h = int(head)
     return "root" if h == 0 else f"{h - pos:+d}"
 
