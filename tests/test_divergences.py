@@ -29,6 +29,7 @@ change a FORM (``John`` -> ``Jon``, ``.`` -> ``?``), PPOSS/PPOS on line 7, two H
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -166,3 +167,37 @@ def test_compare_warns_and_scores(capsys):
     err = capsys.readouterr().err.splitlines()
     assert any("HEAD '02'" in e for e in err) and any("FORM 'dog'" in e for e in err)
     assert all(e.startswith("sigfast: warning: ") for e in err)
+
+
+def test_every_new_option_in_info_and_cli(capsys):
+    """The options of this page's reference behaviours are in the schemas (`sigfast info` lists
+    them) and work from the command line with `-o`, aer.py's and sacrebleu's names included."""
+    assert main(["info", "--json"]) == 0
+    info = {f["name"]: {o["name"] for o in f["options"]} for f in json.loads(capsys.readouterr().out)["formats"]}
+    for fmt, names in {
+        "conllx": {"strict"},
+        "conll07": {"strict"},
+        "conll08": {"strict"},
+        "conll09": {"strict"},
+        "alignment": {"strict", "all_sure", "ignore_possible", "sentence_ids", "reverse_gold", "reverse_system"},
+        "conlleval": {"latex"},
+        "ner": {"latex"},
+        "mt": {"ter_normalized", "ter_no_punct", "ter_asian_support", "ter_case_sensitive"},
+    }.items():
+        assert names <= info[fmt], fmt
+    al = Path(__file__).resolve().parent / "data" / "alignment"
+    # aer.py's flag names through -o: --allSure --ignorePossible --reverseHyp (tests/test_format_alignment.py)
+    args = ["score", "-f", "alignment", "-o", "allSure=true", "-o", "ignorePossible=true", "-o", "reverseHyp=true"]
+    assert main([*args, str(al / "gold.pharaoh"), str(al / "system_reversed.pharaoh")]) == 0
+    assert capsys.readouterr().out.endswith("system_reversed.pharaoh: 37.5% (54.5%/69.2%/11)\n")
+    assert (
+        main(["score", "-f", "alignment", "-o", "sentence_ids=text", str(al / "gold.naacl"), str(al / "system.naacl")])
+        == 0
+    )
+    out = capsys.readouterr()
+    assert out.out == (al / "wpt.expected").read_text() and out.err == ""
+    assert (
+        main(["score", "-f", "alignment", "-o", "sentence_ids=bytes", str(al / "gold.naacl"), str(al / "system.naacl")])
+        == 1
+    )
+    assert "sentence_ids=value|text" in capsys.readouterr().err
