@@ -12,6 +12,7 @@
 //! | `Chrf` | (hyp, ref, match) per char order, then per word order | sacrebleu's chrF / chrF++ (0–100) |
 //! | `Aer` | \|A∩S\|, \|A∩P\|, \|A\|, \|S\| | 1 − (\|A∩S\| + \|A∩P\|) / (\|A\| + \|S\|) |
 //! | `ErrorRate` | edits, reference length | edits / length |
+//! | `Ter` | edits, average reference length | sacrebleu's TER: 100 · edits / length (0–100+) |
 //! | `WeightedMacroF1` | syn_correct, syn_total, sem_correct, sem_guessed, sem_gold | CoNLL-2008 labeled macro F1 |
 //!
 //! A ratio with a zero denominator is 0 (conlleval's convention).
@@ -471,10 +472,6 @@ pub static SPECS: &[Spec] = &[
                 defaults: &[],
             },
             Alias {
-                name: "ter",
-                defaults: &[],
-            },
-            Alias {
                 name: "cer",
                 defaults: &[],
             },
@@ -483,9 +480,22 @@ pub static SPECS: &[Spec] = &[
         higher_is_better: Some(false),
         scale: Scale::Fraction,
         counts: false,
-        description: "edits / reference length (WER, TER, CER)",
+        description: "edits / reference length (WER, CER)",
         reference: "the formula on summed statistics",
         build: |_| Ok(Metric::ErrorRate),
+    },
+    Spec {
+        name: "ter",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(false),
+        scale: Scale::Points,
+        counts: false,
+        description:
+            "sacrebleu TER: 100 * edits / average reference length (100 for edits against \
+                      empty references)",
+        reference: "sacrebleu 2.x TER",
+        build: |_| Ok(Metric::Ter),
     },
     Spec {
         name: "macro_f1_2008",
@@ -672,7 +682,7 @@ impl Metric {
                 v
             }
             Metric::Aer => vec!["a_and_s".into(), "a_and_p".into(), "a".into(), "s".into()],
-            Metric::ErrorRate => vec!["edits".into(), "ref_len".into()],
+            Metric::ErrorRate | Metric::Ter => vec!["edits".into(), "ref_len".into()],
             Metric::WeightedMacroF1 { .. } => vec![
                 "syn_correct".into(),
                 "syn_total".into(),
@@ -717,6 +727,8 @@ pub enum Metric {
     },
     Aer,
     ErrorRate,
+    /// sacrebleu's TER on (edits, average reference length), on its 0–100 scale.
+    Ter,
     WeightedMacroF1 {
         weight: f64,
     },
@@ -737,7 +749,7 @@ impl Metric {
     pub fn n_stats(&self) -> usize {
         match self {
             Metric::Mean { .. } => 1,
-            Metric::Accuracy | Metric::ErrorRate => 2,
+            Metric::Accuracy | Metric::ErrorRate | Metric::Ter => 2,
             Metric::Precision | Metric::Recall | Metric::FBeta { .. } => 3,
             Metric::Bleu { max_order, .. } => 2 + 2 * max_order,
             Metric::Chrf {
@@ -754,7 +766,7 @@ impl Metric {
     pub fn higher_is_better(&self) -> bool {
         match self {
             Metric::Mean { higher_is_better } => *higher_is_better,
-            Metric::Aer | Metric::ErrorRate => false,
+            Metric::Aer | Metric::ErrorRate | Metric::Ter => false,
             _ => true,
         }
     }
@@ -791,6 +803,7 @@ impl Metric {
             } => chrf(s, char_order + word_order, *beta, *eps_smoothing),
             Metric::Aer => 1.0 - ratio(s[0] + s[1], s[2] + s[3]),
             Metric::ErrorRate => ratio(s[0], s[1]),
+            Metric::Ter => ter(s[0], s[1]),
             Metric::WeightedMacroF1 { weight } => {
                 let syn = ratio(s[0], s[1]);
                 let sem_p = ratio(s[2], s[3]);
@@ -859,6 +872,19 @@ fn bleu(s: &[f64], order: usize, smooth: Smooth, effective_order: bool) -> f64 {
         log_sum += if p == 0.0 { -9_999_999_999.0 } else { p.ln() };
     }
     bp * (log_sum / eff_order as f64).exp()
+}
+
+/// sacrebleu's `TER._compute_score_from_stats`: 100 · edits / length; with
+/// a zero length, 100 when there are edits (a non-empty hypothesis against
+/// empty references), else 0.
+fn ter(edits: f64, ref_len: f64) -> f64 {
+    if ref_len > 0.0 {
+        100.0 * (edits / ref_len)
+    } else if edits > 0.0 {
+        100.0
+    } else {
+        0.0
+    }
 }
 
 /// sacrebleu's `CHRF._compute_f_score` on summed statistics.
@@ -951,6 +977,15 @@ mod tests {
     }
 
     #[test]
+    fn ter_on_sacrebleu_scale() {
+        assert_eq!(Metric::Ter.score(&[3.0, 12.0], 1.0), 25.0);
+        assert_eq!(Metric::Ter.score(&[2.0, 0.0], 1.0), 100.0);
+        assert_eq!(Metric::Ter.score(&[0.0, 0.0], 1.0), 0.0);
+        assert!(!Metric::Ter.higher_is_better());
+        assert_eq!(Metric::Ter.n_stats(), 2);
+    }
+
+    #[test]
     fn macro_f1_2008() {
         let m = Metric::WeightedMacroF1 { weight: 0.5 };
         let v = m.score(&[80.0, 100.0, 30.0, 40.0, 50.0], 1.0);
@@ -1022,6 +1057,9 @@ mod registry_tests {
             "f0.5"
         );
         assert_eq!(r("wer", &[]).unwrap().label, "wer");
+        let t = r("TER", &[]).unwrap();
+        assert_eq!((t.label.as_str(), t.spec.scale), ("ter", Scale::Points));
+        assert_eq!(t.metric, Metric::Ter);
         let b = r("bleu", &[("smooth_method", Value::Str("floor".into()))]).unwrap();
         assert_eq!(
             b.metric,

@@ -14,7 +14,11 @@ How the expected outputs in tests/data/alignment/ were produced (reference score
       python3 aer.py gold.pharaoh system.pharaoh --fAlpha 0.5 > lilt.expected
       python3 aer.py gold.pharaoh system_reversed.pharaoh --reverseHyp > lilt_reversed.expected
   (gold_question.pharaoh is gold.pharaoh with ``p`` written ``?``, the JHU "dreamt" convention,
-  which aer.py does not read.)
+  which aer.py does not read.) Its options --allSure and --ignorePossible, alone and together
+  (AER_PY_OPTIONS below), on the same files:
+      python3 aer.py gold.pharaoh system.pharaoh OPTS --fAlpha 0.5
+      python3 aer.py gold.pharaoh system_reversed.pharaoh --reverseHyp OPTS
+      python3 aer.py system.pharaoh gold.pharaoh --reverseRef --reverseHyp OPTS
 * JHU MT-class ``score-alignments`` from ``azpoliak/align`` @
   1ac099b90e61c656369d1aff0f1b63cd68452b1d (md5 ccc57fae97b006847c86a5caf15acd13), Python 2.7.18:
       cp gold_question.pharaoh P.a; (P.e, P.f: 4 lines of 6 dummy words each)
@@ -32,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import sigfast.exceptions as sigfast_errors
 import sigfast.formats as formats
 from sigfast.exceptions import FormatError
 from sigfast.formats import alignment
@@ -363,3 +368,260 @@ def test_units_united_hansards():
         "alignment", WA / "gold" / "test.wa.nonullalign", [WA / "systems" / s for s in rev], reverse_system=True
     )
     _check_united(parsed)
+
+
+# ------------------------------------------------------------------------------- aer.py options
+
+# aer.py (see the module docstring) with --allSure / --ignorePossible: stdout, "|" for newlines
+AER_PY_OPTIONS = {
+    "--allSure": (
+        "system.pharaoh: 25.0% (81.8%/69.2%/11)|F-Measure: 0.750|",
+        "system_reversed.pharaoh: 25.0% (81.8%/69.2%/11)|",
+        "gold.pharaoh: 25.0% (69.2%/81.8%/13)|",
+    ),
+    "--ignorePossible": (
+        "system.pharaoh: 36.8% (54.5%/75.0%/11)|F-Measure: 0.632|",
+        "system_reversed.pharaoh: 36.8% (54.5%/75.0%/11)|",
+        "gold.pharaoh: 30.4% (61.5%/80.0%/13)|",
+    ),
+    "--allSure --ignorePossible": (
+        "system.pharaoh: 37.5% (54.5%/69.2%/11)|F-Measure: 0.610|",
+        "system_reversed.pharaoh: 37.5% (54.5%/69.2%/11)|",
+        "gold.pharaoh: 29.2% (61.5%/81.8%/13)|",
+    ),
+}
+_FLAG = {"--allSure": "all_sure", "--ignorePossible": "ignore_possible"}
+
+
+def _lilt(r, folder) -> str:
+    return r.text.replace(str(folder) + "/", "").replace("\n", "|")
+
+
+@pytest.mark.parametrize("flags", sorted(AER_PY_OPTIONS))
+def test_aer_py_options_synthetic(flags):
+    opts = {_FLAG[f]: True for f in flags.split()}
+    plain, rev, swapped = AER_PY_OPTIONS[flags]
+    r = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh", f_alpha=0.5, **opts)
+    assert _lilt(r, DATA) == plain
+    _check_stats(r)
+    rr = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system_reversed.pharaoh", reverse_system=True, **opts)
+    assert _lilt(rr, DATA) == rev
+    # the system's links as gold (its p links possible), both sides reversed: aer.py's flag names work too
+    aliases = {{"all_sure": "allSure", "ignore_possible": "ignorePossible"}[k]: v for k, v in opts.items()}
+    rs = formats.score(
+        "alignment", DATA / "system.pharaoh", DATA / "gold.pharaoh", reverseRef=True, reverseHyp=True, **aliases
+    )
+    assert _lilt(rs, DATA) == swapped
+    _check_stats(rs)
+    # units follow the changed sets: correct sure units = |A&S|, correct possible units = |A&P|
+    a_s, a_p = (int(x) for x in r.stats["aer"].values.sum(0)[:2])
+    for view, n in (("sure", a_s), ("possible", a_p)):
+        u = r.units(view)
+        assert int((u.gold == u.system)[u.gold_present].sum()) == n
+
+
+def test_all_sure_and_ignore_possible_sets():
+    # sentence 1: gold 0-0 1-1 2p2 2p3 3-3, system 0-0 1-2 2-3 3-3 3-3 (A has 4 links). --allSure makes
+    # 2-2 and 2-3 sure; --ignorePossible leaves them out of P; with both they are sure and not
+    # possible (P = the dash links only): |A&S| = 3 (0-0 2-3 3-3), |A&P| = 2 (0-0 3-3), |A| = 4, |S| = 5
+    r = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh", all_sure=True, ignore_possible=True)
+    assert r.stats["aer"].values[0].tolist() == [3, 2, 4, 5]
+    r = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh", all_sure=True)
+    assert r.stats["aer"].values[0].tolist() == [3, 3, 4, 5]
+    r = alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.pharaoh", ignore_possible=True)
+    assert r.stats["aer"].values[0].tolist() == [2, 2, 4, 3]
+
+
+# aer.py on the Hansards gold converted to Pharaoh (as for AER_PY above), in each system folder:
+#   python3 aer.py gold.talp test.enfr.X.talp [--reverseHyp] OPTS --fAlpha 0.5      ("|" = newline)
+AER_PY_HANSARDS_OPTIONS = {
+    (
+        "lilt_giza/test.enfr.grow-diagonal-final.talp",
+        "--allSure",
+    ): "test.enfr.grow-diagonal-final.talp: 54.3% (95.5%/30.1%/5489)|F-Measure: 0.457|",
+    (
+        "lilt_giza/test.enfr.grow-diagonal-final.talp",
+        "--ignorePossible",
+    ): "test.enfr.grow-diagonal-final.talp: 22.4% (67.4%/91.6%/5489)|F-Measure: 0.776|",
+    (
+        "lilt_giza/test.enfr.grow-diagonal-final.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.grow-diagonal-final.talp: 61.0% (67.4%/30.1%/5489)|F-Measure: 0.416|",
+    (
+        "lilt_giza/test.enfr.grow-diagonal.talp",
+        "--allSure",
+    ): "test.enfr.grow-diagonal.talp: 56.0% (97.5%/28.4%/5072)|F-Measure: 0.440|",
+    (
+        "lilt_giza/test.enfr.grow-diagonal.talp",
+        "--ignorePossible",
+    ): "test.enfr.grow-diagonal.talp: 20.5% (71.4%/89.7%/5072)|F-Measure: 0.795|",
+    (
+        "lilt_giza/test.enfr.grow-diagonal.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.grow-diagonal.talp: 61.9% (71.4%/28.4%/5072)|F-Measure: 0.406|",
+    (
+        "lilt_giza/test.enfr.intersection.talp",
+        "--allSure",
+    ): "test.enfr.intersection.talp: 58.7% (98.4%/26.2%/4637)|F-Measure: 0.413|",
+    (
+        "lilt_giza/test.enfr.intersection.talp",
+        "--ignorePossible",
+    ): "test.enfr.intersection.talp: 20.3% (74.6%/85.6%/4637)|F-Measure: 0.797|",
+    (
+        "lilt_giza/test.enfr.intersection.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.intersection.talp: 63.7% (74.6%/26.2%/4637)|F-Measure: 0.387|",
+    (
+        "lilt_giza/test.enfr.reverse.talp",
+        "--allSure",
+    ): "test.enfr.reverse.talp: 55.0% (91.6%/29.8%/5672)|F-Measure: 0.450|",
+    (
+        "lilt_giza/test.enfr.reverse.talp",
+        "--ignorePossible",
+    ): "test.enfr.reverse.talp: 26.6% (62.9%/88.3%/5672)|F-Measure: 0.734|",
+    (
+        "lilt_giza/test.enfr.reverse.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.reverse.talp: 62.1% (62.9%/29.8%/5672)|F-Measure: 0.404|",
+    ("lilt_giza/test.enfr.talp", "--allSure"): "test.enfr.talp: 52.8% (91.4%/31.8%/6069)|F-Measure: 0.472|",
+    ("lilt_giza/test.enfr.talp", "--ignorePossible"): "test.enfr.talp: 25.8% (61.8%/92.9%/6069)|F-Measure: 0.742|",
+    (
+        "lilt_giza/test.enfr.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.talp: 60.4% (61.8%/31.8%/6069)|F-Measure: 0.420|",
+    ("lilt_giza/test.enfr.union.talp", "--allSure"): "test.enfr.union.talp: 49.6% (87.1%/35.5%/7104)|F-Measure: 0.504|",
+    (
+        "lilt_giza/test.enfr.union.talp",
+        "--ignorePossible",
+    ): "test.enfr.union.talp: 30.7% (54.3%/95.5%/7104)|F-Measure: 0.693|",
+    (
+        "lilt_giza/test.enfr.union.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.union.talp: 59.1% (54.3%/35.5%/7104)|F-Measure: 0.429|",
+    (
+        "lilt_fastalign/test.enfr.grow-diagonal-final.talp",
+        "--allSure",
+    ): "test.enfr.grow-diagonal-final.talp: 56.1% (87.7%/29.2%/5817)|F-Measure: 0.439|",
+    (
+        "lilt_fastalign/test.enfr.grow-diagonal-final.talp",
+        "--ignorePossible",
+    ): "test.enfr.grow-diagonal-final.talp: 27.7% (61.3%/88.3%/5817)|F-Measure: 0.723|",
+    (
+        "lilt_fastalign/test.enfr.grow-diagonal-final.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.grow-diagonal-final.talp: 62.7% (61.3%/29.2%/5817)|F-Measure: 0.396|",
+    (
+        "lilt_fastalign/test.enfr.grow-diagonal.talp",
+        "--allSure",
+    ): "test.enfr.grow-diagonal.talp: 57.2% (90.8%/28.0%/5374)|F-Measure: 0.428|",
+    (
+        "lilt_fastalign/test.enfr.grow-diagonal.talp",
+        "--ignorePossible",
+    ): "test.enfr.grow-diagonal.talp: 24.7% (65.9%/87.8%/5374)|F-Measure: 0.753|",
+    (
+        "lilt_fastalign/test.enfr.grow-diagonal.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.grow-diagonal.talp: 63.1% (65.9%/28.0%/5374)|F-Measure: 0.393|",
+    (
+        "lilt_fastalign/test.enfr.intersection.talp",
+        "--allSure",
+    ): "test.enfr.intersection.talp: 59.5% (92.4%/26.0%/4899)|F-Measure: 0.405|",
+    (
+        "lilt_fastalign/test.enfr.intersection.talp",
+        "--ignorePossible",
+    ): "test.enfr.intersection.talp: 23.6% (69.6%/84.5%/4899)|F-Measure: 0.764|",
+    (
+        "lilt_fastalign/test.enfr.intersection.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.intersection.talp: 64.5% (69.6%/26.0%/4899)|F-Measure: 0.378|",
+    (
+        "lilt_fastalign/test.enfr.reverse.talp",
+        "--allSure",
+    ): "test.enfr.reverse.talp: 54.6% (81.3%/31.5%/6747)|F-Measure: 0.454|",
+    (
+        "lilt_fastalign/test.enfr.reverse.talp",
+        "--ignorePossible",
+    ): "test.enfr.reverse.talp: 33.6% (53.1%/88.7%/6747)|F-Measure: 0.664|",
+    (
+        "lilt_fastalign/test.enfr.reverse.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.reverse.talp: 62.5% (53.1%/31.5%/6747)|F-Measure: 0.395|",
+    ("lilt_fastalign/test.enfr.talp", "--allSure"): "test.enfr.talp: 52.7% (80.0%/33.5%/7312)|F-Measure: 0.473|",
+    ("lilt_fastalign/test.enfr.talp", "--ignorePossible"): "test.enfr.talp: 35.9% (49.8%/90.1%/7312)|F-Measure: 0.641|",
+    (
+        "lilt_fastalign/test.enfr.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.talp: 61.7% (49.8%/33.5%/7312)|F-Measure: 0.401|",
+    (
+        "lilt_fastalign/test.enfr.union.talp",
+        "--allSure",
+    ): "test.enfr.union.talp: 48.8% (74.4%/39.1%/9160)|F-Measure: 0.512|",
+    (
+        "lilt_fastalign/test.enfr.union.talp",
+        "--ignorePossible",
+    ): "test.enfr.union.talp: 42.2% (41.6%/94.4%/9160)|F-Measure: 0.578|",
+    (
+        "lilt_fastalign/test.enfr.union.talp",
+        "--allSure --ignorePossible",
+    ): "test.enfr.union.talp: 60.1% (41.6%/39.1%/9160)|F-Measure: 0.403|",
+}
+
+
+@pytest.mark.parametrize("key", sorted(AER_PY_HANSARDS_OPTIONS))
+def test_aer_py_options_hansards(key, tmp_path):
+    _need_data()
+    system, flags = key
+    f = WA / "systems" / system
+    opts = {_FLAG[x]: True for x in flags.split()}
+    # the NAACL gold as it is, and converted to Pharaoh as aer.py was given it
+    pharaoh = tmp_path / "gold.talp"
+    links: dict[int, list[str]] = {}
+    for line in (WA / "gold" / "test.wa.nonullalign").read_text().splitlines():
+        sid, i, j, label = line.split()
+        links.setdefault(int(sid), []).append(f"{int(i) - 1}{'-' if label == 'S' else 'p'}{int(j) - 1}")
+    pharaoh.write_text("".join(" ".join(links.get(k, [])) + "\n" for k in range(1, 448)))
+    for gold in (WA / "gold" / "test.wa.nonullalign", pharaoh):
+        r = alignment.score_alignment(gold, f, reverse_system="reverse" in system, report="lilt", f_alpha=0.5, **opts)
+        assert _lilt(r, f.parent) == AER_PY_HANSARDS_OPTIONS[key]
+        _check_stats(r)
+
+
+# ------------------------------------------------------------------------------- sentence ids
+
+
+def test_sentence_ids_as_text_like_wa_eval_align(recwarn):
+    # wpt.expected: wa_eval_align.pl on the files as they are ("1" is not "0001": AER 1.0)
+    r = alignment.score_alignment(DATA / "gold.naacl", DATA / "system.naacl", sentence_ids="text")
+    assert r.text == (DATA / "wpt.expected").read_text()
+    assert r.item_ids == ("0001", "0002", "0003", "0004", "1", "2", "3", "4", "5")
+    assert not r.warnings and not [w for w in recwarn if issubclass(w.category, alignment.AlignmentWarning)]
+    _check_stats(r)
+    with pytest.raises(sigfast_errors.InputError, match="two NAACL files"):
+        alignment.score_alignment(DATA / "gold.pharaoh", DATA / "system.naacl", sentence_ids="text")
+
+
+def test_sentence_ids_by_value_warn_and_strict_refuses(capsys):
+    from sigfast.cli import main
+
+    with pytest.warns(alignment.AlignmentWarning, match=r"sentence number '1' is written '0001' .*4 sentence"):
+        r = alignment.score_alignment(DATA / "gold.naacl", DATA / "system.naacl")
+    assert r.text == (DATA / "wpt_padded.expected").read_text() and len(r.warnings) == 1
+    with pytest.raises(FormatError, match=r"system.naacl, line 1: sentence number '1' is written '0001'"):
+        alignment.score_alignment(DATA / "gold.naacl", DATA / "system.naacl", strict=True)
+    # the command line: one warning line, and --strict
+    assert main(["score", "-f", "alignment", str(DATA / "gold.naacl"), str(DATA / "system.naacl")]) == 0
+    out = capsys.readouterr()
+    assert out.out == (DATA / "wpt_padded.expected").read_text()
+    assert out.err.count("\n") == 1 and out.err.startswith("sigfast: warning: ") and "0001" in out.err
+    assert main(["score", "--strict", str(DATA / "gold.naacl"), str(DATA / "system.naacl")]) == 1
+    assert capsys.readouterr().err.startswith("sigfast: error: ")
+
+
+def test_sentence_ids_hansards():
+    _need_data()
+    gold, ibm1 = WA / "gold" / "test.wa.nonullalign", WA / "systems/uva_nlp2_ibm/ibm1.mle.naacl"
+    # wa_eval_align.pl on the files as they are: every sentence number differs in writing (AER 1.0)
+    r = alignment.score_alignment(gold, ibm1, sentence_ids="text")
+    assert r.text == (DATA / "wpt.expected").read_text()
+    with pytest.warns(alignment.AlignmentWarning, match="447 sentence"):
+        assert alignment.score_alignment(gold, ibm1).text == WPT_IBM1_MLE

@@ -15,6 +15,12 @@ How the expected outputs in tests/data/chunk/*.expected were produced: the refer
     paste -d' ' <(cut -d' ' -f1,4 ner_gold.txt) <(cut -f2 ner_system.txt) | sed 's/^ *$//' \\
         | perl conlleval.pl > ner.expected
     ... | grep -v DOCSTART | perl conlleval.pl > ner_nodocstart.expected
+    # the LaTeX table (-l) of each: the same commands with -l, into X.latex.expected
+    perl conlleval.pl -l < X.txt > X.latex.expected           (iob1, iob2_vs_iob1, edge, random_*)
+    perl conlleval.pl -l -r -o OUT < raw.txt > raw.latex.expected
+    perl conlleval.pl -l -d '\\t' < tab.txt > tab.latex.expected
+    paste ... (as above) | perl conlleval.pl -l > ner.latex.expected
+    printf 'a O O\\n' | perl conlleval.pl -l      (no chunk at all: NO_CHUNK_LATEX below)
 
 random_*.txt were drawn from a seeded generator of odd tags (E-, S-, [, ], ., B-0, X, B-A-B, ...).
 The CoNLL-2003 figures (92.22 / 93.03) are those of shared/data/ner/conll2003_en_testb/SOURCE.md,
@@ -295,3 +301,38 @@ def test_factorize_exact(distinct):
     idx, inv = chunk._factorize(keys)
     assert np.array_equal(keys[idx][inv], keys)
     assert len(set(keys[idx].tolist())) == len(idx) == len(set(keys.tolist()))
+
+
+# ------------------------------------------------------------------------------- conlleval -l
+
+NO_CHUNK_LATEX = (
+    "        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline\\hline\n"
+    "Overall &    0.00\\% &   0.00\\% &   0.00 \\\\\\hline\n"
+)
+
+
+@pytest.mark.parametrize("name,opts", CASES)
+def test_latex_table_matches_reference(name, opts):
+    # conlleval -l, byte for byte: the empty type twice (edge), a type padded by bytes (ÄÖ)
+    r = chunk.score_conlleval(None, DATA / f"{name}.txt", latex=True, **opts)
+    assert r.text == (DATA / f"{name}.latex.expected").read_text(encoding="utf-8")
+    plain = chunk.score_conlleval(None, DATA / f"{name}.txt", **opts)
+    assert r.scores == plain.scores
+    for k in r.stats:
+        assert np.array_equal(r.stats[k].values, plain.stats[k].values)
+
+
+def test_latex_table_ner_and_cli(tmp_path, capsys):
+    from sigfast.cli import main
+
+    expected = (DATA / "ner.latex.expected").read_text(encoding="utf-8")
+    assert chunk.score_ner(DATA / "ner_gold.txt", DATA / "ner_system.txt", latex=True).text == expected
+    assert formats.score("ner", DATA / "ner_gold.txt", DATA / "ner_system.txt", l="true").text == expected
+    assert (
+        main(["score", "-f", "ner", "-o", "latex=true", str(DATA / "ner_gold.txt"), str(DATA / "ner_system.txt")]) == 0
+    )
+    assert capsys.readouterr().out == expected
+    f = tmp_path / "none.txt"
+    f.write_text("a O O\n")
+    assert chunk.score_conlleval(None, f, latex=True).text == NO_CHUNK_LATEX
+    assert formats.spec("conlleval").option("latex").type is bool

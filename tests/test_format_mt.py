@@ -231,8 +231,8 @@ def test_bad_options(tmp_path):
         score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), tokenize="flores200")
     with pytest.raises(FormatError, match="option tokenize=.* cannot be 'zh-x'"):
         score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), tokenize="zh-x")
-    with pytest.raises(InputError, match="unknown MT metric 'ter'"):
-        score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), metric="ter")
+    with pytest.raises(InputError, match="unknown MT metric 'meteor'"):
+        score("mt", str(EDGE[0]), str(FIX / "edge.hyp"), metric="meteor")
     with pytest.raises(FormatError, match="cannot read"):
         score("mt", str(tmp_path / "missing.txt"), str(FIX / "edge.hyp"))
 
@@ -311,9 +311,9 @@ def test_report_equals_sacrebleu_command_line():
 
 
 def test_default_metrics_and_read_integration():
-    # by default all three metrics are computed, so sigfast.read(..., metric=...) finds each
+    # by default all four metrics are computed, so sigfast.read(..., metric=...) finds each
     rep = score("mt", str(EDGE[0]), str(FIX / "edge.hyp"))
-    assert rep.default_metric == "bleu" and list(rep.stats) == ["bleu", "chrf", "chrf++"]
-    assert [ln.split("|")[0].strip() for ln in rep.text.splitlines()] == ["BLEU", "chrF2", "chrF2++"]
+    assert rep.default_metric == "bleu" and list(rep.stats) == ["bleu", "chrf", "chrf++", "ter"]
+    assert [ln.split("|")[0].strip() for ln in rep.text.splitlines()] == ["BLEU", "chrF2", "chrF2++", "TER"]
     st = sigfast.read(str(EDGE[0]), [str(FIX / "edge.hyp"), str(EDGE[1])], format="mt", metric="chrf++")
     assert st.metric == "chrf" and len(st.stat_names) == 24

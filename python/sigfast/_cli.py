@@ -15,6 +15,10 @@ the same name, type, default and meaning everywhere:
 * systems as ``PATH`` or ``NAME=PATH``; by default a system is named after
   its file (:func:`sigfast.formats.system_names`);
 * ``--align chars|tokens`` wherever units are compared;
+* ``--strict`` (``score``, ``compare``, ``pairwise``): ``-o strict=true`` for
+  every format that has a strict mode, i.e. refuse the input a reference
+  scorer only warns about instead of scoring it as the scorer does; formats
+  without one already refuse all such input;
 * ``--output FILE`` (its extension picks JSON, CSV, markdown, LaTeX or
   text) or ``--json/--csv/--markdown/--latex`` to standard output;
 * ``--threads``, ``--progress/--no-progress``, ``--confidence``,
@@ -27,9 +31,10 @@ any computation starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .exceptions import InputError
@@ -48,9 +53,11 @@ __all__ = [
     "add_refs",
     "add_resamples",
     "add_seed",
+    "add_strict",
     "add_threads",
     "emit",
     "format_options",
+    "one_line_warnings",
     "precheck",
     "split_systems",
 ]
@@ -200,6 +207,15 @@ def add_align(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_strict(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse input that the reference scorer scores with a warning (-o strict=true for the formats that "
+        "have it: conllx, conll07, conll08, conll09, alignment)",
+    )
+
+
 def add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--output",
@@ -279,7 +295,17 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
     if gold is None:
         fmt = getattr(args, "format", None) or item_format(systems)
         return parse(fmt, None, systems, **opts)
-    return parse(getattr(args, "format", None) or "auto", gold, systems, **opts)
+    fmt = getattr(args, "format", None) or "auto"
+    if getattr(args, "strict", False):
+        from .formats import detect_format, spec
+
+        if fmt == "auto":
+            fmt = detect_format(gold if not isinstance(gold, list) else gold[0])
+        if spec(fmt).option("strict") is not None:
+            if "strict" in opts:
+                raise InputError(f"--strict and -o strict={opts['strict']} both given; give one")
+            opts["strict"] = "true"
+    return parse(fmt, gold, systems, **opts)
 
 
 def style(args: argparse.Namespace) -> str:
@@ -355,3 +381,17 @@ def emit(
     sys.stdout.write(render(style(args)))
     if out:
         print(f"sigfast: wrote {out}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def one_line_warnings() -> Iterator[None]:
+    """Warnings (a reference scorer's warnings that sigfast repeats, e.g. ``DependencyWarning``)
+    printed on standard error as one line each: ``sigfast: warning: ...``."""
+    import warnings
+
+    def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+        print(f"sigfast: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield

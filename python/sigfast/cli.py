@@ -78,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     _test_args(c)
     c.add_argument("--view", help="--test mcnemar: the units to compare (default: the metric's, or the format's first)")
     _cli.add_align(c)
+    _cli.add_strict(c)
     c.add_argument(
         "-n",
         "--resamples",
@@ -116,6 +117,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("files", nargs="+", metavar="FILE", help="GOLD SYSTEM [SYSTEM ...] (or SYSTEM ... with --ref)")
     _cli.add_format(s)
     _cli.add_refs(s)
+    _cli.add_strict(s)
+    s.add_argument(
+        "--per-item",
+        action="store_true",
+        help="each item's score and statistics as the reference scores one sentence or document alone (sentence "
+        "BLEU with the effective order, per-sentence LAS, F1 counts, AER counts, per-document ROUGE)",
+    )
+    _cli.add_metric(s)
     _cli.add_output(s)
     s.set_defaults(handler=_cmd_score)
 
@@ -130,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _cli.add_format(pw)
     _cli.add_refs(pw)
+    _cli.add_strict(pw)
     _cli.add_metric(pw)
     pw.add_argument("--variant", default="bk", choices=_BOOT_VARIANTS, help="bootstrap p-value rule (default bk)")
     pw.add_argument("--alternative", choices=("two-sided", "greater", "less"), default=None)
@@ -431,6 +441,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     _cli.precheck(args)
     if not args.ref and len(args.files) < 2:
         raise _input_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
+    if args.metric and not args.per_item:
+        raise _input_error("-m/--metric picks the metrics of --per-item; the report holds the format's own metrics")
     if not args.format and not args.ref:
         from .formats import detect_format
 
@@ -438,6 +450,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     parsed = _parse_inputs(args, min_systems=1)
     if not parsed.spec.needs_gold:
         raise _input_error(f"format {parsed.format!r} holds per-item values; there is no reference scorer to run")
+    if args.per_item:
+        return _score_per_item(args, parsed)
     several = len(parsed.names) > 1
     text = "".join(
         (f"== {n} ==\n" if several else "") + r.text + ("" if r.text.endswith("\n") else "\n")
@@ -458,6 +472,106 @@ def _cmd_score(args: argparse.Namespace) -> int:
             for n, r in zip(parsed.names, parsed.reports)
         ],
     )
+    return 0
+
+
+def _score_per_item(args: argparse.Namespace, parsed: Any) -> int:
+    """``score --per-item``: every item's score alone (``ItemStats.item_scores``) and its statistics."""
+    import json
+
+    from .report import Table
+
+    first = parsed.reports[0]
+    wanted = list(dict.fromkeys(args.metric)) if args.metric else [first.default_metric]
+    for m in wanted:
+        if m not in first.stats:
+            raise _input_error(
+                f"format {parsed.format!r} has no per-item metric {m!r}; choose from {', '.join(first.stats)}"
+            )
+    # per system: (item stats, item scores) of each metric
+    per = [{m: (r.stats[m], r.stats[m].item_scores()) for m in wanted} for r in parsed.reports]
+    n_items = {len(next(iter(p.values()))[1]) for p in per}
+    several = len(parsed.names) > 1
+    with_ids = any(r.item_ids for r in parsed.reports)
+
+    def ids(k: int) -> tuple[str, ...]:
+        r = parsed.reports[k]
+        n = len(next(iter(per[k].values()))[1])
+        return tuple(r.item_ids) if r.item_ids else ("",) * n
+
+    def num(v: float, full: bool) -> Any:
+        v = float(v)
+        if v.is_integer() and abs(v) < 2**53:
+            return int(v)
+        return v if full else f"{v:.6g}"
+
+    def table(full: bool) -> Table:
+        head: list[str] = (["system"] if several else []) + ["item"] + (["id"] if with_ids else [])
+        for m in wanted:
+            st = per[0][m][0]
+            head += [m, *(f"{m}:{x}" if len(wanted) > 1 else x for x in st.stat_names)]
+        rows = []
+        for k, name in enumerate(parsed.names):
+            item_ids = ids(k)
+            for i in range(len(item_ids)):
+                row: list[Any] = ([name] if several else []) + [i + 1] + ([item_ids[i]] if with_ids else [])
+                for m in wanted:
+                    st, sc = per[k][m]
+                    row += [num(sc[i], full), *(num(x, full) for x in st.values[i])]
+                rows.append(tuple(row))
+        notes = []
+        for m, (st, _) in per[0].items():
+            im = st.item_metric()
+            params = ", ".join(f"{k}={v}" for k, v in im.params.items() if v is not None)
+            notes.append(f"{m}: metric {im.name}{f' ({params})' if params else ''} on each item's statistics alone")
+        title = f"{parsed.format} per item against {parsed.gold}" + (
+            "" if len(n_items) == 1 else " (systems with different item counts)"
+        )
+        return Table(tuple(head), tuple(rows), title=title, notes=tuple(notes))
+
+    def data() -> list[dict[str, Any]]:
+        out = []
+        for k, (name, r) in enumerate(zip(parsed.names, parsed.reports)):
+            item_ids = ids(k)
+            metrics = {}
+            for m, (st, _) in per[k].items():
+                im = st.item_metric()
+                metrics[m] = {
+                    "metric": im.native or im.name,
+                    "params": dict(im.params),
+                    "stat_names": list(st.stat_names),
+                }
+            items = []
+            for i in range(len(item_ids)):
+                items.append(
+                    {
+                        "item": i + 1,
+                        "id": item_ids[i] or None,
+                        "scores": {m: float(sc[i]) for m, (_, sc) in per[k].items()},
+                        "stats": {
+                            m: dict(zip(st.stat_names, (num(x, True) for x in st.values[i])))
+                            for m, (st, _) in per[k].items()
+                        },
+                    }
+                )
+            out.append(
+                {
+                    "format": r.format,
+                    "gold": r.gold,
+                    "system": r.system,
+                    "name": name,
+                    "metrics": metrics,
+                    "items": items,
+                }
+            )
+        return out
+
+    def render(style: str) -> str:
+        if style == "json":
+            return json.dumps(data(), indent=2, ensure_ascii=False) + "\n"
+        return table(full=style == "csv").render(style)
+
+    _cli.emit(args, render=render)
     return 0
 
 
@@ -687,7 +801,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .exceptions import SigfastError
 
     try:
-        return int(args.handler(args))
+        with _cli.one_line_warnings():
+            return int(args.handler(args))
     except KeyboardInterrupt:
         print("sigfast: interrupted", file=sys.stderr)
         return 130

@@ -168,6 +168,12 @@ class ItemStats:
     :func:`sigfast.metrics.get` with ``metric_params`` (``None`` for files of
     plain per-item values), and summing ``values`` over all items and
     applying the metric gives the corpus score exactly.
+
+    ``item_metric_params`` are the parameters of the same metric for one
+    item alone, where the reference scorer's sentence-level score differs
+    from its corpus formula (sacrebleu's sentence BLEU uses the effective
+    order); ``None``: ``metric_params``. :meth:`item_scores` applies it to
+    each row.
     """
 
     metric: str | None
@@ -175,6 +181,20 @@ class ItemStats:
     values: np.ndarray
     metric_params: dict[str, Any] = field(default_factory=dict)
     counts: bool = True
+    item_metric_params: dict[str, Any] | None = None
+
+    def item_metric(self) -> Any:
+        """The registry metric that scores one item (``metric`` with ``item_metric_params``)."""
+        from ..metrics import get
+
+        if self.metric is None:
+            raise InputError("per-item values name no metric; there is no per-item score to compute")
+        params = self.metric_params if self.item_metric_params is None else self.item_metric_params
+        return get(self.metric, **params)
+
+    def item_scores(self) -> np.ndarray:
+        """Each item's score alone, as the reference scorer computes it for one sentence or document."""
+        return self.item_metric().evaluate(self.values, 1)
 
 
 @dataclass(frozen=True)

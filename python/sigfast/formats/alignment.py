@@ -18,7 +18,11 @@ File layouts (each file is detected on its own, or set with ``gold_format``/``sy
 Sentences: a Pharaoh file's line n is sentence n; NAACL sentence numbers are matched by their
 integer value (``0001`` = ``1``) to each other and to Pharaoh line numbers (1-based), and
 non-numeric NAACL sentence ids are matched as strings. Items are the gold sentences in file
-order (for NAACL gold: in order of first appearance; system-only sentences come last).
+order (for NAACL gold: in order of first appearance; system-only sentences come last). Where
+gold and system write a sentence number differently, ``wa_eval_align.pl`` (which compares them
+as text) would match none of its links: sigfast matches them and issues one
+:class:`AlignmentWarning`; ``sentence_ids="text"`` compares them as text, as the script does
+(its numbers, byte for byte), and ``strict=True`` refuses such files.
 
 Options: ``gold_format``/``system_format`` (``"pharaoh"`` | ``"naacl"``, default: detected),
 ``gold_base``/``system_base`` (0 or 1: index of the first word; default 0 for Pharaoh, 1 for
@@ -27,8 +31,13 @@ target-to-source alignment such as Lilt's ``*.reverse.talp``), ``report`` (``"wp
 ``wa_eval_align.pl``'s report, ``"lilt"`` the line of lilt's ``aer.py``, ``"dreamt"`` the last
 three lines of the JHU MT-class ``score-alignments``; default ``"wpt"`` when the gold file is
 NAACL, else ``"lilt"``), ``f_alpha`` (lilt's ``--fAlpha``: with ``report="lilt"``
-adds its ``F-Measure:`` line). The gold file is always the first argument (``gold``), as in
-both reference scorers (``aer.py reference hypothesis``, ``wa_eval_align.pl answer submission``).
+adds its ``F-Measure:`` line), ``all_sure`` (``--allSure``: every gold link is sure, possible
+ones too) and ``ignore_possible`` (``--ignorePossible``: gold links labelled possible are not
+possible links; with both, they are sure and not possible, as in ``aer.py``), ``sentence_ids``
+(``"value"`` or ``"text"``, above), ``strict``. aer.py's flag names are aliases
+(``allSure``, ``ignorePossible``, ``reverseRef``, ``reverseHyp``, ``fAlpha``). The gold file is
+always the first argument (``gold``), as in both reference scorers (``aer.py reference
+hypothesis``, ``wa_eval_align.pl answer submission``).
 
 Statistics per sentence: ``aer`` [a_and_s, a_and_p, a, s]; ``precision`` [a_and_p, a, s] and
 ``recall`` [a_and_s, a, s] (Och & Ney); ``f1`` [sure_match, sure_guessed, s]: the F-measure
@@ -60,7 +69,10 @@ values where sigfast raises :class:`~sigfast.exceptions.FormatError`: no sure go
 (``wa_eval_align.pl`` stops silently or ignores the line), line-count mismatch (``aer.py``:
 AssertionError), positions that are not plain decimal integers. ``wa_eval_align.pl`` compares
 sentence numbers as strings (``1`` never matches ``0001``, giving AER 1.0); sigfast compares
-their values. ``score-alignments`` (``azpoliak/align`` @ 1ac099b90e61c656369d1aff0f1b63cd68452b1d,
+their values and warns (``sentence_ids="text"`` gives the script's reading). Per sentence
+(``score --per-item``) a gold sentence without system links has AER 1 (the formula on its
+counts; wa_eval_align.pl prints 0.0000 for a file without links). ``score-alignments``
+(``azpoliak/align`` @ 1ac099b90e61c656369d1aff0f1b63cd68452b1d,
 Python 2) counts a gold link written both ``i-j`` and ``i?j`` twice in |A&P|; sigfast counts it once
 (a possible link is a set member); it also silently stops at the shortest input, sigfast does not.
 """
@@ -68,6 +80,7 @@ Python 2) counts a gold link written both ``i-j`` and ``i?j`` twice in |A&P|; si
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,7 +92,7 @@ from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
 from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 
-__all__ = ["SPECS", "VIEWS", "score_alignment"]
+__all__ = ["SPECS", "VIEWS", "AlignmentWarning", "score_alignment"]
 
 VIEWS = ("sure", "possible")
 _LINK_LABEL = "link"
@@ -94,11 +107,22 @@ _INT = re.compile(r"^[0-9]+$")
 Link = tuple[int, int]
 
 
+class AlignmentWarning(UserWarning):
+    """Input that ``wa_eval_align.pl`` reads differently from sigfast (sentence ids written
+    differently in gold and system): sigfast says so and gives its own reading; the option
+    ``sentence_ids="text"`` gives the script's, ``strict=True`` refuses such input."""
+
+
 @dataclass
 class _Sent:
     sure: set[Link] = field(default_factory=set)
     poss: set[Link] = field(default_factory=set)  # links labelled possible (not the S | P union)
     first_line: int = 0
+    # the possible links P where they are not S | poss (aer.py --allSure --ignorePossible)
+    p_only: set[Link] | None = None
+
+    def possible(self) -> set[Link]:
+        return self.sure | self.poss if self.p_only is None else self.p_only
 
 
 @dataclass
@@ -108,6 +132,7 @@ class _File:
     sents: dict[Any, _Sent]  # key: line number (pharaoh) or sentence id (naacl, int if numeric)
     order: list[Any]
     n_lines: int
+    spelled: dict[Any, str] = field(default_factory=dict)  # naacl: each sentence id as written
 
 
 def _text(path: Any) -> str:
@@ -160,7 +185,7 @@ def _pos(x: str, base: int, path: str, line: int) -> int:
     return v  # -1: position 0 in a 1-based file (NULL), kept as a link like any other
 
 
-def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: bool) -> _File:
+def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: bool, as_text: bool = False) -> _File:
     p = display(path)
     lines = _lines(_text(path))
     fmt = fmt or _detect(lines, p)
@@ -205,7 +230,7 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
                 path=p,
                 line=ln,
             )
-        sid: Any = int(f[0]) if _INT.match(f[0]) else f[0]
+        sid: Any = int(f[0]) if _INT.match(f[0]) and not as_text else f[0]
         if sid in spelled and spelled[sid] != f[0]:
             raise FormatError(f"sentence number {f[0]!r} also written {spelled[sid]!r}", path=p, line=ln)
         spelled[sid] = f[0]
@@ -229,12 +254,32 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
             s.sure.add(link)
         if poss:
             s.poss.add(link)
-    return _File(p, fmt, sents, order, len(lines))
+    return _File(p, fmt, sents, order, len(lines), spelled)
 
 
-def _pair(g: _File, s: _File) -> tuple[list[Any], list[_Sent], list[_Sent]]:
+def _gold_sets(g: _File, all_sure: bool, ignore_possible: bool) -> None:
+    """aer.py's --allSure (every gold link is sure) and --ignorePossible (links labelled possible
+    are not possible links); with both, the labelled-possible links are sure and not possible."""
+    if not (all_sure or ignore_possible):
+        return
+    for s in g.sents.values():
+        dash = set(s.sure)
+        if all_sure:
+            s.sure = dash | s.poss
+        if ignore_possible:
+            s.poss = set()
+            if all_sure:
+                s.p_only = dash
+
+
+def _pair(g: _File, s: _File, as_text: bool = False) -> tuple[list[Any], list[_Sent], list[_Sent]]:
     """Gold and system sentences side by side, in gold order."""
     empty = _Sent()
+    if as_text and (g.fmt == "pharaoh" or s.fmt == "pharaoh"):
+        raise InputError(
+            "sentence_ids='text' is wa_eval_align.pl's reading of two NAACL files; a Pharaoh file's sentences "
+            "are its lines"
+        )
     if g.fmt == "pharaoh" or s.fmt == "pharaoh":
         ref = g if g.fmt == "pharaoh" else s
         n = ref.n_lines
@@ -277,18 +322,27 @@ def score_alignment(
     reverse_system: bool = False,
     report: str | None = None,
     f_alpha: float | None = None,
+    all_sure: bool = False,
+    ignore_possible: bool = False,
+    sentence_ids: str = "value",
+    strict: bool = False,
 ) -> ScoreReport:
     """AER, precision and recall of a system word alignment against gold sure/possible links."""
-    g = _read(gold, gold_format, gold_base, reverse_gold, True)
-    s = _read(system, system_format, system_base, reverse_system, False)
-    keys, gs, ss = _pair(g, s)
+    if sentence_ids not in ("value", "text"):
+        raise InputError(f"sentence_ids must be 'value' or 'text', got {sentence_ids!r}")
+    as_text = sentence_ids == "text"
+    g = _read(gold, gold_format, gold_base, reverse_gold, True, as_text)
+    s = _read(system, system_format, system_base, reverse_system, False, as_text)
+    _gold_sets(g, bool(all_sure), bool(ignore_possible))
+    keys, gs, ss = _pair(g, s, as_text)
+    warned = _id_spelling(g, s, bool(strict)) if not as_text else ()
     rows = []
     for gsent, ssent in zip(gs, ss):
-        S, Pl = gsent.sure, gsent.poss
+        S, Pl, P = gsent.sure, gsent.poss, gsent.possible()
         # wa_eval_align.pl: the system's links = its P-labelled links, then its S-labelled ones
         a_list = list(ssent.poss) + list(ssent.sure)
         a_s = sum(1 for x in a_list if x in S)
-        a_p = sum(1 for x in a_list if x in S or x in Pl)
+        a_p = sum(1 for x in a_list if x in P)
         sure_match = len(ssent.sure & S)
         rows.append((a_s, a_p, len(a_list), len(S), sure_match, len(ssent.sure), len(ssent.poss), len(Pl)))
     v = np.array(rows, np.int64).reshape(-1, 8)
@@ -367,7 +421,39 @@ def score_alignment(
         ids,
         views=VIEWS,
         unit_source=_unit_source(ids, gs, ss),
+        warnings=warned,
     )
+
+
+def _id_spelling(g: _File, s: _File, strict: bool) -> tuple[str, ...]:
+    """Sentences that two NAACL files number alike but write differently (``1`` and ``0001``).
+
+    sigfast matches them (by value); ``wa_eval_align.pl`` compares the text and matches none of
+    their links. ``strict``: FormatError; otherwise one :class:`AlignmentWarning`.
+    """
+    if g.fmt != "naacl" or s.fmt != "naacl":
+        return ()
+    odd = [k for k in s.order if k in g.spelled and g.spelled[k] != s.spelled[k]]
+    if not odd:
+        return ()
+    k = odd[0]
+    what = (
+        f"sentence number {s.spelled[k]!r} is written {g.spelled[k]!r} in the gold file {g.path} "
+        f"({len(odd)} sentence(s) in all); wa_eval_align.pl compares sentence numbers as text and would "
+        "match none of their links"
+    )
+    if strict:
+        raise FormatError(
+            what + "; write them alike, or drop strict=true to match them by value",
+            path=s.path,
+            line=s.sents[k].first_line,
+        )
+    msg = (
+        f"{s.path}, line {s.sents[k].first_line}: {what}; sigfast matches them by value (sentence_ids=text "
+        "gives the script's reading, strict=true refuses it)"
+    )
+    warnings.warn(msg, AlignmentWarning, stacklevel=3)
+    return (msg,)
 
 
 def _unit_source(ids: tuple[str, ...], gs: list[_Sent], ss: list[_Sent]) -> Callable[[str], UnitTable]:
@@ -382,7 +468,7 @@ def _link_units(view: str, ids: tuple[str, ...], gs: list[_Sent], ss: list[_Sent
     sentence: list[int] = []
     present: list[bool] = []
     for k, (sid, gsent, ssent) in enumerate(zip(ids, gs, ss)):
-        ref = gsent.sure if view == "sure" else gsent.sure | gsent.poss
+        ref = gsent.sure if view == "sure" else gsent.possible()
         # the system's links as score_alignment counts them: a link labelled both S and P twice
         copies = [(x, 0) for x in ssent.sure] + [(x, int(x in ssent.sure)) for x in ssent.poss]
         units = {(x, 0): False for x in ref}
@@ -438,8 +524,47 @@ SPECS = (
                 choices=(0, 1),
                 nullable=True,
             ),
-            Option("reverse_gold", bool, False, "swap the two positions of every gold link"),
-            Option("reverse_system", bool, False, "swap the two positions of every system link"),
+            Option(
+                "reverse_gold",
+                bool,
+                False,
+                "swap the two positions of every gold link (aer.py --reverseRef)",
+                aliases=("reverse_ref", "reverseRef"),
+            ),
+            Option(
+                "reverse_system",
+                bool,
+                False,
+                "swap the two positions of every system link (aer.py --reverseHyp)",
+                aliases=("reverse_hyp", "reverseHyp"),
+            ),
+            Option(
+                "all_sure",
+                bool,
+                False,
+                "every gold link is sure, possible ones too (aer.py --allSure)",
+                aliases=("allSure",),
+            ),
+            Option(
+                "ignore_possible",
+                bool,
+                False,
+                "gold links labelled possible are not possible links (aer.py --ignorePossible)",
+                aliases=("ignorePossible",),
+            ),
+            Option(
+                "sentence_ids",
+                str,
+                "value",
+                "NAACL sentence numbers matched by value (0001 = 1) or as text (wa_eval_align.pl)",
+                choices=("value", "text"),
+            ),
+            Option(
+                "strict",
+                bool,
+                False,
+                "refuse NAACL sentence numbers written differently in gold and system (1 and 0001)",
+            ),
             Option(
                 "report",
                 str,
@@ -448,7 +573,16 @@ SPECS = (
                 choices=("wpt", "lilt", "dreamt"),
                 nullable=True,
             ),
-            Option("f_alpha", float, None, "aer.py --fAlpha (lilt report)", minimum=0.0, maximum=1.0, nullable=True),
+            Option(
+                "f_alpha",
+                float,
+                None,
+                "aer.py --fAlpha (lilt report)",
+                minimum=0.0,
+                maximum=1.0,
+                nullable=True,
+                aliases=("fAlpha",),
+            ),
         ),
         aliases=("aer", "pharaoh", "naacl", "wa"),
         extensions=(".talp", ".naacl", ".wa"),

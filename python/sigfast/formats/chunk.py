@@ -68,7 +68,9 @@ Units (``ScoreReport.units(view)``; views ``"tags"``, the default, and ``"spans"
 
 ``ScoreReport.text`` is conlleval's report byte for byte (the ``processed ...`` line, the
 ``accuracy:`` line when tokens > 0, and one line per chunk type, including conlleval's habit of
-printing the empty type twice when both sides have it). The LaTeX table (``-l``) is not produced.
+printing the empty type twice when both sides have it). With ``latex=True`` (conlleval ``-l``,
+also ``l=True``) it is what ``conlleval -l`` prints instead: the rows of a LaTeX table (a header
+row, one row per chunk type, an ``Overall`` row), byte for byte.
 
 Differences from conlleval, all of them errors instead of numbers: files that are empty, hold no
 tokens, are not UTF-8, or hold a carriage return (Windows line ends would become part of the
@@ -429,6 +431,11 @@ def _fmt_pct(x: float) -> str:
     return f"{x:6.2f}"
 
 
+def _pad_left7(s: str) -> str:
+    # Perl's %-7s, by bytes
+    return s + " " * max(0, 7 - len(s.encode("utf-8")))
+
+
 def _pad17(s: str) -> str:
     # Perl's %17s pads by bytes (the script does not decode its input)
     return " " * max(0, 17 - len(s.encode("utf-8"))) + s
@@ -674,6 +681,7 @@ def _report(
     system: str,
     item_lines: np.ndarray,
     words: Callable[[], list[str]],
+    latex: bool = False,
 ) -> ScoreReport:
     types: list[str] = r["types"]
     counts: np.ndarray = r["counts"]
@@ -699,13 +707,22 @@ def _report(
         if not last or last != t:  # Perl: not($lastType) or $lastType ne $i
             shown.append(t)
         last = t
+    rows = []
     for t in shown:
         i = types.index(t)
         c, fg, fc = int(csum[i]), int(ssum[i]), int(gsum[i])
         p = 100 * c / fg if fg else 0.0
         rc = 100 * c / fc if fc else 0.0
         f = 0.0 if p + rc == 0.0 else 2 * p * rc / (p + rc)
+        rows.append((t, p, rc, f))
         out.append(f"{_pad17(t)}: precision: {_fmt_pct(p)}%; recall: {_fmt_pct(rc)}%; FB1: {_fmt_pct(f)}  {fg}\n")
+    if latex:  # conlleval -l: the rows of a LaTeX table instead of the report
+        out = ["        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline"]
+        out += [
+            f"\n{_pad_left7(t)} &  {_fmt_pct(p)}\\% & {_fmt_pct(rc)}\\% & {_fmt_pct(f)} \\\\" for t, p, rc, f in rows
+        ]
+        out.append("\\hline\n")
+        out.append(f"Overall &  {_fmt_pct(precision)}\\% & {_fmt_pct(recall)}\\% & {_fmt_pct(fb1)} \\\\\\hline\n")
 
     names = ("tp", "guessed", "gold")
     chunks = np.stack([counts[:, :nt].sum(1), counts[:, nt : 2 * nt].sum(1), counts[:, 2 * nt : 3 * nt].sum(1)], axis=1)
@@ -765,6 +782,7 @@ def score_conlleval(
     delimiter: str = " ",
     boundary: str = "-X-",
     docstart: str = "keep",
+    latex: bool = False,
 ) -> ScoreReport:
     """Score one conlleval-layout file (``token ... gold-tag system-tag``) as conlleval does."""
     sch = _options(scheme, docstart)
@@ -786,7 +804,7 @@ def score_conlleval(
         _same_gold_column(gc, c)
     r = _evaluate(c.prev, c.last, is_b, c.vocab, scheme=sch, raw=raw, o_tag=o_tag)
     gname = display(gold) if gold is not None else spath
-    return _report(r, "conlleval", gname, spath, r["first_line"], lambda: c.tokens(np.flatnonzero(~is_b)))
+    return _report(r, "conlleval", gname, spath, r["first_line"], lambda: c.tokens(np.flatnonzero(~is_b)), bool(latex))
 
 
 def _same_gold_column(gc: _Cols, c: _Cols) -> None:
@@ -832,6 +850,7 @@ def score_ner(
     delimiter: str | None = None,
     boundary: str = "-X-",
     docstart: str = "keep",
+    latex: bool = False,
 ) -> ScoreReport:
     """Score a CoNLL-2003 column file of system tags against a gold one, as conlleval does."""
     sch = _options(scheme, docstart)
@@ -860,7 +879,7 @@ def score_ner(
     s[pos] = remap[sc.last[stok["lines"]]]
     is_b[pos] = False
     r = _evaluate(g, s, is_b, vocab, scheme=sch, raw=raw, o_tag=o_tag)
-    return _report(r, "ner", gpath, spath, stok["lines"][gtok["firsts"]], lambda: gc.tokens(gtok["lines"]))
+    return _report(r, "ner", gpath, spath, stok["lines"][gtok["firsts"]], lambda: gc.tokens(gtok["lines"]), bool(latex))
 
 
 def _remap(vocab: list[str], other: list[str]) -> np.ndarray:
@@ -1000,6 +1019,7 @@ def _chunk_options(delimiter_default: str | None) -> tuple[Option, ...]:
             "-DOCSTART- lines: ordinary tokens (keep) or sentence ends (skip)",
             choices=("keep", "skip"),
         ),
+        Option("latex", bool, False, "conlleval -l: the report as rows of a LaTeX table", aliases=("l",)),
     )
 
 

@@ -153,10 +153,16 @@ Quirks of the scripts that are reproduced, because they change the numbers:
   ``exact_semantic`` counts of the preceding real sentence (the first one
   for those before it), so that the sums give the printed numbers.
 
-Where sigfast differs from the scripts:
+As for ``conllx`` (:mod:`sigfast.formats.dependency`), a system FORM
+(conll08: SPLIT_FORM) or PPOSS/PPOS that differs from gold, a system HEAD
+written ``+N`` or that is no number, and HEADs that are one number written
+differently are scored as the scripts score them, with a
+:class:`~sigfast.formats.dependency.DependencyWarning`; ``strict=True``
+refuses the FORM and HEAD cases.
 
-* a FORM (conll08: SPLIT_FORM) that differs between the files, a HEAD that
-  is not a non-negative integer, a line whose column count is not 11
+Where sigfast differs from the scripts (see also docs/divergences.md):
+
+* a gold HEAD that is not a non-negative integer, a line whose column count is not 11
   (conll08) or 14 (conll09) plus the number of predicates of its sentence, a
   token line starting with whitespace (conll08: it shifts the columns), an
   empty conll09 argument label (``A0||A1``), bytes that are not UTF-8, an
@@ -185,7 +191,9 @@ from ..metrics import get as get_metric
 from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 from .dependency import (
     ASCII_WS,
+    STRICT,
     UNICODE_WS,
+    Lenience,
     TokenRow,
     as_bool,
     changed_since_scored,
@@ -478,7 +486,14 @@ def _srl_by_class(gold: list[_Prop], system: list[_Prop], v08: bool) -> list[int
 
 
 def _heads(fields: list[list[str]], head_col: int) -> list[int]:
-    return [int(f[head_col]) for f in fields]
+    """The HEADs as integers; a system HEAD the scripts count as wrong (``_``) reads as -1 (no head)."""
+    out = []
+    for f in fields:
+        try:
+            out.append(int(f[head_col]))
+        except ValueError:
+            out.append(-1)
+    return out
 
 
 def nonprojective(heads: list[int]) -> list[bool]:
@@ -519,13 +534,14 @@ _SRL_FIELDS = (
 )
 
 
-def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool]:
-    """(punct, su) from the options of ``fmt`` (``w_sem`` and ``extra`` are read by :func:`_extras`)."""
+def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool, bool]:
+    """(punct, su, strict) from the options of ``fmt`` (``w_sem`` and ``extra`` are read by :func:`_extras`)."""
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
     opts = dict(options)
     opts.pop("w_sem", None)
     opts.pop("extra", None)
+    strict = as_bool("strict", opts.pop("strict", False))
     punct = resolve_punct(opts, True, False, script)
     su = False
     if v08:
@@ -535,10 +551,10 @@ def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool]:
             su = as_bool("u", opts.pop("u"))
         if "su" in opts:
             su = as_bool("su", opts.pop("su"))
-        no_extra(opts, fmt, "punct, p, su, u, w_sem, extra")
+        no_extra(opts, fmt, "punct, p, su, u, w_sem, extra, strict")
     else:
-        no_extra(opts, fmt, "punct, p, w_sem")
-    return punct, su
+        no_extra(opts, fmt, "punct, p, w_sem, strict")
+    return punct, su, strict
 
 
 def _extras(fmt: str, options: dict[str, Any]) -> tuple[float, bool]:
@@ -583,6 +599,7 @@ def _parse(
     fmt: str,
     punct: bool,
     su: bool,
+    lenience: Lenience,
     tokens: list[TokenRow] | None = None,
     frames: list[_SemSentence] | None = None,
 ) -> _Parse:
@@ -600,6 +617,7 @@ def _parse(
     blocks = walk(glines, slines, gname, sname, ws)
     grd, srd = _Reader(v08, glines, gname), _Reader(v08, slines, sname)
     form_col, head_col, dep_col = (5, 8, 9) if v08 else (1, 8, 10)
+    pos_col = 7 if v08 else 5  # the "pos" the scripts compare: PPOSS (2008), PPOS (2009)
 
     syn_rows: list[list[int]] = []
     srl_rows: list[list[int]] = []
@@ -630,7 +648,16 @@ def _parse(
         tot = las = uas = la = 0
         for i in b.tokens:
             check_token(
-                grd.fields(i, k), srd.fields(i, k), i, gname, sname, form_col=form_col, head_col=head_col, sentence=k
+                grd.fields(i, k),
+                srd.fields(i, k),
+                i,
+                gname,
+                sname,
+                form_col=form_col,
+                head_col=head_col,
+                sentence=k,
+                pos_col=pos_col,
+                lenience=lenience,
             )
         g_np = nonprojective(_heads([grd.fields(i, k) for i in b.tokens], head_col))
         s_np = nonprojective(_heads([srd.fields(i, k) for i in b.tokens], head_col))
@@ -675,10 +702,12 @@ def _parse(
 def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
-    punct, su = _options(fmt, options)
+    punct, su, strict = _options(fmt, options)
     w_sem, extra = _extras(fmt, options)
     gname, sname = display(gold), display(system)
-    r = _parse(gold, system, fmt, punct, su)
+    pos_name = "PPOSS" if v08 else "PPOS"
+    lenience = Lenience(strict, script, pos_name)
+    r = _parse(gold, system, fmt, punct, su, lenience)
     syn_rows, srl_rows, ids, phantoms = r.syn_rows, r.srl_rows, r.ids, r.phantoms
     skipped_g, skipped_s = r.skipped_g, r.skipped_s
     syn = np.asarray(syn_rows, dtype=np.int64)
@@ -771,6 +800,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     stats: dict[str, ItemStats] = {}
     scores: dict[str, float] = {}
     item_ids = tuple(ids)
+    warned = lenience.warn(sname)
     for name, (metric, cols, params) in spec.items():
         met = get_metric(metric, **params)
         values = np.ascontiguousarray(np.stack(cols, axis=1), dtype=np.float64)
@@ -790,7 +820,10 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         default_metric="labeled_macro_f1",
         item_ids=item_ids,
         views=VIEWS,
-        unit_source=lazy_units(lambda: _unit_tables(gold, system, fmt, punct, su, r, item_ids)),
+        unit_source=lazy_units(
+            lambda: _unit_tables(gold, system, fmt, punct, su, r, item_ids, Lenience(strict, script, pos_name))
+        ),
+        warnings=warned,
     )
 
 
@@ -990,12 +1023,19 @@ _ABSENT = "O"
 
 
 def _unit_tables(
-    gold: Any, system: Any, fmt: str, punct: bool, su: bool, scored: _Parse, item_ids: tuple[str, ...]
+    gold: Any,
+    system: Any,
+    fmt: str,
+    punct: bool,
+    su: bool,
+    scored: _Parse,
+    item_ids: tuple[str, ...],
+    lenience: Lenience,
 ) -> Callable[[str], UnitTable]:
     """The unit views of one system, from one more reading of the files (see the module docstring)."""
     tokens: list[TokenRow] = []
     frames: list[_SemSentence] = []
-    again = _parse(gold, system, fmt, punct, su, tokens, frames)
+    again = _parse(gold, system, fmt, punct, su, lenience, tokens, frames)
     if (again.syn_rows, again.srl_rows) != (scored.syn_rows, scored.srl_rows):
         raise changed_since_scored(display(gold), display(system))
     n_items = len(item_ids)
@@ -1135,6 +1175,7 @@ SPECS = (
             Option("u", bool, None, "eval08.pl's -u (same as su)", nullable=True),
             _W_SEM,
             _EXTRA,
+            STRICT,
         ),
         aliases=("conll2008",),
         views=VIEWS,
@@ -1145,7 +1186,7 @@ SPECS = (
         description="CoNLL 2009 syntactic-semantic dependencies, scored like eval09.pl",
         reference="eval09.pl (CoNLL 2009 shared task)",
         score=score_conll09,
-        options=(_PUNCT, _P, _W_SEM),
+        options=(_PUNCT, _P, _W_SEM, STRICT),
         aliases=("conll2009",),
         views=VIEWS,
         metrics=("labeled_macro_f1",),

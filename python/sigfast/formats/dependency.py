@@ -65,28 +65,46 @@ exactly the ``correct`` column of ``stats["las"]``/``["uas"]``/``["label_acc"]``
 and the units are its ``total`` column. ``las`` and ``uas`` units are grouped
 by the gold DEPREL (``group_name="gold relation"``).
 
-Where sigfast differs from the scripts (it refuses input they would score
-wrongly, or is lenient where they stop without any score):
+Input the scripts score with a warning, or read as text where the numbers
+may surprise, is scored as they score it, with one :class:`DependencyWarning`
+per kind and system file (the command line prints each as one line); the
+option ``strict`` (``-o strict=true``, ``--strict``) refuses the first three:
 
-* a FORM that differs between gold and system is an error (the scripts only
-  warn); CPOSTAG differences are ignored (the scripts warn);
-* a HEAD that is not a non-negative integer, a line with fewer than 8 or more
-  than 10 columns, a token line starting with whitespace (it shifts the
-  columns for the scripts), bytes that are not UTF-8, or an empty file is an
-  error;
+* a system FORM that differs from gold (the scripts warn "word/pos
+  mismatch"; punctuation is decided by the gold FORM);
+* a system HEAD written ``+N`` (a number to Perl; compared as text, so ``+2``
+  is a wrong head against ``2``), and a system HEAD that is no number at all
+  (``_``, ``-1``: compared as text, a wrong head; Perl warns);
+* a CPOSTAG that differs from gold (the scripts warn and ignore it; so does
+  sigfast, strict or not), and HEADs that are the same number written
+  differently (``02``, ``+2`` and ``2``: counted wrong, as by the scripts).
+
+Where sigfast differs from the scripts (it refuses input they would score
+wrongly, or is lenient where they stop without any score; see also
+docs/divergences.md):
+
+* a gold HEAD that is not a non-negative integer (``+N`` accepted unless
+  ``strict``), a line with fewer than 8 or more than 10 columns, a token
+  line starting with whitespace (it shifts the columns for the scripts),
+  bytes that are not UTF-8, or an empty file is an error;
 * blank lines at the very end of either file are ignored (as ``eval07.pl``
   does; ``eval.pl`` stops with "line mismatch" when one file lacks the final
   blank line);
 * no scoring token at all: an error (the scripts die with "Illegal division
   by zero").
+
+Per sentence (``ItemStats.item_scores()``, ``sigfast score --per-item``) a
+sentence without scoring tokens has accuracy 0 from ``[0, 0]``; the ``-b``
+table prints ``NaN`` there.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -95,7 +113,7 @@ from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
 from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
 
-__all__ = ["SPECS", "VIEWS", "is_punct", "score_conll07", "score_conllx"]
+__all__ = ["SPECS", "VIEWS", "DependencyWarning", "is_punct", "score_conll07", "score_conllx"]
 
 # Perl's \s on byte strings (eval.pl, eval07.pl, eval08.pl read bytes).
 ASCII_WS = re.compile(r"[ \t\n\r\f\v]+")
@@ -105,6 +123,70 @@ UNICODE_WS = re.compile("[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029
 _OTHER_WS = re.compile("[ \n\r\f\v]|\t\t")
 _OTHER_UNI_WS = re.compile("[\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|\t\t")
 _DIGITS = re.compile(r"[0-9]+\Z")
+_SIGNED_DIGITS = re.compile(r"\+?[0-9]+\Z")
+
+
+class DependencyWarning(UserWarning):
+    """Input that the CoNLL dependency scorers (``eval.pl``, ``eval07.pl``, ``eval08.pl``,
+    ``eval09.pl``) score with a warning, or read in a way that changes the number: sigfast scores
+    it as they do and says so (``strict=True`` refuses what it refused before)."""
+
+
+@dataclass
+class Lenience:
+    """What the scripts score anyway, collected while reading both files (see :func:`check_token`).
+
+    ``strict``: refuse a FORM that differs from gold and a HEAD written ``+N`` instead. Each kind
+    becomes one warning per system file (:meth:`messages`), naming its first line and the count.
+    """
+
+    strict: bool
+    script: str
+    pos_name: str
+    form: list[tuple[int, str, str]] = field(default_factory=list)  # (line, gold, system)
+    pos: list[tuple[int, str, str]] = field(default_factory=list)
+    head: list[tuple[int, str, str]] = field(default_factory=list)  # same number, other text
+    not_number: list[tuple[int, str]] = field(default_factory=list)  # system HEADs that are no number
+
+    def messages(self, sname: str) -> list[str]:
+        out = []
+        if self.form:
+            line, g, sy = self.form[0]
+            out.append(
+                f"{sname}, line {line}: the system FORM {sy!r} differs from the gold FORM {g!r} "
+                f"({len(self.form)} token line(s) in all); {self.script} only warns ('word/pos mismatch') and "
+                "scores the tokens, and so does sigfast (punctuation is decided by the gold FORM); strict=true "
+                "refuses such a file"
+            )
+        if self.pos:
+            line, g, sy = self.pos[0]
+            out.append(
+                f"{sname}, line {line}: the system {self.pos_name} {sy!r} differs from the gold {g!r} "
+                f"({len(self.pos)} token line(s) in all); {self.script} warns ('word/pos mismatch') and ignores it, "
+                "as does sigfast"
+            )
+        if self.head:
+            line, g, sy = self.head[0]
+            out.append(
+                f"{sname}, line {line}: the system HEAD {sy!r} is the gold HEAD {g!r} written differently "
+                f"({len(self.head)} token line(s) in all); {self.script} compares HEADs as text, so the head counts "
+                "as wrong where the token is scored, and so does sigfast"
+                + ("; strict=true refuses a HEAD written +N" if any(h[2][:1] == "+" for h in self.head) else "")
+            )
+        if self.not_number:
+            line, h = self.not_number[0]
+            out.append(
+                f"{sname}, line {line}: the system HEAD {h!r} is not a non-negative integer "
+                f"({len(self.not_number)} token line(s) in all); {self.script} compares it as text, so the head "
+                "counts as wrong where the token is scored, and so does sigfast; strict=true refuses it"
+            )
+        return out
+
+    def warn(self, sname: str) -> tuple[str, ...]:
+        msgs = self.messages(sname)
+        for m in msgs:
+            warnings.warn(m, DependencyWarning, stacklevel=4)
+        return tuple(msgs)
 
 
 def is_punct(word: str) -> bool:
@@ -342,25 +424,59 @@ def check_token(
     form_col: int,
     head_col: int,
     sentence: int,
+    pos_col: int | None = None,
+    lenience: Lenience | None = None,
 ) -> None:
-    """FORM equality and HEAD syntax for one token line pair (0-based line index ``i``)."""
+    """FORM equality and HEAD syntax for one token line pair (0-based line index ``i``).
+
+    Without ``lenience`` (or with a strict one) a FORM that differs from gold and a HEAD that is
+    not plain digits are errors. With a lenient one, as the scripts do: a FORM that differs is
+    recorded for a warning, a HEAD written ``+N`` (a number to Perl) is accepted, and so is a
+    system HEAD that is no number at all (``_``, ``-1``: the scripts compare it as text, so it is
+    a wrong head), recorded; HEADs that are the same number written differently (``+2``, ``02``
+    and ``2``) are recorded, since the scripts compare them as text. A gold HEAD must be a
+    number. A different ``pos_col`` value is recorded in either mode.
+    """
+    lenient = lenience is not None and not lenience.strict
     if gf[form_col] != sf[form_col]:
-        raise FormatError(
-            f"sentence {sentence}: the system FORM {sf[form_col]!r} differs from the gold FORM "
-            f"{gf[form_col]!r} on the same line of {gname}; the files must contain the same tokens "
-            "in the same order",
-            path=sname,
-            line=i + 1,
-        )
-    for fields, name in ((gf, gname), (sf, sname)):
+        if not lenient:
+            raise FormatError(
+                f"sentence {sentence}: the system FORM {sf[form_col]!r} differs from the gold FORM "
+                f"{gf[form_col]!r} on the same line of {gname}; the files must contain the same tokens "
+                "in the same order"
+                + (" (the scorer only warns: without strict=true sigfast scores it too)" if lenience else ""),
+                path=sname,
+                line=i + 1,
+            )
+        assert lenience is not None
+        lenience.form.append((i + 1, gf[form_col], sf[form_col]))
+    syntax = _SIGNED_DIGITS if lenient else _DIGITS
+    for fields, name, is_sys in ((gf, gname, False), (sf, sname, True)):
         h = fields[head_col]
-        if not _DIGITS.match(h):
+        if not syntax.match(h):
+            if lenient and is_sys:
+                assert lenience is not None
+                lenience.not_number.append((i + 1, h))
+                continue
+            plus = lenience is not None and _SIGNED_DIGITS.match(h)
             raise FormatError(
                 f"sentence {sentence}: HEAD (column {head_col + 1}) is {h!r}, not a non-negative "
-                "integer; every token needs the number of its head (0 for the root)",
+                "integer; every token needs the number of its head (0 for the root)"
+                + (" (strict=true refuses a HEAD written +N)" if plus else "")
+                + (
+                    " (the scorer compares a system HEAD as text: without strict=true sigfast does too)"
+                    if lenience is not None and not plus and name == sname
+                    else ""
+                ),
                 path=name,
                 line=i + 1,
             )
+    if lenience is not None:
+        if pos_col is not None and gf[pos_col] != sf[pos_col]:
+            lenience.pos.append((i + 1, gf[pos_col], sf[pos_col]))
+        g, sy = gf[head_col], sf[head_col]
+        if g != sy and _SIGNED_DIGITS.match(sy) and int(g) == int(sy):
+            lenience.head.append((i + 1, g, sy))
 
 
 def _fields(line: str, i: int, name: str, sentence: int, lo: int, hi: int, fmt: str) -> list[str]:
@@ -382,13 +498,14 @@ def _fields(line: str, i: int, name: str, sentence: int, lo: int, hi: int, fmt: 
     return f
 
 
-def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool, bool]:
-    """(punct, deriv, evalb) from the options of ``fmt``."""
+def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool, bool, bool]:
+    """(punct, deriv, evalb, strict) from the options of ``fmt``."""
     opts = dict(options)
+    strict = as_bool("strict", opts.pop("strict", False))
     if fmt == "conllx":
         punct = resolve_punct(opts, False, True, "eval.pl")
         deriv = True
-        allowed = "punct, p, evalb"
+        allowed = "punct, p, evalb, strict"
     else:
         punct = resolve_punct(opts, True, False, "eval07.pl")
         deriv = True
@@ -399,10 +516,10 @@ def _options(fmt: str, options: dict[str, Any]) -> tuple[bool, bool, bool]:
             deriv = not as_bool("d", opts.pop("d"))
         if "deriv" in opts:
             deriv = as_bool("deriv", opts.pop("deriv"))
-        allowed = "punct, p, deriv, d, evalb"
+        allowed = "punct, p, deriv, d, evalb, strict"
     evalb = as_bool("evalb", opts.pop("evalb", False))
     no_extra(opts, fmt, allowed)
-    return punct, deriv, evalb
+    return punct, deriv, evalb, strict
 
 
 def _parse(
@@ -412,6 +529,7 @@ def _parse(
     punct: bool,
     deriv: bool,
     evalb: bool,
+    lenience: Lenience,
     units: list[TokenRow] | None = None,
 ) -> tuple[list[tuple[int, int, int, int]], list[str], list[str]]:
     """Both files read and compared as the script does.
@@ -437,7 +555,7 @@ def _parse(
         for pos, i in enumerate(b.tokens, 1):
             gf = _fields(glines[i], i, gname, k, 8, 10, fmt)
             sf = _fields(slines[i], i, sname, k, 8, 10, fmt)
-            check_token(gf, sf, i, gname, sname, form_col=1, head_col=6, sentence=k)
+            check_token(gf, sf, i, gname, sname, form_col=1, head_col=6, sentence=k, pos_col=3, lenience=lenience)
             if not punct and is_punct(gf[1]):
                 continue
             if not deriv and gf[7] == "DERIV":
@@ -467,9 +585,11 @@ def _parse(
 
 
 def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
-    punct, deriv, evalb = _options(fmt, options)
+    punct, deriv, evalb, strict = _options(fmt, options)
     gname, sname = display(gold), display(system)
-    rows, ids, b_lines = _parse(gold, system, fmt, punct, deriv, evalb)
+    script = "eval.pl" if fmt == "conllx" else "eval07.pl"
+    lenience = Lenience(strict, script, "CPOSTAG")
+    rows, ids, b_lines = _parse(gold, system, fmt, punct, deriv, evalb, lenience)
     arr = np.asarray(rows, dtype=np.int64)
     tot, las, uas, la = (int(x) for x in arr.sum(0))
     if tot == 0:
@@ -503,10 +623,11 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         stats[name] = ItemStats(metric="accuracy", stat_names=acc.stat_names, values=values)
         scores[name] = float(acc.evaluate(values.sum(0, keepdims=True), n)[0])
     item_ids = tuple(ids)
+    warned = lenience.warn(sname)
 
     def collect() -> list[TokenRow]:
         units: list[TokenRow] = []
-        again = _parse(gold, system, fmt, punct, deriv, False, units)[0]
+        again = _parse(gold, system, fmt, punct, deriv, False, Lenience(strict, script, "CPOSTAG"), units)[0]
         if again != rows:
             raise changed_since_scored(gname, sname)
         return units
@@ -522,6 +643,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         item_ids=item_ids,
         views=VIEWS,
         unit_source=lazy_units(lambda: token_units(collect(), n, item_ids)),
+        warnings=warned,
     )
 
 
@@ -549,7 +671,10 @@ class TokenRow:
 
 
 def _attachment(head: str, pos: int) -> str:
-    """A HEAD shown as its offset from the token (``-1``, ``+3``) or ``root``, as the CoNLL-U units do."""
+    """A HEAD shown as its offset from the token (``-1``, ``+3``) or ``root``, as the CoNLL-U units do
+    (a system HEAD that is no number, which the scripts count wrong, as written)."""
+    if not _SIGNED_DIGITS.match(head):
+        return head
     h = int(head)
     return "root" if h == 0 else f"{h - pos:+d}"
 
@@ -632,6 +757,13 @@ def score_conll07(gold: Any, system: Any, **options: Any) -> ScoreReport:
 
 _PUNCT = Option("punct", bool, None, "score punctuation tokens (default: eval.pl no, eval07.pl yes)", nullable=True)
 _EVALB = Option("evalb", bool, False, "also print the per-sentence table of -b")
+#: The ``strict`` option of the CoNLL dependency formats (conllx, conll07, conll08, conll09).
+STRICT = Option(
+    "strict",
+    bool,
+    False,
+    "refuse a system FORM that differs from gold and a HEAD written +N (the scorer warns, or reads +N as N)",
+)
 _METRIC_NAMES = ("las", "uas", "label_acc")
 
 SPECS = (
@@ -640,7 +772,7 @@ SPECS = (
         description="CoNLL-X (2006) dependency parses, scored like eval.pl",
         reference="eval.pl v1.9 (CoNLL-X shared task)",
         score=score_conllx,
-        options=(_PUNCT, Option("p", bool, None, "eval.pl's -p: score punctuation", nullable=True), _EVALB),
+        options=(_PUNCT, Option("p", bool, None, "eval.pl's -p: score punctuation", nullable=True), _EVALB, STRICT),
         aliases=("conll06", "conll2006"),
         views=VIEWS,
         metrics=_METRIC_NAMES,
@@ -656,6 +788,7 @@ SPECS = (
             Option("deriv", bool, None, "score tokens whose gold DEPREL is DERIV (default yes)", nullable=True),
             Option("d", bool, None, "eval07.pl's -d: leave DERIV tokens out", nullable=True),
             _EVALB,
+            STRICT,
         ),
         aliases=("conll2007",),
         views=VIEWS,

@@ -1,4 +1,4 @@
-"""Machine translation output scored like sacrebleu 2.6.0: BLEU, chrF, chrF++.
+"""Machine translation output scored like sacrebleu 2.6.0: BLEU, chrF, chrF++, TER.
 
 Format ``"mt"``: plain UTF-8 text, one segment per line; ``gold`` is one
 reference file or a list of reference files (all line-aligned with the
@@ -7,10 +7,10 @@ sacrebleu command line reads them.
 
 Options:
 
-* ``metric``: ``"bleu"``, ``"chrf"``, ``"chrf++"``, or a list of them (the
-  first is the headline metric); by default all three, BLEU first (so that
-  ``sigfast.read(..., format="mt", metric="chrf")``, which picks one of the
-  computed metrics, finds each);
+* ``metric``: ``"bleu"``, ``"chrf"``, ``"chrf++"``, ``"ter"``, or a list of
+  them (the first is the headline metric); by default all four, BLEU first
+  (so that ``sigfast.read(..., format="mt", metric="ter")``, which picks one
+  of the computed metrics, finds each);
 * ``tokenize``: BLEU tokenizer, ``"13a"`` (default), ``"none"``, ``"char"``,
   ``"zh"`` or ``"intl"`` (see :func:`_intl_tokenize` for its one limit);
   ``"ja-mecab"`` and ``"ko-mecab"`` call sacrebleu's own tokenizer objects
@@ -21,20 +21,39 @@ Options:
 * ``lowercase``: lowercase hypotheses and references first (``-lc`` for BLEU,
   ``--chrf-lowercase`` for chrF);
 * ``width``: decimals of the score in the report, 2 by default (sacrebleu's
-  ``Score.format()``); ``width=1`` is the sacrebleu command line's default.
+  ``Score.format()``); ``width=1`` is the sacrebleu command line's default;
+* TER, as sacrebleu's flags of the same names: ``ter_normalized``
+  (``--ter-normalized``: tokenize punctuation and numbers), ``ter_no_punct``
+  (``--ter-no-punct``: remove punctuation), ``ter_asian_support``
+  (``--ter-asian-support``: CJK characters as tokens, CJK punctuation removed
+  with ``ter_no_punct``), ``ter_case_sensitive`` (``--ter-case-sensitive``;
+  TER lowercases by default). TER has its own tokenizer (``tokenize`` is for
+  BLEU), and ``lowercase`` does not apply to it, as ``-lc`` does not in
+  sacrebleu's command line.
 
 Statistics per segment: BLEU ``[hyp_len, ref_len, correct_1..4,
 total_1..4]`` (closest reference length, counts clipped by the maximum count
 over references) with metric ``bleu`` (``smooth="exp"``); chrF ``[hyp, ref,
 match]`` per char order 1..6 then word order 1..2 (chrF++), against the
-reference with the best sentence chrF, with metric ``chrf``. Summing them and
-applying the metric gives sacrebleu's ``corpus_score`` exactly.
+reference with the best sentence chrF, with metric ``chrf``; TER ``[edits,
+ref_len]`` (the fewest edits over the references, the mean reference length)
+with metric ``ter`` (sacrebleu's 0–100 scale). Summing them and applying the
+metric gives sacrebleu's ``corpus_score`` exactly.
+
+One segment alone (``ItemStats.item_scores()``, ``sigfast score --per-item``)
+is scored as sacrebleu's ``sentence_score`` scores it: BLEU with the
+effective order (``item_metric_params`` ``{"smooth": "exp",
+"effective_order": True}``, sacrebleu's ``sentence_bleu`` and the
+``--sentence-level`` command line), chrF and TER with the corpus formula on
+the segment's statistics.
 
 ``ScoreReport.text``: one line per metric, exactly as sacrebleu's command line
 prints it (``sacrebleu REF... -i SYS -m bleu chrf -f text -w 2`` gives the
-same text byte for byte for ``metric=["bleu", "chrf"]``), aligned on ``=`` as
-sacrebleu aligns several metrics; sacrebleu cannot print chrF and chrF++ in
-one call, so with all three metrics the alignment spans the three lines. The
+same text byte for byte for ``metric=["bleu", "chrf"]``; sacrebleu prints
+its metrics in the order BLEU, chrF, TER whatever the order of ``-m``, this
+module in the order of ``metric``), aligned on ``=`` as sacrebleu aligns
+several metrics; sacrebleu cannot print chrF and chrF++ in one call, so with
+both the alignment spans their lines too. The
 signature names sacrebleu 2.6.0, the version whose numbers these are.
 Tokenization and n-gram counting run in Rust (``sigfast._native``).
 """
@@ -66,7 +85,7 @@ _DELEGATED = {
     "ko-mecab": ("tokenizer_ko_mecab", "TokenizerKoMecab", "ko"),
 }
 _SPM = ("spm", "flores101", "flores200", "spBLEU-1K")
-_METRICS = ("bleu", "chrf", "chrf++")
+_METRICS = ("bleu", "chrf", "chrf++", "ter")
 
 
 def read_aligned(system: Any, ref_paths: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
@@ -257,6 +276,10 @@ def score_mt(
     tokenize: str = "13a",
     lowercase: bool = False,
     width: int = 2,
+    ter_normalized: bool = False,
+    ter_no_punct: bool = False,
+    ter_asian_support: bool = False,
+    ter_case_sensitive: bool = False,
 ) -> ScoreReport:
     """Score one system file against one or more reference files like sacrebleu."""
     if metric is None:
@@ -264,7 +287,7 @@ def score_mt(
     metrics = [m.strip() for m in metric.split(",")] if isinstance(metric, str) else list(metric)
     metrics = [str(m).lower() for m in metrics]
     if not metrics:
-        raise InputError("no metric requested; use metric='bleu', 'chrf' or 'chrf++'")
+        raise InputError("no metric requested; use metric='bleu', 'chrf', 'chrf++' or 'ter'")
     for m in metrics:
         if m not in _METRICS:
             raise InputError(f"unknown MT metric {m!r}; choose from {', '.join(_METRICS)}")
@@ -298,6 +321,8 @@ def score_mt(
     scores: dict[str, float] = {}
     stats: dict[str, ItemStats] = {}
     lines: list[str] = []
+    params: dict[str, Any]
+    item_params: dict[str, Any] | None
     for m in dict.fromkeys(metrics):
         if m == "bleu":
             tok_sig = tokenize
@@ -315,6 +340,7 @@ def score_mt(
             else:
                 values = nat.bleu_stats(hyps_c, refs_c, tokenize, 4)
             params = {"smooth": "exp"}
+            item_params = {"smooth": "exp", "effective_order": True}
             met = get_metric("bleu", **params)
             sums = values.sum(0)
             value = float(met.evaluate(sums[None, :], n)[0])
@@ -326,20 +352,46 @@ def score_mt(
                 f"BLEU|{sig} = {value:.{width}f} {'/'.join(f'{p:.1f}' for p in prec)} "
                 f"(BP = {bp:.3f} ratio = {ratio:.3f} hyp_len = {sys_len:d} ref_len = {ref_len:d})"
             )
+        elif m == "ter":
+            ter_opts = dict(
+                normalized=bool(ter_normalized),
+                no_punct=bool(ter_no_punct),
+                asian_support=bool(ter_asian_support),
+                case_sensitive=bool(ter_case_sensitive),
+            )
+            # sacrebleu's -lc is BLEU's; TER reads the segments as they are (and lowercases unless case-sensitive)
+            values = nat.ter_stats(hyps, refs, **ter_opts)
+            params, item_params = {}, None
+            met = get_metric("ter")
+            value = float(met.evaluate(values.sum(0, keepdims=True), n)[0])
+            yn = {True: "yes", False: "no"}
+            sig = _signature(
+                nrefs,
+                [
+                    ("case", "mixed" if ter_case_sensitive else "lc"),
+                    ("tok", "tercom"),
+                    ("norm", yn[bool(ter_normalized)]),
+                    ("punct", yn[not ter_no_punct]),
+                    ("asian", yn[bool(ter_asian_support)]),
+                ],
+            )
+            lines.append(f"TER|{sig} = {value:.{width}f}")
         else:
             word_order = 2 if m == "chrf++" else 0
             values = nat.chrf_stats(hyps_c, refs_c, 6, word_order, 2.0)
-            params = {"char_order": 6, "word_order": word_order, "beta": 2}
+            params, item_params = {"char_order": 6, "word_order": word_order, "beta": 2}, None
             met = get_metric("chrf", **params)
             value = float(met.evaluate(values.sum(0, keepdims=True), n)[0])
             sig = _signature(nrefs, [("case", case), ("eff", "yes"), ("nc", 6), ("nw", word_order), ("space", "no")])
             lines.append(f"chrF2{'+' * word_order}|{sig} = {value:.{width}f}")
         scores[m] = value
         stats[m] = ItemStats(
-            metric="bleu" if m == "bleu" else "chrf",
+            metric="chrf" if m.startswith("chrf") else m,
             stat_names=met.stat_names,
             values=np.ascontiguousarray(values, dtype=np.float64),
             metric_params=params,
+            counts=met.counts,
+            item_metric_params=item_params,
         )
     return ScoreReport(
         format="mt",
@@ -356,7 +408,7 @@ SPECS = (
     FormatSpec(
         name="mt",
         description="machine translation: one segment per line, one or more reference files as gold",
-        reference=f"sacrebleu {SACREBLEU_VERSION} (BLEU, chrF, chrF++)",
+        reference=f"sacrebleu {SACREBLEU_VERSION} (BLEU, chrF, chrF++, TER)",
         score=score_mt,
         options=(
             Option("metric", (str, list, tuple), None, "metrics in the report (comma-separated)", nullable=True),
@@ -369,6 +421,10 @@ SPECS = (
             ),
             Option("lowercase", bool, False, "lowercase before scoring (sacrebleu -lc)"),
             Option("width", int, 2, "decimals in the report (sacrebleu -w)", minimum=0, maximum=17),
+            Option("ter_normalized", bool, False, "TER: tokenize punctuation and numbers (--ter-normalized)"),
+            Option("ter_no_punct", bool, False, "TER: remove punctuation (--ter-no-punct)"),
+            Option("ter_asian_support", bool, False, "TER: CJK characters as tokens (--ter-asian-support)"),
+            Option("ter_case_sensitive", bool, False, "TER: keep case (--ter-case-sensitive)"),
         ),
         aliases=("sacrebleu", "bleu", "translation"),
         metrics=_METRICS,
