@@ -20,6 +20,7 @@ pub mod inference;
 pub mod metric;
 pub mod pairwise;
 pub mod rng;
+pub mod stream;
 pub mod textstats;
 pub mod udstats;
 
