@@ -237,6 +237,8 @@ def _print_results(results: list[Any], as_json: bool, header: str | None = None)
         f"{r0.n_resamples} resamples; seed {r0.seed}; p = {r0.pvalue_method}"
     )
     print(f"signature: {r0.signature}")
+    for w in dict.fromkeys(w for r in results for w in getattr(r, "warnings", ())):
+        print(f"WARNING: {w}")
 
 
 _UNIT_FORMATS = {
@@ -490,6 +492,8 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
             f"p in [{t.band[0]}, {t.band[1]}]"
         )
     print(f"signature: {res.signature}")
+    for w in res.warnings:
+        print(f"WARNING: {w}")
     return 0
 
 

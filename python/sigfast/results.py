@@ -62,6 +62,8 @@ class PairedTestResult:
     version: str = ""
     stream_version: int = 0
     distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: Loud caveats about the result (e.g. fewer than ``MIN_ITEMS`` items); printed in reports.
+    warnings: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
