@@ -451,7 +451,7 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
         res = sigfast.pairwise(
             stats,
             metric=metric,
-            n_resamples=args.resamples or 1_000_000,
+            n_resamples=sigfast.significance.DEFAULT_RESAMPLES if args.resamples is None else args.resamples,
             seed=args.seed,
             variant=args.variant,
             alternative=args.alternative,
@@ -464,6 +464,13 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
             combinations=args.combination or (),
             progress=args.progress,
         )
+    except BaseException:
+        if pool is not None:  # Ctrl-C or an error: stop the workers now, not after every shard
+            from ._backends import stop_process_pool
+
+            stop_process_pool(pool)
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.shutdown()

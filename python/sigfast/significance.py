@@ -185,13 +185,7 @@ def _pair(x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, An
                 f"x and y must both be 1-D (one score per item) or both 2-D (items x statistics); "
                 f"got shapes {xa.shape} and {ya.shape}"
             )
-    m = resolve_metric(metric, stats, **metric_params)
-    if m.counts and not stats.counts and (stats.values < 0).any():
-        idx = tuple(int(i) for i in np.argwhere(stats.values < 0)[0])
-        raise InputError(
-            f"metric {m.name!r} reads counts, but system {stats.systems[idx[0]]!r} has a negative "
-            f"value {stats.values[idx]} at item {idx[1]}, statistic {stats.stat_names[idx[2]]!r}"
-        )
+    m = resolve_metric(metric, stats, **metric_params)  # checks the metric's invariants
     return stats, m
 
 

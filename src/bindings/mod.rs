@@ -137,6 +137,16 @@ fn metric_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("counts", s.counts)?;
         d.set_item("description", s.description)?;
         d.set_item("reference", s.reference)?;
+        if let Ok(r) = metric::resolve(s.name, &[]) {
+            let names = r.metric.stat_names();
+            let inv: Vec<(String, String)> = r
+                .metric
+                .invariants()
+                .into_iter()
+                .map(|(a, b)| (names[a].clone(), names[b].clone()))
+                .collect();
+            d.set_item("invariants", inv)?;
+        }
         out.append(d)?;
     }
     Ok(out)
@@ -166,6 +176,26 @@ fn metric_resolve<'py>(
     d.set_item("counts", r.spec.counts)?;
     d.set_item("description", r.spec.description)?;
     Ok(d)
+}
+
+/// Check per-item statistics (items × k) against a metric's invariants
+/// (declared in the registry): raises `InputError` naming the item and statistic.
+#[pyfunction]
+#[pyo3(signature = (stats, metric, params=None))]
+fn metric_check<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, f64>,
+    metric: &str,
+    params: Option<Bound<'py, PyDict>>,
+) -> PyResult<()> {
+    let r = resolve(metric, params.as_ref())?;
+    let data = stats
+        .as_slice()
+        .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
+    let (counts, label) = (r.spec.counts, r.label.clone());
+    quick(py, &Names::default(), || {
+        r.metric.check_rows(data, counts, &label)
+    })
 }
 
 fn parse_resampling(s: &str) -> PyResult<Resampling> {
@@ -768,6 +798,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("METRICS", metric_table(m.py())?)?;
     m.add_function(wrap_pyfunction!(metric_resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(metric_check, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_values, m)?)?;
