@@ -26,7 +26,7 @@ def _number(tok: str, path: str, line: int, col: int) -> float:
         raise FormatError(f"column {col}: {_short(tok)} is not a number", path=path, line=line) from None
     if not math.isfinite(v):
         raise FormatError(
-            f"column {col}: {_short(tok)} is not a finite float64; fix or remove that item", path=path, line=line
+            f"column {col}: {_short(tok)} is not finite (as a float64); fix or remove that item", path=path, line=line
         )
     return v
 
@@ -180,7 +180,7 @@ def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[s
                     fv = math.inf
                 if not math.isfinite(fv):
                     raise FormatError(
-                        f"value {c} is {_short(v)}: not a finite float64; fix or remove that item", path=p, line=i
+                        f"value {c} is {_short(v)} is not finite (as a float64); fix or remove that item", path=p, line=i
                     )
                 row.append(fv)
         else:
