@@ -327,7 +327,9 @@ def test_ctrl_c_stops_process_pool_workers(tmp_path: Path) -> None:
     assert time.monotonic() - t < 5
     assert p.returncode == 130 and "interrupted" in err
     time.sleep(0.5)
-    alive = [w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in open(f"/proc/{w}/stat").read().split()[2]]
+    alive = [
+        w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in open(f"/proc/{w}/stat").read().split()[2]
+    ]
     assert not alive, f"orphaned workers {alive}"
 
 

@@ -86,7 +86,7 @@ def run_tasks(
             for f in futures:
                 try:
                     ray.cancel(f, force=True)
-                except Exception:  # noqa: BLE001 - a finished task cannot be cancelled
+                except Exception:
                     pass
             raise
     if hasattr(backend, "submit"):

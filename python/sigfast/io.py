@@ -180,7 +180,9 @@ def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[s
                     fv = math.inf
                 if not math.isfinite(fv):
                     raise FormatError(
-                        f"value {c} is {_short(v)} is not finite (as a float64); fix or remove that item", path=p, line=i
+                        f"value {c} is {_short(v)} is not finite (as a float64); fix or remove that item",
+                        path=p,
+                        line=i,
                     )
                 row.append(fv)
         else:

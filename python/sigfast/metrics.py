@@ -18,7 +18,6 @@ from .exceptions import MetricError
 __all__ = ["Metric", "available", "custom", "display_scale", "get", "specs"]
 
 
-
 @dataclass(frozen=True)
 class Metric:
     """A metric: its name, statistics layout and direction.

@@ -7,6 +7,7 @@ from typing import Any
 
 __all__ = ["format_result", "format_table"]
 
+
 def _fmt_score(scale: int, v: float) -> str:
     """A score as shown: fractions ×100 with 2 decimals, others with 4 (2 from 10 up)."""
     if scale == 100:

@@ -100,6 +100,7 @@ def _feed_stored(summary: Any, values: np.ndarray) -> None:
 def _pvalue(count: int, total: int, plus_one: bool) -> float:
     return float(count + 1) / float(total + 1) if plus_one else float(count) / float(total)
 
+
 _VARIANTS = {
     "bk": "berg-kirkpatrick",
     "berg-kirkpatrick": "berg-kirkpatrick",

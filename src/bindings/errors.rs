@@ -132,9 +132,9 @@ pub fn enter<T: Send>(
     let result = rayon::in_place_scope(|s| {
         let (prog, fin, slot) = (&progress, &finished, &mut out);
         s.spawn(move |_| {
-            *slot = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                job(prog)
-            })));
+            *slot = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                || job(prog),
+            )));
             *fin.0
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner) = true;

@@ -188,7 +188,8 @@ pub const MAX_THREADS: usize = 1024;
 /// pool: work is split into fixed blocks.
 pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
     use std::sync::{Arc, Mutex, OnceLock};
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+    static POOLS: OnceLock<Pools> = OnceLock::new();
     if threads == 0 {
         return Ok(f());
     }
