@@ -566,14 +566,17 @@ impl Summary {
             }
         }
         let (theta, xs, ys) = (&*theta, &*xs, &*ys);
-        self.selects.par_iter_mut().for_each(|(qt, s)| {
-            let v = match qt {
-                Quantity::Theta => theta,
-                Quantity::X => xs,
-                Quantity::Y => ys,
-            };
-            s.feed(v);
-        });
+        let selects = &mut self.selects;
+        crate::engine::with_pool(0, || {
+            selects.par_iter_mut().for_each(|(qt, s)| {
+                let v = match qt {
+                    Quantity::Theta => theta,
+                    Quantity::X => xs,
+                    Quantity::Y => ys,
+                };
+                s.feed(v);
+            });
+        })?;
         self.pos += nrows as u64;
         Ok(())
     }

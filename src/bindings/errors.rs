@@ -114,8 +114,8 @@ pub fn quick<T: Send>(
     }
 }
 
-/// Run `job` on a worker of rayon's global pool (threads started once per
-/// process, not per call) with the GIL released; poll Ctrl-C and feed
+/// Run `job` on a worker of the engine's pool (threads started once per
+/// process, not per call: `crate::engine::pool`) with the GIL released; poll Ctrl-C and feed
 /// `progress(done, total)` from the calling thread about ten times a second.
 /// Ctrl-C or an exception in the callback sets the job's cancel flag and
 /// waits for it to stop.
@@ -129,7 +129,8 @@ pub fn enter<T: Send>(
     let progress = Progress::new();
     let finished = (Mutex::new(false), Condvar::new());
     let mut out = None;
-    let result = rayon::in_place_scope(|s| {
+    let pool = crate::engine::pool(0).map_err(|e| to_py(e, names))?;
+    let result = pool.in_place_scope(|s| {
         let (prog, fin, slot) = (&progress, &finished, &mut out);
         s.spawn(move |_| {
             *slot = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(

@@ -182,42 +182,55 @@ impl<'a> Table<'a> {
 /// Largest thread count a call may ask for.
 pub const MAX_THREADS: usize = 1024;
 
-/// Run `f` in a pool of `threads` threads: 0 is rayon's global pool (all
-/// cores); any other count gets a pool built once and kept for the life of
-/// the process, so calls do not start threads. Results never depend on the
-/// pool: work is split into fixed blocks.
-pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
+/// The pool of `threads` threads (0: one per core), built once per process
+/// and thread count and kept, so calls do not start threads. rayon's global
+/// pool is never used: a process forked from one that had started it (a
+/// `ProcessPoolExecutor` worker) would find its threads gone and wait
+/// forever; these pools are rebuilt after a fork (keyed by process id).
+pub fn pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>> {
     use std::sync::{Arc, Mutex, OnceLock};
-    type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+    type Pools = Mutex<(u32, Vec<(usize, Arc<rayon::ThreadPool>)>)>;
     static POOLS: OnceLock<Pools> = OnceLock::new();
-    if threads == 0 {
-        return Ok(f());
-    }
     if threads > MAX_THREADS {
         return Err(Error::input(format!(
             "threads = {threads} is above the limit of {MAX_THREADS}"
         )));
     }
-    let pool = {
-        let mut pools = POOLS
-            .get_or_init(|| Mutex::new(Vec::new()))
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((_, p)) = pools.iter().find(|(t, _)| *t == threads) {
-            Arc::clone(p)
-        } else {
-            let p = Arc::new(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(move |i| format!("sigfast-{threads}-{i}"))
-                    .build()
-                    .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?,
-            );
-            pools.push((threads, Arc::clone(&p)));
-            p
-        }
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    } else {
+        threads
     };
-    Ok(pool.install(f))
+    let pid = std::process::id();
+    let mut guard = POOLS
+        .get_or_init(|| Mutex::new((pid, Vec::new())))
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if guard.0 != pid {
+        // forked: the parent's threads do not exist here; never drop their pools
+        for p in guard.1.drain(..) {
+            std::mem::forget(p);
+        }
+        guard.0 = pid;
+    }
+    if let Some((_, p)) = guard.1.iter().find(|(t, _)| *t == threads) {
+        return Ok(Arc::clone(p));
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(move |i| format!("sigfast-{threads}-{i}"))
+            .build()
+            .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?,
+    );
+    guard.1.push((threads, Arc::clone(&p)));
+    Ok(p)
+}
+
+/// Run `f` in the pool of `threads` threads (0: one per core), see [`pool`].
+/// Results never depend on the pool: work is split into fixed blocks.
+pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
+    Ok(pool(threads)?.install(f))
 }
 
 /// A zeroed vector of `rows × cols` values, or an [`Error::Input`] when the
