@@ -336,3 +336,16 @@ def test_ctrl_c_stops_process_pool_workers(tmp_path: Path) -> None:
 def test_errors_are_sigfast_errors() -> None:
     assert issubclass(FormatError, SigfastError) and issubclass(InputError, SigfastError)
     assert json.loads(sigfast.paired_bootstrap(np.arange(12.0), np.arange(12.0), n_resamples=5).to_json())
+
+
+def test_ci_runs_the_readme_command() -> None:
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0].strip() for b in readme.split("```bash\n")[1:]]
+    command = blocks[1]  # "Run every test, Rust and Python"
+    assert "\n" not in command
+    ci = (root / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    assert ci[-1] == command
+    for part in ("cargo fmt --check", "clippy --release -- -D warnings", "--features python -- -D warnings"):
+        assert part in command
+    assert "ruff check python tests benches" in command and "ruff format --check python tests benches" in command
