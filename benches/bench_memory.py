@@ -24,7 +24,7 @@ import numpy as np, sigfast
 rng = np.random.default_rng(0)
 x = rng.normal(0.5, 0.2, {n}); y = x + rng.normal(0.01, 0.1, {n})
 if {B}:
-    r = sigfast.{fn}(x, y, n_resamples={B}, seed=1, progress=False{extra})
+    r = sigfast.{fn}(x, y, n_resamples={B}, seed=1{extra})
     print(r.pvalue if hasattr(r, "pvalue") else r.confidence_interval)
 """
 
@@ -53,14 +53,17 @@ def main() -> None:
     base, _, _ = peak(args.items, 0)
     print(f"baseline (import sigfast, make the data, no test): {base:.1f} MiB")
     print(f"{'test':<38} {'B':>12} {'peak RSS MiB':>13} {'above baseline':>15} {'seconds':>8}")
-    runs = [("paired_bootstrap", "", e) for e in range(args.min, args.max + 1)]
-    runs += [("paired_bootstrap", ", variant='shifted'", e) for e in (args.min, min(args.max, 7))]
+    quiet = ", progress=False"
+    runs = [("paired_bootstrap", quiet, e) for e in range(args.min, args.max + 1)]
+    runs += [("paired_bootstrap", quiet + ", variant='shifted'", e) for e in (args.min, args.max)]
     runs += [("bootstrap_interval", ", method='percentile'", e) for e in (args.min, min(args.max, 7))]
+    runs += [("bootstrap_interval", ", method='bca'", e) for e in (args.min, min(args.max, 7))]
     if args.stored:
-        runs += [("paired_bootstrap", ", return_distribution=True", e) for e in range(args.min, min(args.max, 7) + 1)]
+        stored = quiet + ", return_distribution=True"
+        runs += [("paired_bootstrap", stored, e) for e in range(args.min, min(args.max, 7) + 1)]
     for fn, extra, e in runs:
         mib, secs, _ = peak(args.items, 10**e, fn, extra)
-        label = fn + extra.replace(", ", " ")
+        label = fn + extra.replace(", progress=False", "").replace(", ", " ")
         print(f"{label:<38} {10**e:>12,} {mib:>13.1f} {mib - base:>15.1f} {secs:>8.1f}", flush=True)
 
 

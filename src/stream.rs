@@ -12,9 +12,15 @@
 //!   streaming selection (below), so an interval is the same float as
 //!   [`crate::inference::quantile`] on the stored values.
 //!
-//! Counts of the shifted bootstrap need the mean of all B values first, so
-//! that variant takes a second pass over the same resamples (every resample
-//! is a pure function of (seed, index), so a pass can be repeated exactly).
+//! Counts of the shifted bootstrap need the mean of all B values, known only
+//! at the end. fl(δ* − m) is monotone in δ*, so each count is the size of an
+//! up-set (or a down-set) of δ*: values far from the estimated threshold
+//! (running mean ± 8 × the spread of the final mean) are classified as they
+//! arrive, those near it are kept, and at the end the classified values
+//! nearest the threshold are checked against the exact predicate with the
+//! exact blocked mean (see [`Side`]). When a check fails (an 8σ event) the
+//! count takes a second pass over the same resamples: every resample is a
+//! pure function of (seed, index), so a pass can be repeated exactly.
 //!
 //! # Exact streaming selection
 //! Each wanted rank r (0-based, in `f64::total_cmp` order) keeps a window
@@ -327,6 +333,171 @@ impl Select {
     }
 }
 
+/// One side of a shifted count: values v with fl(v − m) ≥ c (`up`) or
+/// fl(v − m) ≤ c, m the blocked mean known only at the end. fl(v − m) is
+/// monotone in v, so the side is an up-set (or a down-set) of v: values far
+/// above or below the estimated threshold m_t + c are classified as they
+/// arrive; those near it are kept (with multiplicities); the extreme
+/// classified values are checked against the exact predicate at the end,
+/// which makes the count exact or sends it to a second pass.
+struct Side {
+    up: bool,
+    c: f64,
+    lo: f64,
+    hi: f64,
+    /// values classified into the set, and the one nearest the threshold
+    inside: u64,
+    edge_in: Option<f64>,
+    /// the excluded value nearest the threshold
+    edge_out: Option<f64>,
+    kept: BTreeMap<u64, u64>,
+    failed: bool,
+}
+
+impl Side {
+    fn new(up: bool, c: f64) -> Self {
+        Side {
+            up,
+            c,
+            lo: f64::NEG_INFINITY,
+            hi: f64::INFINITY,
+            inside: 0,
+            edge_in: None,
+            edge_out: None,
+            kept: BTreeMap::new(),
+            failed: false,
+        }
+    }
+
+    fn pred(&self, v: f64, m: f64) -> bool {
+        if self.up {
+            v - m >= self.c
+        } else {
+            v - m <= self.c
+        }
+    }
+
+    /// Classify `v` against the window [lo, hi].
+    fn classify(&mut self, v: f64) -> bool {
+        let (into, out) = if self.up {
+            (v > self.hi, v < self.lo)
+        } else {
+            (v < self.lo, v > self.hi)
+        };
+        if into {
+            self.inside += 1;
+            let e = self.edge_in.get_or_insert(v);
+            *e = if self.up { e.min(v) } else { e.max(v) };
+        } else if out {
+            let e = self.edge_out.get_or_insert(v);
+            *e = if self.up { e.max(v) } else { e.min(v) };
+        }
+        into || out
+    }
+
+    fn feed(&mut self, v: f64) {
+        if !self.classify(v) && !self.failed {
+            *self.kept.entry(key(v)).or_insert(0) += 1;
+        }
+    }
+
+    /// Move to window [lo, hi]; kept values outside it are classified.
+    fn set_window(&mut self, lo: f64, hi: f64) {
+        self.lo = lo;
+        self.hi = hi;
+        if self.failed {
+            return;
+        }
+        let out: Vec<(u64, u64)> = self
+            .kept
+            .iter()
+            .filter(|(&k, _)| {
+                let v = unkey(k);
+                v < lo || v > hi
+            })
+            .map(|(&k, &c)| (k, c))
+            .collect();
+        for (k, c) in out {
+            self.kept.remove(&k);
+            let v = unkey(k);
+            for _ in 0..c.min(1) {
+                self.classify(v);
+            }
+            if c > 1 && (if self.up { v > hi } else { v < lo }) {
+                self.inside += c - 1;
+            }
+        }
+        if self.kept.len() > MAX_KEYS {
+            self.failed = true;
+            self.kept.clear();
+        }
+    }
+
+    /// The exact count with the final mean, or None (a second pass is needed).
+    fn resolve(&self, m: f64) -> Option<u64> {
+        if self.failed {
+            return None;
+        }
+        if let Some(v) = self.edge_in {
+            if !self.pred(v, m) {
+                return None;
+            }
+        }
+        if let Some(v) = self.edge_out {
+            if self.pred(v, m) {
+                return None;
+            }
+        }
+        let near: u64 = self
+            .kept
+            .iter()
+            .filter(|(&k, _)| self.pred(unkey(k), m))
+            .map(|(_, &c)| c)
+            .sum();
+        Some(self.inside + near)
+    }
+}
+
+/// A shifted rule counted in the first pass (see [`Side`]).
+struct Centred {
+    sign: f64,
+    /// every value counts (two-sided with δ = 0)
+    all: bool,
+    sides: Vec<Side>,
+}
+
+impl Centred {
+    fn of(rule: &Rule) -> Option<Self> {
+        let Rule::Bootstrap {
+            variant: BootVariant::Shifted,
+            alternative,
+            observed,
+            negate,
+            ..
+        } = *rule
+        else {
+            return None;
+        };
+        let (all, sides) = match alternative {
+            Alternative::TwoSided => {
+                let a = observed.abs();
+                if a == 0.0 {
+                    (true, vec![])
+                } else {
+                    (false, vec![Side::new(true, a), Side::new(false, -a)])
+                }
+            }
+            Alternative::Greater => (false, vec![Side::new(true, observed)]),
+            Alternative::Less => (false, vec![Side::new(false, observed)]),
+        };
+        Some(Centred {
+            sign: if negate { -1.0 } else { 1.0 },
+            all,
+            sides,
+        })
+    }
+}
+
 /// Which value of a row a rule or a quantile reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quantity {
@@ -388,7 +559,14 @@ pub struct Summary {
     stride: usize,
     rules: Vec<Rule>,
     counts: Vec<u64>,
-    counted: bool,
+    /// per rule: its count is final
+    done: Vec<bool>,
+    /// per rule: the first-pass count of a shifted rule
+    centred: Vec<Option<Centred>>,
+    /// running mean and sum of squared deviations of θ (first pass; for windows only)
+    run_n: u64,
+    run_mean: f64,
+    run_m2: f64,
     quantiles: Vec<Quantile>,
     /// selections per (quantity, rank)
     selects: Vec<(Quantity, Select)>,
@@ -414,7 +592,11 @@ impl Summary {
             stride,
             rules: Vec::new(),
             counts: Vec::new(),
-            counted: false,
+            done: Vec::new(),
+            centred: Vec::new(),
+            run_n: 0,
+            run_mean: 0.0,
+            run_m2: 0.0,
             quantiles: Vec::new(),
             selects: Vec::new(),
             block_sum: 0.0,
@@ -433,8 +615,10 @@ impl Summary {
                 "rules are added before the first pass".into(),
             ));
         }
+        self.centred.push(Centred::of(&rule));
         self.rules.push(rule);
         self.counts.push(0);
+        self.done.push(false);
         Ok(())
     }
 
@@ -480,7 +664,7 @@ impl Summary {
     #[must_use]
     pub fn pending(&self) -> bool {
         self.mean.is_none()
-            || (!self.counted && !self.rules.is_empty())
+            || self.done.iter().any(|d| !d)
             || self.selects.iter().any(|(_, s)| s.result.is_none())
     }
 
@@ -496,25 +680,24 @@ impl Summary {
         self.total
     }
 
-    /// Passes still expected: one, or two where counts wait for the mean.
+    /// Passes still expected (one; a second is an exception).
     #[must_use]
     pub fn expected_passes(&self) -> usize {
-        if self.pass == 0 && self.rules.iter().any(Rule::needs_mean) {
-            2
-        } else {
-            1
-        }
+        1
     }
 
-    fn counting_now(&self) -> bool {
-        !self.counted && (self.mean.is_some() || !self.rules.iter().any(Rule::needs_mean))
+    /// Whether rule `i` is counted by comparison in this pass.
+    fn counting(&self, i: usize) -> bool {
+        !self.done[i] && (self.mean.is_some() || !self.rules[i].needs_mean())
     }
 
     /// Start a pass.
     pub fn begin_pass(&mut self) {
         self.pos = 0;
-        if self.counting_now() {
-            self.counts.iter_mut().for_each(|c| *c = 0);
+        for i in 0..self.rules.len() {
+            if self.counting(i) {
+                self.counts[i] = 0;
+            }
         }
         for (_, s) in &mut self.selects {
             if s.result.is_none() {
@@ -533,7 +716,7 @@ impl Summary {
         if self.pos + nrows as u64 > self.total {
             return Err(Error::Internal("more rows than resamples".into()));
         }
-        let counting = self.counting_now();
+        let counting: Vec<bool> = (0..self.rules.len()).map(|i| self.counting(i)).collect();
         let [theta, xs, ys] = &mut self.scratch;
         theta.clear();
         xs.clear();
@@ -559,10 +742,41 @@ impl Summary {
                 }
             }
         }
-        if counting {
-            let mean = self.mean;
-            for (rule, c) in self.rules.iter().zip(self.counts.iter_mut()) {
-                *c += count(rule, theta, mean);
+        let mean = self.mean;
+        for (i, rule) in self.rules.iter().enumerate() {
+            if counting[i] {
+                self.counts[i] += count(rule, theta, mean);
+            }
+        }
+        if self.pass == 0 && self.centred.iter().any(Option::is_some) {
+            // shifted rules: classify against windows from the running mean so far
+            for c in self.centred.iter_mut().flatten() {
+                for side in &mut c.sides {
+                    for &d in theta.iter() {
+                        side.feed(c.sign * d);
+                    }
+                }
+            }
+            for &d in theta.iter() {
+                self.run_n += 1;
+                let delta = d - self.run_mean;
+                self.run_mean += delta / self.run_n as f64;
+                self.run_m2 += delta * (d - self.run_mean);
+            }
+            let t = self.run_n as f64;
+            let b = self.total as f64;
+            if self.run_n >= 1024 {
+                let sd = (self.run_m2 / (t - 1.0)).max(0.0).sqrt();
+                // spread of the final mean around the running one
+                let spread = sd * ((1.0 - t / b) / t.sqrt() + (b - t).max(0.0).sqrt() / b);
+                for c in self.centred.iter_mut().flatten() {
+                    let m = c.sign * self.run_mean;
+                    for side in &mut c.sides {
+                        let centre = m + side.c;
+                        let w = 8.0 * spread + 1e-9 * (centre.abs() + sd) + f64::MIN_POSITIVE;
+                        side.set_window(centre - w, centre + w);
+                    }
+                }
             }
         }
         let (theta, xs, ys) = (&*theta, &*xs, &*ys);
@@ -589,15 +803,33 @@ impl Summary {
                 self.pos, self.total
             )));
         }
-        let counting = self.counting_now();
+        let counting: Vec<bool> = (0..self.rules.len()).map(|i| self.counting(i)).collect();
         if self.pass == 0 {
             if self.total % PAIR_BLOCK as u64 != 0 {
                 self.mean_total += self.block_sum;
             }
-            self.mean = Some(self.mean_total / self.total as f64);
+            let m = self.mean_total / self.total as f64;
+            self.mean = Some(m);
+            for (i, c) in self.centred.iter_mut().enumerate() {
+                let Some(c) = c.take() else { continue };
+                let counted = if c.all {
+                    Some(self.total)
+                } else {
+                    c.sides
+                        .iter()
+                        .map(|s| s.resolve(c.sign * m))
+                        .sum::<Option<u64>>()
+                };
+                if let Some(n) = counted {
+                    self.counts[i] = n;
+                    self.done[i] = true;
+                }
+            }
         }
-        if counting {
-            self.counted = true;
+        for (i, &c) in counting.iter().enumerate() {
+            if c {
+                self.done[i] = true;
+            }
         }
         for (_, s) in &mut self.selects {
             s.end();
@@ -633,10 +865,20 @@ impl Summary {
         Some(crate::inference::lerp(a, b, q.q, self.total as usize))
     }
 
-    /// Distinct keys held now by all selections (for tests of the memory bound).
+    /// Distinct values held now by all selections and shifted counts (for
+    /// tests of the memory bound).
     #[must_use]
     pub fn held_keys(&self) -> usize {
-        self.selects.iter().map(|(_, s)| s.inside.len()).sum()
+        self.selects
+            .iter()
+            .map(|(_, s)| s.inside.len())
+            .sum::<usize>()
+            + self
+                .centred
+                .iter()
+                .flatten()
+                .flat_map(|c| c.sides.iter().map(|s| s.kept.len()))
+                .sum::<usize>()
     }
 }
 
@@ -805,6 +1047,14 @@ mod tests {
         let mut s = Summary::new(n as u64, 1).unwrap();
         s.add_quantile(Quantity::Theta, 0.025).unwrap();
         s.add_quantile(Quantity::Theta, 0.975).unwrap();
+        s.add_rule(Rule::Bootstrap {
+            variant: BootVariant::Shifted,
+            alternative: Alternative::TwoSided,
+            orient: 1.0,
+            observed: 2f64.powi(50),
+            negate: false,
+        })
+        .unwrap();
         s.begin_pass();
         let mut most = 0;
         let mut state = 77u64;
@@ -826,6 +1076,71 @@ mod tests {
         }
         assert!(!s.end_pass().unwrap());
         assert!(most < 40_000, "{most}");
+    }
+
+    fn shifted_counts(v: &[f64], obs: f64, alt: Alternative, negate: bool) -> (u64, usize) {
+        let mut s = Summary::new(v.len() as u64, 1).unwrap();
+        s.add_rule(Rule::Bootstrap {
+            variant: BootVariant::Shifted,
+            alternative: alt,
+            orient: 1.0,
+            observed: obs,
+            negate,
+        })
+        .unwrap();
+        run(&mut s, |a, l| Ok(v[a as usize..a as usize + l].to_vec())).unwrap();
+        (s.counts()[0], s.passes())
+    }
+
+    #[test]
+    fn shifted_counts_in_one_pass_equal_stored() {
+        use crate::inference::bootstrap_pvalue;
+        for (seed, n) in [(1, 3), (2, 1500), (3, 70_000), (4, 200_003)] {
+            let v: Vec<f64> = lcg(seed, n).iter().map(|x| x - 0.45).collect();
+            let discrete: Vec<f64> = v.iter().map(|x| (x * 8.0).round() / 8.0).collect();
+            for data in [&v, &discrete] {
+                let m = mean_blocked(data);
+                for obs in [0.0, 0.05, -0.2, 0.125, m, -m, 0.3] {
+                    for alt in [
+                        Alternative::TwoSided,
+                        Alternative::Greater,
+                        Alternative::Less,
+                    ] {
+                        for negate in [false, true] {
+                            let vv: Vec<f64> = if negate {
+                                data.iter().map(|x| -x).collect()
+                            } else {
+                                data.to_vec()
+                            };
+                            let want =
+                                bootstrap_pvalue(&vv, obs, BootVariant::Shifted, alt, 1.0, false);
+                            let (got, passes) = shifted_counts(data, obs, alt, negate);
+                            assert_eq!(got, want.count, "n {n} obs {obs} {alt:?} {negate}");
+                            if n > 1024 && data == &v {
+                                assert_eq!(passes, 1, "n {n} obs {obs} {alt:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shifted_counts_survive_adversarial_order() {
+        use crate::inference::bootstrap_pvalue;
+        let mut v = lcg(5, 150_000);
+        v.sort_by(f64::total_cmp);
+        let want = bootstrap_pvalue(
+            &v,
+            0.1,
+            BootVariant::Shifted,
+            Alternative::TwoSided,
+            1.0,
+            false,
+        );
+        let (got, _) = shifted_counts(&v, 0.1, Alternative::TwoSided, false);
+        assert_eq!(got, want.count);
     }
 
     #[test]

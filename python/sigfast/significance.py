@@ -304,8 +304,7 @@ def paired_bootstrap(
     threads = _threads(n_threads)
     table = _table(stats)
     k = stats.n_stats
-    passes = 2 if v == "shifted" else 1
-    cb = _resolve_progress(progress, B * passes, float(B) * passes * stats.n_items, "bootstrap")
+    cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
 
     sx, sy = _observed(stats, m)
     delta = sy - sx
