@@ -749,32 +749,35 @@ impl Summary {
             }
         }
         if self.pass == 0 && self.centred.iter().any(Option::is_some) {
-            // shifted rules: classify against windows from the running mean so far
-            for c in self.centred.iter_mut().flatten() {
-                for side in &mut c.sides {
-                    for &d in theta.iter() {
-                        side.feed(c.sign * d);
+            // shifted rules: classify against windows from the running mean so far,
+            // re-centring the windows every FEED_STEP values
+            for part in theta.chunks(FEED_STEP) {
+                for c in self.centred.iter_mut().flatten() {
+                    for side in &mut c.sides {
+                        for &d in part {
+                            side.feed(c.sign * d);
+                        }
                     }
                 }
-            }
-            for &d in theta.iter() {
-                self.run_n += 1;
-                let delta = d - self.run_mean;
-                self.run_mean += delta / self.run_n as f64;
-                self.run_m2 += delta * (d - self.run_mean);
-            }
-            let t = self.run_n as f64;
-            let b = self.total as f64;
-            if self.run_n >= 1024 {
-                let sd = (self.run_m2 / (t - 1.0)).max(0.0).sqrt();
-                // spread of the final mean around the running one
-                let spread = sd * ((1.0 - t / b) / t.sqrt() + (b - t).max(0.0).sqrt() / b);
-                for c in self.centred.iter_mut().flatten() {
-                    let m = c.sign * self.run_mean;
-                    for side in &mut c.sides {
-                        let centre = m + side.c;
-                        let w = 8.0 * spread + 1e-9 * (centre.abs() + sd) + f64::MIN_POSITIVE;
-                        side.set_window(centre - w, centre + w);
+                for &d in part {
+                    self.run_n += 1;
+                    let delta = d - self.run_mean;
+                    self.run_mean += delta / self.run_n as f64;
+                    self.run_m2 += delta * (d - self.run_mean);
+                }
+                let t = self.run_n as f64;
+                let b = self.total as f64;
+                if self.run_n >= 1024 {
+                    let sd = (self.run_m2 / (t - 1.0)).max(0.0).sqrt();
+                    // spread of the final mean around the running one
+                    let spread = sd * ((1.0 - t / b) / t.sqrt() + (b - t).max(0.0).sqrt() / b);
+                    for c in self.centred.iter_mut().flatten() {
+                        let m = c.sign * self.run_mean;
+                        for side in &mut c.sides {
+                            let centre = m + side.c;
+                            let w = 8.0 * spread + 1e-9 * (centre.abs() + sd) + f64::MIN_POSITIVE;
+                            side.set_window(centre - w, centre + w);
+                        }
                     }
                 }
             }
