@@ -680,6 +680,12 @@ impl Summary {
         self.total
     }
 
+    /// Values per row (systems).
+    #[must_use]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
     /// Passes still expected (one; a second is an exception).
     #[must_use]
     pub fn expected_passes(&self) -> usize {

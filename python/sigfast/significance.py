@@ -253,7 +253,8 @@ def paired_bootstrap(
         ``(resamples, k) -> (resamples,)``. Default: the statistics' own
         metric, or the mean of 1-D scores.
     n_resamples
-        Bootstrap resamples B (default 10^6).
+        Bootstrap resamples B (default 10^6; a whole number from 1 to 2^40). They
+        stream through in chunks: memory does not grow with B.
     seed
         Key of the counter-based random stream (0 ≤ seed < 2^64). The same
         seed gives the same result for any ``n_threads``.
@@ -402,7 +403,8 @@ def permutation_test(
     never 0. ``alternative`` refers to δ = metric(y) − metric(x). Resampled
     δ within 100 ulps of the observed δ count as ties (as in scipy).
 
-    Other parameters are as in :func:`paired_bootstrap`.
+    Other parameters are as in :func:`paired_bootstrap`. Results on fewer than
+    ``MIN_ITEMS`` (10) items carry a warning in ``warnings``.
     """
     stats, m = _pair(x, y, systems, metric, dict(metric_params))
     if method not in ("approximate", "exact", "auto"):

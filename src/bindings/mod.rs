@@ -684,6 +684,14 @@ fn stream_bootstrap<'py>(
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
     let s = &mut guard.inner;
+    if t.width != s.stride() * m.n_stats() {
+        return Err(input(format!(
+            "the summary reads {} systems per resample; the statistics hold {} columns for a metric of {} statistics",
+            s.stride(),
+            t.width,
+            m.n_stats()
+        )));
+    }
     let total = stream_total(s);
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
         let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
@@ -714,6 +722,11 @@ fn stream_permutation<'py>(
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
     let s = &mut guard.inner;
+    if s.stride() != 2 {
+        return Err(input(
+            "a permutation summary reads two systems per resample".to_string(),
+        ));
+    }
     let total = stream_total(s);
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
         let sw = engine::Swapper::new(&t)?;
