@@ -349,3 +349,25 @@ def test_ci_runs_the_readme_command() -> None:
     for part in ("cargo fmt --check", "clippy --release -- -D warnings", "--features python -- -D warnings"):
         assert part in command
     assert "ruff check python tests benches" in command and "ruff format --check python tests benches" in command
+
+
+@pytest.mark.parametrize("ci", ["true", ""])
+def test_missing_shared_data_fails_under_ci(tmp_path: Path, ci: str) -> None:
+    tests = tmp_path / "checkout" / "tests"  # shared/ would be at tmp_path / "shared": absent
+    tests.mkdir(parents=True)
+    (tests / "conftest.py").write_text((Path(__file__).parent / "conftest.py").read_text(encoding="utf-8"))
+    (tests / "test_uses_shared.py").write_text("def test_x(shared_data):\n    assert shared_data.is_dir()\n")
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    if ci:
+        env["CI"] = ci
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    if ci:
+        assert r.returncode != 0 and "CI is set but" in r.stdout
+    else:
+        assert r.returncode == 0 and "1 skipped" in r.stdout
