@@ -371,3 +371,16 @@ def test_missing_shared_data_fails_under_ci(tmp_path: Path, ci: str) -> None:
         assert r.returncode != 0 and "CI is set but" in r.stdout
     else:
         assert r.returncode == 0 and "1 skipped" in r.stdout
+
+
+def test_found_by_fuzzing_bootstrap_interval() -> None:
+    # items of different counts in 2-D statistics: ValueError from np.stack before
+    with pytest.raises(InputError, match="same items"):
+        sigfast.bootstrap_interval(np.zeros((8, 1)), np.zeros((9, 1)), n_resamples=2)
+    # BCa with deviations whose cubes overflow: OverflowError before; a is scale-free
+    x, y = np.zeros((9, 1)), np.zeros((9, 1))
+    y[-1] = 4.78892573e103
+    big = sigfast.bootstrap_interval(x, y, n_resamples=50, method="bca", seed=3)
+    small = sigfast.bootstrap_interval(x, y / 2.0**300, n_resamples=50, method="bca", seed=3)
+    assert big.acceleration == small.acceleration
+    assert big.quantiles == small.quantiles

@@ -265,6 +265,25 @@ def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
     return np.asarray(m.evaluate(loo, n - 1), dtype=np.float64)
 
 
+def _acceleration(dev: np.ndarray) -> float:
+    """a = Σd³ / (6 (Σd²)^{3/2}); scale-free, so deviations too large to cube are rescaled
+    by a power of two (only then: the plain formula's bytes are kept wherever it is finite)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        den = float(np.sum(dev**2))
+        try:
+            a = float(np.sum(dev**3)) / (6.0 * den**1.5) if den > 0 else 0.0
+        except OverflowError:
+            a = math.inf
+    if math.isfinite(a):
+        return a
+    top = float(np.max(np.abs(dev)))
+    if not math.isfinite(top) or top == 0.0:
+        raise InputError("the jackknife deviations are not finite: rescale the statistics")
+    d = dev / 2.0 ** math.floor(math.log2(top))
+    den = float(np.sum(d**2))
+    return float(np.sum(d**3)) / (6.0 * den**1.5) if den > 0 else 0.0
+
+
 def _bca_levels(less: int, less_eq: int, B: int, jack: np.ndarray, alpha: float) -> tuple[float, float, float, float]:
     """BCa levels from the counts #{θ* < θ̂} and #{θ* ≤ θ̂} of B resamples."""
     pct = (less + less_eq) / (2.0 * B)
@@ -272,8 +291,7 @@ def _bca_levels(less: int, less_eq: int, B: int, jack: np.ndarray, alpha: float)
     pct = min(max(pct, 1.0 / (2.0 * B)), 1.0 - 1.0 / (2.0 * B))
     z0 = _ndtri(pct)
     dev = jack.mean() - jack
-    den = float(np.sum(dev**2))
-    a = float(np.sum(dev**3)) / (6.0 * den**1.5) if den > 0 else 0.0
+    a = _acceleration(dev)
     za = _ndtri(alpha)
     n1 = z0 + za
     n2 = z0 - za
