@@ -177,9 +177,7 @@ def _pair(x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, An
             if xa.shape[1] != ya.shape[1]:
                 raise InputError(f"x has {xa.shape[1]} statistics per item, y has {ya.shape[1]}")
             if xa.shape[0] != ya.shape[0]:
-                raise InputError(
-                    f"x has {xa.shape[0]} items, y has {ya.shape[0]}; a paired test needs the same items"
-                )
+                raise InputError(f"x has {xa.shape[0]} items, y has {ya.shape[0]}; a paired test needs the same items")
             m = resolve_metric(metric, None, **metric_params) if metric is not None else None
             stat_names = (
                 m.stat_names
