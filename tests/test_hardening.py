@@ -384,3 +384,14 @@ def test_found_by_fuzzing_bootstrap_interval() -> None:
     small = sigfast.bootstrap_interval(x, y / 2.0**300, n_resamples=50, method="bca", seed=3)
     assert big.acceleration == small.acceleration
     assert big.quantiles == small.quantiles
+
+
+def test_found_by_fuzzing_classical_and_power() -> None:
+    # Welch's degrees of freedom square the variances: OverflowError before
+    with pytest.raises(InputError, match="rescale"):
+        sigfast.welch_ttest([0.0, 0.0], [0.0, 2.31584178e77])
+    # a test-set size beyond 2^40 reached the native draws as an OverflowError
+    with pytest.raises(InputError, match="n must be"):
+        sigfast.mcnemar_power(2**70, 0.0, 1.0)
+    with pytest.raises(InputError, match="n_resamples"):
+        sigfast.bootstrap_power(100, 0.01, 0.1, n_resamples=True)

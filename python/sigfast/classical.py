@@ -445,13 +445,13 @@ def _vector(a: Any, what: str) -> np.ndarray:
     if arr.size and float(np.abs(arr).max()) > _MAX_MAGNITUDE:
         i = int(np.argmax(np.abs(arr)))
         raise InputError(
-            f"{what}: item {i} is {arr[i]:g}: so large that sums of squares overflow float64; rescale the values "
+            f"{what}: item {i} is {arr[i]:g}: so large that squares of variances overflow float64; rescale the values "
             f"(magnitudes must stay below {_MAX_MAGNITUDE:.3g})"
         )
     return arr
 
 
-_MAX_MAGNITUDE = 1e150  # squares and their sums over up to 10^8 items stay finite
+_MAX_MAGNITUDE = 1e75  # fourth powers (Welch's degrees of freedom) and their sums stay finite
 
 
 def _paired(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
