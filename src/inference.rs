@@ -65,6 +65,55 @@ fn finish(count: u64, total: u64, plus_one: bool) -> PValue {
     }
 }
 
+/// Whether one resampled δ* counts towards a paired-bootstrap p-value: the
+/// one rule behind [`bootstrap_pvalue`], the pairwise counts and the
+/// streamed counts. `mean` is the bootstrap mean of δ* (shifted variant)
+/// or of |δ*| (sacrebleu and Moses variants); `None` counts nothing there.
+#[inline]
+#[must_use]
+pub fn bootstrap_exceeds(
+    d: f64,
+    observed: f64,
+    variant: BootVariant,
+    alternative: Alternative,
+    orient: f64,
+    mean: Option<f64>,
+) -> bool {
+    match variant {
+        BootVariant::BergKirkpatrick => {
+            if observed > 0.0 {
+                d > 2.0 * observed
+            } else if observed < 0.0 {
+                d < 2.0 * observed
+            } else {
+                true
+            }
+        }
+        BootVariant::Koehn => {
+            let g = observed * orient;
+            if g > 0.0 {
+                d * orient <= 0.0
+            } else if g < 0.0 {
+                d * orient >= 0.0
+            } else {
+                true
+            }
+        }
+        BootVariant::Shifted => match mean {
+            None => false,
+            Some(m) => match alternative {
+                Alternative::TwoSided => (d - m).abs() >= observed.abs(),
+                Alternative::Greater => d - m >= observed,
+                Alternative::Less => d - m <= observed,
+            },
+        },
+        // `mean` is the bootstrap mean of |δ*| here
+        BootVariant::SacreBleu | BootVariant::Moses => {
+            mean.is_some_and(|m| abs_exceeds(variant, d.abs(), m, observed))
+        }
+    }
+}
+
 /// Bootstrap p-value from `deltas` (δ* of each resample) and the observed δ.
 /// `orient` is +1 when higher metric values are better, −1 otherwise.
 #[must_use]
@@ -76,38 +125,20 @@ pub fn bootstrap_pvalue(
     orient: f64,
     plus_one: bool,
 ) -> PValue {
-    let total = deltas.len() as u64;
-    let count = match variant {
-        BootVariant::BergKirkpatrick => {
-            let t = 2.0 * observed;
-            if observed > 0.0 {
-                deltas.iter().filter(|&&d| d > t).count() as u64
-            } else if observed < 0.0 {
-                deltas.iter().filter(|&&d| d < t).count() as u64
-            } else {
-                total
-            }
-        }
-        BootVariant::Koehn => {
-            let g = observed * orient;
-            if g > 0.0 {
-                deltas.iter().filter(|&&d| d * orient <= 0.0).count() as u64
-            } else if g < 0.0 {
-                deltas.iter().filter(|&&d| d * orient >= 0.0).count() as u64
-            } else {
-                total
-            }
-        }
-        BootVariant::Shifted => return shifted_pvalue(deltas, observed, alternative, plus_one),
+    let mean = match variant {
+        BootVariant::Shifted => Some(mean_blocked(deltas)),
+        // the sacrebleu and Moses rules centre |δ*|
         BootVariant::SacreBleu | BootVariant::Moses => {
             let abs: Vec<f64> = deltas.iter().map(|d| d.abs()).collect();
-            let mean = mean_blocked(&abs);
-            abs.iter()
-                .filter(|&&a| abs_exceeds(variant, a, mean, observed))
-                .count() as u64
+            Some(mean_blocked(&abs))
         }
+        _ => None,
     };
-    finish(count, total, plus_one)
+    let count = deltas
+        .iter()
+        .filter(|&&d| bootstrap_exceeds(d, observed, variant, alternative, orient, mean))
+        .count() as u64;
+    finish(count, deltas.len() as u64, plus_one)
 }
 
 /// The sacrebleu and Moses rules for one resample: `abs_delta` = |δ*|,
@@ -131,16 +162,20 @@ pub fn shifted_pvalue(
     alternative: Alternative,
     plus_one: bool,
 ) -> PValue {
-    let mean = mean_blocked(deltas);
-    let count = match alternative {
-        Alternative::TwoSided => deltas
-            .iter()
-            .filter(|&&d| (d - mean).abs() >= observed.abs())
-            .count(),
-        Alternative::Greater => deltas.iter().filter(|&&d| d - mean >= observed).count(),
-        Alternative::Less => deltas.iter().filter(|&&d| d - mean <= observed).count(),
-    } as u64;
-    finish(count, deltas.len() as u64, plus_one)
+    bootstrap_pvalue(
+        deltas,
+        observed,
+        BootVariant::Shifted,
+        alternative,
+        1.0,
+        plus_one,
+    )
+}
+
+/// A p-value from an exceedance count of `total` resamples.
+#[must_use]
+pub fn pvalue_of(count: u64, total: u64, plus_one: bool) -> PValue {
+    finish(count, total, plus_one)
 }
 
 /// Resamples per block of the pairwise counts and of the blocked mean;
@@ -164,9 +199,22 @@ pub fn mean_blocked(v: &[f64]) -> f64 {
     total / v.len() as f64
 }
 
-/// Permutation p-value: resampled δ at least as extreme as the observed δ,
-/// with a relative tolerance of 100 ulps so that rearrangements equal to the
-/// observed one in exact arithmetic always count (as scipy does).
+/// Whether one resampled δ counts towards a permutation p-value: at least as
+/// extreme as the observed δ, with a relative tolerance of 100 ulps so that
+/// rearrangements equal to the observed one in exact arithmetic always count
+/// (as scipy does).
+#[inline]
+#[must_use]
+pub fn permutation_exceeds(d: f64, observed: f64, alternative: Alternative) -> bool {
+    let gamma = (observed * 100.0 * f64::EPSILON).abs();
+    match alternative {
+        Alternative::TwoSided => d.abs() >= observed.abs() - gamma,
+        Alternative::Greater => d >= observed - gamma,
+        Alternative::Less => d <= observed + gamma,
+    }
+}
+
+/// Permutation p-value (see [`permutation_exceeds`]).
 #[must_use]
 pub fn permutation_pvalue(
     deltas: &[f64],
@@ -174,15 +222,10 @@ pub fn permutation_pvalue(
     alternative: Alternative,
     plus_one: bool,
 ) -> PValue {
-    let gamma = (observed * 100.0 * f64::EPSILON).abs();
-    let count = match alternative {
-        Alternative::TwoSided => deltas
-            .iter()
-            .filter(|&&d| d.abs() >= observed.abs() - gamma)
-            .count(),
-        Alternative::Greater => deltas.iter().filter(|&&d| d >= observed - gamma).count(),
-        Alternative::Less => deltas.iter().filter(|&&d| d <= observed + gamma).count(),
-    } as u64;
+    let count = deltas
+        .iter()
+        .filter(|&&d| permutation_exceeds(d, observed, alternative))
+        .count() as u64;
     finish(count, deltas.len() as u64, plus_one)
 }
 
@@ -201,7 +244,6 @@ pub fn quantile(values: &mut [f64], q: f64) -> f64 {
         let p = vi.floor() as usize;
         (p, p + 1)
     };
-    let gamma = vi - vi.floor();
     let (_, a, rest) = values.select_nth_unstable_by(prev, f64::total_cmp);
     let a = *a;
     let b = if next == prev {
@@ -209,6 +251,18 @@ pub fn quantile(values: &mut [f64], q: f64) -> f64 {
     } else {
         rest.iter().copied().fold(f64::INFINITY, f64::min)
     };
+    lerp(a, b, q, n)
+}
+
+/// numpy's "linear" interpolation between the order statistics `a` (rank
+/// ⌊(n−1)q⌋) and `b` (the next rank), bit for bit. The streamed quantiles
+/// ([`crate::stream`]) read `b` as the next value in `f64::total_cmp`
+/// order, [`quantile`] as the smallest value after `a`: the same float,
+/// since resampled metric values are never −0.0 (sums start at +0.0).
+#[must_use]
+pub fn lerp(a: f64, b: f64, q: f64, n: usize) -> f64 {
+    let vi = (n as f64 - 1.0) * q;
+    let gamma = vi - vi.floor();
     let d = b - a;
     if gamma >= 0.5 {
         b - d * (1.0 - gamma)

@@ -25,6 +25,7 @@ pub mod pairwise;
 pub mod porter;
 pub mod rng;
 pub mod rouge;
+pub mod stream;
 pub mod ter;
 pub mod textstats;
 pub mod udstats;

@@ -1166,8 +1166,10 @@ mod tests {
         let m = table(s, n, 8);
         let d = MetaData::new(&h, &m, s, n).unwrap();
         let rows = [0usize, 0, 2, 5, 5, 5];
-        let mut wk = Work::default();
-        wk.cnt = vec![2, 0, 1, 0, 0, 3];
+        let mut wk = Work {
+            cnt: vec![2, 0, 1, 0, 0, 3],
+            ..Default::default()
+        };
         for j in 0..n {
             let (xs, ys): (Vec<f64>, Vec<f64>) = rows
                 .iter()

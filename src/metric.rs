@@ -694,6 +694,82 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// The invariants of one item's statistics, declared once: pairs `(a, b)`
+    /// of statistic indices with `stat[a] <= stat[b]` (a part never exceeds
+    /// its whole: tp ≤ guessed, correct ≤ total, matches ≤ n-grams, ...).
+    #[must_use]
+    pub fn invariants(&self) -> Vec<(usize, usize)> {
+        match self {
+            Metric::Mean { .. } | Metric::ErrorRate | Metric::Ter => vec![],
+            Metric::Accuracy => vec![(0, 1)],
+            Metric::Precision | Metric::Recall | Metric::FBeta { .. } => vec![(0, 1), (0, 2)],
+            Metric::Bleu { max_order, .. } => (0..*max_order)
+                .map(|i| (2 + i, 2 + max_order + i))
+                .collect(),
+            Metric::Chrf {
+                char_order,
+                word_order,
+                ..
+            } => (0..char_order + word_order)
+                .flat_map(|o| [(3 * o + 2, 3 * o), (3 * o + 2, 3 * o + 1)])
+                .collect(),
+            // A∩S ⊆ A∩P ⊆ A (S ⊆ P), A∩S ⊆ S
+            Metric::Aer => vec![(0, 1), (1, 2), (0, 3)],
+            Metric::WeightedMacroF1 { .. } => vec![(0, 1), (2, 3), (2, 4)],
+        }
+    }
+
+    /// Check per-item statistics (`rows × n_stats`, item-major) against the
+    /// metric: every value finite; with `counts`, whole and non-negative;
+    /// and every invariant of [`Metric::invariants`]. The error names the
+    /// item, the statistic and the fix.
+    pub fn check_rows(&self, data: &[f64], counts: bool, label: &str) -> Result<()> {
+        let k = self.n_stats();
+        if k == 0 || data.len() % k != 0 {
+            return Err(Error::input(format!(
+                "metric '{label}' reads {k} statistics per item; got {} values",
+                data.len()
+            )));
+        }
+        let names = self.stat_names();
+        let inv = self.invariants();
+        for (i, row) in data.chunks_exact(k).enumerate() {
+            for (c, &v) in row.iter().enumerate() {
+                if !v.is_finite() {
+                    return Err(Error::input(format!(
+                        "item {i}, statistic '{}' is {v}: not a finite number",
+                        names[c]
+                    )));
+                }
+                if counts && (v < 0.0 || v.fract() != 0.0) {
+                    return Err(Error::input(format!(
+                        "item {i}, statistic '{}' is {v}: metric '{label}' reads counts \
+                         (whole numbers >= 0)",
+                        names[c]
+                    )));
+                }
+            }
+            for &(a, b) in &inv {
+                if row[a] > row[b] {
+                    return Err(Error::input(format!(
+                        "item {i}: statistic '{}' = {} exceeds '{}' = {}; metric '{label}' needs \
+                         {} <= {} (check the column order: {})",
+                        names[a],
+                        row[a],
+                        names[b],
+                        row[b],
+                        names[a],
+                        names[b],
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// BLEU smoothing, as in sacrebleu (Chen & Cherry 2014).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Smooth {
@@ -992,6 +1068,44 @@ mod tests {
         let p = 0.5 * 0.75 + 0.5 * 0.8;
         let r = 0.5 * 0.6 + 0.5 * 0.8;
         assert!((v - 2.0 * p * r / (p + r)).abs() < 1e-15);
+    }
+}
+
+#[cfg(test)]
+mod invariant_tests {
+    use super::*;
+
+    #[test]
+    fn every_invariant_is_in_range_and_checked() {
+        for spec in SPECS {
+            let m = resolve(spec.name, &[]).unwrap().metric;
+            let k = m.n_stats();
+            for (a, b) in m.invariants() {
+                assert!(a < k && b < k && a != b, "{}", spec.name);
+                // a row of ones passes; raising `a` above `b` fails, naming both
+                let mut row = vec![1.0; k];
+                assert!(m.check_rows(&row, spec.counts, spec.name).is_ok());
+                row[a] = 2.0;
+                let e = m.check_rows(&row, spec.counts, spec.name).unwrap_err();
+                let names = m.stat_names();
+                assert!(e.to_string().contains(&names[a]), "{e}");
+                assert!(e.to_string().contains(&names[b]), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn counts_are_whole_and_non_negative() {
+        let f1 = Metric::FBeta { beta: 1.0 };
+        assert!(f1.check_rows(&[1.0, 2.0, 3.0], true, "f1").is_ok());
+        assert!(f1.check_rows(&[1.5, 2.0, 3.0], true, "f1").is_err());
+        assert!(f1.check_rows(&[-1.0, 2.0, 3.0], true, "f1").is_err());
+        assert!(f1.check_rows(&[9.0, 4.0, 5.0], true, "f1").is_err());
+        let mean = Metric::Mean {
+            higher_is_better: true,
+        };
+        assert!(mean.check_rows(&[-1.5], false, "mean").is_ok());
+        assert!(mean.check_rows(&[f64::NAN], false, "mean").is_err());
     }
 }
 

@@ -60,11 +60,7 @@ pub fn count_block(
             cols[j * rows + b] = v;
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?;
-    let per_row: Vec<(Vec<u64>, Vec<f64>)> = pool.install(|| {
+    let per_row: Vec<(Vec<u64>, Vec<f64>)> = crate::engine::with_pool(threads, || {
         (0..s)
             .into_par_iter()
             .map(|i| {
@@ -92,7 +88,7 @@ pub fn count_block(
                 (counts, sums)
             })
             .collect()
-    });
+    })?;
     let mut counts = Vec::with_capacity(s * s);
     let mut sums = Vec::with_capacity(s * s);
     for (c, m) in per_row {
@@ -102,42 +98,11 @@ pub fn count_block(
     Ok((counts, sums))
 }
 
-/// Whether one resampled δ counts towards the p-value (same rules as
-/// [`crate::inference::bootstrap_pvalue`]).
+/// Whether one resampled δ counts towards the p-value (the rule of
+/// [`crate::inference::bootstrap_exceeds`]).
 #[inline]
 fn exceeds(d: f64, obs: f64, spec: PairSpec, mean: Option<f64>) -> bool {
-    match spec.variant {
-        BootVariant::BergKirkpatrick => {
-            if obs > 0.0 {
-                d > 2.0 * obs
-            } else if obs < 0.0 {
-                d < 2.0 * obs
-            } else {
-                true
-            }
-        }
-        BootVariant::Koehn => {
-            let g = obs * spec.orient;
-            if g > 0.0 {
-                d * spec.orient <= 0.0
-            } else if g < 0.0 {
-                d * spec.orient >= 0.0
-            } else {
-                true
-            }
-        }
-        BootVariant::SacreBleu | BootVariant::Moses => {
-            mean.is_some_and(|m| crate::inference::abs_exceeds(spec.variant, d.abs(), m, obs))
-        }
-        BootVariant::Shifted => match mean {
-            None => false,
-            Some(m) => match spec.alternative {
-                Alternative::TwoSided => (d - m).abs() >= obs.abs(),
-                Alternative::Greater => d - m >= obs,
-                Alternative::Less => d - m <= obs,
-            },
-        },
-    }
+    crate::inference::bootstrap_exceeds(d, obs, spec.variant, spec.alternative, spec.orient, mean)
 }
 
 /// One shard of a pairwise run: resamples `start .. stop` (block-aligned

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,13 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 @pytest.fixture
 def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(
+                f"CI is set but {SHARED_DATA} is missing: the tests that read the shared data sets "
+                "would be skipped and CI would pass without them. Put shared/data beside the checkout "
+                "(or unset CI to skip them locally)",
+                pytrace=False,
+            )
         pytest.skip("shared/data is not beside the checkout")
     return SHARED_DATA
 

@@ -13,7 +13,22 @@ import numpy as np
 
 from .exceptions import InputError
 
-__all__ = ["run_tasks"]
+__all__ = ["run_tasks", "stop_process_pool"]
+
+
+def stop_process_pool(pool: Any, timeout: float = 1.0) -> None:
+    """Stop a ProcessPoolExecutor at once: cancel queued tasks and end its worker processes
+    (a plain ``shutdown()`` would wait for every queued task)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout)
+        if p.is_alive():
+            p.kill()
+            p.join(timeout)
 
 
 def run_tasks(
@@ -65,8 +80,21 @@ def run_tasks(
             return a
 
         futures = [remote.remote(*[put(a) for a in args]) for args in tasks]
-        return collect((lambda f=f: ray.get(f)) for f in futures)
+        try:
+            return collect((lambda f=f: ray.get(f)) for f in futures)
+        except BaseException:  # Ctrl-C or a failed task: stop the others
+            for f in futures:
+                try:
+                    ray.cancel(f, force=True)
+                except Exception:
+                    pass
+            raise
     if hasattr(backend, "submit"):
         futures = [backend.submit(fn, *args) for args in tasks]
-        return collect((lambda f=f: f.result()) for f in futures)
+        try:
+            return collect((lambda f=f: f.result()) for f in futures)
+        except BaseException:  # Ctrl-C or a failed task: drop the queued ones
+            for f in futures:
+                f.cancel()
+            raise
     raise InputError(f"backend must be 'local', 'ray' or a concurrent.futures.Executor, got {backend!r}")

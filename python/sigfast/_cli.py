@@ -256,7 +256,8 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
     if fmt and not refs:
         from .formats import spec
 
-        if not spec(fmt).needs_gold:  # per-item values: every file is a system
+        s = spec(fmt)
+        if not s.needs_gold or s.gold_optional:  # per-item values, or gold inside: every file is a system
             fmt = None
     if refs:
         gold: Any = refs if len(refs) > 1 else refs[0]

@@ -1,6 +1,11 @@
-"""Type stubs of the private native module (Rust, pyo3). Not a public API."""
+"""Type stubs of the private native module (Rust, pyo3). Not a public API.
+
+``tests/test_native_stub.py`` keeps this file and the compiled module in step: every public
+name of one is in the other, and functions take the same parameter names.
+"""
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -13,10 +18,57 @@ BLOCK: int
 MAX_EXACT_ITEMS: int
 BUILD_PROFILE: str
 PAIR_BLOCK: int
+MAX_RESAMPLES: int
+MAX_THREADS: int
+CHUNK: int
+METRICS: list[dict[str, Any]]
+UD_METRICS: list[str]
 
 _Progress = Callable[[int, int], object] | None
 _F64 = npt.NDArray[np.float64]
 
+class Summary:
+    """A streaming summary of a test: counts, the blocked mean of θ and exact quantiles."""
+
+    def __init__(self, total: int, stride: int) -> None: ...
+    def add_bootstrap_rule(
+        self, variant: str, alternative: str, orient: float, observed: float, negate: bool = False
+    ) -> None: ...
+    def add_permutation_rule(self, alternative: str, observed: float) -> None: ...
+    def add_less_rule(self, value: float, or_equal: bool = False) -> None: ...
+    def add_quantile(self, quantity: str, q: float) -> int: ...
+    def pending(self) -> bool: ...
+    def passes(self) -> int: ...
+    def begin_pass(self) -> None: ...
+    def feed(self, rows: _F64) -> None: ...
+    def end_pass(self) -> bool: ...
+    def counts(self) -> list[int]: ...
+    def mean(self) -> float | None: ...
+    def quantile(self, i: int) -> float | None: ...
+
+def metric_resolve(name: str, params: Mapping[str, object] | None = None) -> dict[str, Any]: ...
+def metric_check(stats: _F64, metric: str, params: Mapping[str, object] | None = None) -> None: ...
+def stream_bootstrap(
+    summary: Summary,
+    data: _F64,
+    metric: str,
+    params: Mapping[str, object] | None,
+    seed: int,
+    resampling: str,
+    threads: int,
+    progress: _Progress = None,
+    sub: int = 0,
+) -> int | None: ...
+def stream_permutation(
+    summary: Summary,
+    data: _F64,
+    metric: str,
+    params: Mapping[str, object] | None,
+    seed: int,
+    exact: bool,
+    threads: int,
+    progress: _Progress = None,
+) -> None: ...
 def bootstrap_values(
     data: _F64,
     metric: str,
@@ -26,6 +78,7 @@ def bootstrap_values(
     resampling: str,
     threads: int,
     progress: _Progress = None,
+    sub: int = 0,
 ) -> tuple[_F64, int | None]: ...
 def bootstrap_sums(
     data: _F64,
@@ -35,6 +88,7 @@ def bootstrap_sums(
     resampling: str,
     threads: int,
     progress: _Progress = None,
+    sub: int = 0,
 ) -> tuple[_F64, int | None]: ...
 def permutation_values(
     data: _F64,
@@ -102,6 +156,33 @@ def pair_counts(
     threads: int,
 ) -> tuple[npt.NDArray[np.uint64], _F64]: ...
 def set_simd(enabled: bool) -> None: ...
+def bleu_stats(hyps: list[str], refs: list[list[str]], tokenize: str, max_order: int = 4) -> npt.NDArray[np.uint64]: ...
+def chrf_stats(
+    hyps: list[str], refs: list[list[str]], char_order: int = 6, word_order: int = 0, beta: float = 2.0
+) -> npt.NDArray[np.uint64]: ...
+def tokenize_lines(lines: list[str], tokenize: str) -> list[str]: ...
+def lcs_lengths(a: list[str], b: list[str]) -> list[int]: ...
+def ud_evaluate(
+    gold: bytes, system: bytes, gold_name: str | None = None, system_name: str | None = None
+) -> tuple[Any, Any]: ...
+def evalb_score(
+    gold: bytes,
+    test: bytes,
+    prm: bytes | None = None,
+    cutoff_len: int | None = None,
+    max_error: int | None = None,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+    prm_name: str | None = None,
+) -> Any: ...
+
+# --- units of the formats' own parses
+MISSING: str
+UD_UNIT_VIEWS: list[str]
+
+def ud_units(
+    gold: bytes, system: bytes, view: str, gold_name: str | None = None, system_name: str | None = None
+) -> dict[str, object]: ...
 def evalb_units(
     gold: bytes,
     test: bytes,
@@ -111,5 +192,93 @@ def evalb_units(
     gold_name: str | None = None,
     system_name: str | None = None,
     prm_name: str | None = None,
-) -> dict[str, npt.NDArray[np.int64] | npt.NDArray[np.bool_] | list[str]]: ...
-def __getattr__(name: str) -> object: ...  # format hot loops (evalb_score, ud_evaluate, bleu_stats, ...)
+) -> dict[str, object]: ...
+
+# --- TER and ROUGE statistics
+def ter_stats(
+    hyps: list[str],
+    refs: list[list[str]],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    threads: int = 0,
+) -> _F64: ...
+def ter_tokenize(
+    lines: list[str],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> list[str]: ...
+def rouge_scores(
+    preds: list[str], refs: list[list[str]], rouge_types: list[str], use_stemmer: bool = False, threads: int = 0
+) -> _F64: ...
+def rouge_tokenize(texts: list[str], use_stemmer: bool = False) -> list[list[str]]: ...
+def porter_stem(words: list[str]) -> list[str]: ...
+
+# --- Almost Stochastic Order
+TAG_ASO: int
+
+def aso_bootstrap(
+    systems: list[_F64],
+    names: list[str],
+    pairs: list[tuple[int, int]],
+    dt: float,
+    seed: int,
+    n_resamples: int,
+    threads: int,
+    keep: bool = False,
+    progress: _Progress = None,
+) -> tuple[list[float], list[int], list[float], list[float], _F64 | None]: ...
+def aso_grid(dt: float) -> _F64: ...
+def aso_violation_ratio(a: _F64, b: _F64, dt: float) -> float: ...
+
+# --- item-level statistics and meta-evaluation
+ITEM_STATISTICS: list[str]
+TAG_META_BOOT: int
+TAG_META_PERM: int
+
+def item_statistic(name: str, params: Mapping[str, float], x: _F64, y: _F64 | None = None) -> float: ...
+def item_bootstrap_values(
+    data: _F64,
+    name: str,
+    params: Mapping[str, float],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    progress: _Progress = None,
+    sub: int = 0,
+) -> _F64: ...
+def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0) -> npt.NDArray[np.int64]: ...
+def tie_calibration(x: _F64, y: _F64, group: npt.NDArray[np.int64]) -> tuple[float, float]: ...
+def meta_observed(human: _F64, metrics: _F64, level: str, name: str, params: Mapping[str, float]) -> _F64: ...
+def meta_bootstrap(
+    human: _F64,
+    metrics: _F64,
+    level: str,
+    name: str,
+    params: Mapping[str, float],
+    scheme: str,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    progress: _Progress = None,
+) -> _F64: ...
+def meta_permutation(
+    human: _F64,
+    metrics: _F64,
+    level: str,
+    name: str,
+    params: Mapping[str, float],
+    scheme: str,
+    pairs: list[tuple[int, int]],
+    seed: int,
+    n_resamples: int,
+    alternative: str,
+    threads: int,
+    progress: _Progress = None,
+) -> tuple[_F64, npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
+def williams_t(r12: float, r13: float, r23: float, n: int) -> float: ...

@@ -482,7 +482,16 @@ def _vector(a: Any, what: str) -> np.ndarray:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(f"{what}: item {i} is {arr[i]} (not a finite number); remove or fix it")
+    if arr.size and float(np.abs(arr).max()) > _MAX_MAGNITUDE:
+        i = int(np.argmax(np.abs(arr)))
+        raise InputError(
+            f"{what}: item {i} is {arr[i]:g}: so large that squares of variances overflow float64; rescale the values "
+            f"(magnitudes must stay below {_MAX_MAGNITUDE:.3g})"
+        )
     return arr
+
+
+_MAX_MAGNITUDE = 1e75  # fourth powers (Welch's degrees of freedom) and their sums stay finite
 
 
 def _paired(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -322,7 +322,9 @@ def _results_table(results: list[Any]) -> Any:
 def _results_text(results: list[Any], source: str | None) -> str:
     t = _results_table(results)
     head = f"{source}\n" if source else ""
-    warn = "".join(f"warning: {w}\n" for r in results for w in getattr(r, "warnings", ()) or ())
+    warn = "".join(
+        f"WARNING: {w}\n" for w in dict.fromkeys(w for r in results for w in getattr(r, "warnings", ()) or ())
+    )
     return head + warn + t.render("text")
 
 
@@ -623,9 +625,16 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
                 combinations=args.combination or (),
                 progress=args.progress,
             )
+        except BaseException:
+            if pool is not None:  # Ctrl-C or an error: stop the workers now, not after every shard
+                from ._backends import stop_process_pool
+
+                stop_process_pool(pool)
+                pool = None
+            raise
         finally:
             if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown()
         results.append(res)
     last = results[-1]
     th = dict(band=band, percentile=args.percentile)

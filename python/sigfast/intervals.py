@@ -272,6 +272,7 @@ def _one_system(x: Any, system: Any, metric: Any, params: dict[str, Any]) -> tup
 def _values(
     table: np.ndarray, m: Metric, k: int, n_sys: int, seed: int, B: int, resampling: str, threads: int
 ) -> tuple[np.ndarray, int | None]:
+    """Every resample's metric values (B x systems): only for return_distribution=True."""
     if m.native is not None:
         values, distinct = _native.bootstrap_values(table, m.native, dict(m.params), seed, B, resampling, threads, None)
         return np.asarray(values), distinct
@@ -293,17 +294,33 @@ def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
     return np.asarray(m.evaluate(loo, n - 1), dtype=np.float64)
 
 
-def _bca_levels(
-    theta_b: np.ndarray, theta_hat: float, jack: np.ndarray, alpha: float
-) -> tuple[float, float, float, float]:
-    B = theta_b.size
-    pct = (np.count_nonzero(theta_b < theta_hat) + np.count_nonzero(theta_b <= theta_hat)) / (2.0 * B)
+def _acceleration(dev: np.ndarray) -> float:
+    """a = Σd³ / (6 (Σd²)^{3/2}); scale-free, so deviations too large to cube are rescaled
+    by a power of two (only then: the plain formula's bytes are kept wherever it is finite)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        den = float(np.sum(dev**2))
+        try:
+            a = float(np.sum(dev**3)) / (6.0 * den**1.5) if den > 0 else 0.0
+        except OverflowError:
+            a = math.inf
+    if math.isfinite(a):
+        return a
+    top = float(np.max(np.abs(dev)))
+    if not math.isfinite(top) or top == 0.0:
+        raise InputError("the jackknife deviations are not finite: rescale the statistics")
+    d = dev / 2.0 ** math.floor(math.log2(top))
+    den = float(np.sum(d**2))
+    return float(np.sum(d**3)) / (6.0 * den**1.5) if den > 0 else 0.0
+
+
+def _bca_levels(less: int, less_eq: int, B: int, jack: np.ndarray, alpha: float) -> tuple[float, float, float, float]:
+    """BCa levels from the counts #{θ* < θ̂} and #{θ* ≤ θ̂} of B resamples."""
+    pct = (less + less_eq) / (2.0 * B)
     # a bootstrap distribution entirely on one side of the estimate gives z0 = ±inf; keep it finite
     pct = min(max(pct, 1.0 / (2.0 * B)), 1.0 - 1.0 / (2.0 * B))
     z0 = _ndtri(pct)
     dev = jack.mean() - jack
-    den = float(np.sum(dev**2))
-    a = float(np.sum(dev**3)) / (6.0 * den**1.5) if den > 0 else 0.0
+    a = _acceleration(dev)
     za = _ndtri(alpha)
     n1 = z0 + za
     n2 = z0 - za
@@ -346,9 +363,9 @@ def bootstrap_interval(
     Φ(z0 + (z0 ± z)/(1 − a(z0 ± z))). When every resample falls on one side
     of θ̂, z0 is computed from 1/(2B) instead of 0 (scipy returns NaN).
     """
-    from .significance import _check_int, _pair, _table, _threads
+    from .significance import _check_int, _feed_stored, _pair, _resamples, _run_stream, _table, _threads
 
-    B = _check_int("n_resamples", n_resamples, 2)
+    B = _resamples(n_resamples, 2)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     cl = _level(confidence_level)
     if method not in ("bca", "percentile"):
@@ -370,25 +387,42 @@ def bootstrap_interval(
     k = stats.n_stats
     if method == "bca" and n < 2:
         raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
-    values, distinct = _values(table, m, k, n_sys, seed, B, resampling, threads)
     est_all = m.evaluate(stats.totals(), n)
-    if paired:
-        theta_b = np.ascontiguousarray(values[:, 1] - values[:, 0])
-        theta_hat = float(est_all[1] - est_all[0])
-    else:
-        theta_b = np.ascontiguousarray(values[:, 0])
-        theta_hat = float(est_all[0])
+    theta_hat = float(est_all[1] - est_all[0]) if paired else float(est_all[0])
+    # θ* streams through a summary (crate::stream): the percentile levels are known
+    # up front (one pass); BCa counts θ* below θ̂ first, then reads its levels off a
+    # second pass over the same resamples. Quantiles are exact (numpy's "linear").
+    summary = _native.Summary(B, n_sys)
     alpha = (1.0 - cl) / 2.0
     z0 = acc = None
     if method == "percentile":
         q1, q2 = alpha, 1.0 - alpha
+        idx = [summary.add_quantile("theta", q) for q in (q1, q2)]
     else:
+        summary.add_less_rule(theta_hat)
+        summary.add_less_rule(theta_hat, True)
+    values = None
+    if return_distribution:
+        values, distinct = _values(table, m, k, n_sys, seed, B, resampling, threads)
+        _feed_stored(summary, values)
+    else:
+        distinct = _run_stream(summary, table, m, k, B, seed, threads, None, resampling=resampling)
+    if method == "bca":
         if paired:
             jack = _jackknife(stats.values[1], m) - _jackknife(stats.values[0], m)
         else:
             jack = _jackknife(stats.values[0], m)
-        q1, q2, z0, acc = _bca_levels(theta_b, theta_hat, jack, alpha)
-    lo, hi = np.quantile(theta_b, [q1, q2])
+        less, less_eq = (int(c) for c in summary.counts())
+        q1, q2, z0, acc = _bca_levels(less, less_eq, B, jack, alpha)
+        idx = [summary.add_quantile("theta", q) for q in (q1, q2)]
+        if values is not None:
+            _feed_stored(summary, values)
+        else:
+            _run_stream(summary, table, m, k, B, seed, threads, None, resampling=resampling)
+    lo, hi = (summary.quantile(i) for i in idx)
+    theta_b = None
+    if values is not None:
+        theta_b = np.ascontiguousarray(values[:, 1] - values[:, 0]) if paired else np.ascontiguousarray(values[:, 0])
     from .signature import build as _signature
 
     return BootstrapInterval(

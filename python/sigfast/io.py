@@ -14,23 +14,48 @@ from .exceptions import FormatError
 __all__ = ["read_items"]
 
 
+def _short(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + "..."
+
+
 def _number(tok: str, path: str, line: int, col: int) -> float:
     try:
         v = float(tok)
     except ValueError:
-        raise FormatError(f"column {col}: {tok!r} is not a number", path=path, line=line) from None
+        raise FormatError(f"column {col}: {_short(tok)} is not a number", path=path, line=line) from None
     if not math.isfinite(v):
-        raise FormatError(f"column {col}: {tok!r} is not finite; fix or remove that item", path=path, line=line)
+        raise FormatError(
+            f"column {col}: {_short(tok)} is not finite (as a float64); fix or remove that item", path=path, line=line
+        )
     return v
 
 
-def _read_text(path: str) -> list[str]:
+def _read_bytes(path: str) -> bytes:
+    """A file's bytes, gunzipped when they are gzip data (like the format readers)."""
+    import gzip
+    import zlib
+
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise FormatError("no such file", path=path) from None
     except IsADirectoryError:
         raise FormatError("is a directory, expected a file", path=path) from None
+    except OSError as e:
+        raise FormatError(f"cannot read the file: {e.strerror or e}", path=path) from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as e:
+            raise FormatError(f"looks gzip-compressed but cannot be decompressed ({e})", path=path) from None
+    return data
+
+
+def _read_text(path: str) -> list[str]:
+    data = _read_bytes(path)
+    if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not part of the first line
+        data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -39,6 +64,50 @@ def _read_text(path: str) -> list[str]:
             f"bytes that are not UTF-8 at byte {e.start}; re-encode the file as UTF-8", path=path, line=line
         ) from None
     return text.splitlines()
+
+
+def _read_npy(p: str) -> np.ndarray:
+    """A 1-D or 2-D real numeric .npy array, its header checked against the file before loading."""
+    import io as _io
+
+    data = _read_bytes(p)
+    fh = _io.BytesIO(data)
+    fmt = np.lib.format
+    try:
+        version = fmt.read_magic(fh)
+        if version == (1, 0):
+            shape, fortran, dtype = fmt.read_array_header_1_0(fh)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = fmt.read_array_header_2_0(fh)
+        else:
+            raise ValueError(f"unsupported .npy version {version}")
+    except Exception as e:  # numpy raises ValueError, EOFError, SyntaxError, TokenError, ... on a bad header
+        raise FormatError(f"not a valid .npy file ({type(e).__name__}: {e})", path=p) from None
+    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
+        raise FormatError(f"expected a numeric array, got dtype {dtype}", path=p)
+    if np.issubdtype(dtype, np.complexfloating):
+        raise FormatError(f"complex numbers ({dtype}) are not scores or statistics; save the real part", path=p)
+    if not (np.issubdtype(dtype, np.number) or dtype == np.bool_):
+        raise FormatError(f"expected a numeric array, got dtype {dtype}", path=p)
+    if len(shape) not in (1, 2):
+        raise FormatError(f"expected a 1-D or 2-D array, got shape {shape}", path=p)
+    count = 1
+    for d in shape:
+        count *= int(d)
+    need = count * dtype.itemsize
+    have = len(data) - fh.tell()
+    if need != have:
+        raise FormatError(
+            f"the header declares shape {shape} of {dtype} ({need} bytes of data) but the file holds "
+            f"{have} bytes after it; the file is truncated or corrupt",
+            path=p,
+        )
+    try:
+        arr = np.frombuffer(data, dtype=dtype, count=count, offset=fh.tell())
+        arr = arr.reshape(shape, order="F" if fortran else "C")
+    except (ValueError, MemoryError) as e:
+        raise FormatError(f"cannot read the array ({e})", path=p) from None
+    return arr
 
 
 def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[str, ...] | None]:
@@ -52,27 +121,29 @@ def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[s
     """
     p = str(path)
     if fmt == "auto":
-        suffix = Path(p).suffix.lower()
+        name = Path(p).name.lower()
+        name = name[:-3] if name.endswith(".gz") else name
+        suffix = Path(name).suffix
         fmt = {".jsonl": "jsonl", ".json": "jsonl", ".npy": "npy"}.get(suffix, "tsv")
+    if fmt not in ("tsv", "jsonl", "npy"):
+        raise FormatError(f"unknown layout {fmt!r}; use 'tsv', 'jsonl' or 'npy'", path=p)
     if fmt == "npy":
-        try:
-            arr = np.load(p, allow_pickle=False)
-        except FileNotFoundError:
-            raise FormatError("no such file", path=p) from None
-        except ValueError as e:
-            raise FormatError(f"not a numeric .npy array ({e})", path=p) from None
+        arr = _read_npy(p)
         if arr.ndim == 1:
             arr = arr[:, None]
-        if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.number):
-            raise FormatError(f"expected a 1-D or 2-D numeric array, got {arr.dtype} {arr.shape}", path=p)
+        if arr.shape[0] == 0:
+            raise FormatError("the array has zero items", path=p)
+        if arr.shape[1] == 0:
+            raise FormatError("the array has zero values per item", path=p)
+        arr = arr.astype(np.float64)
         bad = np.argwhere(~np.isfinite(arr))
         if len(bad):
             raise FormatError(f"item {int(bad[0][0])} has a non-finite value", path=p)
-        if arr.shape[0] == 0:
-            raise FormatError("the array has zero items", path=p)
+        _check_sums(arr, p)
         return arr.astype(np.float64), None
     lines = _read_text(p)
     rows: list[list[float]] = []
+    line_of: list[int] = []
     names: tuple[str, ...] | None = None
     width: int | None = None
     for i, raw in enumerate(lines, 1):
@@ -86,6 +157,8 @@ def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[s
                 obj: Any = json.loads(s)
             except json.JSONDecodeError as e:
                 raise FormatError(f"not valid JSON ({e.msg})", path=p, line=i) from None
+            except RecursionError:
+                raise FormatError("JSON nested too deeply", path=p, line=i) from None
             if isinstance(obj, dict):
                 keys = tuple(obj)
                 if names is None:
@@ -100,10 +173,18 @@ def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[s
             row = []
             for c, v in enumerate(vals, 1):
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise FormatError(f"value {c} is {v!r}, not a number", path=p, line=i)
-                if not math.isfinite(v):
-                    raise FormatError(f"value {c} is not finite", path=p, line=i)
-                row.append(float(v))
+                    raise FormatError(f"value {c} is {_short(v)}, not a number", path=p, line=i)
+                try:
+                    fv = float(v)
+                except OverflowError:
+                    fv = math.inf
+                if not math.isfinite(fv):
+                    raise FormatError(
+                        f"value {c} is {_short(v)} is not finite (as a float64); fix or remove that item",
+                        path=p,
+                        line=i,
+                    )
+                row.append(fv)
         else:
             toks = s.split()
             if not rows and names is None:
@@ -120,6 +201,26 @@ def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[s
         elif len(row) != width:
             raise FormatError(f"{len(row)} values, but earlier lines have {width}", path=p, line=i)
         rows.append(row)
+        line_of.append(i)
     if not rows:
         raise FormatError("no items: the file is empty", path=p)
-    return np.array(rows, dtype=np.float64), names
+    arr = np.array(rows, dtype=np.float64)
+    _check_sums(arr, p, line_of)
+    return arr, names
+
+
+def _check_sums(arr: np.ndarray, p: str, line_of: list[int] | None = None) -> None:
+    """Sums over items must stay finite: |value| x items below the float64 maximum."""
+    if arr.size == 0:
+        return
+    mag = np.abs(arr)
+    n = arr.shape[0]
+    if float(mag.max()) * n <= np.finfo(np.float64).max:
+        return
+    i, c = (int(v) for v in np.unravel_index(int(np.argmax(mag)), arr.shape))
+    raise FormatError(
+        f"column {c + 1}: {arr[i, c]:g} is so large that sums of {n} items overflow float64; rescale the "
+        f"values (magnitudes must stay below {np.finfo(np.float64).max / n:.3g})",
+        path=p,
+        line=line_of[i] if line_of else None,
+    )

@@ -174,4 +174,21 @@ def resolve_metric(metric: Any, stats: Any = None, **params: Any) -> Metric:
             f"metric {m.name!r} needs {m.n_stats} statistics per item ({', '.join(m.stat_names)}); "
             f"the data have {stats.n_stats} ({', '.join(stats.stat_names)})"
         )
+    if stats is not None and m.native is not None and hasattr(stats, "values"):
+        check_statistics(m, stats)
     return m
+
+
+def check_statistics(m: Metric, stats: Any) -> None:
+    """Check each system's statistics against the metric's invariants, declared once in the
+    Rust registry (non-negative whole counts where the metric reads counts; tp <= guessed,
+    correct <= total, ...). Raises InputError naming the system, item and statistic."""
+    from . import _native
+    from .exceptions import InputError
+
+    for j, name in enumerate(stats.systems):
+        try:
+            _native.metric_check(np.ascontiguousarray(stats.values[j]), m.native, dict(m.params))
+        except InputError as e:
+            src = f" ({stats.source})" if getattr(stats, "source", None) else ""
+            raise InputError(f"system {name!r}{src}, {e}") from None

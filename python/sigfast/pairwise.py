@@ -34,7 +34,10 @@ from .significance import (
     DEFAULT_SEED,
     _check_int,
     _plus_one,
+    _resamples,
+    _run_stream,
     _threads,
+    few_items_warning,
     resolve_variant,
 )
 from .stats import Statistics
@@ -218,6 +221,8 @@ class PairwiseResult:
     display_scale: int = 1
     groups: str = "boundaries"
     signature: str = ""
+    #: Loud caveats (e.g. fewer than ``MIN_ITEMS`` items); printed in reports.
+    warnings: tuple[str, ...] = ()
 
     # ---------------------------------------------------------------- views
     def order(self) -> list[int]:
@@ -338,6 +343,7 @@ class PairwiseResult:
             "clusters": self.clusters(),
             "rank_ranges": {k: list(v) for k, v in self.rank_ranges().items()},
             "signature": self.signature,
+            "warnings": list(self.warnings),
         }
 
     def to_json(self, **kwargs: Any) -> str:
@@ -796,7 +802,7 @@ def pairwise(
     if stats.n_systems < 2:
         raise InputError("pairwise() needs at least two systems")
     m: Metric = resolve_metric(metric, stats, **metric_params)
-    B = _check_int("n_resamples", n_resamples, 1)
+    B = _resamples(n_resamples)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     v, alt, native_alt = resolve_variant(variant, alternative)
     if groups not in ("boundaries", "strict"):
@@ -832,18 +838,14 @@ def pairwise(
             for j in range(i + 1, s):
                 pair += 1
                 table2 = np.ascontiguousarray(np.concatenate([stats.values[i], stats.values[j]], axis=1))
-                if m.native is not None:
-                    vals, _ = _native.bootstrap_values(
-                        table2, m.native, dict(m.params), seed, B, resampling, threads, None, pair
-                    )
-                else:
-                    sums, _ = _native.bootstrap_sums(table2, seed, 0, B, resampling, threads, None, pair)
-                    vals = np.stack([m.evaluate(sums[:, :k], n), m.evaluate(sums[:, k:], n)], 1)
-                d = np.ascontiguousarray(vals[:, 1] - vals[:, 0])
                 obs = float(observed[j] - observed[i])
-                counts[i, j] = _native.bootstrap_pvalue(d, obs, nv, native_alt, orient, False)[0]
                 alt_ji = {"greater": "less", "less": "greater"}.get(native_alt, native_alt)
-                counts[j, i] = _native.bootstrap_pvalue(np.ascontiguousarray(-d), -obs, nv, alt_ji, orient, False)[0]
+                # both directions count on one stream of δ* (−δ* for (j, i)), in bounded memory
+                summary = _native.Summary(B, 2)
+                summary.add_bootstrap_rule(nv, native_alt, orient, obs)
+                summary.add_bootstrap_rule(nv, alt_ji, orient, -obs, True)
+                _run_stream(summary, table2, m, k, B, seed, threads, None, resampling=resampling, sub=pair)
+                counts[i, j], counts[j, i] = (int(c) for c in summary.counts())
                 if cb is not None:
                     cb(pair, s * (s - 1) // 2)
     else:
@@ -919,6 +921,7 @@ def pairwise(
         stream_version=_native.STREAM_VERSION,
         labels=labels,
         combinations=combos,
+        warnings=few_items_warning(n),
     )
 
 

@@ -85,6 +85,9 @@ def _stream_seed(seed: int, *keys: int) -> int:
     return int(ss.generate_state(1, np.uint64)[0])
 
 
+_MAX_ITEMS = 1 << 40  # test-set sizes: 2^40 items is far beyond any corpus
+
+
 def _model(gain: float, discordance: float) -> tuple[float, float]:
     g, d = float(gain), float(discordance)
     if not (math.isfinite(g) and math.isfinite(d)):
@@ -132,7 +135,7 @@ def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[flo
         raise InputError(f"power must be in (0, 1), got {power}")
     if not 0.0 < a < 1.0:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
-    return pw, a, _check_int("n_simulations", sims, 1), _check_int("seed", seed, 0, 2**64 - 1)
+    return pw, a, _check_int("n_simulations", sims, 1, 1 << 30), _check_int("seed", seed, 0, 2**64 - 1)
 
 
 def _search(
@@ -247,7 +250,7 @@ def mcnemar_power(
 
     g, d = _model(gain, discordance)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
-    n = _check_int("n", n, 1)
+    n = _check_int("n", n, 1, _MAX_ITEMS)
     m, alt = _mcnemar_args(method, alternative)
     rule = _McNemarRule(m, alt, correction, a)
     b, c = _discordant_draws(n, g, d, sims, seed)
@@ -283,7 +286,7 @@ def mcnemar_sample_size(
 
     g, d = _model(gain, discordance)
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
-    max_n = _check_int("max_n", max_n, 1)
+    max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
     m, alt = _mcnemar_args(method, alternative)
     rule = _McNemarRule(m, alt, correction, a)
 
@@ -366,11 +369,11 @@ def bootstrap_power(
     items with replacement; the gain is then the pool's own. A simulated
     test set counts as detected when y is better and p ≤ ``alpha``.
     """
-    from .significance import _check_int
+    from .significance import _check_int, _resamples
 
-    n = _check_int("n", n, 1)
+    n = _check_int("n", n, 1, _MAX_ITEMS)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
-    B = _check_int("n_resamples", n_resamples, 1)
+    B = _resamples(n_resamples)
     run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
     return run(n)
 
@@ -458,11 +461,11 @@ def bootstrap_sample_size(
     defaults take seconds on the accuracy model, where resampling runs over
     the three distinct item types).
     """
-    from .significance import _check_int
+    from .significance import _check_int, _resamples
 
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
-    B = _check_int("n_resamples", n_resamples, 1)
-    max_n = _check_int("max_n", max_n, 1)
+    B = _resamples(n_resamples)
+    max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
     run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
     start = 16
     if gain is not None and discordance is not None:

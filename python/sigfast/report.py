@@ -48,6 +48,7 @@ def format_result(r: Any) -> str:
         f"  p = {_fmt_p(r.pvalue)}  ({r.count} of {r.n_resamples} resamples, p = {r.pvalue_method})",
         f"  {r.signature}",
     ]
+    lines += [f"  WARNING: {w}" for w in getattr(r, "warnings", ())]
     return "\n".join(lines)
 
 

@@ -63,6 +63,7 @@ class PairedTestResult:
     stream_version: int = 0
     distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
     signature: str = ""
+    #: Loud caveats about the result (e.g. fewer than ``MIN_ITEMS`` items); printed in reports.
     warnings: tuple[str, ...] = ()
 
     @property

@@ -25,7 +25,88 @@ __all__ = ["DEFAULT_RESAMPLES", "DEFAULT_SEED", "paired_bootstrap", "permutation
 DEFAULT_RESAMPLES = 1_000_000
 DEFAULT_PERMUTATIONS = 100_000
 DEFAULT_SEED = 12345
-_BLOCK = 1 << 16  # resamples per call when a Python metric evaluates sums
+MAX_RESAMPLES = int(_native.MAX_RESAMPLES)  # 2^40: a larger count is an InputError
+MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
+_BLOCK = int(_native.CHUNK)  # resamples per chunk of a streamed pass
+
+
+def _resamples(v: Any, lo: int = 1) -> int:
+    b = _check_int("n_resamples", v, lo)
+    if b > MAX_RESAMPLES:
+        raise InputError(
+            f"n_resamples must be <= 2^40 = {MAX_RESAMPLES}, got {b}; 10^6 resamples already resolve "
+            "p-values to about 0.001"
+        )
+    return b
+
+
+def few_items_warning(n: int) -> tuple[str, ...]:
+    """The warning results carry when a test set has fewer than MIN_ITEMS items."""
+    if n >= MIN_ITEMS:
+        return ()
+    return (
+        f"only {n} item{'s' if n != 1 else ''}: resampling tests need at least {MIN_ITEMS} items to say "
+        "anything (with so few, every resample can equal the observed data, giving zero-width intervals "
+        "and meaningless p-values); test on more items",
+    )
+
+
+def _run_stream(
+    summary: Any,
+    table: np.ndarray,
+    m: Metric,
+    k: int,
+    B: int,
+    seed: int,
+    threads: int,
+    cb: Any,
+    *,
+    resampling: str = "items",
+    swap: bool = False,
+    exact: bool = False,
+    sub: int = 0,
+) -> int | None:
+    """Run the passes ``summary`` needs over B resamples (bootstrap, or swaps when ``swap``),
+    chunk by chunk: memory stays O(chunk x systems) for any B. Returns the distinct-row count."""
+    if m.native is not None:
+        if swap:
+            _native.stream_permutation(summary, table, m.native, dict(m.params), seed, exact, threads, cb)
+            return None
+        return _native.stream_bootstrap(summary, table, m.native, dict(m.params), seed, resampling, threads, cb, sub)
+    n = table.shape[0]
+    s = table.shape[1] // k
+    distinct = None
+    while summary.pending():
+        summary.begin_pass()
+        for start in range(0, B, _BLOCK):
+            count = min(_BLOCK, B - start)
+            if swap:
+                sums = _native.permutation_sums(table, seed, start, count, exact, threads, None)
+            else:
+                sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None, sub)
+            vals = np.empty((count, s))
+            for j in range(s):
+                vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n)
+            summary.feed(vals)
+            if cb is not None:
+                cb(start + count, B)
+        summary.end_pass()
+    return distinct
+
+
+def _feed_stored(summary: Any, values: np.ndarray) -> None:
+    """Run the passes ``summary`` needs over stored values (return_distribution=True)."""
+    B = values.shape[0]
+    while summary.pending():
+        summary.begin_pass()
+        for start in range(0, B, _BLOCK):
+            summary.feed(np.ascontiguousarray(values[start : start + _BLOCK]))
+        summary.end_pass()
+
+
+def _pvalue(count: int, total: int, plus_one: bool) -> float:
+    return float(count + 1) / float(total + 1) if plus_one else float(count) / float(total)
+
 
 _VARIANTS = {
     "bk": "berg-kirkpatrick",
@@ -77,6 +158,8 @@ def resolve_variant(variant: str, alternative: str | None) -> tuple[str, str, st
 
 
 def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
+    if isinstance(v, (bool, np.bool_)):
+        raise InputError(f"{name} must be an integer, got {v!r} (a bool is not a count)")
     try:
         i = operator.index(v)
     except TypeError:
@@ -135,6 +218,8 @@ def _pair(x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, An
         elif xa.ndim == 2 and ya.ndim == 2:
             if xa.shape[1] != ya.shape[1]:
                 raise InputError(f"x has {xa.shape[1]} statistics per item, y has {ya.shape[1]}")
+            if xa.shape[0] != ya.shape[0]:
+                raise InputError(f"x has {xa.shape[0]} items, y has {ya.shape[0]}; a paired test needs the same items")
             m = resolve_metric(metric, None, **metric_params) if metric is not None else None
             stat_names = (
                 m.stat_names
@@ -151,13 +236,7 @@ def _pair(x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, An
                 f"x and y must both be 1-D (one score per item) or both 2-D (items x statistics); "
                 f"got shapes {xa.shape} and {ya.shape}"
             )
-    m = resolve_metric(metric, stats, **metric_params)
-    if m.counts and not stats.counts and (stats.values < 0).any():
-        idx = tuple(int(i) for i in np.argwhere(stats.values < 0)[0])
-        raise InputError(
-            f"metric {m.name!r} reads counts, but system {stats.systems[idx[0]]!r} has a negative "
-            f"value {stats.values[idx]} at item {idx[1]}, statistic {stats.stat_names[idx[2]]!r}"
-        )
+    m = resolve_metric(metric, stats, **metric_params)  # checks the metric's invariants
     return stats, m
 
 
@@ -219,7 +298,8 @@ def paired_bootstrap(
         ``(resamples, k) -> (resamples,)``. Default: the statistics' own
         metric, or the mean of 1-D scores.
     n_resamples
-        Bootstrap resamples B (default 10^6).
+        Bootstrap resamples B (default 10^6; a whole number from 1 to 2^40). They
+        stream through in chunks: memory does not grow with B.
     seed
         Key of the counter-based random stream (0 ≤ seed < 2^64). The same
         seed gives the same result for any ``n_threads``.
@@ -252,7 +332,7 @@ def paired_bootstrap(
         score and interval, and the test's full description.
     """
     stats, m = _pair(x, y, systems, metric, dict(metric_params))
-    B = _check_int("n_resamples", n_resamples, 1)
+    B = _resamples(n_resamples)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     if not 0 < float(confidence_level) < 1:
         raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
@@ -265,28 +345,40 @@ def paired_bootstrap(
     k = stats.n_stats
     cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
 
-    if m.native is not None:
-        values, distinct = _native.bootstrap_values(table, m.native, dict(m.params), seed, B, resampling, threads, cb)
-    else:
-        distinct = None
-
-        def fetch(start: int, count: int) -> np.ndarray:
-            nonlocal distinct
-            s, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
-            if cb is not None:
-                cb(start + count, B)
-            return s
-
-        values = _custom_values(table, m, k, B, fetch)
     sx, sy = _observed(stats, m)
     delta = sy - sx
-    deltas = np.ascontiguousarray(values[:, 1] - values[:, 0])
     orient = 1.0 if m.higher_is_better else -1.0
-    count, total, p = _native.bootstrap_pvalue(deltas, delta, _NATIVE_VARIANT[v], native_alt, orient, plus_one)
     cl = float(confidence_level)
-    ci = ConfidenceInterval(*_native.percentile_interval(deltas, cl))
-    cx = ConfidenceInterval(*_native.percentile_interval(np.ascontiguousarray(values[:, 0]), cl))
-    cy = ConfidenceInterval(*_native.percentile_interval(np.ascontiguousarray(values[:, 1]), cl))
+    # Counts and the three percentile intervals stream over the resamples (crate::stream):
+    # no B-sized array is kept unless return_distribution asks for one.
+    summary = _native.Summary(B, 2)
+    summary.add_bootstrap_rule(_NATIVE_VARIANT[v], native_alt, orient, delta)
+    levels = ((1.0 - cl) / 2.0, (1.0 + cl) / 2.0)
+    qi = {q: [summary.add_quantile(q, lv) for lv in levels] for q in ("theta", "x", "y")}
+    values = None
+    if return_distribution:
+        if m.native is not None:
+            values, distinct = _native.bootstrap_values(
+                table, m.native, dict(m.params), seed, B, resampling, threads, cb
+            )
+        else:
+            distinct = None
+
+            def fetch(start: int, count: int) -> np.ndarray:
+                nonlocal distinct
+                s, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
+                if cb is not None:
+                    cb(start + count, B)
+                return s
+
+            values = _custom_values(table, m, k, B, fetch)
+        _feed_stored(summary, np.asarray(values))
+    else:
+        distinct = _run_stream(summary, table, m, k, B, seed, threads, cb, resampling=resampling)
+    count = int(summary.counts()[0])
+    p = _pvalue(count, B, plus_one)
+    ci, cx, cy = (ConfidenceInterval(*(summary.quantile(i) for i in qi[q])) for q in ("theta", "x", "y"))
+    total = B
     from .signature import build as _signature
 
     return PairedTestResult(
@@ -326,6 +418,7 @@ def paired_bootstrap(
         version=_native.__version__,
         stream_version=_native.STREAM_VERSION,
         distribution=values if return_distribution else None,
+        warnings=few_items_warning(stats.n_items),
     )
 
 
@@ -356,7 +449,8 @@ def permutation_test(
     never 0. ``alternative`` refers to δ = metric(y) − metric(x). Resampled
     δ within 100 ulps of the observed δ count as ties (as in scipy).
 
-    Other parameters are as in :func:`paired_bootstrap`.
+    Other parameters are as in :func:`paired_bootstrap`. Results on fewer than
+    ``MIN_ITEMS`` (10) items carry a warning in ``warnings``.
     """
     stats, m = _pair(x, y, systems, metric, dict(metric_params))
     if method not in ("approximate", "exact", "auto"):
@@ -373,28 +467,36 @@ def permutation_test(
             f"the exact test enumerates 2^n arrangements; n = {n} items is above the limit of "
             f"{_native.MAX_EXACT_ITEMS}. Use method='approximate'"
         )
-    B = (1 << n) if exact else _check_int("n_resamples", n_resamples, 1)
+    B = (1 << n) if exact else _resamples(n_resamples)
     table = _table(stats)
     k = stats.n_stats
     cb = _resolve_progress(progress, B, float(B) * n, "permutation")
-    if m.native is not None:
-        if exact:
-            values = _native.exact_permutation_values(table, m.native, dict(m.params), threads, cb)
-        else:
-            values = _native.permutation_values(table, m.native, dict(m.params), seed, B, threads, cb)
-    else:
-
-        def fetch(start: int, count: int) -> np.ndarray:
-            s = _native.permutation_sums(table, seed, start, count, exact, threads, None)
-            if cb is not None:
-                cb(start + count, B)
-            return s
-
-        values = _custom_values(table, m, k, B, fetch)
     sx, sy = _observed(stats, m)
     delta = sy - sx
-    deltas = np.ascontiguousarray(values[:, 1] - values[:, 0])
-    count, total, p = _native.permutation_pvalue(deltas, delta, alternative, plus_one and not exact)
+    summary = _native.Summary(B, 2)
+    summary.add_permutation_rule(alternative, delta)
+    values = None
+    if return_distribution:
+        if m.native is not None:
+            if exact:
+                values = _native.exact_permutation_values(table, m.native, dict(m.params), threads, cb)
+            else:
+                values = _native.permutation_values(table, m.native, dict(m.params), seed, B, threads, cb)
+        else:
+
+            def fetch(start: int, count: int) -> np.ndarray:
+                s = _native.permutation_sums(table, seed, start, count, exact, threads, None)
+                if cb is not None:
+                    cb(start + count, B)
+                return s
+
+            values = _custom_values(table, m, k, B, fetch)
+        _feed_stored(summary, np.asarray(values))
+    else:
+        _run_stream(summary, table, m, k, B, seed, threads, cb, swap=True, exact=exact)
+    count = int(summary.counts()[0])
+    total = B
+    p = _pvalue(count, B, plus_one and not exact)
     from .signature import build as _signature
 
     return PairedTestResult(
@@ -428,4 +530,5 @@ def permutation_test(
         version=_native.__version__,
         stream_version=_native.STREAM_VERSION,
         distribution=values if return_distribution else None,
+        warnings=few_items_warning(n),
     )

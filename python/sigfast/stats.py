@@ -33,6 +33,19 @@ def _check_finite(arr: np.ndarray, what: str, systems: Sequence[str] | None = No
         raise InputError(f"{what}: value {arr[idx]} at {where} is not finite; remove or fix that item")
 
 
+def _check_sums(arr: np.ndarray, systems: Sequence[str]) -> None:
+    """Sums over items must stay finite: |value| x items below the float64 maximum."""
+    n = arr.shape[1]
+    mag = np.abs(arr)
+    if float(mag.max()) * n <= np.finfo(np.float64).max:
+        return
+    idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(mag)), arr.shape))
+    raise InputError(
+        f"statistics: value {arr[idx]:g} at {_where(idx, systems)} is so large that sums of {n} items "
+        f"overflow float64; rescale the values (magnitudes must stay below {np.finfo(np.float64).max / n:.3g})"
+    )
+
+
 def _where(idx: tuple[int, ...], systems: Sequence[str] | None) -> str:
     if len(idx) == 3:
         s = systems[idx[0]] if systems else str(idx[0])
@@ -81,6 +94,7 @@ class Statistics:
         if len(self.stat_names) != k:
             raise InputError(f"{len(self.stat_names)} statistic names for {k} statistics")
         _check_finite(v, "statistics", self.systems)
+        _check_sums(v, self.systems)
         if self.counts and (v < 0).any():
             idx = tuple(int(i) for i in np.argwhere(v < 0)[0])
             raise InputError(f"statistics: negative count {v[idx]} at {_where(idx, self.systems)}; counts must be >= 0")

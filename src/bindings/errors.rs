@@ -114,7 +114,8 @@ pub fn quick<T: Send>(
     }
 }
 
-/// Run `job` on a worker thread with the GIL released; poll Ctrl-C and feed
+/// Run `job` on a worker of the engine's pool (threads started once per
+/// process, not per call: `crate::engine::pool`) with the GIL released; poll Ctrl-C and feed
 /// `progress(done, total)` from the calling thread about ten times a second.
 /// Ctrl-C or an exception in the callback sets the job's cancel flag and
 /// waits for it to stop.
@@ -127,15 +128,18 @@ pub fn enter<T: Send>(
 ) -> PyResult<T> {
     let progress = Progress::new();
     let finished = (Mutex::new(false), Condvar::new());
-    std::thread::scope(|s| {
-        let (prog, fin) = (&progress, &finished);
-        let handle = s.spawn(move || {
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(prog)));
+    let mut out = None;
+    let pool = crate::engine::pool(0).map_err(|e| to_py(e, names))?;
+    let result = pool.in_place_scope(|s| {
+        let (prog, fin, slot) = (&progress, &finished, &mut out);
+        s.spawn(move |_| {
+            *slot = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                || job(prog),
+            )));
             *fin.0
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
             fin.1.notify_all();
-            out
         });
         loop {
             let done = py.detach(|| {
@@ -159,16 +163,32 @@ pub fn enter<T: Send>(
             }
             if let Some(e) = err {
                 progress.cancel.store(true, Ordering::Relaxed);
-                let _ = handle.join();
-                return Err(e);
+                // wait for the job to see the flag (the scope joins it)
+                py.detach(|| {
+                    let guard = finished
+                        .0
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    drop(
+                        finished
+                            .1
+                            .wait_while(guard, |d| !*d)
+                            .unwrap_or_else(std::sync::PoisonError::into_inner),
+                    );
+                });
+                return Some(e);
             }
             if done {
-                break;
+                return None;
             }
         }
-        match handle.join() {
-            Ok(Ok(r)) => r.map_err(|e| to_py(e, names)),
-            Ok(Err(p)) | Err(p) => Err(internal(&panic_message(p.as_ref()))),
-        }
-    })
+    });
+    if let Some(e) = result {
+        return Err(e);
+    }
+    match out {
+        Some(Ok(r)) => r.map_err(|e| to_py(e, names)),
+        Some(Err(p)) => Err(internal(&panic_message(p.as_ref()))),
+        None => Err(internal("the job did not run")),
+    }
 }

@@ -10,6 +10,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 use crate::engine::{self, Resampling, Table};
 use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{self, Metric, Value};
+use crate::stream;
 use crate::Error;
 
 pub(crate) mod errors;
@@ -140,6 +141,16 @@ fn metric_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("counts", s.counts)?;
         d.set_item("description", s.description)?;
         d.set_item("reference", s.reference)?;
+        if let Ok(r) = metric::resolve(s.name, &[]) {
+            let names = r.metric.stat_names();
+            let inv: Vec<(String, String)> = r
+                .metric
+                .invariants()
+                .into_iter()
+                .map(|(a, b)| (names[a].clone(), names[b].clone()))
+                .collect();
+            d.set_item("invariants", inv)?;
+        }
         out.append(d)?;
     }
     Ok(out)
@@ -169,6 +180,26 @@ fn metric_resolve<'py>(
     d.set_item("counts", r.spec.counts)?;
     d.set_item("description", r.spec.description)?;
     Ok(d)
+}
+
+/// Check per-item statistics (items × k) against a metric's invariants
+/// (declared in the registry): raises `InputError` naming the item and statistic.
+#[pyfunction]
+#[pyo3(signature = (stats, metric, params=None))]
+fn metric_check<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, f64>,
+    metric: &str,
+    params: Option<Bound<'py, PyDict>>,
+) -> PyResult<()> {
+    let r = resolve(metric, params.as_ref())?;
+    let data = stats
+        .as_slice()
+        .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
+    let (counts, label) = (r.spec.counts, r.label.clone());
+    quick(py, &Names::default(), || {
+        r.metric.check_rows(data, counts, &label)
+    })
 }
 
 fn parse_resampling(s: &str) -> PyResult<Resampling> {
@@ -516,6 +547,206 @@ fn percentile_interval(values: PyReadonlyArray1<'_, f64>, confidence: f64) -> Py
     Ok(inference::percentile_interval(v, confidence))
 }
 
+/// A streaming summary of a test (see `crate::stream`): counts, the blocked
+/// mean of θ and exact quantiles over `total` resamples of `stride` values,
+/// in bounded memory.
+#[pyclass(module = "sigfast._native", name = "Summary")]
+struct PySummary {
+    inner: stream::Summary,
+}
+
+fn parse_quantity(s: &str) -> PyResult<stream::Quantity> {
+    match s {
+        "theta" => Ok(stream::Quantity::Theta),
+        "x" => Ok(stream::Quantity::X),
+        "y" => Ok(stream::Quantity::Y),
+        _ => Err(input(format!("unknown quantity {s:?}"))),
+    }
+}
+
+fn err(e: Error) -> PyErr {
+    to_py(e, &Names::default())
+}
+
+#[pymethods]
+impl PySummary {
+    #[new]
+    fn new(total: u64, stride: usize) -> PyResult<Self> {
+        Ok(PySummary {
+            inner: stream::Summary::new(total, stride).map_err(err)?,
+        })
+    }
+
+    /// Count a paired-bootstrap rule on θ (or −θ when `negate`).
+    #[pyo3(signature = (variant, alternative, orient, observed, negate=false))]
+    fn add_bootstrap_rule(
+        &mut self,
+        variant: &str,
+        alternative: &str,
+        orient: f64,
+        observed: f64,
+        negate: bool,
+    ) -> PyResult<()> {
+        let rule = stream::Rule::Bootstrap {
+            variant: parse_variant(variant)?,
+            alternative: parse_alternative(alternative)?,
+            orient,
+            observed,
+            negate,
+        };
+        self.inner.add_rule(rule).map_err(err)
+    }
+
+    /// Count a permutation rule on θ.
+    fn add_permutation_rule(&mut self, alternative: &str, observed: f64) -> PyResult<()> {
+        let rule = stream::Rule::Permutation {
+            alternative: parse_alternative(alternative)?,
+            observed,
+        };
+        self.inner.add_rule(rule).map_err(err)
+    }
+
+    /// Count θ* < value (`or_equal`: θ* ≤ value).
+    #[pyo3(signature = (value, or_equal=false))]
+    fn add_less_rule(&mut self, value: f64, or_equal: bool) -> PyResult<()> {
+        let rule = if or_equal {
+            stream::Rule::LessEq(value)
+        } else {
+            stream::Rule::Less(value)
+        };
+        self.inner.add_rule(rule).map_err(err)
+    }
+
+    /// Ask for quantile `q` of "theta", "x" or "y"; returns its index.
+    fn add_quantile(&mut self, quantity: &str, q: f64) -> PyResult<usize> {
+        self.inner
+            .add_quantile(parse_quantity(quantity)?, q)
+            .map_err(err)
+    }
+
+    /// Whether another pass over the resamples is needed.
+    fn pending(&self) -> bool {
+        self.inner.pending()
+    }
+
+    /// Passes made so far.
+    fn passes(&self) -> usize {
+        self.inner.passes()
+    }
+
+    fn begin_pass(&mut self) {
+        self.inner.begin_pass();
+    }
+
+    /// Feed the next rows of resampled values (rows × stride), in resample order.
+    fn feed(&mut self, py: Python<'_>, rows: PyReadonlyArray2<'_, f64>) -> PyResult<()> {
+        let v = rows
+            .as_slice()
+            .map_err(|_| input("rows must be a C-contiguous float64 array".to_string()))?;
+        let inner = &mut self.inner;
+        quick(py, &Names::default(), || inner.feed(v))
+    }
+
+    /// End a pass; returns whether another is needed.
+    fn end_pass(&mut self) -> PyResult<bool> {
+        self.inner.end_pass().map_err(err)
+    }
+
+    /// The rules' counts, in order.
+    fn counts(&self) -> Vec<u64> {
+        self.inner.counts().to_vec()
+    }
+
+    /// The blocked mean of θ (after the first pass).
+    fn mean(&self) -> Option<f64> {
+        self.inner.mean()
+    }
+
+    /// Quantile `i` once known.
+    fn quantile(&self, i: usize) -> Option<f64> {
+        self.inner.quantile(i)
+    }
+}
+
+/// Run the passes a summary needs over bootstrap resamples of a native metric;
+/// returns the number of distinct rows when resampling over them.
+#[pyfunction]
+#[pyo3(signature = (summary, data, metric, params, seed, resampling, threads, progress=None, sub=0))]
+#[allow(clippy::too_many_arguments)]
+fn stream_bootstrap<'py>(
+    py: Python<'py>,
+    summary: &Bound<'py, PySummary>,
+    data: PyReadonlyArray2<'py, f64>,
+    metric: &str,
+    params: Option<Bound<'py, PyDict>>,
+    seed: u64,
+    resampling: &str,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+    sub: u64,
+) -> PyResult<Option<usize>> {
+    let m = parse_metric(metric, params.as_ref())?;
+    let r = parse_resampling(resampling)?;
+    let t = table(&data)?;
+    let mut guard = summary.borrow_mut();
+    let s = &mut guard.inner;
+    if t.width != s.stride() * m.n_stats() {
+        return Err(input(format!(
+            "the summary reads {} systems per resample; the statistics hold {} columns for a metric of {} statistics",
+            s.stride(),
+            t.width,
+            m.n_stats()
+        )));
+    }
+    let total = stream_total(s);
+    enter(py, progress.as_ref(), total, &Names::default(), |p| {
+        let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
+        stream::run(s, |start, len| {
+            engine::bootstrap_values_range(&t, &boot, &m, seed, start, len, threads, p)
+        })?;
+        Ok(boot.distinct_rows())
+    })
+}
+
+/// Run the passes a summary needs over swap resamples (random, or all
+/// 2^n arrangements when `exact`) of a native metric.
+#[pyfunction]
+#[pyo3(signature = (summary, data, metric, params, seed, exact, threads, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn stream_permutation<'py>(
+    py: Python<'py>,
+    summary: &Bound<'py, PySummary>,
+    data: PyReadonlyArray2<'py, f64>,
+    metric: &str,
+    params: Option<Bound<'py, PyDict>>,
+    seed: u64,
+    exact: bool,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let m = parse_metric(metric, params.as_ref())?;
+    let t = table(&data)?;
+    let mut guard = summary.borrow_mut();
+    let s = &mut guard.inner;
+    if s.stride() != 2 {
+        return Err(input(
+            "a permutation summary reads two systems per resample".to_string(),
+        ));
+    }
+    let total = stream_total(s);
+    enter(py, progress.as_ref(), total, &Names::default(), |p| {
+        let sw = engine::Swapper::new(&t)?;
+        stream::run(s, |start, len| {
+            engine::swap_values_range(&t, &sw, &m, seed, start, len, exact, threads, p)
+        })
+    })
+}
+
+/// Progress total of the passes a summary will likely need.
+fn stream_total(s: &stream::Summary) -> u64 {
+    s.total().saturating_mul(s.expected_passes() as u64)
+}
+
 /// Benchmark floor: draw and count n_resamples × n indices; returns a checksum.
 #[pyfunction]
 fn draw_count_floor(
@@ -586,6 +817,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("METRICS", metric_table(m.py())?)?;
     m.add_function(wrap_pyfunction!(metric_resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(metric_check, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_values, m)?)?;
@@ -603,6 +835,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
     aso_py::register(m)?;
+    m.add("MAX_RESAMPLES", stream::MAX_RESAMPLES)?;
+    m.add("MAX_THREADS", engine::MAX_THREADS)?;
+    m.add("CHUNK", stream::CHUNK)?;
+    m.add_class::<PySummary>()?;
+    m.add_function(wrap_pyfunction!(stream_bootstrap, m)?)?;
+    m.add_function(wrap_pyfunction!(stream_permutation, m)?)?;
     evalb_py::register(m)?;
     rouge_py::register(m)?;
     ter_py::register(m)?;

@@ -73,7 +73,9 @@ pub use bootstrap::{
     Bootstrap,
 };
 pub use kernels::set_simd;
-pub use swap::{exact_permutation_values, permutation_sums, permutation_values, Swapper};
+pub use swap::{
+    exact_permutation_values, permutation_sums, permutation_values, swap_values_range, Swapper,
+};
 
 /// Resamples per work unit. Fixed, so block boundaries never depend on threads.
 pub const BLOCK: usize = 256;
@@ -142,6 +144,25 @@ impl<'a> Table<'a> {
         if n as u64 > 1 << 32 {
             return Err(Error::Input("more than 2^32 items".into()));
         }
+        // A resample sums n values of a column: |sum| <= n * max|v| must be finite.
+        let (pos, max_abs) = data.iter().enumerate().fold((0, 0.0f64), |(p, m), (i, v)| {
+            if v.abs() > m {
+                (i, v.abs())
+            } else {
+                (p, m)
+            }
+        });
+        if !(max_abs * n as f64).is_finite() {
+            return Err(Error::Input(format!(
+                "statistic at item {}, column {} is {:e}: sums of {} such values overflow float64; \
+                 rescale the values (their magnitude must stay below {:e})",
+                pos / width,
+                pos % width,
+                data[pos],
+                n,
+                f64::MAX / n as f64
+            )));
+        }
         Ok(Table { data, n, width })
     }
 
@@ -158,6 +179,80 @@ impl<'a> Table<'a> {
     }
 }
 
+/// Largest thread count a call may ask for.
+pub const MAX_THREADS: usize = 1024;
+
+/// The pool of `threads` threads (0: one per core), built once per process
+/// and thread count and kept, so calls do not start threads. rayon's global
+/// pool is never used: a process forked from one that had started it (a
+/// `ProcessPoolExecutor` worker) would find its threads gone and wait
+/// forever; these pools are rebuilt after a fork (keyed by process id).
+pub fn pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Pools = Mutex<(u32, Vec<(usize, Arc<rayon::ThreadPool>)>)>;
+    static POOLS: OnceLock<Pools> = OnceLock::new();
+    if threads > MAX_THREADS {
+        return Err(Error::input(format!(
+            "threads = {threads} is above the limit of {MAX_THREADS}"
+        )));
+    }
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    } else {
+        threads
+    };
+    let pid = std::process::id();
+    let mut guard = POOLS
+        .get_or_init(|| Mutex::new((pid, Vec::new())))
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if guard.0 != pid {
+        // forked: the parent's threads do not exist here; never drop their pools
+        for p in guard.1.drain(..) {
+            std::mem::forget(p);
+        }
+        guard.0 = pid;
+    }
+    if let Some((_, p)) = guard.1.iter().find(|(t, _)| *t == threads) {
+        return Ok(Arc::clone(p));
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(move |i| format!("sigfast-{threads}-{i}"))
+            .build()
+            .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?,
+    );
+    guard.1.push((threads, Arc::clone(&p)));
+    Ok(p)
+}
+
+/// Run `f` in the pool of `threads` threads (0: one per core), see [`pool`].
+/// Results never depend on the pool: work is split into fixed blocks.
+pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
+    Ok(pool(threads)?.install(f))
+}
+
+/// A zeroed vector of `rows × cols` values, or an [`Error::Input`] when the
+/// size overflows or the memory cannot be had (never an abort).
+pub fn alloc_rows(rows: usize, cols: usize) -> Result<Vec<f64>> {
+    let len = rows.checked_mul(cols).ok_or_else(|| {
+        Error::input(format!(
+            "{rows} resamples x {cols} values do not fit in memory"
+        ))
+    })?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        Error::input(format!(
+            "cannot allocate {:.1} GiB for {rows} resamples x {cols} values; use fewer resamples \
+             (tests stream their resamples and need no such memory; only stored distributions do)",
+            len as f64 * 8.0 / f64::from(1u32 << 30)
+        ))
+    })?;
+    v.resize(len, 0.0);
+    Ok(v)
+}
+
 /// Run `f(first_resample, out_rows)` over fixed blocks of resamples in a pool
 /// of `threads` threads (0 = all cores); `stride` output values per resample.
 pub fn par_blocks<F>(
@@ -170,15 +265,18 @@ pub fn par_blocks<F>(
 where
     F: Fn(usize, &mut [f64]) + Sync,
 {
-    let mut out = vec![0.0f64; total * stride];
-    if total == 0 {
+    crate::stream::check_resamples(total as u64).or_else(|e| {
+        if total == 0 {
+            Ok(())
+        } else {
+            Err(e)
+        }
+    })?;
+    let mut out = alloc_rows(total, stride)?;
+    if total == 0 || stride == 0 {
         return Ok(out);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?;
-    pool.install(|| {
+    with_pool(threads, || {
         out.par_chunks_mut(BLOCK * stride)
             .enumerate()
             .try_for_each(|(blk, chunk)| {
@@ -191,7 +289,7 @@ where
                     .fetch_add((chunk.len() / stride) as u64, Ordering::Relaxed);
                 Ok(())
             })
-    })?;
+    })??;
     Ok(out)
 }
 
@@ -304,6 +402,9 @@ mod tests {
         assert!(Table::new(&[], 0, 1).is_err());
         assert!(Table::new(&[1.0, f64::NAN], 1, 2).is_err());
         assert!(Table::new(&[1.0, 2.0, 3.0], 2, 2).is_err());
+        // finite values whose sums overflow
+        assert!(Table::new(&[1e308, -1e308], 2, 1).is_err());
+        assert!(Table::new(&[1e308, 1.0], 1, 2).is_ok());
         let data = [1.0; 40];
         let t = table(&data, 40, 1);
         let p = Progress::new();
@@ -316,6 +417,32 @@ mod tests {
             &p
         )
         .is_err());
+    }
+
+    #[test]
+    fn sizes_are_checked_not_wrapped() {
+        let data = [1.0; 8];
+        let t = table(&data, 4, 2);
+        let m = Metric::Mean {
+            higher_is_better: true,
+        };
+        let p = Progress::new();
+        // 2^63 x 2 values would wrap to 0, 2^62 x 2 overflow: both are input errors
+        for b in [1usize << 63, 1 << 62, (1 << 40) + 1] {
+            let r = bootstrap_values(&t, &m, 1, b, Resampling::Items, 1, &p);
+            assert!(matches!(r, Err(Error::Input(_))), "{b}: {r:?}");
+        }
+        assert!(matches!(alloc_rows(usize::MAX, 2), Err(Error::Input(_))));
+        assert!(matches!(alloc_rows(1 << 40, 1 << 10), Err(Error::Input(_))));
+    }
+
+    #[test]
+    fn pools_are_reused() {
+        let a = with_pool(3, rayon::current_num_threads).unwrap();
+        let b = with_pool(3, || std::thread::current().name().map(str::to_string)).unwrap();
+        assert_eq!(a, 3);
+        assert!(b.unwrap().starts_with("sigfast-3-"));
+        assert!(with_pool(MAX_THREADS + 1, || ()).is_err());
     }
 
     #[test]

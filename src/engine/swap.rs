@@ -207,14 +207,67 @@ pub(super) fn swap_driver(
     fill: impl Fn(&Swapper, u64, &mut [f64], &mut [f64], &mut [i64], &mut [f64]) + Sync,
 ) -> Result<Vec<f64>> {
     let sw = Swapper::new(t)?;
+    swap_blocks(&sw, t.width, total, threads, progress, stride, fill)
+}
+
+fn swap_blocks(
+    sw: &Swapper,
+    width: usize,
+    total: usize,
+    threads: usize,
+    progress: &Progress,
+    stride: usize,
+    fill: impl Fn(&Swapper, u64, &mut [f64], &mut [f64], &mut [i64], &mut [f64]) + Sync,
+) -> Result<Vec<f64>> {
     par_blocks(total, stride, threads, progress, |start, chunk| {
-        let mut sums = vec![0.0; t.width];
+        let mut sums = vec![0.0; width];
         let mut ai = vec![0i64; sw.k];
         let mut af = vec![0.0; sw.k];
         for (r, row) in chunk.chunks_mut(stride).enumerate() {
-            fill(&sw, (start + r) as u64, row, &mut sums, &mut ai, &mut af);
+            fill(sw, (start + r) as u64, row, &mut sums, &mut ai, &mut af);
         }
     })
+}
+
+/// Metric values (x', y') of swap resamples `start .. start + count`
+/// (`count × 2`) with a prepared swapper: random swaps of resample b, or
+/// (`exact`) arrangement b.
+#[allow(clippy::too_many_arguments)]
+pub fn swap_values_range(
+    t: &Table<'_>,
+    sw: &Swapper,
+    metric: &Metric,
+    seed: u64,
+    start: u64,
+    count: usize,
+    exact: bool,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    two_systems(t, metric)?;
+    if exact {
+        exact_size(t)?;
+    }
+    let k = metric.n_stats();
+    let nf = t.n as f64;
+    swap_blocks(
+        sw,
+        t.width,
+        count,
+        threads,
+        progress,
+        2,
+        |sw, r, row, sums, ai, af| {
+            let b = start + r;
+            if exact {
+                sw.mask_sums(b, sums, ai, af);
+            } else {
+                sw.random_sums(seed, b, sums, ai, af);
+            }
+            row[0] = metric.score(&sums[..k], nf);
+            row[1] = metric.score(&sums[k..], nf);
+        },
+    )
 }
 
 /// Metric values (x', y') of approximate-randomization resamples: `n_resamples × 2`.
@@ -227,19 +280,17 @@ pub fn permutation_values(
     progress: &Progress,
 ) -> Result<Vec<f64>> {
     two_systems(t, metric)?;
-    let k = metric.n_stats();
-    let nf = t.n as f64;
-    swap_driver(
+    let sw = Swapper::new(t)?;
+    swap_values_range(
         t,
+        &sw,
+        metric,
+        seed,
+        0,
         n_resamples,
+        false,
         threads,
         progress,
-        2,
-        |sw, b, row, sums, ai, af| {
-            sw.random_sums(seed, b, sums, ai, af);
-            row[0] = metric.score(&sums[..k], nf);
-            row[1] = metric.score(&sums[k..], nf);
-        },
     )
 }
 
@@ -252,20 +303,8 @@ pub fn exact_permutation_values(
 ) -> Result<Vec<f64>> {
     two_systems(t, metric)?;
     exact_size(t)?;
-    let k = metric.n_stats();
-    let nf = t.n as f64;
-    swap_driver(
-        t,
-        1usize << t.n,
-        threads,
-        progress,
-        2,
-        |sw, m, row, sums, ai, af| {
-            sw.mask_sums(m, sums, ai, af);
-            row[0] = metric.score(&sums[..k], nf);
-            row[1] = metric.score(&sums[k..], nf);
-        },
-    )
+    let sw = Swapper::new(t)?;
+    swap_values_range(t, &sw, metric, 0, 0, 1usize << t.n, true, threads, progress)
 }
 
 pub(super) fn exact_size(t: &Table<'_>) -> Result<()> {

@@ -245,7 +245,7 @@ def parse(
             )
         del options["align"]
     opts = s.validate(options)
-    if s.needs_gold and gold is None:
+    if s.needs_gold and gold is None and not s.gold_optional:
         raise InputError(f"format {s.name!r} needs a gold file")
     if not s.needs_gold and gold is not None:
         raise InputError(f"format {s.name!r} reads per-item values and takes no gold file")

@@ -395,6 +395,8 @@ class FormatSpec:
     ``metrics`` lists the per-item metrics ``stats`` offers (for ``sigfast
     info``; the first is the headline). ``detect(first_lines)`` may claim a
     file from its first lines when its extension says nothing.
+    ``gold_optional``: the format reads gold from the system file when no
+    gold file is given.
     """
 
     name: str
@@ -408,6 +410,8 @@ class FormatSpec:
     metrics: tuple[str, ...] = ()
     needs_gold: bool = True
     detect: Callable[[list[str]], bool] | None = None
+    #: the gold may be left out (conlleval: one file holds the gold and the system columns)
+    gold_optional: bool = False
 
     def option(self, key: str) -> Option | None:
         k = key.replace("-", "_")

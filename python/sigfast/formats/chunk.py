@@ -1039,6 +1039,7 @@ SPECS = (
         reference="conlleval 2004-01-26 (CoNLL-2000/2003)",
         score=score_conlleval,
         options=_chunk_options(" "),
+        gold_optional=True,
         views=VIEWS,
         metrics=("f1", "precision", "recall", "accuracy"),
     ),

@@ -23,6 +23,7 @@ from .across import (
     proportion_counts,
     split_statistics,
     split_units,
+    unit_statistics,
 )
 from .calibration import DEFAULT_BANDS, CalibrationResult, calibration, domains_from_item_ids
 from .curves import TestSizeCurve, default_sizes, test_size_curve
@@ -59,6 +60,7 @@ __all__ = [
     "split_statistics",
     "split_units",
     "test_size_curve",
+    "unit_statistics",
     "verify_resample",
     "verify_splits",
 ]

@@ -81,15 +81,22 @@ def split_units(units: Any, splits: Any, part: str = "test") -> list[Statistics]
     tokens, as Gorman & Bedrick (2019) do.
     """
     manifest = _manifest(splits, units.n_sentences, part)
-    correct = {name: units.correct(k).astype(np.float64) for k, name in enumerate(units.names)}
     out = []
     for s in manifest["splits"]:
         mask = np.isin(units.sentence, np.asarray(s["indices"][part], dtype=np.int64))
         if not mask.any():
             raise InputError(f"split {s.get('name', '?')}: its {part} part holds no units")
-        st = _unit_accuracy({n: c[mask] for n, c in correct.items()})
-        out.append(st.replace(metric_label=f"{units.view} accuracy (units)"))
+        out.append(unit_statistics(units, mask))
     return out
+
+
+def unit_statistics(units: Any, mask: np.ndarray | None = None) -> Statistics:
+    """Each system's correctness on ``units`` (all of them, or those in ``mask``) as accuracy statistics
+    ``(correct, 1)`` per unit: what :func:`split_units` gives for each split, here for a whole test set
+    (e.g. the standard split beside the random ones)."""
+    m = np.ones(units.n_units, bool) if mask is None else np.asarray(mask, bool)
+    st = _unit_accuracy({n: units.correct(k).astype(np.float64)[m] for k, n in enumerate(units.names)})
+    return st.replace(metric_label=f"{units.view} accuracy (units)")
 
 
 def _unit_accuracy(correct: Mapping[str, np.ndarray]) -> Statistics:

@@ -222,11 +222,9 @@ def _per_split_from_spec(args: argparse.Namespace) -> tuple[dict[str, Any], Any]
 def _split_input(args: argparse.Namespace, parsed: Any) -> Any:
     """McNemar on a format with units runs on the units' correctness (tokens); other tests on the statistics."""
     if args.test == "mcnemar" and parsed.spec.views and args.binarize is None:
-        from .across import _unit_accuracy
+        from .across import unit_statistics
 
-        u = parsed.units(args.view)
-        st = _unit_accuracy({n: u.correct(k).astype(float) for k, n in enumerate(u.names)})
-        return st.replace(metric_label=f"{u.view} accuracy (units)")
+        return unit_statistics(parsed.units(args.view))
     return parsed.statistics(args.metric)
 
 

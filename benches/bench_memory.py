@@ -1,0 +1,71 @@
+"""Peak memory (RSS) of the two-system paired bootstrap as the number of resamples grows.
+
+Each run is a fresh process (``python -c``) whose peak RSS is read from ``wait4``'s rusage;
+the figures are that process's whole peak (interpreter, numpy, sigfast and the test). Tests
+stream their resamples in chunks (``sigfast._native.CHUNK`` rows), so the peak stays flat in
+B; ``--stored`` adds runs with ``return_distribution=True``, which keeps every resample's
+values (B x 2 float64) and grows with B.
+
+    .venv/bin/python benches/bench_memory.py            # B = 10^5 .. 10^8
+    .venv/bin/python benches/bench_memory.py --max 7 --stored
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+
+CODE = """
+import numpy as np, sigfast
+rng = np.random.default_rng(0)
+x = rng.normal(0.5, 0.2, {n}); y = x + rng.normal(0.01, 0.1, {n})
+if {B}:
+    r = sigfast.{fn}(x, y, n_resamples={B}, seed=1{extra})
+    print(r.pvalue if hasattr(r, "pvalue") else r.confidence_interval)
+"""
+
+
+def peak(n: int, B: int, fn: str = "paired_bootstrap", extra: str = "") -> tuple[float, float, str]:
+    code = CODE.format(n=n, B=B, fn=fn, extra=extra)
+    t = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout is not None
+    out = p.stdout.read().strip()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        raise SystemExit(f"run failed: B={B} {fn}{extra}")
+    return ru.ru_maxrss / 1024.0, time.perf_counter() - t, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--items", type=int, default=100)
+    ap.add_argument("--min", type=int, default=5, help="smallest B = 10^min")
+    ap.add_argument("--max", type=int, default=8, help="largest B = 10^max")
+    ap.add_argument("--stored", action="store_true", help="also runs with return_distribution=True (up to 10^7)")
+    args = ap.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    base, _, _ = peak(args.items, 0)
+    print(f"baseline (import sigfast, make the data, no test): {base:.1f} MiB")
+    print(f"{'test':<38} {'B':>12} {'peak RSS MiB':>13} {'above baseline':>15} {'seconds':>8}")
+    quiet = ", progress=False"
+    runs = [("paired_bootstrap", quiet, e) for e in range(args.min, args.max + 1)]
+    runs += [("paired_bootstrap", quiet + ", variant='shifted'", e) for e in (args.min, args.max)]
+    runs += [("bootstrap_interval", ", method='percentile'", e) for e in (args.min, min(args.max, 7))]
+    runs += [("bootstrap_interval", ", method='bca'", e) for e in (args.min, min(args.max, 7))]
+    if args.stored:
+        stored = quiet + ", return_distribution=True"
+        runs += [("paired_bootstrap", stored, e) for e in range(args.min, min(args.max, 7) + 1)]
+    for fn, extra, e in runs:
+        mib, secs, _ = peak(args.items, 10**e, fn, extra)
+        label = fn + extra.replace(", progress=False", "").replace(", ", " ")
+        print(f"{label:<38} {10**e:>12,} {mib:>13.1f} {mib - base:>15.1f} {secs:>8.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

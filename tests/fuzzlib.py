@@ -1,0 +1,212 @@
+"""Mutation fuzzing of sigfast's readers, shared by ``tests/test_fuzz.py`` (hypothesis, a
+bounded budget in CI) and ``benches/fuzz_campaign.py`` (a long campaign).
+
+A *target* reads one or two files (gold, system). Its seed files are small valid inputs
+(``tests/data`` for the formats, generated ones for ``sigfast.io.read_items``); a mutation
+edits the bytes of one of them. The contract under test: every call returns a result or
+raises a ``SigfastError``; anything else (``ValueError``, ``IndexError``, ``MemoryError``,
+a crash) is a bug.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DATA = Path(__file__).resolve().parent / "data"
+
+# (gold, system) seed files of each format, relative to tests/data
+FORMAT_SEEDS: dict[str, tuple[str, str]] = {
+    "aer": ("alignment/gold.pharaoh", "alignment/system.pharaoh"),
+    "alignment": ("alignment/gold.pharaoh", "alignment/system.pharaoh"),
+    "pharaoh": ("alignment/gold.pharaoh", "alignment/system.pharaoh"),
+    "naacl": ("alignment/gold.naacl", "alignment/system.naacl"),
+    "conll07": ("dependency/basic.gold.conllx", "dependency/basic.sys.conllx"),
+    "conllx": ("dependency/basic.gold.conllx", "dependency/basic.sys.conllx"),
+    "conll08": ("dependency/basic.gold.conll08", "dependency/basic.sys.conll08"),
+    "conll09": ("dependency/basic.gold.conll09", "dependency/basic.sys.conll09"),
+    "conlleval": ("", "chunk/iob1.txt"),  # one file: token ... gold-tag system-tag
+    "ner": ("chunk/ner_gold.txt", "chunk/ner_system.txt"),
+    "conllu": ("conllu/func-gold.conllu", "conllu/func-sys.conllu"),
+    "evalb": ("trees/gold.mrg", "trees/test.mrg"),
+    "penn": ("trees/gold.mrg", "trees/test.mrg"),
+    "mt": ("mt/edge.ref1", "mt/edge.hyp"),
+    "pos": ("pos/gold.txt", "pos/system.txt"),
+    "rouge": ("summarization/edge.ref", "summarization/edge.sys"),
+    "tsv": ("", "items/scores.tsv"),  # per-item values: no gold
+    "jsonl": ("", "items/f1.jsonl"),
+    "npy": ("", "items/scores.npy"),
+}
+
+# tokens that tend to break number and layout parsing
+SPECIAL = [
+    b"nan",
+    b"inf",
+    b"-inf",
+    b"1e400",
+    b"-1e308",
+    b"1" + b"0" * 400,
+    b"\xef\xbb\xbf",
+    b"\x00",
+    b"\t",
+    b"\n",
+    b"\r\n",
+    b" ",
+    b"#",
+    b"-",
+    b"_",
+    b"(",
+    b")",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b'"',
+    b":",
+    b",",
+    b"0",
+    b"-1",
+    b"999999999999",
+    b"\xff\xfe",
+    b"\xc3",
+    b"NaN",
+    b"true",
+    b"null",
+    b"(((((((((((((",
+]
+
+
+def _npy_bytes(a: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, a)
+    return buf.getvalue()
+
+
+def _items_seeds() -> dict[str, bytes]:
+    rng = np.random.default_rng(0)
+    scores = rng.random(12)
+    counts = np.stack([rng.integers(0, 3, 12), rng.integers(3, 6, 12), rng.integers(3, 6, 12)], 1)
+    tsv = "tp\tguessed\tgold\n" + "".join("\t".join(str(int(v)) for v in r) + "\n" for r in counts)
+    jsonl = "".join(f'{{"tp": {r[0]}, "guessed": {r[1]}, "gold": {r[2]}}}\n' for r in counts)
+    return {
+        "tsv": "".join(f"{v:.6f}\n" for v in scores).encode(),
+        "tsv_header": tsv.encode(),
+        "jsonl": jsonl.encode(),
+        "npy": _npy_bytes(scores),
+        "npy_2d": _npy_bytes(counts.astype(np.float64)),
+        "tsv.gz": gzip.compress(tsv.encode()),
+    }
+
+
+def mutate(data: bytes, rnd: random.Random, rounds: int | None = None) -> bytes:
+    """Apply 1-4 random edits: flip, insert, delete, duplicate or swap lines, insert special
+    tokens, truncate."""
+    b = bytearray(data)
+    for _ in range(rounds or rnd.randint(1, 4)):
+        op = rnd.randrange(9)
+        pos = rnd.randrange(len(b) + 1)
+        if op == 0 and b:
+            i = rnd.randrange(len(b))
+            b[i] ^= 1 << rnd.randrange(8)
+        elif op == 1:
+            b[pos:pos] = bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 8)))
+        elif op == 2 and b:
+            b[pos : pos + rnd.randint(1, 32)] = b""
+        elif op == 3:
+            b[pos:pos] = rnd.choice(SPECIAL)
+        elif op == 4:
+            lines = bytes(b).split(b"\n")
+            i = rnd.randrange(len(lines))
+            lines.insert(i, lines[rnd.randrange(len(lines))])
+            b = bytearray(b"\n".join(lines))
+        elif op == 5:
+            lines = bytes(b).split(b"\n")
+            i, j = rnd.randrange(len(lines)), rnd.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+            b = bytearray(b"\n".join(lines))
+        elif op == 6:
+            b = b[:pos]
+        elif op == 7:
+            # replace a field (between whitespace) with a special token
+            toks = bytes(b).split(b" ") if rnd.random() < 0.5 else bytes(b).split(b"\t")
+            i = rnd.randrange(len(toks))
+            toks[i] = rnd.choice(SPECIAL)
+            b = bytearray((b" " if len(toks) > 1 and b" " in b else b"\t").join(toks))
+        else:
+            b[pos:pos] = b[pos : pos + rnd.randint(1, 64)]  # duplicate a run
+    return bytes(b)
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    seeds: tuple[bytes, ...]
+    suffixes: tuple[str, ...]
+    run: Callable[..., Any]
+
+
+def targets() -> list[Target]:
+    import sigfast
+    from sigfast import formats
+
+    out = []
+    items = _items_seeds()
+    for key, data in items.items():
+        fmt = key.split("_")[0].split(".")[0]
+        suffix = {"tsv": ".tsv", "jsonl": ".jsonl", "npy": ".npy"}[fmt] + (".gz" if key.endswith(".gz") else "")
+        out.append(Target(f"read_items:{key}", (data,), (suffix,), lambda p, f=fmt: sigfast.io.read_items(p, f)))
+    for fmt in formats.available():
+        if fmt not in FORMAT_SEEDS:
+            continue
+        g, s = FORMAT_SEEDS[fmt]
+        if not g:  # system file only (gold columns inside it)
+            seeds1 = ((DATA / s).read_bytes(),)
+            sfx1 = (Path(s).suffix or ".txt",)
+            out.append(Target(f"score:{fmt}", seeds1, sfx1, lambda sp, f=fmt: formats.score(f, None, sp)))
+            out.append(Target(f"read:{fmt}", seeds1, sfx1, lambda sp, f=fmt: sigfast.read(None, [sp], format=f)))
+            continue
+        seeds = ((DATA / g).read_bytes(), (DATA / s).read_bytes())
+        sfx = (Path(g).suffix or ".txt", Path(s).suffix or ".txt")
+        out.append(Target(f"score:{fmt}", seeds, sfx, lambda gp, sp, f=fmt: formats.score(f, gp, sp)))
+        out.append(Target(f"read:{fmt}", seeds, sfx, lambda gp, sp, f=fmt: sigfast.read(gp, [sp], format=f)))
+    return out
+
+
+def missing_formats() -> list[str]:
+    from sigfast import formats
+
+    return [f for f in formats.available() if f not in FORMAT_SEEDS]
+
+
+def run_case(target: Target, files: list[bytes], workdir: Path) -> str:
+    """Write the (mutated) files and run the target: returns "ok" or the SigfastError class's
+    name; any other exception propagates."""
+    from sigfast.exceptions import SigfastError
+
+    paths = []
+    for k, (data, sfx) in enumerate(zip(files, target.suffixes)):
+        p = workdir / f"f{k}{sfx}"
+        p.write_bytes(data)
+        paths.append(str(p))
+    try:
+        target.run(*paths)
+    except SigfastError as e:
+        return type(e).__name__
+    return "ok"
+
+
+def mutated_files(target: Target, rnd: random.Random) -> list[bytes]:
+    files = list(target.seeds)
+    k = len(files) - 1 if len(files) > 1 and rnd.random() < 0.7 else rnd.randrange(len(files))
+    files[k] = mutate(files[k], rnd)
+    if rnd.random() < 0.1:  # sometimes both
+        j = rnd.randrange(len(files))
+        files[j] = mutate(files[j], rnd)
+    return files

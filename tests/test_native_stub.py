@@ -1,0 +1,74 @@
+"""``sigfast/_native.pyi`` describes the compiled module: the same public names, and for each
+function (and each method of a class) the same parameter names, read from the compiled
+module's ``__text_signature__``."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import sigfast
+from sigfast import _native
+
+STUB = Path(sigfast.__file__).with_name("_native.pyi")
+
+
+def _public(name: str) -> bool:
+    return not name.startswith("_") or name == "__version__"
+
+
+def _stub() -> tuple[dict[str, ast.AST], dict[str, dict[str, ast.FunctionDef]]]:
+    tree = ast.parse(STUB.read_text(encoding="utf-8"))
+    top: dict[str, ast.AST] = {}
+    methods: dict[str, dict[str, ast.FunctionDef]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            top[node.target.id] = node
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    top[t.id] = node
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            top[node.name] = node
+            if isinstance(node, ast.ClassDef):
+                methods[node.name] = {f.name: f for f in node.body if isinstance(f, ast.FunctionDef)}
+    return {k: v for k, v in top.items() if _public(k)}, methods
+
+
+def _params(fn: ast.FunctionDef, skip_self: bool = False) -> list[str]:
+    a = fn.args
+    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    return names[1:] if skip_self else names
+
+
+def _compiled_params(obj: object) -> list[str]:
+    sig = getattr(obj, "__text_signature__", None)
+    assert sig, f"{obj!r} has no __text_signature__"
+    params = list(inspect.signature(obj).parameters)  # type: ignore[arg-type]
+    return [p for p in params if p not in ("self", "$self", "cls", "$cls")]
+
+
+def test_stub_and_module_have_the_same_names() -> None:
+    top, _ = _stub()
+    compiled = {n for n in dir(_native) if _public(n)}
+    assert set(top) - compiled == set(), "in the stub but not in the module"
+    assert compiled - set(top) == set(), "in the module but not in the stub"
+    assert "__getattr__" not in {n.name for n in ast.parse(STUB.read_text()).body if isinstance(n, ast.FunctionDef)}
+
+
+def test_functions_take_the_stubs_parameters() -> None:
+    top, methods = _stub()
+    for name, node in top.items():
+        obj = getattr(_native, name)
+        if isinstance(node, ast.FunctionDef):
+            assert _compiled_params(obj) == _params(node), name
+        elif isinstance(node, ast.ClassDef):
+            init = methods[name].get("__init__")
+            assert init is not None, f"class {name} needs __init__ in the stub"
+            assert _compiled_params(obj) == _params(init, skip_self=True), f"{name}.__init__"
+            compiled_methods = {m for m in dir(obj) if not m.startswith("_")}
+            stub_methods = {m for m in methods[name] if not m.startswith("_")}
+            assert compiled_methods == stub_methods, name
+            for m in stub_methods:
+                assert _compiled_params(getattr(obj, m)) == _params(methods[name][m], skip_self=True), f"{name}.{m}"
