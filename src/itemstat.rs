@@ -35,7 +35,7 @@ use std::cmp::Ordering as CmpOrdering;
 use rayon::prelude::*;
 
 use crate::engine::{par_blocks, Progress, Table};
-use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP};
+use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP, TAG_PERMUTE};
 use crate::{Error, Result};
 
 /// A statistic of one vector (`x`) or of two paired vectors (`x`, `y`).
@@ -800,6 +800,108 @@ pub fn bootstrap_values(
             }
         }
     })
+}
+
+/// Values (x', y') of `stat` on permutation resamples `start .. start + count`
+/// of two systems (`t`: x's inputs then y's), resample-major `count × 2`:
+/// item i swaps the two systems' inputs when bit i mod 64 of word i / 64 of
+/// the resample's stream is set — the same swaps as the sums-based
+/// permutation test. With `exact`, resample b swaps the items whose bits are set in b
+/// (all 2^n arrangements, n ≤ 26).
+#[allow(clippy::too_many_arguments)]
+pub fn permutation_values(
+    t: &Table<'_>,
+    stat: &ItemStatistic,
+    seed: u64,
+    start: u64,
+    count: usize,
+    exact: bool,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    let k = stat.n_inputs();
+    if t.width != 2 * k {
+        return Err(Error::input(format!(
+            "a permutation test compares two systems: {} columns is not 2 x the {k} inputs of {}",
+            t.width,
+            stat.name()
+        )));
+    }
+    if exact && t.n > crate::engine::MAX_EXACT_ITEMS {
+        return Err(Error::input(format!(
+            "exact permutation takes at most {} items, got {}",
+            crate::engine::MAX_EXACT_ITEMS,
+            t.n
+        )));
+    }
+    let n = t.n;
+    let col = |c: usize| -> Vec<f64> { (0..n).map(|i| t.data[i * t.width + c]).collect() };
+    let (x, y) = (col(0), col(k));
+    let (rx, ry) = if k == 2 {
+        (col(1), col(k + 1))
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    if k == 2 {
+        stat.validate(&rx)?;
+        stat.validate(&ry)?;
+    }
+    let words = n.div_ceil(64);
+    par_blocks(count, 2, threads, progress, |first, chunk| {
+        let mut scratch = Scratch::default();
+        let mut gx = vec![0.0; n];
+        let mut gy = vec![0.0; n];
+        let (mut grx, mut gry) = (rx.clone(), ry.clone());
+        let mut bits = vec![0u64; words];
+        for (r, row) in chunk.chunks_mut(2).enumerate() {
+            let b = start + (first + r) as u64;
+            if exact {
+                bits[0] = b;
+            } else {
+                let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
+                for w in &mut bits {
+                    *w = stream.next_u64();
+                }
+            }
+            for i in 0..n {
+                let swap = (bits[i / 64] >> (i % 64)) & 1 == 1;
+                (gx[i], gy[i]) = if swap { (y[i], x[i]) } else { (x[i], y[i]) };
+                if k == 2 {
+                    (grx[i], gry[i]) = if swap { (ry[i], rx[i]) } else { (rx[i], ry[i]) };
+                }
+            }
+            row[0] = stat.eval(&gx, &grx, &mut scratch);
+            row[1] = stat.eval(&gy, &gry, &mut scratch);
+        }
+    })
+}
+
+/// Swap masks of permutation resamples `start .. start + count` (`count × n`,
+/// resample-major, 1 = the item's two outputs trade places): exactly the swaps
+/// [`permutation_values`] and the sums permutation use (`exact`: the bits of `b`).
+#[must_use]
+pub fn swap_block(n: usize, seed: u64, start: u64, count: usize, exact: bool) -> Vec<u8> {
+    let mut out = vec![0u8; n * count];
+    if n == 0 {
+        return out;
+    }
+    let words = n.div_ceil(64);
+    out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
+        let b = start + r as u64;
+        let mut bits = vec![0u64; words];
+        if exact {
+            bits[0] = b;
+        } else {
+            let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
+            for w in &mut bits {
+                *w = stream.next_u64();
+            }
+        }
+        for (i, v) in row.iter_mut().enumerate() {
+            *v = u8::from((bits[i / 64] >> (i % 64)) & 1 == 1);
+        }
+    });
+    out
 }
 
 /// Item indices of bootstrap resamples `start .. start + count` (`count × n`,

@@ -208,6 +208,8 @@ pub struct Spec {
     pub description: &'static str,
     /// The reference the value reproduces, for the docs.
     pub reference: &'static str,
+    /// Not a function of summed statistics: computed on the resampled items themselves.
+    pub items: bool,
     build: fn(&Params) -> Result<Metric>,
 }
 
@@ -255,6 +257,15 @@ impl Params {
 
 const FRACTION_REF: &str = "the formula on summed counts";
 
+fn item(name: &str, p: &Params) -> Result<Metric> {
+    let get = |k: &str| p.get(k).map(|_| p.f(k));
+    Ok(Metric::Item(crate::itemstat::ItemStatistic::parse(
+        name, get,
+    )?))
+}
+
+const ITEM_REF: &str = "scipy.stats / numpy on the items";
+
 /// Every built-in metric. Adding a metric: one entry here (and its arm in
 /// [`Metric`]); Python, `sigfast info` and the docs read this table.
 pub static SPECS: &[Spec] = &[
@@ -273,6 +284,7 @@ pub static SPECS: &[Spec] = &[
         counts: false,
         description: "mean of per-item scores",
         reference: "the mean",
+        items: false,
         build: |p| {
             Ok(Metric::Mean {
                 higher_is_better: p.b("higher_is_better"),
@@ -288,6 +300,7 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "correct / total",
         reference: FRACTION_REF,
+        items: false,
         build: |_| Ok(Metric::Accuracy),
     },
     Spec {
@@ -299,6 +312,7 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "tp / guessed",
         reference: FRACTION_REF,
+        items: false,
         build: |_| Ok(Metric::Precision),
     },
     Spec {
@@ -310,6 +324,7 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "tp / gold",
         reference: FRACTION_REF,
+        items: false,
         build: |_| Ok(Metric::Recall),
     },
     Spec {
@@ -334,6 +349,7 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "F-beta from tp, guessed, gold (conlleval, EVALB, conll18_ud_eval)",
         reference: FRACTION_REF,
+        items: false,
         build: |p| Ok(Metric::FBeta { beta: p.f("beta") }),
     },
     Spec {
@@ -378,6 +394,7 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "sacrebleu BLEU",
         reference: "sacrebleu 2.x BLEU",
+        items: false,
         build: |p| {
             let v = p.get("smooth_value").map(|_| p.f("smooth_value"));
             let smooth = match p.s("smooth") {
@@ -438,6 +455,7 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "sacrebleu chrF / chrF++",
         reference: "sacrebleu 2.x chrF",
+        items: false,
         build: |p| {
             let (c, w) = (p.i("char_order") as usize, p.i("word_order") as usize);
             if c + w == 0 {
@@ -462,6 +480,7 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "alignment error rate 1 - (|A&S| + |A&P|) / (|A| + |S|)",
         reference: "Och & Ney 2003; wa_eval_align.pl",
+        items: false,
         build: |_| Ok(Metric::Aer),
     },
     Spec {
@@ -482,6 +501,7 @@ pub static SPECS: &[Spec] = &[
         counts: false,
         description: "edits / reference length (WER, CER)",
         reference: "the formula on summed statistics",
+        items: false,
         build: |_| Ok(Metric::ErrorRate),
     },
     Spec {
@@ -495,6 +515,7 @@ pub static SPECS: &[Spec] = &[
             "sacrebleu TER: 100 * edits / average reference length (100 for edits against \
                       empty references)",
         reference: "sacrebleu 2.x TER",
+        items: false,
         build: |_| Ok(Metric::Ter),
     },
     Spec {
@@ -519,11 +540,165 @@ pub static SPECS: &[Spec] = &[
         counts: true,
         description: "CoNLL-2008 labeled macro F1",
         reference: "eval08.pl (Surdeanu et al. 2008)",
+        items: false,
         build: |p| {
             Ok(Metric::WeightedMacroF1 {
                 weight: p.f("weight"),
             })
         },
+    },
+    Spec {
+        name: "median",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "median of per-item scores (numpy)",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("median", p),
+    },
+    Spec {
+        name: "quantile",
+        aliases: &[],
+        params: &[Param {
+            name: "q",
+            aliases: &[],
+            kind: Kind::Float {
+                min: 0.0,
+                max: 1.0,
+                open_min: false,
+            },
+            default: ParamDefault::Float(0.5),
+            help: "the quantile level",
+        }],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "quantile q of per-item scores (numpy's linear method)",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("quantile", p),
+    },
+    Spec {
+        name: "pearson",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "Pearson's r of a system's scores (column 0) against a reference (column 1)",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("pearson", p),
+    },
+    Spec {
+        name: "spearman",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "Spearman's rho of scores against a reference",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("spearman", p),
+    },
+    Spec {
+        name: "kendall_b",
+        aliases: &[Alias {
+            name: "kendall",
+            defaults: &[],
+        }],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "Kendall's tau-b of scores against a reference",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("kendall_b", p),
+    },
+    Spec {
+        name: "kendall_c",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "Kendall's tau-c of scores against a reference",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("kendall_c", p),
+    },
+    Spec {
+        name: "tau_like",
+        aliases: &[],
+        params: &[Param {
+            name: "threshold",
+            aliases: &[],
+            kind: Kind::Float {
+                min: 0.0,
+                max: f64::INFINITY,
+                open_min: false,
+            },
+            default: ParamDefault::Float(0.0),
+            help: "reference difference that makes a pair (WMT DA: 25)",
+        }],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "WMT DARR Kendall-like tau of scores against a reference",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("tau_like", p),
+    },
+    Spec {
+        name: "pairwise_accuracy",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "share of item pairs ordered alike by scores and reference",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("pairwise_accuracy", p),
+    },
+    Spec {
+        name: "acc_eq",
+        aliases: &[],
+        params: &[Param {
+            name: "epsilon",
+            aliases: &[],
+            kind: Kind::Float {
+                min: 0.0,
+                max: f64::INFINITY,
+                open_min: false,
+            },
+            default: ParamDefault::Derived,
+            help: "tie threshold (default: tie calibration)",
+        }],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "acc_eq (Deutsch et al. 2023) of scores against a reference",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("acc_eq", p),
+    },
+    Spec {
+        name: "auc",
+        aliases: &[],
+        params: &[],
+        higher_is_better: Some(true),
+        scale: Scale::Plain,
+        counts: false,
+        description: "AUC of scores for 0/1 reference labels (Mann-Whitney, ties 1/2)",
+        reference: ITEM_REF,
+        items: true,
+        build: |p| item("auc", p),
     },
 ];
 
@@ -655,6 +830,13 @@ impl Metric {
     #[must_use]
     pub fn stat_names(&self) -> Vec<String> {
         match self {
+            Metric::Item(st) => {
+                if st.n_inputs() == 1 {
+                    vec!["score".into()]
+                } else {
+                    vec!["score".into(), "reference".into()]
+                }
+            }
             Metric::Mean { .. } => vec!["score".into()],
             Metric::Accuracy => vec!["correct".into(), "total".into()],
             Metric::Precision | Metric::Recall | Metric::FBeta { .. } => {
@@ -701,7 +883,7 @@ impl Metric {
     #[must_use]
     pub fn invariants(&self) -> Vec<(usize, usize)> {
         match self {
-            Metric::Mean { .. } | Metric::ErrorRate | Metric::Ter => vec![],
+            Metric::Item(_) | Metric::Mean { .. } | Metric::ErrorRate | Metric::Ter => vec![],
             Metric::Accuracy => vec![(0, 1)],
             Metric::Precision | Metric::Recall | Metric::FBeta { .. } => vec![(0, 1), (0, 2)],
             Metric::Bleu { max_order, .. } => (0..*max_order)
@@ -781,6 +963,10 @@ pub enum Smooth {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Metric {
+    /// A statistic of the items themselves (a median, a correlation), not a
+    /// function of summed statistics: the engine's item path computes it on
+    /// every resample ([`crate::itemstat`]); [`Metric::score`] is NaN.
+    Item(crate::itemstat::ItemStatistic),
     Mean {
         higher_is_better: bool,
     },
@@ -824,6 +1010,7 @@ impl Metric {
     #[must_use]
     pub fn n_stats(&self) -> usize {
         match self {
+            Metric::Item(st) => st.n_inputs(),
             Metric::Mean { .. } => 1,
             Metric::Accuracy | Metric::ErrorRate | Metric::Ter => 2,
             Metric::Precision | Metric::Recall | Metric::FBeta { .. } => 3,
@@ -851,6 +1038,7 @@ impl Metric {
     #[must_use]
     pub fn score(&self, s: &[f64], n_items: f64) -> f64 {
         match self {
+            Metric::Item(_) => f64::NAN,
             Metric::Mean { .. } => ratio(s[0], n_items),
             Metric::Accuracy => ratio(s[0], s[1]),
             Metric::Precision => ratio(s[0], s[1]),

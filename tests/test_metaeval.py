@@ -144,7 +144,9 @@ def test_unknown_statistic() -> None:
     with pytest.raises(MetricError):
         item_statistic([1.0, 2.0], [1.0, 2.0], "kendall_z")
     with pytest.raises(MetricError):
-        item_statistic([1.0, 2.0], statistic="quantile")
+        item_statistic([1.0, 2.0], statistic="quantile", q=1.5)
+    # the registry's default q is 0.5: the median
+    assert item_statistic([1.0, 2.0, 7.0], statistic="quantile") == float(np.median([1.0, 2.0, 7.0]))
 
 
 # --------------------------------------------------------------------------- item bootstrap
@@ -519,3 +521,13 @@ def test_clusters_follow_wmt_rule() -> None:
     )
     # c is significantly worse than a (in the current cluster {a, b}) -> new cluster
     assert r.clusters() == [["metric0", "metric1"], ["metric2"]]
+
+
+def test_hyps_file_names_match_systems() -> None:
+    from sigfast.metaeval_cli import _system_of
+
+    systems = ("UEdin", "Online-W", "Online-A")
+    assert _system_of("newstest2021.en-de.hyp.UEdin.de", systems) == "UEdin"
+    assert _system_of("Online-W", systems) == "Online-W"
+    assert _system_of("hyp.Online-W.Online-A.de", systems) == "hyp.Online-W.Online-A.de"  # ambiguous: kept
+    assert _system_of("other.de", systems) == "other.de"

@@ -180,3 +180,27 @@ def test_cli_on_mqm(tmp_path: Path) -> None:
     for ext in (".tex",):
         p = tmp_path / f"r{ext}"
         assert main(args[:-1] + [str(p)]) == 0 and p.read_text()
+
+
+def test_readme_metaeval_example(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's meta-evaluation example prints what the README shows."""
+    import glob
+    import shlex
+
+    from sigfast.cli import main
+
+    root = Path(__file__).resolve().parents[1]
+    if not (root.parent / "shared" / "data" / "metric_meta_evaluation").is_dir():
+        pytest.skip("shared/data is not beside the checkout")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- metaeval-example -->\n```console\n\$ (.*?)\n(.*?)```", readme, re.S)
+    assert block is not None
+    monkeypatch.chdir(root)
+    argv = []
+    for word in shlex.split(block.group(1))[1:]:
+        argv.extend(sorted(glob.glob(word)) if "*" in word else [word])
+    capsys.readouterr()
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    shown = block.group(2).strip().splitlines()
+    assert out.strip().splitlines()[: len(shown)] == shown

@@ -251,7 +251,19 @@ def item_bootstrap_values(
     progress: _Progress = None,
     sub: int = 0,
 ) -> _F64: ...
+def item_permutation_values(
+    data: _F64,
+    name: str,
+    params: Mapping[str, float],
+    seed: int,
+    start: int,
+    count: int,
+    exact: bool,
+    threads: int,
+    progress: _Progress = None,
+) -> _F64: ...
 def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0) -> npt.NDArray[np.int64]: ...
+def swap_masks(n: int, seed: int, start: int, count: int, exact: bool = False) -> npt.NDArray[np.bool_]: ...
 def tie_calibration(x: _F64, y: _F64, group: npt.NDArray[np.int64]) -> tuple[float, float]: ...
 def meta_observed(human: _F64, metrics: _F64, level: str, name: str, params: Mapping[str, float]) -> _F64: ...
 def meta_bootstrap(

@@ -273,22 +273,28 @@ def _values(
     table: np.ndarray, m: Metric, k: int, n_sys: int, seed: int, B: int, resampling: str, threads: int
 ) -> tuple[np.ndarray, int | None]:
     """Every resample's metric values (B x systems): only for return_distribution=True."""
-    if m.native is not None:
+    if m.native is not None and not m.on_items:
         values, distinct = _native.bootstrap_values(table, m.native, dict(m.params), seed, B, resampling, threads, None)
         return np.asarray(values), distinct
-    out = np.empty((B, n_sys))
-    distinct = None
-    for start in range(0, B, _BLOCK):
-        count = min(_BLOCK, B - start)
-        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
-        for s in range(n_sys):
-            out[start : start + count, s] = m.evaluate(sums[:, s * k : (s + 1) * k], table.shape[0])
-    return out, distinct
+    from .significance import _stored_values
+
+    return _stored_values(table, m, n_sys, seed, B, threads, None, resampling=resampling)
 
 
 def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
-    """Leave-one-item-out metric values from the sufficient statistics: (items,)."""
+    """Leave-one-item-out metric values from the sufficient statistics: (items,); an item
+    statistic is recomputed on the n - 1 remaining items."""
     n = values.shape[0]
+    if m.on_items:
+        from .metrics import item_value
+
+        keep = np.ones(n, dtype=bool)
+        out = np.empty(n)
+        for i in range(n):
+            keep[i] = False
+            out[i] = item_value(m, values[keep])
+            keep[i] = True
+        return out
     total = np.cumsum(values, axis=0)[-1]
     loo = total[None, :] - values
     return np.asarray(m.evaluate(loo, n - 1), dtype=np.float64)
@@ -363,15 +369,14 @@ def bootstrap_interval(
     Φ(z0 + (z0 ± z)/(1 − a(z0 ± z))). When every resample falls on one side
     of θ̂, z0 is computed from 1/(2B) instead of 0 (scipy returns NaN).
     """
-    from .significance import _check_int, _feed_stored, _pair, _resamples, _run_stream, _table, _threads
+    from .metrics import observed
+    from .significance import _check_int, _feed_stored, _pair, _resamples, _resampling, _run_stream, _table, _threads
 
     B = _resamples(n_resamples, 2)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     cl = _level(confidence_level)
     if method not in ("bca", "percentile"):
         raise InputError(f"method must be 'bca' or 'percentile', got {method!r}")
-    if resampling not in ("auto", "items", "distinct"):
-        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
     threads = _threads(n_threads)
     paired = y is not None or systems is not None
     params = dict(metric_params)
@@ -383,11 +388,12 @@ def bootstrap_interval(
         stats, m = _one_system(x, system, metric, params)
         table = np.ascontiguousarray(stats.values[0])
         n_sys = 1
+    resampling = _resampling(m, resampling)
     n = stats.n_items
     k = stats.n_stats
     if method == "bca" and n < 2:
         raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
-    est_all = m.evaluate(stats.totals(), n)
+    est_all = observed(m, stats)
     theta_hat = float(est_all[1] - est_all[0]) if paired else float(est_all[0])
     # θ* streams through a summary (crate::stream): the percentile levels are known
     # up front (one pass); BCa counts θ* below θ̂ first, then reads its levels off a

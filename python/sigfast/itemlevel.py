@@ -25,45 +25,39 @@ from .significance import _NATIVE_VARIANT, _VARIANTS, DEFAULT_SEED, _check_int, 
 
 __all__ = ["ITEM_STATISTICS", "ItemBootstrapResult", "item_bootstrap", "item_indices", "item_statistic"]
 
-#: Built-in item statistics: name -> (number of inputs, description).
-ITEM_STATISTICS: dict[str, tuple[int, str]] = {
-    "mean": (1, "arithmetic mean"),
-    "median": (1, "median (numpy)"),
-    "quantile": (1, "quantile q (numpy's linear method); parameter q"),
-    "pearson": (2, "Pearson's r (scipy.stats.pearsonr)"),
-    "spearman": (2, "Spearman's rho (scipy.stats.spearmanr)"),
-    "kendall_b": (2, "Kendall's tau-b (scipy.stats.kendalltau)"),
-    "kendall_c": (2, "Kendall's tau-c (scipy.stats.kendalltau variant='c')"),
-    "tau_like": (2, "WMT DARR Kendall-like tau; parameter threshold (25 for DA)"),
-    "pairwise_accuracy": (2, "share of pairs ordered alike (ties in both agree)"),
-    "acc_eq": (2, "acc_eq (Deutsch et al. 2023); epsilon= fixes the tie threshold, default: tie calibration"),
-    "auc": (2, "Mann-Whitney AUC of scores x for 0/1 labels y, ties 1/2"),
-}
-_ALIASES = {"kendall": "kendall_b", "tau_b": "kendall_b", "tau_c": "kendall_c", "accuracy": "pairwise_accuracy"}
-_PARAMS = {"quantile": ("q",), "tau_like": ("threshold",), "acc_eq": ("epsilon",)}
+
+def _registry() -> dict[str, tuple[int, str]]:
+    from .metrics import get, specs
+
+    out = {"mean": (1, "arithmetic mean")}
+    for spec in specs():
+        if spec.get("kind") == "items":
+            out[spec["name"]] = (get(spec["name"]).n_stats, spec["description"])
+    return out
+
+
+#: Built-in item statistics: name -> (number of inputs, description). Read off the one metric
+#: registry (the entries of kind "items"), plus the mean.
+ITEM_STATISTICS: dict[str, tuple[int, str]] = _registry()
+_ALIASES = {"tau_b": "kendall_b", "tau_c": "kendall_c", "accuracy": "pairwise_accuracy"}
 _INDEX_BUDGET = 1 << 22  # indices per block handed to a Python callable
 
 
 def resolve_statistic(statistic: str, params: dict[str, Any]) -> tuple[str, dict[str, float]]:
-    """The canonical name and float parameters of a built-in item statistic."""
+    """The canonical name and float parameters of a built-in item statistic, validated by the
+    metric registry (names, aliases, parameter ranges)."""
+    from .metrics import _item_params, get
+
     name = _ALIASES.get(str(statistic).lower(), str(statistic).lower())
-    if name not in ITEM_STATISTICS:
+    if name == "mean":
+        if params:
+            raise MetricError(f"item statistic 'mean' takes no parameters, got {sorted(params)}")
+        return name, {}
+    if name not in ITEM_STATISTICS and name != "kendall":
         raise MetricError(f"unknown item statistic {statistic!r}; choose one of {', '.join(ITEM_STATISTICS)}")
-    allowed = _PARAMS.get(name, ())
-    extra = set(params) - set(allowed)
-    if extra:
-        raise MetricError(f"item statistic {name!r} takes no parameter {sorted(extra)} (it takes {list(allowed)})")
-    out = {}
-    for k, v in params.items():
-        if v is None:
-            continue
-        try:
-            out[k] = float(v)
-        except (TypeError, ValueError):
-            raise MetricError(f"{name} parameter {k} must be a number, got {v!r}") from None
-    if name == "quantile" and "q" not in out:
-        raise MetricError("statistic 'quantile' needs q=, e.g. q=0.9")
-    return name, out
+    m = get(name, **{k: v for k, v in params.items() if v is not None})
+    given = {k for k, v in params.items() if v is not None}
+    return str(m.native), {k: v for k, v in _item_params(m).items() if k in given or name == "quantile"}
 
 
 def _label(name: str, params: dict[str, float]) -> str:

@@ -27,6 +27,17 @@ def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
+def _system_of(name: str, systems: tuple[str, ...]) -> str:
+    """A --hyps file named after its path (``newstest2021.en-de.hyp.UEdin.de``) belongs to
+    the human table's system whose name is one of the name's dot-separated parts, when
+    exactly one is; otherwise the name stays as it is (NAME=PATH names it explicitly)."""
+    if name in systems:
+        return name
+    parts = name.split(".")
+    hits = [s for s in systems if s in parts]
+    return hits[0] if len(hits) == 1 else name
+
+
 def run_metaeval(args: argparse.Namespace) -> int:
     """Run ``sigfast metaeval`` with parsed arguments; returns the exit status."""
     from .exceptions import InputError
@@ -50,7 +61,9 @@ def run_metaeval(args: argparse.Namespace) -> int:
         from .formats import named_systems
 
         hyp_names, hyp_paths = named_systems(args.hyps)
-        hyps = dict(zip(hyp_names, (str(p) for p in hyp_paths)))
+        hyps = {}
+        for name, path in zip(hyp_names, hyp_paths):
+            hyps[_system_of(name, human.systems)] = str(path)
         wanted = set(args.system or human.systems)
         hyps = {k: v for k, v in hyps.items() if k in wanted}
         if len(hyps) < 2:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .exceptions import MetricError
 
-__all__ = ["Metric", "available", "custom", "display_scale", "get", "specs"]
+__all__ = ["Metric", "available", "custom", "display_scale", "get", "observed", "specs"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,13 @@ class Metric:
     counts: bool = True
     description: str = ""
     scale: str = "plain"
+    kind: str = "sums"
+
+    @property
+    def on_items(self) -> bool:
+        """True for a statistic of the items themselves (median, correlations, AUC): it is
+        recomputed on every resample's items instead of read off summed statistics."""
+        return self.kind == "items"
 
     @property
     def n_stats(self) -> int:
@@ -50,6 +57,12 @@ class Metric:
     def evaluate(self, sums: np.ndarray, n_items: int) -> np.ndarray:
         """The metric on each row of summed statistics ``(rows, n_stats)``."""
         sums = np.ascontiguousarray(np.atleast_2d(np.asarray(sums, dtype=np.float64)))
+        if self.on_items:
+            raise MetricError(
+                f"metric {self.name!r} is computed on the items themselves, not on summed statistics; "
+                "use sigfast.metrics.observed(metric, statistics), or pass it to paired_bootstrap, "
+                "permutation_test, bootstrap_interval or pairwise"
+            )
         if sums.shape[1] != self.n_stats:
             raise MetricError(f"metric {self.name!r} needs {self.n_stats} statistics, got {sums.shape[1]}")
         if self.native is not None:
@@ -102,7 +115,117 @@ def get(name: str, **params: Any) -> Metric:
         counts=bool(r["counts"]),
         description=r["description"],
         scale=r["scale"],
+        kind=str(r.get("kind", "sums")),
     )
+
+
+def observed(m: Metric, stats: Any) -> np.ndarray:
+    """The metric on each system of ``stats`` (one value per system): from the summed
+    statistics, or for an item statistic from each system's items (column 0: its scores,
+    column 1: the reference, for two-input statistics)."""
+    if not m.on_items:
+        return np.asarray(m.evaluate(stats.totals(), stats.n_items), dtype=np.float64)
+
+    out = np.empty(stats.n_systems)
+    for j in range(stats.n_systems):
+        out[j] = item_value(m, np.asarray(stats.values[j], dtype=np.float64))
+    return out
+
+
+def item_value(m: Metric, v: np.ndarray) -> float:
+    """An item statistic on one system's items ``v`` (items × statistics)."""
+    if m.native is None:
+        return float(_call_items(m, v[None, :, :])[0])
+    from . import _native
+
+    x = np.ascontiguousarray(v[:, 0])
+    ref = np.ascontiguousarray(v[:, 1]) if v.shape[1] > 1 else None
+    return float(_native.item_statistic(m.native, _item_params(m), x, ref))
+
+
+def _call_items(m: Metric, rows: np.ndarray) -> np.ndarray:
+    """A Python item statistic on resampled items ``rows`` (resamples × items × statistics):
+    the callable gets one (resamples × items) array per statistic."""
+    assert m.func is not None
+    out = np.asarray(m.func(*(rows[:, :, c] for c in range(rows.shape[2]))), dtype=np.float64)
+    if out.shape != (rows.shape[0],):
+        raise MetricError(
+            f"metric {m.name!r} must return one value per resample: got shape {out.shape} for {rows.shape[0]} resamples"
+        )
+    return out
+
+
+_ITEM_BUDGET = 1 << 22  # items gathered per block for a Python item statistic
+
+
+def _custom_item_values(
+    table: np.ndarray, m: Metric, n_systems: int, seed: int, start: int, count: int, swap: bool, exact: bool, sub: int
+) -> np.ndarray:
+    from . import _native
+
+    n = table.shape[0]
+    k = table.shape[1] // n_systems
+    out = np.empty((count, n_systems))
+    step = max(1, min(count, _ITEM_BUDGET // max(1, n * k)))
+    for first in range(0, count, step):
+        c = min(step, count - first)
+        if swap:
+            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact))[:, :, None]
+            x, y = table[None, :, :k], table[None, :, k:]
+            out[first : first + c, 0] = _call_items(m, np.where(mask, y, x))
+            out[first : first + c, 1] = _call_items(m, np.where(mask, x, y))
+        else:
+            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub))
+            for j in range(n_systems):
+                out[first : first + c, j] = _call_items(m, table[:, j * k : (j + 1) * k][idx])
+    return out
+
+
+def _item_params(m: Metric) -> dict[str, float]:
+    return {k: float(v) for k, v in m.params.items() if v is not None}
+
+
+def resample_values(
+    table: np.ndarray,
+    m: Metric,
+    n_systems: int,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    *,
+    resampling: str = "items",
+    swap: bool = False,
+    exact: bool = False,
+    sub: int = 0,
+) -> tuple[np.ndarray, int | None]:
+    """The metric's values on resamples ``start .. start+count`` (count × systems) of
+    ``table`` (items × systems·k), for metrics the native sums path does not stream (Python
+    callables and item statistics): bootstrap draws, or the paired swaps when ``swap``.
+    The same counter-based draws as every other path. Returns the values and the
+    distinct-row count (None for item draws)."""
+    from . import _native
+
+    n = table.shape[0]
+    if m.on_items and m.native is None:
+        return _custom_item_values(table, m, n_systems, seed, start, count, swap, exact, sub), None
+    if m.on_items:
+        p = _item_params(m)
+        if swap:
+            vals = _native.item_permutation_values(table, m.native, p, seed, start, count, exact, threads, None)
+        else:
+            vals = _native.item_bootstrap_values(table, m.native, p, seed, start, count, threads, None, sub)
+        return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
+    k = table.shape[1] // n_systems
+    distinct = None
+    if swap:
+        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None)
+    else:
+        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None, sub)
+    vals = np.empty((count, n_systems))
+    for j in range(n_systems):
+        vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n)
+    return vals, distinct
 
 
 def display_scale(metric: Metric | str) -> int:
@@ -121,14 +244,21 @@ def custom(
     stat_names: tuple[str, ...] | list[str] | int,
     higher_is_better: bool = True,
     name: str | None = None,
+    on: str = "sums",
 ) -> Metric:
     """A metric from a Python callable, vectorized over resamples.
 
-    ``func(sums)`` receives summed statistics of shape ``(resamples, k)`` and
-    returns ``(resamples,)`` values.
+    ``on="sums"`` (default): ``func(sums)`` receives summed statistics of shape
+    ``(resamples, k)`` and returns ``(resamples,)`` values. ``on="items"``: a
+    statistic of the items themselves (a trimmed mean, a correlation of your own):
+    ``func(col_0, …, col_k-1)`` receives each statistic's resampled items as a
+    ``(resamples, items)`` array and returns ``(resamples,)`` values; every test and
+    interval draws the same items or swaps for it as for the built-in ones.
     """
     if not callable(func):
         raise MetricError("custom metric must be callable")
+    if on not in ("sums", "items"):
+        raise MetricError(f"on= is 'sums' or 'items', got {on!r}")
     names = tuple(f"s{i}" for i in range(stat_names)) if isinstance(stat_names, int) else tuple(stat_names)
     return Metric(
         name or getattr(func, "__name__", "custom"),
@@ -138,7 +268,8 @@ def custom(
         {},
         func,
         counts=False,
-        description="user-defined metric",
+        description="user-defined metric" if on == "sums" else "user-defined item statistic",
+        kind=on,
     )
 
 
@@ -174,9 +305,26 @@ def resolve_metric(metric: Any, stats: Any = None, **params: Any) -> Metric:
             f"metric {m.name!r} needs {m.n_stats} statistics per item ({', '.join(m.stat_names)}); "
             f"the data have {stats.n_stats} ({', '.join(stats.stat_names)})"
         )
-    if stats is not None and m.native is not None and hasattr(stats, "values"):
+    if stats is not None and m.on_items and hasattr(stats, "values"):
+        check_items(m, stats)
+    elif stats is not None and m.native is not None and hasattr(stats, "values"):
         check_statistics(m, stats)
     return m
+
+
+def check_items(m: Metric, stats: Any) -> None:
+    """An item statistic needs finite values, and a reference (column 1) for two-input
+    statistics; raises InputError naming the system and item."""
+    from .exceptions import InputError
+
+    vals = np.asarray(stats.values, dtype=np.float64)
+    bad = np.argwhere(~np.isfinite(vals))
+    if bad.size:
+        j, i, c = (int(v) for v in bad[0])
+        raise InputError(
+            f"system {stats.systems[j]!r}, item {i + 1}, {m.stat_names[c]}: {vals[j, i, c]} is not a finite "
+            f"number; {m.name} needs a finite value for every item"
+        )
 
 
 def check_statistics(m: Metric, stats: Any) -> None:

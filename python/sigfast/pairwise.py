@@ -27,14 +27,16 @@ from ._plot import pyplot
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
-from .metrics import Metric, resolve_metric
+from .metrics import Metric, observed, resample_values, resolve_metric
 from .significance import (
     _NATIVE_VARIANT,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    _check_finite,
     _check_int,
     _plus_one,
     _resamples,
+    _resampling,
     _run_stream,
     _threads,
     few_items_warning,
@@ -809,8 +811,7 @@ def pairwise(
         raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
     if mode not in ("shared", "independent"):
         raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
-    if resampling not in ("auto", "items", "distinct"):
-        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
+    resampling = _resampling(m, resampling)
     shard_size = _check_int("shard_size", shard_size, PAIR_BLOCK)
     if shard_size % PAIR_BLOCK:
         raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
@@ -825,7 +826,7 @@ def pairwise(
         raise InputError(f"labels/combinations name unknown systems: {sorted(unknown)}")
 
     s, k, n = stats.n_systems, stats.n_stats, stats.n_items
-    observed = m.evaluate(stats.totals(), n)
+    observed = _observed_all(m, stats)
     orient = 1.0 if m.higher_is_better else -1.0
     nv = _NATIVE_VARIANT[v]
     cb = _resolve_progress(progress, B, float(B) * n * s, "pairwise")
@@ -851,7 +852,7 @@ def pairwise(
     else:
         table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
         obs_list = [float(x) for x in observed]
-        if m.native is not None:
+        if m.native is not None and not m.on_items:
             shards = [(a, min(a + shard_size, B)) for a in range(0, B, shard_size)]
             if backend == "local":
                 shards = [(0, B)]
@@ -865,7 +866,9 @@ def pairwise(
                 counts, _ = _merge(_run_shards(backend, table, shards, args, cb), s)
         else:
             if backend != "local":
-                raise InputError("a Python metric runs locally only; use a built-in metric for other backends")
+                raise InputError(
+                    f"{m.name} runs locally only (a Python metric or an item statistic); use backend='local'"
+                )
             counts, block_sums, distinct = _custom_counts(
                 table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient, None, threads, cb
             )
@@ -925,6 +928,14 @@ def pairwise(
     )
 
 
+def _observed_all(m: Metric, stats: Statistics) -> np.ndarray:
+    obs = observed(m, stats)
+    if m.on_items and not np.all(np.isfinite(obs)):
+        bad = [stats.systems[j] for j in np.flatnonzero(~np.isfinite(obs))]
+        raise InputError(f"{m.name} is undefined on the items of {bad} (constant values?); no test is possible")
+    return obs
+
+
 def _custom_counts(
     table: np.ndarray,
     m: Metric,
@@ -947,8 +958,8 @@ def _custom_counts(
     distinct = None
     for start in range(0, B, PAIR_BLOCK):
         count = min(PAIR_BLOCK, B - start)
-        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
-        vals = np.ascontiguousarray(np.stack([m.evaluate(sums[:, j * k : (j + 1) * k], n) for j in range(s)], 1))
+        vals, distinct = resample_values(table, m, s, seed, start, count, threads, resampling=resampling)
+        _check_finite(vals, m, start)
         c, bs = _native.pair_counts(vals, observed, nv, alt, orient, means, threads)
         counts += np.asarray(c, dtype=np.uint64)
         blocks.append(np.asarray(bs))

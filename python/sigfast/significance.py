@@ -16,7 +16,7 @@ from ._api import checked_keywords, series_name
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
-from .metrics import Metric, resolve_metric
+from .metrics import Metric, observed, resample_values, resolve_metric
 from .results import ConfidenceInterval, PairedTestResult
 from .stats import Statistics
 
@@ -68,30 +68,54 @@ def _run_stream(
 ) -> int | None:
     """Run the passes ``summary`` needs over B resamples (bootstrap, or swaps when ``swap``),
     chunk by chunk: memory stays O(chunk x systems) for any B. Returns the distinct-row count."""
-    if m.native is not None:
+    if m.native is not None and not m.on_items:
         if swap:
             _native.stream_permutation(summary, table, m.native, dict(m.params), seed, exact, threads, cb)
             return None
         return _native.stream_bootstrap(summary, table, m.native, dict(m.params), seed, resampling, threads, cb, sub)
-    n = table.shape[0]
     s = table.shape[1] // k
     distinct = None
     while summary.pending():
         summary.begin_pass()
         for start in range(0, B, _BLOCK):
             count = min(_BLOCK, B - start)
-            if swap:
-                sums = _native.permutation_sums(table, seed, start, count, exact, threads, None)
-            else:
-                sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None, sub)
-            vals = np.empty((count, s))
-            for j in range(s):
-                vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n)
+            vals, distinct = resample_values(
+                table, m, s, seed, start, count, threads, resampling=resampling, swap=swap, exact=exact, sub=sub
+            )
+            _check_finite(vals, m, start)
             summary.feed(vals)
             if cb is not None:
                 cb(start + count, B)
         summary.end_pass()
     return distinct
+
+
+def _resampling(m: Metric, resampling: str) -> str:
+    """The resampling mode, validated; an item statistic draws items (its value does not
+    follow from counts of distinct statistic rows)."""
+    if resampling not in ("auto", "items", "distinct"):
+        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
+    if m.on_items:
+        if resampling == "distinct":
+            raise InputError(
+                f"{m.name} is computed on the resampled items, so it cannot use resampling='distinct'; "
+                "use 'items' (or 'auto')"
+            )
+        return "items"
+    return resampling
+
+
+def _check_finite(vals: np.ndarray, m: Metric, start: int) -> None:
+    """An item statistic can be undefined on a resample (a correlation of constant values):
+    say so instead of letting NaN fall out of every comparison."""
+    if m.on_items and not np.all(np.isfinite(vals)):
+        bad = int((~np.isfinite(vals)).any(axis=1).sum())
+        first = start + int(np.argmax(~np.isfinite(vals).all(axis=1)))
+        raise InputError(
+            f"{m.name} is undefined (NaN) on {bad} of resamples {start}..{start + vals.shape[0] - 1} (first: "
+            f"resample {first}): a resample whose values are all equal has no {m.name}. Test on more items, or use "
+            "sigfast.itemlevel.item_bootstrap, which drops undefined resamples and reports how many it kept"
+        )
 
 
 def _feed_stored(summary: Any, values: np.ndarray) -> None:
@@ -251,18 +275,26 @@ def _table(stats: Statistics) -> np.ndarray:
 
 
 def _observed(stats: Statistics, m: Metric) -> tuple[float, float]:
-    s = m.evaluate(stats.totals(), stats.n_items)
+    s = observed(m, stats)
+    if m.on_items and not np.all(np.isfinite(s)):
+        raise InputError(f"{m.name} is undefined on these items (constant values?); no test is possible")
     return float(s[0]), float(s[1])
 
 
-def _custom_values(table: np.ndarray, m: Metric, k: int, total: int, fetch: Any) -> np.ndarray:
-    out = np.empty((total, 2))
-    for start in range(0, total, _BLOCK):
-        count = min(_BLOCK, total - start)
-        sums = fetch(start, count)
-        out[start : start + count, 0] = m.evaluate(sums[:, :k], table.shape[0])
-        out[start : start + count, 1] = m.evaluate(sums[:, k:], table.shape[0])
-    return out
+def _stored_values(
+    table: np.ndarray, m: Metric, n_sys: int, seed: int, B: int, threads: int, cb: Any, **kw: Any
+) -> tuple[np.ndarray, int | None]:
+    """Every resample's values (B x systems) for metrics off the native sums path, block by
+    block from the same draws as the streamed pass (return_distribution=True)."""
+    out = np.empty((B, n_sys))
+    distinct = None
+    for start in range(0, B, _BLOCK):
+        count = min(_BLOCK, B - start)
+        out[start : start + count], distinct = resample_values(table, m, n_sys, seed, start, count, threads, **kw)
+        _check_finite(out[start : start + count], m, start)
+        if cb is not None:
+            cb(start + count, B)
+    return out, distinct
 
 
 @checked_keywords
@@ -337,8 +369,7 @@ def paired_bootstrap(
     if not 0 < float(confidence_level) < 1:
         raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
     v, alt, native_alt = resolve_variant(variant, alternative)
-    if resampling not in ("auto", "items", "distinct"):
-        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
+    resampling = _resampling(m, resampling)
     plus_one = _plus_one(pvalue)
     threads = _threads(n_threads)
     table = _table(stats)
@@ -357,21 +388,12 @@ def paired_bootstrap(
     qi = {q: [summary.add_quantile(q, lv) for lv in levels] for q in ("theta", "x", "y")}
     values = None
     if return_distribution:
-        if m.native is not None:
+        if m.native is not None and not m.on_items:
             values, distinct = _native.bootstrap_values(
                 table, m.native, dict(m.params), seed, B, resampling, threads, cb
             )
         else:
-            distinct = None
-
-            def fetch(start: int, count: int) -> np.ndarray:
-                nonlocal distinct
-                s, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None)
-                if cb is not None:
-                    cb(start + count, B)
-                return s
-
-            values = _custom_values(table, m, k, B, fetch)
+            values, distinct = _stored_values(table, m, 2, seed, B, threads, cb, resampling=resampling)
         _feed_stored(summary, np.asarray(values))
     else:
         distinct = _run_stream(summary, table, m, k, B, seed, threads, cb, resampling=resampling)
@@ -477,20 +499,13 @@ def permutation_test(
     summary.add_permutation_rule(alternative, delta)
     values = None
     if return_distribution:
-        if m.native is not None:
+        if m.native is not None and not m.on_items:
             if exact:
                 values = _native.exact_permutation_values(table, m.native, dict(m.params), threads, cb)
             else:
                 values = _native.permutation_values(table, m.native, dict(m.params), seed, B, threads, cb)
         else:
-
-            def fetch(start: int, count: int) -> np.ndarray:
-                s = _native.permutation_sums(table, seed, start, count, exact, threads, None)
-                if cb is not None:
-                    cb(start + count, B)
-                return s
-
-            values = _custom_values(table, m, k, B, fetch)
+            values, _ = _stored_values(table, m, 2, seed, B, threads, cb, swap=True, exact=exact)
         _feed_stored(summary, np.asarray(values))
     else:
         _run_stream(summary, table, m, k, B, seed, threads, cb, swap=True, exact=exact)

@@ -120,11 +120,17 @@ class Statistics:
         higher_is_better: bool = True,
         item_ids: Sequence[str] | None = None,
         source: str | None = None,
+        metric: str | None = None,
+        reference: Any = None,
     ) -> Statistics:
-        """One score per item and system; the metric is their mean.
+        """One score per item and system; the metric is their mean unless ``metric``
+        names an item-level statistic (``"median"``, ``"quantile"``, ...).
 
         ``scores`` is a mapping ``name -> 1-D array``, or a 2-D array
-        ``(systems, items)``, or a sequence of 1-D arrays.
+        ``(systems, items)``, or a sequence of 1-D arrays. ``reference`` (one number
+        per item, e.g. human judgements) is stored beside each system's scores as a
+        second statistic, for the statistics against a reference (``metric="pearson"``,
+        ``"spearman"``, ``"kendall_b"``, ``"tau_like"``, ``"auc"``, ...).
         """
         names, arrays = _split_named(scores, systems)
         rows = []
@@ -135,14 +141,23 @@ class Statistics:
             rows.append(arr)
         _same_length(names, [len(r) for r in rows])
         values = np.stack(rows)[:, :, None]
+        stat_names: tuple[str, ...] = ("score",)
+        if reference is not None:
+            if metric is None:
+                raise InputError("reference= needs metric= naming a statistic against a reference, e.g. 'pearson'")
+            ref = _as_float_array(reference, "reference")
+            if ref.ndim != 1 or len(ref) != values.shape[1]:
+                raise InputError(f"reference must be one number per item ({values.shape[1]}); got shape {ref.shape}")
+            values = np.concatenate([values, np.broadcast_to(ref[None, :, None], values.shape)], axis=2)
+            stat_names = ("score", "reference")
         return cls(
             values,
             tuple(names),
-            ("score",),
-            metric="mean",
+            stat_names,
+            metric=metric or "mean",
             item_ids=None if item_ids is None else tuple(item_ids),
             source=source,
-            metric_params={"higher_is_better": higher_is_better},
+            metric_params={"higher_is_better": higher_is_better} if metric in (None, "mean") else {},
         )
 
     @classmethod
@@ -233,11 +248,12 @@ class Statistics:
         return np.cumsum(self.values, axis=1)[:, -1, :]
 
     def scores(self, metric: Any = None, **params: Any) -> dict[str, float]:
-        """Each system's corpus-level metric on the summed statistics."""
-        from .metrics import resolve_metric
+        """Each system's corpus-level metric on the summed statistics (an item statistic such as
+        ``"median"`` or ``"pearson"``: on each system's items)."""
+        from .metrics import observed, resolve_metric
 
         m = resolve_metric(metric, self, **params)
-        return {name: float(v) for name, v in zip(self.systems, m.evaluate(self.totals(), self.n_items))}
+        return {name: float(v) for name, v in zip(self.systems, observed(m, self))}
 
     def __repr__(self) -> str:
         return (

@@ -124,6 +124,36 @@ fn item_bootstrap_values<'py>(
     vec2(py, v, systems.max(1))
 }
 
+/// Values (x', y') of an item statistic on permutation resamples
+/// start..start+count of two systems (count × 2): the same swaps as the
+/// sums-based permutation test (all 2^n arrangements with `exact`).
+#[pyfunction]
+#[pyo3(signature = (data, name, params, seed, start, count, exact, threads, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn item_permutation_values<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray2<'py, f64>,
+    name: &str,
+    params: HashMap<String, f64>,
+    seed: u64,
+    start: u64,
+    count: usize,
+    exact: bool,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let st = statistic(name, &params)?;
+    let t = table(&data)?;
+    let v = enter(
+        py,
+        progress.as_ref(),
+        count as u64,
+        &Names::default(),
+        |p| crate::itemstat::permutation_values(&t, &st, seed, start, count, exact, threads, p),
+    )?;
+    vec2(py, v, 2)
+}
+
 /// Item indices of bootstrap resamples start..start+count (count × n, int64).
 #[pyfunction]
 #[pyo3(signature = (n, seed, start, count, sub=0))]
@@ -142,6 +172,27 @@ fn item_indices<'py>(
         Ok(crate::itemstat::index_block(n, seed, sub, start, count))
     })?;
     let v: Vec<i64> = v.into_iter().map(i64::from).collect();
+    Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
+}
+
+/// Swap masks of permutation resamples `start .. start + count` (`count × n`, bool).
+#[pyfunction]
+#[pyo3(signature = (n, seed, start, count, exact = false))]
+fn swap_masks<'py>(
+    py: Python<'py>,
+    n: usize,
+    seed: u64,
+    start: u64,
+    count: usize,
+    exact: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if n == 0 || n as u64 > 1 << 32 {
+        return Err(input("n must be in 1..=2^32"));
+    }
+    let v = quick(py, &Names::default(), || {
+        Ok(crate::itemstat::swap_block(n, seed, start, count, exact))
+    })?;
+    let v: Vec<bool> = v.into_iter().map(|b| b == 1).collect();
     Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
 }
 
@@ -258,7 +309,9 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(item_statistic, m)?)?;
     m.add_function(wrap_pyfunction!(tie_calibration, m)?)?;
     m.add_function(wrap_pyfunction!(item_bootstrap_values, m)?)?;
+    m.add_function(wrap_pyfunction!(item_permutation_values, m)?)?;
     m.add_function(wrap_pyfunction!(item_indices, m)?)?;
+    m.add_function(wrap_pyfunction!(swap_masks, m)?)?;
     m.add_function(wrap_pyfunction!(meta_observed, m)?)?;
     m.add_function(wrap_pyfunction!(meta_bootstrap, m)?)?;
     m.add_function(wrap_pyfunction!(meta_permutation, m)?)?;

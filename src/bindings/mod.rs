@@ -66,8 +66,20 @@ fn resolve(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<metric::R
     metric::resolve(name, &given(params)?).map_err(|e| to_py(e, &Names::default()))
 }
 
+/// A metric of summed statistics (the engine's sums paths); an item-level
+/// statistic is a `MetricError` here (the item paths take it).
 fn parse_metric(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Metric> {
-    Ok(resolve(name, params)?.metric)
+    let m = resolve(name, params)?.metric;
+    if let Metric::Item(st) = &m {
+        return Err(to_py(
+            Error::metric(format!(
+                "metric '{}' is computed on the items themselves, not on summed statistics",
+                st.name()
+            )),
+            &Names::default(),
+        ));
+    }
+    Ok(m)
 }
 
 fn input(m: String) -> PyErr {
@@ -141,6 +153,7 @@ fn metric_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("counts", s.counts)?;
         d.set_item("description", s.description)?;
         d.set_item("reference", s.reference)?;
+        d.set_item("kind", if s.items { "items" } else { "sums" })?;
         if let Ok(r) = metric::resolve(s.name, &[]) {
             let names = r.metric.stat_names();
             let inv: Vec<(String, String)> = r
@@ -179,6 +192,7 @@ fn metric_resolve<'py>(
     d.set_item("scale", r.spec.scale.name())?;
     d.set_item("counts", r.spec.counts)?;
     d.set_item("description", r.spec.description)?;
+    d.set_item("kind", if r.spec.items { "items" } else { "sums" })?;
     Ok(d)
 }
 
