@@ -709,7 +709,7 @@ class PairwiseResult:
         else:
             ax.set_title(title, fontsize="small")
         if path is not None:
-            fig.savefig(path, dpi=150)
+            fig.savefig(path, dpi=150, bbox_inches="tight")
         return fig
 
 

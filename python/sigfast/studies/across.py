@@ -690,10 +690,10 @@ class AcrossSplitsResult:
         if self.standard_scores is not None:
             title += f" and the standard split ({self.standard_n_items:,} items)"
         ax.set_title(title + "\n(Gorman & Bedrick 2019, Figure 1)", fontsize="small")
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="x-small", frameon=False)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize="x-small", frameon=False)
         fig.tight_layout()
         if path is not None:
-            fig.savefig(path, dpi=150)
+            fig.savefig(path, dpi=150, bbox_inches="tight")
         return fig
 
 

@@ -16,7 +16,6 @@ agree on the others (BK's in-domain vs. out-of-domain columns of Table 1).
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -309,8 +308,6 @@ class CalibrationResult:
         all_c = np.concatenate(list(conf.values()))
         ymin = confidence_floor(all_c, all_g)
         xmax = gain_ceiling(all_g, all_c)
-        top = xmax if xmax is not None else float(all_g.max()) if all_g.size else 1.0
-        edges = np.linspace(0, top, 25)
         n_right = n_low = 0
         colours = plt.get_cmap("tab10")
         for k, d in enumerate(self.domains):
@@ -320,12 +317,15 @@ class CalibrationResult:
             )
             n_right += r_
             n_low += l_
+            # equal-count bins along the gain (about 12 per domain, at least 3 tests each):
+            # median gain against median confidence, so every domain gets a line
+            order = np.argsort(gains[d], kind="stable")
+            size = max(3, order.size // 12)
             mids, meds = [], []
-            for lo, hi in itertools.pairwise(edges):
-                sel = (gains[d] >= lo) & (gains[d] < hi)
-                if sel.sum() >= 5:
-                    mids.append((lo + hi) / 2)
-                    meds.append(float(np.median(conf[d][sel])))
+            for lo in range(0, order.size - size + 1, size):
+                sel = order[lo : lo + size] if lo + 2 * size <= order.size else order[lo:]
+                mids.append(float(np.median(gains[d][sel])))
+                meds.append(float(np.median(conf[d][sel])))
             ax.plot(mids, meds, color=c, lw=1.8, label=f"{d} ({gains[d].size} tests)")
         ax.axhline(0.95, color="grey", lw=0.8, ls="--")
         unit = " (points)" if scale == 100 else ""
@@ -341,7 +341,7 @@ class CalibrationResult:
             ylabel += f"\naxis from {ymin:g} (robust limit)" + (f"; {n_low} below, on the edge" if n_low else "")
         ax.set_xlabel(xlabel, fontsize="small")
         ax.set_ylabel(ylabel, fontsize="small")
-        ax.set_title(f"by domain at fixed test size m = {self.m} (lines: median per gain bin)", fontsize="small")
+        ax.set_title(f"by domain at fixed test size m = {self.m} (lines: medians, equal-count bins)", fontsize="small")
         ax.legend(title="test sets from", fontsize="x-small", title_fontsize="x-small", loc="lower right")
         if own:
             fig.tight_layout()
