@@ -548,6 +548,92 @@ unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
     dot_body(a, b)
 }
 
+/// Resamples whose item weights [`system_bootstrap`] reads each score row for.
+const GROUP: usize = 6;
+
+/// [`GROUP`] [`dot_body`]s of `a` with `w[q]` in one pass over `a`: each in
+/// exactly `dot_body`'s order, so each gives the same bytes as `dot(a, w[q])`.
+#[inline(always)]
+fn dotg_body(a: &[f64], w: [&[f64]; GROUP]) -> [f64; GROUP] {
+    let mut acc = [[0.0f64; 8]; GROUP];
+    let full = a.len() / 8 * 8;
+    for (q, acc) in acc.iter_mut().enumerate() {
+        for (x, y) in a[..full].chunks_exact(8).zip(w[q][..full].chunks_exact(8)) {
+            for l in 0..8 {
+                acc[l] += x[l] * y[l];
+            }
+        }
+    }
+    finish_group(a, w, full, &acc)
+}
+
+#[inline(always)]
+fn finish_group(
+    a: &[f64],
+    w: [&[f64]; GROUP],
+    full: usize,
+    acc: &[[f64; 8]; GROUP],
+) -> [f64; GROUP] {
+    let mut out = [0.0f64; GROUP];
+    for (q, l) in acc.iter().enumerate() {
+        let mut t = ((l[0] + l[4]) + (l[1] + l[5])) + ((l[2] + l[6]) + (l[3] + l[7]));
+        for (x, y) in a[full..].iter().zip(&w[q][full..]) {
+            t += x * y;
+        }
+        out[q] = t;
+    }
+    out
+}
+
+/// [`dotg_body`] in AVX2 intrinsics, one pass over `a` for all [`GROUP`]
+/// weight vectors: lanes 0-3 and 4-7 of each accumulator in two registers,
+/// products and sums rounded separately (no FMA), the same reduction and
+/// remainder: the same bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dotg_avx2(a: &[f64], w: [&[f64]; GROUP]) -> [f64; GROUP] {
+    use std::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+    };
+    let n = a.len();
+    assert!(w.iter().all(|v| v.len() == n));
+    let full = n / 8 * 8;
+    let mut acc: [[__m256d; 2]; GROUP] = [[_mm256_setzero_pd(); 2]; GROUP];
+    let pa = a.as_ptr();
+    let ps: [*const f64; GROUP] = std::array::from_fn(|q| w[q].as_ptr());
+    let mut c = 0;
+    while c < full {
+        // SAFETY: c + 8 <= full <= n, the length of every slice.
+        let (xl, xh) = (_mm256_loadu_pd(pa.add(c)), _mm256_loadu_pd(pa.add(c + 4)));
+        for q in 0..GROUP {
+            let yl = _mm256_loadu_pd(ps[q].add(c));
+            let yh = _mm256_loadu_pd(ps[q].add(c + 4));
+            acc[q][0] = _mm256_add_pd(acc[q][0], _mm256_mul_pd(xl, yl));
+            acc[q][1] = _mm256_add_pd(acc[q][1], _mm256_mul_pd(xh, yh));
+        }
+        c += 8;
+    }
+    let mut lanes = [[0.0f64; 8]; GROUP];
+    for q in 0..GROUP {
+        _mm256_storeu_pd(lanes[q].as_mut_ptr(), acc[q][0]);
+        _mm256_storeu_pd(lanes[q].as_mut_ptr().add(4), acc[q][1]);
+    }
+    finish_group(a, w, full, &lanes)
+}
+
+/// [`dotg_body`], with AVX2 where the CPU has it (same bytes either way).
+#[inline]
+fn dotg(a: &[f64], w: [&[f64]; GROUP]) -> [f64; GROUP] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time).
+            return unsafe { dotg_avx2(a, w) };
+        }
+    }
+    dotg_body(a, w)
+}
+
 #[cfg(target_arch = "x86_64")]
 fn has_avx2() -> bool {
     use std::sync::OnceLock;
@@ -631,6 +717,9 @@ pub fn bootstrap(
     } else {
         Vec::new()
     };
+    if level == Level::System {
+        return system_bootstrap(d, stat, scheme, seed, start, count, threads, progress);
+    }
     par_blocks(count, k, threads, progress, |first, chunk| {
         let mut wk = Work::default();
         let mut rows: Vec<usize> = (0..s).collect();
@@ -667,6 +756,82 @@ pub fn bootstrap(
             };
             for (m, o) in out.iter_mut().enumerate() {
                 *o = d.level_value(level, stat, d.metric(m), &rs, &mut wk);
+            }
+        }
+    })
+}
+
+/// System-level correlations on bootstrap resamples, [`GROUP`] resamples at
+/// a time: each system's row of scores is read once for all their item
+/// weights ([`dotg`]). Every value is the one `level_value` computes
+/// for the resample alone (the same dot products in the same order), so the
+/// same bytes.
+#[allow(clippy::too_many_arguments)]
+fn system_bootstrap(
+    d: &MetaData<'_>,
+    stat: &ItemStatistic,
+    scheme: Scheme,
+    seed: u64,
+    start: u64,
+    count: usize,
+    threads: usize,
+    progress: &Progress,
+) -> Result<Vec<f64>> {
+    let (s, n, k) = (d.s, d.n, d.k);
+    par_blocks(count, k, threads, progress, |first, chunk| {
+        let len = chunk.len() / k;
+        let mut sc = Scratch::default();
+        let mut rows: Vec<Vec<usize>> = vec![(0..s).collect(); GROUP];
+        let mut w: Vec<Vec<u32>> = vec![vec![1u32; n]; GROUP];
+        let mut wf: Vec<Vec<f64>> = vec![vec![1.0f64; n]; GROUP];
+        let mut cnt = vec![[0u32; GROUP]; s];
+        let mut sy = vec![[0.0f64; GROUP]; s];
+        let mut sw = vec![[0.0f64; GROUP]; s];
+        let mut sx = vec![[0.0f64; GROUP]; k * s];
+        let (mut gx, mut gy) = (Vec::with_capacity(s), Vec::with_capacity(s));
+        for g in (0..len).step_by(GROUP) {
+            let gl = GROUP.min(len - g);
+            cnt.iter_mut().for_each(|c| *c = [0; GROUP]);
+            for q in 0..gl {
+                let b = start + (first + g + q) as u64;
+                if scheme != Scheme::Inputs {
+                    draw_rows(seed, b, s, &mut rows[q]);
+                }
+                if scheme != Scheme::Systems {
+                    draw_items(seed, b, n, &mut w[q]);
+                    for (f, &c) in wf[q].iter_mut().zip(&w[q]) {
+                        *f = f64::from(c);
+                    }
+                }
+                for &r in &rows[q] {
+                    cnt[r][q] += 1;
+                }
+            }
+            let ws: [&[f64]; GROUP] = std::array::from_fn(|q| &wf[q][..]);
+            for i in 0..s {
+                if cnt[i].iter().all(|&c| c == 0) {
+                    continue;
+                }
+                sy[i] = dotg(&d.human0[i * n..(i + 1) * n], ws);
+                sw[i] = dotg(&d.valid_f[i * n..(i + 1) * n], ws);
+                for m in 0..k {
+                    sx[m * s + i] = dotg(&d.metric(m)[i * n..(i + 1) * n], ws);
+                }
+            }
+            for q in 0..gl {
+                let out = &mut chunk[(g + q) * k..(g + q + 1) * k];
+                for (m, o) in out.iter_mut().enumerate() {
+                    gx.clear();
+                    gy.clear();
+                    for &r in &rows[q] {
+                        let c = sw[r][q];
+                        if c > 0.0 {
+                            gx.push(sx[m * s + r][q] / c);
+                            gy.push(sy[r][q] / c);
+                        }
+                    }
+                    *o = stat.eval(&gx, &gy, &mut sc);
+                }
             }
         }
     })
@@ -757,6 +922,7 @@ pub fn permutation(
         vec![0usize],
         Vec::new(),
     );
+    let mut hmask: Vec<[u64; 2]> = Vec::new();
     if item_tau {
         for j in 0..n {
             let rows: Vec<u32> = (0..s)
@@ -774,12 +940,26 @@ pub fn permutation(
                     }
                 }
             }
+            if s <= 64 {
+                for (p, &rp) in rows.iter().enumerate() {
+                    let hp = d.human[rp as usize * n + j];
+                    let (mut hg, mut hl) = (0u64, 0u64);
+                    for (q, &rq) in rows.iter().enumerate().skip(p + 1) {
+                        let hq = d.human[rq as usize * n + j];
+                        hg |= u64::from(hp > hq) << q;
+                        hl |= u64::from(hp < hq) << q;
+                    }
+                    hmask.push([hg, hl]);
+                }
+            }
             vr.extend_from_slice(&rows);
             voff.push(vr.len());
             hoff.push(hcs.len());
             yts.push(yt);
         }
     }
+    // up to 64 systems: the pair signs as bit masks (see `tau_block`)
+    let bit_tau = item_tau && s <= 64;
     let mut used = vec![false; k];
     for &(a, b) in pairs {
         used[a] = true;
@@ -815,6 +995,46 @@ pub fn permutation(
                 w: &w,
                 id: u64::MAX,
             };
+            if bit_tau {
+                // each resample's swaps as one bit mask per item (over its scored
+                // systems), then pair by pair over the whole block
+                let len = chunk.len() / np;
+                let mut msk = vec![0u64; len * n];
+                for r in 0..len {
+                    let b = (start + first + r) as u64;
+                    let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
+                    let mut word = 0u64;
+                    for (t, m) in mask.iter_mut().enumerate() {
+                        if t % 64 == 0 {
+                            word = st.next_u64();
+                        }
+                        *m = (word >> (t % 64)) & 1 == 1;
+                    }
+                    for j in 0..n {
+                        let mut bits = 0u64;
+                        for (p, &rr) in vr[voff[j]..voff[j + 1]].iter().enumerate() {
+                            let sw = match scheme {
+                                Scheme::Systems => mask[rr as usize],
+                                Scheme::Inputs => mask[j],
+                                Scheme::Both => mask[rr as usize * n + j],
+                            };
+                            bits |= u64::from(sw) << p;
+                        }
+                        msk[r * n + j] = bits;
+                    }
+                }
+                let tb = TauBlock {
+                    z: &z,
+                    pairs,
+                    n,
+                    vr: &vr,
+                    voff: &voff,
+                    hmask: &hmask,
+                    yts: &yts,
+                };
+                tb.run(&msk, chunk);
+                return;
+            }
             for (r, out) in chunk.chunks_mut(np).enumerate() {
                 let b = (start + first + r) as u64;
                 let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
@@ -993,6 +1213,130 @@ pub fn permutation(
         counts,
         valid,
     })
+}
+
+/// Item-level Kendall τ-b of swapped metric pairs, with the pair signs as bit
+/// masks: per item and scored system p, which later systems q score below or
+/// above p for each of the four (a or b at p, a or b at q) combinations. A
+/// resample's swap mask M then selects each swapped vector's signs with a few
+/// bit operations, and popcounts against the human signs give the same
+/// integers as comparing pair by pair (so the same bytes).
+struct TauBlock<'a> {
+    z: &'a [Vec<f64>],
+    pairs: &'a [(usize, usize)],
+    n: usize,
+    vr: &'a [u32],
+    voff: &'a [usize],
+    hmask: &'a [[u64; 2]],
+    yts: &'a [i64],
+}
+
+impl TauBlock<'_> {
+    fn run(&self, msk: &[u64], out: &mut [f64]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if has_popcnt() {
+                // SAFETY: the CPU supports POPCNT (checked at run time).
+                return unsafe { self.run_popcnt(msk, out) };
+            }
+        }
+        self.body(msk, out);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn run_popcnt(&self, msk: &[u64], out: &mut [f64]) {
+        self.body(msk, out);
+    }
+
+    #[inline(always)]
+    fn body(&self, msk: &[u64], out: &mut [f64]) {
+        let (n, np) = (self.n, self.pairs.len());
+        let len = out.len() / np;
+        let (vr, voff) = (self.vr, self.voff);
+        let mut tab: Vec<[u64; 8]> = Vec::with_capacity(vr.len());
+        for (pi, &(a, b)) in self.pairs.iter().enumerate() {
+            let (za, zb) = (&self.z[a], &self.z[b]);
+            tab.clear();
+            for j in 0..n {
+                let rows = &vr[voff[j]..voff[j + 1]];
+                for (p, &rp) in rows.iter().enumerate() {
+                    let (ap, bp) = (za[rp as usize * n + j], zb[rp as usize * n + j]);
+                    let mut t = [0u64; 8];
+                    for (q, &rq) in rows.iter().enumerate().skip(p + 1) {
+                        let (aq, bq) = (za[rq as usize * n + j], zb[rq as usize * n + j]);
+                        t[0] |= u64::from(ap > aq) << q;
+                        t[1] |= u64::from(ap > bq) << q;
+                        t[2] |= u64::from(bp > aq) << q;
+                        t[3] |= u64::from(bp > bq) << q;
+                        t[4] |= u64::from(ap < aq) << q;
+                        t[5] |= u64::from(ap < bq) << q;
+                        t[6] |= u64::from(bp < aq) << q;
+                        t[7] |= u64::from(bp < bq) << q;
+                    }
+                    tab.push(t);
+                }
+            }
+            for r in 0..len {
+                let mrow = &msk[r * n..(r + 1) * n];
+                let (mut acc_a, mut na, mut acc_b, mut nb) = (0.0, 0.0, 0.0, 0.0);
+                for j in 0..n {
+                    let (lo, hi) = (voff[j], voff[j + 1]);
+                    let m = hi - lo;
+                    let tot = (m * m.saturating_sub(1) / 2) as i64;
+                    let yt = self.yts[j];
+                    if m < 2 || yt == tot {
+                        continue;
+                    }
+                    let mm = mrow[j];
+                    let nm = !mm;
+                    let (mut ca, mut cb, mut xa, mut xb) = (0i64, 0i64, 0i64, 0i64);
+                    for (p, (t, &[hg, hl])) in
+                        tab[lo..hi].iter().zip(&self.hmask[lo..hi]).enumerate()
+                    {
+                        // all ones where system p is swapped
+                        let sp = 0u64.wrapping_sub((mm >> p) & 1);
+                        // A: p holds b if swapped, q holds b where M is set
+                        let ga = (((t[0] & nm) | (t[1] & mm)) & !sp)
+                            | (((t[2] & nm) | (t[3] & mm)) & sp);
+                        let la = (((t[4] & nm) | (t[5] & mm)) & !sp)
+                            | (((t[6] & nm) | (t[7] & mm)) & sp);
+                        // B: the other metric everywhere
+                        let gb = (((t[0] & mm) | (t[1] & nm)) & sp)
+                            | (((t[2] & mm) | (t[3] & nm)) & !sp);
+                        let lb = (((t[4] & mm) | (t[5] & nm)) & sp)
+                            | (((t[6] & mm) | (t[7] & nm)) & !sp);
+                        let up = (m - 1 - p) as i64;
+                        ca += i64::from(((ga & hg) | (la & hl)).count_ones())
+                            - i64::from(((ga & hl) | (la & hg)).count_ones());
+                        cb += i64::from(((gb & hg) | (lb & hl)).count_ones())
+                            - i64::from(((gb & hl) | (lb & hg)).count_ones());
+                        xa += up - i64::from((ga | la).count_ones());
+                        xb += up - i64::from((gb | lb).count_ones());
+                    }
+                    let sy = ((tot - yt) as f64).sqrt();
+                    if xa != tot {
+                        acc_a += ca as f64 / ((tot - xa) as f64).sqrt() / sy;
+                        na += 1.0;
+                    }
+                    if xb != tot {
+                        acc_b += cb as f64 / ((tot - xb) as f64).sqrt() / sy;
+                        nb += 1.0;
+                    }
+                }
+                let va = if na > 0.0 { acc_a / na } else { f64::NAN };
+                let vb = if nb > 0.0 { acc_b / nb } else { f64::NAN };
+                out[r * np + pi] = va - vb;
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_popcnt() -> bool {
+    use std::sync::OnceLock;
+    static POPCNT: OnceLock<bool> = OnceLock::new();
+    *POPCNT.get_or_init(|| std::is_x86_feature_detected!("popcnt"))
 }
 
 fn mean_values(len: usize, v: impl Fn(usize) -> f64) -> f64 {
@@ -1186,12 +1530,61 @@ mod tests {
     }
 
     #[test]
+    fn system_bootstrap_equals_one_resample_at_a_time() {
+        let (s, n) = (7, 37);
+        let mut h = table(s, n, 21);
+        h[5] = f64::NAN;
+        h[60] = f64::NAN;
+        let m = [table(s, n, 22), table(s, n, 23), table(s, n, 24)].concat();
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let p = Progress::new();
+        for stat in [ItemStatistic::Pearson, ItemStatistic::KendallB] {
+            for scheme in [Scheme::Systems, Scheme::Inputs, Scheme::Both] {
+                for threads in [1, 3] {
+                    let got = bootstrap(&d, Level::System, &stat, scheme, 9, 3, 1030, threads, &p)
+                        .unwrap();
+                    let mut wk = Work::default();
+                    for b in 3..1033u64 {
+                        let mut rows: Vec<usize> = (0..s).collect();
+                        let mut w = vec![1u32; n];
+                        if scheme != Scheme::Inputs {
+                            draw_rows(9, b, s, &mut rows);
+                        }
+                        if scheme != Scheme::Systems {
+                            draw_items(9, b, n, &mut w);
+                        }
+                        let rs = Resample {
+                            rows: &rows,
+                            w: &w,
+                            id: 0,
+                        };
+                        for q in 0..3 {
+                            let want =
+                                d.level_value(Level::System, &stat, d.metric(q), &rs, &mut wk);
+                            let g = got[(b as usize - 3) * 3 + q];
+                            assert_eq!(g.to_bits(), want.to_bits(), "{scheme:?} b={b} m={q}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn dot_paths_agree() {
         let a: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.37).sin()).collect();
         let b: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.11).cos()).collect();
         let want: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         assert!((dot(&a, &b) - want).abs() < 1e-10);
         assert_eq!(dot(&a, &b).to_bits(), dot_body(&a, &b).to_bits());
+        let c: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.07).sin()).collect();
+        let ws: [&[f64]; GROUP] = std::array::from_fn(|q| if q % 2 == 0 { &b[..] } else { &c[..] });
+        let group = dotg(&a, ws);
+        let plain = dotg_body(&a, ws);
+        for (q, v) in ws.iter().enumerate() {
+            assert_eq!(group[q].to_bits(), dot_body(&a, v).to_bits());
+            assert_eq!(plain[q].to_bits(), dot_body(&a, v).to_bits());
+        }
     }
 
     #[test]
