@@ -91,6 +91,120 @@ pub(super) fn float_masked(
 }
 masked_column_sums!(masked_i64, i64);
 
+/// Random resamples whose float swap sums run side by side (independent add
+/// chains, so the adds pipeline instead of waiting on each other).
+const SWAP_GROUP: usize = 4;
+
+/// [`float_masked`] for [`SWAP_GROUP`] resamples at once, resample `r` taking
+/// its swap words from `streams[r]` in order: each resample's lanes receive
+/// the same terms in the same order. An unswapped item adds +0.0 where
+/// `float_masked` adds `d · 0.0` (±0.0): a lane never holds −0.0 (it starts
+/// at +0.0, and only −0.0 + −0.0 gives −0.0), so both leave it unchanged and
+/// the sums have the same bytes.
+#[inline(always)]
+fn float_group_body(
+    cols: &[f64],
+    words: usize,
+    k: usize,
+    streams: &mut [Stream; SWAP_GROUP],
+    lanes: &mut [[[f64; 4]; SWAP_GROUP]],
+) {
+    let npad = words * 64;
+    for wi in 0..words {
+        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| streams[r].next_u64());
+        for (c, lane) in lanes.iter_mut().enumerate().take(k) {
+            let col = &cols[c * npad + wi * 64..c * npad + wi * 64 + 64];
+            for q in 0..16 {
+                for (r, lr) in lane.iter_mut().enumerate() {
+                    for l in 0..4 {
+                        let bit = (ws[r] >> (4 * q + l)) & 1 == 1;
+                        lr[l] += if bit { col[4 * q + l] } else { 0.0 };
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Lane masks for 4 swap bits: lane l all ones iff bit l is set.
+#[cfg(target_arch = "x86_64")]
+const LANE_MASKS: [[u64; 4]; 16] = {
+    let mut t = [[0u64; 4]; 16];
+    let mut b = 0;
+    while b < 16 {
+        let mut l = 0;
+        while l < 4 {
+            if (b >> l) & 1 == 1 {
+                t[b][l] = u64::MAX;
+            }
+            l += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// [`float_group_body`] in AVX2 intrinsics (a 4-item step selects the
+/// swapped items with a lane mask, then one vector add per resample): the
+/// same terms in the same order, so the same bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn float_group_avx2(
+    cols: &[f64],
+    words: usize,
+    k: usize,
+    streams: &mut [Stream; SWAP_GROUP],
+    lanes: &mut [[[f64; 4]; SWAP_GROUP]],
+) {
+    use std::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_and_pd, _mm256_loadu_pd, _mm256_storeu_pd,
+    };
+    let npad = words * 64;
+    assert!(cols.len() >= k * npad && lanes.len() >= k);
+    let masks = LANE_MASKS.as_ptr().cast::<f64>();
+    let mut acc: Vec<[__m256d; SWAP_GROUP]> = lanes
+        .iter()
+        .take(k)
+        .map(|l| std::array::from_fn(|r| _mm256_loadu_pd(l[r].as_ptr())))
+        .collect();
+    for wi in 0..words {
+        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| streams[r].next_u64());
+        for (c, a) in acc.iter_mut().enumerate() {
+            // SAFETY: c * npad + wi * 64 + 64 <= k * npad <= cols.len()
+            let col = cols.as_ptr().add(c * npad + wi * 64);
+            for q in 0..16 {
+                let x = _mm256_loadu_pd(col.add(4 * q));
+                for r in 0..SWAP_GROUP {
+                    let m = _mm256_loadu_pd(masks.add(4 * ((ws[r] >> (4 * q)) & 15) as usize));
+                    a[r] = _mm256_add_pd(a[r], _mm256_and_pd(x, m));
+                }
+            }
+        }
+    }
+    for (l, a) in lanes.iter_mut().zip(&acc) {
+        for r in 0..SWAP_GROUP {
+            _mm256_storeu_pd(l[r].as_mut_ptr(), a[r]);
+        }
+    }
+}
+
+fn float_group(
+    cols: &[f64],
+    words: usize,
+    k: usize,
+    streams: &mut [Stream; SWAP_GROUP],
+    lanes: &mut [[[f64; 4]; SWAP_GROUP]],
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::kernels::has_avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time).
+            return unsafe { float_group_avx2(cols, words, k, streams, lanes) };
+        }
+    }
+    float_group_body(cols, words, k, streams, lanes);
+}
+
 impl Swapper {
     pub fn new(t: &Table<'_>) -> Result<Self> {
         if t.width % 2 != 0 {
@@ -192,24 +306,56 @@ impl Swapper {
         self.sums(|_| stream.next_u64(), out, acc_i, acc_f);
     }
 
+    /// Random swap sums of resamples `b0 .. b0 + g` (`g ≤ SWAP_GROUP`) into
+    /// `out` (`g × 2k`), each the bytes [`Swapper::random_sums`] gives it; the
+    /// float path runs the resamples side by side.
+    pub fn random_sums_group(
+        &self,
+        seed: u64,
+        b0: u64,
+        g: usize,
+        out: &mut [f64],
+        acc_i: &mut [i64],
+        acc_f: &mut [f64],
+    ) {
+        let (k, width) = (self.k, 2 * self.k);
+        if self.diff_i32.is_some() || self.diff_i64.is_some() || g < 2 {
+            for r in 0..g {
+                self.random_sums(
+                    seed,
+                    b0 + r as u64,
+                    &mut out[r * width..(r + 1) * width],
+                    acc_i,
+                    acc_f,
+                );
+            }
+            return;
+        }
+        let mut streams: [Stream; SWAP_GROUP] =
+            std::array::from_fn(|r| Stream::new(seed, TAG_PERMUTE, b0 + r as u64, 0));
+        let mut lanes = vec![[[0.0f64; 4]; SWAP_GROUP]; k];
+        float_group(&self.diff_f, self.words, k, &mut streams, &mut lanes);
+        for r in 0..g {
+            let o = &mut out[r * width..(r + 1) * width];
+            for c in 0..k {
+                let l = &lanes[c][r];
+                let a = (l[0] + l[1]) + (l[2] + l[3]);
+                o[c] = self.total_x[c] + a;
+                o[k + c] = self.total_y[c] - a;
+            }
+        }
+    }
+
     /// Swaps of arrangement `mask`: item i swapped iff bit i is set (n ≤ 64).
     pub fn mask_sums(&self, mask: u64, out: &mut [f64], acc_i: &mut [i64], acc_f: &mut [f64]) {
         self.sums(|_| mask, out, acc_i, acc_f);
     }
 }
 
-pub(super) fn swap_driver(
-    t: &Table<'_>,
-    total: usize,
-    threads: usize,
-    progress: &Progress,
-    stride: usize,
-    fill: impl Fn(&Swapper, u64, &mut [f64], &mut [f64], &mut [i64], &mut [f64]) + Sync,
-) -> Result<Vec<f64>> {
-    let sw = Swapper::new(t)?;
-    swap_blocks(&sw, t.width, total, threads, progress, stride, fill)
-}
-
+/// Swap sums of resamples (or, `exact`, arrangements) `start .. start +
+/// total`, block by block; `finish(row, sums)` turns each resample's sums
+/// (`2k`) into its output row (`stride`).
+#[allow(clippy::too_many_arguments)]
 fn swap_blocks(
     sw: &Swapper,
     width: usize,
@@ -217,14 +363,37 @@ fn swap_blocks(
     threads: usize,
     progress: &Progress,
     stride: usize,
-    fill: impl Fn(&Swapper, u64, &mut [f64], &mut [f64], &mut [i64], &mut [f64]) + Sync,
+    seed: u64,
+    start: u64,
+    exact: bool,
+    finish: impl Fn(&mut [f64], &[f64]) + Sync,
 ) -> Result<Vec<f64>> {
-    par_blocks(total, stride, threads, progress, |start, chunk| {
-        let mut sums = vec![0.0; width];
+    par_blocks(total, stride, threads, progress, |first, chunk| {
+        let len = chunk.len() / stride;
+        let mut sums = vec![0.0; width * SWAP_GROUP];
         let mut ai = vec![0i64; sw.k];
         let mut af = vec![0.0; sw.k];
-        for (r, row) in chunk.chunks_mut(stride).enumerate() {
-            fill(sw, (start + r) as u64, row, &mut sums, &mut ai, &mut af);
+        for g0 in (0..len).step_by(SWAP_GROUP) {
+            let gl = SWAP_GROUP.min(len - g0);
+            let b0 = start + (first + g0) as u64;
+            if exact {
+                for r in 0..gl {
+                    sw.mask_sums(
+                        b0 + r as u64,
+                        &mut sums[r * width..(r + 1) * width],
+                        &mut ai,
+                        &mut af,
+                    );
+                }
+            } else {
+                sw.random_sums_group(seed, b0, gl, &mut sums, &mut ai, &mut af);
+            }
+            for r in 0..gl {
+                finish(
+                    &mut chunk[(g0 + r) * stride..(g0 + r + 1) * stride],
+                    &sums[r * width..(r + 1) * width],
+                );
+            }
         }
     })
 }
@@ -257,13 +426,10 @@ pub fn swap_values_range(
         threads,
         progress,
         2,
-        |sw, r, row, sums, ai, af| {
-            let b = start + r;
-            if exact {
-                sw.mask_sums(b, sums, ai, af);
-            } else {
-                sw.random_sums(seed, b, sums, ai, af);
-            }
+        seed,
+        start,
+        exact,
+        |row, sums| {
             row[0] = metric.score(&sums[..k], nf);
             row[1] = metric.score(&sums[k..], nf);
         },
@@ -331,19 +497,17 @@ pub fn permutation_sums(
     if exact {
         exact_size(t)?;
     }
-    swap_driver(
-        t,
+    let sw = Swapper::new(t)?;
+    swap_blocks(
+        &sw,
+        t.width,
         count,
         threads,
         progress,
         t.width,
-        |sw, r, row, _sums, ai, af| {
-            let b = start + r;
-            if exact {
-                sw.mask_sums(b, row, ai, af);
-            } else {
-                sw.random_sums(seed, b, row, ai, af);
-            }
-        },
+        seed,
+        start,
+        exact,
+        |row, sums| row.copy_from_slice(sums),
     )
 }
