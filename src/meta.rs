@@ -1147,17 +1147,10 @@ pub fn permutation(
                                 }
                             }
                             let sy = ((tot - yt) as f64).sqrt();
-                            if xa != tot {
-                                acc_a += ca as f64 / ((tot - xa) as f64).sqrt() / sy;
-                                na += 1.0;
-                            }
-                            if xb != tot {
-                                acc_b += cb as f64 / ((tot - xb) as f64).sqrt() / sy;
-                                nb += 1.0;
-                            }
+                            add_tau(ca, xa, tot, sy, &mut acc_a, &mut na);
+                            add_tau(cb, xb, tot, sy, &mut acc_b, &mut nb);
                         }
-                        let va = if na > 0.0 { acc_a / na } else { f64::NAN };
-                        let vb = if nb > 0.0 { acc_b / nb } else { f64::NAN };
+                        let (va, vb) = (mean_or_nan(acc_a, na), mean_or_nan(acc_b, nb));
                         va - vb
                     } else {
                         let (xa, xb) = (&z[a], &z[bm]);
@@ -1315,20 +1308,32 @@ impl TauBlock<'_> {
                         xb += up - i64::from((gb | lb).count_ones());
                     }
                     let sy = ((tot - yt) as f64).sqrt();
-                    if xa != tot {
-                        acc_a += ca as f64 / ((tot - xa) as f64).sqrt() / sy;
-                        na += 1.0;
-                    }
-                    if xb != tot {
-                        acc_b += cb as f64 / ((tot - xb) as f64).sqrt() / sy;
-                        nb += 1.0;
-                    }
+                    add_tau(ca, xa, tot, sy, &mut acc_a, &mut na);
+                    add_tau(cb, xb, tot, sy, &mut acc_b, &mut nb);
                 }
-                let va = if na > 0.0 { acc_a / na } else { f64::NAN };
-                let vb = if nb > 0.0 { acc_b / nb } else { f64::NAN };
+                let (va, vb) = (mean_or_nan(acc_a, na), mean_or_nan(acc_b, nb));
                 out[r * np + pi] = va - vb;
             }
         }
+    }
+}
+
+/// Adds one item's Kendall τ-b (concordant minus discordant pairs `c`, pairs
+/// tied in the scores `xt`, of `tot`; `sy` = √(tot − human ties)) to a running
+/// sum and count; an item whose scores all tie has no τ-b.
+#[inline(always)]
+fn add_tau(c: i64, xt: i64, tot: i64, sy: f64, acc: &mut f64, cnt: &mut f64) {
+    if xt != tot {
+        *acc += c as f64 / ((tot - xt) as f64).sqrt() / sy;
+        *cnt += 1.0;
+    }
+}
+
+fn mean_or_nan(acc: f64, cnt: f64) -> f64 {
+    if cnt > 0.0 {
+        acc / cnt
+    } else {
+        f64::NAN
     }
 }
 
