@@ -855,14 +855,7 @@ pub fn permutation_values(
         let mut bits = vec![0u64; words];
         for (r, row) in chunk.chunks_mut(2).enumerate() {
             let b = start + (first + r) as u64;
-            if exact {
-                bits[0] = b;
-            } else {
-                let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
-                for w in &mut bits {
-                    *w = stream.next_u64();
-                }
-            }
+            swap_words(seed, b, exact, &mut bits);
             for i in 0..n {
                 let swap = (bits[i / 64] >> (i % 64)) & 1 == 1;
                 (gx[i], gy[i]) = if swap { (y[i], x[i]) } else { (x[i], y[i]) };
@@ -874,6 +867,19 @@ pub fn permutation_values(
             row[1] = stat.eval(&gy, &gry, &mut scratch);
         }
     })
+}
+
+/// The swap bits of permutation resample `b` (bit i of word i / 64: item i
+/// swapped): the resample's stream words, or (`exact`) the bits of `b` itself.
+fn swap_words(seed: u64, b: u64, exact: bool, bits: &mut [u64]) {
+    if exact {
+        bits[0] = b;
+    } else {
+        let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
+        for w in bits.iter_mut() {
+            *w = stream.next_u64();
+        }
+    }
 }
 
 /// Swap masks of permutation resamples `start .. start + count` (`count × n`,
@@ -889,14 +895,7 @@ pub fn swap_block(n: usize, seed: u64, start: u64, count: usize, exact: bool) ->
     out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
         let b = start + r as u64;
         let mut bits = vec![0u64; words];
-        if exact {
-            bits[0] = b;
-        } else {
-            let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
-            for w in &mut bits {
-                *w = stream.next_u64();
-            }
-        }
+        swap_words(seed, b, exact, &mut bits);
         for (i, v) in row.iter_mut().enumerate() {
             *v = u8::from((bits[i / 64] >> (i % 64)) & 1 == 1);
         }
