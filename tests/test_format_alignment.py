@@ -228,7 +228,7 @@ def test_bad_input(tmp_path):
         alignment.score_alignment(g, _w(tmp_path, "s2.txt", "0-0\n0:1\n0-0\n1-1\n"))
     with pytest.raises(FormatError, match=r"s3.txt: the file is empty"):
         alignment.score_alignment(g, _w(tmp_path, "s3.txt", ""))
-    with pytest.raises(FormatError, match=r"s4.txt, line 2: bytes that are not UTF-8"):
+    with pytest.raises(FormatError, match=r"s4.txt, line 2: byte 0xff at column 1 is not valid UTF-8"):
         alignment.score_alignment(g, _w(tmp_path, "s4.txt", b"0-0\n\xff\n0-0\n1-1\n"))
     with pytest.raises(FormatError, match=r"s5.txt: the file is empty"):  # no link at all
         alignment.score_alignment(g, _w(tmp_path, "s5.txt", "\n\n\n\n"))

@@ -276,7 +276,7 @@ def test_bad_input(tmp_path):
         chunk.score_ner(g, _w(tmp_path, "s4.txt", "a\tB-PER\nb\n\nc\tO\n"))
     with pytest.raises(FormatError, match=r"s5.txt: the file is empty"):
         chunk.score_ner(g, _w(tmp_path, "s5.txt", "\n\n"))
-    with pytest.raises(FormatError, match=r"s6.txt, line 4: bytes that are not UTF-8"):
+    with pytest.raises(FormatError, match=r"s6.txt, line 4: byte 0xe9 at column 1 is not valid UTF-8"):
         chunk.score_ner(g, _w(tmp_path, "s6.txt", b"a\tB-PER\nb\tO\n\n\xe9\tO\n"))
     with pytest.raises(FormatError, match=r"s7.txt, line 1: carriage return"):
         chunk.score_ner(g, _w(tmp_path, "s7.txt", "a\tB-PER\r\nb\tO\r\n\r\nc\tO\r\n"))
@@ -286,7 +286,7 @@ def test_bad_input(tmp_path):
         chunk.score_conlleval(None, _w(tmp_path, "c2.txt", "a\nb\n"))
     with pytest.raises(FormatError, match=r"c3.txt: the file holds no tokens"):
         chunk.score_conlleval(None, _w(tmp_path, "c3.txt", "-X- O O\n\n"))
-    with pytest.raises(FormatError, match=r"missing.txt: cannot read the file"):
+    with pytest.raises(FormatError, match=r"missing.txt: cannot read the system file"):
         chunk.score_conlleval(None, tmp_path / "missing.txt")
     with pytest.raises(ValueError, match="unknown tag scheme"):
         chunk.score_conlleval(None, DATA / "iob1.txt", scheme="iobx")

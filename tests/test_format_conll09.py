@@ -710,7 +710,7 @@ def test_empty_and_undecodable(tmp_path, fmt):
     _raises(tmp_path, fmt, [], "system file is empty")
     p = tmp_path / "bad"
     p.write_bytes((DATA / f"basic.gold.{fmt}").read_bytes().replace(b"John", b"J\xf6hn"))
-    with pytest.raises(FormatError, match="0xf6 is not valid UTF-8") as ei:
+    with pytest.raises(FormatError, match="0xf6 at column 4 is not valid UTF-8") as ei:
         score(fmt, p, DATA / f"basic.gold.{fmt}")
     assert ei.value.line == 1 and ei.value.path == str(p)
 

@@ -409,7 +409,7 @@ def test_not_utf8(tmp_path, gold_path):
     data = (DATA / "basic.gold.conllx").read_bytes().replace("¿".encode(), b"\xbf")
     p = tmp_path / "latin1.conllx"
     p.write_bytes(data)
-    with pytest.raises(FormatError, match="0xbf is not valid UTF-8") as ei:
+    with pytest.raises(FormatError, match="0xbf at column 3 is not valid UTF-8") as ei:
         score("conllx", gold_path, p)
     assert ei.value.line == 5 and ei.value.path == str(p)
 

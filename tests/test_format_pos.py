@@ -105,7 +105,7 @@ def test_bad_input(tmp_path):
         pos.score_pos(g, _w(tmp_path, "s3.txt", "The\tDT\ndog\n"))
     with pytest.raises(FormatError, match=r"s4.txt: the file is empty"):
         pos.score_pos(g, _w(tmp_path, "s4.txt", "\n"))
-    with pytest.raises(FormatError, match=r"s5.txt, line 2: bytes that are not UTF-8"):
+    with pytest.raises(FormatError, match=r"s5.txt, line 2: byte 0xe9 at column 1 is not valid UTF-8"):
         pos.score_pos(g, _w(tmp_path, "s5.txt", b"The\tDT\n\xe9\tNN\n"))
     with pytest.raises(FormatError, match=r"s6.txt, line 1: token 'dog' is not word_TAG"):
         pos.score_pos(DATA / "gold.txt", _w(tmp_path, "s6.txt", "The_DT dog barks_VBZ ._.\n"), layout="text")

@@ -28,7 +28,6 @@ import numpy as np
 import pytest
 
 from _dependency_fixtures import EN_EWT, EN_EWT_GOLD, _read_conllu_words, en_ewt_available
-from sigfast.exceptions import FormatError
 from sigfast.formats import UnitTable, parse, spec
 
 SYSTEMS = ("HIT-SCIR-18", "UDPipe-Future", "Stanford-18")
@@ -259,37 +258,3 @@ def test_conll09_two_role_cells_and_plain_senses(files):
     ]
     assert senses and all(g.startswith(".0") for g, _ in senses)
     assert sum(g == s for g, s in senses) > len(senses) // 2
-
-
-@pytest.mark.parametrize("fmt", ["conllx", "conll09"])
-def test_files_are_read_again_once_for_all_views(files, fmt, monkeypatch):
-    from sigfast.formats import conll09, dependency
-
-    mod = dependency if fmt == "conllx" else conll09
-    gold, systems = files[fmt]
-    rep = parse(fmt, gold, systems[:1]).report(0)
-    calls = []
-    real = mod._parse
-    monkeypatch.setattr(mod, "_parse", lambda *a, **k: calls.append(1) or real(*a, **k))
-    first = rep.units("las")
-    for view in spec(fmt).views:
-        rep.units(view)
-    assert len(calls) == 1
-    assert rep.units("las").gold.tolist() == first.gold.tolist()
-
-
-@pytest.mark.parametrize("fmt", ["conllx", "conll07", "conll08", "conll09"])
-def test_files_changed_after_scoring(tmp_path, fmt):
-    # units come from a second reading: a file changed in between is refused, never mixed
-    data = Path(__file__).resolve().parent / "data" / "dependency"
-    ext = "conllx" if fmt in ("conllx", "conll07") else fmt
-    g, s = tmp_path / f"g.{ext}", tmp_path / f"s.{ext}"
-    g.write_bytes((data / f"basic.gold.{ext}").read_bytes())
-    s.write_bytes((data / f"basic.sys.{ext}").read_bytes())
-    rep = parse(fmt, g, [s]).report(0)
-    s.write_bytes(g.read_bytes())
-    with pytest.raises(FormatError, match="changed after they were scored") as ei:
-        rep.units("las")
-    assert ei.value.path == str(s)
-    # scored again, the same files give units
-    assert parse(fmt, g, [s]).units("las").correct(0).all()

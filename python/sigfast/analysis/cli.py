@@ -44,14 +44,37 @@ def _units(args: argparse.Namespace, gold: str, systems: list[str]) -> tuple[Any
 
 
 def _is_coref(args: argparse.Namespace) -> bool:
-    fmt = (args.format or "").lower()
-    if fmt in ("conll2012", "conll12", "coref"):
-        if args.no_punct:
-            from ..exceptions import InputError
+    """Whether the files are CoNLL-2012 coreference (``--format conll2012`` or an alias), whose diff and
+    oracle class mentions by their antecedents; the unit flags that do not apply are refused."""
+    from ..exceptions import InputError
+    from ..formats import spec
 
-            raise InputError("--no-punct does not apply to coreference mentions (--format conll2012)")
-        return True
-    return False
+    if not args.format or spec(args.format).name != "conll2012":
+        return False
+    unused = [
+        flag
+        for flag, given in (
+            ("--no-punct", args.no_punct),
+            ("--view", args.view),
+            ("--align", getattr(args, "align", None)),
+            ("--systems", getattr(args, "show_systems", None)),
+            ("--top-systems", getattr(args, "top_systems", None)),
+            ("--matrix", getattr(args, "matrix", False)),
+        )
+        if given
+    ]
+    if unused:
+        raise InputError(
+            f"{', '.join(unused)} {'does' if len(unused) == 1 else 'do'} not apply to coreference mentions "
+            "(--format conll2012): its table has one column per response and classes mentions, not units"
+        )
+    opts = _cli.format_options(args)
+    if opts:
+        raise InputError(
+            f"-o {', '.join(opts)}: give the antecedent criterion with --criterion for diff and oracle of "
+            "--format conll2012"
+        )
+    return True
 
 
 def _emit(args: argparse.Namespace, render: Any) -> int:

@@ -50,12 +50,22 @@ overall and by mention type (the pronoun's lower-cased form, or
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..exceptions import FormatError, InputError
+from ..exceptions import InputError
+from ..formats.conll2012 import (
+    CLASSES,
+    NOUN_TAGS,
+    PRONOUN_TAGS,
+    CorefDoc,
+    Mention,
+    check_docs,
+    classify_mentions,
+    read_conll2012,
+)
+from ..formats.conll2012 import is_nominal as _is_nominal
 
 __all__ = [
     "ArcsScores",
@@ -68,146 +78,8 @@ __all__ = [
     "read_conll2012",
 ]
 
-NOUN_TAGS = ("NN", "NNS", "NNP", "NNPS")
-PRONOUN_TAGS = ("PRP", "PRP$")
-CLASSES = ("TP", "WL", "FN", "FP", "TN")
-
-Mention = tuple[int, int, int]  # (sentence, first word, last word) inside a document
-
-
-@dataclass
-class _CDoc:
-    name: str
-    line: int
-    words: list[list[tuple[str, str]]]  # sentences of (form, pos)
-    chains: dict[str, list[Mention]]
-
-
-def _read_text(path: Any, role: str) -> tuple[list[str], str]:
-    from ..formats._base import read_file_bytes
-
-    data, name = read_file_bytes(path, role)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise FormatError(
-            f"the {role} file is not valid UTF-8 (byte {e.start}); convert it to UTF-8", path=name, line=line
-        ) from None
-    text = text.removeprefix("\ufeff")
-    if not text.strip():
-        raise FormatError(f"the {role} file is empty", path=name)
-    return text.split("\n"), name
-
-
-def read_conll2012(path: Any, role: str = "key") -> tuple[list[_CDoc], str]:
-    lines, name = _read_text(path, role)
-    docs: list[_CDoc] = []
-    cur: _CDoc | None = None
-    sent: list[tuple[str, str]] = []
-    opened: dict[str, list[tuple[int, int]]] = defaultdict(list)
-
-    def close_sentence() -> None:
-        nonlocal sent
-        if sent and cur is not None:
-            cur.words.append(sent)
-        sent = []
-
-    for ln_no, raw in enumerate(lines, 1):
-        ln = raw.rstrip("\r")
-        if ln.startswith("#begin document"):
-            if cur is not None:
-                raise FormatError(
-                    "'#begin document' inside a document (missing '#end document')", path=name, line=ln_no
-                )
-            m = re.match(r"#begin document\s*(.*)$", ln)
-            cur = _CDoc(name=m.group(1).strip() if m else "", line=ln_no, words=[], chains=defaultdict(list))
-            opened.clear()
-            continue
-        if ln.startswith("#end document"):
-            if cur is None:
-                raise FormatError("'#end document' without '#begin document'", path=name, line=ln_no)
-            close_sentence()
-            left = [k for k, v in opened.items() if v]
-            if left:
-                raise FormatError(
-                    f"document {cur.name}: mention(s) of chain {left[0]} opened but never closed", path=name, line=ln_no
-                )
-            cur.chains = {k: sorted(v) for k, v in cur.chains.items()}
-            docs.append(cur)
-            cur = None
-            continue
-        if ln.startswith("#"):
-            continue
-        if not ln.strip():
-            close_sentence()
-            continue
-        if cur is None:
-            raise FormatError("a token line outside '#begin document' … '#end document'", path=name, line=ln_no)
-        cols = ln.split()
-        if len(cols) < 6:
-            raise FormatError(
-                f"CoNLL-2012 line has {len(cols)} columns; need at least 6 (doc, part, "
-                "word number, word, POS, …, coreference)",
-                path=name,
-                line=ln_no,
-            )
-        s, w = len(cur.words), len(sent)
-        sent.append((cols[3], cols[4]))
-        coref = cols[-1]
-        if coref in ("-", "_"):
-            continue
-        for part in coref.split("|"):
-            m = re.fullmatch(r"(\()?(\d+)(\))?", part)
-            if not m or not (m.group(1) or m.group(3)):
-                raise FormatError(
-                    f"bad coreference field {coref!r} (expected e.g. '(3', '3)', '(3)', '-')", path=name, line=ln_no
-                )
-            cid = m.group(2)
-            if m.group(1) and m.group(3):
-                cur.chains[cid].append((s, w, w))
-            elif m.group(1):
-                opened[cid].append((s, w))
-            else:
-                if not opened[cid]:
-                    raise FormatError(f"chain {cid} closed here but not opened", path=name, line=ln_no)
-                s0, w0 = opened[cid].pop()
-                if s0 != s:
-                    raise FormatError(f"a mention of chain {cid} crosses a sentence boundary", path=name, line=ln_no)
-                cur.chains[cid].append((s, w0, w))
-    if cur is not None:
-        raise FormatError(f"document {cur.name} has no '#end document'", path=name)
-    if not docs:
-        raise FormatError(f"the {role} file has no documents", path=name)
-    return docs, name
-
-
-def _check_docs(key: list[_CDoc], kname: str, res: list[_CDoc], rname: str) -> None:
-    if [d.name for d in key] != [d.name for d in res]:
-        kn, rn = [d.name for d in key], [d.name for d in res]
-        i = next((i for i, (a, b) in enumerate(zip(kn, rn)) if a != b), min(len(kn), len(rn)))
-        raise FormatError(
-            f"document {i + 1} is {rn[i] if i < len(rn) else '(none)'!r} in the response but "
-            f"{kn[i] if i < len(kn) else '(none)'!r} in the key ({kname}); responses must hold "
-            "the key's documents in order",
-            path=rname,
-        )
-    for kd, rd in zip(key, res):
-        kf = [[f for f, _ in s] for s in kd.words]
-        rf = [[f for f, _ in s] for s in rd.words]
-        if kf != rf:
-            i = next((i for i, (a, b) in enumerate(zip(kf, rf)) if a != b), min(len(kf), len(rf)))
-            raise FormatError(
-                f"document {kd.name}, sentence {i + 1}: words differ from the key ({kname}); "
-                "responses must have the key's words",
-                path=rname,
-                line=rd.line,
-            )
-
-
-def _is_nominal(doc: _CDoc, m: Mention, noun_tags: tuple[str, ...]) -> bool:
-    s, a, b = m
-    return b > a or doc.words[s][a][1] in noun_tags
+_CDoc = CorefDoc
+_check_docs = check_docs
 
 
 def _mtype(doc: _CDoc, m: Mention, pron_tags: tuple[str, ...]) -> str:
@@ -215,52 +87,6 @@ def _mtype(doc: _CDoc, m: Mention, pron_tags: tuple[str, ...]) -> str:
     if a == b and doc.words[s][a][1] in pron_tags:
         return doc.words[s][a][0].lower()
     return "NOUN"
-
-
-def classify_mentions(
-    key_doc: _CDoc, res_doc: _CDoc, criterion: str = "any", noun_tags: tuple[str, ...] = NOUN_TAGS
-) -> dict[Mention, str]:
-    """Class of every classed mention of one document (see module docstring): TP/WL/FN for key
-    mentions, FP for response-only anaphoric mentions."""
-    if criterion not in ("any", "nominal"):
-        raise InputError(f"criterion must be 'any' or 'nominal', not {criterion!r}")
-    nominal = criterion == "nominal"
-    res_chain: dict[Mention, list[Mention]] = {}
-    for ch in res_doc.chains.values():
-        for m in ch:
-            res_chain[m] = ch
-    key_chain: dict[Mention, list[Mention]] = {}
-    for ch in key_doc.chains.values():
-        for m in ch:
-            key_chain[m] = ch
-    out: dict[Mention, str] = {}
-    for ch in key_doc.chains.values():
-        if len(ch) < 2:
-            continue
-        if nominal and not any(_is_nominal(key_doc, m, noun_tags) for m in ch):
-            continue
-        for i, m in enumerate(ch[1:], 1):
-            kante = ch[:i]
-            if nominal and not any(_is_nominal(key_doc, a, noun_tags) for a in kante):
-                continue
-            rc = res_chain.get(m)
-            if rc is None or rc.index(m) == 0:
-                out[m] = "FN"
-                continue
-            rante = rc[: rc.index(m)]
-            if not nominal:
-                out[m] = "TP" if any(a in kante for a in rante) else "WL"
-            else:
-                noms = [a for a in rante if _is_nominal(res_doc, a, noun_tags)]
-                out[m] = "FN" if not noms else ("TP" if noms[-1] in kante else "WL")
-    for ch in res_doc.chains.values():
-        for i, m in enumerate(ch[1:], 1):
-            if nominal and not any(_is_nominal(res_doc, a, noun_tags) for a in ch[:i]):
-                continue
-            kc = key_chain.get(m)
-            if kc is None or kc.index(m) == 0:
-                out[m] = "FP"
-    return out
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,14 @@ words).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import InputError
-from ..formats._base import MISSING, Units
+from ..formats._base import FORM_PUNCT, MISSING, Punct, Units
 
 __all__ = [
     "MISSING",
@@ -111,64 +111,91 @@ def units_of(parsed: Any, view: str | None = None, *, no_punct: bool = False) ->
     if not no_punct:
         return u, ""
     relations = None
-    if u.format == "conllu":
-        # the gold UD relation of every gold word, whatever the view (every CoNLL-U view has one unit
-        # per gold word, in the same order)
+    if parsed.spec.punct.kind == "relation":
+        # the gold relation of every gold word, whatever the view (every view of such a format has one
+        # unit per gold word, in the same order, and its las view is grouped by the gold relation)
         relations = u.groups if u.groups is not None else parsed.reports[0].units("las").groups
     return without_punct(u, relations)
 
 
-#: How each format's units are judged punctuation (``--no-punct``, ``no_punct=True``).
-PUNCT_RULES: dict[str, str] = {
-    "conllu": "gold UD relation punct, the words conll18_ud_eval.py leaves out of CLAS, MLAS and BLEX",
-    "conllx": "gold FORM made only of Unicode punctuation (category P), eval.pl's rule",
-    "conll07": "gold FORM made only of Unicode punctuation (category P), eval07.pl -p",
-    "conll08": "gold FORM made only of Unicode punctuation (category P), eval08.pl -p",
-    "conll09": "gold FORM made only of Unicode punctuation (category P), eval09.pl -p",
-    "evalb": "none left to drop, EVALB's parameter file already deletes punctuation (DELETE_LABEL)",
-}
-_DEFAULT_RULE = "gold words made only of Unicode punctuation (category P), eval.pl's rule; the format's scorer has none"
-_NO_WORDS = ("alignment",)
+class _PunctRules(Mapping[str, str]):
+    """Format name -> the rule its ``--no-punct`` applies, read from the formats' declarations
+    (``FormatSpec.punct``) when first used."""
+
+    def _rules(self) -> dict[str, str]:
+        from ..formats import specs
+
+        return {s.name: s.punct.rule for s in specs() if s.punct is not FORM_PUNCT}
+
+    def __getitem__(self, key: str) -> str:
+        return self._rules()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rules())
+
+    def __len__(self) -> int:
+        return len(self._rules())
+
+    def __repr__(self) -> str:
+        return repr(self._rules())
+
+
+#: How each format's units are judged punctuation (``--no-punct``, ``no_punct=True``): the rule each
+#: format declares (``FormatSpec.punct``); formats not listed use eval.pl's FORM rule.
+PUNCT_RULES: Mapping[str, str] = _PunctRules()
+
+
+def _punct_of(fmt: str) -> Punct:
+    if not fmt:
+        return FORM_PUNCT
+    from ..formats import spec
+
+    try:
+        return spec(fmt).punct
+    except InputError:
+        return FORM_PUNCT
 
 
 def punct_mask(units: Units, relations: np.ndarray | None = None) -> tuple[np.ndarray, str]:
-    """Which units have a punctuation gold word, and the rule used (see :data:`PUNCT_RULES`).
+    """Which units have a punctuation gold word, and the rule used: the format's own
+    (``FormatSpec.punct``, listed in :data:`PUNCT_RULES`).
 
-    CoNLL-U (``conll18_ud_eval.py``): the gold word's universal relation is
-    ``punct`` (``relations``: the gold relation of each unit; the ``las`` and
-    ``uas`` views carry it as ``groups``). The CoNLL-X/2007/2008/2009
-    scripts: the gold FORM is made only of characters of Unicode category P*
-    (their ``-p``); their semantic dependencies are never left out, as ``-p``
-    only changes the syntactic scores. EVALB: nothing (its parameter file
-    already deletes punctuation). Other formats: eval.pl's FORM rule on the
-    unit's gold words (all the words of a span).
+    ``relation`` (CoNLL-U, ``conll18_ud_eval.py``): the gold word's universal
+    relation is ``punct`` (``relations``: the gold relation of each unit; the
+    ``las`` and ``uas`` views carry it as ``groups``). ``form`` (the
+    CoNLL-X/2007/2008/2009 scripts' ``-p``, and every format that declares
+    no rule): the unit's gold words are made only of characters of Unicode
+    category P*; the CoNLL-2008/2009 semantic views keep every unit, as
+    ``-p`` only changes the syntactic scores. ``none`` (EVALB): nothing, its
+    parameter file already deletes punctuation. ``refuse`` (alignment links):
+    an error.
     """
     from ..formats.dependency import is_punct
 
     fmt = units.format
     n = units.n_units
-    if fmt in _NO_WORDS:
-        raise InputError(f"format {fmt!r} has no words to judge punctuation by; --no-punct does not apply")
-    if fmt == "conllu":
+    rule = _punct_of(fmt)
+    if rule.kind == "refuse":
+        raise InputError(f"format {fmt!r}: {rule.rule}; --no-punct does not apply")
+    if rule.views is not None and units.view not in rule.views:
+        return np.zeros(n, bool), rule.other
+    if rule.kind == "none":
+        return np.zeros(n, bool), rule.rule
+    if rule.kind == "relation":
         rel = units.groups if relations is None else relations
         if rel is None:
             raise InputError(
-                "CoNLL-U punctuation is the gold relation punct: read the units with no_punct=True "
+                f"{fmt} punctuation is the gold relation punct: read the units with no_punct=True "
                 "(read_units), or pass relations="
             )
         rel = np.asarray(rel, dtype=object)
         if len(rel) != n:
             raise InputError(f"{len(rel)} relations for {n} units")
-        return np.array([str(r).split(":")[0] == "punct" for r in rel], dtype=bool), PUNCT_RULES["conllu"]
-    if fmt == "evalb":
-        return np.zeros(n, bool), PUNCT_RULES["evalb"]
-    if fmt in ("conll08", "conll09") and units.view.startswith("sem"):
-        return np.zeros(n, bool), "none, semantic dependencies are kept as the scripts' -p only changes syntax"
-    rule = PUNCT_RULES.get(fmt, _DEFAULT_RULE)
+        return np.array([str(r).split(":")[0] == "punct" for r in rel], dtype=bool), rule.rule
     if n and not any(units.forms):
         raise InputError("these units have no word forms to judge punctuation by (give forms=)")
     mask = np.array([bool(f) and all(is_punct(w) for w in f.split(" ")) for f in units.forms], dtype=bool)
-    return mask, rule
+    return mask, rule.rule
 
 
 def without_punct(units: Units, relations: np.ndarray | None = None) -> tuple[Units, str]:

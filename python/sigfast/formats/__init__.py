@@ -3,8 +3,11 @@
 Every module in this package whose name does not start with ``_`` is a
 format module: it declares its formats in a ``SPECS`` tuple of
 :class:`FormatSpec` (name, aliases, extensions, typed options, views,
-metrics, and a ``score`` function). Nothing else registers them: adding a
-file here adds a format.
+metrics, split unit, punctuation rule, and a ``score`` function). Nothing
+else registers them: adding a file here adds a format. A format can also
+come from another distribution, through the entry-point group
+``sigfast.formats`` (:data:`ENTRY_POINT_GROUP`): the entry point names a
+module like these (or its ``FormatSpec``\ s).
 
 Modules are imported on use. A format named by its canonical name whose
 module has the same name (``conllu``, ``pos``, ``mt``, ``alignment``,
@@ -29,6 +32,7 @@ from ..exceptions import InputError
 from ._base import MISSING, FormatSpec, ItemStats, Option, Parsed, ScoreReport, Units, UnitTable
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "MISSING",
     "FormatSpec",
     "ItemStats",
@@ -55,14 +59,50 @@ def _module_names() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 
-def _load(module: str) -> None:
-    mod = importlib.import_module(f"{__name__}.{module}")
-    for s in getattr(mod, "SPECS", ()):
+#: The entry-point group through which another distribution adds formats (see :func:`_load_entry_points`).
+ENTRY_POINT_GROUP = "sigfast.formats"
+
+
+def _register(specs_: Any, origin: str) -> None:
+    for s in specs_:
+        if not isinstance(s, FormatSpec):
+            raise InputError(f"{origin}: expected FormatSpec declarations, got {type(s).__name__}")
         for key in (s.name, *s.aliases):
+            key = key.lower()
             other = _LOADED.get(key)
             if other is not None and other is not s:
-                raise RuntimeError(f"format name {key!r} is declared twice ({other.name}, {s.name})")
+                raise InputError(f"format name {key!r} is declared twice ({other.name}, {s.name}; {origin})")
             _LOADED[key] = s
+
+
+def _load(module: str) -> None:
+    mod = importlib.import_module(f"{__name__}.{module}")
+    _register(getattr(mod, "SPECS", ()), f"sigfast.formats.{module}")
+
+
+def _load_entry_points() -> None:
+    """Formats of other distributions: each entry point of the group ``sigfast.formats`` names a module
+    with a ``SPECS`` tuple (as the modules of this package have), a :class:`FormatSpec`, or a tuple of them.
+
+    In a ``pyproject.toml``: ``[project.entry-points."sigfast.formats"] myformat = "mypackage.myformat"``.
+    """
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        origin = f"entry point {ep.name!r} ({ep.value})"
+        try:
+            obj = ep.load()
+        except Exception as e:  # a broken plug-in: one clear error, not a traceback
+            raise InputError(f"{origin} of group {ENTRY_POINT_GROUP!r} cannot be loaded: {type(e).__name__}: {e}") from None
+        if isinstance(obj, FormatSpec):
+            found: Any = (obj,)
+        elif isinstance(obj, (tuple, list)):
+            found = obj
+        else:
+            found = getattr(obj, "SPECS", None)
+            if found is None:
+                raise InputError(f"{origin}: a format module needs a SPECS tuple of FormatSpec")
+        _register(found, origin)
 
 
 def _scan() -> None:
@@ -70,6 +110,7 @@ def _scan() -> None:
     if not _SCANNED:
         for m in _module_names():
             _load(m)
+        _load_entry_points()
         _SCANNED = True
 
 

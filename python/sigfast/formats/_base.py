@@ -31,16 +31,24 @@ import numpy as np
 from ..exceptions import FormatError, InputError
 
 __all__ = [
+    "FORM_PUNCT",
     "MISSING",
+    "SPLIT_UNITS",
     "FormatSpec",
     "ItemStats",
     "Option",
     "Parsed",
+    "Punct",
     "ScoreReport",
     "UnitTable",
     "Units",
+    "decode_utf8",
     "display",
+    "max_file_bytes",
     "read_file_bytes",
+    "read_text",
+    "shorten",
+    "split_lines",
 ]
 
 #: The label of a unit a system has no word for (raw-text systems).
@@ -386,6 +394,36 @@ def _group(t: UnitTable, u: int) -> Any:
 
 
 @dataclass(frozen=True)
+class Punct:
+    """How a format judges its units punctuation, for ``--no-punct`` / ``no_punct=True``.
+
+    ``kind``: ``"form"`` (the unit's gold words are made only of Unicode
+    punctuation, category P*: ``eval.pl``'s rule), ``"relation"`` (the gold
+    word's universal dependency relation is ``punct``: ``conll18_ud_eval.py``'s
+    CLAS rule; the units' ``groups`` or the ``las`` view carry it),
+    ``"none"`` (nothing to leave out: the scorer already deletes punctuation)
+    or ``"refuse"`` (the units have no words; ``--no-punct`` is an error).
+    ``rule`` is the sentence a note prints. ``views``: the views the rule
+    applies to (None: every view); the other views keep every unit, and
+    ``other`` says why.
+    """
+
+    kind: str
+    rule: str
+    views: tuple[str, ...] | None = None
+    other: str = ""
+
+
+#: The punctuation rule of a format that declares none: eval.pl's FORM rule on the unit's gold words.
+FORM_PUNCT = Punct(
+    "form", "gold words made only of Unicode punctuation (category P), eval.pl's rule; the format's scorer has none"
+)
+
+#: The units ``sigfast split`` and ``resample`` can cut a format's files into.
+SPLIT_UNITS = ("sentence", "line", "document")
+
+
+@dataclass(frozen=True)
 class FormatSpec:
     """A format's declaration; the registry (:mod:`sigfast.formats`) reads it.
 
@@ -396,7 +434,9 @@ class FormatSpec:
     info``; the first is the headline). ``detect(first_lines)`` may claim a
     file from its first lines when its extension says nothing.
     ``gold_optional``: the format reads gold from the system file when no
-    gold file is given.
+    gold file is given. ``split_unit``: what ``sigfast split`` cuts its
+    files into (``"sentence"``, ``"line"`` or ``"document"``; None if they
+    cannot be cut). ``punct``: its punctuation rule (:class:`Punct`).
     """
 
     name: str
@@ -412,6 +452,11 @@ class FormatSpec:
     detect: Callable[[list[str]], bool] | None = None
     #: the gold may be left out (conlleval: one file holds the gold and the system columns)
     gold_optional: bool = False
+    #: the unit ``sigfast split`` / ``resample`` cut its files into (one of :data:`SPLIT_UNITS`; None: its
+    #: files cannot be cut into units of their own)
+    split_unit: str | None = "line"
+    #: how ``--no-punct`` judges its units punctuation
+    punct: Punct = FORM_PUNCT
 
     def option(self, key: str) -> Option | None:
         k = key.replace("-", "_")
@@ -518,30 +563,137 @@ class Parsed:
 # --------------------------------------------------------------------------------------------
 # files
 
+#: The default limit on one input file's size, in bytes after gzip decompression (1 GiB);
+#: the environment variable ``SIGFAST_MAX_FILE_BYTES`` sets another.
+DEFAULT_MAX_FILE_BYTES = 1 << 30
+_CHUNK = 1 << 24
+_BOM = b"\xef\xbb\xbf"
+
+
+def max_file_bytes() -> int:
+    """The size limit of one input file (``SIGFAST_MAX_FILE_BYTES``, default 1 GiB)."""
+    raw = os.environ.get("SIGFAST_MAX_FILE_BYTES", "").strip().replace("_", "")
+    if not raw:
+        return DEFAULT_MAX_FILE_BYTES
+    try:
+        v = int(raw)
+    except ValueError:
+        raise InputError(f"SIGFAST_MAX_FILE_BYTES must be a whole number of bytes, got {raw!r}") from None
+    if v < 1:
+        raise InputError(f"SIGFAST_MAX_FILE_BYTES must be at least 1, got {v}")
+    return v
+
 
 def display(path: str | Path | Any) -> str:
     return str(path)
 
 
-def read_file_bytes(path: str | Path | Any, role: str) -> tuple[bytes, str]:
-    """A file's bytes (gunzipped when it is gzip data) and its display name.
+def shorten(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to about ``limit`` characters (with the full length) for error messages."""
+    r = repr(value)
+    if len(r) <= limit:
+        return r
+    n = len(value) if isinstance(value, (str, bytes)) else len(r)
+    return f"{r[: limit - 1]}… ({n:,} characters)"
 
-    Errors name the file and say what is wrong: missing, unreadable, or a
+
+def _too_large(name: str, role: str, limit: int, what: str = "") -> FormatError:
+    return FormatError(
+        f"the {role} file is larger than {limit:,} bytes{what}, sigfast's limit for one input file (an endless "
+        "stream such as /dev/zero?); give a regular file, or raise the limit with SIGFAST_MAX_FILE_BYTES=N",
+        path=name,
+    )
+
+
+def read_file_bytes(path: str | Path | Any, role: str, *, keep_bom: bool = False) -> tuple[bytes, str]:
+    """A file's bytes and its display name: the one way every reader opens a file.
+
+    Gzip data (by its magic bytes, whatever the file's name) is decompressed;
+    a UTF-8 byte-order mark at the start is dropped (unless ``keep_bom``:
+    ``sigfast split`` writes files back byte for byte); a file larger than
+    :func:`max_file_bytes` (after decompression) stops with a FormatError, so
+    an endless stream ends with an error, not with memory exhausted. Errors
+    name the file and say what is wrong: missing, unreadable, too large, or a
     broken gzip stream.
     """
-    import gzip
+    import zlib
 
+    if path is None or not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"the {role} file must be a path (str or os.PathLike), got {type(path).__name__}")
     name = display(path)
+    limit = max_file_bytes()
+    chunks: list[bytes] = []
+    size = 0
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            while True:
+                b = fh.read(min(_CHUNK, limit + 1 - size))
+                if not b:
+                    break
+                chunks.append(b)
+                size += len(b)
+                if size > limit:
+                    raise _too_large(name, role, limit)
+    except IsADirectoryError:
+        raise FormatError(f"the {role} file is a directory, expected a file", path=name) from None
     except OSError as e:
         raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
+    data = b"".join(chunks)
+    del chunks
     if data[:2] == b"\x1f\x8b":
+        out: list[bytes] = []
+        total = 0
+        rest = data
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
+            while rest[:2] == b"\x1f\x8b":  # every gzip member, as gzip.decompress reads them
+                d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                buf = rest
+                while buf and not d.eof:
+                    piece = d.decompress(buf, limit + 1 - total)
+                    out.append(piece)
+                    total += len(piece)
+                    if total > limit:
+                        raise _too_large(name, role, limit, " once decompressed")
+                    buf = d.unconsumed_tail
+                if not d.eof:
+                    raise EOFError("the compressed stream ends before its end marker")
+                rest = d.unused_data.lstrip(b"\x00")
+        except (zlib.error, EOFError) as e:
             raise FormatError(
                 f"the {role} file looks gzip-compressed but cannot be decompressed: {e}", path=name
             ) from None
+        data = b"".join(out)
+    if data.startswith(_BOM) and not keep_bom:
+        data = data[len(_BOM) :]
     return data, name
+
+
+def decode_utf8(data: bytes, name: str, role: str = "") -> str:
+    """``data`` as UTF-8 text, or a FormatError naming the line and byte that are not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        start = data.rfind(b"\n", 0, e.start) + 1
+        col = len(data[start : e.start].decode("utf-8", "replace")) + 1
+        what = f"the {role} file" if role else "the file"
+        raise FormatError(
+            f"byte 0x{data[e.start]:02x} at column {col} is not valid UTF-8 ({what} must be UTF-8); "
+            "re-encode it (e.g. iconv -f LATIN1 -t UTF-8)",
+            path=name,
+            line=line,
+        ) from None
+
+
+def read_text(path: str | Path | Any, role: str) -> tuple[str, str]:
+    """A file's text (UTF-8; gzip, byte-order mark and size limit as :func:`read_file_bytes`) and its name."""
+    data, name = read_file_bytes(path, role)
+    return decode_utf8(data, name, role), name
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split on ``\\n`` only (a final newline ends the last line; no empty line after it)."""
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines

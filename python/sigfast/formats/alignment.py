@@ -83,14 +83,13 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
+from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_text
 
 __all__ = ["SPECS", "VIEWS", "AlignmentWarning", "score_alignment"]
 
@@ -135,21 +134,11 @@ class _File:
     spelled: dict[Any, str] = field(default_factory=dict)  # naacl: each sentence id as written
 
 
-def _text(path: Any) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise FormatError(f"cannot read the file: {e.strerror or e}", path=display(path)) from None
-    if not data.strip():
-        raise FormatError("the file is empty; expected word alignments", path=display(path))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise FormatError(
-            f"bytes that are not UTF-8 at byte {e.start}; convert the file to UTF-8",
-            path=display(path),
-            line=data.count(b"\n", 0, e.start) + 1,
-        ) from None
+def _text(path: Any, role: str) -> str:
+    text, name = read_text(path, role)
+    if not text.strip():
+        raise FormatError("the file is empty; expected word alignments", path=name)
+    return text
 
 
 def _lines(text: str) -> list[str]:
@@ -187,7 +176,7 @@ def _pos(x: str, base: int, path: str, line: int) -> int:
 
 def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: bool, as_text: bool = False) -> _File:
     p = display(path)
-    lines = _lines(_text(path))
+    lines = _lines(_text(path, "gold" if is_gold else "system"))
     fmt = fmt or _detect(lines, p)
     if fmt not in ("pharaoh", "naacl"):
         raise InputError(f"unknown alignment layout {fmt!r}; choose 'pharaoh' or 'naacl'")
@@ -588,5 +577,7 @@ SPECS = (
         extensions=(".talp", ".naacl", ".wa"),
         views=VIEWS,
         metrics=("aer", "precision", "recall", "f1"),
+        split_unit="line",
+        punct=Punct("refuse", "links have no words to judge punctuation by"),
     ),
 )

@@ -90,7 +90,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, decode_utf8, display, read_file_bytes, shorten
 
 __all__ = ["SPECS", "UNCREDITED", "VIEWS", "score_conlleval", "score_ner"]
 
@@ -112,32 +112,19 @@ VIEWS = ("tags", "spans")
 # reading
 
 
-def _read(path: Any) -> bytes:
+def _read(path: Any, role: str = "system") -> bytes:
     if path is None:
         raise InputError("a file path is needed")
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise FormatError(f"cannot read the file: {e.strerror or e}", path=display(path)) from None
+    data, name = read_file_bytes(path, role)
     if not data.strip():
-        raise FormatError("the file is empty; expected one token per line with its tags", path=display(path))
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise FormatError(
-            f"bytes that are not UTF-8 at byte {e.start} ({data[e.start : e.start + 4]!r}); "
-            "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)",
-            path=display(path),
-            line=line,
-        ) from None
+        raise FormatError("the file is empty; expected one token per line with its tags", path=name)
+    decode_utf8(data, name, role)
     cr = data.find(b"\r")
     if cr >= 0:
         raise FormatError(
             "carriage return (Windows line end): conlleval would read it as part of the last tag; "
             "convert the file with dos2unix",
-            path=display(path),
+            path=name,
             line=data.count(b"\n", 0, cr) + 1,
         )
     return data
@@ -799,7 +786,7 @@ def score_conlleval(
     if is_b.all():
         raise FormatError("the file holds no tokens, only sentence boundaries", path=spath)
     if gold is not None and Path(gold) != Path(system):
-        gc = _columns(_read(gold), display(gold), delimiter)
+        gc = _columns(_read(gold, "gold"), display(gold), delimiter)
         _check_field_count(gc, 2)
         _same_gold_column(gc, c)
     r = _evaluate(c.prev, c.last, is_b, c.vocab, scheme=sch, raw=raw, o_tag=o_tag)
@@ -812,7 +799,7 @@ def _same_gold_column(gc: _Cols, c: _Cols) -> None:
     for i, (a, b) in enumerate(zip(_gold_lines(gc, n), _gold_lines(c, n))):
         if a != b:
             raise FormatError(
-                f"token/gold tag {a[1:]!r} in the gold file but {b[1:]!r} at the same line of "
+                f"token/gold tag {shorten(a[1:])} in the gold file but {shorten(b[1:])} at the same line of "
                 f"{c.path}; both conlleval files must hold the same tokens and gold tags",
                 path=gc.path,
                 line=i + 1,
@@ -855,7 +842,7 @@ def score_ner(
     """Score a CoNLL-2003 column file of system tags against a gold one, as conlleval does."""
     sch = _options(scheme, docstart)
     gpath, spath = display(gold), display(system)
-    gdata, sdata = _read(gold), _read(system)
+    gdata, sdata = _read(gold, "gold"), _read(system)
     gc = _columns(gdata, gpath, delimiter if delimiter is not None else _auto_delimiter(gdata), False)
     sc = _columns(sdata, spath, delimiter if delimiter is not None else _auto_delimiter(sdata), False)
     for c in (gc, sc):
@@ -947,8 +934,8 @@ def _match(gc: _Cols, sc: _Cols, gt: dict[str, np.ndarray], st: dict[str, np.nda
         i = diff
         gline, sline = int(gl_[i]) + 1, int(sl_[i]) + 1
         raise FormatError(
-            f"token {sc.token(int(sl_[i]))!r} where the gold file (line {gline}) has "
-            f"{gc.token(int(gl_[i]))!r} in sentence {int(gt['sent'][i]) + 1}; the system file must "
+            f"token {shorten(sc.token(int(sl_[i])))} where the gold file (line {gline}) has "
+            f"{shorten(gc.token(int(gl_[i])))} in sentence {int(gt['sent'][i]) + 1}; the system file must "
             "keep the gold tokens",
             path=sc.path,
             line=sline,
@@ -1042,6 +1029,7 @@ SPECS = (
         gold_optional=True,
         views=VIEWS,
         metrics=("f1", "precision", "recall", "accuracy"),
+        split_unit="sentence",
     ),
     FormatSpec(
         name="ner",
@@ -1053,5 +1041,6 @@ SPECS = (
         views=VIEWS,
         metrics=("f1", "precision", "recall", "accuracy"),
         detect=_looks_like_tag_columns,
+        split_unit="sentence",
     ),
 )

@@ -91,9 +91,8 @@ resp. recall); ``labeled_micro_{precision,recall,f1}`` and
 ``unlabeled_micro_*``. Default metric: ``labeled_macro_f1``. ``scores`` are
 the metrics on the summed statistics (fractions, not percentages).
 
-Units (``ScoreReport.units(view)``, ``Parsed.units(view)``), from a second
-reading of the files by the same code as the scores, on the first call of
-``units`` (FormatError if the files changed since); ``sentence`` is the item
+Units (``ScoreReport.units(view)``, ``Parsed.units(view)``), collected by
+the same parse that counts the scores (the files are read once); ``sentence`` is the item
 (the index into ``stats``), ``sentence_ids`` the ``item_ids``, ``forms`` from
 FORM (conll08: SPLIT_FORM):
 
@@ -188,7 +187,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
+from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display
 from .dependency import (
     ASCII_WS,
     STRICT,
@@ -196,10 +195,8 @@ from .dependency import (
     Lenience,
     TokenRow,
     as_bool,
-    changed_since_scored,
     check_token,
     is_punct,
-    lazy_units,
     no_extra,
     pct,
     perl_split,
@@ -707,7 +704,9 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     gname, sname = display(gold), display(system)
     pos_name = "PPOSS" if v08 else "PPOS"
     lenience = Lenience(strict, script, pos_name)
-    r = _parse(gold, system, fmt, punct, su, lenience)
+    tokens: list[TokenRow] = []  # the units, from this one parse
+    frames: list[_SemSentence] = []
+    r = _parse(gold, system, fmt, punct, su, lenience, tokens, frames)
     syn_rows, srl_rows, ids, phantoms = r.syn_rows, r.srl_rows, r.ids, r.phantoms
     skipped_g, skipped_s = r.skipped_g, r.skipped_s
     syn = np.asarray(syn_rows, dtype=np.int64)
@@ -820,9 +819,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         default_metric="labeled_macro_f1",
         item_ids=item_ids,
         views=VIEWS,
-        unit_source=lazy_units(
-            lambda: _unit_tables(gold, system, fmt, punct, su, r, item_ids, Lenience(strict, script, pos_name))
-        ),
+        unit_source=_unit_tables(fmt, tokens, frames, item_ids),
         warnings=warned,
     )
 
@@ -1023,21 +1020,12 @@ _ABSENT = "O"
 
 
 def _unit_tables(
-    gold: Any,
-    system: Any,
     fmt: str,
-    punct: bool,
-    su: bool,
-    scored: _Parse,
+    tokens: list[TokenRow],
+    frames: list[_SemSentence],
     item_ids: tuple[str, ...],
-    lenience: Lenience,
 ) -> Callable[[str], UnitTable]:
-    """The unit views of one system, from one more reading of the files (see the module docstring)."""
-    tokens: list[TokenRow] = []
-    frames: list[_SemSentence] = []
-    again = _parse(gold, system, fmt, punct, su, lenience, tokens, frames)
-    if (again.syn_rows, again.srl_rows) != (scored.syn_rows, scored.srl_rows):
-        raise changed_since_scored(display(gold), display(system))
+    """The unit views of one system, from the tokens and frames of the parse that scored it."""
     n_items = len(item_ids)
     syntax = token_units(tokens, n_items, item_ids)
     v08 = fmt == "conll08"
@@ -1162,6 +1150,15 @@ _EXTRA = Option(
     "append sigfast's additions (semantic F1/LAS, verbal vs nominal predicates, non-projective arcs)",
 )
 
+def _punct(script: str) -> Punct:
+    return Punct(
+        "form",
+        f"gold FORM made only of Unicode punctuation (category P), {script} -p",
+        views=SYNTAX_VIEWS,
+        other="none, semantic dependencies are kept as the scripts' -p only changes syntax",
+    )
+
+
 SPECS = (
     FormatSpec(
         name="conll08",
@@ -1179,6 +1176,8 @@ SPECS = (
         ),
         aliases=("conll2008",),
         views=VIEWS,
+        split_unit="sentence",
+        punct=_punct("eval08.pl"),
         metrics=("labeled_macro_f1",),
     ),
     FormatSpec(
@@ -1189,6 +1188,8 @@ SPECS = (
         options=(_PUNCT, _P, _W_SEM, STRICT),
         aliases=("conll2009",),
         views=VIEWS,
+        split_unit="sentence",
+        punct=_punct("eval09.pl"),
         metrics=("labeled_macro_f1",),
     ),
 )

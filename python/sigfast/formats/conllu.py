@@ -59,12 +59,14 @@ transparently.
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display, read_file_bytes
+from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
 
 __all__ = ["METRICS", "SPECS", "VIEWS", "counts", "score_conllu"]
 
@@ -86,19 +88,38 @@ METRICS = (
 _STAT_NAMES = ("correct", "system", "gold")
 
 
+#: The last gold file read: ((real path, size, mtime), bytes, name). Scoring N systems against one gold
+#: file reads it once, and their reports (which keep the bytes for their units) share one copy.
+_LAST_GOLD: list[tuple[tuple[str, int, int], bytes, str]] = []
+
+
 def _read(path: Any, role: str) -> tuple[bytes, str]:
     if isinstance(path, (bytes, bytearray)):
         return bytes(path), f"<{role} bytes>"
-    return read_file_bytes(path, role)
+    if role != "gold" or not isinstance(path, (str, os.PathLike)):
+        return read_file_bytes(path, role)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return read_file_bytes(path, role)
+    if not stat.S_ISREG(st.st_mode):
+        return read_file_bytes(path, role)
+    key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    if _LAST_GOLD and _LAST_GOLD[0][0] == key and _LAST_GOLD[0][2] == display(path):
+        return _LAST_GOLD[0][1], _LAST_GOLD[0][2]
+    data, name = read_file_bytes(path, role)
+    _LAST_GOLD[:] = [(key, data, name)]
+    return data, name
 
 
-def _evaluate(gold: Any, system: Any) -> tuple[np.ndarray, list[str | None]]:
+def _evaluate(gold: Any, system: Any) -> tuple[np.ndarray, list[str | None], tuple[bytes, str, bytes, str]]:
+    """Counts and sentence ids, and the bytes read (the units come from these, never from a second read)."""
     from .. import _native
 
     gbytes, gname = _read(gold, "gold")
     sbytes, sname = _read(system, "system")
     counts, ids = _native.ud_evaluate(gbytes, sbytes, gname, sname)
-    return np.asarray(counts).reshape(-1, len(METRICS), 4), ids
+    return np.asarray(counts).reshape(-1, len(METRICS), 4), ids, (gbytes, gname, sbytes, sname)
 
 
 def _p(c: int, d: int) -> float:
@@ -141,7 +162,7 @@ def score_conllu(gold: Any, system: Any, *, table: str = "verbose", align: str =
 
     if table not in ("verbose", "counts", "short"):
         raise InputError(f"conllu: table must be 'verbose', 'counts' or 'short', got {table!r}")
-    counts, ids = _evaluate(gold, system)
+    counts, ids, read = _evaluate(gold, system)
     n = counts.shape[0]
     tot = counts.sum(axis=0)
     f1 = _metrics.get("f1")
@@ -163,15 +184,15 @@ def score_conllu(gold: Any, system: Any, *, table: str = "verbose", align: str =
         default_metric="las",
         item_ids=item_ids,
         views=VIEWS,
-        unit_source=lambda view: _units(gold, system, view, align),
+        unit_source=lambda view: _units(read, view, align),
     )
 
 
-def _units(gold: Any, system: Any, view: str, align: str) -> UnitTable:
+def _units(read: tuple[bytes, str, bytes, str], view: str, align: str) -> UnitTable:
+    """One view's units, from the bytes the score was computed from and the same word alignment."""
     from .. import _native
 
-    gbytes, gname = _read(gold, "gold")
-    sbytes, sname = _read(system, "system")
+    gbytes, gname, sbytes, sname = read
     u = _native.ud_units(gbytes, sbytes, view, gname, sname)
     aligned = np.asarray(u["aligned"])
     if align == "tokens" and ((aligned < 0).any() or u["n_system_words"] != len(aligned)):
@@ -221,7 +242,7 @@ def _name(p: Any) -> str:
 
 def counts(gold: Any, system: Any) -> dict[str, tuple[int, int, int, int]]:
     """Corpus counts ``(correct, gold, system, aligned)`` per metric, as ``--counts`` prints them."""
-    c, _ = _evaluate(gold, system)
+    c, _, _ = _evaluate(gold, system)
     tot = c.sum(axis=0)
     return {m: (int(t[0]), int(t[2]), int(t[1]), int(t[3])) for m, t in zip(METRICS, tot)}
 
@@ -262,5 +283,9 @@ SPECS = (
         views=VIEWS,
         metrics=tuple(m.lower() for m in METRICS[9:10] + METRICS[:9] + METRICS[10:]),
         detect=_is_conllu,
+        split_unit="sentence",
+        punct=Punct(
+            "relation", "gold UD relation punct, the words conll18_ud_eval.py leaves out of CLAS, MLAS and BLEX"
+        ),
     ),
 )

@@ -55,9 +55,8 @@ FORM, ``sentence_ids`` the ``item_ids``. Views (token views, ``keys=None``):
 * ``uas``: the HEAD as that offset; equal iff the head is right;
 * ``label``: the DEPREL; equal iff the label is right.
 
-The units come from a second reading of the files by the same code as
-the scores, on the first call of ``units`` (the files must not have changed
-since: FormatError if they did). Every system label is the gold label when the script's string comparison of
+The units are collected by the same parse that counts the scores (the
+files are read once). Every system label is the gold label when the script's string comparison of
 HEAD (resp. DEPREL) says equal, otherwise the system's own value, marked
 ``≠`` when it would read like the gold one (HEAD ``02`` against ``2``). So
 per sentence and in total, the correct units of ``las``/``uas``/``label`` are
@@ -105,13 +104,24 @@ import unicodedata
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
+from ._base import (
+    FormatSpec,
+    ItemStats,
+    Option,
+    Punct,
+    ScoreReport,
+    UnitTable,
+    decode_utf8,
+    display,
+    read_file_bytes,
+    split_lines,
+)
 
 __all__ = ["SPECS", "VIEWS", "DependencyWarning", "is_punct", "score_conll07", "score_conllx"]
 
@@ -197,33 +207,16 @@ def is_punct(word: str) -> bool:
 def read_lines(path: Any, what: str) -> list[str]:
     """The lines of a UTF-8 file, split on ``\\n`` only (the newline removed).
 
-    ``what`` ("gold" or "system") only goes into error messages.
+    ``what`` ("gold" or "system") only goes into error messages. Gzip, a
+    byte-order mark and the size limit as every reader (:func:`read_file_bytes`).
     """
-    name = display(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise FormatError(f"cannot read the {what} file: {e.strerror or e}", path=name) from None
+    data, name = read_file_bytes(path, what)
     if not data:
         raise FormatError(
             f"the {what} file is empty; expected one token per line and a blank line after each sentence",
             path=name,
         )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise FormatError(
-            f"byte 0x{data[e.start]:02x} is not valid UTF-8; the reference scorers read UTF-8: "
-            "re-encode the file (e.g. iconv -f LATIN1 -t UTF-8)",
-            path=name,
-            line=line,
-        ) from None
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    return lines
+    return split_lines(decode_utf8(data, name, what))
 
 
 def perl_split(line: str, ws: re.Pattern[str] = ASCII_WS) -> list[str]:
@@ -589,7 +582,8 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     gname, sname = display(gold), display(system)
     script = "eval.pl" if fmt == "conllx" else "eval07.pl"
     lenience = Lenience(strict, script, "CPOSTAG")
-    rows, ids, b_lines = _parse(gold, system, fmt, punct, deriv, evalb, lenience)
+    tokens: list[TokenRow] = []  # the units, from this one parse
+    rows, ids, b_lines = _parse(gold, system, fmt, punct, deriv, evalb, lenience, tokens)
     arr = np.asarray(rows, dtype=np.int64)
     tot, las, uas, la = (int(x) for x in arr.sum(0))
     if tot == 0:
@@ -625,13 +619,6 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     item_ids = tuple(ids)
     warned = lenience.warn(sname)
 
-    def collect() -> list[TokenRow]:
-        units: list[TokenRow] = []
-        again = _parse(gold, system, fmt, punct, deriv, False, Lenience(strict, script, "CPOSTAG"), units)[0]
-        if again != rows:
-            raise changed_since_scored(gname, sname)
-        return units
-
     return ScoreReport(
         format=fmt,
         gold=gname,
@@ -642,7 +629,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         default_metric="las",
         item_ids=item_ids,
         views=VIEWS,
-        unit_source=lazy_units(lambda: token_units(collect(), n, item_ids)),
+        unit_source=token_units(tokens, n, item_ids),
         warnings=warned,
     )
 
@@ -655,8 +642,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
 VIEWS = ("las", "uas", "label")
 
 
-@dataclass(frozen=True)
-class TokenRow:
+class TokenRow(NamedTuple):
     """One scoring token as the script compared it: item, 1-based position, gold FORM, HEAD/DEPREL of both files."""
 
     item: int
@@ -726,25 +712,6 @@ def token_units(rows: list[TokenRow], n_items: int, item_ids: tuple[str, ...]) -
     return table
 
 
-def changed_since_scored(gname: str, sname: str) -> FormatError:
-    return FormatError(
-        f"the files changed after they were scored (gold {gname}); score them again to get their units",
-        path=sname,
-    )
-
-
-def lazy_units(build: Callable[[], Callable[[str], UnitTable]]) -> Callable[[str], UnitTable]:
-    """A unit source that parses the files again on its first use only."""
-    made: list[Callable[[str], UnitTable]] = []
-
-    def source(view: str) -> UnitTable:
-        if not made:
-            made.append(build())
-        return made[0](view)
-
-    return source
-
-
 def score_conllx(gold: Any, system: Any, **options: Any) -> ScoreReport:
     """Score a CoNLL-X file like ``eval.pl -q`` (punctuation left out unless ``punct=True``)."""
     return _score(gold, system, "conllx", **options)
@@ -776,6 +743,8 @@ SPECS = (
         aliases=("conll06", "conll2006"),
         views=VIEWS,
         metrics=_METRIC_NAMES,
+        split_unit="sentence",
+        punct=Punct("form", "gold FORM made only of Unicode punctuation (category P), eval.pl's rule"),
     ),
     FormatSpec(
         name="conll07",
@@ -793,5 +762,7 @@ SPECS = (
         aliases=("conll2007",),
         views=VIEWS,
         metrics=_METRIC_NAMES,
+        split_unit="sentence",
+        punct=Punct("form", "gold FORM made only of Unicode punctuation (category P), eval07.pl -p"),
     ),
 )

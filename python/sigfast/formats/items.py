@@ -75,6 +75,7 @@ SPECS = (
         description="per-item scores or statistics as a 1-D or 2-D NumPy array",
         score=_scorer("npy"),
         extensions=(".npy",),
+        split_unit=None,
         **_COMMON,  # type: ignore[arg-type]
     ),
 )

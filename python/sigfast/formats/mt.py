@@ -71,7 +71,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, decode_utf8, display, read_file_bytes, split_lines
 
 __all__ = ["SACREBLEU_VERSION", "SPECS", "read_segments", "score_mt"]
 
@@ -94,7 +94,7 @@ def read_aligned(system: Any, ref_paths: Sequence[Any]) -> tuple[list[str], list
     hyps = read_segments(system)
     refs = []
     for p in ref_paths:
-        r = read_segments(p)
+        r = read_segments(p, "reference")
         if len(r) != len(hyps):
             longer = system if len(r) < len(hyps) else p
             raise FormatError(
@@ -108,38 +108,19 @@ def read_aligned(system: Any, ref_paths: Sequence[Any]) -> tuple[list[str], list
     return hyps, refs
 
 
-def read_segments(path: Any) -> list[str]:
+def read_segments(path: Any, role: str = "system") -> list[str]:
     """The lines of a UTF-8 file, split on ``\\n`` and right-stripped.
 
     Raises :class:`FormatError` for a missing or empty file and for bytes that
-    are not UTF-8 (naming the line).
+    are not UTF-8 (naming the line); gzip, a byte-order mark and the size
+    limit as every reader (:func:`~sigfast.formats._base.read_file_bytes`).
     """
     if not isinstance(path, (str, os.PathLike)):
         raise InputError(f"expected a file path, got {type(path).__name__}")
-    name = display(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise FormatError(f"cannot read the file: {e.strerror or e}", path=name) from None
+    data, name = read_file_bytes(path, role)
     if not data:
         raise FormatError("the file is empty; expected one segment per line", path=name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        start = data.rfind(b"\n", 0, e.start) + 1
-        col = len(data[start : e.start].decode("utf-8", "replace")) + 1
-        raise FormatError(
-            f"byte 0x{data[e.start]:02x} at column {col} is not valid UTF-8; "
-            "re-encode the file as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8)",
-            path=name,
-            line=line,
-        ) from None
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    return [ln.rstrip() for ln in lines]
+    return [ln.rstrip() for ln in split_lines(decode_utf8(data, name, role))]
 
 
 def _paths(gold: Any) -> list[Any]:

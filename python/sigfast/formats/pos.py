@@ -39,16 +39,14 @@ Labels are equal iff the token counts correct, so the correct units of a sentenc
 
 from __future__ import annotations
 
-import gzip
 import re
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
+from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display, read_text, shorten
 
 __all__ = ["SPECS", "VIEWS", "score_pos"]
 
@@ -58,27 +56,10 @@ _SPACES = re.compile(r" +")
 VIEWS = ("tags",)
 
 
-def _text(path: Any) -> str:
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise FormatError(f"cannot read the file: {e.strerror or e}", path=display(path)) from None
-    if p.suffix == ".gz":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise FormatError(f"not a readable gzip file: {e}", path=display(path)) from None
-    if not data.strip():
-        raise FormatError("the file is empty; expected tagged sentences", path=display(path))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise FormatError(
-            f"bytes that are not UTF-8 at byte {e.start}; convert the file to UTF-8",
-            path=display(path),
-            line=data.count(b"\n", 0, e.start) + 1,
-        ) from None
+def _text(path: Any, role: str) -> str:
+    text, name = read_text(path, role)
+    if not text.strip():
+        raise FormatError("the file is empty; expected tagged sentences", path=name)
     return text
 
 
@@ -121,10 +102,17 @@ def _col(spec: int, n: int, what: str, path: str, line: int) -> int:
 
 
 def _parse(
-    path: Any, *, layout: str | None, sep: str, word_column: int | None, tag_column: int | None, tag: str
+    path: Any,
+    role: str,
+    *,
+    layout: str | None,
+    sep: str,
+    word_column: int | None,
+    tag_column: int | None,
+    tag: str,
 ) -> list[Sentence]:
     p = display(path)
-    lines = _lines(_text(path))
+    lines = _lines(_text(path, role))
     lay = _layout(path, lines, layout, sep)
     out: list[Sentence] = []
     if lay == "text":
@@ -139,7 +127,7 @@ def _parse(
                 w, s, g = t.rpartition(sep)
                 if not s or not w or not g:
                     raise FormatError(
-                        f"token {t!r} is not word{sep}TAG (split at the last {sep!r}); set sep= or layout=",
+                        f"token {shorten(t)} is not word{sep}TAG (split at the last {sep!r}); set sep= or layout=",
                         path=p,
                         line=ln,
                     )
@@ -212,10 +200,10 @@ def score_pos(
     """Token, sentence and OOV accuracy of a POS tagger's output against gold tags."""
     opts = dict(layout=layout, sep=sep, word_column=word_column, tag_column=tag_column, tag=tag)
     gp, sp = display(gold), display(system)
-    gs, ss = _parse(gold, **opts), _parse(system, **opts)
+    gs, ss = _parse(gold, "gold", **opts), _parse(system, "system", **opts)
     vocab: set[str] | None = None
     if train is not None:
-        vocab = {w for _, words, _, _ in _parse(train, **{**opts, "layout": train_layout}) for w in words}
+        vocab = {w for _, words, _, _ in _parse(train, "training", **{**opts, "layout": train_layout}) for w in words}
     for i, (g, s) in enumerate(zip(gs, ss)):
         if len(g[1]) != len(s[1]):
             raise FormatError(
@@ -227,7 +215,7 @@ def score_pos(
         for k, (gw, sw) in enumerate(zip(g[1], s[1])):
             if gw != sw:
                 raise FormatError(
-                    f"token {sw!r} where the gold file (line {g[3][k]}) has {gw!r} (sentence {i + 1}, "
+                    f"token {shorten(sw)} where the gold file (line {g[3][k]}) has {shorten(gw)} (sentence {i + 1}, "
                     f"token {k + 1}); the system must keep the gold tokens",
                     path=sp,
                     line=s[3][k],
@@ -331,5 +319,6 @@ SPECS = (
         aliases=("tags", "tagging"),
         views=VIEWS,
         metrics=("accuracy", "sentence_accuracy", "oov_accuracy"),
+        split_unit="sentence",
     ),
 )

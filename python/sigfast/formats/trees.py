@@ -48,9 +48,9 @@ Statistics per sentence (error and skip sentences are all zeros):
 
 Units
 -----
-``views=("brackets", "pos")``, both from the same evaluation as the report
-(``sigfast._native.evalb_units``: same reading, deletions, label processing,
-quote repair and bracket matching). Sentences are the lines (0-based).
+``views=("brackets", "pos")``, both from the very evaluation that gives the
+report (``sigfast._native.evalb_score`` returns them with it: same reading,
+deletions, label processing, quote repair and bracket matching). Sentences are the lines (0-based).
 
 ``brackets`` (set view, keyed): one unit per bracket EVALB counts, spans in
 word positions after deletions, labels as EVALB compares them (function tags
@@ -89,13 +89,12 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import FormatError, InputError
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display
+from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
 
 __all__ = ["SPECS", "VIEWS", "EvalbWarning", "score_evalb"]
 
@@ -112,11 +111,7 @@ class EvalbWarning(UserWarning):
 def _read(path: Any, what: str) -> bytes:
     if not isinstance(path, (str, os.PathLike)):
         raise FormatError(f"{what} must be a path to a file with one tree per line, got {type(path).__name__}")
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise FormatError(f"cannot read the {what} file: {e.strerror or e}", path=display(path)) from None
-    return data
+    return read_file_bytes(path, what)[0]
 
 
 def score_evalb(
@@ -158,7 +153,7 @@ def score_evalb(
         spath,
         prm_path,
     )
-    text, rows, messages, prm_warnings, cutoff = _native.evalb_score(*args)
+    text, rows, messages, prm_warnings, cutoff, units = _native.evalb_score(*args)
     for w in prm_warnings:
         warnings.warn(f"{prm_path}: {w}", EvalbWarning, stacklevel=2)
     if messages:
@@ -170,7 +165,7 @@ def score_evalb(
             EvalbWarning,
             stacklevel=2,
         )
-    return _report(text, np.asarray(rows), int(cutoff), gpath, spath, _unit_source(args))
+    return _report(text, np.asarray(rows), int(cutoff), gpath, spath, _unit_source(units))
 
 
 def _report(
@@ -219,15 +214,13 @@ def _report(
 # units
 
 
-def _unit_source(args: tuple[Any, ...]) -> Callable[[str], UnitTable]:
-    """The views' units, from one more run of the same evaluation on the same bytes and settings."""
+def _unit_source(units: Any) -> Callable[[str], UnitTable]:
+    """The views' units, from the evaluation that gave the score (kept in Rust until asked for)."""
     cache: dict[str, dict[str, Any]] = {}
 
     def source(view: str) -> UnitTable:
         if "u" not in cache:
-            from .. import _native
-
-            cache["u"] = _native.evalb_units(*args)
+            cache["u"] = units.columns()
         u = cache["u"]
         return _brackets(u) if view == "brackets" else _pos(u)
 
@@ -356,5 +349,7 @@ SPECS = (
         views=VIEWS,
         metrics=("f1", "precision", "recall", "tagging_accuracy", "complete_match"),
         detect=_is_trees,
+        split_unit="line",
+        punct=Punct("none", "none left to drop, EVALB's parameter file already deletes punctuation (DELETE_LABEL)"),
     ),
 )

@@ -23,7 +23,6 @@ split equals that of the corpus exactly when the split partitions it.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -36,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import FormatError, InputError
+from ..formats._base import SPLIT_UNITS, read_file_bytes
 
 __all__ = [
-    "FORMAT_UNITS",
     "UNITS",
     "Corpus",
     "ResampleResult",
@@ -50,33 +49,7 @@ __all__ = [
     "verify_splits",
 ]
 
-UNITS = ("sentence", "line", "document")
-
-#: The unit a format's files are cut into by default.
-FORMAT_UNITS = {
-    "conllu": "sentence",
-    "conllx": "sentence",
-    "conll07": "sentence",
-    "conll06": "sentence",
-    "conll08": "sentence",
-    "conll09": "sentence",
-    "conll2008": "sentence",
-    "conll2009": "sentence",
-    "conlleval": "sentence",
-    "ner": "sentence",
-    "chunk": "sentence",
-    "conll2000": "sentence",
-    "pos": "sentence",
-    "tsv": "line",
-    "mt": "line",
-    "sacrebleu": "line",
-    "evalb": "line",
-    "trees": "line",
-    "rouge": "line",
-    "alignment": "line",
-    "jsonl": "line",
-    "text": "line",
-}
+UNITS = SPLIT_UNITS
 
 MANIFEST_VERSION = 1
 
@@ -86,15 +59,12 @@ def _sha(b: bytes) -> str:
 
 
 def _open_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A corpus file's bytes, read as every format reader reads files (gzip, size limit); a byte-order
+    mark is kept, so that units are written back byte for byte."""
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise InputError(f"{p}: no such file")
-    data = p.read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise FormatError(f"cannot decompress gzip file ({e}); re-download or gunzip it", path=str(p)) from None
+    data, _ = read_file_bytes(p, "corpus", keep_bom=True)
     return data
 
 
@@ -201,18 +171,22 @@ def read_units(path: str | os.PathLike[str], unit: str = "sentence") -> Corpus:
 
 
 def _unit_for(fmt: str | None, unit: str | None) -> str:
+    """``unit``, or else the unit the format declares (``FormatSpec.split_unit``), or else sentences."""
     if unit is not None:
         if unit not in UNITS:
             raise InputError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}")
         return unit
     if fmt is None:
         return "sentence"
-    if fmt not in FORMAT_UNITS:
+    from ..formats import spec
+
+    s = spec(fmt)
+    if s.split_unit is None:
         raise InputError(
-            f"unknown format {fmt!r} for splitting; give unit= one of {', '.join(UNITS)} "
-            f"or a format among {', '.join(sorted(FORMAT_UNITS))}"
+            f"format {s.name!r} declares no unit its files can be cut into; give unit= one of {', '.join(UNITS)} "
+            "if its lines or blank-line blocks are units"
         )
-    return FORMAT_UNITS[fmt]
+    return s.split_unit
 
 
 def _read_parallel(paths: Sequence[str | os.PathLike[str]], unit: str) -> list[Corpus]:

@@ -1,0 +1,326 @@
+"""CoNLL-2012 coreference, scored with ARCS (Tuggener 2014): mentions classed by their antecedents.
+
+Format ``"conll2012"`` (aliases ``conll12``, ``coref``): a key (gold) file and response
+(system) files in the CoNLL-2012 layout: ``#begin document (NAME); part NNN`` …
+``#end document``, one token per line, whitespace-separated columns (document id, part, word
+number, word, POS, …, coreference), the word form in column 4, the POS in column 5 and the
+coreference in the last column (``(12``, ``12)``, ``(12)``, ``-``, several joined by ``|``);
+a blank line ends a sentence. Every token line needs at least 6 columns, and the lines of one
+sentence the same number. Responses must hold the key's documents, in order, with the same
+words (else :class:`~sigfast.exceptions.FormatError`).
+
+Mentions are ordered by (sentence, first word, last word). A mention is *nominal* if it spans
+several words or its POS is a noun tag (``NN``, ``NNS``, ``NNP``, ``NNPS``); a mention is
+*anaphoric* in a partition if an earlier mention of its chain exists (singletons never are).
+Every key mention anaphoric in the key is classed for a response: ``FN`` if the response does
+not have it or has it first in its chain; otherwise, with ``criterion="any"``, ``TP`` if any of
+its response antecedents is one of its key antecedents, else ``WL`` (wrong linkage); with
+``criterion="nominal"`` (closest nominal antecedent) key chains without a nominal mention and
+key mentions without a nominal key antecedent are left out, and a mention is ``TP`` if its
+*closest* nominal response antecedent is one of its key antecedents, ``WL`` if it is not,
+``FN`` if the response gives it none. A response mention anaphoric in the response (under
+``"nominal"``: with a nominal response antecedent) but not in the key is ``FP``.
+
+Statistics (items = documents, in key order; ``item_ids`` their names): ``f1``,
+``precision`` and ``recall`` with ``[TP, TP + WL + FP, TP + WL + FN]`` (ARCS: precision
+TP / (TP + WL + FP), recall TP / (TP + WL + FN); a wrong linkage is an error of both), and
+``accuracy`` ``[TP, TP + WL]`` (ARCS' resolution accuracy). There is no reference scorer to
+reproduce: ``ScoreReport.text`` is sigfast's summary (the counts, then P, R, F1 and accuracy in
+percent with two decimals). :mod:`sigfast.analysis.coref` builds the diff (Tuggener 2017,
+Table 8) and the recall upper bound (Table 11) on the same classification.
+
+Option ``criterion``: ``"any"`` (default) or ``"nominal"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ..metrics import get as _get_metric
+from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, read_text, shorten, split_lines
+
+__all__ = [
+    "CLASSES",
+    "NOUN_TAGS",
+    "PRONOUN_TAGS",
+    "SPECS",
+    "CorefDoc",
+    "check_docs",
+    "classify_mentions",
+    "is_nominal",
+    "read_conll2012",
+    "score_conll2012",
+]
+
+NOUN_TAGS = ("NN", "NNS", "NNP", "NNPS")
+PRONOUN_TAGS = ("PRP", "PRP$")
+CLASSES = ("TP", "WL", "FN", "FP", "TN")
+CRITERIA = ("any", "nominal")
+
+Mention = tuple[int, int, int]  # (sentence, first word, last word) inside a document
+
+_COREF = re.compile(r"(\()?(\d+)(\))?")
+
+
+@dataclass
+class CorefDoc:
+    """One document as read: its name, first line, sentences of (form, POS) and chains of mentions."""
+
+    name: str
+    line: int
+    words: list[list[tuple[str, str]]]
+    chains: dict[str, list[Mention]]
+
+
+def read_conll2012(path: Any, role: str = "key") -> tuple[list[CorefDoc], str]:
+    """The documents of a CoNLL-2012 file (see the module docstring) and the file's display name."""
+    text, name = read_text(path, role)
+    if not text.strip():
+        raise FormatError(f"the {role} file is empty", path=name)
+    docs: list[CorefDoc] = []
+    cur: CorefDoc | None = None
+    sent: list[tuple[str, str]] = []
+    width = 0  # columns of the current sentence's lines
+    opened: dict[str, list[tuple[int, int]]] = defaultdict(list)
+
+    def close_sentence() -> None:
+        nonlocal sent, width
+        if sent and cur is not None:
+            cur.words.append(sent)
+        sent = []
+        width = 0
+
+    for ln_no, raw in enumerate(split_lines(text), 1):
+        ln = raw.rstrip("\r")
+        if ln.startswith("#begin document"):
+            if cur is not None:
+                raise FormatError(
+                    "'#begin document' inside a document (missing '#end document')", path=name, line=ln_no
+                )
+            m = re.match(r"#begin document\s*(.*)$", ln)
+            cur = CorefDoc(name=m.group(1).strip() if m else "", line=ln_no, words=[], chains=defaultdict(list))
+            opened.clear()
+            continue
+        if ln.startswith("#end document"):
+            if cur is None:
+                raise FormatError("'#end document' without '#begin document'", path=name, line=ln_no)
+            close_sentence()
+            left = [k for k, v in opened.items() if v]
+            if left:
+                raise FormatError(
+                    f"document {cur.name}: mention(s) of chain {left[0]} opened but never closed", path=name, line=ln_no
+                )
+            cur.chains = {k: sorted(v) for k, v in cur.chains.items()}
+            docs.append(cur)
+            cur = None
+            continue
+        if ln.startswith("#"):
+            continue
+        if not ln.strip():
+            close_sentence()
+            continue
+        if cur is None:
+            raise FormatError("a token line outside '#begin document' … '#end document'", path=name, line=ln_no)
+        cols = ln.split()
+        if len(cols) < 6:
+            raise FormatError(
+                f"CoNLL-2012 line has {len(cols)} columns; need at least 6 (document, part, word number, word, "
+                "POS, …, coreference last)",
+                path=name,
+                line=ln_no,
+            )
+        if width and len(cols) != width:
+            raise FormatError(
+                f"{len(cols)} columns, but the sentence's earlier lines have {width}; every line of a sentence "
+                "needs the same columns (a missing column?)",
+                path=name,
+                line=ln_no,
+            )
+        width = len(cols)
+        s, w = len(cur.words), len(sent)
+        sent.append((cols[3], cols[4]))
+        coref = cols[-1]
+        if coref in ("-", "_"):
+            continue
+        for part in coref.split("|"):
+            m = _COREF.fullmatch(part)
+            if not m or not (m.group(1) or m.group(3)):
+                raise FormatError(
+                    f"bad coreference field {shorten(coref)} (expected e.g. '(3', '3)', '(3)', '-')",
+                    path=name,
+                    line=ln_no,
+                )
+            cid = m.group(2)
+            if m.group(1) and m.group(3):
+                cur.chains[cid].append((s, w, w))
+            elif m.group(1):
+                opened[cid].append((s, w))
+            else:
+                if not opened[cid]:
+                    raise FormatError(f"chain {cid} closed here but not opened", path=name, line=ln_no)
+                s0, w0 = opened[cid].pop()
+                if s0 != s:
+                    raise FormatError(f"a mention of chain {cid} crosses a sentence boundary", path=name, line=ln_no)
+                cur.chains[cid].append((s, w0, w))
+    if cur is not None:
+        raise FormatError(f"document {cur.name} has no '#end document'", path=name)
+    if not docs:
+        raise FormatError(f"the {role} file has no documents", path=name)
+    return docs, name
+
+
+def check_docs(key: list[CorefDoc], kname: str, res: list[CorefDoc], rname: str) -> None:
+    """A response must hold the key's documents, in order, with the same words."""
+    if [d.name for d in key] != [d.name for d in res]:
+        kn, rn = [d.name for d in key], [d.name for d in res]
+        i = next((i for i, (a, b) in enumerate(zip(kn, rn)) if a != b), min(len(kn), len(rn)))
+        raise FormatError(
+            f"document {i + 1} is {rn[i] if i < len(rn) else '(none)'!r} in the response but "
+            f"{kn[i] if i < len(kn) else '(none)'!r} in the key ({kname}); responses must hold "
+            "the key's documents in order",
+            path=rname,
+        )
+    for kd, rd in zip(key, res):
+        kf = [[f for f, _ in s] for s in kd.words]
+        rf = [[f for f, _ in s] for s in rd.words]
+        if kf != rf:
+            i = next((i for i, (a, b) in enumerate(zip(kf, rf)) if a != b), min(len(kf), len(rf)))
+            raise FormatError(
+                f"document {kd.name}, sentence {i + 1}: words differ from the key ({kname}); "
+                "responses must have the key's words",
+                path=rname,
+                line=rd.line,
+            )
+
+
+def is_nominal(doc: CorefDoc, m: Mention, noun_tags: tuple[str, ...] = NOUN_TAGS) -> bool:
+    """Several words, or one word with a noun tag."""
+    s, a, b = m
+    return b > a or doc.words[s][a][1] in noun_tags
+
+
+def classify_mentions(
+    key_doc: CorefDoc, res_doc: CorefDoc, criterion: str = "any", noun_tags: tuple[str, ...] = NOUN_TAGS
+) -> dict[Mention, str]:
+    """Class of every classed mention of one document (see the module docstring): TP/WL/FN for key
+    mentions, FP for response-only anaphoric mentions."""
+    if criterion not in CRITERIA:
+        raise InputError(f"criterion must be 'any' or 'nominal', not {criterion!r}")
+    nominal = criterion == "nominal"
+    res_chain: dict[Mention, list[Mention]] = {}
+    for ch in res_doc.chains.values():
+        for m in ch:
+            res_chain[m] = ch
+    key_chain: dict[Mention, list[Mention]] = {}
+    for ch in key_doc.chains.values():
+        for m in ch:
+            key_chain[m] = ch
+    out: dict[Mention, str] = {}
+    for ch in key_doc.chains.values():
+        if len(ch) < 2:
+            continue
+        if nominal and not any(is_nominal(key_doc, m, noun_tags) for m in ch):
+            continue
+        for i, m in enumerate(ch[1:], 1):
+            kante = ch[:i]
+            if nominal and not any(is_nominal(key_doc, a, noun_tags) for a in kante):
+                continue
+            rc = res_chain.get(m)
+            if rc is None or rc.index(m) == 0:
+                out[m] = "FN"
+                continue
+            rante = rc[: rc.index(m)]
+            if not nominal:
+                out[m] = "TP" if any(a in kante for a in rante) else "WL"
+            else:
+                noms = [a for a in rante if is_nominal(res_doc, a, noun_tags)]
+                out[m] = "FN" if not noms else ("TP" if noms[-1] in kante else "WL")
+    for ch in res_doc.chains.values():
+        for i, m in enumerate(ch[1:], 1):
+            if nominal and not any(is_nominal(res_doc, a, noun_tags) for a in ch[:i]):
+                continue
+            kc = key_chain.get(m)
+            if kc is None or kc.index(m) == 0:
+                out[m] = "FP"
+    return out
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.2f}" if b else "0.00"
+
+
+def score_conll2012(gold: Any, system: Any, *, criterion: str = "any") -> ScoreReport:
+    """ARCS counts and scores of one response against the key, per document (see the module docstring)."""
+    if criterion not in CRITERIA:
+        raise InputError(f"criterion must be 'any' or 'nominal', not {criterion!r}")
+    kd, kn = read_conll2012(gold, "key")
+    rd, rn = read_conll2012(system, "response")
+    check_docs(kd, kn, rd, rn)
+    rows = []
+    for k, r in zip(kd, rd):
+        c = Counter(classify_mentions(k, r, criterion).values())
+        rows.append((c["TP"], c["WL"], c["FN"], c["FP"]))
+    v = np.asarray(rows, dtype=np.float64).reshape(-1, 4)
+    tp, wl, fn, fp = v[:, 0], v[:, 1], v[:, 2], v[:, 3]
+    prf = np.column_stack([tp, tp + wl + fp, tp + wl + fn])
+    stats = {
+        "f1": ItemStats("f1", ("tp", "guessed", "gold"), prf),
+        "precision": ItemStats("precision", ("tp", "guessed", "gold"), prf.copy()),
+        "recall": ItemStats("recall", ("tp", "guessed", "gold"), prf.copy()),
+        "accuracy": ItemStats("accuracy", ("correct", "total"), np.column_stack([tp, tp + wl])),
+    }
+    n = len(rows)
+    scores = {
+        k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0]) for k, st in stats.items()
+    }
+    t = [int(x) for x in v.sum(0)]
+    text = (
+        f"ARCS ({criterion} antecedent), {n} document(s): TP {t[0]}  WL {t[1]}  FN {t[2]}  FP {t[3]}\n"
+        f"precision: {_pct(t[0], t[0] + t[1] + t[3])}%; recall: {_pct(t[0], t[0] + t[1] + t[2])}%; "
+        f"F1: {100 * scores['f1']:.2f}; accuracy: {_pct(t[0], t[0] + t[1])}%\n"
+    )
+    return ScoreReport(
+        format="conll2012",
+        gold=kn,
+        system=rn,
+        text=text,
+        scores=scores,
+        stats=stats,
+        default_metric="f1",
+        item_ids=tuple(d.name for d in kd),
+    )
+
+
+def _is_conll2012(head: list[str]) -> bool:
+    return any(ln.startswith("#begin document") for ln in head)
+
+
+SPECS = (
+    FormatSpec(
+        name="conll2012",
+        description="CoNLL-2012 coreference: mentions classed by their antecedents, ARCS precision/recall/F1",
+        reference="ARCS (Tuggener 2014) as sigfast computes it; no reference scorer",
+        score=score_conll2012,
+        options=(
+            Option(
+                "criterion",
+                str,
+                "any",
+                "antecedent criterion: any key antecedent, or the closest nominal one (Tuggener 2017)",
+                choices=CRITERIA,
+            ),
+        ),
+        aliases=("conll12", "coref"),
+        extensions=(".conll2012",),
+        metrics=("f1", "precision", "recall", "accuracy"),
+        detect=_is_conll2012,
+        split_unit=None,
+        punct=Punct("refuse", "coreference mentions are not judged by punctuation"),
+    ),
+)
