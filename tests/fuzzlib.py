@@ -32,6 +32,7 @@ FORMAT_SEEDS: dict[str, tuple[str, str]] = {
     "conllx": ("dependency/basic.gold.conllx", "dependency/basic.sys.conllx"),
     "conll08": ("dependency/basic.gold.conll08", "dependency/basic.sys.conll08"),
     "conll09": ("dependency/basic.gold.conll09", "dependency/basic.sys.conll09"),
+    "conll2012": ("analysis/coref_key.conll", "analysis/coref_r1.conll"),
     "conlleval": ("", "chunk/iob1.txt"),  # one file: token ... gold-tag system-tag
     "ner": ("chunk/ner_gold.txt", "chunk/ner_system.txt"),
     "conllu": ("conllu/func-gold.conllu", "conllu/func-sys.conllu"),

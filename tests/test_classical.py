@@ -378,7 +378,7 @@ def test_cli_hook(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     a = tmp_path / "a.txt"
     b = tmp_path / "b.txt"
     a.write_text("1\n1\n0\n1\n0\n")
-    b.write_text("1 1 1 1 1\n")
+    b.write_text("1\n1\n1\n1\n1\n")
     assert main(["mcnemar", str(a), str(b), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out[0]["details"]["c"] == 2 and out[0]["details"]["b"] == 0
@@ -390,6 +390,10 @@ def test_cli_hook(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     short.write_text("1\n")
     assert main(["mcnemar", str(a), str(short)]) == 1
     assert "different numbers of items" in capsys.readouterr().err
+    several = tmp_path / "several.txt"  # the tsv format: one item per line
+    several.write_text("1 1 1 1 1\n")
+    assert main(["mcnemar", str(a), str(several)]) == 1
+    assert "5 values per line; write one 0/1 per item" in capsys.readouterr().err
 
 
 def test_wilcoxon_exact_conditional_equals_enumeration() -> None:

@@ -183,6 +183,7 @@ UD_UNIT_VIEWS: list[str]
 def ud_units(
     gold: bytes, system: bytes, view: str, gold_name: str | None = None, system_name: str | None = None
 ) -> dict[str, object]: ...
+
 class EvalbUnits:
     """The units of one ``evalb_score`` call (brackets and tags of that evaluation)."""
 

@@ -1165,23 +1165,22 @@ def mann_whitney_u(
 
 
 def _read_binary_file(path: str) -> np.ndarray:
+    """Per-item correctness, one 0 or 1 per line, read by the ``tsv`` format's reader
+    (:func:`sigfast.formats.items.read_items`; ``.jsonl``/``.npy`` by extension)."""
     from .exceptions import FormatError
+    from .formats.items import read_items_lines
 
-    vals: list[int] = []
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                for tok in line.split():
-                    if tok not in ("0", "1"):
-                        raise FormatError(
-                            f"expected per-item correctness 0 or 1, got {tok!r}; write one 0/1 per item "
-                            "(whitespace-separated or one per line)",
-                            path=path,
-                            line=lineno,
-                        )
-                    vals.append(int(tok))
-    except UnicodeDecodeError as e:
-        raise FormatError(f"not UTF-8 text ({e.reason})", path=path) from None
-    if not vals:
-        raise FormatError("no items: the file is empty", path=path)
-    return np.asarray(vals, dtype=np.float64)
+    values, _, lines = read_items_lines(path)
+    if values.shape[1] != 1:
+        raise FormatError(
+            f"{values.shape[1]} values per line; write one 0/1 per item, one item per line", path=str(path)
+        )
+    bad = np.flatnonzero((values[:, 0] != 0) & (values[:, 0] != 1))
+    if len(bad):
+        i = int(bad[0])
+        raise FormatError(
+            f"item {i + 1} is {values[i, 0]:g}; expected per-item correctness 0 or 1, one per line",
+            path=str(path),
+            line=None if lines is None else lines[i],
+        )
+    return np.ascontiguousarray(values[:, 0], dtype=np.float64)

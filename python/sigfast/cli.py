@@ -98,8 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     m = sub.add_parser(
         "mcnemar",
         help="McNemar's test on files of per-item 0/1 correctness",
-        description="McNemar's test of each SYSTEM against BASELINE on per-item correctness (0/1, one per item "
-        "or whitespace-separated). The same as `sigfast compare --test mcnemar` on such files.",
+        description="McNemar's test of each SYSTEM against BASELINE on per-item correctness: one 0 or 1 per line "
+        "(the tsv format; .jsonl/.npy by extension). The same as `sigfast compare --test mcnemar` on such files.",
     )
     m.add_argument("files", nargs="+", metavar="FILE", help="BASELINE SYSTEM [SYSTEM ...] (NAME=PATH allowed)")
     m.add_argument("--variant", default="mid-p", choices=_MCNEMAR_VARIANTS, help="McNemar variant (default mid-p)")

@@ -138,12 +138,9 @@ def read_scores(
     system. Missing scores: empty, ``None``, ``NaN``, ``NA``, ``-``.
     ``auto``: long when every row has three fields, else wide.
     """
-    name = os.fspath(path)
-    try:
-        with open(name, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise FormatError(f"cannot read the file: {e.strerror or e}", path=name) from None
+    from .formats._base import read_text
+
+    text, name = read_text(path, "score table")
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         raise FormatError("the file has no rows", path=name)

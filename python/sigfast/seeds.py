@@ -846,36 +846,20 @@ def compare_seeds(
 
 
 def read_scores(path: str) -> np.ndarray:
-    """One score per line; blank lines and lines starting with ``#`` are skipped."""
-    vals: list[float] = []
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                s = line.strip()
-                if not s or s.startswith("#"):
-                    continue
-                parts = s.replace(",", " ").split() if "," in s else s.split()
-                if len(parts) != 1:
-                    raise FormatError(
-                        f"expected one score per line, got {len(parts)} values; write each seed's score "
-                        "on its own line",
-                        path=path,
-                        line=lineno,
-                    )
-                try:
-                    v = float(parts[0])
-                except ValueError:
-                    raise FormatError(f"{parts[0]!r} is not a number", path=path, line=lineno) from None
-                if not math.isfinite(v):
-                    raise FormatError(
-                        f"score {parts[0]!r} is not finite; remove or rerun that seed", path=path, line=lineno
-                    )
-                vals.append(v)
-    except UnicodeDecodeError as e:
-        raise FormatError(f"not UTF-8 text ({e.reason})", path=path) from None
-    if len(vals) < 2:
-        raise FormatError(f"{len(vals)} score(s); ASO needs at least 2 (one per random seed)", path=path)
-    return np.asarray(vals, dtype=np.float64)
+    """One score per line (one per random seed), read by the ``tsv`` format's reader
+    (:func:`sigfast.formats.items.read_items`; ``.jsonl``/``.npy`` by extension): an optional
+    header line, ``#`` comments, no empty line but at the end; gzip and a byte-order mark are read."""
+    from .formats.items import read_items
+
+    values, _ = read_items(path)
+    if values.shape[1] != 1:
+        raise FormatError(
+            f"{values.shape[1]} values per line; a seeds file holds one score per line (one per random seed)",
+            path=str(path),
+        )
+    if len(values) < 2:
+        raise FormatError(f"{len(values)} score(s); ASO needs at least 2 (one per random seed)", path=str(path))
+    return np.ascontiguousarray(values[:, 0], dtype=np.float64)
 
 
 def _system_args(items: Sequence[str]) -> dict[str, str]:

@@ -7,7 +7,7 @@ metrics, split unit, punctuation rule, and a ``score`` function). Nothing
 else registers them: adding a file here adds a format. A format can also
 come from another distribution, through the entry-point group
 ``sigfast.formats`` (:data:`ENTRY_POINT_GROUP`): the entry point names a
-module like these (or its ``FormatSpec``\ s).
+module like these (or its ``FormatSpec`` declarations).
 
 Modules are imported on use. A format named by its canonical name whose
 module has the same name (``conllu``, ``pos``, ``mt``, ``alignment``,
@@ -93,7 +93,9 @@ def _load_entry_points() -> None:
         try:
             obj = ep.load()
         except Exception as e:  # a broken plug-in: one clear error, not a traceback
-            raise InputError(f"{origin} of group {ENTRY_POINT_GROUP!r} cannot be loaded: {type(e).__name__}: {e}") from None
+            raise InputError(
+                f"{origin} of group {ENTRY_POINT_GROUP!r} cannot be loaded: {type(e).__name__}: {e}"
+            ) from None
         if isinstance(obj, FormatSpec):
             found: Any = (obj,)
         elif isinstance(obj, (tuple, list)):

@@ -636,6 +636,8 @@ def read_file_bytes(path: str | Path | Any, role: str, *, keep_bom: bool = False
                     raise _too_large(name, role, limit)
     except IsADirectoryError:
         raise FormatError(f"the {role} file is a directory, expected a file", path=name) from None
+    except FileNotFoundError:
+        raise FormatError(f"cannot read the {role} file: no such file", path=name) from None
     except OSError as e:
         raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
     data = b"".join(chunks)

@@ -1150,6 +1150,7 @@ _EXTRA = Option(
     "append sigfast's additions (semantic F1/LAS, verbal vs nominal predicates, non-projective arcs)",
 )
 
+
 def _punct(script: str) -> Punct:
     return Punct(
         "form",

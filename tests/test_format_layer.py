@@ -1,0 +1,331 @@
+"""The format layer: one reader per format, and a format owns its knowledge.
+
+* every format reads ``.gz`` (a sweep over every registered format: the same report, scores and
+  statistics from the gzip files as from the plain ones), drops a UTF-8 byte-order mark (the same
+  sweep), and stops at a size limit with a clear error (an endless stream included);
+* units come from the parse that scored: after ``parse`` no file is read again, whatever view;
+* split units and punctuation rules are declared by the formats (``FormatSpec.split_unit``,
+  ``FormatSpec.punct``), CoNLL-2012 coreference is a registered format;
+* a format from another distribution (entry-point group ``sigfast.formats``) works with
+  ``score``, ``compare`` and ``info``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import textwrap
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fuzzlib
+import sigfast
+import sigfast.formats as formats
+from sigfast.cli import main
+from sigfast.exceptions import FormatError, InputError
+
+DATA = Path(__file__).resolve().parent / "data"
+BOM = b"\xef\xbb\xbf"
+
+# one (gold, system, options) case per registered format; gold "" = the system file holds the gold
+CASES: dict[str, tuple[str, str, dict[str, str]]] = {
+    fmt: (*fuzzlib.FORMAT_SEEDS[fmt], {}) for fmt in formats.available() if fmt in fuzzlib.FORMAT_SEEDS
+}
+# the files an option names are read by the same reader (EVALB's parameter file, POS's training file)
+EXTRA = {
+    "evalb": ("trees/gold.mrg", "trees/test.mrg", "prm", "trees/unlabeled.prm"),
+    "pos": ("pos/gold.txt", "pos/system.txt", "train", "pos/train.txt"),
+}
+
+
+def _signature(rep: formats.ScoreReport) -> tuple:
+    return (
+        rep.text,
+        rep.scores,
+        {k: (st.stat_names, st.values.tolist()) for k, st in rep.stats.items()},
+        rep.item_ids,
+    )
+
+
+def _copy(src: Path, dst: Path, transform) -> Path:
+    dst.write_bytes(transform(src.read_bytes()))
+    return dst
+
+
+def _score_both(fmt: str, tmp_path: Path, transform, gold: str, system: str, opts: dict) -> tuple:
+    def run(tf, tag: str) -> formats.ScoreReport:
+        d = tmp_path / tag
+        d.mkdir(exist_ok=True)
+        o = dict(opts)
+        for k, v in o.items():
+            o[k] = str(_copy(DATA / v, d / Path(v).name, tf))
+        s = _copy(DATA / system, d / Path(system).name, tf)
+        g = _copy(DATA / gold, d / ("gold_" + Path(gold).name), tf) if gold else None
+        # the display names differ between the two runs; compare everything but the paths
+        rep = formats.score(fmt, g, s, **o)
+        return rep
+
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = run(lambda b: b, "plain")
+        other = run(transform, "other")
+    return plain, other
+
+
+def _without_paths(rep: formats.ScoreReport, root: Path) -> tuple:
+    sig = _signature(rep)
+    return (sig[0].replace(str(root / "plain"), "X").replace(str(root / "other"), "X"), *sig[1:])
+
+
+@pytest.mark.parametrize("fmt", sorted(CASES))
+def test_every_format_reads_gzip(fmt, tmp_path):
+    gold, system, opts = CASES[fmt]
+    plain, gz = _score_both(fmt, tmp_path, gzip.compress, gold, system, opts)
+    assert _without_paths(plain, tmp_path) == _without_paths(gz, tmp_path)
+
+
+@pytest.mark.parametrize("fmt", sorted(EXTRA))
+def test_option_files_read_gzip(fmt, tmp_path):
+    gold, system, key, path = EXTRA[fmt]
+    plain, gz = _score_both(fmt, tmp_path, gzip.compress, gold, system, {key: path})
+    assert _without_paths(plain, tmp_path) == _without_paths(gz, tmp_path)
+
+
+def test_gzip_sweep_covers_every_format():
+    assert sorted(CASES) == formats.available()
+
+
+@pytest.mark.parametrize("fmt", sorted(f for f in CASES if f != "npy"))
+def test_every_text_format_drops_a_byte_order_mark(fmt, tmp_path):
+    gold, system, opts = CASES[fmt]
+    plain, bom = _score_both(fmt, tmp_path, lambda b: BOM + b, gold, system, opts)
+    assert _without_paths(plain, tmp_path) == _without_paths(bom, tmp_path)
+
+
+def test_naacl_alignment_with_a_byte_order_mark(tmp_path):
+    # issue 23: a BOM made the first link of a NAACL file unreadable as sentence 1 (AER 0.2857)
+    g = _copy(DATA / "alignment/gold.naacl", tmp_path / "g.naacl", lambda b: BOM + b)
+    s = _copy(DATA / "alignment/system.naacl", tmp_path / "s.naacl", lambda b: BOM + b)
+    with pytest.warns(UserWarning):
+        r = formats.score("alignment", g, s, report="lilt")
+    assert f"{r.scores['aer']:.4f}" == "0.1905"
+
+
+def test_size_limit_on_files_and_gzip(tmp_path, monkeypatch):
+    p = tmp_path / "a.tsv"
+    p.write_text("1\n" * 100)
+    monkeypatch.setenv("SIGFAST_MAX_FILE_BYTES", "150")
+    with pytest.raises(FormatError, match=r"larger than 150 bytes.*SIGFAST_MAX_FILE_BYTES"):
+        sigfast.io.read_items(p)
+    z = tmp_path / "z.tsv.gz"
+    z.write_bytes(gzip.compress(b"1\n" * 100))  # small compressed, too large decompressed
+    with pytest.raises(FormatError, match="once decompressed"):
+        sigfast.io.read_items(z)
+    monkeypatch.setenv("SIGFAST_MAX_FILE_BYTES", "lots")
+    with pytest.raises(InputError, match="SIGFAST_MAX_FILE_BYTES"):
+        sigfast.io.read_items(p)
+
+
+def test_endless_stream_stops_with_an_error(tmp_path, monkeypatch, capsys):
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    b = tmp_path / "b.tsv"
+    b.write_text("1\n2\n")
+    monkeypatch.setenv("SIGFAST_MAX_FILE_BYTES", str(1 << 20))
+    assert main(["compare", "-f", "tsv", "/dev/zero", str(b), "-n", "10"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "/dev/zero: the input file is larger than 1,048,576 bytes" in err
+
+
+def test_broken_gzip_names_the_file(tmp_path):
+    p = tmp_path / "s.hyp"
+    p.write_bytes(gzip.compress(b"a b c\n")[:-6])
+    with pytest.raises(FormatError, match=r"s.hyp: the system file looks gzip-compressed but cannot be decompressed"):
+        formats.score("mt", DATA / "mt/edge.ref1", p)
+
+
+# ------------------------------------------------------------------------------------------------
+# units from the one parse
+
+
+VIEW_CASES = {f: c for f, c in CASES.items() if formats.spec(f).views}
+
+
+@pytest.mark.parametrize("fmt", sorted(VIEW_CASES))
+def test_units_come_from_the_parse_that_scored(fmt, tmp_path, monkeypatch):
+    gold, system, _ = VIEW_CASES[fmt]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fresh = formats.parse(fmt, DATA / gold if gold else None, [DATA / system])
+        expected = {v: fresh.units(v) for v in fresh.spec.views}
+        parsed = formats.parse(fmt, DATA / gold if gold else None, [DATA / system])
+
+    def no_read(*a, **k):
+        raise AssertionError("a file was read again after scoring")
+
+    import builtins
+
+    import sigfast.formats._base as base
+
+    monkeypatch.setattr(base, "read_file_bytes", no_read)
+    monkeypatch.setattr(builtins, "open", no_read)
+    for v in parsed.spec.views:
+        u = parsed.units(v)
+        assert u.gold.tolist() == expected[v].gold.tolist()
+        assert [s.tolist() for s in u.systems] == [s.tolist() for s in expected[v].systems]
+
+
+# ------------------------------------------------------------------------------------------------
+# knowledge a format declares
+
+
+def test_split_units_come_from_the_formats(tmp_path):
+    from sigfast.studies import splits
+
+    for s in formats.specs():
+        assert s.split_unit in (*splits.UNITS, None), s.name
+    assert formats.spec("conllu").split_unit == "sentence" and formats.spec("mt").split_unit == "line"
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("".join(f"line {i}\n" for i in range(10)))
+    r = splits.random_splits(corpus, None, n_splits=1, format="sacrebleu")  # an alias: mt's unit, line
+    assert r.manifest["unit"] == "line" and r.manifest["n_units"] == 10
+    with pytest.raises(InputError, match="format 'conll2012' declares no unit"):
+        splits.random_splits(corpus, None, n_splits=1, format="conll2012")
+    with pytest.raises(InputError, match="unknown format"):
+        splits.random_splits(corpus, None, n_splits=1, format="nope")
+
+
+def test_punctuation_rules_come_from_the_formats():
+    from sigfast.analysis.units import PUNCT_RULES
+
+    assert PUNCT_RULES["conllu"] == formats.spec("conllu").punct.rule
+    assert {s.name for s in formats.specs() if s.punct.kind == "refuse"} >= {"alignment", "conll2012"}
+    assert formats.spec("evalb").punct.kind == "none" and formats.spec("conll08").punct.views == ("las", "uas", "label")
+
+
+def test_conll2012_is_a_registered_format(capsys):
+    assert "conll2012" in formats.available()
+    assert {formats.spec(a).name for a in ("conll12", "coref")} == {"conll2012"}
+    assert main(["info"]) == 0
+    assert "  conll2012: CoNLL-2012 coreference" in capsys.readouterr().out
+    k, r1, r2 = (DATA / "analysis" / f for f in ("coref_key.conll", "coref_r1.conll", "coref_r2.conll"))
+    # hand counts (tests/test_papers_tuggener.py): r1 P 1/2 R 1/3, r2 P 3/4 R 1
+    p = formats.parse("conll2012", k, [r1, r2])
+    assert [r.scores["precision"] for r in p.reports] == [1 / 2, 3 / 4]
+    assert [r.scores["recall"] for r in p.reports] == [1 / 3, 1.0]
+    assert formats.detect_format(k) == "conll2012"
+
+
+def test_conll2012_bad_inputs(tmp_path, capsys):
+    k = DATA / "analysis" / "coref_key.conll"
+    lines = k.read_text().splitlines()
+    short = tmp_path / "short.conll"
+    i = next(i for i, ln in enumerate(lines) if ln and not ln.startswith("#"))
+    cols = lines[i].split()
+    short.write_text("\n".join(lines[:i] + [" ".join(cols[:3] + cols[-1:])] + lines[i + 1 :]) + "\n")
+    with pytest.raises(FormatError, match=rf"short.conll, line {i + 1}: CoNLL-2012 line has 4 columns"):
+        formats.score("conll2012", k, short)
+    ragged = tmp_path / "ragged.conll"
+    wide = " ".join(cols[:-1] + ["x", cols[-1]])  # one column more than the sentence's next line
+    ragged.write_text("\n".join(lines[:i] + [wide] + lines[i + 1 :]) + "\n")
+    with pytest.raises(FormatError, match="the sentence's earlier lines have"):
+        formats.score("conll2012", k, ragged)
+    r1 = DATA / "analysis" / "coref_r1.conll"
+    assert main(["oracle", "-f", "conll2012", str(k), str(r1), "--systems", "nope"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--systems does not apply to coreference mentions" in err
+
+
+# ------------------------------------------------------------------------------------------------
+# a format from another distribution
+
+_TOY = '''
+"""A toy format: one label per line in gold and system; accuracy per line."""
+import numpy as np
+from sigfast.formats import FormatSpec, ItemStats, Option, ScoreReport, UnitTable
+from sigfast.formats._base import read_text, split_lines
+
+def score(gold, system, *, upper=False):
+    g, gname = read_text(gold, "gold")
+    s, sname = read_text(system, "system")
+    gl, sl = split_lines(g), split_lines(s)
+    if upper:
+        gl, sl = [x.upper() for x in gl], [x.upper() for x in sl]
+    ok = np.array([a == b for a, b in zip(gl, sl)], dtype=np.float64)
+    stats = {"accuracy": ItemStats("accuracy", ("correct", "total"), np.column_stack([ok, np.ones_like(ok)]))}
+    def units(view):
+        return UnitTable(view, np.array(gl, dtype=object), np.array(sl, dtype=object),
+                         np.arange(len(gl)), tuple(gl), len(gl))
+    return ScoreReport("toy", gname, sname, f"accuracy: {ok.mean():.4f}\\n", {"accuracy": float(ok.mean())},
+                       stats, "accuracy", views=("labels",), unit_source=units)
+
+SPECS = (FormatSpec(name="toy", description="one label per line", reference="none (a test plug-in)",
+                    score=score, options=(Option("upper", bool, False, "compare upper-cased"),),
+                    views=("labels",), metrics=("accuracy",)),)
+'''
+
+
+@pytest.fixture
+def toy_plugin(tmp_path, monkeypatch):
+    """The registry as it is with a distribution that declares ``toy = "toyfmt"`` in the group."""
+    (tmp_path / "toyfmt.py").write_text(textwrap.dedent(_TOY))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ep = EntryPoint(name="toy", value="toyfmt", group=formats.ENTRY_POINT_GROUP)
+    import importlib.metadata as md
+
+    real = md.entry_points
+
+    def entry_points(**kw):
+        if kw.get("group") == formats.ENTRY_POINT_GROUP:
+            return (ep,)
+        return real(**kw)
+
+    monkeypatch.setattr(md, "entry_points", entry_points)
+    monkeypatch.setattr(formats, "_LOADED", dict(formats._LOADED))
+    monkeypatch.setattr(formats, "_SCANNED", False)
+    rng = np.random.default_rng(0)
+    labels = [str(x) for x in rng.integers(0, 3, 60)]
+    gold = tmp_path / "gold.lab"
+    gold.write_text("\n".join(labels) + "\n")
+    systems = []
+    for name, p in (("a", 0.3), ("b", 0.1)):
+        f = tmp_path / f"{name}.lab"
+        f.write_text("\n".join(x if rng.random() > p else "9" for x in labels) + "\n")
+        systems.append(f)
+    return gold, systems
+
+
+def test_a_format_from_an_entry_point(toy_plugin, capsys):
+    gold, (a, b) = toy_plugin
+    assert "toy" in formats.available()
+    assert main(["info"]) == 0
+    assert "  toy: one label per line [none (a test plug-in)]" in capsys.readouterr().out
+    assert main(["score", "-f", "toy", str(gold), str(a), "-o", "upper=true"]) == 0
+    out = capsys.readouterr().out
+    acc = float(out.split()[-1])
+    labels = gold.read_text().split()
+    assert acc == pytest.approx(np.mean([x == y for x, y in zip(labels, a.read_text().split())]), abs=5e-5)
+    assert main(["compare", "-f", "toy", str(gold), str(a), str(b), "-n", "2000", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res[0]["metric"] == "accuracy" and "format:toy" in res[0]["signature"]
+    assert main(["compare", "--test", "mcnemar", "-f", "toy", str(gold), str(a), str(b), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["baseline"] == "a"
+    assert main(["score", "-f", "toy", str(gold), str(a), "-o", "nope=1"]) == 1
+    assert "format 'toy' has no option 'nope'" in capsys.readouterr().err
+
+
+def test_a_broken_plugin_is_one_clear_error(toy_plugin, monkeypatch, tmp_path):
+    (tmp_path / "toyfmt.py").write_text("SPECS = ('not a spec',)\n")
+    import sys
+
+    sys.modules.pop("toyfmt", None)
+    with pytest.raises(InputError, match="entry point 'toy'.*expected FormatSpec declarations"):
+        formats.spec("toy")
+    sys.modules.pop("toyfmt", None)
