@@ -583,17 +583,24 @@ impl From<EvalError> for crate::Error {
                 errors,
                 max_error,
                 first,
-            } => crate::Error::Format {
-                file: FileRole::System,
-                line: Some(line),
-                message: format!(
-                    "tree {line}: error sentence number {errors} (length or word mismatch) exceeds \
-                     MAX_ERROR={max_error}: EVALB stops here and prints no summary. Errors so far: {}. \
-                     Fix the tokenisation, or pass max_error=N (EVALB's -e N) to score the remaining \
-                     sentences",
-                    first.join("; ")
-                ),
-            },
+            } => {
+                let listed = if first.len() < errors {
+                    format!("The first {} of the {errors} errors", first.len())
+                } else {
+                    format!("The {errors} errors")
+                };
+                crate::Error::Format {
+                    file: FileRole::System,
+                    line: Some(line),
+                    message: format!(
+                        "tree {line}: error sentence number {errors} (length or word mismatch) exceeds \
+                         MAX_ERROR={max_error}: EVALB stops here and prints no summary. {listed}: {}. \
+                         Fix the tokenisation, or allow more errors with -o max_error=N (EVALB's -e N; \
+                         max_error=N in Python) to score the remaining sentences",
+                        first.join("; ")
+                    ),
+                }
+            }
         }
     }
 }

@@ -896,8 +896,10 @@ impl Metric {
             } => (0..char_order + word_order)
                 .flat_map(|o| [(3 * o + 2, 3 * o), (3 * o + 2, 3 * o + 1)])
                 .collect(),
-            // A∩S ⊆ A∩P ⊆ A (S ⊆ P), A∩S ⊆ S
-            Metric::Aer => vec![(0, 1), (1, 2), (0, 3)],
+            // |A∩S| ≤ |A| and |A∩P| ≤ |A|: A's links counted as the reference scorer counts them.
+            // Not |A∩S| ≤ |A∩P| (aer.py --allSure --ignorePossible makes S ⊄ P) nor |A∩S| ≤ |S|
+            // (wa_eval_align.pl counts a system link listed both S and P twice).
+            Metric::Aer => vec![(0, 2), (1, 2)],
             Metric::WeightedMacroF1 { .. } => vec![(0, 1), (2, 3), (2, 4)],
         }
     }
@@ -1280,6 +1282,17 @@ mod invariant_tests {
                 assert!(e.to_string().contains(&names[b]), "{e}");
             }
         }
+    }
+
+    #[test]
+    fn aer_invariants_are_the_reference_scorers_counts() {
+        // aer.py --allSure --ignorePossible: S ⊄ P, so |A∩S| may exceed |A∩P|;
+        // wa_eval_align.pl counts a link listed both S and P twice, so |A∩S| may exceed |S|
+        assert!(Metric::Aer.check_rows(&[3.0, 2.0, 4.0, 3.0], true, "aer").is_ok());
+        assert!(Metric::Aer.check_rows(&[3.0, 4.0, 4.0, 2.0], true, "aer").is_ok());
+        // but no count of A's links exceeds |A|
+        assert!(Metric::Aer.check_rows(&[5.0, 4.0, 4.0, 9.0], true, "aer").is_err());
+        assert!(Metric::Aer.check_rows(&[1.0, 5.0, 4.0, 9.0], true, "aer").is_err());
     }
 
     #[test]

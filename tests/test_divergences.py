@@ -151,12 +151,16 @@ def test_cli_warning_lines_and_strict(capsys):
         assert err.startswith("sigfast: error: ") and "FORM 'dog' differs" in err, cmd
     assert main(["score", "--strict", "-o", "strict=false", "-f", "conllx", str(GOLD), str(LENIENT)]) == 1
     assert "--strict and -o strict=false both given" in capsys.readouterr().err
-    # formats without a strict mode ignore --strict (they refuse such input anyway)
+    # formats without a strict mode refuse --strict (they refuse such input anyway: it would do nothing)
     mt = Path(__file__).resolve().parent / "data" / "mt"
     assert (
-        main(["score", "--strict", "-f", "mt", "-o", "metric=bleu", str(mt / "edge.ref1"), str(mt / "edge.hyp")]) == 0
+        main(["score", "--strict", "-f", "mt", "-o", "metric=bleu", str(mt / "edge.ref1"), str(mt / "edge.hyp")]) == 1
     )
-    capsys.readouterr()
+    err = capsys.readouterr().err
+    assert "format 'mt' has no strict mode" in err and "--strict is for " in err and "conllx" in err
+    tr = Path(__file__).resolve().parent / "data" / "trees"
+    assert main(["score", "--strict", "-f", "evalb", str(tr / "gold.mrg"), str(tr / "test.mrg")]) == 1
+    assert "format 'evalb' has no strict mode" in capsys.readouterr().err
 
 
 def test_compare_warns_and_scores(capsys):

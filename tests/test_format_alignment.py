@@ -31,6 +31,7 @@ wa_eval_align.pl's report for ibm1.mle (sentence numbers zero-padded as above).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -226,11 +227,11 @@ def test_bad_input(tmp_path):
         alignment.score_alignment(g, _w(tmp_path, "s1.txt", "0-0\n0-1\n0-0\n"))
     with pytest.raises(FormatError, match=r"s2.txt, line 2: '0:1' is not a link"):
         alignment.score_alignment(g, _w(tmp_path, "s2.txt", "0-0\n0:1\n0-0\n1-1\n"))
-    with pytest.raises(FormatError, match=r"s3.txt: the file is empty"):
+    with pytest.raises(FormatError, match=r"s3.txt, line 1: 0 lines \(sentences\) but the gold file"):
         alignment.score_alignment(g, _w(tmp_path, "s3.txt", ""))
     with pytest.raises(FormatError, match=r"s4.txt, line 2: byte 0xff at column 1 is not valid UTF-8"):
         alignment.score_alignment(g, _w(tmp_path, "s4.txt", b"0-0\n\xff\n0-0\n1-1\n"))
-    with pytest.raises(FormatError, match=r"s5.txt: the file is empty"):  # no link at all
+    with pytest.raises(FormatError, match=r"s5.txt: the system file has no link: .*report=wpt"):  # no link at all
         alignment.score_alignment(g, _w(tmp_path, "s5.txt", "\n\n\n\n"))
     with pytest.raises(FormatError, match=r"g6.txt: the gold file has no sure link"):
         alignment.score_alignment(_w(tmp_path, "g6.txt", "0p0\n\n\n\n"), DATA / "system.pharaoh")
@@ -625,3 +626,101 @@ def test_sentence_ids_hansards():
     assert r.text == (DATA / "wpt.expected").read_text()
     with pytest.warns(alignment.AlignmentWarning, match="447 sentence"):
         assert alignment.score_alignment(gold, ibm1).text == WPT_IBM1_MLE
+
+
+# ------------------------------------------------------------------------------- reference gaps (issue 22)
+# wpt_nosure.expected and wpt_empty.expected: wa_eval_align.pl (md5 05adab84f09717675f155bbb19aa08f9), perl 5.36:
+#     perl wa_eval_align.pl nosure_gold.naacl nosure_system.naacl > wpt_nosure.expected   (AER 0.0357)
+#     perl wa_eval_align.pl gold.naacl empty.naacl > wpt_empty.expected                   (AER 0.0000)
+
+
+def test_wpt_gold_without_sure_links_prints_the_scripts_numbers():
+    with pytest.warns(alignment.AlignmentWarning, match="the gold file has no sure link") as rec:
+        r = alignment.score_alignment(DATA / "nosure_gold.naacl", DATA / "nosure_system.naacl")
+    assert r.text == (DATA / "wpt_nosure.expected").read_text()
+    assert "AER       = 0.0357" in r.text and len(rec) == 1 and r.warnings == (str(rec[0].message),)
+    with pytest.raises(FormatError, match="no sure link.*aer.py divides by zero"):
+        alignment.score_alignment(DATA / "nosure_gold.naacl", DATA / "nosure_system.naacl", report="lilt")
+
+
+def test_wpt_empty_submission_prints_the_scripts_numbers(capsys):
+    from sigfast.cli import main
+
+    with pytest.warns(alignment.AlignmentWarning, match="prints AER 0.0000 .* statistics .* give"):
+        r = alignment.score_alignment(DATA / "gold.naacl", DATA / "empty.naacl")
+    assert r.text == (DATA / "wpt_empty.expected").read_text()
+    assert r.scores["aer"] == 1.0  # the formula: nothing aligned
+    assert main(["score", "-f", "alignment", str(DATA / "gold.naacl"), str(DATA / "empty.naacl")]) == 0
+    out = capsys.readouterr()
+    assert out.out == (DATA / "wpt_empty.expected").read_text()
+    assert out.err.startswith("sigfast: warning: ") and out.err.count("\n") == 1
+
+
+def test_f_alpha_without_a_correct_link(tmp_path, capsys):
+    # aer.py --fAlpha 0.3 divides by zero here; sigfast prints the limit, 0, and says so
+    from sigfast.cli import main
+
+    s = _w(tmp_path, "wrong.pharaoh", "9-9\n9-8\n9-7\n9-6\n")
+    with pytest.warns(alignment.AlignmentWarning, match="aer.py's F-measure divides by zero"):
+        r = alignment.score_alignment(DATA / "gold.pharaoh", s, f_alpha=0.3)
+    assert r.text.endswith("F-Measure: 0.000\n") and r.scores["precision"] == 0.0
+    assert main(["score", "-f", "alignment", "-o", "f_alpha=0.3", str(DATA / "gold.pharaoh"), str(s)]) == 0
+    out = capsys.readouterr()
+    assert out.out.endswith("F-Measure: 0.000\n") and "internal error" not in out.err
+
+
+# ------------------------------------------------------------------------------- invariants (issue 23)
+
+_OPTIONS = [
+    {},
+    {"all_sure": True},
+    {"ignore_possible": True},
+    {"all_sure": True, "ignore_possible": True},
+    {"report": "wpt"},
+    {"report": "dreamt"},
+]
+
+
+def _sweep(gold, systems, opts, metrics=("aer", "precision", "recall", "f1"), pairwise=False):
+    import warnings
+
+    import sigfast
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parsed = formats.parse("alignment", gold, systems, **opts)
+    for m in metrics:
+        st = parsed.statistics(m)
+        res = sigfast.paired_bootstrap(st, n_resamples=200, seed=1)
+        assert res.score_x == parsed.reports[0].scores[m], (m, opts)
+        assert res.score_y == parsed.reports[1].scores[m], (m, opts)
+        if pairwise:
+            pw = sigfast.pairwise(st, n_resamples=200, seed=1)
+            assert len(pw.systems) == len(systems)
+
+
+@pytest.mark.parametrize("opts", _OPTIONS, ids=lambda o: ",".join(o) or "defaults")
+def test_every_metric_and_option_runs_in_compare_project_files(opts):
+    # gold.naacl lists a system link as S and P (counted twice by wa_eval_align.pl), and with
+    # all_sure + ignore_possible S is not inside P: 11 of these combinations were refused before
+    _sweep(DATA / "gold.pharaoh", [DATA / "system.pharaoh", DATA / "system.pharaoh"], opts, pairwise=True)
+    _sweep(DATA / "gold.naacl", [DATA / "system.naacl", DATA / "system.naacl"], opts)
+    rev = {**opts, "reverse_system": True}
+    _sweep(DATA / "gold.pharaoh", [DATA / "system_reversed.pharaoh", DATA / "system_reversed.pharaoh"], rev)
+
+
+@pytest.mark.parametrize("opts", _OPTIONS[:4], ids=lambda o: ",".join(o) or "defaults")
+def test_every_metric_and_option_runs_in_compare_hansards(opts):
+    _need_data()
+    gold = WA / "gold" / "test.wa.nonullalign"
+    systems = [WA / "systems" / s for s in ("lilt_giza/test.enfr.talp", "uva_nlp2_ibm/ibm2.vb.naacl")]
+    _sweep(gold, systems, opts, pairwise=True)
+
+
+def test_compare_cli_on_the_issue_command(capsys):
+    from sigfast.cli import main
+
+    files = [str(DATA / f) for f in ("gold.pharaoh", "system.pharaoh", "system_reversed.pharaoh")]
+    assert main(["compare", "-f", "alignment", "-m", "precision", *files, "-n", "500", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert f"{res[0]['score_x']:.4f}" == "0.8182"

@@ -329,3 +329,38 @@ def test_a_broken_plugin_is_one_clear_error(toy_plugin, monkeypatch, tmp_path):
     with pytest.raises(InputError, match="entry point 'toy'.*expected FormatSpec declarations"):
         formats.spec("toy")
     sys.modules.pop("toyfmt", None)
+
+
+# ------------------------------------------------------------------------------------------------
+# bounded error messages
+
+
+def test_error_messages_quote_a_huge_token_in_part(tmp_path, capsys):
+    big = "x" * 1_000_000
+    ner_gold = DATA / "chunk" / "ner_gold.txt"
+    lines = ner_gold.read_text().split("\n")
+    i = next(i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith("-DOCSTART-"))
+    cols = lines[i].split(" ")
+    lines[i] = " ".join([big] + cols[1:])
+    sys_file = tmp_path / "ner_sys.txt"
+    sys_file.write_text("\n".join(lines))
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text(f"0.5\n{big}\n0.7\n")
+    pharaoh = tmp_path / "a.pharaoh"
+    pharaoh.write_text(f"0-0 {big}\n\n\n\n")
+    conllx = tmp_path / "s.conllx"
+    conllx.write_text(
+        (DATA / "dependency" / "basic.sys.conllx").read_text().replace("\tcat\t", f"\t{big}\t", 1), encoding="utf-8"
+    )
+    runs = [
+        ["score", "-f", "ner", str(ner_gold), str(sys_file)],
+        ["seeds", str(seeds), str(seeds)],
+        ["mcnemar", str(seeds), str(seeds)],
+        ["score", "-f", "alignment", str(DATA / "alignment" / "gold.pharaoh"), str(pharaoh)],
+        ["score", "-f", "conllx", "--strict", str(DATA / "dependency" / "basic.gold.conllx"), str(conllx)],
+    ]
+    for cmd in runs:
+        assert main(cmd) == 1, cmd
+        err = capsys.readouterr().err
+        assert err.startswith("sigfast: error: ") and err.count("\n") == 1, cmd
+        assert len(err) < 1000 and "xxxxxxxxxx" in err, (cmd, len(err))

@@ -18,7 +18,8 @@ the same name, type, default and meaning everywhere:
 * ``--strict`` (``score``, ``compare``, ``pairwise``): ``-o strict=true`` for
   every format that has a strict mode, i.e. refuse the input a reference
   scorer only warns about instead of scoring it as the scorer does; formats
-  without one already refuse all such input;
+  without one already refuse all such input, and ``--strict`` with them is
+  an error;
 * ``--output FILE`` (its extension picks JSON, CSV, markdown, LaTeX or
   text) or ``--json/--csv/--markdown/--latex`` to standard output;
 * ``--threads``, ``--progress/--no-progress``, ``--confidence``,
@@ -286,26 +287,51 @@ def item_format(files: Sequence[str]) -> str:
     return kinds.pop()
 
 
+def positional_format_hint(args: argparse.Namespace) -> None:
+    """The old ``sigfast score evalb GOLD SYSTEM`` (a format's name where a file goes): say to use -f."""
+    files = list(getattr(args, "files", None) or ())
+    if getattr(args, "format", None) or getattr(args, "ref", None) or not files or os.path.exists(files[0]):
+        return
+    from .formats import spec
+
+    try:
+        name = spec(files[0]).name
+    except InputError:  # not a format name either: the usual file error follows
+        return
+    rest = " ".join(files[1:]) or "GOLD SYSTEM"
+    raise InputError(
+        f"{files[0]!r} is a format name, not a file: name the format with -f, as in "
+        f"`sigfast {getattr(args, 'command', 'score')} -f {name} {rest}`"
+    )
+
+
 def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *, min_systems: int) -> Any:
     """The one parse of a subcommand's files (a :class:`~sigfast.formats.Parsed`): with ``--format`` or
     ``--ref`` the files are gold and system outputs; without, per-item files (tsv, jsonl or npy by extension)."""
     from .formats import parse
 
+    if files is None:
+        positional_format_hint(args)
     gold, systems = split_systems(args, args.files if files is None else files, min_systems=min_systems)
     opts = format_options(args)
     if gold is None:
         fmt = getattr(args, "format", None) or item_format(systems)
-        return parse(fmt, None, systems, **opts)
-    fmt = getattr(args, "format", None) or "auto"
+    else:
+        fmt = getattr(args, "format", None) or "auto"
     if getattr(args, "strict", False):
-        from .formats import detect_format, spec
+        from .formats import detect_format, spec, specs
 
         if fmt == "auto":
             fmt = detect_format(gold if not isinstance(gold, list) else gold[0])
-        if spec(fmt).option("strict") is not None:
-            if "strict" in opts:
-                raise InputError(f"--strict and -o strict={opts['strict']} both given; give one")
-            opts["strict"] = "true"
+        if spec(fmt).option("strict") is None:
+            have = ", ".join(s.name for s in specs() if s.option("strict") is not None)
+            raise InputError(
+                f"format {spec(fmt).name!r} has no strict mode (it already refuses the input its reference scorer "
+                f"only warns about); --strict is for {have}"
+            )
+        if "strict" in opts:
+            raise InputError(f"--strict and -o strict={opts['strict']} both given; give one")
+        opts["strict"] = "true"
     return parse(fmt, gold, systems, **opts)
 
 

@@ -441,14 +441,21 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from .report import Table
 
     _cli.precheck(args)
-    if not args.ref and len(args.files) < 2:
-        raise _input_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
+    _cli.positional_format_hint(args)
     if args.metric and not args.per_item:
         raise _input_error("-m/--metric picks the metrics of --per-item; the report holds the format's own metrics")
     if not args.format and not args.ref:
         from .formats import detect_format
 
         args.format = detect_format(args.files[0])
+    one_file = _gold_inside(args)
+    if not args.ref and len(args.files) < 2 and not one_file:
+        raise _input_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
+    if one_file:
+        # conlleval's own form: each FILE holds the gold and the system tags; the same file given
+        # twice (GOLD SYSTEM, as for other formats) is that one file
+        if len({os.path.realpath(f) for f in args.files}) == 1:
+            args.files = args.files[:1]
     parsed = _parse_inputs(args, min_systems=1)
     if not parsed.spec.needs_gold:
         raise _input_error(f"format {parsed.format!r} holds per-item values; there is no reference scorer to run")
@@ -471,10 +478,18 @@ def _cmd_score(args: argparse.Namespace) -> int:
         tables=tables,
         data=lambda: [
             {"format": r.format, "gold": r.gold, "system": r.system, "name": n, "scores": r.scores}
+            | ({} if r.reference_json is None else {"reference": r.reference_json})
             for n, r in zip(parsed.names, parsed.reports)
         ],
     )
     return 0
+
+
+def _gold_inside(args: argparse.Namespace) -> bool:
+    """Whether the format reads gold from each system file (conlleval) and no --ref is given."""
+    from .formats import spec
+
+    return bool(args.format) and not args.ref and spec(args.format).gold_optional
 
 
 def _score_per_item(args: argparse.Namespace, parsed: Any) -> int:

@@ -257,6 +257,9 @@ class ScoreReport:
     views: tuple[str, ...] = ()
     unit_source: Callable[[str], UnitTable] | None = field(default=None, repr=False, compare=False)
     warnings: tuple[str, ...] = ()
+    #: the reference scorer's own structured output where it has one (sacrebleu's JSON objects, one per
+    #: metric, with its full-precision details), for ``sigfast score --json``
+    reference_json: Any = None
 
     def units(self, view: str | None = None) -> UnitTable:
         """The labelled units of ``view`` (default: the format's first view)."""
@@ -430,8 +433,9 @@ class FormatSpec:
     ``score(gold, system, **options)`` parses one system file against gold
     (``gold`` is None for formats of per-item values, ``needs_gold=False``).
     ``views`` lists the unit views, the first being the default.
-    ``metrics`` lists the per-item metrics ``stats`` offers (for ``sigfast
-    info``; the first is the headline). ``detect(first_lines)`` may claim a
+    ``metrics`` lists every per-item metric ``stats`` offers (for ``sigfast
+    info``; the first is the headline); ``<...>`` stands for a part that the
+    data or an option decides (``f1:<TYPE>``: one per chunk type). ``detect(first_lines)`` may claim a
     file from its first lines when its extension says nothing.
     ``gold_optional``: the format reads gold from the system file when no
     gold file is given. ``split_unit``: what ``sigfast split`` cuts its
@@ -508,9 +512,7 @@ class Parsed:
         first = self.reports[0]
         key = first.default_metric if metric is None or not self.spec.needs_gold else metric
         if key not in first.stats:
-            raise InputError(
-                f"format {self.format!r} has no per-item metric {key!r}; choose one of {', '.join(sorted(first.stats))}"
-            )
+            key = self._by_registry_name(key)
         items = [r.stats[key] for r in self.reports]
         n0, k0 = items[0].values.shape
         for n, it in zip(self.names[1:], items[1:]):
@@ -553,6 +555,42 @@ class Parsed:
                 {n: it.values for n, it in zip(self.names, items)}, stat_names=it0.stat_names, **common
             )
         return Statistics(np.stack([it.values for it in items]), self.names, it0.stat_names, **common)
+
+    def _by_registry_name(self, name: str) -> str:
+        """The statistics a registry metric's name (or alias) stands for in this format: the headline
+        if it is computed with that metric, else the one statistics computed with it (``-m macro_f1_2008``
+        on conll08 is its ``labeled_macro_f1``)."""
+        from ..exceptions import MetricError
+        from ..metrics import get
+
+        stats = self.reports[0].stats
+        choose = f"choose one of {', '.join(sorted(stats))}"
+
+        def native(m: Any) -> str:
+            return m.native or m.name
+
+        try:
+            wanted = native(get(name))
+        except (MetricError, InputError):
+            raise InputError(f"format {self.format!r} has no per-item metric {name!r}; {choose}") from None
+        found = []
+        for k, st in stats.items():
+            try:
+                if st.metric is not None and native(get(st.metric, **st.metric_params)) == wanted:
+                    found.append(k)
+            except (MetricError, InputError):  # pragma: no cover - the formats' own metrics resolve
+                continue
+        default = self.reports[0].default_metric
+        if default in found:
+            return default
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise InputError(
+                f"format {self.format!r} computes several statistics with metric {name!r} ({', '.join(found)}); "
+                "name one of them"
+            )
+        raise InputError(f"format {self.format!r} has no per-item metric {name!r}; {choose}")
 
     def units(self, view: str | None = None) -> Units:
         """The labelled units of ``view`` for every system, united (see :class:`UnitTable`)."""

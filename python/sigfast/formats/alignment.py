@@ -89,7 +89,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_text
+from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_text, shorten
 
 __all__ = ["SPECS", "VIEWS", "AlignmentWarning", "score_alignment"]
 
@@ -134,9 +134,9 @@ class _File:
     spelled: dict[Any, str] = field(default_factory=dict)  # naacl: each sentence id as written
 
 
-def _text(path: Any, role: str) -> str:
+def _text(path: Any, role: str, empty_ok: bool = False) -> str:
     text, name = read_text(path, role)
-    if not text.strip():
+    if not text.strip() and not empty_ok:
         raise FormatError("the file is empty; expected word alignments", path=name)
     return text
 
@@ -160,23 +160,38 @@ def _detect(lines: list[str], path: str) -> str:
         break
     raise FormatError(
         "cannot tell the layout: expected Pharaoh links 'i-j' or NAACL lines "
-        "'sentence pos_L1 pos_L2 [S|P]'; pass gold_format=/system_format=",
+        "'sentence pos_L1 pos_L2 [S|P]'; name it with -o gold_format=pharaoh|naacl or -o system_format=... "
+        "(gold_format=... in Python)",
         path=path,
     )
 
 
 def _pos(x: str, base: int, path: str, line: int) -> int:
     if not _POS.match(x):
-        raise FormatError(f"position {x!r} is not a plain decimal integer", path=path, line=line)
+        raise FormatError(f"position {shorten(x)} is not a plain decimal integer", path=path, line=line)
     v = int(x) - base
     if v < -1 or (v < 0 and base == 0):
-        raise FormatError(f"position {x!r} below the first index {base}", path=path, line=line)
+        raise FormatError(f"position {shorten(x)} below the first index {base}", path=path, line=line)
     return v  # -1: position 0 in a 1-based file (NULL), kept as a link like any other
 
 
-def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: bool, as_text: bool = False) -> _File:
+def _read(
+    path: Any,
+    fmt: str | None,
+    base: int | None,
+    reverse: bool,
+    is_gold: bool,
+    as_text: bool = False,
+    empty_layout: str | None = None,
+) -> _File:
+    """One file's links. A system file without any line (``empty_layout``: the gold's layout) is a
+    system that proposes no link."""
     p = display(path)
-    lines = _lines(_text(path, "gold" if is_gold else "system"))
+    text = _text(path, "gold" if is_gold else "system", empty_ok=empty_layout is not None)
+    lines = _lines(text)
+    if not text.strip() and empty_layout is not None:
+        fmt = fmt or empty_layout
+        lines = lines if text else []
     fmt = fmt or _detect(lines, p)
     if fmt not in ("pharaoh", "naacl"):
         raise InputError(f"unknown alignment layout {fmt!r}; choose 'pharaoh' or 'naacl'")
@@ -194,13 +209,13 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
                 m = _LINK.match(tok)
                 if not m:
                     raise FormatError(
-                        f"{tok!r} is not a link 'i-j' (sure) or 'ipj'/'i?j' (possible) in sentence {ln}",
+                        f"{shorten(tok)} is not a link 'i-j' (sure) or 'ipj'/'i?j' (possible) in sentence {ln}",
                         path=p,
                         line=ln,
                     )
                 a, b = int(m.group(1)) - base, int(m.group(3)) - base
                 if a < 0 or b < 0:
-                    raise FormatError(f"link {tok!r} below the first index {base}", path=p, line=ln)
+                    raise FormatError(f"link {shorten(tok)} below the first index {base}", path=p, line=ln)
                 link = (b, a) if reverse else (a, b)
                 if m.group(2) == "-" or not is_gold:
                     s.sure.add(link)
@@ -221,7 +236,7 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
             )
         sid: Any = int(f[0]) if _INT.match(f[0]) and not as_text else f[0]
         if sid in spelled and spelled[sid] != f[0]:
-            raise FormatError(f"sentence number {f[0]!r} also written {spelled[sid]!r}", path=p, line=ln)
+            raise FormatError(f"sentence number {shorten(f[0])} also written {shorten(spelled[sid])}", path=p, line=ln)
         spelled[sid] = f[0]
         a, b = _pos(f[1], base, p, ln), _pos(f[2], base, p, ln)
         link = (b, a) if reverse else (a, b)
@@ -230,7 +245,7 @@ def _read(path: Any, fmt: str | None, base: int | None, reverse: bool, is_gold: 
         poss = (n == 4 and f[3] == "P") or (n == 5 and "P" in (f[3], f[4]))
         if not (sure or poss):
             raise FormatError(
-                f"no S/P label in {line.strip()!r} (wa_eval_align.pl would ignore the link); expected "
+                f"no S/P label in {shorten(line.strip())} (wa_eval_align.pl would ignore the link); expected "
                 "'sentence pos_L1 pos_L2 [S|P] [confidence]'",
                 path=p,
                 line=ln,
@@ -284,7 +299,7 @@ def _pair(g: _File, s: _File, as_text: bool = False) -> tuple[list[Any], list[_S
                 for sid in f.order:
                     if not isinstance(sid, int) or not 1 <= sid <= n:
                         raise FormatError(
-                            f"sentence number {sid!r} does not name a line of the Pharaoh file "
+                            f"sentence number {shorten(sid)} does not name a line of the Pharaoh file "
                             f"{ref.path} ({n} lines; NAACL sentence n = line n)",
                             path=f.path,
                             line=f.sents[sid].first_line,
@@ -321,43 +336,72 @@ def score_alignment(
         raise InputError(f"sentence_ids must be 'value' or 'text', got {sentence_ids!r}")
     as_text = sentence_ids == "text"
     g = _read(gold, gold_format, gold_base, reverse_gold, True, as_text)
-    s = _read(system, system_format, system_base, reverse_system, False, as_text)
+    s = _read(system, system_format, system_base, reverse_system, False, as_text, empty_layout=g.fmt)
     _gold_sets(g, bool(all_sure), bool(ignore_possible))
     keys, gs, ss = _pair(g, s, as_text)
     warned = _id_spelling(g, s, bool(strict)) if not as_text else ()
+    kind = report or ("wpt" if g.fmt == "naacl" else "lilt")
+    if kind not in ("wpt", "lilt", "dreamt"):
+        raise InputError(f"report must be 'wpt', 'lilt' or 'dreamt', got {report!r}")
     rows = []
     for gsent, ssent in zip(gs, ss):
         S, Pl, P = gsent.sure, gsent.poss, gsent.possible()
-        # wa_eval_align.pl: the system's links = its P-labelled links, then its S-labelled ones
+        # wa_eval_align.pl: the system's links = its P-labelled links, then its S-labelled ones (a link
+        # labelled both counts twice); aer.py and Och & Ney: the set of the system's links
         a_list = list(ssent.poss) + list(ssent.sure)
-        a_s = sum(1 for x in a_list if x in S)
-        a_p = sum(1 for x in a_list if x in P)
-        sure_match = len(ssent.sure & S)
-        rows.append((a_s, a_p, len(a_list), len(S), sure_match, len(ssent.sure), len(ssent.poss), len(Pl)))
-    v = np.array(rows, np.int64).reshape(-1, 8)
-    tot = v.sum(0)
-    a_s, a_p, a, n_s, sure_match, a_sure, a_poss, n_pl = (int(x) for x in tot)
-    if n_s == 0:
+        a_set = ssent.sure | ssent.poss
+        rows.append(
+            (
+                sum(1 for x in a_list if x in S),
+                sum(1 for x in a_list if x in P),
+                len(a_list),
+                len(a_set & S),
+                len(a_set & P),
+                len(a_set),
+                len(S),
+                len(P),
+                len(ssent.sure & S),
+                len(ssent.sure),
+                len(ssent.poss),
+                len(Pl),
+            )
+        )
+    v = np.array(rows, np.int64).reshape(-1, 12)
+    tot = [int(x) for x in v.sum(0)]
+    w_s, w_p, w_a, a_s, a_p, a, n_s, _n_p, sure_match, a_sure, a_poss, n_pl = tot
+    notes: list[str] = []
+    if kind != "wpt" and n_s == 0:
         raise FormatError(
-            "the gold file has no sure link: recall and AER are undefined (aer.py divides "
-            "by zero); use gold with S links",
+            "the gold file has no sure link: recall and AER are undefined (aer.py divides by zero); use gold with "
+            "S links (report=wpt prints what wa_eval_align.pl prints)",
             path=g.path,
         )
-    if a == 0:
+    if kind != "wpt" and a == 0:
         raise FormatError(
-            "the system file has no link: precision is undefined (aer.py divides by zero, "
-            "wa_eval_align.pl prints AER 0.0000)",
+            "the system file has no link: precision is undefined (aer.py divides by zero; report=wpt prints what "
+            "wa_eval_align.pl prints)",
             path=s.path,
         )
-    kind = report or ("wpt" if g.fmt == "naacl" else "lilt")
     if kind == "wpt":
         sp = sure_match / a_sure if a_sure else 0
         sr = sure_match / n_s if n_s else 0
         sf = 2 * sr * sp / (sr + sp) if sr and sp else 0
-        pp = a_p / (a_sure + a_poss) if a_sure + a_poss else 0
-        pr = a_p / (n_s + n_pl) if n_s + n_pl else 0
+        pp = w_p / (a_sure + a_poss) if a_sure + a_poss else 0
+        pr = w_p / (n_s + n_pl) if n_s + n_pl else 0
         pf = 2 * pr * pp / (pr + pp) if pr and pp else 0
-        aer_w = 1 - (a_s + a_p) / (a_sure + a_poss + n_s)
+        aer_w = 1 - (w_s + w_p) / (a_sure + a_poss + n_s) if a_sure + a_poss else 0
+        if n_s == 0:
+            notes.append(
+                f"{g.path}: the gold file has no sure link: recall and Och & Ney's AER are undefined; as "
+                "wa_eval_align.pl does, the report gives sure precision and recall 0 and its AER counts the "
+                "possible links alone"
+            )
+        if w_a == 0:
+            notes.append(
+                f"{s.path}: the system file has no link: precision is undefined and wa_eval_align.pl prints "
+                "AER 0.0000 (its guard); by the formula nothing aligned is AER 1, which sigfast's statistics "
+                "(score --json, compare) give"
+            )
         text = (
             "\nThe following results assume correct file formats.\n"
             "Make sure you have previously checked the file format\n"
@@ -382,17 +426,27 @@ def score_alignment(
         aer = 1.0 - ((float(a_p) + float(a_s)) / (float(a) + float(n_s)))
         text = f"{s.path}: {aer * 100.0:.1f}% ({prec * 100.0:.1f}%/{rec * 100.0:.1f}%/{a})\n"
         if f_alpha is not None and f_alpha >= 0.0:
-            fm = 1.0 / (f_alpha / prec + (1.0 - f_alpha) / rec)
+            if prec == 0.0 or rec == 0.0:
+                notes.append(
+                    f"{s.path}: no correct link, so precision or recall is 0: aer.py's F-measure divides by zero "
+                    "here; its limit, 0, is printed"
+                )
+                fm = 0.0
+            else:
+                fm = 1.0 / (f_alpha / prec + (1.0 - f_alpha) / rec)
             text += f"F-Measure: {fm:.3f}\n"
-    elif kind == "dreamt":
-        text = f"Precision = {a_p / a:f}\nRecall = {a_s / n_s:f}\nAER = {1 - ((a_s + a_p) / (a + n_s)):f}\n"
     else:
-        raise InputError(f"report must be 'wpt', 'lilt' or 'dreamt', got {report!r}")
+        text = f"Precision = {a_p / a:f}\nRecall = {a_s / n_s:f}\nAER = {1 - ((a_s + a_p) / (a + n_s)):f}\n"
+    for note in notes:
+        warnings.warn(note, AlignmentWarning, stacklevel=2)
+    # aer: counted as the report's reference counts (wa_eval_align.pl: a link listed both S and P twice);
+    # Och & Ney's precision and recall: over the set of the system's links, against P and S
+    aer_cols = [0, 1, 2, 6] if kind == "wpt" else [3, 4, 5, 6]
     stats = {
-        "aer": ItemStats("aer", ("a_and_s", "a_and_p", "a", "s"), v[:, [0, 1, 2, 3]].copy()),
-        "precision": ItemStats("precision", ("tp", "guessed", "gold"), v[:, [1, 2, 3]].copy()),
-        "recall": ItemStats("recall", ("tp", "guessed", "gold"), v[:, [0, 2, 3]].copy()),
-        "f1": ItemStats("f1", ("tp", "guessed", "gold"), v[:, [4, 5, 3]].copy()),
+        "aer": ItemStats("aer", ("a_and_s", "a_and_p", "a", "s"), v[:, aer_cols].copy()),
+        "precision": ItemStats("precision", ("tp", "guessed", "gold"), v[:, [4, 5, 7]].copy()),
+        "recall": ItemStats("recall", ("tp", "guessed", "gold"), v[:, [3, 5, 6]].copy()),
+        "f1": ItemStats("f1", ("tp", "guessed", "gold"), v[:, [8, 9, 6]].copy()),
     }
     n = len(keys)
     scores = {
@@ -410,7 +464,7 @@ def score_alignment(
         ids,
         views=VIEWS,
         unit_source=_unit_source(ids, gs, ss),
-        warnings=warned,
+        warnings=warned + tuple(notes),
     )
 
 
@@ -427,7 +481,7 @@ def _id_spelling(g: _File, s: _File, strict: bool) -> tuple[str, ...]:
         return ()
     k = odd[0]
     what = (
-        f"sentence number {s.spelled[k]!r} is written {g.spelled[k]!r} in the gold file {g.path} "
+        f"sentence number {shorten(s.spelled[k])} is written {shorten(g.spelled[k])} in the gold file {g.path} "
         f"({len(odd)} sentence(s) in all); wa_eval_align.pl compares sentence numbers as text and would "
         "match none of their links"
     )

@@ -1028,7 +1028,7 @@ SPECS = (
         options=_chunk_options(" "),
         gold_optional=True,
         views=VIEWS,
-        metrics=("f1", "precision", "recall", "accuracy"),
+        metrics=("f1", "precision", "recall", "accuracy", "f1:<TYPE>"),
         split_unit="sentence",
     ),
     FormatSpec(
@@ -1039,7 +1039,7 @@ SPECS = (
         options=_chunk_options(None),
         aliases=("chunk", "bio", "conll2003", "iob"),
         views=VIEWS,
-        metrics=("f1", "precision", "recall", "accuracy"),
+        metrics=("f1", "precision", "recall", "accuracy", "f1:<TYPE>"),
         detect=_looks_like_tag_columns,
         split_unit="sentence",
     ),

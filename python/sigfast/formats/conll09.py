@@ -187,7 +187,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display
+from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, shorten
 from .dependency import (
     ASCII_WS,
     STRICT,
@@ -202,6 +202,7 @@ from .dependency import (
     perl_split,
     read_lines,
     resolve_punct,
+    score_punct_hint,
     system_label,
     token_units,
     walk,
@@ -412,7 +413,7 @@ def _frames(
                     a = _trim(a)
                     if not a:
                         raise FormatError(
-                            f"sentence {sentence}: empty argument label in {label!r} "
+                            f"sentence {sentence}: empty argument label in {shorten(label)} "
                             f"(column {p.col + 1}); eval09.pl dies here",
                             path=rd.name,
                             line=i + 1,
@@ -611,7 +612,7 @@ def _parse(
     glines = read_lines(gold, "gold")
     slines = read_lines(system, "system")
     ws = ASCII_WS if v08 else UNICODE_WS
-    blocks = walk(glines, slines, gname, sname, ws)
+    blocks = walk(glines, slines, gname, sname, ws, lenience)
     grd, srd = _Reader(v08, glines, gname), _Reader(v08, slines, sname)
     form_col, head_col, dep_col = (5, 8, 9) if v08 else (1, 8, 10)
     pos_col = 7 if v08 else 5  # the "pos" the scripts compare: PPOSS (2008), PPOS (2009)
@@ -696,6 +697,47 @@ def _parse(
     return _Parse(syn_rows, srl_rows, ids, phantoms, skipped_g, skipped_s, np_rows, cls_rows)
 
 
+#: The per-item metrics of both formats (the headline first), as ``stats`` keys.
+METRIC_NAMES = (
+    "labeled_macro_f1",
+    "las",
+    "uas",
+    "label_acc",
+    "exact_syntactic",
+    "sem_labeled_precision",
+    "sem_labeled_recall",
+    "sem_labeled_f1",
+    "sem_unlabeled_precision",
+    "sem_unlabeled_recall",
+    "sem_unlabeled_f1",
+    "prop_precision",
+    "prop_recall",
+    "prop_f1",
+    "exact_semantic",
+    "labeled_macro_precision",
+    "labeled_macro_recall",
+    "unlabeled_macro_precision",
+    "unlabeled_macro_recall",
+    "unlabeled_macro_f1",
+    "exact_overall",
+    "labeled_micro_precision",
+    "labeled_micro_recall",
+    "labeled_micro_f1",
+    "unlabeled_micro_precision",
+    "unlabeled_micro_recall",
+    "unlabeled_micro_f1",
+)
+#: conll08's additions (Surdeanu et al. 2008, Sect. 6)
+METRIC_NAMES_08 = (
+    *(f"sem_labeled_{w}_{k}" for k in ("verbal", "nominal") for w in ("precision", "recall", "f1")),
+    "nonproj_las",
+    "nonproj_uas",
+    "nonproj_unlabeled_precision",
+    "nonproj_unlabeled_recall",
+    "nonproj_unlabeled_f1",
+)
+
+
 def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     v08 = fmt == "conll08"
     script = "eval08.pl" if v08 else "eval09.pl"
@@ -723,7 +765,8 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     srl_tot = n_sent + int(ph.sum())
     if tot == 0:
         raise FormatError(
-            "no token is scored: every gold token is punctuation and punctuation is left out; pass punct=True "
+            "no token is scored: every gold token is punctuation and punctuation is left out; "
+            f"{score_punct_hint(options, False)} scores it "
             f"({script} dies with 'Illegal division by zero' here)",
             path=gname,
         )
@@ -1179,7 +1222,7 @@ SPECS = (
         views=VIEWS,
         split_unit="sentence",
         punct=_punct("eval08.pl"),
-        metrics=("labeled_macro_f1",),
+        metrics=METRIC_NAMES + METRIC_NAMES_08,
     ),
     FormatSpec(
         name="conll09",
@@ -1191,6 +1234,6 @@ SPECS = (
         views=VIEWS,
         split_unit="sentence",
         punct=_punct("eval09.pl"),
-        metrics=("labeled_macro_f1",),
+        metrics=METRIC_NAMES,
     ),
 )

@@ -120,6 +120,7 @@ from ._base import (
     decode_utf8,
     display,
     read_file_bytes,
+    shorten,
     split_lines,
 )
 
@@ -157,13 +158,32 @@ class Lenience:
     pos: list[tuple[int, str, str]] = field(default_factory=list)
     head: list[tuple[int, str, str]] = field(default_factory=list)  # same number, other text
     not_number: list[tuple[int, str]] = field(default_factory=list)  # system HEADs that are no number
+    missing_blank: int = 0  # blank lines at the end of gold past the system file's end
+    extra_blank: int = 0  # blank lines at the end of the system file past gold's end
 
     def messages(self, sname: str) -> list[str]:
         out = []
+        for n, what, verb in (
+            (self.missing_blank, "missing", "lacks"),
+            (self.extra_blank, "extra", "has"),
+        ):
+            if not n:
+                continue
+            if self.script == "eval.pl":
+                said = "eval.pl stops there with 'Fatal: line mismatch' and prints no score; sigfast ignores them"
+            else:
+                said = (
+                    f"{self.script} warns 'Warning: ignoring {what} blank line at the end of {sname}.' and ignores "
+                    "them, as does sigfast"
+                )
+            out.append(
+                f"{sname}: the system file {verb} {n} blank line(s) at its end "
+                f"{'that the gold file has' if what == 'missing' else 'that the gold file does not have'}; {said}"
+            )
         if self.form:
             line, g, sy = self.form[0]
             out.append(
-                f"{sname}, line {line}: the system FORM {sy!r} differs from the gold FORM {g!r} "
+                f"{sname}, line {line}: the system FORM {shorten(sy)} differs from the gold FORM {shorten(g)} "
                 f"({len(self.form)} token line(s) in all); {self.script} only warns ('word/pos mismatch') and "
                 "scores the tokens, and so does sigfast (punctuation is decided by the gold FORM); strict=true "
                 "refuses such a file"
@@ -171,22 +191,22 @@ class Lenience:
         if self.pos:
             line, g, sy = self.pos[0]
             out.append(
-                f"{sname}, line {line}: the system {self.pos_name} {sy!r} differs from the gold {g!r} "
+                f"{sname}, line {line}: the system {self.pos_name} {shorten(sy)} differs from the gold {shorten(g)} "
                 f"({len(self.pos)} token line(s) in all); {self.script} warns ('word/pos mismatch') and ignores it, "
                 "as does sigfast"
             )
         if self.head:
             line, g, sy = self.head[0]
             out.append(
-                f"{sname}, line {line}: the system HEAD {sy!r} is the gold HEAD {g!r} written differently "
-                f"({len(self.head)} token line(s) in all); {self.script} compares HEADs as text, so the head counts "
-                "as wrong where the token is scored, and so does sigfast"
+                f"{sname}, line {line}: the system HEAD {shorten(sy)} is the gold HEAD {shorten(g)} written "
+                f"differently ({len(self.head)} token line(s) in all); {self.script} compares HEADs as text, so "
+                "the head counts as wrong where the token is scored, and so does sigfast"
                 + ("; strict=true refuses a HEAD written +N" if any(h[2][:1] == "+" for h in self.head) else "")
             )
         if self.not_number:
             line, h = self.not_number[0]
             out.append(
-                f"{sname}, line {line}: the system HEAD {h!r} is not a non-negative integer "
+                f"{sname}, line {line}: the system HEAD {shorten(h)} is not a non-negative integer "
                 f"({len(self.not_number)} token line(s) in all); {self.script} compares it as text, so the head "
                 "counts as wrong where the token is scored, and so does sigfast; strict=true refuses it"
             )
@@ -270,6 +290,7 @@ def walk(
     gname: str,
     sname: str,
     ws: re.Pattern[str] = ASCII_WS,
+    lenience: Lenience | None = None,
 ) -> list[Block]:
     """Read both files in lockstep, line by line, as the scripts' ``read_sent`` does.
 
@@ -298,11 +319,15 @@ def walk(
             if g is not None and s is None:
                 if blank.fullmatch(g):
                     i += 1
+                    if lenience is not None:
+                        lenience.missing_blank += 1
                     continue
                 _layout_error(gold, system, gname, sname, blank, i)
             if g is None and s is not None:
                 if blank.fullmatch(s):
                     i += 1
+                    if lenience is not None:
+                        lenience.extra_blank += 1
                     continue
                 _layout_error(gold, system, gname, sname, blank, i)
             if g is None and s is None:
@@ -381,11 +406,20 @@ def resolve_punct(options: dict[str, Any], default: bool, p_means_score: bool, s
         v = as_bool("punct", punct)
         if p is not None and v != out:
             raise InputError(
-                f"options punct={v} and p={p} contradict each other (for {script}, -p "
-                f"{'scores' if p_means_score else 'leaves out'} punctuation); give one of them"
+                f"options -o punct={str(v).lower()} and -o p={str(as_bool('p', p)).lower()} contradict each other "
+                f"(for {script}, -p {'scores' if p_means_score else 'leaves out'} punctuation); give one of them"
             )
         out = v
     return out
+
+
+def score_punct_hint(options: dict[str, Any], p_means_score: bool) -> str:
+    """How to score punctuation, spelled as the command line takes it (and as Python does), naming the
+    option the user gave: the script's ``p`` if given, else ``punct``."""
+    if options.get("p") is not None:
+        v = "true" if p_means_score else "false"
+        return f"-o p={v} (p={v.capitalize()} in Python)"
+    return "-o punct=true (punct=True in Python)"
 
 
 def no_extra(options: dict[str, Any], fmt: str, allowed: str) -> None:
@@ -434,8 +468,8 @@ def check_token(
     if gf[form_col] != sf[form_col]:
         if not lenient:
             raise FormatError(
-                f"sentence {sentence}: the system FORM {sf[form_col]!r} differs from the gold FORM "
-                f"{gf[form_col]!r} on the same line of {gname}; the files must contain the same tokens "
+                f"sentence {sentence}: the system FORM {shorten(sf[form_col])} differs from the gold FORM "
+                f"{shorten(gf[form_col])} on the same line of {gname}; the files must contain the same tokens "
                 "in the same order"
                 + (" (the scorer only warns: without strict=true sigfast scores it too)" if lenience else ""),
                 path=sname,
@@ -453,7 +487,7 @@ def check_token(
                 continue
             plus = lenience is not None and _SIGNED_DIGITS.match(h)
             raise FormatError(
-                f"sentence {sentence}: HEAD (column {head_col + 1}) is {h!r}, not a non-negative "
+                f"sentence {sentence}: HEAD (column {head_col + 1}) is {shorten(h)}, not a non-negative "
                 "integer; every token needs the number of its head (0 for the root)"
                 + (" (strict=true refuses a HEAD written +N)" if plus else "")
                 + (
@@ -534,7 +568,7 @@ def _parse(
     gname, sname = display(gold), display(system)
     glines = read_lines(gold, "gold")
     slines = read_lines(system, "system")
-    blocks = walk(glines, slines, gname, sname)
+    blocks = walk(glines, slines, gname, sname, lenience=lenience)
 
     rows: list[tuple[int, int, int, int]] = []  # per sentence: tot, las_ok, uas_ok, la_ok
     ids: list[str] = []
@@ -589,7 +623,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     if tot == 0:
         raise FormatError(
             "no token is scored: every gold token is punctuation"
-            + ("" if punct else " and punctuation is left out; pass punct=True to score it")
+            + ("" if punct else f" and punctuation is left out; {score_punct_hint(options, fmt == 'conllx')} scores it")
             + f" ({'eval.pl' if fmt == 'conllx' else 'eval07.pl'} dies with 'Illegal division by zero' here)",
             path=gname,
         )

@@ -18,8 +18,9 @@ Options:
   ``"sacrebleu[ko]"``), the n-gram counting staying in Rust; sacrebleu's
   SentencePiece tokenizers (``spm``, ``flores101``, ``flores200``,
   ``spBLEU-1K``) are refused;
-* ``lowercase``: lowercase hypotheses and references first (``-lc`` for BLEU,
-  ``--chrf-lowercase`` for chrF);
+* ``lowercase``: lowercase hypotheses and references for BLEU (sacrebleu's
+  ``-lc``, which is BLEU's only); ``chrf_lowercase``: the same for chrF and
+  chrF++ (``--chrf-lowercase``); TER has ``ter_case_sensitive``;
 * ``width``: decimals of the score in the report, 2 by default (sacrebleu's
   ``Score.format()``); ``width=1`` is the sacrebleu command line's default;
 * TER, as sacrebleu's flags of the same names: ``ter_normalized``
@@ -46,6 +47,16 @@ effective order (``item_metric_params`` ``{"smooth": "exp",
 "effective_order": True}``, sacrebleu's ``sentence_bleu`` and the
 ``--sentence-level`` command line), chrF and TER with the corpus formula on
 the segment's statistics.
+
+``ScoreReport.reference_json``: one object per metric, as sacrebleu's command
+line prints it in JSON (``sacrebleu REF... -i SYS -m bleu chrf ter -w WIDTH``:
+``name``, ``score`` at ``width`` decimals, ``signature``, BLEU's
+``verbose_score``, and each signature field), with the full-precision details
+of sacrebleu's score objects: for BLEU ``precisions``, ``bp``, ``ratio``,
+``sys_len``, ``ref_len``, ``counts``, ``totals`` and ``sentence_signature``
+(the signature of sentence BLEU, ``eff:yes``, that ``score --per-item``
+uses); for chrF ``char_order``, ``word_order``, ``beta``; for TER
+``num_edits`` and ``ref_length``. ``sigfast score -f mt --json`` prints it.
 
 ``ScoreReport.text``: one line per metric, exactly as sacrebleu's command line
 prints it (``sacrebleu REF... -i SYS -m bleu chrf -f text -w 2`` gives the
@@ -256,6 +267,7 @@ def score_mt(
     metric: str | Sequence[str] | None = None,
     tokenize: str = "13a",
     lowercase: bool = False,
+    chrf_lowercase: bool = False,
     width: int = 2,
     ter_normalized: bool = False,
     ter_no_punct: bool = False,
@@ -283,29 +295,30 @@ def score_mt(
             f"tokenizer {tokenize!r} is not supported; choose from {', '.join(_TOKENIZERS + tuple(_DELEGATED))}"
         )
     lowercase = bool(lowercase)
+    chrf_lowercase = bool(chrf_lowercase)
     if isinstance(width, bool) or not isinstance(width, int) or not 0 <= width <= 17:
         raise InputError(f"width must be an integer from 0 to 17, got {width!r}")
 
     ref_paths = _paths(gold)
     sys_name = display(system)
     hyps, refs = read_aligned(system, ref_paths)
-    if lowercase:
-        hyps_c = [h.lower() for h in hyps]
-        refs_c = [[x.lower() for x in r] for r in refs]
-    else:
-        hyps_c, refs_c = hyps, refs
+
+    def lowered(on: bool) -> tuple[list[str], list[list[str]]]:
+        return ([h.lower() for h in hyps], [[x.lower() for x in r] for r in refs]) if on else (hyps, refs)
 
     nat = _native()
     n = len(hyps)
     nrefs = len(refs)
-    case = "lc" if lowercase else "mixed"
     scores: dict[str, float] = {}
+    details: list[dict[str, Any]] = []
     stats: dict[str, ItemStats] = {}
     lines: list[str] = []
     params: dict[str, Any]
     item_params: dict[str, Any] | None
     for m in dict.fromkeys(metrics):
         if m == "bleu":
+            hyps_c, refs_c = lowered(lowercase)
+            case = "lc" if lowercase else "mixed"
             tok_sig = tokenize
             if tokenize in _DELEGATED:
                 tok = _delegated_tokenizer(tokenize)
@@ -329,9 +342,26 @@ def score_mt(
             sys_len, ref_len = int(sums[0]), int(sums[1])
             ratio = sys_len / ref_len if ref_len else 0
             sig = _signature(nrefs, [("case", case), ("eff", "no"), ("tok", tok_sig), ("smooth", "exp")])
-            lines.append(
-                f"BLEU|{sig} = {value:.{width}f} {'/'.join(f'{p:.1f}' for p in prec)} "
+            verbose = (
+                f"{'/'.join(f'{p:.1f}' for p in prec)} "
                 f"(BP = {bp:.3f} ratio = {ratio:.3f} hyp_len = {sys_len:d} ref_len = {ref_len:d})"
+            )
+            lines.append(f"BLEU|{sig} = {value:.{width}f} {verbose}")
+            order = (len(sums) - 2) // 2
+            details.append(
+                _json("BLEU", value, width, sig, verbose)
+                | {
+                    "precisions": prec,
+                    "bp": bp,
+                    "ratio": ratio,
+                    "sys_len": sys_len,
+                    "ref_len": ref_len,
+                    "counts": [int(x) for x in sums[2 : 2 + order]],
+                    "totals": [int(x) for x in sums[2 + order :]],
+                    "sentence_signature": _signature(
+                        nrefs, [("case", case), ("eff", "yes"), ("tok", tok_sig), ("smooth", "exp")]
+                    ),
+                }
             )
         elif m == "ter":
             ter_opts = dict(
@@ -357,14 +387,22 @@ def score_mt(
                 ],
             )
             lines.append(f"TER|{sig} = {value:.{width}f}")
+            tsum = values.sum(0)
+            details.append(
+                _json("TER", value, width, sig) | {"num_edits": float(tsum[0]), "ref_length": float(tsum[1])}
+            )
         else:
             word_order = 2 if m == "chrf++" else 0
+            hyps_c, refs_c = lowered(chrf_lowercase)
+            case = "lc" if chrf_lowercase else "mixed"
             values = nat.chrf_stats(hyps_c, refs_c, 6, word_order, 2.0)
             params, item_params = {"char_order": 6, "word_order": word_order, "beta": 2}, None
             met = get_metric("chrf", **params)
             value = float(met.evaluate(values.sum(0, keepdims=True), n)[0])
             sig = _signature(nrefs, [("case", case), ("eff", "yes"), ("nc", 6), ("nw", word_order), ("space", "no")])
-            lines.append(f"chrF2{'+' * word_order}|{sig} = {value:.{width}f}")
+            name = f"chrF2{'+' * word_order}"
+            lines.append(f"{name}|{sig} = {value:.{width}f}")
+            details.append(_json(name, value, width, sig) | {"char_order": 6, "word_order": word_order, "beta": 2})
         scores[m] = value
         stats[m] = ItemStats(
             metric="chrf" if m.startswith("chrf") else m,
@@ -382,7 +420,19 @@ def score_mt(
         scores=scores,
         stats=stats,
         default_metric=metrics[0],
+        reference_json=details,
     )
+
+
+def _json(name: str, value: float, width: int, sig: str, verbose: str | None = None) -> dict[str, Any]:
+    """A metric as sacrebleu's command line prints it in JSON (``Score.format(is_json=True)``)."""
+    d: dict[str, Any] = {"name": name, "score": float(f"{value:.{width}f}"), "signature": sig}
+    if verbose is not None:
+        d["verbose_score"] = verbose
+    for part in sig.split("|"):
+        key, val = part.split(":")
+        d[key] = val
+    return d
 
 
 SPECS = (
@@ -400,7 +450,8 @@ SPECS = (
                 "BLEU tokenizer (sacrebleu's names)",
                 choices=_TOKENIZERS + tuple(_DELEGATED) + _SPM,
             ),
-            Option("lowercase", bool, False, "lowercase before scoring (sacrebleu -lc)"),
+            Option("lowercase", bool, False, "BLEU: lowercase before scoring (sacrebleu -lc, which is BLEU's only)"),
+            Option("chrf_lowercase", bool, False, "chrF, chrF++: lowercase before scoring (--chrf-lowercase)"),
             Option("width", int, 2, "decimals in the report (sacrebleu -w)", minimum=0, maximum=17),
             Option("ter_normalized", bool, False, "TER: tokenize punctuation and numbers (--ter-normalized)"),
             Option("ter_no_punct", bool, False, "TER: remove punctuation (--ter-no-punct)"),

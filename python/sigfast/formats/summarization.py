@@ -23,8 +23,9 @@ use_stemmer=False).score(target, prediction)`` computes it:
 * several references: per ROUGE type the reference with the highest F
   (the first one on ties), as ``score_multi`` does; its P and R are kept.
 
-Options: ``rouge_types=("rouge1", "rouge2", "rougeL")`` (any ``rougeN``
-with N >= 1, ``rougeL`` and ``rougeLsum``); ``use_stemmer=False``;
+Options: ``rouge_types=("rouge1", "rouge2", "rougeL")`` (the types
+rouge-score knows: ``rouge1`` to ``rouge9``, ``rougeL`` and ``rougeLsum``;
+any other is an error, as in rouge-score); ``use_stemmer=False``;
 ``sentence_sep=None``: a string that separates sentences inside a line (e.g.
 ``"<n>"``); it is replaced by a newline in every document before scoring, as
 if the document had been given to rouge-score with newlines between its
@@ -59,7 +60,9 @@ from .mt import _paths, read_aligned
 __all__ = ["SPECS", "rouge_tokens", "score_rouge"]
 
 _WORD = re.compile(r"[a-z0-9]+")
-_TYPE = re.compile(r"rouge([1-9][0-9]*)$")
+# rouge-score's own rule (``re.match(r"rouge[0-9]$", ...)`` and n > 0): rouge1 ... rouge9; it raises
+# "Invalid rouge type" for rouge10 and beyond, and "rougen requires positive n" for rouge0
+_TYPE = re.compile(r"rouge([1-9])\Z")
 
 
 def rouge_tokens(text: str) -> list[str]:
@@ -78,7 +81,10 @@ def _parse_types(rouge_types: Any) -> list[tuple[str, int]]:
             continue
         m = _TYPE.match(str(t))
         if not m:
-            raise InputError(f"unknown ROUGE type {t!r}; use rougeN (N >= 1), rougeL or rougeLsum")
+            raise InputError(
+                f"unknown ROUGE type {str(t)[:40]!r}; rouge-score knows rouge1 to rouge9, rougeL and rougeLsum "
+                "(it refuses any other with 'Invalid rouge type')"
+            )
         out.append((t, int(m.group(1))))
     return out
 
@@ -145,6 +151,6 @@ SPECS = (
             ),
         ),
         aliases=("summarization", "rouge_score"),
-        metrics=("rouge1", "rouge2", "rougeL"),
+        metrics=("<TYPE>", "<TYPE>_precision", "<TYPE>_recall"),
     ),
 )
