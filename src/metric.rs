@@ -1288,11 +1288,19 @@ mod invariant_tests {
     fn aer_invariants_are_the_reference_scorers_counts() {
         // aer.py --allSure --ignorePossible: S ⊄ P, so |A∩S| may exceed |A∩P|;
         // wa_eval_align.pl counts a link listed both S and P twice, so |A∩S| may exceed |S|
-        assert!(Metric::Aer.check_rows(&[3.0, 2.0, 4.0, 3.0], true, "aer").is_ok());
-        assert!(Metric::Aer.check_rows(&[3.0, 4.0, 4.0, 2.0], true, "aer").is_ok());
+        assert!(Metric::Aer
+            .check_rows(&[3.0, 2.0, 4.0, 3.0], true, "aer")
+            .is_ok());
+        assert!(Metric::Aer
+            .check_rows(&[3.0, 4.0, 4.0, 2.0], true, "aer")
+            .is_ok());
         // but no count of A's links exceeds |A|
-        assert!(Metric::Aer.check_rows(&[5.0, 4.0, 4.0, 9.0], true, "aer").is_err());
-        assert!(Metric::Aer.check_rows(&[1.0, 5.0, 4.0, 9.0], true, "aer").is_err());
+        assert!(Metric::Aer
+            .check_rows(&[5.0, 4.0, 4.0, 9.0], true, "aer")
+            .is_err());
+        assert!(Metric::Aer
+            .check_rows(&[1.0, 5.0, 4.0, 9.0], true, "aer")
+            .is_err());
     }
 
     #[test]

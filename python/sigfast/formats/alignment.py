@@ -166,10 +166,19 @@ def _detect(lines: list[str], path: str) -> str:
     )
 
 
+_MAX_DIGITS = 18  # positions and sentence numbers fit an int64 (and Python's int() of a string stays cheap)
+
+
+def _number(x: str, what: str, path: str, line: int) -> int:
+    if len(x) > _MAX_DIGITS:
+        raise FormatError(f"{what} {shorten(x)} has more than {_MAX_DIGITS} digits", path=path, line=line)
+    return int(x)
+
+
 def _pos(x: str, base: int, path: str, line: int) -> int:
     if not _POS.match(x):
         raise FormatError(f"position {shorten(x)} is not a plain decimal integer", path=path, line=line)
-    v = int(x) - base
+    v = _number(x, "position", path, line) - base
     if v < -1 or (v < 0 and base == 0):
         raise FormatError(f"position {shorten(x)} below the first index {base}", path=path, line=line)
     return v  # -1: position 0 in a 1-based file (NULL), kept as a link like any other
@@ -213,7 +222,8 @@ def _read(
                         path=p,
                         line=ln,
                     )
-                a, b = int(m.group(1)) - base, int(m.group(3)) - base
+                a = _number(m.group(1), "position", p, ln) - base
+                b = _number(m.group(3), "position", p, ln) - base
                 if a < 0 or b < 0:
                     raise FormatError(f"link {shorten(tok)} below the first index {base}", path=p, line=ln)
                 link = (b, a) if reverse else (a, b)
@@ -234,7 +244,7 @@ def _read(
                 path=p,
                 line=ln,
             )
-        sid: Any = int(f[0]) if _INT.match(f[0]) and not as_text else f[0]
+        sid: Any = _number(f[0], "sentence number", p, ln) if _INT.match(f[0]) and not as_text else f[0]
         if sid in spelled and spelled[sid] != f[0]:
             raise FormatError(f"sentence number {shorten(f[0])} also written {shorten(spelled[sid])}", path=p, line=ln)
         spelled[sid] = f[0]

@@ -236,6 +236,8 @@ def _perl_num(s: str | None) -> float:
 
 
 def _digits_value(s: str) -> int | float:
+    if len(s) > 19:  # beyond 2^64 Perl compares doubles (inf for a very long number); int() would refuse
+        return float(s)
     n = int(s)
     return n if n < 2**64 else float(n)
 

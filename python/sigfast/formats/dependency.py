@@ -502,7 +502,7 @@ def check_token(
         if pos_col is not None and gf[pos_col] != sf[pos_col]:
             lenience.pos.append((i + 1, gf[pos_col], sf[pos_col]))
         g, sy = gf[head_col], sf[head_col]
-        if g != sy and _SIGNED_DIGITS.match(sy) and int(g) == int(sy):
+        if g != sy and _SIGNED_DIGITS.match(sy) and _same_number(g, sy):
             lenience.head.append((i + 1, g, sy))
 
 
@@ -690,10 +690,21 @@ class TokenRow(NamedTuple):
     rel_ok: bool
 
 
+def _digits(s: str) -> str:
+    """A HEAD written ``+N`` or ``N`` as its plain digits, without leading zeros."""
+    return s.lstrip("+").lstrip("0") or "0"
+
+
+def _same_number(a: str, b: str) -> bool:
+    """Whether two HEADs (digits, perhaps ``+``) are the same number, at any length."""
+    return _digits(a) == _digits(b)
+
+
 def _attachment(head: str, pos: int) -> str:
     """A HEAD shown as its offset from the token (``-1``, ``+3``) or ``root``, as the CoNLL-U units do
-    (a system HEAD that is no number, which the scripts count wrong, as written)."""
-    if not _SIGNED_DIGITS.match(head):
+    (a system HEAD that is no number, which the scripts count wrong, or one too long for an offset,
+    as written)."""
+    if not _SIGNED_DIGITS.match(head) or len(_digits(head)) > 18:
         return head
     h = int(head)
     return "root" if h == 0 else f"{h - pos:+d}"
