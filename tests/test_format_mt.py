@@ -51,10 +51,10 @@ def sacre(metric_obj, hyp: Path, refs: list[Path]):
 
 def make(metric: str, **kw):
     tok = kw.get("tokenize", "13a")
-    lc = kw.get("lowercase", False)
     if metric == "bleu":
-        return BLEU(tokenize=tok, lowercase=lc)
-    return CHRF(word_order=2 if metric == "chrf++" else 0, lowercase=lc)
+        return BLEU(tokenize=tok, lowercase=kw.get("lowercase", False))
+    # sacrebleu's -lc is BLEU's; chrF's is --chrf-lowercase (sigfast: chrf_lowercase)
+    return CHRF(word_order=2 if metric == "chrf++" else 0, lowercase=kw.get("chrf_lowercase", False))
 
 
 def check(hyp: Path, refs: list[Path], metric: str, **kw):
@@ -101,6 +101,8 @@ def test_tokenizers_and_case(tok, lc):
 
 @pytest.mark.parametrize("metric", ["chrf", "chrf++"])
 def test_chrf_lowercase(metric):
+    check(FIX / "edge.hyp", EDGE, metric, chrf_lowercase=True)
+    # lowercase is BLEU's alone, as sacrebleu's -lc: chrF keeps case
     check(FIX / "edge.hyp", EDGE, metric, lowercase=True)
 
 

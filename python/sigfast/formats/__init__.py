@@ -196,7 +196,9 @@ def _parent(p: str) -> str:
 def named_systems(systems: Any, names: Sequence[str] | None = None) -> tuple[list[str], list[Any]]:
     """(names, paths) from a path, a list of paths or NAME=PATH strings, or a mapping."""
     if systems is None or isinstance(systems, (bytes, bytearray)):
-        raise InputError("give the system files: a path, a list of paths (NAME=PATH names one) or a mapping name → path")
+        raise InputError(
+            "give the system files: a path, a list of paths (NAME=PATH names one) or a mapping name → path"
+        )
     if isinstance(systems, (str, os.PathLike)):
         systems = [systems]
     if isinstance(systems, Mapping):

@@ -39,12 +39,18 @@ possible links; with both, they are sure and not possible, as in ``aer.py``), ``
 always the first argument (``gold``), as in both reference scorers (``aer.py reference
 hypothesis``, ``wa_eval_align.pl answer submission``).
 
-Statistics per sentence: ``aer`` [a_and_s, a_and_p, a, s]; ``precision`` [a_and_p, a, s] and
-``recall`` [a_and_s, a, s] (Och & Ney); ``f1`` [sure_match, sure_guessed, s]: the F-measure
-of ``wa_eval_align.pl``'s "Evaluation of SURE alignments" (system links labelled P are left
-out; for a system without P labels it is the F of |A&S|/|A| and |A&S|/|S|). The harmonic mean of
-Och & Ney's precision and recall (lilt's ``--fAlpha 0.5``) has no per-item statistics of the
-built-in metrics, so it is only printed in the lilt report.
+Statistics per sentence: ``aer`` [a_and_s, a_and_p, a, s], counted as the report's reference
+counts them: with ``report="wpt"`` as ``wa_eval_align.pl`` (a system link listed both as S and as
+P counts twice in each of the three), with ``"lilt"``/``"dreamt"`` over the set of the system's
+links, as ``aer.py`` reads them; ``precision`` [|A&P|, |A|, |P|] and ``recall`` [|A&S|, |A|,
+|S|] (Och & Ney, over the set of the system's links; P is S | P); ``f1`` [sure_match,
+sure_guessed, s]: the F-measure of ``wa_eval_align.pl``'s "Evaluation of SURE alignments"
+(system links labelled P are left out; for a system without P labels it is the F of |A&S|/|A|
+and |A&S|/|S|). Every count of A's links is at most |A|, the invariant the metric registry
+declares; |A&S| may exceed |A&P| (``all_sure`` with ``ignore_possible``: S is not inside P) and,
+with ``report="wpt"``, |S| (the double count). The harmonic mean of Och & Ney's precision and
+recall (lilt's ``--fAlpha 0.5``) has no per-item statistics of the built-in metrics, so it is
+only printed in the lilt report.
 
 Units: ``views=("sure", "possible")``, set views over links from the same parse as the
 statistics, keyed ``(sentence id, i, j, copy)`` (positions 0-based, after ``*_base`` and
@@ -62,12 +68,16 @@ References, run for parity: ``wa_eval_align.pl`` (Rada Mihalcea 2003; ``robertos
 @ 1fe2a43e3667fb2461736ddb48783ab0cf98a171, ``3rdparty/wa_eval_align.pl``) and lilt's ``aer.py``
 (``lilt/alignment-scripts`` @ 4da9bbfae633b1c8765281b0cd337233ed8d1446, ``scripts/aer.py``).
 
-Differences, all of them errors instead of numbers: the references fail or print misleading
-values where sigfast raises :class:`~sigfast.exceptions.FormatError`: no sure gold link at all
-(``aer.py``: ZeroDivisionError), no system link at all (``aer.py``: ZeroDivisionError;
-``wa_eval_align.pl`` prints AER 0.0000), lines with fewer than three fields or unknown labels
+Differences (docs/divergences.md has them all, with the options that restore the references):
+where ``aer.py`` divides by zero (no sure gold link, no system link, ``--fAlpha`` without a
+correct link) the lilt and dreamt reports raise :class:`~sigfast.exceptions.FormatError`, except
+the F-measure, printed as its limit 0 with an :class:`AlignmentWarning`; the WPT report prints
+what ``wa_eval_align.pl`` prints there (sure precision and recall 0, AER over the possible links;
+AER 0.0000 for an empty submission), with an :class:`AlignmentWarning`, and the statistics keep
+the formula (AER 1 for an empty submission). Lines with fewer than three fields or unknown labels
 (``wa_eval_align.pl`` stops silently or ignores the line), line-count mismatch (``aer.py``:
-AssertionError), positions that are not plain decimal integers. ``wa_eval_align.pl`` compares
+AssertionError), positions that are not plain decimal integers or have more than 18 digits are
+errors. ``wa_eval_align.pl`` compares
 sentence numbers as strings (``1`` never matches ``0001``, giving AER 1.0); sigfast compares
 their values and warns (``sentence_ids="text"`` gives the script's reading). Per sentence
 (``score --per-item``) a gold sentence without system links has AER 1 (the formula on its
