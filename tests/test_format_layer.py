@@ -250,7 +250,7 @@ def test_conll2012_bad_inputs(tmp_path, capsys):
 _TOY = '''
 """A toy format: one label per line in gold and system; accuracy per line."""
 import numpy as np
-from sigfast.formats import FormatSpec, ItemStats, Option, ScoreReport, UnitTable
+from sigfast.formats import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable
 from sigfast.formats._base import read_text, split_lines
 
 def score(gold, system, *, upper=False):
@@ -269,7 +269,8 @@ def score(gold, system, *, upper=False):
 
 SPECS = (FormatSpec(name="toy", description="one label per line", reference="none (a test plug-in)",
                     score=score, options=(Option("upper", bool, False, "compare upper-cased"),),
-                    views=("labels",), metrics=("accuracy",)),)
+                    views=("labels",), metrics=("accuracy",), split_unit="line",
+                    punct=Punct("form", "labels made only of punctuation")),)
 '''
 
 
@@ -320,6 +321,13 @@ def test_a_format_from_an_entry_point(toy_plugin, capsys):
     assert json.loads(capsys.readouterr().out)[0]["baseline"] == "a"
     assert main(["score", "-f", "toy", str(gold), str(a), "-o", "nope=1"]) == 1
     assert "format 'toy' has no option 'nope'" in capsys.readouterr().err
+    # the declaration serves diff (with its punctuation rule) and split (its unit) too
+    assert main(["diff", "-f", "toy", "--no-punct", str(gold), str(a), str(b)]) == 0
+    assert "rule: labels made only of punctuation" in capsys.readouterr().out
+    from sigfast.studies import splits
+
+    r = splits.random_splits(gold, None, n_splits=1, format="toy")
+    assert r.manifest["unit"] == "line" and r.manifest["n_units"] == 60
 
 
 def test_a_broken_plugin_is_one_clear_error(toy_plugin, monkeypatch, tmp_path):

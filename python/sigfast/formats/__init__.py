@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..exceptions import InputError
-from ._base import MISSING, FormatSpec, ItemStats, Option, Parsed, ScoreReport, Units, UnitTable
+from ._base import MISSING, FormatSpec, ItemStats, Option, Parsed, Punct, ScoreReport, Units, UnitTable
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -38,6 +38,7 @@ __all__ = [
     "ItemStats",
     "Option",
     "Parsed",
+    "Punct",
     "ScoreReport",
     "UnitTable",
     "Units",
