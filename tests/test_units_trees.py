@@ -180,6 +180,6 @@ def test_units_errors_go_through_the_error_contract():
     from sigfast.exceptions import FormatError
 
     with pytest.raises(FormatError, match=r"t.mrg, line 1: tree 1, column \d+: unbalanced"):
-        _native.evalb_score(b"(S (A a))\n", b"(S (A a)\n", None, None, None, "g.mrg", "t.mrg", None)
+        _native.evalb_units(b"(S (A a))\n", b"(S (A a)\n", None, None, None, "g.mrg", "t.mrg", None)
     with pytest.raises(FormatError, match=r"p.prm, line 1: DELETE_LABEL has no value"):
-        _native.evalb_score(b"(S (A a))\n", b"(S (A a))\n", b"DELETE_LABEL\n", None, None, "g", "t", "p.prm")
+        _native.evalb_units(b"(S (A a))\n", b"(S (A a))\n", b"DELETE_LABEL\n", None, None, "g", "t", "p.prm")

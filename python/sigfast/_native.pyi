@@ -183,11 +183,16 @@ UD_UNIT_VIEWS: list[str]
 def ud_units(
     gold: bytes, system: bytes, view: str, gold_name: str | None = None, system_name: str | None = None
 ) -> dict[str, object]: ...
-
-class EvalbUnits:
-    """The units of one ``evalb_score`` call (brackets and tags of that evaluation)."""
-
-    def columns(self) -> dict[str, object]: ...
+def evalb_units(
+    gold: bytes,
+    test: bytes,
+    prm: bytes | None = None,
+    cutoff_len: int | None = None,
+    max_error: int | None = None,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+    prm_name: str | None = None,
+) -> dict[str, object]: ...
 
 # --- TER and ROUGE statistics
 def ter_stats(

@@ -61,37 +61,20 @@ fn evalb_score<'py>(
     let prm = prm.map(|b| b.as_bytes());
     let mut names = Names::new(gold_name, system_name);
     names.params = prm_name;
-    let ((p, warnings), us, text) = quick(py, &names, || {
+    let ((p, warnings), rows, text) = quick(py, &names, || {
         let (p, w) = params(prm, cutoff_len, max_error)?;
-        let us = evalb::units(g, t, &p)?;
-        let rows: Vec<evalb::Sentence> = us.iter().map(|u| u.row.clone()).collect();
+        let rows = evalb::evaluate(g, t, &p)?;
         let text = evalb::render(&rows, &p);
-        Ok(((p, w), us, text))
+        Ok(((p, w), rows, text))
     })?;
-    let arr = row_array(py, us.iter().map(|u| &u.row))?;
-    let messages: Vec<(usize, String)> = us
+    let arr = row_array(py, rows.iter())?;
+    let messages: Vec<(usize, String)> = rows
         .iter()
-        .filter_map(|u| u.row.error.as_ref().map(|m| (u.row.id, m.clone())))
+        .filter_map(|r| r.error.as_ref().map(|m| (r.id, m.clone())))
         .collect();
-    let units = EvalbUnits { us };
-    Ok((text, arr, messages, warnings, p.cutoff_len, units)
+    Ok((text, arr, messages, warnings, p.cutoff_len)
         .into_pyobject(py)?
         .into_any())
-}
-
-/// The units of one `evalb_score` call: the brackets and tags of the very
-/// evaluation that gave its rows and report, kept in Rust until asked for.
-#[pyclass(module = "sigfast._native", name = "EvalbUnits", frozen)]
-pub struct EvalbUnits {
-    us: Vec<evalb::SentenceUnits>,
-}
-
-#[pymethods]
-impl EvalbUnits {
-    /// The units as a dict of flat columns (see `units_dict`).
-    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        units_dict(py, &self.us)
-    }
 }
 
 /// EVALB's per-sentence rows as an int64 array (sentences × 9: id, len,
@@ -118,7 +101,9 @@ fn row_array<'py, 'r>(
     PyArray1::from_vec(py, flat).reshape([n, 9])
 }
 
-/// The units of an evaluation (`evalb::units`) as a dict of flat columns:
+/// The units of `test` against `gold` from the same evaluation as
+/// `evalb_score` (same parse, deletions, label processing, quote repair and
+/// bracket matching), as a dict of flat columns:
 ///
 /// * `rows`: the per-sentence rows, as `evalb_score` returns them;
 /// * `words`, `word_offsets` (sentences + 1): the gold words after deletions
@@ -133,7 +118,30 @@ fn row_array<'py, 'r>(
 /// * `tag_sentence`, `tag_word` (index in the sentence's words), `gold_tag`,
 ///   `test_tag`, `tag_correct`: the words of the tagging accuracy (scored
 ///   sentences only).
-fn units_dict<'py>(py: Python<'py>, us: &[evalb::SentenceUnits]) -> PyResult<Bound<'py, PyDict>> {
+///
+/// Bad input raises what `evalb_score` raises.
+#[pyfunction]
+#[pyo3(signature = (gold, test, prm=None, cutoff_len=None, max_error=None, gold_name=None, system_name=None, prm_name=None))]
+#[allow(clippy::too_many_arguments)]
+fn evalb_units<'py>(
+    py: Python<'py>,
+    gold: &Bound<'py, PyBytes>,
+    test: &Bound<'py, PyBytes>,
+    prm: Option<&Bound<'py, PyBytes>>,
+    cutoff_len: Option<i64>,
+    max_error: Option<i64>,
+    gold_name: Option<String>,
+    system_name: Option<String>,
+    prm_name: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (g, t) = (gold.as_bytes(), test.as_bytes());
+    let prm = prm.map(|b| b.as_bytes());
+    let mut names = Names::new(gold_name, system_name);
+    names.params = prm_name;
+    let us = quick(py, &names, || {
+        let (p, _) = params(prm, cutoff_len, max_error)?;
+        Ok(evalb::units(g, t, &p)?)
+    })?;
     let mut words = Vec::new();
     let mut offsets = vec![0i64];
     let (mut gs, mut g0, mut g1, mut gl, mut gm) = (vec![], vec![], vec![], vec![], vec![]);
@@ -194,6 +202,6 @@ fn units_dict<'py>(py: Python<'py>, us: &[evalb::SentenceUnits]) -> PyResult<Bou
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evalb_score, m)?)?;
-    m.add_class::<EvalbUnits>()?;
+    m.add_function(wrap_pyfunction!(evalb_units, m)?)?;
     Ok(())
 }

@@ -193,7 +193,7 @@ from .dependency import (
     STRICT,
     UNICODE_WS,
     Lenience,
-    TokenRow,
+    Scored,
     as_bool,
     check_token,
     is_punct,
@@ -581,6 +581,8 @@ class _Parse:
     np_rows: list[list[int]] = field(default_factory=list)
     #: per item: labeled semantic [correct, system, gold] of verbal, then of nominal predicates (conll08)
     cls_rows: list[list[int]] = field(default_factory=list)
+    #: the gold and system readers (their lines, split), for the units of the tokens counted
+    readers: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -600,12 +602,12 @@ def _parse(
     punct: bool,
     su: bool,
     lenience: Lenience,
-    tokens: list[TokenRow] | None = None,
+    tokens: list[tuple[int, int, int]] | None = None,
     frames: list[_SemSentence] | None = None,
 ) -> _Parse:
     """Both files read and compared as the script does.
 
-    With ``tokens`` and ``frames`` lists, also appends one :class:`TokenRow`
+    With ``tokens`` and ``frames`` lists, also appends one ``(item, position, line index)``
     per syntactically scored token and one :class:`_SemSentence` per item.
     """
     v08 = fmt == "conll08"
@@ -680,9 +682,7 @@ def _parse(
                 npr[3] += 1
                 npr[4] += h_ok and g_np[pos - 1]
             if tokens is not None:
-                tokens.append(
-                    TokenRow(k - 1, pos, gf[form_col], gf[head_col], gf[dep_col], sf[head_col], sf[dep_col], h_ok, d_ok)
-                )
+                tokens.append((k - 1, pos, i))
         if frames is not None:
             frames.append(_SemSentence(k - 1, [grd.fields(i, k)[form_col] for i in b.tokens], gp, sp))
         syn_exact = int(las == tot)
@@ -696,7 +696,7 @@ def _parse(
         ids.append(f"line {b.tokens[0] + 1}")
     if not syn_rows:
         raise FormatError("the gold file has no token lines (only blank lines); nothing to score", path=gname)
-    return _Parse(syn_rows, srl_rows, ids, phantoms, skipped_g, skipped_s, np_rows, cls_rows)
+    return _Parse(syn_rows, srl_rows, ids, phantoms, skipped_g, skipped_s, np_rows, cls_rows, (grd, srd))
 
 
 #: The per-item metrics of both formats (the headline first), as ``stats`` keys.
@@ -748,7 +748,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     gname, sname = display(gold), display(system)
     pos_name = "PPOSS" if v08 else "PPOS"
     lenience = Lenience(strict, script, pos_name)
-    tokens: list[TokenRow] = []  # the units, from this one parse
+    tokens: list[tuple[int, int, int]] = []  # the tokens counted: the units, from this one parse
     frames: list[_SemSentence] = []
     r = _parse(gold, system, fmt, punct, su, lenience, tokens, frames)
     syn_rows, srl_rows, ids, phantoms = r.syn_rows, r.srl_rows, r.ids, r.phantoms
@@ -864,7 +864,9 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         default_metric="labeled_macro_f1",
         item_ids=item_ids,
         views=VIEWS,
-        unit_source=_unit_tables(fmt, tokens, frames, item_ids),
+        unit_source=_unit_tables(
+            fmt, Scored(tokens, *r.readers, *((5, 8, 9) if v08 else (1, 8, 10))), frames, item_ids
+        ),
         warnings=warned,
     )
 
@@ -1066,7 +1068,7 @@ _ABSENT = "O"
 
 def _unit_tables(
     fmt: str,
-    tokens: list[TokenRow],
+    tokens: Scored,
     frames: list[_SemSentence],
     item_ids: tuple[str, ...],
 ) -> Callable[[str], UnitTable]:

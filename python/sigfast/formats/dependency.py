@@ -55,8 +55,9 @@ FORM, ``sentence_ids`` the ``item_ids``. Views (token views, ``keys=None``):
 * ``uas``: the HEAD as that offset; equal iff the head is right;
 * ``label``: the DEPREL; equal iff the label is right.
 
-The units are collected by the same parse that counts the scores (the
-files are read once). Every system label is the gold label when the script's string comparison of
+The units come from the same parse that counts the scores (the files are
+read once): it records which lines it counted, and the units are built from
+those lines on first use. Every system label is the gold label when the script's string comparison of
 HEAD (resp. DEPREL) says equal, otherwise the system's own value, marked
 ``≠`` when it would read like the gold one (HEAD ``02`` against ``2``). So
 per sentence and in total, the correct units of ``las``/``uas``/``label`` are
@@ -557,18 +558,21 @@ def _parse(
     deriv: bool,
     evalb: bool,
     lenience: Lenience,
-    units: list[TokenRow] | None = None,
+    units: list[Any] | None = None,
 ) -> tuple[list[tuple[int, int, int, int]], list[str], list[str]]:
     """Both files read and compared as the script does.
 
     Returns per sentence ``(tot, las_ok, uas_ok, la_ok)``, the item ids and
-    the ``-b`` table lines; with a ``units`` list, also appends one
-    :class:`TokenRow` per scoring token (exactly the tokens counted in ``tot``).
+    the ``-b`` table lines; with a ``units`` list, appends the gold and system
+    lines and then one ``(item, position, line index)`` per scoring token
+    (exactly the tokens counted in ``tot``): a :class:`Scored`'s parts.
     """
     gname, sname = display(gold), display(system)
     glines = read_lines(gold, "gold")
     slines = read_lines(system, "system")
     blocks = walk(glines, slines, gname, sname, lenience=lenience)
+    if units is not None:
+        units += [glines, slines]
 
     rows: list[tuple[int, int, int, int]] = []  # per sentence: tot, las_ok, uas_ok, la_ok
     ids: list[str] = []
@@ -594,7 +598,7 @@ def _parse(
             la += d_ok
             las += h_ok and d_ok
             if units is not None:
-                units.append(TokenRow(k - 1, pos, gf[1], gf[6], gf[7], sf[6], sf[7], h_ok, d_ok))
+                units.append((k - 1, pos, i))
         rows.append((tot, las, uas, la))
         ids.append(f"line {b.tokens[0] + 1}")
         if evalb:
@@ -616,8 +620,9 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
     gname, sname = display(gold), display(system)
     script = "eval.pl" if fmt == "conllx" else "eval07.pl"
     lenience = Lenience(strict, script, "CPOSTAG")
-    tokens: list[TokenRow] = []  # the units, from this one parse
-    rows, ids, b_lines = _parse(gold, system, fmt, punct, deriv, evalb, lenience, tokens)
+    got: list[Any] = []  # the lines read and the tokens counted: the units, from this one parse
+    rows, ids, b_lines = _parse(gold, system, fmt, punct, deriv, evalb, lenience, got)
+    scored = Scored(got[2:], got[0], got[1], form=1, head=6, rel=7)
     arr = np.asarray(rows, dtype=np.int64)
     tot, las, uas, la = (int(x) for x in arr.sum(0))
     if tot == 0:
@@ -663,7 +668,7 @@ def _score(gold: Any, system: Any, fmt: str, **options: Any) -> ScoreReport:
         default_metric="las",
         item_ids=item_ids,
         views=VIEWS,
-        unit_source=token_units(tokens, n, item_ids),
+        unit_source=token_units(scored, n, item_ids),
         warnings=warned,
     )
 
@@ -722,13 +727,42 @@ def system_label(ok: bool, gold: str, mine: str) -> str:
     return mine + "\u2260" if mine == gold else mine
 
 
-def token_units(rows: list[TokenRow], n_items: int, item_ids: tuple[str, ...]) -> Callable[[str], UnitTable]:
-    """The token views (:data:`VIEWS`) of the scoring tokens ``rows``."""
-    sentence = np.fromiter((r.item for r in rows), dtype=np.int64, count=len(rows))
-    forms = tuple(r.form for r in rows)
-    relation = np.array([r.gold_rel for r in rows], dtype=object)
+class Scored(NamedTuple):
+    """The scoring tokens one parse counted, as (item, 1-based position, line index) triples, with the
+    lines it read and their columns: the units are built from these on first use (no file is read,
+    nothing is parsed again; only the fields of the counted lines are split once more)."""
+
+    tokens: list[tuple[int, int, int]]
+    gold: Any  # the gold lines, or anything with ``fields(i, k)``
+    system: Any
+    form: int
+    head: int
+    rel: int
+
+    def rows(self) -> list[TokenRow]:
+        split = (lambda lines: lambda i, k: perl_split(lines[i])) if isinstance(self.gold, list) else None
+        gf = split(self.gold) if split else self.gold.fields
+        sf = split(self.system) if split else self.system.fields
+        out = []
+        for item, pos, i in self.tokens:
+            g, s = gf(i, item + 1), sf(i, item + 1)
+            gh, gr, sh, sr = g[self.head], g[self.rel], s[self.head], s[self.rel]
+            out.append(TokenRow(item, pos, g[self.form], gh, gr, sh, sr, gh == sh, gr == sr))
+        return out
+
+
+def token_units(scored: list[TokenRow] | Scored, n_items: int, item_ids: tuple[str, ...]) -> Callable[[str], UnitTable]:
+    """The token views (:data:`VIEWS`) of the scoring tokens (built on first use from a :class:`Scored`)."""
+    made: dict[str, Any] = {}
 
     def table(view: str) -> UnitTable:
+        if not made:
+            rows = scored.rows() if isinstance(scored, Scored) else scored
+            made["rows"] = rows
+            made["sentence"] = np.fromiter((r.item for r in rows), dtype=np.int64, count=len(rows))
+            made["forms"] = tuple(r.form for r in rows)
+            made["relation"] = np.array([r.gold_rel for r in rows], dtype=object)
+        rows, sentence, forms, relation = made["rows"], made["sentence"], made["forms"], made["relation"]
         gold: list[str] = []
         system: list[str] = []
         for r in rows:
