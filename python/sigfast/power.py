@@ -133,7 +133,7 @@ def _rtol(rtol: float) -> float:
 
 
 def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[float, float, int, int]:
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     pw, a = float(power), float(alpha)
     if not 0.0 < pw < 1.0:
@@ -251,7 +251,7 @@ def mcnemar_power(
     of items) on which McNemar's test rejects at ``alpha``. For a two-sided
     test a rejection in the wrong direction counts, as it does for the test.
     """
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
@@ -287,7 +287,7 @@ def mcnemar_sample_size(
     than that cannot be told apart by power estimates whose Monte-Carlo
     error is ±≈ √(p(1−p)/n_simulations) (``details["power_se"]``).
     """
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
@@ -374,7 +374,8 @@ def bootstrap_power(
     items with replacement; the gain is then the pool's own. A simulated
     test set counts as detected when y is better and p ≤ ``alpha``.
     """
-    from .significance import _check_int, _resamples
+    from .executor import check_int as _check_int
+    from .executor import check_resamples as _resamples
 
     n = _check_int("n", n, 1, _MAX_ITEMS)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
@@ -418,7 +419,7 @@ def _bootstrap_runner(
         return run
     if x is None or y is None or gain is not None or discordance is not None:
         raise InputError("a pool needs both x and y (and no gain/discordance: the pool's own gain is used)")
-    from .significance import _pair
+    from .executor import pair_inputs as _pair
 
     stats, m = _pair(x, y, None, metric, dict(params))
     full = m.evaluate(stats.totals(), stats.n_items)
@@ -466,7 +467,8 @@ def bootstrap_sample_size(
     defaults take seconds on the accuracy model, where resampling runs over
     the three distinct item types).
     """
-    from .significance import _check_int, _resamples
+    from .executor import check_int as _check_int
+    from .executor import check_resamples as _resamples
 
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
