@@ -94,6 +94,11 @@ class SampleSizeResult(Result):
         return f"{self}\n  {self.signature}\n"
 
     def __str__(self) -> str:
+        if self.n is None and self.gain == 0 and not self.curve:
+            return (
+                f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} is reached at no test size: "
+                "with a gain of 0 the test rejects at about its false-positive rate alpha"
+            )
         if self.n is None:
             return (
                 f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} not reached within "
@@ -501,11 +506,19 @@ def bootstrap_sample_size(
     max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
     run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
     start = 16
+    rt = _rtol(rtol)
+    no_gain = False
     if gain is not None and discordance is not None:
         g, d = _model(gain, discordance)
         za, zb = -_ndtri(a), -_ndtri(1 - pw)
         start = _normal_guess(g, d, za, zb, max_n) // 2
-    n, curve = _search(run, pw, max(1, start), max_n, _rtol(rtol))
+        # With no gain every size rejects at about the false-positive rate alpha, so a target power
+        # above alpha is reached at no size: say so at once instead of simulating up to max_n items.
+        no_gain = g == 0 and pw > a
+    if no_gain:
+        n, curve = None, []
+    else:
+        n, curve = _search(run, pw, max(1, start), max_n, rt)
     return SampleSizeResult(
         "paired_bootstrap",
         n,
