@@ -32,8 +32,20 @@ Harness versions used for the committed logs (pip install NAME==VERSION):
   a second task's log in the same run folder. The samples files are gzipped
   (``.jsonl.gz``); the results files are as lm-eval wrote them.
 
+* inspect-ai 0.3.285 — ``mockllm/alpha``, ``mockllm/beta``, ``mockllm/gamma`` with
+  ``custom_outputs`` (answers drawn per item and epoch from an ability and a shared pair effect),
+  2 epochs, scorers ``choice`` and ``model_graded_qa(partial_credit=True)`` graded by
+  ``mockllm/grader``; JSON logs with the transcripts dropped (see strip_transcripts), and two
+  small ``.eval`` logs as written.
+* crfm-helm 0.5.16 — a plugin module (scenario, run spec ``figqa``, mock client) and local model
+  deployments ``sigfast/mock-{alpha,beta,gamma}``, plus HELM's own ``simple/model1``.
+* lighteval 0.13.0 (with ``xxhash<4``: lighteval 0.13.0 hashes ``str``, which xxhash 4 refuses) —
+  the ``dummy`` model (``DummyModelConfig``) with seeds 1, 2, 3 on a custom task over the local
+  dataset; the task registry's loaders skip the three built-in task modules that need the network
+  at import (see make_lighteval).
+
 Nothing is downloaded at run time: every harness is told to stay offline
-(``HF_DATASETS_OFFLINE=1``, ``HF_HUB_OFFLINE=1``).
+(``HF_DATASETS_OFFLINE=1``, ``HF_HUB_OFFLINE=1``). tests/data/llm/SOURCE.md describes the logs.
 """
 
 from __future__ import annotations
@@ -463,6 +475,99 @@ def make_helm(work: Path) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# lighteval
+
+LIGHTEVAL_TASKS = """
+from lighteval.metrics.metrics import Metrics
+from lighteval.tasks.lighteval_task import LightevalTaskConfig
+from lighteval.tasks.requests import Doc
+
+
+def figqa_prompt(line, task_name: str = None):
+    return Doc(
+        task_name=task_name,
+        query=f"{{line['context']}}\\nQuestion: What does this mean?\\nAnswer:",
+        choices=[f" {{o}}" for o in line["options"]],
+        gold_index=int(line["label"]),
+        specific={{"id": line["id"], "pair": line["pair"]}},
+    )
+
+
+figqa = LightevalTaskConfig(
+    name="figqa",
+    prompt_function=figqa_prompt,
+    hf_repo={repo!r},
+    hf_subset="default",
+    hf_avail_splits=["test"],
+    evaluation_splits=["test"],
+    few_shots_split=None,
+    few_shots_select=None,
+    metrics=[Metrics.loglikelihood_acc],
+    version=1,
+)
+
+TASKS_TABLE = [figqa]
+"""
+
+
+def make_lighteval(work: Path) -> None:
+    import importlib
+    import importlib.metadata
+
+    from lighteval.logging.evaluation_tracker import EvaluationTracker
+    from lighteval.models.dummy.dummy_model import DummyModelConfig
+    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+    from lighteval.tasks.registry import Registry
+
+    # lighteval 0.13.0 imports every built-in task module whenever it builds its task registry, and some of them
+    # reach the network at import (tasks/tiny_benchmarks.py downloads tinyBenchmarks.pkl; mt_bench/main.py asks
+    # the Hugging Face Hub for its judge model). Offline, those imports fail and take the registry down with them:
+    # the registry's two loaders are replaced by the same loops that skip (and report) a module that fails to
+    # import. Our task comes from the custom-tasks file; nothing else of lighteval is changed.
+    skipped: list[str] = []
+
+    def load(names: list[str]) -> dict:
+        configs = {}
+        for name in names:
+            try:
+                module = importlib.import_module(name)
+            except Exception as e:
+                skipped.append(f"{name} ({type(e).__name__})")
+                continue
+            configs.update(Registry._extract_configs(module))
+        return configs
+
+    Registry._load_from_files = staticmethod(lambda files, prefix: load([f"{prefix}.{f.stem}" for f in files]))
+    Registry._load_from_subdirs = staticmethod(
+        lambda dirs: load([f"lighteval.tasks.tasks.{d.name}.main" for d in dirs])
+    )
+    repo = work / "figqa"
+    repo.mkdir()
+    write_jsonl(repo / "test.jsonl", dataset())
+    tasks = work / "figqa_tasks.py"
+    tasks.write_text(LIGHTEVAL_TASKS.format(repo=str(repo)))
+    out = OUT / "lighteval"
+    shutil.rmtree(out, ignore_errors=True)
+    runs = work / "out"
+    for seed in (1, 2, 3):
+        tracker = EvaluationTracker(output_dir=str(runs), save_details=True)
+        params = PipelineParameters(launcher_type=ParallelismManager.NONE, custom_tasks_directory=str(tasks))
+        pipeline = Pipeline(
+            tasks="figqa|0",
+            pipeline_parameters=params,
+            evaluation_tracker=tracker,
+            model_config=DummyModelConfig(model_name=f"dummy-seed{seed}", seed=seed),
+        )
+        pipeline.evaluate()
+        pipeline.save_and_push_results()
+    print(f"lighteval task modules skipped (they need the network at import): {', '.join(sorted(set(skipped)))}",
+          file=sys.stderr)  # fmt: skip
+    # OUT/results/<model>/results_<date>.json and OUT/details/<model>/<date>/details_<task>_<date>.parquet
+    shutil.copytree(runs, out)
+    print(f"lighteval {importlib.metadata.version('lighteval')}: wrote {out}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def main() -> int:
@@ -472,7 +577,8 @@ def main() -> int:
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix=f"sigfast-{args.tool}-"))
     try:
-        {"lm-eval": make_lmeval, "inspect": make_inspect, "helm": make_helm}[args.tool](work)
+        makers = {"lm-eval": make_lmeval, "inspect": make_inspect, "helm": make_helm, "lighteval": make_lighteval}
+        makers[args.tool](work)
     finally:
         if args.keep:
             print(f"work folder kept: {work}", file=sys.stderr)

@@ -272,7 +272,7 @@ def test_cli_score_and_compare_lmeval(capsys):
 def test_info_lists_the_llm_formats(capsys):
     rc, out, _ = _cli(capsys, "info")
     assert rc == 0
-    for name in ("lm-eval", "inspect", "records"):
+    for name in ("lm-eval", "inspect", "helm", "lighteval", "records"):
         assert f"  {name}: " in out
     assert "-o task=str" in out and "-o cluster=str" in out and "-o intersect=bool" in out
     assert spec("lm-evaluation-harness").name == "lm-eval" and spec("inspect_ai").name == "inspect"
@@ -516,3 +516,132 @@ def test_records_errors(tmp_path, capsys):
         parse("records", None, [dup])
     line = _one_line_error(capsys, "score", "-f", "records", dup, "-o", "id=qid", "-o", "score=ok")
     assert "item id 'q1' occurs twice" in line
+
+
+# --------------------------------------------------------------------------------------------
+# HELM
+
+HELM_RUNS = sorted((DATA / "helm").iterdir())
+
+
+def _json_any(path: Path):
+    for p in (path, path.with_name(path.name + ".gz")):
+        if p.is_file():
+            return json.loads(gzip.decompress(p.read_bytes()) if p.name.endswith(".gz") else p.read_text())
+    raise FileNotFoundError(path)
+
+
+def test_helm_scores_equal_stats_json():
+    """sigfast's mean of every statistic equals HELM's stats.json (unperturbed, test split), every digit."""
+    p = _parse("helm", tuple(HELM_RUNS), cluster="pair")
+    assert p.names == ("sigfast/mock-alpha", "sigfast/mock-beta", "sigfast/mock-gamma", "simple/model1")
+    for run, rep in zip(HELM_RUNS, p.reports):
+        stats = {
+            s["name"]["name"]: s["mean"]
+            for s in _json_any(run / "stats.json")
+            if set(s["name"]) == {"name", "split"} and s["name"]["split"] == "test" and "mean" in s
+        }
+        assert rep.default_metric == "exact_match"
+        for m, v in rep.scores.items():
+            assert v == stats[m], (run.name, m)
+        assert repr(stats["exact_match"]) in rep.text
+
+
+def test_helm_items_from_the_completions():
+    """exact_match per instance, recomputed from the completion and the correct reference's letter."""
+    p = _parse("helm", tuple(HELM_RUNS), cluster="pair")
+    st = p.statistics("exact_match")
+    assert st.values.shape == (4, 1094, 1) and len(set(st.provenance["clusters"])) == 547
+    for k, run in enumerate(HELM_RUNS):
+        want = {}
+        for rs in _json_any(run / "scenario_state.json")["request_states"]:
+            inst = rs["instance"]
+            correct = [r["output"]["text"] for r in inst["references"] if "correct" in r["tags"]]
+            letter = [a for a, t in rs["output_mapping"].items() if t in correct]
+            want[inst["id"]] = float(rs["result"]["completions"][0]["text"].strip() in letter)
+        np.testing.assert_array_equal(st.values[k, :, 0], [want[i] for i in st.item_ids])
+    assert st.values[3].sum() == 0  # HELM's simple/model1 echoes the prompt's last word ("Answer:")
+
+
+def _helm_copy(tmp_path: Path, src: Path, name: str, n: int = 60) -> Path:
+    """A copy of a HELM run with its first ``n`` instances (the bad-run tests need no more)."""
+    dst = tmp_path / name
+    dst.mkdir()
+    for f in ("run_spec.json", "scenario.json", "stats.json"):
+        shutil.copy(src / f, dst / f)
+    pis = _json_any(src / "per_instance_stats.json")[:n]
+    keep = {e["instance_id"] for e in pis}
+    state = _json_any(src / "scenario_state.json")
+    state["request_states"] = [rs for rs in state["request_states"] if rs["instance"]["id"] in keep]
+    (dst / "per_instance_stats.json").write_text(json.dumps(pis))
+    (dst / "scenario_state.json").write_text(json.dumps(state))
+    return dst
+
+
+def test_helm_bad_runs(tmp_path, capsys):
+    base = _helm_copy(tmp_path, HELM_RUNS[0], "base")
+    other = _helm_copy(tmp_path, HELM_RUNS[1], "other-input")
+    state = json.loads((other / "scenario_state.json").read_text())
+    state["request_states"][5]["instance"]["input"]["text"] = "It was as quiet as a tomb."
+    (other / "scenario_state.json").write_text(json.dumps(state))
+    msg = r"item 'figqa-0005': input differs between sigfast/mock-alpha .* and sigfast/mock-beta"
+    with pytest.raises(InputError, match=msg):
+        parse("helm", None, [base, other]).statistics()
+    assert re.search(msg, _one_line_error(capsys, "compare", "-f", "helm", base, other, "-n", "100"))
+    task = _helm_copy(tmp_path, HELM_RUNS[1], "other-task")
+    spec_ = json.loads((task / "run_spec.json").read_text())
+    spec_["name"] = "mmlu:subject=anatomy,model=sigfast_mock-beta"
+    (task / "run_spec.json").write_text(json.dumps(spec_))
+    with pytest.raises(InputError, match=r"a log of task 'mmlu:subject=anatomy', but .* is a log of task 'figqa'"):
+        parse("helm", None, [base, task]).statistics()
+    fewer = _helm_copy(tmp_path, HELM_RUNS[1], "fewer", n=58)
+    with pytest.raises(
+        InputError, match=r"lacks 2 of the 60 items of sigfast/mock-alpha \('figqa-0058', 'figqa-0059'\)"
+    ):
+        parse("helm", None, [base, fewer]).statistics()
+
+
+# --------------------------------------------------------------------------------------------
+# lighteval
+
+LIGHTEVAL = DATA / "lighteval"
+LE_RUNS = [LIGHTEVAL / "details" / f"dummy-seed{k}" for k in (1, 2, 3)]
+
+
+def _le_results(run: Path) -> dict:
+    (f,) = (LIGHTEVAL / "results" / run.name).glob("results_*.json")
+    return json.loads(f.read_text())
+
+
+def test_lighteval_scores_equal_the_results_files():
+    p = _parse("lighteval", tuple(LE_RUNS), cluster="pair")
+    assert p.names == ("dummy-seed1", "dummy-seed2", "dummy-seed3")  # config_general.model_name
+    for run, rep in zip(LE_RUNS, p.reports):
+        want = _le_results(run)["results"]["figqa|0"]["acc"]
+        assert rep.scores["acc"] == want and repr(want) in rep.text
+
+
+def test_lighteval_items_from_the_log_probabilities():
+    """acc per document recomputed from the dummy model's log-probabilities; rows matched by doc id."""
+    import pyarrow.parquet as pq
+
+    st = _parse("lighteval", tuple(LE_RUNS), cluster="pair").statistics("acc")
+    assert st.values.shape == (3, 1094, 1) and len(set(st.provenance["clusters"])) == 547
+    for k, run in enumerate(LE_RUNS):
+        (f,) = run.glob("*/details_*.parquet")
+        rows = pq.read_table(f).to_pylist()
+        want = {
+            r["doc"]["id"]: float(np.argmax(r["model_response"]["logprobs"]) == r["doc"]["gold_index"]) for r in rows
+        }
+        np.testing.assert_array_equal(st.values[k, :, 0], [want[i] for i in st.item_ids])
+    by_field = parse("lighteval", None, LE_RUNS[:1], id="specific.id").statistics("acc")
+    assert sorted(by_field.item_ids)[:2] == ["figqa-0000", "figqa-0001"]
+
+
+def test_lighteval_task_and_folders():
+    (f,) = LE_RUNS[0].glob("*/details_*.parquet")
+    assert parse("lighteval", None, [f], task="figqa").reports[0].log.task == "figqa|0"
+    with pytest.raises(InputError, match=r"a log of task 'figqa\|0', not of task 'mmlu'"):
+        parse("lighteval", None, [f], task="mmlu")
+    with pytest.raises(FormatError, match="no lighteval details file"):
+        parse("lighteval", None, [LIGHTEVAL])
