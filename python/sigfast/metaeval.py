@@ -39,8 +39,10 @@ from . import _native
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
+from .executor import DEFAULT_SEED
+from .executor import check_int as _check_int
+from .executor import check_threads as _threads
 from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
-from .significance import DEFAULT_SEED, _check_int, _threads
 
 __all__ = [
     "LEVELS",

@@ -63,6 +63,11 @@ class SampleSizeResult:
         return json.dumps(self.to_dict(), **kwargs)
 
     def __str__(self) -> str:
+        if self.n is None and self.gain == 0 and not self.curve:
+            return (
+                f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} is reached at no test size: "
+                "with a gain of 0 the test rejects at about its false-positive rate alpha"
+            )
         if self.n is None:
             return (
                 f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} not reached within "
@@ -128,7 +133,7 @@ def _rtol(rtol: float) -> float:
 
 
 def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[float, float, int, int]:
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     pw, a = float(power), float(alpha)
     if not 0.0 < pw < 1.0:
@@ -246,7 +251,7 @@ def mcnemar_power(
     of items) on which McNemar's test rejects at ``alpha``. For a two-sided
     test a rejection in the wrong direction counts, as it does for the test.
     """
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
@@ -282,7 +287,7 @@ def mcnemar_sample_size(
     than that cannot be told apart by power estimates whose Monte-Carlo
     error is ±≈ √(p(1−p)/n_simulations) (``details["power_se"]``).
     """
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
@@ -369,7 +374,8 @@ def bootstrap_power(
     items with replacement; the gain is then the pool's own. A simulated
     test set counts as detected when y is better and p ≤ ``alpha``.
     """
-    from .significance import _check_int, _resamples
+    from .executor import check_int as _check_int
+    from .executor import check_resamples as _resamples
 
     n = _check_int("n", n, 1, _MAX_ITEMS)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
@@ -413,7 +419,7 @@ def _bootstrap_runner(
         return run
     if x is None or y is None or gain is not None or discordance is not None:
         raise InputError("a pool needs both x and y (and no gain/discordance: the pool's own gain is used)")
-    from .significance import _pair
+    from .executor import pair_inputs as _pair
 
     stats, m = _pair(x, y, None, metric, dict(params))
     full = m.evaluate(stats.totals(), stats.n_items)
@@ -461,18 +467,27 @@ def bootstrap_sample_size(
     defaults take seconds on the accuracy model, where resampling runs over
     the three distinct item types).
     """
-    from .significance import _check_int, _resamples
+    from .executor import check_int as _check_int
+    from .executor import check_resamples as _resamples
 
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
     max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
     run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
     start = 16
+    rt = _rtol(rtol)
+    no_gain = False
     if gain is not None and discordance is not None:
         g, d = _model(gain, discordance)
         za, zb = -_ndtri(a), -_ndtri(1 - pw)
         start = _normal_guess(g, d, za, zb, max_n) // 2
-    n, curve = _search(run, pw, max(1, start), max_n, _rtol(rtol))
+        # With no gain every size rejects at about the false-positive rate alpha, so a target power
+        # above alpha is reached at no size: say so at once instead of simulating up to max_n items.
+        no_gain = g == 0 and pw > a
+    if no_gain:
+        n, curve = None, []
+    else:
+        n, curve = _search(run, pw, max(1, start), max_n, rt)
     return SampleSizeResult(
         "paired_bootstrap",
         n,

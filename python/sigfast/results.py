@@ -65,6 +65,10 @@ class PairedTestResult:
     signature: str = ""
     #: Loud caveats about the result (e.g. fewer than ``MIN_ITEMS`` items); printed in reports.
     warnings: tuple[str, ...] = ()
+    #: Resamples the p-value and intervals rest on (fewer than ``n_resamples`` only when
+    #: ``nan_policy="omit"`` dropped undefined ones).
+    n_valid: int | None = None
+    nan_policy: str = "raise"
 
     @property
     def winner(self) -> str | None:

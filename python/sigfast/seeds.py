@@ -44,7 +44,6 @@ import csv
 import io
 import json
 import math
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
@@ -111,13 +110,9 @@ def _scores(values: Any, name: str) -> np.ndarray:
 
 
 def _int(name: str, v: Any, lo: int, hi: int) -> int:
-    try:
-        i = operator.index(v)
-    except TypeError:
-        raise InputError(f"{name} must be an integer, got {v!r}") from None
-    if not lo <= i <= hi:
-        raise InputError(f"{name} must be in [{lo}, {hi}], got {i}")
-    return int(i)
+    from .executor import check_int
+
+    return check_int(name, v, lo, hi)  # one integer check: a bool (n_resamples=True) is refused
 
 
 def _unit(name: str, v: Any, closed_high: bool = False) -> float:
@@ -132,7 +127,9 @@ def _unit(name: str, v: Any, closed_high: bool = False) -> float:
 
 
 def _threads(n_threads: int | None) -> int:
-    return 0 if n_threads is None else _int("n_threads", n_threads, 1, 1024)
+    from .executor import check_threads
+
+    return check_threads(n_threads)
 
 
 def _adjusted_level(confidence_level: float, m: int, correction: str) -> float:
@@ -691,13 +688,15 @@ def _result(
 def _common(
     confidence_level: Any, n_resamples: Any, seed: Any, dt: Any, tau: Any, correction: str, m: int
 ) -> dict[str, Any]:
+    from .executor import check_resamples
+
     dt = _unit("dt", dt)
     return {
         "tau": _unit("tau", tau, closed_high=True),
         "confidence_level": _unit("confidence_level", confidence_level),
         "correction": correction,
         "num_comparisons": m,
-        "n_resamples": _int("n_resamples", n_resamples, 1, 2**40),
+        "n_resamples": check_resamples(n_resamples),
         "seed": _int("seed", seed, 0, 2**64 - 1),
         "dt": dt,
         "grid_points": len(_native_call(_native.aso_grid, dt)),

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["build", "data_hash", "format_part", "metric_part"]
+__all__ = ["build", "data_hash", "for_request", "format_part", "metric_part"]
 
 _ORDER = (
     "test",
@@ -124,3 +124,30 @@ def build(test: str, *, stats: Any = None, metric: Any = None, **fields: Any) ->
         f["stream"] = f"philox4x64-10+xoshiro256pp/v{_native.STREAM_VERSION}"
     keys = [k for k in _ORDER if k in f] + sorted(k for k in f if k not in _ORDER)
     return "|".join([f"sigfast:{_native.__version__}"] + [f"{k}:{f[k]}" for k in keys])
+
+
+def for_request(req: Any, test: str, **fields: Any) -> str:
+    """The signature of the result of an executor request (:class:`sigfast.executor.Request`):
+    every setting of the request that can change the numbers, and ``fields`` the run adds
+    (the resampling actually used)."""
+    f: dict[str, Any] = {"variant": req.variant}
+    exact = req.method == "exact"
+    if req.question == "paired" and req.test == "permutation":
+        f.update(alt=req.alternative, B=req.n_resamples, seed=None if exact else req.seed, p=req.pvalue)
+    elif req.question == "paired":
+        f.update(alt=req.alternative, B=req.n_resamples, seed=req.seed, conf=req.confidence_level, p=req.pvalue)
+    elif req.question == "interval":
+        f.update(B=req.n_resamples, seed=req.seed, conf=req.confidence_level)
+    else:
+        f.update(
+            alt=req.alternative,
+            B=req.n_resamples,
+            seed=req.seed,
+            correction=f"{req.correction}@{req.alpha:g}",
+            p=req.pvalue,
+            mode=req.mode,
+        )
+    if req.nan_policy != "raise":
+        f["nan"] = req.nan_policy
+    f.update(fields)
+    return build(test, stats=req.stats, metric=req.metric, **f)
