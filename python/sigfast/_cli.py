@@ -245,6 +245,13 @@ def format_options(args: argparse.Namespace) -> dict[str, str]:
         out[key] = value
     if getattr(args, "align", None) is not None:
         out["align"] = args.align
+    # the LLM-log flags are their formats' options
+    flags = {"task": getattr(args, "task", None), "intersect": "true" if getattr(args, "intersect", False) else None}
+    for key, value in flags.items():
+        if value is not None:
+            if key in out:
+                raise InputError(f"--{key} and -o {key}={out[key]} both given; give one")
+            out[key] = value
     return out
 
 

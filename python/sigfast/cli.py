@@ -48,6 +48,17 @@ def _test_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _log_args(p: argparse.ArgumentParser) -> None:
+    """Flags of the LLM-log formats (lm-eval, inspect, helm, lighteval, records): -o task= and -o intersect=."""
+    p.add_argument("--task", default=None, help="LLM logs: the task to read from a run folder (-o task=NAME)")
+    p.add_argument(
+        "--intersect",
+        action="store_true",
+        help="LLM logs: test the items all logs share when they hold different items, with a warning and the "
+        "counts (-o intersect=true); without it, missing or extra items are an error",
+    )
+
+
 def _raw_p(p: argparse.ArgumentParser) -> None:
     p.add_argument("--raw-p", action="store_true", help="report c/B instead of (c+1)/(B+1)")
 
@@ -79,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--view", help="--test mcnemar: the units to compare (default: the metric's, or the format's first)")
     _cli.add_align(c)
     _cli.add_strict(c)
+    _log_args(c)
     c.add_argument(
         "-n",
         "--resamples",
@@ -118,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     _cli.add_format(s)
     _cli.add_refs(s)
     _cli.add_strict(s)
+    _log_args(s)
     s.add_argument(
         "--per-item",
         action="store_true",
@@ -140,6 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     _cli.add_format(pw)
     _cli.add_refs(pw)
     _cli.add_strict(pw)
+    _log_args(pw)
     _cli.add_metric(pw)
     pw.add_argument("--variant", default="bk", choices=_BOOT_VARIANTS, help="bootstrap p-value rule (default bk)")
     pw.add_argument("--alternative", choices=("two-sided", "greater", "less"), default=None)
@@ -490,7 +504,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from .report import Table
 
     _cli.precheck(args)
-    if not args.ref and len(args.files) < 2:
+    if not args.ref and len(args.files) < 2 and not (args.format and _gold_inside(args.format)):
         raise _input_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
     if args.metric and not args.per_item:
         raise _input_error("-m/--metric picks the metrics of --per-item; the report holds the format's own metrics")
@@ -531,6 +545,13 @@ def _cmd_score(args: argparse.Namespace) -> int:
         ],
     )
     return 0
+
+
+def _gold_inside(fmt: str) -> bool:
+    """The format reads the gold from the system files (conlleval, the LLM logs): one FILE is enough."""
+    from .formats import spec
+
+    return spec(fmt).gold_optional
 
 
 def _score_per_item(args: argparse.Namespace, parsed: Any) -> int:

@@ -182,6 +182,9 @@ class ItemStats:
     metric_params: dict[str, Any] = field(default_factory=dict)
     counts: bool = True
     item_metric_params: dict[str, Any] | None = None
+    #: data about the items of all systems that a format's ``join`` adds (cluster keys, per-sample values;
+    #: see :mod:`sigfast.formats._logs`): copied into ``Statistics.provenance``
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def item_metric(self) -> Any:
         """The registry metric that scores one item (``metric`` with ``item_metric_params``)."""
@@ -249,6 +252,8 @@ class ScoreReport:
     views: tuple[str, ...] = ()
     unit_source: Callable[[str], UnitTable] | None = field(default=None, repr=False, compare=False)
     warnings: tuple[str, ...] = ()
+    #: the parsed per-item log of formats that match items by id (a :class:`sigfast.formats._logs.LogRun`)
+    log: Any = field(default=None, repr=False, compare=False)
 
     def units(self, view: str | None = None) -> UnitTable:
         """The labelled units of ``view`` (default: the format's first view)."""
@@ -414,6 +419,12 @@ class FormatSpec:
     detect: Callable[[list[str]], bool] | None = None
     #: the gold may be left out (conlleval: one file holds the gold and the system columns)
     gold_optional: bool = False
+    #: ``join(reports, names, options) -> reports``: the systems' reports with their items matched by id, for
+    #: ``Parsed.statistics`` (the LLM logs, :mod:`sigfast.formats._logs`)
+    join: Callable[..., tuple[ScoreReport, ...]] | None = None
+    #: ``name_systems(reports, names, explicit) -> names``: the systems' names from their files' content (the
+    #: model named in an LLM log) where the caller did not name them (``explicit[k]`` False), for ``parse``
+    name_systems: Callable[..., tuple[str, ...]] | None = None
 
     def option(self, key: str) -> Option | None:
         k = key.replace("-", "_")
@@ -462,13 +473,16 @@ class Parsed:
         """Per-item statistics of every system for ``metric`` (default: the headline metric)."""
         from ..stats import Statistics
 
-        first = self.reports[0]
+        reports = self.reports
+        if self.spec.join is not None:  # items matched by id (LLM logs)
+            reports = self.spec.join(reports, self.names, self.options)
+        first = reports[0]
         key = first.default_metric if metric is None or not self.spec.needs_gold else metric
         if key not in first.stats:
             raise InputError(
                 f"format {self.format!r} has no per-item metric {key!r}; choose one of {', '.join(sorted(first.stats))}"
             )
-        items = [r.stats[key] for r in self.reports]
+        items = [r.stats[key] for r in reports]
         n0, k0 = items[0].values.shape
         for n, it in zip(self.names[1:], items[1:]):
             n1, k1 = it.values.shape
@@ -482,7 +496,7 @@ class Parsed:
         it0 = items[0]
         if self.spec.needs_gold:
             summary = "; ".join(
-                f"{n}: {key} = {r.scores.get(key, float('nan')):.4f}" for n, r in zip(self.names, self.reports)
+                f"{n}: {key} = {r.scores.get(key, float('nan')):.4f}" for n, r in zip(self.names, reports)
             )
             source = f"{self.format} {key} vs {self.gold}: {summary}"
         else:
@@ -497,6 +511,7 @@ class Parsed:
         }
         if isinstance(self.gold_input, (list, tuple)):
             provenance["gold_files"] = len(self.gold_input)
+        provenance.update(it0.extra)
         common = dict(
             provenance=provenance,
             metric=metric_name,
