@@ -1,11 +1,12 @@
 //! Item-level statistics: functions of whole vectors of per-item values that
 //! are not functions of summed statistics (correlations, ranks, quantiles).
 //!
-//! Every statistic is a plain function over slices; [`ItemStatistic`] names
+//! Every statistic is a plain function over slices; [`ItemStatistic`] holds
 //! one (with its parameters) so that a driver can evaluate any of them on a
-//! resample. Two-input statistics read `x` (the scores being judged: a
-//! metric, a classifier's scores) and `y` (the reference: human scores,
-//! labels). Inputs must be finite; `-0.0` and `0.0` are equal.
+//! resample. Their names, parameters and descriptions are declared once, in
+//! the metric registry ([`crate::metric`]), which builds them. Two-input
+//! statistics read `x` (the scores being judged: a metric, a classifier's
+//! scores) and `y` (the reference: human scores, labels). Inputs must be finite; `-0.0` and `0.0` are equal.
 //!
 //! | statistic | reference it equals |
 //! |---|---|
@@ -22,20 +23,11 @@
 //! Degenerate inputs (fewer than two items, a constant vector where the
 //! reference gives NaN, no pairs) give NaN, never a panic.
 //!
-//! # Bootstrap over items
-//! [`bootstrap_values`] draws resample `b`'s item indices from
-//! `Stream::new(seed, TAG_BOOTSTRAP, b, sub)` exactly as the paired bootstrap
-//! of summed statistics does ([`crate::engine`]), so a statistic's bootstrap
-//! sees the same resamples as `paired_bootstrap` with the same seed. Work runs
-//! in fixed blocks of [`crate::engine::BLOCK`] resamples; memory is one
-//! resample per worker plus the B output values.
+//! The resampling loops that evaluate a statistic on every resample live in
+//! the engine ([`crate::engine::item_bootstrap_values`]).
 
 use std::cmp::Ordering as CmpOrdering;
 
-use rayon::prelude::*;
-
-use crate::engine::{par_blocks, Progress, Table};
-use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP, TAG_PERMUTE};
 use crate::{Error, Result};
 
 /// A statistic of one vector (`x`) or of two paired vectors (`x`, `y`).
@@ -67,72 +59,6 @@ pub enum ItemStatistic {
 }
 
 impl ItemStatistic {
-    /// Parse a name and its parameters (`q`, `threshold`, `epsilon`).
-    pub fn parse(name: &str, param: impl Fn(&str) -> Option<f64>) -> Result<Self> {
-        let s = match name {
-            "mean" => ItemStatistic::Mean,
-            "median" => ItemStatistic::Median,
-            "quantile" => {
-                let q = param("q").ok_or_else(|| Error::metric("quantile needs q in [0, 1]"))?;
-                if !(0.0..=1.0).contains(&q) {
-                    return Err(Error::metric(format!(
-                        "quantile q must be in [0, 1], got {q}"
-                    )));
-                }
-                ItemStatistic::Quantile(q)
-            }
-            "pearson" => ItemStatistic::Pearson,
-            "spearman" => ItemStatistic::Spearman,
-            "kendall" | "kendall_b" => ItemStatistic::KendallB,
-            "kendall_c" => ItemStatistic::KendallC,
-            "tau_like" => {
-                let t = param("threshold").unwrap_or(0.0);
-                if !(t >= 0.0 && t.is_finite()) {
-                    return Err(Error::metric(format!(
-                        "tau_like threshold must be finite and >= 0, got {t}"
-                    )));
-                }
-                ItemStatistic::TauLike { threshold: t }
-            }
-            "pairwise_accuracy" => ItemStatistic::PairwiseAccuracy,
-            "acc_eq" => match param("epsilon") {
-                None => ItemStatistic::TieCalibratedAccuracy,
-                Some(e) if e >= 0.0 && e.is_finite() => ItemStatistic::TieAccuracy { epsilon: e },
-                Some(e) => {
-                    return Err(Error::metric(format!(
-                        "acc_eq epsilon must be finite and >= 0, got {e}"
-                    )))
-                }
-            },
-            "auc" => ItemStatistic::Auc,
-            other => {
-                return Err(Error::metric(format!(
-                    "unknown item statistic {other:?}; choose one of {}",
-                    NAMES.join(", ")
-                )))
-            }
-        };
-        Ok(s)
-    }
-
-    /// The statistic's name as [`ItemStatistic::parse`] reads it.
-    #[must_use]
-    pub fn name(&self) -> &'static str {
-        match self {
-            ItemStatistic::Mean => "mean",
-            ItemStatistic::Median => "median",
-            ItemStatistic::Quantile(_) => "quantile",
-            ItemStatistic::Pearson => "pearson",
-            ItemStatistic::Spearman => "spearman",
-            ItemStatistic::KendallB => "kendall_b",
-            ItemStatistic::KendallC => "kendall_c",
-            ItemStatistic::TauLike { .. } => "tau_like",
-            ItemStatistic::PairwiseAccuracy => "pairwise_accuracy",
-            ItemStatistic::TieAccuracy { .. } | ItemStatistic::TieCalibratedAccuracy => "acc_eq",
-            ItemStatistic::Auc => "auc",
-        }
-    }
-
     /// Number of input vectors: 1 (`x`) or 2 (`x`, `y`).
     #[must_use]
     pub fn n_inputs(&self) -> usize {
@@ -179,22 +105,6 @@ impl ItemStatistic {
         }
     }
 }
-
-/// Names [`ItemStatistic::parse`] accepts.
-pub const NAMES: [&str; 12] = [
-    "mean",
-    "median",
-    "quantile",
-    "pearson",
-    "spearman",
-    "kendall_b",
-    "kendall_c",
-    "tau_like",
-    "pairwise_accuracy",
-    "acc_eq",
-    "auc",
-    "kendall",
-];
 
 /// Reusable buffers, so evaluating a statistic on a resample allocates nothing
 /// once the buffers have grown.
@@ -734,195 +644,6 @@ fn auc_with(x: &[f64], y: &[f64], s: &mut Scratch) -> f64 {
     (r1 - n1f * (n1f + 1.0) / 2.0) / (n1f * n0 as f64)
 }
 
-// --------------------------------------------------------------------------- bootstrap
-
-/// Statistic values on bootstrap resamples `start .. start + count` of the
-/// items of `t`. The table holds `systems × k` columns (`k` = the statistic's
-/// inputs: system `s` reads columns `s*k .. s*k + k`). Returns
-/// `count × systems` values, resample-major; the same bytes for any thread
-/// count.
-#[allow(clippy::too_many_arguments)]
-pub fn bootstrap_values(
-    t: &Table<'_>,
-    stat: &ItemStatistic,
-    seed: u64,
-    sub: u64,
-    start: u64,
-    count: usize,
-    threads: usize,
-    progress: &Progress,
-) -> Result<Vec<f64>> {
-    let k = stat.n_inputs();
-    if t.width % k != 0 {
-        return Err(Error::input(format!(
-            "{} columns is not a multiple of the {k} inputs of {}",
-            t.width,
-            stat.name()
-        )));
-    }
-    let systems = t.width / k;
-    let n = t.n;
-    // column-major copy: one contiguous vector per input of each system
-    let mut cols = vec![0.0f64; n * t.width];
-    for i in 0..n {
-        for c in 0..t.width {
-            cols[c * n + i] = t.data[i * t.width + c];
-        }
-    }
-    if k == 2 {
-        for s in 0..systems {
-            stat.validate(&cols[(2 * s + 1) * n..(2 * s + 2) * n])?;
-        }
-    }
-    let bnd = Bounded::new(n as u64);
-    par_blocks(count, systems, threads, progress, |first, chunk| {
-        let mut scratch = Scratch::default();
-        let mut draws: Vec<usize> = Vec::with_capacity(n);
-        let mut gx = vec![0.0; n];
-        let mut gy = vec![0.0; n];
-        for (r, row) in chunk.chunks_mut(systems).enumerate() {
-            let b = start + (first + r) as u64;
-            let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, sub);
-            draws.clear();
-            bnd.for_each(&mut stream, n, |i| draws.push(i));
-            for (s, o) in row.iter_mut().enumerate() {
-                let xc = &cols[s * k * n..(s * k + 1) * n];
-                for (g, &i) in gx.iter_mut().zip(&draws) {
-                    *g = xc[i];
-                }
-                if k == 2 {
-                    let yc = &cols[(s * k + 1) * n..(s * k + 2) * n];
-                    for (g, &i) in gy.iter_mut().zip(&draws) {
-                        *g = yc[i];
-                    }
-                }
-                *o = stat.eval(&gx, &gy, &mut scratch);
-            }
-        }
-    })
-}
-
-/// Values (x', y') of `stat` on permutation resamples `start .. start + count`
-/// of two systems (`t`: x's inputs then y's), resample-major `count × 2`:
-/// item i swaps the two systems' inputs when bit i mod 64 of word i / 64 of
-/// the resample's stream is set — the same swaps as the sums-based
-/// permutation test. With `exact`, resample b swaps the items whose bits are set in b
-/// (all 2^n arrangements, n ≤ 26).
-#[allow(clippy::too_many_arguments)]
-pub fn permutation_values(
-    t: &Table<'_>,
-    stat: &ItemStatistic,
-    seed: u64,
-    start: u64,
-    count: usize,
-    exact: bool,
-    threads: usize,
-    progress: &Progress,
-) -> Result<Vec<f64>> {
-    let k = stat.n_inputs();
-    if t.width != 2 * k {
-        return Err(Error::input(format!(
-            "a permutation test compares two systems: {} columns is not 2 x the {k} inputs of {}",
-            t.width,
-            stat.name()
-        )));
-    }
-    if exact && t.n > crate::engine::MAX_EXACT_ITEMS {
-        return Err(Error::input(format!(
-            "exact permutation takes at most {} items, got {}",
-            crate::engine::MAX_EXACT_ITEMS,
-            t.n
-        )));
-    }
-    let n = t.n;
-    let col = |c: usize| -> Vec<f64> { (0..n).map(|i| t.data[i * t.width + c]).collect() };
-    let (x, y) = (col(0), col(k));
-    let (rx, ry) = if k == 2 {
-        (col(1), col(k + 1))
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    if k == 2 {
-        stat.validate(&rx)?;
-        stat.validate(&ry)?;
-    }
-    let words = n.div_ceil(64);
-    par_blocks(count, 2, threads, progress, |first, chunk| {
-        let mut scratch = Scratch::default();
-        let mut gx = vec![0.0; n];
-        let mut gy = vec![0.0; n];
-        let (mut grx, mut gry) = (rx.clone(), ry.clone());
-        let mut bits = vec![0u64; words];
-        for (r, row) in chunk.chunks_mut(2).enumerate() {
-            let b = start + (first + r) as u64;
-            swap_words(seed, b, exact, &mut bits);
-            for i in 0..n {
-                let swap = (bits[i / 64] >> (i % 64)) & 1 == 1;
-                (gx[i], gy[i]) = if swap { (y[i], x[i]) } else { (x[i], y[i]) };
-                if k == 2 {
-                    (grx[i], gry[i]) = if swap { (ry[i], rx[i]) } else { (rx[i], ry[i]) };
-                }
-            }
-            row[0] = stat.eval(&gx, &grx, &mut scratch);
-            row[1] = stat.eval(&gy, &gry, &mut scratch);
-        }
-    })
-}
-
-/// The swap bits of permutation resample `b` (bit i of word i / 64: item i
-/// swapped): the resample's stream words, or (`exact`) the bits of `b` itself.
-fn swap_words(seed: u64, b: u64, exact: bool, bits: &mut [u64]) {
-    if exact {
-        bits[0] = b;
-    } else {
-        let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
-        for w in bits.iter_mut() {
-            *w = stream.next_u64();
-        }
-    }
-}
-
-/// Swap masks of permutation resamples `start .. start + count` (`count × n`,
-/// resample-major, 1 = the item's two outputs trade places): exactly the swaps
-/// [`permutation_values`] and the sums permutation use (`exact`: the bits of `b`).
-#[must_use]
-pub fn swap_block(n: usize, seed: u64, start: u64, count: usize, exact: bool) -> Vec<u8> {
-    let mut out = vec![0u8; n * count];
-    if n == 0 {
-        return out;
-    }
-    let words = n.div_ceil(64);
-    out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
-        let b = start + r as u64;
-        let mut bits = vec![0u64; words];
-        swap_words(seed, b, exact, &mut bits);
-        for (i, v) in row.iter_mut().enumerate() {
-            *v = u8::from((bits[i / 64] >> (i % 64)) & 1 == 1);
-        }
-    });
-    out
-}
-
-/// Item indices of bootstrap resamples `start .. start + count` (`count × n`,
-/// resample-major): exactly the draws [`bootstrap_values`] uses.
-#[must_use]
-pub fn index_block(n: usize, seed: u64, sub: u64, start: u64, count: usize) -> Vec<u32> {
-    let mut out = vec![0u32; n * count];
-    if n == 0 {
-        return out;
-    }
-    let bnd = Bounded::new(n as u64);
-    out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
-        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, start + r as u64, sub);
-        let mut k = 0;
-        bnd.for_each(&mut stream, n, |i| {
-            row[k] = i as u32;
-            k += 1;
-        });
-    });
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1052,24 +773,5 @@ mod tests {
         assert!((acc - best).abs() < 1e-12);
         assert_eq!(eps, best_eps);
         assert!((tie_accuracy(&x, &y, eps) - acc).abs() < 1e-12);
-    }
-
-    #[test]
-    fn bootstrap_is_thread_independent() {
-        let data: Vec<f64> = (0..300).map(|i| ((i * 37) % 11) as f64).collect();
-        let t = Table::new(&data, 100, 3).unwrap();
-        let p = Progress::new();
-        let a = bootstrap_values(&t, &ItemStatistic::Median, 5, 0, 0, 600, 1, &p).unwrap();
-        let b = bootstrap_values(&t, &ItemStatistic::Median, 5, 0, 0, 600, 2, &p).unwrap();
-        assert_eq!(a, b);
-        let c = bootstrap_values(&t, &ItemStatistic::Median, 5, 0, 300, 300, 2, &p).unwrap();
-        assert_eq!(&a[900..], &c[..]);
-        let idx = index_block(100, 5, 0, 0, 2);
-        let x0: Vec<f64> = idx[..100].iter().map(|&i| data[i as usize * 3]).collect();
-        assert_eq!(quantile(&x0, 0.5), a[0]);
-        assert!(matches!(
-            bootstrap_values(&t, &ItemStatistic::Pearson, 5, 0, 0, 10, 1, &p),
-            Err(Error::Input(_))
-        ));
     }
 }

@@ -25,6 +25,7 @@ pub mod pairwise;
 pub mod porter;
 pub mod rng;
 pub mod rouge;
+pub mod simd;
 pub mod stream;
 pub mod ter;
 pub mod textstats;
@@ -32,6 +33,9 @@ pub mod udstats;
 
 #[cfg(feature = "python")]
 mod bindings;
+
+#[cfg(test)]
+mod architecture;
 
 /// Which input a [`Error::Format`] is about. The Python layer knows the
 /// files' names; the core only knows their roles.

@@ -28,10 +28,11 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::engine::{par_blocks, Progress};
+use crate::engine::{par_blocks, Job};
 use crate::inference::Alternative;
 use crate::itemstat::{tie_calibrated, Group, ItemStatistic, Scratch};
-use crate::rng::{Bounded, Stream, TAG_META_BOOT, TAG_META_PERM};
+use crate::rng::{swap_bits, Bounded, Stream, TAG_META_BOOT, TAG_META_PERM};
+use crate::simd::{dot, dotg, GROUP};
 use crate::{Error, Result};
 
 /// Where a correlation is computed.
@@ -519,141 +520,6 @@ impl<'a> MetaData<'a> {
     }
 }
 
-/// Dot product in a fixed order: eight interleaved partial sums (lane `l`
-/// takes elements `l, l + 8, ...`), reduced as ((0+4)+(1+5))+((2+6)+(3+7)),
-/// then the remainder in order. Multiplies and adds are rounded separately
-/// (Rust never fuses them), so the AVX2 build of the same loop gives the same
-/// bytes as the baseline one.
-#[inline(always)]
-fn dot_body(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 8];
-    let ca = a.chunks_exact(8);
-    let cb = b.chunks_exact(8);
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for l in 0..8 {
-            acc[l] += x[l] * y[l];
-        }
-    }
-    let mut t = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-    for (x, y) in ra.iter().zip(rb) {
-        t += x * y;
-    }
-    t
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
-    dot_body(a, b)
-}
-
-/// Resamples whose item weights [`system_bootstrap`] reads each score row for.
-const GROUP: usize = 6;
-
-/// [`GROUP`] [`dot_body`]s of `a` with `w[q]` in one pass over `a`: each in
-/// exactly `dot_body`'s order, so each gives the same bytes as `dot(a, w[q])`.
-#[inline(always)]
-fn dotg_body(a: &[f64], w: [&[f64]; GROUP]) -> [f64; GROUP] {
-    let mut acc = [[0.0f64; 8]; GROUP];
-    let full = a.len() / 8 * 8;
-    for (q, acc) in acc.iter_mut().enumerate() {
-        for (x, y) in a[..full].chunks_exact(8).zip(w[q][..full].chunks_exact(8)) {
-            for l in 0..8 {
-                acc[l] += x[l] * y[l];
-            }
-        }
-    }
-    finish_group(a, w, full, &acc)
-}
-
-#[inline(always)]
-fn finish_group(
-    a: &[f64],
-    w: [&[f64]; GROUP],
-    full: usize,
-    acc: &[[f64; 8]; GROUP],
-) -> [f64; GROUP] {
-    let mut out = [0.0f64; GROUP];
-    for (q, l) in acc.iter().enumerate() {
-        let mut t = ((l[0] + l[4]) + (l[1] + l[5])) + ((l[2] + l[6]) + (l[3] + l[7]));
-        for (x, y) in a[full..].iter().zip(&w[q][full..]) {
-            t += x * y;
-        }
-        out[q] = t;
-    }
-    out
-}
-
-/// [`dotg_body`] in AVX2 intrinsics, one pass over `a` for all [`GROUP`]
-/// weight vectors: lanes 0-3 and 4-7 of each accumulator in two registers,
-/// products and sums rounded separately (no FMA), the same reduction and
-/// remainder: the same bytes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dotg_avx2(a: &[f64], w: [&[f64]; GROUP]) -> [f64; GROUP] {
-    use std::arch::x86_64::{
-        __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_setzero_pd, _mm256_storeu_pd,
-    };
-    let n = a.len();
-    assert!(w.iter().all(|v| v.len() == n));
-    let full = n / 8 * 8;
-    let mut acc: [[__m256d; 2]; GROUP] = [[_mm256_setzero_pd(); 2]; GROUP];
-    let pa = a.as_ptr();
-    let ps: [*const f64; GROUP] = std::array::from_fn(|q| w[q].as_ptr());
-    let mut c = 0;
-    while c < full {
-        // SAFETY: c + 8 <= full <= n, the length of every slice.
-        let (xl, xh) = (_mm256_loadu_pd(pa.add(c)), _mm256_loadu_pd(pa.add(c + 4)));
-        for q in 0..GROUP {
-            let yl = _mm256_loadu_pd(ps[q].add(c));
-            let yh = _mm256_loadu_pd(ps[q].add(c + 4));
-            acc[q][0] = _mm256_add_pd(acc[q][0], _mm256_mul_pd(xl, yl));
-            acc[q][1] = _mm256_add_pd(acc[q][1], _mm256_mul_pd(xh, yh));
-        }
-        c += 8;
-    }
-    let mut lanes = [[0.0f64; 8]; GROUP];
-    for q in 0..GROUP {
-        _mm256_storeu_pd(lanes[q].as_mut_ptr(), acc[q][0]);
-        _mm256_storeu_pd(lanes[q].as_mut_ptr().add(4), acc[q][1]);
-    }
-    finish_group(a, w, full, &lanes)
-}
-
-/// [`dotg_body`], with AVX2 where the CPU has it (same bytes either way).
-#[inline]
-fn dotg(a: &[f64], w: [&[f64]; GROUP]) -> [f64; GROUP] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if has_avx2() {
-            // SAFETY: the CPU supports AVX2 (checked at run time).
-            return unsafe { dotg_avx2(a, w) };
-        }
-    }
-    dotg_body(a, w)
-}
-
-#[cfg(target_arch = "x86_64")]
-fn has_avx2() -> bool {
-    use std::sync::OnceLock;
-    static AVX2: OnceLock<bool> = OnceLock::new();
-    *AVX2.get_or_init(|| std::is_x86_feature_detected!("avx2"))
-}
-
-/// [`dot_body`], with AVX2 where the CPU has it (same bytes either way).
-#[inline]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if has_avx2() {
-            // SAFETY: the CPU supports AVX2 (checked at run time).
-            return unsafe { dot_avx2(a, b) };
-        }
-    }
-    dot_body(a, b)
-}
-
 /// Weighted mean of the defined values `v[g]` with weights `w(g)`.
 fn mean_defined(v: &[f64], w: impl Fn(usize) -> f64) -> f64 {
     let (mut a, mut c) = (0.0, 0.0);
@@ -693,21 +559,18 @@ fn group_fast_path(level: Level, stat: &ItemStatistic, scheme: Scheme) -> bool {
         )
 }
 
-/// Level correlations of every metric on bootstrap resamples `start ..
-/// start + count`: `count × k` values, resample-major (NaN where the
-/// correlation is undefined on a resample).
-#[allow(clippy::too_many_arguments)]
+/// Level correlations of every metric on the job's bootstrap resamples:
+/// `count × k` values, resample-major (NaN where the correlation is undefined
+/// on a resample). Draws come from `(seed, TAG_META_BOOT, b, 0 | 1)`; the
+/// job's `sub` is not used.
 pub fn bootstrap(
     d: &MetaData<'_>,
     level: Level,
     stat: &ItemStatistic,
     scheme: Scheme,
-    seed: u64,
-    start: u64,
-    count: usize,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<Vec<f64>> {
+    let seed = job.seed;
     let (s, n, k) = (d.s, d.n, d.k);
     let fast = group_fast_path(level, stat, scheme);
     let groups: Vec<Vec<f64>> = if fast {
@@ -718,15 +581,15 @@ pub fn bootstrap(
         Vec::new()
     };
     if level == Level::System {
-        return system_bootstrap(d, stat, scheme, seed, start, count, threads, progress);
+        return system_bootstrap(d, stat, scheme, job);
     }
-    par_blocks(count, k, threads, progress, |first, chunk| {
+    par_blocks(job, k, |first, chunk| {
         let mut wk = Work::default();
         let mut rows: Vec<usize> = (0..s).collect();
         let mut w = vec![1u32; n];
         let mut cnt = vec![0u32; s];
         for (r, out) in chunk.chunks_mut(k).enumerate() {
-            let b = start + (first + r) as u64;
+            let b = first + r as u64;
             if scheme != Scheme::Inputs {
                 draw_rows(seed, b, s, &mut rows);
             }
@@ -766,19 +629,15 @@ pub fn bootstrap(
 /// weights ([`dotg`]). Every value is the one `level_value` computes
 /// for the resample alone (the same dot products in the same order), so the
 /// same bytes.
-#[allow(clippy::too_many_arguments)]
 fn system_bootstrap(
     d: &MetaData<'_>,
     stat: &ItemStatistic,
     scheme: Scheme,
-    seed: u64,
-    start: u64,
-    count: usize,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<Vec<f64>> {
     let (s, n, k) = (d.s, d.n, d.k);
-    par_blocks(count, k, threads, progress, |first, chunk| {
+    let seed = job.seed;
+    par_blocks(job, k, |first, chunk| {
         let len = chunk.len() / k;
         let mut sc = Scratch::default();
         let mut rows: Vec<Vec<usize>> = vec![(0..s).collect(); GROUP];
@@ -793,7 +652,7 @@ fn system_bootstrap(
             let gl = GROUP.min(len - g);
             cnt.iter_mut().for_each(|c| *c = [0; GROUP]);
             for q in 0..gl {
-                let b = start + (first + g + q) as u64;
+                let b = first + (g + q) as u64;
                 if scheme != Scheme::Inputs {
                     draw_rows(seed, b, s, &mut rows[q]);
                 }
@@ -855,20 +714,18 @@ pub const ROUND: usize = 64 * crate::engine::BLOCK;
 /// Permutation tests of `pairs` (a, b) of metrics: does r(a) − r(b) exceed
 /// what swapping the two metrics' standardized scores per system, per item,
 /// or per cell (`scheme`) gives? Counts use the 100-ulp tolerance of
-/// [`crate::inference::permutation_pvalue`].
-#[allow(clippy::too_many_arguments)]
+/// [`crate::inference::permutation_pvalue`]. Runs the job's resamples (swap
+/// bits from `(seed, TAG_META_PERM, b, 0)`; the job's `sub` is not used).
 pub fn permutation(
     d: &MetaData<'_>,
     level: Level,
     stat: &ItemStatistic,
     scheme: Scheme,
     pairs: &[(usize, usize)],
-    seed: u64,
-    n_resamples: usize,
     alternative: Alternative,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<PermOutcome> {
+    let (seed, n_resamples, progress) = (job.seed, job.count, job.progress);
     let (s, n, k) = (d.s, d.n, d.k);
     if let Some(&(a, b)) = pairs.iter().find(|&&(a, b)| a >= k || b >= k || a == b) {
         return Err(Error::input(format!(
@@ -983,207 +840,199 @@ pub fn permutation(
         if progress.cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
-        let vals = par_blocks(count, np, threads, progress, |first, chunk| {
-            let mut wk = Work::default();
-            let mut mask = vec![false; bits];
-            let mut maskf: Vec<f64> = Vec::with_capacity(bits);
-            let mut tsum: Vec<f64> = Vec::new();
-            let rows: Vec<usize> = (0..s).collect();
-            let w = vec![1u32; n];
-            let rs = Resample {
-                rows: &rows,
-                w: &w,
-                id: u64::MAX,
-            };
-            if bit_tau {
-                // each resample's swaps as one bit mask per item (over its scored
-                // systems), then pair by pair over the whole block
-                let len = chunk.len() / np;
-                let mut msk = vec![0u64; len * n];
-                for r in 0..len {
-                    let b = (start + first + r) as u64;
-                    let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
-                    let mut word = 0u64;
-                    for (t, m) in mask.iter_mut().enumerate() {
-                        if t % 64 == 0 {
-                            word = st.next_u64();
-                        }
-                        *m = (word >> (t % 64)) & 1 == 1;
-                    }
-                    for j in 0..n {
-                        let mut bits = 0u64;
-                        for (p, &rr) in vr[voff[j]..voff[j + 1]].iter().enumerate() {
-                            let sw = match scheme {
-                                Scheme::Systems => mask[rr as usize],
-                                Scheme::Inputs => mask[j],
-                                Scheme::Both => mask[rr as usize * n + j],
-                            };
-                            bits |= u64::from(sw) << p;
-                        }
-                        msk[r * n + j] = bits;
-                    }
-                }
-                let tb = TauBlock {
-                    z: &z,
-                    pairs,
-                    n,
-                    vr: &vr,
-                    voff: &voff,
-                    hmask: &hmask,
-                    yts: &yts,
+        let vals = par_blocks(
+            &job.range(job.start + start as u64, count),
+            np,
+            |first, chunk| {
+                let mut wk = Work::default();
+                let mut mask = vec![false; bits];
+                let mut maskf: Vec<f64> = Vec::with_capacity(bits);
+                let mut tsum: Vec<f64> = Vec::new();
+                let rows: Vec<usize> = (0..s).collect();
+                let w = vec![1u32; n];
+                let rs = Resample {
+                    rows: &rows,
+                    w: &w,
+                    id: u64::MAX,
                 };
-                tb.run(&msk, chunk);
-                return;
-            }
-            for (r, out) in chunk.chunks_mut(np).enumerate() {
-                let b = (start + first + r) as u64;
-                let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
-                let mut word = 0u64;
-                for (t, m) in mask.iter_mut().enumerate() {
-                    if t % 64 == 0 {
-                        word = st.next_u64();
+                if bit_tau {
+                    // each resample's swaps as one bit mask per item (over its scored
+                    // systems), then pair by pair over the whole block
+                    let len = chunk.len() / np;
+                    let mut msk = vec![0u64; len * n];
+                    for r in 0..len {
+                        let b = first + r as u64;
+                        let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
+                        swap_bits(&mut mask, || st.next_u64());
+                        for j in 0..n {
+                            let mut bits = 0u64;
+                            for (p, &rr) in vr[voff[j]..voff[j + 1]].iter().enumerate() {
+                                let sw = match scheme {
+                                    Scheme::Systems => mask[rr as usize],
+                                    Scheme::Inputs => mask[j],
+                                    Scheme::Both => mask[rr as usize * n + j],
+                                };
+                                bits |= u64::from(sw) << p;
+                            }
+                            msk[r * n + j] = bits;
+                        }
                     }
-                    *m = (word >> (t % 64)) & 1 == 1;
+                    let tb = TauBlock {
+                        z: &z,
+                        pairs,
+                        n,
+                        vr: &vr,
+                        voff: &voff,
+                        hmask: &hmask,
+                        yts: &yts,
+                    };
+                    tb.run(&msk, chunk);
+                    return;
                 }
-                if sys_path {
-                    // sums of each metric over its swapped cells, per system
-                    maskf.clear();
-                    maskf.extend(mask.iter().map(|&m| f64::from(u8::from(m))));
-                    tsum.clear();
-                    tsum.resize(k * s, 0.0);
-                    for m in (0..k).filter(|&m| used[m]) {
-                        let x = &z[m];
-                        for i in 0..s {
-                            tsum[m * s + i] = match scheme {
-                                Scheme::Systems => {
-                                    if mask[i] {
-                                        sums[m][i]
-                                    } else {
-                                        0.0
+                for (r, out) in chunk.chunks_mut(np).enumerate() {
+                    let b = first + r as u64;
+                    let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
+                    swap_bits(&mut mask, || st.next_u64());
+                    if sys_path {
+                        // sums of each metric over its swapped cells, per system
+                        maskf.clear();
+                        maskf.extend(mask.iter().map(|&m| f64::from(u8::from(m))));
+                        tsum.clear();
+                        tsum.resize(k * s, 0.0);
+                        for m in (0..k).filter(|&m| used[m]) {
+                            let x = &z[m];
+                            for i in 0..s {
+                                tsum[m * s + i] = match scheme {
+                                    Scheme::Systems => {
+                                        if mask[i] {
+                                            sums[m][i]
+                                        } else {
+                                            0.0
+                                        }
                                     }
-                                }
-                                Scheme::Inputs => dot(&x[i * n..(i + 1) * n], &maskf),
-                                Scheme::Both => {
-                                    dot(&x[i * n..(i + 1) * n], &maskf[i * n..(i + 1) * n])
+                                    Scheme::Inputs => dot(&x[i * n..(i + 1) * n], &maskf),
+                                    Scheme::Both => {
+                                        dot(&x[i * n..(i + 1) * n], &maskf[i * n..(i + 1) * n])
+                                    }
+                                };
+                            }
+                        }
+                    }
+                    for (o, &(a, bm)) in out.iter_mut().zip(pairs) {
+                        *o = if fast {
+                            let (ga, gb) = (&groups[a], &groups[bm]);
+                            let sel = |g: usize, swap_to_b: bool| {
+                                if mask[g] == swap_to_b {
+                                    gb[g]
+                                } else {
+                                    ga[g]
                                 }
                             };
-                        }
-                    }
-                }
-                for (o, &(a, bm)) in out.iter_mut().zip(pairs) {
-                    *o = if fast {
-                        let (ga, gb) = (&groups[a], &groups[bm]);
-                        let sel = |g: usize, swap_to_b: bool| {
-                            if mask[g] == swap_to_b {
-                                gb[g]
-                            } else {
-                                ga[g]
-                            }
-                        };
-                        let va = mean_values(ga.len(), |g| sel(g, true));
-                        let vb = mean_values(ga.len(), |g| sel(g, false));
-                        va - vb
-                    } else if sys_path {
-                        let (ta, tb) = (&tsum[a * s..(a + 1) * s], &tsum[bm * s..(bm + 1) * s]);
-                        let (sa, sb) = (&sums[a], &sums[bm]);
-                        wk.gx.clear();
-                        wk.gy.clear();
-                        wk.px.clear();
-                        for i in 0..s {
-                            if counts_i[i] == 0.0 {
-                                continue;
-                            }
-                            wk.gx.push((sa[i] - ta[i] + tb[i]) / counts_i[i]);
-                            wk.px.push((sb[i] - tb[i] + ta[i]) / counts_i[i]);
-                            wk.gy.push(human_means[i]);
-                        }
-                        let px = std::mem::take(&mut wk.px);
-                        let va = stat.eval(&wk.gx, &wk.gy, &mut wk.sc);
-                        let vb = stat.eval(&px, &wk.gy, &mut wk.sc);
-                        wk.px = px;
-                        va - vb
-                    } else if item_tau {
-                        let (za, zb) = (&z[a], &z[bm]);
-                        let (mut acc_a, mut na, mut acc_b, mut nb) = (0.0, 0.0, 0.0, 0.0);
-                        for j in 0..n {
-                            let rows = &vr[voff[j]..voff[j + 1]];
-                            let m = rows.len();
-                            let tot = (m * m.saturating_sub(1) / 2) as i64;
-                            let yt = yts[j];
-                            if m < 2 || yt == tot {
-                                continue;
-                            }
+                            let va = mean_values(ga.len(), |g| sel(g, true));
+                            let vb = mean_values(ga.len(), |g| sel(g, false));
+                            va - vb
+                        } else if sys_path {
+                            let (ta, tb) = (&tsum[a * s..(a + 1) * s], &tsum[bm * s..(bm + 1) * s]);
+                            let (sa, sb) = (&sums[a], &sums[bm]);
                             wk.gx.clear();
                             wk.gy.clear();
-                            for &r in rows {
-                                let p = r as usize * n + j;
-                                let sw = match scheme {
-                                    Scheme::Systems => mask[r as usize],
-                                    Scheme::Inputs => mask[j],
-                                    Scheme::Both => mask[p],
-                                };
-                                if sw {
-                                    wk.gx.push(zb[p]);
-                                    wk.gy.push(za[p]);
-                                } else {
-                                    wk.gx.push(za[p]);
-                                    wk.gy.push(zb[p]);
+                            wk.px.clear();
+                            for i in 0..s {
+                                if counts_i[i] == 0.0 {
+                                    continue;
                                 }
+                                wk.gx.push((sa[i] - ta[i] + tb[i]) / counts_i[i]);
+                                wk.px.push((sb[i] - tb[i] + ta[i]) / counts_i[i]);
+                                wk.gy.push(human_means[i]);
                             }
-                            let hc = &hcs[hoff[j]..hoff[j + 1]];
-                            let (mut ca, mut cb, mut xa, mut xb) = (0i64, 0i64, 0i64, 0i64);
-                            for p in 0..m {
-                                let (ua, ub) = (wk.gx[p], wk.gy[p]);
-                                let hrow = &hc[p * m..(p + 1) * m];
-                                for (q, &h) in hrow.iter().enumerate().skip(p + 1) {
-                                    let dh = i64::from(h);
-                                    let (va, vb) = (wk.gx[q], wk.gy[q]);
-                                    let da = i64::from(ua > va) - i64::from(ua < va);
-                                    let db = i64::from(ub > vb) - i64::from(ub < vb);
-                                    ca += da * dh;
-                                    cb += db * dh;
-                                    xa += i64::from(da == 0);
-                                    xb += i64::from(db == 0);
-                                }
-                            }
-                            let sy = ((tot - yt) as f64).sqrt();
-                            add_tau(ca, xa, tot, sy, &mut acc_a, &mut na);
-                            add_tau(cb, xb, tot, sy, &mut acc_b, &mut nb);
-                        }
-                        let (va, vb) = (mean_or_nan(acc_a, na), mean_or_nan(acc_b, nb));
-                        va - vb
-                    } else {
-                        let (xa, xb) = (&z[a], &z[bm]);
-                        let mut px = std::mem::take(&mut wk.px);
-                        let mut py = std::mem::take(&mut wk.py);
-                        px.clear();
-                        py.clear();
-                        for i in 0..s {
+                            let px = std::mem::take(&mut wk.px);
+                            let va = stat.eval(&wk.gx, &wk.gy, &mut wk.sc);
+                            let vb = stat.eval(&px, &wk.gy, &mut wk.sc);
+                            wk.px = px;
+                            va - vb
+                        } else if item_tau {
+                            let (za, zb) = (&z[a], &z[bm]);
+                            let (mut acc_a, mut na, mut acc_b, mut nb) = (0.0, 0.0, 0.0, 0.0);
                             for j in 0..n {
-                                let p = i * n + j;
-                                let sw = match scheme {
-                                    Scheme::Systems => mask[i],
-                                    Scheme::Inputs => mask[j],
-                                    Scheme::Both => mask[p],
-                                };
-                                if sw {
-                                    px.push(xb[p]);
-                                    py.push(xa[p]);
-                                } else {
-                                    px.push(xa[p]);
-                                    py.push(xb[p]);
+                                let rows = &vr[voff[j]..voff[j + 1]];
+                                let m = rows.len();
+                                let tot = (m * m.saturating_sub(1) / 2) as i64;
+                                let yt = yts[j];
+                                if m < 2 || yt == tot {
+                                    continue;
+                                }
+                                wk.gx.clear();
+                                wk.gy.clear();
+                                for &r in rows {
+                                    let p = r as usize * n + j;
+                                    let sw = match scheme {
+                                        Scheme::Systems => mask[r as usize],
+                                        Scheme::Inputs => mask[j],
+                                        Scheme::Both => mask[p],
+                                    };
+                                    if sw {
+                                        wk.gx.push(zb[p]);
+                                        wk.gy.push(za[p]);
+                                    } else {
+                                        wk.gx.push(za[p]);
+                                        wk.gy.push(zb[p]);
+                                    }
+                                }
+                                let hc = &hcs[hoff[j]..hoff[j + 1]];
+                                let (mut ca, mut cb, mut xa, mut xb) = (0i64, 0i64, 0i64, 0i64);
+                                for p in 0..m {
+                                    let (ua, ub) = (wk.gx[p], wk.gy[p]);
+                                    let hrow = &hc[p * m..(p + 1) * m];
+                                    for (q, &h) in hrow.iter().enumerate().skip(p + 1) {
+                                        let dh = i64::from(h);
+                                        let (va, vb) = (wk.gx[q], wk.gy[q]);
+                                        let da = i64::from(ua > va) - i64::from(ua < va);
+                                        let db = i64::from(ub > vb) - i64::from(ub < vb);
+                                        ca += da * dh;
+                                        cb += db * dh;
+                                        xa += i64::from(da == 0);
+                                        xb += i64::from(db == 0);
+                                    }
+                                }
+                                let sy = ((tot - yt) as f64).sqrt();
+                                add_tau(ca, xa, tot, sy, &mut acc_a, &mut na);
+                                add_tau(cb, xb, tot, sy, &mut acc_b, &mut nb);
+                            }
+                            let (va, vb) = (mean_or_nan(acc_a, na), mean_or_nan(acc_b, nb));
+                            va - vb
+                        } else {
+                            let (xa, xb) = (&z[a], &z[bm]);
+                            let mut px = std::mem::take(&mut wk.px);
+                            let mut py = std::mem::take(&mut wk.py);
+                            px.clear();
+                            py.clear();
+                            for i in 0..s {
+                                for j in 0..n {
+                                    let p = i * n + j;
+                                    let sw = match scheme {
+                                        Scheme::Systems => mask[i],
+                                        Scheme::Inputs => mask[j],
+                                        Scheme::Both => mask[p],
+                                    };
+                                    if sw {
+                                        px.push(xb[p]);
+                                        py.push(xa[p]);
+                                    } else {
+                                        px.push(xa[p]);
+                                        py.push(xb[p]);
+                                    }
                                 }
                             }
-                        }
-                        let va = d.level_value(level, stat, &px, &rs, &mut wk);
-                        let vb = d.level_value(level, stat, &py, &rs, &mut wk);
-                        wk.px = px;
-                        wk.py = py;
-                        va - vb
-                    };
+                            let va = d.level_value(level, stat, &px, &rs, &mut wk);
+                            let vb = d.level_value(level, stat, &py, &rs, &mut wk);
+                            wk.px = px;
+                            wk.py = py;
+                            va - vb
+                        };
+                    }
                 }
-            }
-        })?;
+            },
+        )?;
         for row in vals.chunks(np) {
             for (p, &v) in row.iter().enumerate() {
                 if v.is_nan() {
@@ -1226,20 +1075,11 @@ struct TauBlock<'a> {
 
 impl TauBlock<'_> {
     fn run(&self, msk: &[u64], out: &mut [f64]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if has_popcnt() {
-                // SAFETY: the CPU supports POPCNT (checked at run time).
-                return unsafe { self.run_popcnt(msk, out) };
-            }
-        }
-        self.body(msk, out);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    unsafe fn run_popcnt(&self, msk: &[u64], out: &mut [f64]) {
-        self.body(msk, out);
+        crate::simd::with_popcnt(TauRun {
+            block: self,
+            msk,
+            out,
+        });
     }
 
     #[inline(always)]
@@ -1318,6 +1158,21 @@ impl TauBlock<'_> {
     }
 }
 
+/// One call of [`TauBlock::body`], compiled into the POPCNT build.
+struct TauRun<'a, 'b> {
+    block: &'a TauBlock<'b>,
+    msk: &'a [u64],
+    out: &'a mut [f64],
+}
+
+impl crate::simd::Kernel for TauRun<'_, '_> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        self.block.body(self.msk, self.out);
+    }
+}
+
 /// Adds one item's Kendall τ-b (concordant minus discordant pairs `c`, pairs
 /// tied in the scores `xt`, of `tot`; `sy` = √(tot − human ties)) to a running
 /// sum and count; an item whose scores all tie has no τ-b.
@@ -1335,13 +1190,6 @@ fn mean_or_nan(acc: f64, cnt: f64) -> f64 {
     } else {
         f64::NAN
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn has_popcnt() -> bool {
-    use std::sync::OnceLock;
-    static POPCNT: OnceLock<bool> = OnceLock::new();
-    *POPCNT.get_or_init(|| std::is_x86_feature_detected!("popcnt"))
 }
 
 fn mean_values(len: usize, v: impl Fn(usize) -> f64) -> f64 {
@@ -1377,6 +1225,7 @@ pub fn williams_t(r12: f64, r13: f64, r23: f64, n: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Progress;
     use crate::itemstat::{kendall_b, pearson};
 
     fn table(s: usize, n: usize, seed: u64) -> Vec<f64> {
@@ -1452,15 +1301,17 @@ mod tests {
                 Level::SystemGrouped,
             ] {
                 let st = ItemStatistic::KendallB;
-                let a = bootstrap(&d, level, &st, scheme, 9, 0, 300, 1, &p).unwrap();
-                let b = bootstrap(&d, level, &st, scheme, 9, 0, 300, 2, &p).unwrap();
+                let job = Job::new(9, 300, 1, &p);
+                let a = bootstrap(&d, level, &st, scheme, &job).unwrap();
+                let b = bootstrap(&d, level, &st, scheme, &Job { threads: 2, ..job }).unwrap();
                 assert_eq!(a.len(), 600);
                 assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
             }
         }
         // the per-group fast path equals the general path
         let st = ItemStatistic::Spearman;
-        let fast = bootstrap(&d, Level::Item, &st, Scheme::Inputs, 9, 0, 50, 1, &p).unwrap();
+        let job = Job::new(9, 50, 1, &p);
+        let fast = bootstrap(&d, Level::Item, &st, Scheme::Inputs, &job).unwrap();
         let mut w = Vec::new();
         let rows: Vec<usize> = (0..s).collect();
         for b in 0..50u64 {
@@ -1475,32 +1326,11 @@ mod tests {
         }
         let pairs = [(0, 1), (1, 0)];
         for scheme in [Scheme::Systems, Scheme::Inputs, Scheme::Both] {
-            let a = permutation(
-                &d,
-                Level::Item,
-                &st,
-                scheme,
-                &pairs,
-                3,
-                700,
-                Alternative::TwoSided,
-                1,
-                &p,
-            )
-            .unwrap();
-            let b = permutation(
-                &d,
-                Level::Item,
-                &st,
-                scheme,
-                &pairs,
-                3,
-                700,
-                Alternative::TwoSided,
-                2,
-                &p,
-            )
-            .unwrap();
+            let job = Job::new(3, 700, 1, &p);
+            let alt = Alternative::TwoSided;
+            let a = permutation(&d, Level::Item, &st, scheme, &pairs, alt, &job).unwrap();
+            let job2 = Job { threads: 2, ..job };
+            let b = permutation(&d, Level::Item, &st, scheme, &pairs, alt, &job2).unwrap();
             assert_eq!(a, b);
             assert_eq!(a.counts[0], a.counts[1]);
             assert!((a.observed[0] + a.observed[1]).abs() < 1e-15);
@@ -1546,8 +1376,8 @@ mod tests {
         for stat in [ItemStatistic::Pearson, ItemStatistic::KendallB] {
             for scheme in [Scheme::Systems, Scheme::Inputs, Scheme::Both] {
                 for threads in [1, 3] {
-                    let got = bootstrap(&d, Level::System, &stat, scheme, 9, 3, 1030, threads, &p)
-                        .unwrap();
+                    let job = Job::new(9, 1030, threads, &p).range(3, 1030);
+                    let got = bootstrap(&d, Level::System, &stat, scheme, &job).unwrap();
                     let mut wk = Work::default();
                     for b in 3..1033u64 {
                         let mut rows: Vec<usize> = (0..s).collect();
@@ -1576,23 +1406,6 @@ mod tests {
     }
 
     #[test]
-    fn dot_paths_agree() {
-        let a: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.37).sin()).collect();
-        let b: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.11).cos()).collect();
-        let want: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-        assert!((dot(&a, &b) - want).abs() < 1e-10);
-        assert_eq!(dot(&a, &b).to_bits(), dot_body(&a, &b).to_bits());
-        let c: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.07).sin()).collect();
-        let ws: [&[f64]; GROUP] = std::array::from_fn(|q| if q % 2 == 0 { &b[..] } else { &c[..] });
-        let group = dotg(&a, ws);
-        let plain = dotg_body(&a, ws);
-        for (q, v) in ws.iter().enumerate() {
-            assert_eq!(group[q].to_bits(), dot_body(&a, v).to_bits());
-            assert_eq!(plain[q].to_bits(), dot_body(&a, v).to_bits());
-        }
-    }
-
-    #[test]
     fn item_tau_permutation_path_equals_general_path() {
         let (s, n) = (6, 30);
         let mut h = table(s, n, 12);
@@ -1608,11 +1421,8 @@ mod tests {
                 &ItemStatistic::KendallB,
                 scheme,
                 &[(0, 1)],
-                5,
-                400,
                 Alternative::TwoSided,
-                1,
-                &p,
+                &Job::new(5, 400, 1, &p),
             )
             .unwrap();
             // the general path: materialize the swapped tables and evaluate

@@ -1,32 +1,46 @@
-//! Metrics computed from summed sufficient statistics.
+//! The metric registry: every metric is declared once, in one `impl`.
 //!
-//! Every metric reads a slice of `k` summed statistics (one system) and the
-//! number of items that were summed. Layouts:
+//! A metric is a type implementing [`Declare`]. Its implementation holds
+//! everything about it: the registry entry ([`Declare::SPEC`]: name,
+//! aliases, parameters with type, range and default, direction, display
+//! scale, whether its statistics are counts, description and reference),
+//! how validated parameters build it, what it reads ([`Input`]: summed
+//! statistics with their names and invariants, or the items themselves
+//! through an [`ItemStatistic`]) and its score. [`REGISTRY`] lists the
+//! types once; nothing else names a metric. The Python layer reads the
+//! registry as data (`_native.METRICS`) for `sigfast.metrics`, `sigfast
+//! info`, reports and the README's metric list, and resolves names and
+//! parameters through [`resolve`], so an invalid parameter is a
+//! `MetricError` before any work starts.
+//!
+//! Sums metrics read a slice of `k` summed statistics (one system) and the
+//! number of items that were summed:
 //!
 //! | metric | statistics | value |
 //! |---|---|---|
-//! | `Mean` | score | Σscore / n |
-//! | `Accuracy` | correct, total | correct / total |
-//! | `Precision`, `Recall`, `FBeta` | tp, guessed, gold | P = tp/guessed, R = tp/gold, F = (1+β²)PR/(β²P+R) |
-//! | `Bleu` | hyp_len, ref_len, correct_1..N, total_1..N | sacrebleu's BLEU (0–100) |
-//! | `Chrf` | (hyp, ref, match) per char order, then per word order | sacrebleu's chrF / chrF++ (0–100) |
-//! | `Aer` | \|A∩S\|, \|A∩P\|, \|A\|, \|S\| | 1 − (\|A∩S\| + \|A∩P\|) / (\|A\| + \|S\|) |
-//! | `ErrorRate` | edits, reference length | edits / length |
-//! | `Ter` | edits, average reference length | sacrebleu's TER: 100 · edits / length (0–100+) |
-//! | `WeightedMacroF1` | syn_correct, syn_total, sem_correct, sem_guessed, sem_gold | CoNLL-2008 labeled macro F1 |
+//! | `mean` | score | Σscore / n |
+//! | `accuracy` | correct, total | correct / total |
+//! | `precision`, `recall`, `fbeta` | tp, guessed, gold | P = tp/guessed, R = tp/gold, F = (1+β²)PR/(β²P+R) |
+//! | `bleu` | hyp_len, ref_len, correct_1..N, total_1..N | sacrebleu's BLEU (0–100) |
+//! | `chrf` | (hyp, ref, match) per char order, then per word order | sacrebleu's chrF / chrF++ (0–100) |
+//! | `aer` | \|A∩S\|, \|A∩P\|, \|A\|, \|S\| | 1 − (\|A∩S\| + \|A∩P\|) / (\|A\| + \|S\|) |
+//! | `error_rate` | edits, reference length | edits / length |
+//! | `ter` | edits, average reference length | sacrebleu's TER: 100 · edits / length (0–100+) |
+//! | `macro_f1_2008` | syn_correct, syn_total, sem_correct, sem_guessed, sem_gold | CoNLL-2008 labeled macro F1 |
 //!
-//! A ratio with a zero denominator is 0 (conlleval's convention).
+//! A ratio with a zero denominator is 0 (conlleval's convention). Item
+//! statistics (median, quantile, correlations, AUC) are computed on each
+//! resample's items by [`crate::itemstat`].
 //!
-//! [`SPECS`] declares every metric once: name, aliases, parameters (type,
-//! range, default), direction, display scale and description.
+//! # Adding a metric
+//! A type, its `impl Declare` (with a test against an independent formula),
+//! and one line in [`REGISTRY`].
 
+use std::any::Any;
+use std::sync::Arc;
+
+use crate::itemstat::ItemStatistic;
 use crate::{Error, Result};
-
-// ------------------------------------------------------------------------------------------
-// The registry: every built-in metric is declared here once. The Python layer reads
-// `SPECS` (as data) for `sigfast.metrics`, `sigfast info`, reports and the README's metric
-// list, and resolves names and parameters through `resolve`, so an invalid parameter is a
-// `MetricError` before any work starts.
 
 /// A parameter value as it crosses the boundary.
 #[derive(Clone, Debug, PartialEq)]
@@ -194,23 +208,296 @@ pub struct Alias {
     pub defaults: &'static [(&'static str, ParamDefault)],
 }
 
-/// A metric's declaration.
+/// Which way a metric is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Higher,
+    Lower,
+    /// Decided by this boolean parameter (true: higher is better).
+    Param(&'static str),
+}
+
+/// A metric's registry entry: what the registry, `sigfast info` and the
+/// docs show about it. Declared in the metric's [`Declare::SPEC`].
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
     pub name: &'static str,
     pub aliases: &'static [Alias],
     pub params: &'static [Param],
-    /// None where a parameter decides (the mean's `higher_is_better`).
-    pub higher_is_better: Option<bool>,
+    pub direction: Direction,
     pub scale: Scale,
     /// Statistics are non-negative counts (integers).
     pub counts: bool,
     pub description: &'static str,
     /// The reference the value reproduces, for the docs.
     pub reference: &'static str,
-    /// Not a function of summed statistics: computed on the resampled items themselves.
-    pub items: bool,
+}
+
+/// What a metric reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// Statistics summed over items: their names, in order, and their
+    /// invariants, pairs `(a, b)` with `stat[a] <= stat[b]` in every item (a
+    /// part never exceeds its whole: tp ≤ guessed, correct ≤ total, ...).
+    Sums {
+        names: Vec<String>,
+        invariants: Vec<(usize, usize)>,
+    },
+    /// The items themselves: the statistic is recomputed on every
+    /// resample's items (`score` is NaN).
+    Items(ItemStatistic),
+}
+
+/// Statistic names from string literals.
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| (*s).to_string()).collect()
+}
+
+/// One metric, declared once. See the module documentation.
+pub trait Declare: std::fmt::Debug + Send + Sync + Sized + 'static {
+    /// The registry entry.
+    const SPEC: Spec;
+    /// The metric with validated parameters (defaults filled in).
+    fn build(p: &Params) -> Result<Self>;
+    /// What the metric reads.
+    fn input(&self) -> Input;
+    /// The metric on summed statistics `s` of `n_items` items. Item
+    /// statistics keep the default, NaN (a registry test checks that every
+    /// sums metric scores).
+    fn score(&self, _s: &[f64], _n_items: f64) -> f64 {
+        f64::NAN
+    }
+    /// The name to show, where the parameters decide it (`f0.5`, `chrf++`);
+    /// `None`: the name or alias asked for.
+    fn label(&self) -> Option<String> {
+        None
+    }
+    /// The item statistic that computes the same quantity on the items
+    /// themselves (the item paths take it): an item metric's own, or e.g. the
+    /// mean of per-item scores.
+    fn on_items(&self) -> Option<ItemStatistic> {
+        match self.input() {
+            Input::Items(st) => Some(st),
+            Input::Sums { .. } => None,
+        }
+    }
+}
+
+/// The object-safe face of [`Declare`], implemented for every declared type.
+trait Dyn: std::fmt::Debug + Send + Sync {
+    fn score(&self, s: &[f64], n_items: f64) -> f64;
+    fn label(&self) -> Option<String>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Declare> Dyn for T {
+    #[inline]
+    fn score(&self, s: &[f64], n_items: f64) -> f64 {
+        Declare::score(self, s, n_items)
+    }
+    fn label(&self) -> Option<String> {
+        Declare::label(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A registry line: a declared type's entry and its builder.
+#[derive(Clone, Copy)]
+pub struct Entry {
+    pub spec: Spec,
     build: fn(&Params) -> Result<Metric>,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.spec.fmt(f)
+    }
+}
+
+/// The registry line of `T`.
+#[must_use]
+pub const fn entry<T: Declare>() -> Entry {
+    Entry {
+        spec: T::SPEC,
+        build: build::<T>,
+    }
+}
+
+fn build<T: Declare>(p: &Params) -> Result<Metric> {
+    let m = T::build(p)?;
+    let higher_is_better = match T::SPEC.direction {
+        Direction::Higher => true,
+        Direction::Lower => false,
+        Direction::Param(name) => p.b(name),
+    };
+    let input = m.input();
+    let item = m.on_items();
+    Ok(Metric {
+        name: T::SPEC.name,
+        higher_is_better,
+        n_stats: match &input {
+            Input::Sums { names, .. } => names.len(),
+            Input::Items(st) => st.n_inputs(),
+        },
+        input,
+        item,
+        imp: Arc::new(m),
+    })
+}
+
+/// A metric resolved with its parameters: what the engine computes with.
+#[derive(Clone, Debug)]
+pub struct Metric {
+    name: &'static str,
+    higher_is_better: bool,
+    n_stats: usize,
+    input: Input,
+    item: Option<ItemStatistic>,
+    imp: Arc<dyn Dyn>,
+}
+
+impl Metric {
+    /// The metric `name` (or alias) with default parameters.
+    pub fn named(name: &str) -> Result<Metric> {
+        Ok(resolve(name, &[])?.metric)
+    }
+
+    /// The canonical name of its registry entry.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Number of statistics one system contributes (per item).
+    #[inline]
+    #[must_use]
+    pub fn n_stats(&self) -> usize {
+        self.n_stats
+    }
+
+    /// Whether higher values are better (from the declaration's [`Direction`]).
+    #[must_use]
+    pub fn higher_is_better(&self) -> bool {
+        self.higher_is_better
+    }
+
+    /// +1 when higher values are better, −1 otherwise: the sign that turns
+    /// a difference of values into "better by".
+    #[must_use]
+    pub fn orient(&self) -> f64 {
+        if self.higher_is_better {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// The metric on summed statistics `s` of `n_items` items (NaN for an
+    /// item statistic).
+    #[inline]
+    #[must_use]
+    pub fn score(&self, s: &[f64], n_items: f64) -> f64 {
+        self.imp.score(s, n_items)
+    }
+
+    /// What the metric reads.
+    #[must_use]
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// Whether it is computed on the items themselves.
+    #[must_use]
+    pub fn is_item(&self) -> bool {
+        matches!(self.input, Input::Items(_))
+    }
+
+    /// The item statistic computing it on the items ([`Declare::on_items`]).
+    #[must_use]
+    pub fn on_items(&self) -> Option<&ItemStatistic> {
+        self.item.as_ref()
+    }
+
+    /// The declared value behind the metric, as its type.
+    #[must_use]
+    pub fn declared<T: Declare>(&self) -> Option<&T> {
+        self.imp.as_any().downcast_ref::<T>()
+    }
+
+    /// Names of the statistics one system contributes, in order.
+    #[must_use]
+    pub fn stat_names(&self) -> Vec<String> {
+        match &self.input {
+            Input::Sums { names, .. } => names.clone(),
+            Input::Items(st) => {
+                if st.n_inputs() == 1 {
+                    strs(&["score"])
+                } else {
+                    strs(&["score", "reference"])
+                }
+            }
+        }
+    }
+
+    /// The invariants of one item's statistics (see [`Input::Sums`]).
+    #[must_use]
+    pub fn invariants(&self) -> &[(usize, usize)] {
+        match &self.input {
+            Input::Sums { invariants, .. } => invariants,
+            Input::Items(_) => &[],
+        }
+    }
+
+    /// Check per-item statistics (`rows × n_stats`, item-major) against the
+    /// metric: every value finite; with `counts`, whole and non-negative;
+    /// and every invariant of [`Metric::invariants`]. The error names the
+    /// item, the statistic and the fix.
+    pub fn check_rows(&self, data: &[f64], counts: bool, label: &str) -> Result<()> {
+        let k = self.n_stats();
+        if k == 0 || data.len() % k != 0 {
+            return Err(Error::input(format!(
+                "metric '{label}' reads {k} statistics per item; got {} values",
+                data.len()
+            )));
+        }
+        let names = self.stat_names();
+        let inv = self.invariants();
+        for (i, row) in data.chunks_exact(k).enumerate() {
+            for (c, &v) in row.iter().enumerate() {
+                if !v.is_finite() {
+                    return Err(Error::input(format!(
+                        "item {i}, statistic '{}' is {v}: not a finite number",
+                        names[c]
+                    )));
+                }
+                if counts && (v < 0.0 || v.fract() != 0.0) {
+                    return Err(Error::input(format!(
+                        "item {i}, statistic '{}' is {v}: metric '{label}' reads counts \
+                         (whole numbers >= 0)",
+                        names[c]
+                    )));
+                }
+            }
+            for &(a, b) in inv {
+                if row[a] > row[b] {
+                    return Err(Error::input(format!(
+                        "item {i}: statistic '{}' = {} exceeds '{}' = {}; metric '{label}' needs \
+                         {} <= {} (check the column order: {})",
+                        names[a],
+                        row[a],
+                        names[b],
+                        row[b],
+                        names[a],
+                        names[b],
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Resolved, validated parameters of one metric.
@@ -220,6 +507,26 @@ pub struct Params {
 }
 
 impl Params {
+    /// The declared defaults of `spec`.
+    fn defaults(spec: &Spec) -> Self {
+        Self::with_alias(spec, None)
+    }
+
+    /// The defaults of `spec`, as asked for through `alias`.
+    fn with_alias(spec: &Spec, alias: Option<&Alias>) -> Self {
+        let values = spec
+            .params
+            .iter()
+            .map(|p| {
+                let d = alias
+                    .and_then(|a| a.defaults.iter().find(|(k, _)| *k == p.name))
+                    .map_or(p.default, |(_, d)| *d);
+                (p.name, d.value())
+            })
+            .collect();
+        Params { values }
+    }
+
     fn get(&self, name: &str) -> Option<&Value> {
         self.values
             .iter()
@@ -255,23 +562,223 @@ impl Params {
     }
 }
 
-const FRACTION_REF: &str = "the formula on summed counts";
-
-fn item(name: &str, p: &Params) -> Result<Metric> {
-    let get = |k: &str| p.get(k).map(|_| p.f(k));
-    Ok(Metric::Item(crate::itemstat::ItemStatistic::parse(
-        name, get,
-    )?))
+/// A registry line as data: what `_native.METRICS` exports for it.
+#[derive(Clone, Debug)]
+pub struct Described {
+    pub spec: Spec,
+    /// The direction; `None` where a parameter decides.
+    pub higher_is_better: Option<bool>,
+    /// `"sums"` or `"items"`.
+    pub kind: &'static str,
+    /// The statistics with default parameters, and their invariants by name.
+    pub stat_names: Vec<String>,
+    pub invariants: Vec<(String, String)>,
 }
 
-const ITEM_REF: &str = "scipy.stats / numpy on the items";
+impl Entry {
+    /// The metric with default parameters.
+    pub fn default_metric(&self) -> Result<Metric> {
+        (self.build)(&Params::defaults(&self.spec))
+    }
 
-/// Every built-in metric. Adding a metric: one entry here (and its arm in
-/// [`Metric`]); Python, `sigfast info` and the docs read this table.
-pub static SPECS: &[Spec] = &[
-    Spec {
+    /// The entry as data (every built-in metric builds with its defaults: a
+    /// registry test checks it).
+    pub fn describe(&self) -> Result<Described> {
+        let m = self.default_metric()?;
+        let stat_names = m.stat_names();
+        let invariants = m
+            .invariants()
+            .iter()
+            .map(|&(a, b)| (stat_names[a].clone(), stat_names[b].clone()))
+            .collect();
+        Ok(Described {
+            spec: self.spec,
+            higher_is_better: match self.spec.direction {
+                Direction::Higher => Some(true),
+                Direction::Lower => Some(false),
+                Direction::Param(_) => None,
+            },
+            kind: if m.is_item() { "items" } else { "sums" },
+            stat_names,
+            invariants,
+        })
+    }
+}
+
+/// A metric resolved from a name and parameters.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub spec: &'static Spec,
+    pub metric: Metric,
+    pub params: Params,
+    /// The name to show (`f1`, `f0.5`, `chrf++`, `wer`).
+    pub label: String,
+}
+
+/// The entry of `name` (a canonical name or an alias, any case) and the alias used.
+#[must_use]
+pub fn lookup(name: &str) -> Option<(&'static Entry, Option<&'static Alias>)> {
+    lookup_in(REGISTRY, name)
+}
+
+fn lookup_in<'a>(registry: &'a [Entry], name: &str) -> Option<(&'a Entry, Option<&'a Alias>)> {
+    let n = name.to_ascii_lowercase();
+    for e in registry {
+        if e.spec.name == n {
+            return Some((e, None));
+        }
+        if let Some(a) = e.spec.aliases.iter().find(|a| a.name == n) {
+            return Some((e, Some(a)));
+        }
+    }
+    None
+}
+
+/// Every name a metric can be asked for.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    REGISTRY
+        .iter()
+        .flat_map(|e| std::iter::once(e.spec.name).chain(e.spec.aliases.iter().map(|a| a.name)))
+        .collect()
+}
+
+/// Resolve `name` with `given` parameters: unknown names, unknown parameters
+/// and values of the wrong type or range are [`Error::Metric`].
+pub fn resolve(name: &str, given: &[(String, Value)]) -> Result<Resolved> {
+    resolve_in(REGISTRY, name, given)
+}
+
+/// [`resolve`] in another registry (a test's).
+pub fn resolve_in(
+    registry: &'static [Entry],
+    name: &str,
+    given: &[(String, Value)],
+) -> Result<Resolved> {
+    let (entry, alias) = lookup_in(registry, name).ok_or_else(|| {
+        let all: Vec<&str> = registry
+            .iter()
+            .flat_map(|e| std::iter::once(e.spec.name).chain(e.spec.aliases.iter().map(|a| a.name)))
+            .collect();
+        Error::metric(format!(
+            "unknown metric '{name}'; built-in metrics: {}",
+            all.join(", ")
+        ))
+    })?;
+    let spec = &entry.spec;
+    let mut values = Params::with_alias(spec, alias).values;
+    let mut seen: Vec<&'static str> = Vec::new();
+    for (key, v) in given {
+        let k = key.to_ascii_lowercase().replace('-', "_");
+        let Some(pi) = spec
+            .params
+            .iter()
+            .position(|p| p.name == k || p.aliases.contains(&k.as_str()))
+        else {
+            let valid: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+            return Err(Error::metric(format!(
+                "metric '{}' has no parameter '{key}'; {}",
+                spec.name,
+                if valid.is_empty() {
+                    "it takes none".to_string()
+                } else {
+                    format!("its parameters: {}", valid.join(", "))
+                }
+            )));
+        };
+        let p = &spec.params[pi];
+        if seen.contains(&p.name) {
+            return Err(Error::metric(format!(
+                "metric '{}': parameter {} given twice (also as an alias)",
+                spec.name, p.name
+            )));
+        }
+        seen.push(p.name);
+        let checked = p.kind.check(v).ok_or_else(|| {
+            Error::metric(format!(
+                "metric '{}': parameter {} must be {}, got {v}",
+                spec.name,
+                p.name,
+                p.kind.describe()
+            ))
+        })?;
+        values[pi].1 = Some(checked);
+    }
+    let params = Params { values };
+    let metric = (entry.build)(&params)?;
+    let label = metric
+        .imp
+        .label()
+        .unwrap_or_else(|| alias.map_or(spec.name, |a| a.name).to_string());
+    Ok(Resolved {
+        spec,
+        metric,
+        params,
+        label,
+    })
+}
+
+// ------------------------------------------------------------------------------------------
+// The registry: one line per declared type. Its order is the order of `sigfast info` and of
+// the README's metric list.
+
+/// Every built-in metric.
+pub static REGISTRY: &[Entry] = &[
+    entry::<Mean>(),
+    entry::<Accuracy>(),
+    entry::<Precision>(),
+    entry::<Recall>(),
+    entry::<FBeta>(),
+    entry::<Bleu>(),
+    entry::<Chrf>(),
+    entry::<Aer>(),
+    entry::<ErrorRate>(),
+    entry::<Ter>(),
+    entry::<WeightedMacroF1>(),
+    entry::<Median>(),
+    entry::<Quantile>(),
+    entry::<Pearson>(),
+    entry::<Spearman>(),
+    entry::<KendallB>(),
+    entry::<KendallC>(),
+    entry::<TauLike>(),
+    entry::<PairwiseAccuracy>(),
+    entry::<AccEq>(),
+    entry::<Auc>(),
+];
+
+const FRACTION_REF: &str = "the formula on summed counts";
+
+/// The fields most count metrics share: higher is better, a fraction shown ×100.
+const COUNTS: Spec = Spec {
+    name: "",
+    aliases: &[],
+    params: &[],
+    direction: Direction::Higher,
+    scale: Scale::Fraction,
+    counts: true,
+    description: "",
+    reference: FRACTION_REF,
+};
+
+#[inline]
+fn ratio(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        0.0
+    } else {
+        a / b
+    }
+}
+
+// ------------------------------------------------------------------------------ sums metrics
+
+/// The mean of per-item scores.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mean;
+
+impl Declare for Mean {
+    const SPEC: Spec = Spec {
         name: "mean",
-        aliases: &[],
         params: &[Param {
             name: "higher_is_better",
             aliases: &[],
@@ -279,55 +786,112 @@ pub static SPECS: &[Spec] = &[
             default: ParamDefault::Bool(true),
             help: "direction of the score",
         }],
-        higher_is_better: None,
+        direction: Direction::Param("higher_is_better"),
         scale: Scale::Plain,
         counts: false,
         description: "mean of per-item scores",
         reference: "the mean",
-        items: false,
-        build: |p| {
-            Ok(Metric::Mean {
-                higher_is_better: p.b("higher_is_better"),
-            })
-        },
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Mean)
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&["score"]),
+            invariants: vec![],
+        }
+    }
+    fn score(&self, s: &[f64], n_items: f64) -> f64 {
+        ratio(s[0], n_items)
+    }
+    fn on_items(&self) -> Option<ItemStatistic> {
+        Some(ItemStatistic::Mean)
+    }
+}
+
+/// correct / total.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Accuracy;
+
+impl Declare for Accuracy {
+    const SPEC: Spec = Spec {
         name: "accuracy",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Fraction,
-        counts: true,
         description: "correct / total",
-        reference: FRACTION_REF,
-        items: false,
-        build: |_| Ok(Metric::Accuracy),
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Accuracy)
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&["correct", "total"]),
+            invariants: vec![(0, 1)],
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        ratio(s[0], s[1])
+    }
+}
+
+/// The statistics of precision, recall and F: tp ≤ guessed, tp ≤ gold.
+fn prf_input() -> Input {
+    Input::Sums {
+        names: strs(&["tp", "guessed", "gold"]),
+        invariants: vec![(0, 1), (0, 2)],
+    }
+}
+
+/// tp / guessed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Precision;
+
+impl Declare for Precision {
+    const SPEC: Spec = Spec {
         name: "precision",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Fraction,
-        counts: true,
         description: "tp / guessed",
-        reference: FRACTION_REF,
-        items: false,
-        build: |_| Ok(Metric::Precision),
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Precision)
+    }
+    fn input(&self) -> Input {
+        prf_input()
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        ratio(s[0], s[1])
+    }
+}
+
+/// tp / gold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recall;
+
+impl Declare for Recall {
+    const SPEC: Spec = Spec {
         name: "recall",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Fraction,
-        counts: true,
         description: "tp / gold",
-        reference: FRACTION_REF,
-        items: false,
-        build: |_| Ok(Metric::Recall),
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Recall)
+    }
+    fn input(&self) -> Input {
+        prf_input()
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        ratio(s[0], s[2])
+    }
+}
+
+/// F-beta from tp, guessed, gold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FBeta {
+    pub beta: f64,
+}
+
+impl Declare for FBeta {
+    const SPEC: Spec = Spec {
         name: "fbeta",
         aliases: &[Alias {
             name: "f1",
@@ -344,17 +908,55 @@ pub static SPECS: &[Spec] = &[
             default: ParamDefault::Float(1.0),
             help: "weight of recall (1: F1)",
         }],
-        higher_is_better: Some(true),
-        scale: Scale::Fraction,
-        counts: true,
         description: "F-beta from tp, guessed, gold (conlleval, EVALB, conll18_ud_eval)",
-        reference: FRACTION_REF,
-        items: false,
-        build: |p| Ok(Metric::FBeta { beta: p.f("beta") }),
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        Ok(FBeta { beta: p.f("beta") })
+    }
+    fn input(&self) -> Input {
+        prf_input()
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        let p = ratio(s[0], s[1]);
+        let r = ratio(s[0], s[2]);
+        let b2 = self.beta * self.beta;
+        let d = b2 * p + r;
+        if d == 0.0 {
+            0.0
+        } else {
+            (1.0 + b2) * p * r / d
+        }
+    }
+    fn label(&self) -> Option<String> {
+        Some(if self.beta == 1.0 {
+            "f1".into()
+        } else {
+            format!("f{}", self.beta)
+        })
+    }
+}
+
+/// BLEU smoothing, as in sacrebleu (Chen & Cherry 2014).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Smooth {
+    None,
+    Floor(f64),
+    AddK(f64),
+    Exp,
+}
+
+/// sacrebleu's BLEU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bleu {
+    pub max_order: usize,
+    pub smooth: Smooth,
+    pub effective_order: bool,
+}
+
+impl Declare for Bleu {
+    const SPEC: Spec = Spec {
         name: "bleu",
-        aliases: &[],
         params: &[
             Param {
                 name: "max_order",
@@ -389,28 +991,51 @@ pub static SPECS: &[Spec] = &[
                 help: "stop at the highest order with n-grams (sentence BLEU)",
             },
         ],
-        higher_is_better: Some(true),
         scale: Scale::Points,
-        counts: true,
         description: "sacrebleu BLEU",
         reference: "sacrebleu 2.x BLEU",
-        items: false,
-        build: |p| {
-            let v = p.get("smooth_value").map(|_| p.f("smooth_value"));
-            let smooth = match p.s("smooth") {
-                "none" => Smooth::None,
-                "floor" => Smooth::Floor(v.unwrap_or(0.1)),
-                "add-k" => Smooth::AddK(v.unwrap_or(1.0)),
-                _ => Smooth::Exp,
-            };
-            Ok(Metric::Bleu {
-                max_order: p.i("max_order") as usize,
-                smooth,
-                effective_order: p.b("effective_order"),
-            })
-        },
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        let v = p.get("smooth_value").map(|_| p.f("smooth_value"));
+        let smooth = match p.s("smooth") {
+            "none" => Smooth::None,
+            "floor" => Smooth::Floor(v.unwrap_or(0.1)),
+            "add-k" => Smooth::AddK(v.unwrap_or(1.0)),
+            _ => Smooth::Exp,
+        };
+        Ok(Bleu {
+            max_order: p.i("max_order") as usize,
+            smooth,
+            effective_order: p.b("effective_order"),
+        })
+    }
+    fn input(&self) -> Input {
+        let n = self.max_order;
+        let mut v = strs(&["hyp_len", "ref_len"]);
+        v.extend((1..=n).map(|i| format!("correct_{i}")));
+        v.extend((1..=n).map(|i| format!("total_{i}")));
+        Input::Sums {
+            names: v,
+            invariants: (0..n).map(|i| (2 + i, 2 + n + i)).collect(),
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        bleu(s, self.max_order, self.smooth, self.effective_order)
+    }
+}
+
+/// sacrebleu's chrF / chrF++.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chrf {
+    pub char_order: usize,
+    pub word_order: usize,
+    pub beta: f64,
+    pub eps_smoothing: bool,
+}
+
+impl Declare for Chrf {
+    const SPEC: Spec = Spec {
         name: "chrf",
         aliases: &[Alias {
             name: "chrf++",
@@ -450,40 +1075,94 @@ pub static SPECS: &[Spec] = &[
                 help: "sacrebleu's eps_smoothing (chrF++.py's averaging)",
             },
         ],
-        higher_is_better: Some(true),
         scale: Scale::Points,
-        counts: true,
         description: "sacrebleu chrF / chrF++",
         reference: "sacrebleu 2.x chrF",
-        items: false,
-        build: |p| {
-            let (c, w) = (p.i("char_order") as usize, p.i("word_order") as usize);
-            if c + w == 0 {
-                return Err(Error::metric(
-                    "metric 'chrf': char_order + word_order must be at least 1",
-                ));
+        ..COUNTS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        let (c, w) = (p.i("char_order") as usize, p.i("word_order") as usize);
+        if c + w == 0 {
+            return Err(Error::metric(
+                "metric 'chrf': char_order + word_order must be at least 1",
+            ));
+        }
+        Ok(Chrf {
+            char_order: c,
+            word_order: w,
+            beta: p.f("beta"),
+            eps_smoothing: p.b("eps_smoothing"),
+        })
+    }
+    fn input(&self) -> Input {
+        let mut v = Vec::new();
+        for (t, top) in [("c", self.char_order), ("w", self.word_order)] {
+            for n in 1..=top {
+                for kind in ["hyp", "ref", "match"] {
+                    v.push(format!("{kind}_{t}{n}"));
+                }
             }
-            Ok(Metric::Chrf {
-                char_order: c,
-                word_order: w,
-                beta: p.f("beta"),
-                eps_smoothing: p.b("eps_smoothing"),
-            })
-        },
-    },
-    Spec {
+        }
+        Input::Sums {
+            names: v,
+            // matches never exceed the hypothesis's or the reference's n-grams
+            invariants: (0..self.char_order + self.word_order)
+                .flat_map(|o| [(3 * o + 2, 3 * o), (3 * o + 2, 3 * o + 1)])
+                .collect(),
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        chrf(
+            s,
+            self.char_order + self.word_order,
+            self.beta,
+            self.eps_smoothing,
+        )
+    }
+    fn label(&self) -> Option<String> {
+        Some(match self.word_order {
+            2 => "chrf++".into(),
+            0 => "chrf".into(),
+            w => format!("chrf+{w}"),
+        })
+    }
+}
+
+/// The alignment error rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aer;
+
+impl Declare for Aer {
+    const SPEC: Spec = Spec {
         name: "aer",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(false),
-        scale: Scale::Fraction,
-        counts: true,
+        direction: Direction::Lower,
         description: "alignment error rate 1 - (|A&S| + |A&P|) / (|A| + |S|)",
         reference: "Och & Ney 2003; wa_eval_align.pl",
-        items: false,
-        build: |_| Ok(Metric::Aer),
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Aer)
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&["a_and_s", "a_and_p", "a", "s"]),
+            // |A∩S| ≤ |A| and |A∩P| ≤ |A|: A's links counted as the reference scorer counts them.
+            // Not |A∩S| ≤ |A∩P| (aer.py --allSure --ignorePossible makes S ⊄ P) nor |A∩S| ≤ |S|
+            // (wa_eval_align.pl counts a system link listed both S and P twice).
+            invariants: vec![(0, 2), (1, 2)],
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        1.0 - ratio(s[0] + s[1], s[2] + s[3])
+    }
+}
+
+/// Edits / reference length (WER, CER).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorRate;
+
+impl Declare for ErrorRate {
+    const SPEC: Spec = Spec {
         name: "error_rate",
         aliases: &[
             Alias {
@@ -495,30 +1174,64 @@ pub static SPECS: &[Spec] = &[
                 defaults: &[],
             },
         ],
-        params: &[],
-        higher_is_better: Some(false),
-        scale: Scale::Fraction,
+        direction: Direction::Lower,
         counts: false,
         description: "edits / reference length (WER, CER)",
         reference: "the formula on summed statistics",
-        items: false,
-        build: |_| Ok(Metric::ErrorRate),
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(ErrorRate)
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&["edits", "ref_len"]),
+            invariants: vec![],
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        ratio(s[0], s[1])
+    }
+}
+
+/// sacrebleu's TER on (edits, average reference length), on its 0–100 scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ter;
+
+impl Declare for Ter {
+    const SPEC: Spec = Spec {
         name: "ter",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(false),
+        direction: Direction::Lower,
         scale: Scale::Points,
         counts: false,
         description:
             "sacrebleu TER: 100 * edits / average reference length (100 for edits against \
                       empty references)",
         reference: "sacrebleu 2.x TER",
-        items: false,
-        build: |_| Ok(Metric::Ter),
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Ter)
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&["edits", "ref_len"]),
+            invariants: vec![],
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        ter(s[0], s[1])
+    }
+}
+
+/// The CoNLL-2008 labeled macro F1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WeightedMacroF1 {
+    pub weight: f64,
+}
+
+impl Declare for WeightedMacroF1 {
+    const SPEC: Spec = Spec {
         name: "macro_f1_2008",
         aliases: &[Alias {
             name: "weighted_macro_f1",
@@ -535,33 +1248,85 @@ pub static SPECS: &[Spec] = &[
             default: ParamDefault::Float(0.5),
             help: "weight of the semantic score (W_sem)",
         }],
-        higher_is_better: Some(true),
-        scale: Scale::Fraction,
-        counts: true,
         description: "CoNLL-2008 labeled macro F1",
         reference: "eval08.pl (Surdeanu et al. 2008)",
-        items: false,
-        build: |p| {
-            Ok(Metric::WeightedMacroF1 {
-                weight: p.f("weight"),
-            })
-        },
-    },
-    Spec {
+        ..COUNTS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        Ok(WeightedMacroF1 {
+            weight: p.f("weight"),
+        })
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&[
+                "syn_correct",
+                "syn_total",
+                "sem_correct",
+                "sem_guessed",
+                "sem_gold",
+            ]),
+            invariants: vec![(0, 1), (2, 3), (2, 4)],
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        let w = self.weight;
+        let syn = ratio(s[0], s[1]);
+        let sem_p = ratio(s[2], s[3]);
+        let sem_r = ratio(s[2], s[4]);
+        let p = w * sem_p + (1.0 - w) * syn;
+        let r = w * sem_r + (1.0 - w) * syn;
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------ item statistics
+
+const ITEM_REF: &str = "scipy.stats / numpy on the items";
+
+/// The fields item statistics share: higher is better, shown as is.
+const ITEMS: Spec = Spec {
+    name: "",
+    aliases: &[],
+    params: &[],
+    direction: Direction::Higher,
+    scale: Scale::Plain,
+    counts: false,
+    description: "",
+    reference: ITEM_REF,
+};
+
+/// The median of per-item scores.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Median;
+
+impl Declare for Median {
+    const SPEC: Spec = Spec {
         name: "median",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "median of per-item scores (numpy)",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("median", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Median)
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::Median)
+    }
+}
+
+/// A quantile of per-item scores.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quantile {
+    pub q: f64,
+}
+
+impl Declare for Quantile {
+    const SPEC: Spec = Spec {
         name: "quantile",
-        aliases: &[],
         params: &[Param {
             name: "q",
             aliases: &[],
@@ -573,68 +1338,102 @@ pub static SPECS: &[Spec] = &[
             default: ParamDefault::Float(0.5),
             help: "the quantile level",
         }],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "quantile q of per-item scores (numpy's linear method)",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("quantile", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        Ok(Quantile { q: p.f("q") })
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::Quantile(self.q))
+    }
+}
+
+/// Pearson's r of scores against a reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pearson;
+
+impl Declare for Pearson {
+    const SPEC: Spec = Spec {
         name: "pearson",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "Pearson's r of a system's scores (column 0) against a reference (column 1)",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("pearson", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Pearson)
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::Pearson)
+    }
+}
+
+/// Spearman's ρ of scores against a reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spearman;
+
+impl Declare for Spearman {
+    const SPEC: Spec = Spec {
         name: "spearman",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "Spearman's rho of scores against a reference",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("spearman", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Spearman)
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::Spearman)
+    }
+}
+
+/// Kendall's τ-b of scores against a reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KendallB;
+
+impl Declare for KendallB {
+    const SPEC: Spec = Spec {
         name: "kendall_b",
         aliases: &[Alias {
             name: "kendall",
             defaults: &[],
         }],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "Kendall's tau-b of scores against a reference",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("kendall_b", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(KendallB)
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::KendallB)
+    }
+}
+
+/// Kendall's τ-c of scores against a reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KendallC;
+
+impl Declare for KendallC {
+    const SPEC: Spec = Spec {
         name: "kendall_c",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "Kendall's tau-c of scores against a reference",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("kendall_c", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(KendallC)
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::KendallC)
+    }
+}
+
+/// WMT DARR Kendall-like τ of scores against a reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TauLike {
+    pub threshold: f64,
+}
+
+impl Declare for TauLike {
+    const SPEC: Spec = Spec {
         name: "tau_like",
-        aliases: &[],
         params: &[Param {
             name: "threshold",
             aliases: &[],
@@ -646,29 +1445,48 @@ pub static SPECS: &[Spec] = &[
             default: ParamDefault::Float(0.0),
             help: "reference difference that makes a pair (WMT DA: 25)",
         }],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "WMT DARR Kendall-like tau of scores against a reference",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("tau_like", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        Ok(TauLike {
+            threshold: p.f("threshold"),
+        })
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::TauLike {
+            threshold: self.threshold,
+        })
+    }
+}
+
+/// The share of item pairs ordered alike.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairwiseAccuracy;
+
+impl Declare for PairwiseAccuracy {
+    const SPEC: Spec = Spec {
         name: "pairwise_accuracy",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "share of item pairs ordered alike by scores and reference",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("pairwise_accuracy", p),
-    },
-    Spec {
+        ..ITEMS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(PairwiseAccuracy)
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::PairwiseAccuracy)
+    }
+}
+
+/// acc_eq (Deutsch et al. 2023); without ε, tie-calibrated.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AccEq {
+    pub epsilon: Option<f64>,
+}
+
+impl Declare for AccEq {
+    const SPEC: Spec = Spec {
         name: "acc_eq",
-        aliases: &[],
         params: &[Param {
             name: "epsilon",
             aliases: &[],
@@ -680,411 +1498,41 @@ pub static SPECS: &[Spec] = &[
             default: ParamDefault::Derived,
             help: "tie threshold (default: tie calibration)",
         }],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
         description: "acc_eq (Deutsch et al. 2023) of scores against a reference",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("acc_eq", p),
-    },
-    Spec {
-        name: "auc",
-        aliases: &[],
-        params: &[],
-        higher_is_better: Some(true),
-        scale: Scale::Plain,
-        counts: false,
-        description: "AUC of scores for 0/1 reference labels (Mann-Whitney, ties 1/2)",
-        reference: ITEM_REF,
-        items: true,
-        build: |p| item("auc", p),
-    },
-];
-
-/// A metric resolved from a name and parameters.
-#[derive(Clone, Debug)]
-pub struct Resolved {
-    pub spec: &'static Spec,
-    pub metric: Metric,
-    pub params: Params,
-    /// The name to show (`f1`, `f0.5`, `chrf++`, `wer`).
-    pub label: String,
-}
-
-/// The spec of `name` (a canonical name or an alias, any case) and the alias used.
-#[must_use]
-pub fn lookup(name: &str) -> Option<(&'static Spec, Option<&'static Alias>)> {
-    let n = name.to_ascii_lowercase();
-    for s in SPECS {
-        if s.name == n {
-            return Some((s, None));
-        }
-        if let Some(a) = s.aliases.iter().find(|a| a.name == n) {
-            return Some((s, Some(a)));
-        }
-    }
-    None
-}
-
-/// Every name a metric can be asked for.
-#[must_use]
-pub fn names() -> Vec<&'static str> {
-    SPECS
-        .iter()
-        .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().map(|a| a.name)))
-        .collect()
-}
-
-/// Resolve `name` with `given` parameters: unknown names, unknown parameters
-/// and values of the wrong type or range are [`Error::Metric`].
-pub fn resolve(name: &str, given: &[(String, Value)]) -> Result<Resolved> {
-    let (spec, alias) = lookup(name).ok_or_else(|| {
-        Error::metric(format!(
-            "unknown metric '{name}'; built-in metrics: {}",
-            names().join(", ")
-        ))
-    })?;
-    let mut values: Vec<(&'static str, Option<Value>)> = spec
-        .params
-        .iter()
-        .map(|p| {
-            let d = alias
-                .and_then(|a| a.defaults.iter().find(|(k, _)| *k == p.name))
-                .map_or(p.default, |(_, d)| *d);
-            (p.name, d.value())
+        ..ITEMS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        Ok(AccEq {
+            epsilon: p.get("epsilon").map(|_| p.f("epsilon")),
         })
-        .collect();
-    let mut seen: Vec<&'static str> = Vec::new();
-    for (key, v) in given {
-        let k = key.to_ascii_lowercase().replace('-', "_");
-        let Some(pi) = spec
-            .params
-            .iter()
-            .position(|p| p.name == k || p.aliases.contains(&k.as_str()))
-        else {
-            let valid: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
-            return Err(Error::metric(format!(
-                "metric '{}' has no parameter '{key}'; {}",
-                spec.name,
-                if valid.is_empty() {
-                    "it takes none".to_string()
-                } else {
-                    format!("its parameters: {}", valid.join(", "))
-                }
-            )));
-        };
-        let p = &spec.params[pi];
-        if seen.contains(&p.name) {
-            return Err(Error::metric(format!(
-                "metric '{}': parameter {} given twice (also as an alias)",
-                spec.name, p.name
-            )));
-        }
-        seen.push(p.name);
-        let checked = p.kind.check(v).ok_or_else(|| {
-            Error::metric(format!(
-                "metric '{}': parameter {} must be {}, got {v}",
-                spec.name,
-                p.name,
-                p.kind.describe()
-            ))
-        })?;
-        values[pi].1 = Some(checked);
     }
-    let params = Params { values };
-    let metric = (spec.build)(&params)?;
-    let label = label(spec, alias, &metric);
-    Ok(Resolved {
-        spec,
-        metric,
-        params,
-        label,
-    })
-}
-
-fn label(spec: &Spec, alias: Option<&Alias>, m: &Metric) -> String {
-    match m {
-        Metric::FBeta { beta } => {
-            if *beta == 1.0 {
-                "f1".into()
-            } else {
-                format!("f{beta}")
-            }
-        }
-        Metric::Chrf { word_order, .. } => {
-            if *word_order == 2 {
-                "chrf++".into()
-            } else if *word_order == 0 {
-                "chrf".into()
-            } else {
-                format!("chrf+{word_order}")
-            }
-        }
-        _ => alias.map_or(spec.name, |a| a.name).to_string(),
+    fn input(&self) -> Input {
+        Input::Items(match self.epsilon {
+            Some(epsilon) => ItemStatistic::TieAccuracy { epsilon },
+            None => ItemStatistic::TieCalibratedAccuracy,
+        })
     }
 }
 
-impl Metric {
-    /// Names of the statistics one system contributes, in order.
-    #[must_use]
-    pub fn stat_names(&self) -> Vec<String> {
-        match self {
-            Metric::Item(st) => {
-                if st.n_inputs() == 1 {
-                    vec!["score".into()]
-                } else {
-                    vec!["score".into(), "reference".into()]
-                }
-            }
-            Metric::Mean { .. } => vec!["score".into()],
-            Metric::Accuracy => vec!["correct".into(), "total".into()],
-            Metric::Precision | Metric::Recall | Metric::FBeta { .. } => {
-                vec!["tp".into(), "guessed".into(), "gold".into()]
-            }
-            Metric::Bleu { max_order, .. } => {
-                let mut v = vec!["hyp_len".to_string(), "ref_len".to_string()];
-                v.extend((1..=*max_order).map(|n| format!("correct_{n}")));
-                v.extend((1..=*max_order).map(|n| format!("total_{n}")));
-                v
-            }
-            Metric::Chrf {
-                char_order,
-                word_order,
-                ..
-            } => {
-                let mut v = Vec::new();
-                for (t, top) in [("c", *char_order), ("w", *word_order)] {
-                    for n in 1..=top {
-                        for kind in ["hyp", "ref", "match"] {
-                            v.push(format!("{kind}_{t}{n}"));
-                        }
-                    }
-                }
-                v
-            }
-            Metric::Aer => vec!["a_and_s".into(), "a_and_p".into(), "a".into(), "s".into()],
-            Metric::ErrorRate | Metric::Ter => vec!["edits".into(), "ref_len".into()],
-            Metric::WeightedMacroF1 { .. } => vec![
-                "syn_correct".into(),
-                "syn_total".into(),
-                "sem_correct".into(),
-                "sem_guessed".into(),
-                "sem_gold".into(),
-            ],
-        }
-    }
-}
-
-impl Metric {
-    /// The invariants of one item's statistics, declared once: pairs `(a, b)`
-    /// of statistic indices with `stat[a] <= stat[b]` (a part never exceeds
-    /// its whole: tp ≤ guessed, correct ≤ total, matches ≤ n-grams, ...).
-    #[must_use]
-    pub fn invariants(&self) -> Vec<(usize, usize)> {
-        match self {
-            Metric::Item(_) | Metric::Mean { .. } | Metric::ErrorRate | Metric::Ter => vec![],
-            Metric::Accuracy => vec![(0, 1)],
-            Metric::Precision | Metric::Recall | Metric::FBeta { .. } => vec![(0, 1), (0, 2)],
-            Metric::Bleu { max_order, .. } => (0..*max_order)
-                .map(|i| (2 + i, 2 + max_order + i))
-                .collect(),
-            Metric::Chrf {
-                char_order,
-                word_order,
-                ..
-            } => (0..char_order + word_order)
-                .flat_map(|o| [(3 * o + 2, 3 * o), (3 * o + 2, 3 * o + 1)])
-                .collect(),
-            // |A∩S| ≤ |A| and |A∩P| ≤ |A|: A's links counted as the reference scorer counts them.
-            // Not |A∩S| ≤ |A∩P| (aer.py --allSure --ignorePossible makes S ⊄ P) nor |A∩S| ≤ |S|
-            // (wa_eval_align.pl counts a system link listed both S and P twice).
-            Metric::Aer => vec![(0, 2), (1, 2)],
-            Metric::WeightedMacroF1 { .. } => vec![(0, 1), (2, 3), (2, 4)],
-        }
-    }
-
-    /// Check per-item statistics (`rows × n_stats`, item-major) against the
-    /// metric: every value finite; with `counts`, whole and non-negative;
-    /// and every invariant of [`Metric::invariants`]. The error names the
-    /// item, the statistic and the fix.
-    pub fn check_rows(&self, data: &[f64], counts: bool, label: &str) -> Result<()> {
-        let k = self.n_stats();
-        if k == 0 || data.len() % k != 0 {
-            return Err(Error::input(format!(
-                "metric '{label}' reads {k} statistics per item; got {} values",
-                data.len()
-            )));
-        }
-        let names = self.stat_names();
-        let inv = self.invariants();
-        for (i, row) in data.chunks_exact(k).enumerate() {
-            for (c, &v) in row.iter().enumerate() {
-                if !v.is_finite() {
-                    return Err(Error::input(format!(
-                        "item {i}, statistic '{}' is {v}: not a finite number",
-                        names[c]
-                    )));
-                }
-                if counts && (v < 0.0 || v.fract() != 0.0) {
-                    return Err(Error::input(format!(
-                        "item {i}, statistic '{}' is {v}: metric '{label}' reads counts \
-                         (whole numbers >= 0)",
-                        names[c]
-                    )));
-                }
-            }
-            for &(a, b) in &inv {
-                if row[a] > row[b] {
-                    return Err(Error::input(format!(
-                        "item {i}: statistic '{}' = {} exceeds '{}' = {}; metric '{label}' needs \
-                         {} <= {} (check the column order: {})",
-                        names[a],
-                        row[a],
-                        names[b],
-                        row[b],
-                        names[a],
-                        names[b],
-                        names.join(", ")
-                    )));
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// BLEU smoothing, as in sacrebleu (Chen & Cherry 2014).
+/// The AUC of scores for 0/1 reference labels.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Smooth {
-    None,
-    Floor(f64),
-    AddK(f64),
-    Exp,
-}
+pub struct Auc;
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Metric {
-    /// A statistic of the items themselves (a median, a correlation), not a
-    /// function of summed statistics: the engine's item path computes it on
-    /// every resample ([`crate::itemstat`]); [`Metric::score`] is NaN.
-    Item(crate::itemstat::ItemStatistic),
-    Mean {
-        higher_is_better: bool,
-    },
-    Accuracy,
-    Precision,
-    Recall,
-    FBeta {
-        beta: f64,
-    },
-    Bleu {
-        max_order: usize,
-        smooth: Smooth,
-        effective_order: bool,
-    },
-    Chrf {
-        char_order: usize,
-        word_order: usize,
-        beta: f64,
-        eps_smoothing: bool,
-    },
-    Aer,
-    ErrorRate,
-    /// sacrebleu's TER on (edits, average reference length), on its 0–100 scale.
-    Ter,
-    WeightedMacroF1 {
-        weight: f64,
-    },
-}
-
-#[inline]
-fn ratio(a: f64, b: f64) -> f64 {
-    if b == 0.0 {
-        0.0
-    } else {
-        a / b
+impl Declare for Auc {
+    const SPEC: Spec = Spec {
+        name: "auc",
+        description: "AUC of scores for 0/1 reference labels (Mann-Whitney, ties 1/2)",
+        ..ITEMS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(Auc)
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::Auc)
     }
 }
 
-impl Metric {
-    /// Number of statistics one system contributes.
-    #[must_use]
-    pub fn n_stats(&self) -> usize {
-        match self {
-            Metric::Item(st) => st.n_inputs(),
-            Metric::Mean { .. } => 1,
-            Metric::Accuracy | Metric::ErrorRate | Metric::Ter => 2,
-            Metric::Precision | Metric::Recall | Metric::FBeta { .. } => 3,
-            Metric::Bleu { max_order, .. } => 2 + 2 * max_order,
-            Metric::Chrf {
-                char_order,
-                word_order,
-                ..
-            } => 3 * (char_order + word_order),
-            Metric::Aer => 4,
-            Metric::WeightedMacroF1 { .. } => 5,
-        }
-    }
-
-    #[must_use]
-    pub fn higher_is_better(&self) -> bool {
-        match self {
-            Metric::Mean { higher_is_better } => *higher_is_better,
-            Metric::Aer | Metric::ErrorRate | Metric::Ter => false,
-            _ => true,
-        }
-    }
-
-    /// The metric on summed statistics `s` of `n_items` items.
-    #[must_use]
-    pub fn score(&self, s: &[f64], n_items: f64) -> f64 {
-        match self {
-            Metric::Item(_) => f64::NAN,
-            Metric::Mean { .. } => ratio(s[0], n_items),
-            Metric::Accuracy => ratio(s[0], s[1]),
-            Metric::Precision => ratio(s[0], s[1]),
-            Metric::Recall => ratio(s[0], s[2]),
-            Metric::FBeta { beta } => {
-                let p = ratio(s[0], s[1]);
-                let r = ratio(s[0], s[2]);
-                let b2 = beta * beta;
-                let d = b2 * p + r;
-                if d == 0.0 {
-                    0.0
-                } else {
-                    (1.0 + b2) * p * r / d
-                }
-            }
-            Metric::Bleu {
-                max_order,
-                smooth,
-                effective_order,
-            } => bleu(s, *max_order, *smooth, *effective_order),
-            Metric::Chrf {
-                char_order,
-                word_order,
-                beta,
-                eps_smoothing,
-            } => chrf(s, char_order + word_order, *beta, *eps_smoothing),
-            Metric::Aer => 1.0 - ratio(s[0] + s[1], s[2] + s[3]),
-            Metric::ErrorRate => ratio(s[0], s[1]),
-            Metric::Ter => ter(s[0], s[1]),
-            Metric::WeightedMacroF1 { weight } => {
-                let syn = ratio(s[0], s[1]);
-                let sem_p = ratio(s[2], s[3]);
-                let sem_r = ratio(s[2], s[4]);
-                let p = weight * sem_p + (1.0 - weight) * syn;
-                let r = weight * sem_r + (1.0 - weight) * syn;
-                if p + r == 0.0 {
-                    0.0
-                } else {
-                    2.0 * p * r / (p + r)
-                }
-            }
-        }
-    }
-}
+// ------------------------------------------------------------------------------ scoring
 
 /// sacrebleu's `BLEU.compute_bleu` on summed statistics.
 fn bleu(s: &[f64], order: usize, smooth: Smooth, effective_order: bool) -> f64 {
@@ -1199,128 +1647,9 @@ pub(crate) fn chrf(s: &[f64], orders: usize, beta: f64, eps_smoothing: bool) -> 
 mod tests {
     use super::*;
 
-    #[test]
-    fn f1_and_friends() {
-        let s = [8.0, 10.0, 16.0];
-        assert_eq!(Metric::Precision.score(&s, 1.0), 0.8);
-        assert_eq!(Metric::Recall.score(&s, 1.0), 0.5);
-        let f = Metric::FBeta { beta: 1.0 }.score(&s, 1.0);
-        assert!((f - 2.0 * 0.8 * 0.5 / 1.3).abs() < 1e-15);
-        assert_eq!(
-            Metric::FBeta { beta: 1.0 }.score(&[0.0, 0.0, 3.0], 1.0),
-            0.0
-        );
-        assert_eq!(Metric::Accuracy.score(&[3.0, 4.0], 1.0), 0.75);
-        assert_eq!(
-            Metric::Mean {
-                higher_is_better: true
-            }
-            .score(&[3.0], 4.0),
-            0.75
-        );
+    fn m(name: &str) -> Metric {
+        Metric::named(name).unwrap()
     }
-
-    #[test]
-    fn aer_direct_formula() {
-        // |A∩S| = 3, |A∩P| = 4, |A| = 5, |S| = 4
-        let v = Metric::Aer.score(&[3.0, 4.0, 5.0, 4.0], 1.0);
-        assert!((v - (1.0 - 7.0 / 9.0)).abs() < 1e-15);
-        assert!(!Metric::Aer.higher_is_better());
-    }
-
-    #[test]
-    fn bleu_perfect_and_empty() {
-        let m = Metric::Bleu {
-            max_order: 4,
-            smooth: Smooth::Exp,
-            effective_order: false,
-        };
-        let s = [10.0, 10.0, 10.0, 9.0, 8.0, 7.0, 10.0, 9.0, 8.0, 7.0];
-        assert!((m.score(&s, 1.0) - 100.0).abs() < 1e-12);
-        let z = [10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 10.0, 9.0, 8.0, 7.0];
-        assert_eq!(m.score(&z, 1.0), 0.0);
-        assert_eq!(m.n_stats(), 10);
-    }
-
-    #[test]
-    fn ter_on_sacrebleu_scale() {
-        assert_eq!(Metric::Ter.score(&[3.0, 12.0], 1.0), 25.0);
-        assert_eq!(Metric::Ter.score(&[2.0, 0.0], 1.0), 100.0);
-        assert_eq!(Metric::Ter.score(&[0.0, 0.0], 1.0), 0.0);
-        assert!(!Metric::Ter.higher_is_better());
-        assert_eq!(Metric::Ter.n_stats(), 2);
-    }
-
-    #[test]
-    fn macro_f1_2008() {
-        let m = Metric::WeightedMacroF1 { weight: 0.5 };
-        let v = m.score(&[80.0, 100.0, 30.0, 40.0, 50.0], 1.0);
-        let p = 0.5 * 0.75 + 0.5 * 0.8;
-        let r = 0.5 * 0.6 + 0.5 * 0.8;
-        assert!((v - 2.0 * p * r / (p + r)).abs() < 1e-15);
-    }
-}
-
-#[cfg(test)]
-mod invariant_tests {
-    use super::*;
-
-    #[test]
-    fn every_invariant_is_in_range_and_checked() {
-        for spec in SPECS {
-            let m = resolve(spec.name, &[]).unwrap().metric;
-            let k = m.n_stats();
-            for (a, b) in m.invariants() {
-                assert!(a < k && b < k && a != b, "{}", spec.name);
-                // a row of ones passes; raising `a` above `b` fails, naming both
-                let mut row = vec![1.0; k];
-                assert!(m.check_rows(&row, spec.counts, spec.name).is_ok());
-                row[a] = 2.0;
-                let e = m.check_rows(&row, spec.counts, spec.name).unwrap_err();
-                let names = m.stat_names();
-                assert!(e.to_string().contains(&names[a]), "{e}");
-                assert!(e.to_string().contains(&names[b]), "{e}");
-            }
-        }
-    }
-
-    #[test]
-    fn aer_invariants_are_the_reference_scorers_counts() {
-        // aer.py --allSure --ignorePossible: S ⊄ P, so |A∩S| may exceed |A∩P|;
-        // wa_eval_align.pl counts a link listed both S and P twice, so |A∩S| may exceed |S|
-        assert!(Metric::Aer
-            .check_rows(&[3.0, 2.0, 4.0, 3.0], true, "aer")
-            .is_ok());
-        assert!(Metric::Aer
-            .check_rows(&[3.0, 4.0, 4.0, 2.0], true, "aer")
-            .is_ok());
-        // but no count of A's links exceeds |A|
-        assert!(Metric::Aer
-            .check_rows(&[5.0, 4.0, 4.0, 9.0], true, "aer")
-            .is_err());
-        assert!(Metric::Aer
-            .check_rows(&[1.0, 5.0, 4.0, 9.0], true, "aer")
-            .is_err());
-    }
-
-    #[test]
-    fn counts_are_whole_and_non_negative() {
-        let f1 = Metric::FBeta { beta: 1.0 };
-        assert!(f1.check_rows(&[1.0, 2.0, 3.0], true, "f1").is_ok());
-        assert!(f1.check_rows(&[1.5, 2.0, 3.0], true, "f1").is_err());
-        assert!(f1.check_rows(&[-1.0, 2.0, 3.0], true, "f1").is_err());
-        assert!(f1.check_rows(&[9.0, 4.0, 5.0], true, "f1").is_err());
-        let mean = Metric::Mean {
-            higher_is_better: true,
-        };
-        assert!(mean.check_rows(&[-1.5], false, "mean").is_ok());
-        assert!(mean.check_rows(&[f64::NAN], false, "mean").is_err());
-    }
-}
-
-#[cfg(test)]
-mod registry_tests {
-    use super::*;
 
     fn r(name: &str, given: &[(&str, Value)]) -> Result<Resolved> {
         let g: Vec<(String, Value)> = given
@@ -1331,19 +1660,145 @@ mod registry_tests {
     }
 
     #[test]
-    fn every_spec_resolves_with_defaults() {
-        for s in SPECS {
-            let m = r(s.name, &[]).unwrap();
+    fn f1_and_friends() {
+        let s = [8.0, 10.0, 16.0];
+        assert_eq!(m("precision").score(&s, 1.0), 0.8);
+        assert_eq!(m("recall").score(&s, 1.0), 0.5);
+        let f = m("f1").score(&s, 1.0);
+        assert!((f - 2.0 * 0.8 * 0.5 / 1.3).abs() < 1e-15);
+        assert_eq!(m("f1").score(&[0.0, 0.0, 3.0], 1.0), 0.0);
+        assert_eq!(m("accuracy").score(&[3.0, 4.0], 1.0), 0.75);
+        assert_eq!(m("mean").score(&[3.0], 4.0), 0.75);
+    }
+
+    #[test]
+    fn aer_direct_formula() {
+        // |A∩S| = 3, |A∩P| = 4, |A| = 5, |S| = 4
+        let v = m("aer").score(&[3.0, 4.0, 5.0, 4.0], 1.0);
+        assert!((v - (1.0 - 7.0 / 9.0)).abs() < 1e-15);
+        assert!(!m("aer").higher_is_better());
+    }
+
+    #[test]
+    fn bleu_perfect_and_empty() {
+        let b = m("bleu");
+        let s = [10.0, 10.0, 10.0, 9.0, 8.0, 7.0, 10.0, 9.0, 8.0, 7.0];
+        assert!((b.score(&s, 1.0) - 100.0).abs() < 1e-12);
+        let z = [10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 10.0, 9.0, 8.0, 7.0];
+        assert_eq!(b.score(&z, 1.0), 0.0);
+        assert_eq!(b.n_stats(), 10);
+    }
+
+    #[test]
+    fn ter_on_sacrebleu_scale() {
+        let t = m("ter");
+        assert_eq!(t.score(&[3.0, 12.0], 1.0), 25.0);
+        assert_eq!(t.score(&[2.0, 0.0], 1.0), 100.0);
+        assert_eq!(t.score(&[0.0, 0.0], 1.0), 0.0);
+        assert!(!t.higher_is_better());
+        assert_eq!(t.n_stats(), 2);
+    }
+
+    #[test]
+    fn macro_f1_2008() {
+        let v = m("macro_f1_2008").score(&[80.0, 100.0, 30.0, 40.0, 50.0], 1.0);
+        let p = 0.5 * 0.75 + 0.5 * 0.8;
+        let r = 0.5 * 0.6 + 0.5 * 0.8;
+        assert!((v - 2.0 * p * r / (p + r)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn every_entry_builds_scores_and_describes_itself() {
+        for e in REGISTRY {
+            let d = e.describe().unwrap();
+            let mt = e.default_metric().unwrap();
+            assert_eq!(mt.name(), e.spec.name);
+            assert_eq!(d.stat_names.len(), mt.n_stats(), "{}", e.spec.name);
+            assert!(mt.n_stats() >= 1, "{}", e.spec.name);
+            let ones = vec![1.0; mt.n_stats()];
+            // a sums metric scores; an item statistic is computed on items only
             assert_eq!(
-                m.metric.stat_names().len(),
-                m.metric.n_stats(),
+                mt.score(&ones, 1.0).is_finite(),
+                !mt.is_item(),
                 "{}",
-                s.name
+                e.spec.name
             );
-            for a in s.aliases {
+            assert_eq!(
+                mt.is_item(),
+                mt.on_items().is_some() && e.spec.name != "mean"
+            );
+            for a in e.spec.aliases {
                 r(a.name, &[]).unwrap();
             }
+            // the direction is the declaration's, and the description says the same
+            let want = match e.spec.direction {
+                Direction::Higher => Some(true),
+                Direction::Lower => Some(false),
+                Direction::Param(_) => None,
+            };
+            assert_eq!(d.higher_is_better, want);
+            if let Some(h) = want {
+                assert_eq!(mt.higher_is_better(), h, "{}", e.spec.name);
+            }
         }
+        // names are unique across names and aliases
+        let mut all = names();
+        all.sort_unstable();
+        let n = all.len();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+
+    #[test]
+    fn direction_parameter_decides() {
+        let lower = r("mean", &[("higher_is_better", Value::Bool(false))]).unwrap();
+        assert!(!lower.metric.higher_is_better());
+        assert_eq!(lower.metric.orient(), -1.0);
+        assert!(m("mean").higher_is_better());
+    }
+
+    #[test]
+    fn every_invariant_is_in_range_and_checked() {
+        for e in REGISTRY {
+            let mt = e.default_metric().unwrap();
+            let k = mt.n_stats();
+            let counts = e.spec.counts;
+            for &(a, b) in mt.invariants() {
+                assert!(a < k && b < k && a != b, "{}", e.spec.name);
+                // a row of ones passes; raising `a` above `b` fails, naming both
+                let mut row = vec![1.0; k];
+                assert!(mt.check_rows(&row, counts, e.spec.name).is_ok());
+                row[a] = 2.0;
+                let err = mt.check_rows(&row, counts, e.spec.name).unwrap_err();
+                let names = mt.stat_names();
+                assert!(err.to_string().contains(&names[a]), "{err}");
+                assert!(err.to_string().contains(&names[b]), "{err}");
+            }
+        }
+    }
+
+    #[test]
+    fn aer_invariants_are_the_reference_scorers_counts() {
+        let aer = m("aer");
+        // aer.py --allSure --ignorePossible: S ⊄ P, so |A∩S| may exceed |A∩P|;
+        // wa_eval_align.pl counts a link listed both S and P twice, so |A∩S| may exceed |S|
+        assert!(aer.check_rows(&[3.0, 2.0, 4.0, 3.0], true, "aer").is_ok());
+        assert!(aer.check_rows(&[3.0, 4.0, 4.0, 2.0], true, "aer").is_ok());
+        // but no count of A's links exceeds |A|
+        assert!(aer.check_rows(&[5.0, 4.0, 4.0, 9.0], true, "aer").is_err());
+        assert!(aer.check_rows(&[1.0, 5.0, 4.0, 9.0], true, "aer").is_err());
+    }
+
+    #[test]
+    fn counts_are_whole_and_non_negative() {
+        let f1 = m("f1");
+        assert!(f1.check_rows(&[1.0, 2.0, 3.0], true, "f1").is_ok());
+        assert!(f1.check_rows(&[1.5, 2.0, 3.0], true, "f1").is_err());
+        assert!(f1.check_rows(&[-1.0, 2.0, 3.0], true, "f1").is_err());
+        assert!(f1.check_rows(&[9.0, 4.0, 5.0], true, "f1").is_err());
+        let mean = m("mean");
+        assert!(mean.check_rows(&[-1.5], false, "mean").is_ok());
+        assert!(mean.check_rows(&[f64::NAN], false, "mean").is_err());
     }
 
     #[test]
@@ -1357,6 +1812,9 @@ mod registry_tests {
         assert!(r("fbeta", &[("beta", Value::Float(f64::NAN))]).is_err());
         assert!(r("accuracy", &[("beta", Value::Float(1.0))]).is_err());
         assert!(r("bleu", &[("max_order", Value::Float(4.5))]).is_err());
+        assert!(r("quantile", &[("q", Value::Float(1.5))]).is_err());
+        assert!(r("tau_like", &[("threshold", Value::Float(f64::INFINITY))]).is_err());
+        assert!(r("acc_eq", &[("epsilon", Value::Float(-1.0))]).is_err());
         assert!(r("nope", &[]).is_err());
         let e = r(
             "bleu",
@@ -1371,9 +1829,9 @@ mod registry_tests {
 
     #[test]
     fn aliases_set_defaults_and_labels() {
-        let m = r("chrf++", &[]).unwrap();
-        assert_eq!(m.label, "chrf++");
-        assert_eq!(m.metric.n_stats(), 24);
+        let c = r("chrf++", &[]).unwrap();
+        assert_eq!(c.label, "chrf++");
+        assert_eq!(c.metric.n_stats(), 24);
         assert_eq!(r("F1", &[]).unwrap().label, "f1");
         assert_eq!(
             r("fbeta", &[("beta", Value::Float(0.5))]).unwrap().label,
@@ -1382,15 +1840,39 @@ mod registry_tests {
         assert_eq!(r("wer", &[]).unwrap().label, "wer");
         let t = r("TER", &[]).unwrap();
         assert_eq!((t.label.as_str(), t.spec.scale), ("ter", Scale::Points));
-        assert_eq!(t.metric, Metric::Ter);
+        assert_eq!(t.metric.declared::<Ter>(), Some(&Ter));
         let b = r("bleu", &[("smooth_method", Value::Str("floor".into()))]).unwrap();
         assert_eq!(
-            b.metric,
-            Metric::Bleu {
+            b.metric.declared::<Bleu>(),
+            Some(&Bleu {
                 max_order: 4,
                 smooth: Smooth::Floor(0.1),
                 effective_order: false
-            }
+            })
         );
+    }
+
+    #[test]
+    fn item_statistics_are_registry_entries() {
+        let k = r("kendall", &[]).unwrap();
+        assert_eq!((k.spec.name, k.label.as_str()), ("kendall_b", "kendall"));
+        assert_eq!(k.metric.on_items(), Some(&ItemStatistic::KendallB));
+        assert_eq!(k.metric.stat_names(), ["score", "reference"]);
+        let q = r("quantile", &[("q", Value::Float(0.25))]).unwrap();
+        assert_eq!(q.metric.on_items(), Some(&ItemStatistic::Quantile(0.25)));
+        assert_eq!(
+            m("acc_eq").on_items(),
+            Some(&ItemStatistic::TieCalibratedAccuracy)
+        );
+        let e = r("acc_eq", &[("epsilon", Value::Float(0.5))]).unwrap();
+        assert_eq!(
+            e.metric.on_items(),
+            Some(&ItemStatistic::TieAccuracy { epsilon: 0.5 })
+        );
+        // the mean of per-item scores is a sums metric with an item form
+        assert!(!m("mean").is_item());
+        assert_eq!(m("mean").on_items(), Some(&ItemStatistic::Mean));
+        // accuracy is correct / total, never an item statistic
+        assert_eq!(m("accuracy").on_items(), None);
     }
 }

@@ -13,7 +13,7 @@
 
 use rayon::prelude::*;
 
-use crate::engine::{bootstrap_values_range, Bootstrap, Progress, Table};
+use crate::engine::{bootstrap_values_range, Bootstrap, Job, Table};
 use crate::inference::{Alternative, BootVariant};
 use crate::metric::Metric;
 use crate::{Error, Result};
@@ -105,24 +105,20 @@ fn exceeds(d: f64, obs: f64, spec: PairSpec, mean: Option<f64>) -> bool {
     crate::inference::bootstrap_exceeds(d, obs, spec.variant, spec.alternative, spec.orient, mean)
 }
 
-/// One shard of a pairwise run: resamples `start .. stop` (block-aligned
-/// `start`), returning summed counts (S × S) and one S × S block of δ* sums
-/// per [`PAIR_BLOCK`] block, in order.
-#[allow(clippy::too_many_arguments)]
+/// One shard of a pairwise run: the job's resamples (its `start` on a
+/// multiple of [`PAIR_BLOCK`]), returning summed counts (S × S) and one S × S
+/// block of δ* sums per [`PAIR_BLOCK`] block, in order.
 pub fn pairwise_shard(
     t: &Table<'_>,
     boot: &Bootstrap,
     metric: &Metric,
-    seed: u64,
-    start: u64,
-    stop: u64,
     observed: &[f64],
     spec: PairSpec,
     means: Option<&[f64]>,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
-    if start % PAIR_BLOCK as u64 != 0 || stop < start {
+    let (start, stop) = (job.start, job.start.saturating_add(job.count as u64));
+    if start % PAIR_BLOCK as u64 != 0 {
         return Err(Error::Input(format!(
             "shard [{start}, {stop}) must start on a multiple of {PAIR_BLOCK}"
         )));
@@ -133,13 +129,13 @@ pub fn pairwise_shard(
     let mut b = start;
     while b < stop {
         let len = (stop - b).min(PAIR_BLOCK as u64) as usize;
-        let values = bootstrap_values_range(t, boot, metric, seed, b, len, threads, progress)?;
+        let values = bootstrap_values_range(t, boot, metric, &job.range(b, len))?;
         if values.len() != len * s {
             return Err(Error::Input(
                 "metric systems do not match the observed scores".into(),
             ));
         }
-        let (c, sums) = count_block(&values, s, observed, spec, means, threads)?;
+        let (c, sums) = count_block(&values, s, observed, spec, means, job.threads)?;
         for (a, x) in counts.iter_mut().zip(c) {
             *a += x;
         }
@@ -164,7 +160,7 @@ pub fn blocked_means(block_sums: &[f64], s: usize, total: u64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{bootstrap_values, Resampling};
+    use crate::engine::{bootstrap_values, Progress, Resampling};
     use crate::inference::bootstrap_pvalue;
 
     #[test]
@@ -176,7 +172,7 @@ mod tests {
             .map(|i| ((i * 2654435761usize) % 17) as f64)
             .collect();
         let t = Table::new(&data, n, s * k).unwrap();
-        let m = Metric::FBeta { beta: 1.0 };
+        let m = Metric::named("f1").unwrap();
         let p = Progress::new();
         let boot = Bootstrap::new(&t, Resampling::Items);
         let totals: Vec<f64> = (0..s * k)
@@ -190,9 +186,10 @@ mod tests {
             alternative: Alternative::TwoSided,
             orient: 1.0,
         };
-        let (counts, _) =
-            pairwise_shard(&t, &boot, &m, 3, 0, 700, &observed, spec, None, 2, &p).unwrap();
-        let (vals, _) = bootstrap_values(&t, &m, 3, 700, Resampling::Items, 1, &p).unwrap();
+        let job = Job::new(3, 700, 2, &p);
+        let (counts, _) = pairwise_shard(&t, &boot, &m, &observed, spec, None, &job).unwrap();
+        let one = Job { threads: 1, ..job };
+        let (vals, _) = bootstrap_values(&t, &m, Resampling::Items, &one).unwrap();
         for i in 0..s {
             for j in 0..s {
                 if i == j {
@@ -224,20 +221,15 @@ mod tests {
             alternative: Alternative::TwoSided,
             orient: 1.0,
         };
+        let p = Progress::new();
         let r = pairwise_shard(
             &t,
             &boot,
-            &Metric::Mean {
-                higher_is_better: true,
-            },
-            1,
-            5,
-            10,
+            &Metric::named("mean").unwrap(),
             &[1.0, 1.0],
             spec,
             None,
-            1,
-            &Progress::new(),
+            &Job::new(1, 5, 1, &p).range(5, 5),
         );
         assert!(r.is_err());
     }

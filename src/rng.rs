@@ -88,6 +88,21 @@ impl Stream {
     }
 }
 
+/// The swap bits of a permutation resample, one per unit (item, system or
+/// cell): unit t is swapped when bit t mod 64 of word t / 64 is set, the
+/// words taken in order from `word` (a resample's stream, or an exact
+/// arrangement's own bits). The one reading of swap words into swaps.
+#[inline]
+pub fn swap_bits(mask: &mut [bool], mut word: impl FnMut() -> u64) {
+    let mut w = 0u64;
+    for (t, m) in mask.iter_mut().enumerate() {
+        if t % 64 == 0 {
+            w = word();
+        }
+        *m = (w >> (t % 64)) & 1 == 1;
+    }
+}
+
 /// Exact uniform integers in `[0, n)` from 32-bit words (Lemire 2019).
 #[derive(Clone, Copy, Debug)]
 pub struct Bounded {

@@ -44,14 +44,9 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+use crate::engine::check_resamples;
 use crate::inference::{Alternative, BootVariant, PAIR_BLOCK};
 use crate::{Error, Result};
-
-/// Largest number of resamples a test accepts: 2^40 (about 1.1 × 10^12).
-/// Resample indices, counts and progress are 64-bit, so this bound is far
-/// from any overflow; it exists so that a typo (`-n 1e15`) is an error
-/// instead of a run of years.
-pub const MAX_RESAMPLES: u64 = 1 << 40;
 
 /// Rows per chunk of a streamed test: the memory of a pass is
 /// `CHUNK × systems` values.
@@ -63,20 +58,6 @@ pub const MAX_KEYS: usize = 1 << 20;
 
 const BINS_LOG2: u32 = 12;
 const FEED_STEP: usize = 8192;
-
-/// Check a resample count against [`MAX_RESAMPLES`].
-pub fn check_resamples(b: u64) -> Result<()> {
-    if b == 0 {
-        return Err(Error::input("n_resamples must be at least 1"));
-    }
-    if b > MAX_RESAMPLES {
-        return Err(Error::input(format!(
-            "n_resamples = {b} is above the limit of 2^40 = {MAX_RESAMPLES}; use fewer resamples \
-             (10^6 already resolves p-values to about 0.001)"
-        )));
-    }
-    Ok(())
-}
 
 /// Order-preserving key of a float: `key(a) < key(b)` iff `a.total_cmp(&b)` is `Less`.
 #[inline]
@@ -1182,6 +1163,7 @@ mod tests {
 
     #[test]
     fn resample_bounds() {
+        use crate::engine::MAX_RESAMPLES;
         assert!(check_resamples(0).is_err());
         assert!(check_resamples(MAX_RESAMPLES).is_ok());
         assert!(check_resamples(MAX_RESAMPLES + 1).is_err());

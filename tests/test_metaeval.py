@@ -150,17 +150,24 @@ def test_unknown_statistic() -> None:
 
 
 # --------------------------------------------------------------------------- item bootstrap
+def _pb(x, y, metric, ref=None, **kw):
+    """paired_bootstrap of an item statistic on (score[, reference]) columns."""
+    cols = [np.asarray(x)[:, None], np.asarray(y)[:, None]]
+    if ref is not None:
+        cols = [np.concatenate([c, np.asarray(ref)[:, None]], axis=1) for c in cols]
+    return sigfast.paired_bootstrap(cols[0], cols[1], metric=metric, nan_policy="omit", **kw)
+
+
 def test_item_bootstrap_uses_the_announced_indices() -> None:
     rng = np.random.default_rng(5)
     x, y = _tied(rng, 60, 9), _tied(rng, 60, 9) + 0.3
-    r = item_bootstrap(x, y, statistic="median", n_resamples=700, seed=9, return_distribution=True)
+    r = _pb(x, y, "median", n_resamples=700, seed=9, return_distribution=True)
     idx = item_indices(60, n_resamples=700, seed=9)
     want = np.stack([np.median(x[idx], axis=1), np.median(y[idx], axis=1)], 1)
     assert np.array_equal(r.distribution, want)
-    # a Python callable over the same blocks gives the same values
-    rc = item_bootstrap(
-        x, y, statistic=lambda a: np.median(a, axis=1), n_resamples=700, seed=9, return_distribution=True
-    )
+    # a Python callable (the one convention: a (resamples, items) array per column) gives the same values
+    med = sigfast.metrics.custom(lambda a: np.median(a, axis=1), stat_names=1, on="items")
+    rc = _pb(x, y, med, n_resamples=700, seed=9, return_distribution=True)
     assert np.array_equal(rc.distribution, want)
     assert rc.pvalue == r.pvalue
     # the numpy loop's p-value (BK: delta* > 2 delta)
@@ -170,32 +177,35 @@ def test_item_bootstrap_uses_the_announced_indices() -> None:
     assert r.pvalue == (c + 1) / 701
     lo, hi = np.quantile(d, [0.025, 0.975])
     assert r.confidence_interval == pytest.approx((lo, hi), abs=1e-12)
+    # the deprecated item_bootstrap is this call
+    with pytest.warns(DeprecationWarning, match="item_bootstrap is deprecated"):
+        old = item_bootstrap(x, y, statistic="median", n_resamples=700, seed=9)
+    assert (old.pvalue, old.confidence_interval, old.signature) == (r.pvalue, r.confidence_interval, r.signature)
 
 
 def test_item_bootstrap_correlation_and_threads() -> None:
     rng = np.random.default_rng(6)
     h = rng.normal(size=80)
     a, b = h + rng.normal(size=80), h + 2 * rng.normal(size=80)
-    r1 = item_bootstrap(
-        a, b, statistic="kendall_b", reference=h, n_resamples=600, n_threads=1, return_distribution=True
-    )
-    r2 = item_bootstrap(
-        a, b, statistic="kendall_b", reference=h, n_resamples=600, n_threads=2, return_distribution=True
-    )
+    r1 = _pb(a, b, "kendall_b", h, n_resamples=600, n_threads=1, return_distribution=True)
+    r2 = _pb(a, b, "kendall_b", h, n_resamples=600, n_threads=2, return_distribution=True)
     assert r1.distribution.tobytes() == r2.distribution.tobytes()
     idx = item_indices(80, n_resamples=600)
     with _quiet():
         want = [scipy_stats.kendalltau(a[i], h[i])[0] for i in idx[:50]]
     assert np.allclose(r1.distribution[:50, 0], want, atol=1e-12, rtol=0)
-    assert "statistic:kendall_b" in r1.signature
-    one = item_bootstrap(a, statistic="spearman", reference=h, n_resamples=300)
-    assert one.pvalue is None and one.confidence_interval.low < one.statistic < one.confidence_interval.high
+    assert "metric:kendall_b" in r1.signature
+    one = sigfast.bootstrap_interval(
+        np.stack([a, h], 1), metric="spearman", method="percentile", n_resamples=300, nan_policy="omit"
+    )
+    assert one.confidence_interval.low < one.estimate < one.confidence_interval.high
 
 
 def test_mean_statistic_sees_paired_bootstrap_resamples() -> None:
     rng = np.random.default_rng(7)
     x, y = rng.normal(size=40), rng.normal(size=40) + 0.2
-    r = item_bootstrap(x, y, statistic="mean", n_resamples=500, seed=3, return_distribution=True)
+    with pytest.warns(DeprecationWarning):
+        r = item_bootstrap(x, y, statistic="mean", n_resamples=500, seed=3, return_distribution=True)
     p = sigfast.paired_bootstrap(x, y, n_resamples=500, seed=3, resampling="items", return_distribution=True)
     assert np.allclose(r.distribution, p.distribution, atol=1e-12)
 

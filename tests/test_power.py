@@ -92,6 +92,16 @@ def test_sample_size_not_reached_and_errors() -> None:
         bootstrap_power(100, 0.01, 0.05, x=[1.0], y=[0.0])
 
 
+def test_no_gain_is_reached_at_no_size_without_simulating() -> None:
+    """With a gain of 0 the bootstrap rejects at about alpha at every size, so a target power above
+    alpha is never reached: the answer comes at once (it used to simulate up to max_n = 10^7 items)."""
+    r = bootstrap_sample_size(0.0, 0.55, n_resamples=50, n_simulations=20)
+    assert r.n is None and r.power is None and r.curve == ()
+    assert "reached at no test size" in str(r)
+    # the simulation agrees: at gain 0 the power is about alpha, far below the target 0.8
+    assert bootstrap_power(2000, 0.0, 0.55, n_resamples=200, n_simulations=200) < 0.2
+
+
 def test_bootstrap_sample_size_accuracy_model() -> None:
     r = bootstrap_sample_size(0.02, 0.06, power=0.8, n_simulations=100, n_resamples=300, seed=1)
     assert r.n is not None and r.power >= 0.8 and r.test == "paired_bootstrap"

@@ -76,6 +76,26 @@ def test_metric_registry_is_the_one_definition() -> None:
         assert set(got.params) == {p["name"] for p in m["params"]}
 
 
+def test_direction_layout_and_kind_come_from_the_one_declaration() -> None:
+    """What ``_native.METRICS`` exports (direction, statistic layout, kind) is what resolving the
+    metric gives: the Rust declaration states each once, so they cannot disagree."""
+    lower = set()
+    for m in _native.METRICS:
+        got = metrics.get(m["name"])
+        assert list(got.stat_names) == m["stat_names"], m["name"]
+        assert got.kind == m["kind"], m["name"]
+        if m["higher_is_better"] is None:
+            # a parameter decides (the mean's higher_is_better)
+            assert metrics.get(m["name"], higher_is_better=False).higher_is_better is False
+            assert metrics.get(m["name"], higher_is_better=True).higher_is_better is True
+        else:
+            assert got.higher_is_better is m["higher_is_better"], m["name"]
+            if not got.higher_is_better:
+                lower.add(m["name"])
+    assert lower == {"aer", "error_rate", "ter"}
+    assert not hasattr(_native, "ITEM_STATISTICS")  # item statistics are registry entries
+
+
 def _bad_values(p: dict) -> list[object]:
     t = p["type"]
     if t == "bool":

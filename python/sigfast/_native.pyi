@@ -235,7 +235,6 @@ def aso_grid(dt: float) -> _F64: ...
 def aso_violation_ratio(a: _F64, b: _F64, dt: float) -> float: ...
 
 # --- item-level statistics and meta-evaluation
-ITEM_STATISTICS: list[str]
 TAG_META_BOOT: int
 TAG_META_PERM: int
 

@@ -18,20 +18,17 @@ over items computed on the sufficient statistics.
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
-from . import _native
 from ._api import checked_keywords
-from .classical import _beta_ppf, _count, _json_value, _ndtr, _ndtri
+from .classical import _beta_ppf, _count, _ndtr, _ndtri
 from .exceptions import InputError
-from .metrics import Metric, resolve_metric
-from .results import ConfidenceInterval
-from .stats import Statistics
+from .metrics import Metric
+from .results import ConfidenceInterval, Result, flat_row
 
 __all__ = [
     "BootstrapInterval",
@@ -41,8 +38,6 @@ __all__ = [
     "proportion_interval",
     "wilson_interval",
 ]
-
-_BLOCK = 1 << 16
 
 
 def _kn(successes: Any, n: Any) -> tuple[int, int]:
@@ -167,7 +162,7 @@ def proportion_interval(
 
 
 @dataclass(frozen=True)
-class BootstrapInterval:
+class BootstrapInterval(Result):
     """A bootstrap confidence interval of a metric (one system) or of δ = metric(y) − metric(x).
 
     ``bias_correction`` (z0) and ``acceleration`` (a) are the BCa constants
@@ -191,20 +186,16 @@ class BootstrapInterval:
     resampling: str = "items"
     distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
     signature: str = ""
+    #: Resamples the interval rests on (fewer than ``n_resamples`` only with ``nan_policy="omit"``).
+    n_valid: int | None = None
+    nan_policy: str = "raise"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
-
-    def to_frame(self) -> Any:
-        """A one-row pandas DataFrame."""
-        from ._api import frame
-
-        d = self.to_dict()
-        ci = d.pop("confidence_interval")
-        d["low"], d["high"] = ci["low"], ci["high"]
-        d["systems"] = " vs ".join(d["systems"])
-        d["quantiles"] = str(d["quantiles"])
-        return frame([d])
+    def rows(self) -> list[dict[str, Any]]:
+        """One tidy row: the estimate, the interval ends and the settings, as numbers."""
+        row = flat_row(self.to_dict())
+        row["quantile_low"], row["quantile_high"] = self.quantiles
+        row.pop("quantiles", None)
+        return [row]
 
     def __repr__(self) -> str:
         from ._api import short_repr
@@ -222,63 +213,14 @@ class BootstrapInterval:
             },
         )
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
-
-    def __str__(self) -> str:
+    def _text(self) -> str:
         lo, hi = self.confidence_interval
+        used = "" if self.n_valid in (None, self.n_resamples) else f", {self.n_valid} defined"
         return (
             f"{self.metric} {self.statistic} = {self.estimate:.6g}, {100 * self.confidence_level:g}% "
-            f"{self.method} interval [{lo:.6g}, {hi:.6g}] (B = {self.n_resamples}, seed {self.seed})"
+            f"{self.method} interval [{lo:.6g}, {hi:.6g}] (B = {self.n_resamples}{used}, seed {self.seed})\n"
+            f"  {self.signature}\n"
         )
-
-
-def _one_system(x: Any, system: Any, metric: Any, params: dict[str, Any]) -> tuple[Statistics, Metric]:
-    if isinstance(x, Statistics):
-        stats = x
-        if system is None:
-            if stats.n_systems != 1:
-                raise InputError(
-                    f"the statistics hold {stats.n_systems} systems; name one with system= "
-                    f"(or two with systems=(baseline, candidate) for their difference) "
-                    f"from {list(stats.systems)}"
-                )
-            system = 0
-        stats = stats.select(system)
-    else:
-        xa = np.asarray(x)
-        if xa.ndim == 1:
-            hib = params.pop("higher_is_better", True)
-            stats = Statistics.from_scores({"x": xa}, higher_is_better=hib)
-            if metric is None or metric == "mean":
-                params["higher_is_better"] = hib
-        elif xa.ndim == 2:
-            m0 = resolve_metric(metric, None, **params) if metric is not None else None
-            if m0 is None:
-                raise InputError("per-item statistics (items x statistics) need metric=")
-            if m0.n_stats != xa.shape[1]:
-                raise InputError(f"metric {m0.name!r} needs {m0.n_stats} statistics per item, got {xa.shape[1]}")
-            if m0.counts:
-                stats = Statistics.from_counts({"x": xa}, stat_names=m0.stat_names)
-            else:
-                stats = Statistics(xa.astype(np.float64)[None], ("x",), m0.stat_names)
-        else:
-            raise InputError(f"x must be 1-D (one score per item) or 2-D (items x statistics); got shape {xa.shape}")
-    m = resolve_metric(metric, stats, **params)
-    return stats, m
-
-
-def _values(
-    table: np.ndarray, m: Metric, k: int, n_sys: int, seed: int, B: int, resampling: str, threads: int
-) -> tuple[np.ndarray, int | None]:
-    """Every resample's metric values (B x systems): only for return_distribution=True."""
-    if m.native is not None and not m.on_items:
-        values, distinct = _native.bootstrap_values(table, m.native, dict(m.params), seed, B, resampling, threads, None)
-        return np.asarray(values), distinct
-    from .significance import _stored_values
-
-    return _stored_values(table, m, n_sys, seed, B, threads, None, resampling=resampling)
 
 
 def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
@@ -348,6 +290,7 @@ def bootstrap_interval(
     n_resamples: int = 10_000,
     seed: int = 12345,
     resampling: Literal["auto", "items", "distinct"] = "auto",
+    nan_policy: Literal["raise", "omit"] = "raise",
     n_threads: int | None = None,
     return_distribution: bool = False,
     **metric_params: Any,
@@ -368,93 +311,29 @@ def bootstrap_interval(
     statistics); the ends are the bootstrap quantiles (numpy's "linear") at
     Φ(z0 + (z0 ± z)/(1 − a(z0 ± z))). When every resample falls on one side
     of θ̂, z0 is computed from 1/(2B) instead of 0 (scipy returns NaN).
+
+    ``nan_policy`` is as in :func:`sigfast.paired_bootstrap`: ``"omit"`` drops the
+    resamples on which the metric is undefined and reports how many were kept
+    (``n_valid``).
     """
-    from .metrics import observed
-    from .significance import _check_int, _feed_stored, _pair, _resamples, _resampling, _run_stream, _table, _threads
+    from .executor import request, run
 
-    B = _resamples(n_resamples, 2)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    cl = _level(confidence_level)
-    if method not in ("bca", "percentile"):
-        raise InputError(f"method must be 'bca' or 'percentile', got {method!r}")
-    threads = _threads(n_threads)
-    paired = y is not None or systems is not None
-    params = dict(metric_params)
-    if paired:
-        stats, m = _pair(x, y, systems, metric, params)
-        table = _table(stats)
-        n_sys = 2
-    else:
-        stats, m = _one_system(x, system, metric, params)
-        table = np.ascontiguousarray(stats.values[0])
-        n_sys = 1
-    resampling = _resampling(m, resampling)
-    n = stats.n_items
-    k = stats.n_stats
-    if method == "bca" and n < 2:
-        raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
-    est_all = observed(m, stats)
-    theta_hat = float(est_all[1] - est_all[0]) if paired else float(est_all[0])
-    # θ* streams through a summary (crate::stream): the percentile levels are known
-    # up front (one pass); BCa counts θ* below θ̂ first, then reads its levels off a
-    # second pass over the same resamples. Quantiles are exact (numpy's "linear").
-    summary = _native.Summary(B, n_sys)
-    alpha = (1.0 - cl) / 2.0
-    z0 = acc = None
-    if method == "percentile":
-        q1, q2 = alpha, 1.0 - alpha
-        idx = [summary.add_quantile("theta", q) for q in (q1, q2)]
-    else:
-        summary.add_less_rule(theta_hat)
-        summary.add_less_rule(theta_hat, True)
-    values = None
-    if return_distribution:
-        values, distinct = _values(table, m, k, n_sys, seed, B, resampling, threads)
-        _feed_stored(summary, values)
-    else:
-        distinct = _run_stream(summary, table, m, k, B, seed, threads, None, resampling=resampling)
-    if method == "bca":
-        if paired:
-            jack = _jackknife(stats.values[1], m) - _jackknife(stats.values[0], m)
-        else:
-            jack = _jackknife(stats.values[0], m)
-        less, less_eq = (int(c) for c in summary.counts())
-        q1, q2, z0, acc = _bca_levels(less, less_eq, B, jack, alpha)
-        idx = [summary.add_quantile("theta", q) for q in (q1, q2)]
-        if values is not None:
-            _feed_stored(summary, values)
-        else:
-            _run_stream(summary, table, m, k, B, seed, threads, None, resampling=resampling)
-    lo, hi = (summary.quantile(i) for i in idx)
-    theta_b = None
-    if values is not None:
-        theta_b = np.ascontiguousarray(values[:, 1] - values[:, 0]) if paired else np.ascontiguousarray(values[:, 0])
-    from .signature import build as _signature
-
-    return BootstrapInterval(
-        signature=_signature(
-            f"bootstrap_interval_{method}",
-            stats=stats,
-            metric=m,
-            variant="difference" if paired else "score",
-            resampling=f"distinct-rows({distinct})" if distinct is not None else "items",
-            B=B,
-            seed=seed,
-            conf=cl,
-        ),
+    req = request(
+        "interval",
+        x,
+        y,
+        systems=systems,
+        system=system,
+        metric=metric,
+        metric_params=metric_params,
         method=method,
-        metric=m.name,
-        statistic="difference" if paired else "score",
-        estimate=theta_hat,
-        confidence_level=cl,
-        confidence_interval=ConfidenceInterval(float(lo), float(hi)),
-        n_resamples=B,
+        n_resamples=n_resamples,
         seed=seed,
-        n_items=n,
-        systems=tuple(stats.systems),
-        quantiles=(float(q1), float(q2)),
-        bias_correction=z0,
-        acceleration=acc,
-        resampling=f"distinct-rows({distinct})" if distinct is not None else "items",
-        distribution=theta_b if return_distribution else None,
+        confidence_level=confidence_level,
+        resampling=resampling,
+        nan_policy=nan_policy,
+        n_threads=n_threads,
+        return_distribution=return_distribution,
     )
+    result: BootstrapInterval = run(req, progress=False)
+    return result

@@ -1,8 +1,9 @@
 """Metrics on summed sufficient statistics.
 
 Built-in metrics are computed in Rust; any other metric is a Python callable
-vectorized over resamples: it receives summed statistics of shape
-``(resamples, statistics)`` and returns one value per resample.
+vectorized over resamples, called by the one convention :func:`custom`
+documents: one array per statistic, the first axis running over resamples,
+one value per resample returned.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class Metric:
     description: str = ""
     scale: str = "plain"
     kind: str = "sums"
+    #: How a Python callable is called: ``"columns"`` (the one convention, see :func:`custom`) or
+    #: ``"matrix"`` (deprecated: one (resamples, k) array of sums).
+    call: str = "columns"
 
     @property
     def on_items(self) -> bool:
@@ -54,8 +58,11 @@ class Metric:
         """100 for fractions shown in percent or points, 1 otherwise."""
         return 100 if self.scale == "fraction" else 1
 
-    def evaluate(self, sums: np.ndarray, n_items: int) -> np.ndarray:
-        """The metric on each row of summed statistics ``(rows, n_stats)``."""
+    def evaluate(self, sums: np.ndarray, n_items: int, *, check_finite: bool = True) -> np.ndarray:
+        """The metric on each row of summed statistics ``(rows, n_stats)``.
+
+        A Python callable is called as :func:`custom` documents; ``check_finite=False``
+        leaves NaN in place (the executor applies the request's ``nan_policy``)."""
         sums = np.ascontiguousarray(np.atleast_2d(np.asarray(sums, dtype=np.float64)))
         if self.on_items:
             raise MetricError(
@@ -69,14 +76,13 @@ class Metric:
             from . import _native
 
             return np.asarray(_native.metric_scores(sums, self.native, dict(self.params), float(n_items)))
-        assert self.func is not None
-        out = np.asarray(self.func(sums), dtype=np.float64)
+        out = _call(self, sums if self.call == "matrix" else tuple(sums[:, c] for c in range(sums.shape[1])))
         if out.shape != (sums.shape[0],):
             raise MetricError(
-                f"custom metric {self.name!r} must return one value per row: "
-                f"got shape {out.shape} for {sums.shape[0]} rows"
+                f"custom metric {self.name!r} must return one value per resample: "
+                f"got shape {out.shape} for {sums.shape[0]} resamples"
             )
-        if not np.all(np.isfinite(out)):
+        if check_finite and not np.all(np.isfinite(out)):
             raise MetricError(f"custom metric {self.name!r} returned a non-finite value")
         return out
 
@@ -135,7 +141,7 @@ def observed(m: Metric, stats: Any) -> np.ndarray:
 def item_value(m: Metric, v: np.ndarray) -> float:
     """An item statistic on one system's items ``v`` (items × statistics)."""
     if m.native is None:
-        return float(_call_items(m, v[None, :, :])[0])
+        return float(call_items(m, v[None, :, :])[0])
     from . import _native
 
     x = np.ascontiguousarray(v[:, 0])
@@ -143,11 +149,10 @@ def item_value(m: Metric, v: np.ndarray) -> float:
     return float(_native.item_statistic(m.native, _item_params(m), x, ref))
 
 
-def _call_items(m: Metric, rows: np.ndarray) -> np.ndarray:
+def call_items(m: Metric, rows: np.ndarray) -> np.ndarray:
     """A Python item statistic on resampled items ``rows`` (resamples × items × statistics):
-    the callable gets one (resamples × items) array per statistic."""
-    assert m.func is not None
-    out = np.asarray(m.func(*(rows[:, :, c] for c in range(rows.shape[2]))), dtype=np.float64)
+    the callable gets one (resamples × items) array per statistic (see :func:`custom`)."""
+    out = _call(m, tuple(rows[:, :, c] for c in range(rows.shape[2])))
     if out.shape != (rows.shape[0],):
         raise MetricError(
             f"metric {m.name!r} must return one value per resample: got shape {out.shape} for {rows.shape[0]} resamples"
@@ -155,77 +160,8 @@ def _call_items(m: Metric, rows: np.ndarray) -> np.ndarray:
     return out
 
 
-_ITEM_BUDGET = 1 << 22  # items gathered per block for a Python item statistic
-
-
-def _custom_item_values(
-    table: np.ndarray, m: Metric, n_systems: int, seed: int, start: int, count: int, swap: bool, exact: bool, sub: int
-) -> np.ndarray:
-    from . import _native
-
-    n = table.shape[0]
-    k = table.shape[1] // n_systems
-    out = np.empty((count, n_systems))
-    step = max(1, min(count, _ITEM_BUDGET // max(1, n * k)))
-    for first in range(0, count, step):
-        c = min(step, count - first)
-        if swap:
-            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact))[:, :, None]
-            x, y = table[None, :, :k], table[None, :, k:]
-            out[first : first + c, 0] = _call_items(m, np.where(mask, y, x))
-            out[first : first + c, 1] = _call_items(m, np.where(mask, x, y))
-        else:
-            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub))
-            for j in range(n_systems):
-                out[first : first + c, j] = _call_items(m, table[:, j * k : (j + 1) * k][idx])
-    return out
-
-
 def _item_params(m: Metric) -> dict[str, float]:
     return {k: float(v) for k, v in m.params.items() if v is not None}
-
-
-def resample_values(
-    table: np.ndarray,
-    m: Metric,
-    n_systems: int,
-    seed: int,
-    start: int,
-    count: int,
-    threads: int,
-    *,
-    resampling: str = "items",
-    swap: bool = False,
-    exact: bool = False,
-    sub: int = 0,
-) -> tuple[np.ndarray, int | None]:
-    """The metric's values on resamples ``start .. start+count`` (count × systems) of
-    ``table`` (items × systems·k), for metrics the native sums path does not stream (Python
-    callables and item statistics): bootstrap draws, or the paired swaps when ``swap``.
-    The same counter-based draws as every other path. Returns the values and the
-    distinct-row count (None for item draws)."""
-    from . import _native
-
-    n = table.shape[0]
-    if m.on_items and m.native is None:
-        return _custom_item_values(table, m, n_systems, seed, start, count, swap, exact, sub), None
-    if m.on_items:
-        p = _item_params(m)
-        if swap:
-            vals = _native.item_permutation_values(table, m.native, p, seed, start, count, exact, threads, None)
-        else:
-            vals = _native.item_bootstrap_values(table, m.native, p, seed, start, count, threads, None, sub)
-        return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
-    k = table.shape[1] // n_systems
-    distinct = None
-    if swap:
-        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None)
-    else:
-        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None, sub)
-    vals = np.empty((count, n_systems))
-    for j in range(n_systems):
-        vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n)
-    return vals, distinct
 
 
 def display_scale(metric: Metric | str) -> int:
@@ -239,7 +175,7 @@ def display_scale(metric: Metric | str) -> int:
 
 
 def custom(
-    func: Callable[[np.ndarray], np.ndarray],
+    func: Callable[..., np.ndarray],
     *,
     stat_names: tuple[str, ...] | list[str] | int,
     higher_is_better: bool = True,
@@ -248,20 +184,44 @@ def custom(
 ) -> Metric:
     """A metric from a Python callable, vectorized over resamples.
 
-    ``on="sums"`` (default): ``func(sums)`` receives summed statistics of shape
-    ``(resamples, k)`` and returns ``(resamples,)`` values. ``on="items"``: a
-    statistic of the items themselves (a trimmed mean, a correlation of your own):
-    ``func(col_0, …, col_k-1)`` receives each statistic's resampled items as a
-    ``(resamples, items)`` array and returns ``(resamples,)`` values; every test and
-    interval draws the same items or swaps for it as for the built-in ones.
+    **The one calling convention for a user's statistic** (metrics, item
+    statistics, anything passed as ``metric=``): ``func(col_0, …, col_k-1)``
+    receives one array per statistic, the first axis running over resamples,
+    and returns one value per resample (shape ``(resamples,)``). With
+    ``on="sums"`` (default) ``col_c`` holds statistic c summed over each
+    resample's items, shape ``(resamples,)``: ``f1(tp, guessed, gold)``. With
+    ``on="items"`` (a statistic of the items themselves: a trimmed mean, a
+    correlation of your own) ``col_c`` holds statistic c of each resample's
+    items, shape ``(resamples, items)``: ``trimmed(scores)`` or
+    ``corr(scores, reference)``. Every test and interval draws the same items or
+    swaps for it as for the built-in metrics. A value that is NaN on a resample
+    is undefined there: ``nan_policy="raise"`` (default) stops, ``"omit"`` drops
+    the resample.
+
+    Deprecated: a callable on summed statistics that takes a single argument while
+    there are several statistics is called the old way, with one
+    ``(resamples, k)`` array, and warns.
     """
     if not callable(func):
         raise MetricError("custom metric must be callable")
     if on not in ("sums", "items"):
         raise MetricError(f"on= is 'sums' or 'items', got {on!r}")
     names = tuple(f"s{i}" for i in range(stat_names)) if isinstance(stat_names, int) else tuple(stat_names)
+    label = name or getattr(func, "__name__", "custom")
+    call = "columns"
+    if on == "sums" and _one_argument(func, len(names)):
+        import warnings
+
+        warnings.warn(
+            f"metric {label!r} takes one (resamples, k) array of sums; sigfast calls a user statistic as "
+            f"f(*columns), one (resamples,) array per statistic (here f({', '.join(names)})). The one-array "
+            "form still works but is deprecated",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        call = "matrix"
     return Metric(
-        name or getattr(func, "__name__", "custom"),
+        label,
         names,
         higher_is_better,
         None,
@@ -270,7 +230,34 @@ def custom(
         counts=False,
         description="user-defined metric" if on == "sums" else "user-defined item statistic",
         kind=on,
+        call=call,
     )
+
+
+def _one_argument(func: Callable[..., Any], k: int) -> bool:
+    """True for a callable that takes exactly one positional argument while there are k >= 2
+    statistics (the deprecated one-array convention)."""
+    import inspect
+
+    if k < 2:
+        return False
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError):
+        return False
+    params = list(sig.parameters.values())
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params):
+        return False
+    pos = [p for p in params if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in pos if p.default is inspect.Parameter.empty]
+    return len(required) == 1 and len(pos) < k
+
+
+def _call(m: Metric, args: np.ndarray | tuple[np.ndarray, ...]) -> np.ndarray:
+    """Call a Python metric with the columns ``args`` (or, deprecated, one array)."""
+    assert m.func is not None
+    out = m.func(args) if isinstance(args, np.ndarray) else m.func(*args)
+    return np.asarray(out, dtype=np.float64)
 
 
 def resolve_metric(metric: Any, stats: Any = None, **params: Any) -> Metric:

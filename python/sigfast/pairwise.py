@@ -9,8 +9,6 @@ local run, a process pool and a Ray cluster give the same bytes.
 
 from __future__ import annotations
 
-import csv
-import io as _io
 import json
 import math
 import os
@@ -22,25 +20,13 @@ import numpy as np
 
 from . import _native
 from ._api import checked_keywords
-from ._backends import run_tasks
 from ._plot import pyplot
 from ._progress import ProgressArg
-from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
-from .metrics import Metric, observed, resample_values, resolve_metric
+from .results import Result
 from .significance import (
-    _NATIVE_VARIANT,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    _check_finite,
-    _check_int,
-    _plus_one,
-    _resamples,
-    _resampling,
-    _run_stream,
-    _threads,
-    few_items_warning,
-    resolve_variant,
 )
 from .stats import Statistics
 
@@ -50,77 +36,6 @@ PAIR_BLOCK = int(_native.PAIR_BLOCK)
 #: Pair classes (BK 2012 Figs. 2-8): both systems labelled with the same group, with different groups, a
 #: system combination involved, or a system without a label (no labels given: every pair).
 _PAIR_CLASSES = ("same", "different", "combination", "unlabeled")
-
-
-# --------------------------------------------------------------------------- shards
-def _shard_task(
-    table: np.ndarray,
-    native: str,
-    params: dict[str, float],
-    seed: int,
-    start: int,
-    stop: int,
-    resampling: str,
-    observed: list[float],
-    variant: str,
-    alternative: str,
-    orient: float,
-    means: list[float] | None,
-    threads: int,
-    progress: Any = None,
-) -> tuple[np.ndarray, np.ndarray, int | None]:
-    """One shard of resamples (a pure function of its arguments)."""
-    counts, sums, distinct = _native.pairwise_shard(
-        np.ascontiguousarray(table),
-        native,
-        params,
-        seed,
-        0,
-        start,
-        stop,
-        resampling,
-        observed,
-        variant,
-        alternative,
-        orient,
-        means,
-        threads,
-        progress,
-    )
-    return np.asarray(counts), np.asarray(sums), distinct
-
-
-def _run_shards(
-    backend: Any,
-    table: np.ndarray,
-    shards: list[tuple[int, int]],
-    args: tuple[Any, ...],
-    progress: Any,
-) -> list[tuple[np.ndarray, np.ndarray, int | None]]:
-    if backend == "local":  # in-process: the engine reports progress itself
-        return [_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards]
-    tasks = [(table, *args[:3], a, b, *args[3:]) for a, b in shards]
-    return run_tasks(backend, _shard_task, tasks, progress, weights=[b - a for a, b in shards])
-
-
-def _merge(results: list[tuple[np.ndarray, np.ndarray, int | None]], s: int) -> tuple[np.ndarray, np.ndarray]:
-    counts = np.zeros((s, s), dtype=np.uint64)
-    blocks = []
-    for c, sums, _ in results:
-        counts += np.asarray(c, dtype=np.uint64).reshape(s, s)
-        blocks.append(np.asarray(sums).reshape(-1, s, s))
-    return counts, np.concatenate(blocks) if blocks else np.zeros((0, s, s))
-
-
-#: Variants whose counts need the bootstrap mean (of δ* or of |δ*|) from a first pass.
-_CENTRED = ("shifted", "sacrebleu", "moses")
-
-
-def _blocked_means(block_sums: np.ndarray, total: int) -> np.ndarray:
-    acc = np.zeros(block_sums.shape[1:])
-    for blk in block_sums:  # block order, as the engine's mean_blocked
-        acc = acc + blk
-    return acc / total
 
 
 # --------------------------------------------------------------------------- result
@@ -195,7 +110,7 @@ class GainThreshold:
 
 
 @dataclass(frozen=True)
-class PairwiseResult:
+class PairwiseResult(Result):
     """All pairs of ``systems``; entry ``[i, j]`` tests system j against system i (δ = m(j) − m(i))."""
 
     systems: tuple[str, ...]
@@ -225,6 +140,9 @@ class PairwiseResult:
     signature: str = ""
     #: Loud caveats (e.g. fewer than ``MIN_ITEMS`` items); printed in reports.
     warnings: tuple[str, ...] = ()
+    #: Resamples each pair's p-value rests on, when ``nan_policy="omit"`` dropped some (else None: all B).
+    n_valid: np.ndarray | None = field(default=None, compare=False)
+    nan_policy: str = "raise"
 
     # ---------------------------------------------------------------- views
     def order(self) -> list[int]:
@@ -352,13 +270,24 @@ class PairwiseResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
 
-    def to_csv(self) -> str:
-        rows = self.comparisons()
-        buf = _io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["system_i", "system_j"], lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        return buf.getvalue()
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per unordered pair (:meth:`comparisons`) with the metric, the test's
+        settings, the decision and the signature as columns."""
+        common = {
+            "metric": self.metric,
+            "variant": self.variant,
+            "alternative": self.alternative,
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "n_items": self.n_items,
+        }
+        out = []
+        for c in self.comparisons():
+            row = {**c, "significant": bool(c["adjusted"] < self.alpha), **common, "signature": self.signature}
+            out.append(row)
+        return out
 
     def pair_classes(self) -> list[str]:
         """The pair classes present among the pairs, in the order of ``_PAIR_CLASSES``."""
@@ -413,7 +342,8 @@ class PairwiseResult:
                 f"{self.n_items} items, B = {self.n_resamples:,} {self.mode} resamples ({self.resampling}), "
                 f"seed {self.seed}, p = {self.pvalue_method}, correction {self.correction} at alpha {self.alpha}"
             ),
-            notes=(rule, f"signature: {self.signature}"),
+            notes=(rule,),
+            signature=self.signature,
         )
         pair_rows = tuple(
             (
@@ -467,12 +397,6 @@ class PairwiseResult:
             notes=tuple(notes),
         )
 
-    def to_frame(self) -> Any:
-        """One row per unordered pair (:meth:`comparisons`) as a pandas DataFrame."""
-        from ._api import frame
-
-        return frame(self.comparisons())
-
     def __repr__(self) -> str:
         from ._api import short_repr
 
@@ -503,10 +427,10 @@ class PairwiseResult:
         t = self.tables(band=band, percentile=percentile)[0]
         lines = [t.title, format_table(t.rows, t.header)]
         lines += [th.describe(self.display_scale) for th in self.gain_thresholds(band=band, percentile=percentile)]
-        lines += list(t.notes)
+        lines += list(t._notes())
         return "\n".join(lines) + "\n"
 
-    def __str__(self) -> str:
+    def _text(self) -> str:
         return self.report()
 
     # ---------------------------------------------------------------- plots
@@ -740,25 +664,6 @@ def gain_threshold(
 
 
 # --------------------------------------------------------------------------- API
-def _as_stats(data: Any, metric: Any) -> Statistics:
-    if isinstance(data, Statistics):
-        return data
-    if hasattr(data, "columns") and hasattr(data, "to_numpy") and not isinstance(data, Mapping):
-        data = {str(c): data[c].to_numpy() for c in data.columns}  # a pandas DataFrame: a column per system
-    if isinstance(data, Mapping):
-        arrays = {str(k): np.asarray(v) for k, v in data.items()}
-        if all(a.ndim == 1 for a in arrays.values()):
-            return Statistics.from_scores(arrays)
-        m = resolve_metric(metric) if metric is not None and not callable(metric) else None
-        names = m.stat_names if m is not None else tuple(f"s{i}" for i in range(next(iter(arrays.values())).shape[1]))
-        return (
-            Statistics.from_counts(arrays, stat_names=names, metric=m.name if m else None)
-            if (m and m.counts)
-            else Statistics(np.stack(list(arrays.values())), tuple(arrays), names)
-        )
-    raise InputError("pairwise() takes a Statistics object or a mapping of system name -> per-item array")
-
-
 @checked_keywords
 def pairwise(
     data: Statistics | Mapping[str, Any],
@@ -779,6 +684,7 @@ def pairwise(
     labels: Mapping[str, str] | None = None,
     combinations: Sequence[str] = (),
     groups: Literal["boundaries", "strict"] = "boundaries",
+    nan_policy: Literal["raise", "omit"] = "raise",
     n_threads: int | None = None,
     progress: ProgressArg = None,
     **metric_params: Any,
@@ -798,174 +704,33 @@ def pairwise(
     a group (research group or model type) and ``combinations`` names system
     combinations, for :func:`gain_threshold` and the confidence-vs-gain plot.
     """
-    stats = _as_stats(data, metric)
-    if systems is not None:
-        stats = stats.select(*systems)
-    if stats.n_systems < 2:
-        raise InputError("pairwise() needs at least two systems")
-    m: Metric = resolve_metric(metric, stats, **metric_params)
-    B = _resamples(n_resamples)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    v, alt, native_alt = resolve_variant(variant, alternative)
-    if groups not in ("boundaries", "strict"):
-        raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
-    if mode not in ("shared", "independent"):
-        raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
-    resampling = _resampling(m, resampling)
-    shard_size = _check_int("shard_size", shard_size, PAIR_BLOCK)
-    if shard_size % PAIR_BLOCK:
-        raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1), got {alpha}")
-    plus_one = _plus_one(pvalue)
-    threads = _threads(n_threads)
-    labels = dict(labels or {})
-    combos = frozenset(str(c) for c in combinations)
-    unknown = (set(labels) | combos) - set(stats.systems)
-    if unknown:
-        raise InputError(f"labels/combinations name unknown systems: {sorted(unknown)}")
+    from .executor import request, run
 
-    s, k, n = stats.n_systems, stats.n_stats, stats.n_items
-    observed = _observed_all(m, stats)
-    orient = 1.0 if m.higher_is_better else -1.0
-    nv = _NATIVE_VARIANT[v]
-    cb = _resolve_progress(progress, B, float(B) * n * s, "pairwise")
-
-    resampling_used = resampling
-    if mode == "independent":
-        counts = np.zeros((s, s), dtype=np.uint64)
-        pair = 0
-        for i in range(s):
-            for j in range(i + 1, s):
-                pair += 1
-                table2 = np.ascontiguousarray(np.concatenate([stats.values[i], stats.values[j]], axis=1))
-                obs = float(observed[j] - observed[i])
-                alt_ji = {"greater": "less", "less": "greater"}.get(native_alt, native_alt)
-                # both directions count on one stream of δ* (−δ* for (j, i)), in bounded memory
-                summary = _native.Summary(B, 2)
-                summary.add_bootstrap_rule(nv, native_alt, orient, obs)
-                summary.add_bootstrap_rule(nv, alt_ji, orient, -obs, True)
-                _run_stream(summary, table2, m, k, B, seed, threads, None, resampling=resampling, sub=pair)
-                counts[i, j], counts[j, i] = (int(c) for c in summary.counts())
-                if cb is not None:
-                    cb(pair, s * (s - 1) // 2)
-    else:
-        table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
-        obs_list = [float(x) for x in observed]
-        if m.native is not None and not m.on_items:
-            shards = [(a, min(a + shard_size, B)) for a in range(0, B, shard_size)]
-            if backend == "local":
-                shards = [(0, B)]
-            args = (m.native, dict(m.params), seed, resampling, obs_list, nv, native_alt, orient, None, threads)
-            results = _run_shards(backend, table, shards, args, cb)
-            counts, block_sums = _merge(results, s)
-            distinct = results[0][2]
-            if v in _CENTRED:
-                means = _blocked_means(block_sums, B).ravel().tolist()
-                args = args[:8] + (means, threads)
-                counts, _ = _merge(_run_shards(backend, table, shards, args, cb), s)
-        else:
-            if backend != "local":
-                raise InputError(
-                    f"{m.name} runs locally only (a Python metric or an item statistic); use backend='local'"
-                )
-            counts, block_sums, distinct = _custom_counts(
-                table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient, None, threads, cb
-            )
-            if v in _CENTRED:
-                means = _blocked_means(block_sums, B).ravel().tolist()
-                counts, _, _ = _custom_counts(
-                    table, m, s, k, n, seed, B, resampling, obs_list, nv, native_alt, orient, means, threads, cb
-                )
-        resampling_used = f"distinct-rows({distinct})" if distinct is not None else "items"
-
-    cnt = counts.astype(np.float64)
-    pv = (cnt + 1) / (B + 1) if plus_one else cnt / B
-    np.fill_diagonal(pv, np.nan)
-    delta = observed[None, :] - observed[:, None]
-    adjusted = _adjust_matrix(pv, correction, alpha)
-    from .signature import build as _signature
-
-    return PairwiseResult(
-        signature=_signature(
-            "pairwise_bootstrap",
-            stats=stats,
-            metric=m,
-            variant=v,
-            alt=alt,
-            resampling=resampling_used,
-            B=B,
-            seed=seed,
-            correction=f"{correction}@{alpha:g}",
-            p="plus_one" if plus_one else "raw",
-            mode=mode,
-        ),
-        groups=groups,
-        display_scale=m.display_scale,
-        systems=stats.systems,
-        metric=m.name,
-        higher_is_better=m.higher_is_better,
-        scores=np.asarray(observed),
-        delta=delta,
-        pvalues=pv,
-        counts=counts,
-        adjusted=adjusted,
+    req = request(
+        "pairwise",
+        data,
+        systems=systems,
+        metric=metric,
+        metric_params=metric_params,
+        variant=variant,
+        alternative=alternative,
+        n_resamples=n_resamples,
+        seed=seed,
+        pvalue=pvalue,
+        resampling=resampling,
+        nan_policy=nan_policy,
+        n_threads=n_threads,
+        backend=backend,
         correction=correction,
         alpha=alpha,
-        variant=v,
-        alternative=alt,
-        n_resamples=B,
-        seed=seed,
-        pvalue_method="(c+1)/(B+1)" if plus_one else "c/B",
         mode=mode,
-        resampling=resampling_used,
-        n_items=n,
-        version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        shard_size=shard_size,
         labels=labels,
-        combinations=combos,
-        warnings=few_items_warning(n),
+        combinations=combinations,
+        groups=groups,
     )
-
-
-def _observed_all(m: Metric, stats: Statistics) -> np.ndarray:
-    obs = observed(m, stats)
-    if m.on_items and not np.all(np.isfinite(obs)):
-        bad = [stats.systems[j] for j in np.flatnonzero(~np.isfinite(obs))]
-        raise InputError(f"{m.name} is undefined on the items of {bad} (constant values?); no test is possible")
-    return obs
-
-
-def _custom_counts(
-    table: np.ndarray,
-    m: Metric,
-    s: int,
-    k: int,
-    n: int,
-    seed: int,
-    B: int,
-    resampling: str,
-    observed: list[float],
-    nv: str,
-    alt: str,
-    orient: float,
-    means: list[float] | None,
-    threads: int,
-    cb: Any,
-) -> tuple[np.ndarray, np.ndarray, int | None]:
-    counts = np.zeros((s, s), dtype=np.uint64)
-    blocks = []
-    distinct = None
-    for start in range(0, B, PAIR_BLOCK):
-        count = min(PAIR_BLOCK, B - start)
-        vals, distinct = resample_values(table, m, s, seed, start, count, threads, resampling=resampling)
-        _check_finite(vals, m, start)
-        c, bs = _native.pair_counts(vals, observed, nv, alt, orient, means, threads)
-        counts += np.asarray(c, dtype=np.uint64)
-        blocks.append(np.asarray(bs))
-        if cb is not None:
-            cb(start + count, B)
-    return counts, np.stack(blocks), distinct
+    result: PairwiseResult = run(req, progress)
+    return result
 
 
 def _adjust_matrix(pv: np.ndarray, correction: str, alpha: float) -> np.ndarray:
@@ -985,7 +750,7 @@ def _adjust_matrix(pv: np.ndarray, correction: str, alpha: float) -> np.ndarray:
 
 # --------------------------------------------------------------------------- unpaired scores
 @dataclass(frozen=True)
-class UnpairedPairwiseResult:
+class UnpairedPairwiseResult(Result):
     """All pairs of systems scored on different items (e.g. human judgements).
 
     Entry ``[i, j]`` is the p-value of the one-sided test that system j
@@ -1002,12 +767,37 @@ class UnpairedPairwiseResult:
     adjusted: np.ndarray
     correction: str
     alpha: float
+    signature: str = ""
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per ordered pair (i, j): [i, j] tests system j against system i."""
+        s = len(self.systems)
+        return [
+            {
+                "system_i": self.systems[i],
+                "system_j": self.systems[j],
+                "mean_i": float(self.means[i]),
+                "mean_j": float(self.means[j]),
+                "n_i": int(self.n[i]),
+                "n_j": int(self.n[j]),
+                "pvalue": float(self.pvalues[i, j]),
+                "adjusted": float(self.adjusted[i, j]),
+                "test": self.test,
+                "alternative": self.alternative,
+                "correction": self.correction,
+                "signature": self.signature,
+            }
+            for i in range(s)
+            for j in range(s)
+            if i != j
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         def mat(a: np.ndarray) -> list[list[float | None]]:
             return [[None if not math.isfinite(float(v)) else float(v) for v in row] for row in a]
 
         return {
+            "signature": self.signature,
             "systems": list(self.systems),
             "test": self.test,
             "alternative": self.alternative,
@@ -1022,6 +812,9 @@ class UnpairedPairwiseResult:
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
+
+    def _text(self) -> str:
+        return f"{self.table()}\nsignature: {self.signature}\n"
 
     def table(self, markdown: bool = False) -> str:
         """Systems by mean score with the p-value against each lower-ranked system."""
@@ -1093,6 +886,17 @@ def pairwise_unpaired(
         if test == "ranksum"
         else "Welch t-test"
     )
+    from .signature import build
+
+    sig = build(
+        "pairwise_unpaired",
+        variant=f"{test}{'+continuity' if test == 'ranksum' and use_continuity else ''}",
+        alt=alternative,
+        systems=names,
+        items=[a.size for a in arrays],
+        correction=f"{correction}@{alpha:g}",
+        data=arrays,
+    )
     return UnpairedPairwiseResult(
         tuple(names),
         label,
@@ -1103,4 +907,5 @@ def pairwise_unpaired(
         _adjust_matrix(pv, correction, alpha),
         correction,
         alpha,
+        sig,
     )

@@ -17,7 +17,6 @@ statistics of two systems (e.g. from a development set) for any metric.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -29,12 +28,13 @@ from . import _native
 from ._api import checked_keywords
 from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcnemar
 from .exceptions import InputError
+from .results import Result
 
 __all__ = ["SampleSizeResult", "bootstrap_power", "bootstrap_sample_size", "mcnemar_power", "mcnemar_sample_size"]
 
 
 @dataclass(frozen=True)
-class SampleSizeResult:
+class SampleSizeResult(Result):
     """The smallest test size ``n`` at which the simulated power reaches ``target_power``.
 
     ``n`` is None when even ``max_n`` items do not reach it. ``curve`` lists
@@ -53,16 +53,52 @@ class SampleSizeResult:
     curve: tuple[tuple[int, float], ...]
     details: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def signature(self) -> str:
+        """The search's settings: test, target power, alpha, the model (gain, discordance) or the pool's
+        metric and data hash, simulations, resamples, seed, tolerance."""
+        from .signature import build
+
+        d = self.details
+        return build(
+            f"sample_size_{self.test}",
+            variant=d.get("variant") or d.get("method"),
+            alt=d.get("alternative"),
+            metric=None,
+            power=self.target_power,
+            alpha=self.alpha,
+            gain=self.gain,
+            discordance=self.discordance,
+            simulations=self.n_simulations,
+            B=d.get("n_resamples"),
+            seed=self.seed,
+            model=d.get("model"),
+            pool_metric=d.get("metric"),
+            correction=d.get("correction"),
+            rtol=d.get("rtol"),
+            data=d.get("data"),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "details"}
         out["details"] = {k: _json_value(v) for k, v in self.details.items()}
+        out["signature"] = self.signature
         return out
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per evaluated test size: (n, estimated power) with the search's settings."""
+        base = {k: v for k, v in self.to_dict().items() if k not in ("curve", "details", "n", "power")}
+        return [{"n_items": int(size), "power": float(pw), "chosen": size == self.n, **base} for size, pw in self.curve]
+
+    def _text(self) -> str:
+        return f"{self}\n  {self.signature}\n"
 
     def __str__(self) -> str:
+        if self.n is None and self.gain == 0 and not self.curve:
+            return (
+                f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} is reached at no test size: "
+                "with a gain of 0 the test rejects at about its false-positive rate alpha"
+            )
         if self.n is None:
             return (
                 f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} not reached within "
@@ -128,7 +164,7 @@ def _rtol(rtol: float) -> float:
 
 
 def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[float, float, int, int]:
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     pw, a = float(power), float(alpha)
     if not 0.0 < pw < 1.0:
@@ -246,7 +282,7 @@ def mcnemar_power(
     of items) on which McNemar's test rejects at ``alpha``. For a two-sided
     test a rejection in the wrong direction counts, as it does for the test.
     """
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
@@ -282,7 +318,7 @@ def mcnemar_sample_size(
     than that cannot be told apart by power estimates whose Monte-Carlo
     error is ±≈ √(p(1−p)/n_simulations) (``details["power_se"]``).
     """
-    from .significance import _check_int
+    from .executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
@@ -369,7 +405,8 @@ def bootstrap_power(
     items with replacement; the gain is then the pool's own. A simulated
     test set counts as detected when y is better and p ≤ ``alpha``.
     """
-    from .significance import _check_int, _resamples
+    from .executor import check_int as _check_int
+    from .executor import check_resamples as _resamples
 
     n = _check_int("n", n, 1, _MAX_ITEMS)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
@@ -413,7 +450,7 @@ def _bootstrap_runner(
         return run
     if x is None or y is None or gain is not None or discordance is not None:
         raise InputError("a pool needs both x and y (and no gain/discordance: the pool's own gain is used)")
-    from .significance import _pair
+    from .executor import pair_inputs as _pair
 
     stats, m = _pair(x, y, None, metric, dict(params))
     full = m.evaluate(stats.totals(), stats.n_items)
@@ -461,18 +498,27 @@ def bootstrap_sample_size(
     defaults take seconds on the accuracy model, where resampling runs over
     the three distinct item types).
     """
-    from .significance import _check_int, _resamples
+    from .executor import check_int as _check_int
+    from .executor import check_resamples as _resamples
 
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
     max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
     run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
     start = 16
+    rt = _rtol(rtol)
+    no_gain = False
     if gain is not None and discordance is not None:
         g, d = _model(gain, discordance)
         za, zb = -_ndtri(a), -_ndtri(1 - pw)
         start = _normal_guess(g, d, za, zb, max_n) // 2
-    n, curve = _search(run, pw, max(1, start), max_n, _rtol(rtol))
+        # With no gain every size rejects at about the false-positive rate alpha, so a target power
+        # above alpha is reached at no size: say so at once instead of simulating up to max_n items.
+        no_gain = g == 0 and pw > a
+    if no_gain:
+        n, curve = None, []
+    else:
+        n, curve = _search(run, pw, max(1, start), max_n, rt)
     return SampleSizeResult(
         "paired_bootstrap",
         n,
@@ -490,5 +536,17 @@ def bootstrap_sample_size(
             "model": "pool" if x is not None else "accuracy",
             "power_se": math.sqrt(pw * (1 - pw) / sims),
             "rtol": rtol,
+            **_pool_fields(x, y, metric, metric_params),
         },
     )
+
+
+def _pool_fields(x: Any, y: Any, metric: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The metric and a data hash of a pool of per-item x and y (for the signature)."""
+    if x is None:
+        return {}
+    from .signature import hash_data
+
+    name = metric if isinstance(metric, str) or metric is None else getattr(metric, "name", "custom")
+    label = f"{name or 'mean'}" + (f"[{','.join(f'{k}={v}' for k, v in sorted(params.items()))}]" if params else "")
+    return {"metric": label, "data": hash_data(np.asarray(x), np.asarray(y))}

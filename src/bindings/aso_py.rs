@@ -6,7 +6,7 @@
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 
-use super::errors::{enter, to_py, Names};
+use super::errors::{enter, quick, to_py, Names};
 use crate::aso::{self, AsoData};
 use crate::Error;
 
@@ -75,20 +75,20 @@ fn aso_bootstrap<'py>(
 /// The violation ratio of two score lists' empirical quantile functions.
 #[pyfunction]
 fn aso_violation_ratio(
+    py: Python<'_>,
     a: PyReadonlyArray1<'_, f64>,
     b: PyReadonlyArray1<'_, f64>,
     dt: f64,
 ) -> PyResult<f64> {
-    aso::violation_ratio(&scores(&a)?, &scores(&b)?, dt).map_err(|e| to_py(e, &Names::default()))
+    let (a, b) = (scores(&a)?, scores(&b)?);
+    quick(py, &Names::default(), || aso::violation_ratio(&a, &b, dt))
 }
 
 /// The integration grid for `dt` (numpy's `arange(dt, 1, dt)`).
 #[pyfunction]
 fn aso_grid(py: Python<'_>, dt: f64) -> PyResult<Bound<'_, PyArray1<f64>>> {
-    Ok(PyArray1::from_vec(
-        py,
-        aso::grid(dt).map_err(|e| to_py(e, &Names::default()))?,
-    ))
+    let g = quick(py, &Names::default(), || aso::grid(dt))?;
+    Ok(PyArray1::from_vec(py, g))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

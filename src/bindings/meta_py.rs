@@ -8,16 +8,37 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 
 use super::errors::{enter, quick, to_py, Names};
-use super::{parse_alternative, table, vec2};
+use super::{job, parse_alternative, table, vec2};
+use crate::engine::Job;
+use crate::itemstat::ItemStatistic;
+use crate::meta::{self, Level, MetaData, Scheme};
+use crate::metric::{self, Value};
 
 fn input(m: impl Into<String>) -> PyErr {
     to_py(crate::Error::Input(m.into()), &Names::default())
 }
-use crate::itemstat::ItemStatistic;
-use crate::meta::{self, Level, MetaData, Scheme};
 
-fn statistic(name: &str, params: &HashMap<String, f64>) -> PyResult<ItemStatistic> {
-    ItemStatistic::parse(name, |k| params.get(k).copied()).map_err(|e| to_py(e, &Names::default()))
+/// An item statistic from the metric registry, with its label: unknown names,
+/// invalid parameters and metrics of summed statistics are `MetricError`s.
+fn statistic(
+    py: Python<'_>,
+    name: &str,
+    params: &HashMap<String, f64>,
+) -> PyResult<(ItemStatistic, String)> {
+    let given: Vec<(String, Value)> = params
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::Float(*v)))
+        .collect();
+    quick(py, &Names::default(), || {
+        let r = metric::resolve(name, &given)?;
+        let st = r.metric.on_items().cloned().ok_or_else(|| {
+            crate::Error::metric(format!(
+                "metric '{}' is a function of summed statistics, not an item statistic",
+                r.label
+            ))
+        })?;
+        Ok((st, r.label))
+    })
 }
 
 fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]> {
@@ -29,37 +50,40 @@ fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]
 #[pyfunction]
 #[pyo3(signature = (name, params, x, y=None))]
 fn item_statistic(
+    py: Python<'_>,
     name: &str,
     params: HashMap<String, f64>,
     x: PyReadonlyArray1<'_, f64>,
     y: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<f64> {
-    let st = statistic(name, &params)?;
+    let (st, label) = statistic(py, name, &params)?;
     let xs = slice(&x, "x")?;
     let ys: &[f64] = match &y {
         Some(a) => slice(a, "y")?,
         None => &[],
     };
-    if st.n_inputs() == 2 {
-        if ys.len() != xs.len() {
-            return Err(input(format!(
-                "{} needs x and y of equal length, got {} and {}",
-                st.name(),
-                xs.len(),
-                ys.len()
-            )));
-        }
-        st.validate(ys).map_err(|e| to_py(e, &Names::default()))?;
+    if st.n_inputs() == 2 && ys.len() != xs.len() {
+        return Err(input(format!(
+            "{label} needs x and y of equal length, got {} and {}",
+            xs.len(),
+            ys.len()
+        )));
     }
     if xs.iter().chain(ys).any(|v| !v.is_finite()) {
         return Err(input("item statistics need finite values"));
     }
-    Ok(st.eval(xs, ys, &mut crate::itemstat::Scratch::default()))
+    quick(py, &Names::default(), || {
+        if st.n_inputs() == 2 {
+            st.validate(ys)?;
+        }
+        Ok(st.eval(xs, ys, &mut crate::itemstat::Scratch::default()))
+    })
 }
 
 /// (acc_eq, ε) of tie calibration over groups given by `group` ids (one per item).
 #[pyfunction]
 fn tie_calibration(
+    py: Python<'_>,
     x: PyReadonlyArray1<'_, f64>,
     y: PyReadonlyArray1<'_, f64>,
     group: PyReadonlyArray1<'_, i64>,
@@ -71,28 +95,30 @@ fn tie_calibration(
     if xs.len() != ys.len() || g.len() != xs.len() {
         return Err(input("x, y and group must have equal lengths"));
     }
-    let mut order: Vec<usize> = (0..xs.len()).collect();
-    order.sort_by_key(|&i| g[i]);
-    let gx: Vec<f64> = order.iter().map(|&i| xs[i]).collect();
-    let gy: Vec<f64> = order.iter().map(|&i| ys[i]).collect();
-    let mut groups = Vec::new();
-    let mut a = 0;
-    while a < order.len() {
-        let mut b = a + 1;
-        while b < order.len() && g[order[b]] == g[order[a]] {
-            b += 1;
+    quick(py, &Names::default(), || {
+        let mut order: Vec<usize> = (0..xs.len()).collect();
+        order.sort_by_key(|&i| g[i]);
+        let gx: Vec<f64> = order.iter().map(|&i| xs[i]).collect();
+        let gy: Vec<f64> = order.iter().map(|&i| ys[i]).collect();
+        let mut groups = Vec::new();
+        let mut a = 0;
+        while a < order.len() {
+            let mut b = a + 1;
+            while b < order.len() && g[order[b]] == g[order[a]] {
+                b += 1;
+            }
+            groups.push(crate::itemstat::Group {
+                x: &gx[a..b],
+                y: &gy[a..b],
+                weight: 1.0,
+            });
+            a = b;
         }
-        groups.push(crate::itemstat::Group {
-            x: &gx[a..b],
-            y: &gy[a..b],
-            weight: 1.0,
-        });
-        a = b;
-    }
-    Ok(crate::itemstat::tie_calibrated(
-        &groups,
-        &mut crate::itemstat::Scratch::default(),
-    ))
+        Ok(crate::itemstat::tie_calibrated(
+            &groups,
+            &mut crate::itemstat::Scratch::default(),
+        ))
+    })
 }
 
 /// Item statistic on bootstrap resamples start..start+count (count × systems).
@@ -111,7 +137,7 @@ fn item_bootstrap_values<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let st = statistic(name, &params)?;
+    let (st, label) = statistic(py, name, &params)?;
     let t = table(&data)?;
     let systems = t.width / st.n_inputs();
     let v = enter(
@@ -119,7 +145,10 @@ fn item_bootstrap_values<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| crate::itemstat::bootstrap_values(&t, &st, seed, sub, start, count, threads, p),
+        |p| {
+            let job = job(seed, sub, start, count, threads, p);
+            crate::engine::item_bootstrap_values(&t, &st, &label, &job)
+        },
     )?;
     vec2(py, v, systems.max(1))
 }
@@ -142,14 +171,17 @@ fn item_permutation_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let st = statistic(name, &params)?;
+    let (st, label) = statistic(py, name, &params)?;
     let t = table(&data)?;
     let v = enter(
         py,
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| crate::itemstat::permutation_values(&t, &st, seed, start, count, exact, threads, p),
+        |p| {
+            let job = job(seed, 0, start, count, threads, p);
+            crate::engine::item_permutation_values(&t, &st, &label, exact, &job)
+        },
     )?;
     vec2(py, v, 2)
 }
@@ -169,7 +201,7 @@ fn item_indices<'py>(
         return Err(input("n must be in 1..=2^32"));
     }
     let v = quick(py, &Names::default(), || {
-        Ok(crate::itemstat::index_block(n, seed, sub, start, count))
+        Ok(crate::engine::index_block(n, seed, sub, start, count))
     })?;
     let v: Vec<i64> = v.into_iter().map(i64::from).collect();
     Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
@@ -190,7 +222,7 @@ fn swap_masks<'py>(
         return Err(input("n must be in 1..=2^32"));
     }
     let v = quick(py, &Names::default(), || {
-        Ok(crate::itemstat::swap_block(n, seed, start, count, exact))
+        Ok(crate::engine::swap_block(n, seed, start, count, exact))
     })?;
     let v: Vec<bool> = v.into_iter().map(|b| b == 1).collect();
     Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
@@ -222,7 +254,7 @@ fn meta_observed<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let d = meta_data(&human, &metrics)?;
     let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
-    let st = statistic(name, &params)?;
+    let (st, _) = statistic(py, name, &params)?;
     let v = quick(py, &Names::default(), || {
         Ok((0..d.k).map(|m| d.observed(lv, &st, m)).collect::<Vec<_>>())
     })?;
@@ -250,14 +282,14 @@ fn meta_bootstrap<'py>(
     let d = meta_data(&human, &metrics)?;
     let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
     let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
-    let st = statistic(name, &params)?;
+    let (st, _) = statistic(py, name, &params)?;
     let k = d.k;
     let v = enter(
         py,
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| meta::bootstrap(&d, lv, &st, sc, seed, start, count, threads, p),
+        |p| meta::bootstrap(&d, lv, &st, sc, &job(seed, 0, start, count, threads, p)),
     )?;
     vec2(py, v, k)
 }
@@ -284,28 +316,32 @@ fn meta_permutation<'py>(
     let d = meta_data(&human, &metrics)?;
     let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
     let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
-    let st = statistic(name, &params)?;
+    let (st, _) = statistic(py, name, &params)?;
     let alt = parse_alternative(alternative)?;
     let o = enter(
         py,
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| meta::permutation(&d, lv, &st, sc, &pairs, seed, n_resamples, alt, threads, p),
+        |p| {
+            let job = Job::new(seed, n_resamples, threads, p);
+            meta::permutation(&d, lv, &st, sc, &pairs, alt, &job)
+        },
     )?;
     Ok((o.observed, o.counts, o.valid))
 }
 
 /// Williams' t for dependent correlations (r12, r13 share variable 1).
 #[pyfunction]
-fn williams_t(r12: f64, r13: f64, r23: f64, n: f64) -> f64 {
-    meta::williams_t(r12, r13, r23, n)
+fn williams_t(py: Python<'_>, r12: f64, r13: f64, r23: f64, n: f64) -> PyResult<f64> {
+    quick(py, &Names::default(), || {
+        Ok(meta::williams_t(r12, r13, r23, n))
+    })
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TAG_META_BOOT", crate::rng::TAG_META_BOOT)?;
     m.add("TAG_META_PERM", crate::rng::TAG_META_PERM)?;
-    m.add("ITEM_STATISTICS", crate::itemstat::NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(item_statistic, m)?)?;
     m.add_function(wrap_pyfunction!(tie_calibration, m)?)?;
     m.add_function(wrap_pyfunction!(item_bootstrap_values, m)?)?;

@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
-use crate::engine::{self, Resampling, Table};
+use crate::engine::{self, Job, Resampling, Table};
 use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{self, Metric, Value};
 use crate::stream;
@@ -62,24 +62,48 @@ fn given(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
 }
 
 /// A metric from the registry: unknown names and invalid parameters raise `MetricError`.
-fn resolve(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<metric::Resolved> {
-    metric::resolve(name, &given(params)?).map_err(|e| to_py(e, &Names::default()))
+fn resolve(
+    py: Python<'_>,
+    name: &str,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<metric::Resolved> {
+    let given = given(params)?;
+    quick(py, &Names::default(), || metric::resolve(name, &given))
 }
 
 /// A metric of summed statistics (the engine's sums paths); an item-level
 /// statistic is a `MetricError` here (the item paths take it).
-fn parse_metric(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Metric> {
-    let m = resolve(name, params)?.metric;
-    if let Metric::Item(st) = &m {
+fn parse_metric(
+    py: Python<'_>,
+    name: &str,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Metric> {
+    let r = resolve(py, name, params)?;
+    if r.metric.is_item() {
         return Err(to_py(
             Error::metric(format!(
                 "metric '{}' is computed on the items themselves, not on summed statistics",
-                st.name()
+                r.label
             )),
             &Names::default(),
         ));
     }
-    Ok(m)
+    Ok(r.metric)
+}
+
+/// The job of a call: its stream, resamples and threads, with the progress
+/// of the call's wrapper ([`enter`]).
+fn job(
+    seed: u64,
+    sub: u64,
+    start: u64,
+    count: usize,
+    threads: usize,
+    p: &engine::Progress,
+) -> Job<'_> {
+    Job::new(seed, count, threads, p)
+        .on_sub(sub)
+        .range(start, count)
 }
 
 fn input(m: String) -> PyErr {
@@ -106,10 +130,18 @@ fn default_value(d: metric::ParamDefault) -> Option<Value> {
     }
 }
 
-/// The registry as data: one dict per metric (name, aliases, parameters, direction, scale, ...).
+/// The registry as data: one dict per metric (name, aliases, parameters, direction, scale,
+/// statistic layout, invariants, ...), from [`metric::Entry::describe`].
 fn metric_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let described = quick(py, &Names::default(), || {
+        metric::REGISTRY
+            .iter()
+            .map(metric::Entry::describe)
+            .collect::<crate::Result<Vec<_>>>()
+    })?;
     let out = PyList::empty(py);
-    for s in metric::SPECS {
+    for m in described {
+        let s = &m.spec;
         let d = PyDict::new(py);
         d.set_item("name", s.name)?;
         let aliases = PyList::empty(py);
@@ -148,22 +180,14 @@ fn metric_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
             params.append(pd)?;
         }
         d.set_item("params", params)?;
-        d.set_item("higher_is_better", s.higher_is_better)?;
+        d.set_item("higher_is_better", m.higher_is_better)?;
         d.set_item("scale", s.scale.name())?;
         d.set_item("counts", s.counts)?;
         d.set_item("description", s.description)?;
         d.set_item("reference", s.reference)?;
-        d.set_item("kind", if s.items { "items" } else { "sums" })?;
-        if let Ok(r) = metric::resolve(s.name, &[]) {
-            let names = r.metric.stat_names();
-            let inv: Vec<(String, String)> = r
-                .metric
-                .invariants()
-                .into_iter()
-                .map(|(a, b)| (names[a].clone(), names[b].clone()))
-                .collect();
-            d.set_item("invariants", inv)?;
-        }
+        d.set_item("kind", m.kind)?;
+        d.set_item("stat_names", m.stat_names)?;
+        d.set_item("invariants", m.invariants)?;
         out.append(d)?;
     }
     Ok(out)
@@ -178,7 +202,7 @@ fn metric_resolve<'py>(
     name: &str,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = resolve(name, params)?;
+    let r = resolve(py, name, params)?;
     let d = PyDict::new(py);
     d.set_item("name", r.spec.name)?;
     d.set_item("label", &r.label)?;
@@ -192,7 +216,7 @@ fn metric_resolve<'py>(
     d.set_item("scale", r.spec.scale.name())?;
     d.set_item("counts", r.spec.counts)?;
     d.set_item("description", r.spec.description)?;
-    d.set_item("kind", if r.spec.items { "items" } else { "sums" })?;
+    d.set_item("kind", if r.metric.is_item() { "items" } else { "sums" })?;
     Ok(d)
 }
 
@@ -206,7 +230,7 @@ fn metric_check<'py>(
     metric: &str,
     params: Option<Bound<'py, PyDict>>,
 ) -> PyResult<()> {
-    let r = resolve(metric, params.as_ref())?;
+    let r = resolve(py, metric, params.as_ref())?;
     let data = stats
         .as_slice()
         .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
@@ -264,7 +288,7 @@ fn bootstrap_values<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(metric, params.as_ref())?;
+    let m = parse_metric(py, metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
     let t = table(&data)?;
     let systems = t.width / m.n_stats().max(1);
@@ -273,14 +297,7 @@ fn bootstrap_values<'py>(
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| {
-            let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
-            let d = boot.distinct_rows();
-            Ok((
-                engine::bootstrap_values_range(&t, &boot, &m, seed, 0, n_resamples, threads, p)?,
-                d,
-            ))
-        },
+        |p| engine::bootstrap_values(&t, &m, r, &job(seed, sub, 0, n_resamples, threads, p)),
     )?;
     Ok((vec2(py, v, systems)?, d))
 }
@@ -332,30 +349,31 @@ fn pairwise_shard<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(metric, params.as_ref())?;
+    let m = parse_metric(py, metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
     let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
     let s = observed.len();
+    if stop < start {
+        return Err(input(format!("shard [{start}, {stop}) is empty backwards")));
+    }
+    let count = usize::try_from(stop - start).map_err(|_| input("shard too large".into()))?;
     let (c, sums, d) = enter(
         py,
         progress.as_ref(),
-        stop.saturating_sub(start),
+        count as u64,
         &Names::default(),
         |p| {
-            let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
+            let boot = engine::Bootstrap::new(&t, r);
+            let job = job(seed, sub, start, count, threads, p);
             let (c, sums) = crate::pairwise::pairwise_shard(
                 &t,
                 &boot,
                 &m,
-                seed,
-                start,
-                stop,
                 &observed,
                 spec,
                 means.as_deref(),
-                threads,
-                p,
+                &job,
             )?;
             Ok((c, sums, boot.distinct_rows()))
         },
@@ -411,7 +429,7 @@ fn bootstrap_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::bootstrap_sums_sub(&t, seed, start, count, r, sub, threads, p),
+        |p| engine::bootstrap_sums(&t, r, &job(seed, sub, start, count, threads, p)),
     )?;
     Ok((vec2(py, v, width)?, d))
 }
@@ -430,14 +448,14 @@ fn permutation_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(metric, params.as_ref())?;
+    let m = parse_metric(py, metric, params.as_ref())?;
     let t = table(&data)?;
     let v = enter(
         py,
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| engine::permutation_values(&t, &m, seed, n_resamples, threads, p),
+        |p| engine::permutation_values(&t, &m, &job(seed, 0, 0, n_resamples, threads, p)),
     )?;
     vec2(py, v, 2)
 }
@@ -453,11 +471,11 @@ fn exact_permutation_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(metric, params.as_ref())?;
+    let m = parse_metric(py, metric, params.as_ref())?;
     let t = table(&data)?;
     let total = 1u64 << t.n.min(63);
     let v = enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        engine::exact_permutation_values(&t, &m, threads, p)
+        engine::exact_permutation_values(&t, &m, &job(0, 0, 0, 0, threads, p))
     })?;
     vec2(py, v, 2)
 }
@@ -483,7 +501,7 @@ fn permutation_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::permutation_sums(&t, seed, start, count, exact, threads, p),
+        |p| engine::permutation_sums(&t, exact, &job(seed, 0, start, count, threads, p)),
     )?;
     vec2(py, v, width)
 }
@@ -497,7 +515,7 @@ fn metric_scores<'py>(
     params: Option<Bound<'py, PyDict>>,
     n_items: f64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let m = parse_metric(metric, params.as_ref())?;
+    let m = parse_metric(py, metric, params.as_ref())?;
     let k = m.n_stats();
     if sums.shape()[1] != k {
         return Err(input(format!(
@@ -517,6 +535,7 @@ fn metric_scores<'py>(
 /// (count, total, p) of a paired-bootstrap variant.
 #[pyfunction]
 fn bootstrap_pvalue(
+    py: Python<'_>,
     deltas: PyReadonlyArray1<'_, f64>,
     observed: f64,
     variant: &str,
@@ -529,13 +548,16 @@ fn bootstrap_pvalue(
     let d = deltas
         .as_slice()
         .map_err(|_| input("deltas must be contiguous".to_string()))?;
-    let p = inference::bootstrap_pvalue(d, observed, v, a, orient, plus_one);
-    Ok((p.count, p.total, p.pvalue))
+    quick(py, &Names::default(), || {
+        let p = inference::bootstrap_pvalue(d, observed, v, a, orient, plus_one);
+        Ok((p.count, p.total, p.pvalue))
+    })
 }
 
 /// (count, total, p) of a permutation test.
 #[pyfunction]
 fn permutation_pvalue(
+    py: Python<'_>,
     deltas: PyReadonlyArray1<'_, f64>,
     observed: f64,
     alternative: &str,
@@ -545,20 +567,28 @@ fn permutation_pvalue(
     let d = deltas
         .as_slice()
         .map_err(|_| input("deltas must be contiguous".to_string()))?;
-    let p = inference::permutation_pvalue(d, observed, a, plus_one);
-    Ok((p.count, p.total, p.pvalue))
+    quick(py, &Names::default(), || {
+        let p = inference::permutation_pvalue(d, observed, a, plus_one);
+        Ok((p.count, p.total, p.pvalue))
+    })
 }
 
 /// Equal-tailed percentile interval (numpy's linear quantiles).
 #[pyfunction]
-fn percentile_interval(values: PyReadonlyArray1<'_, f64>, confidence: f64) -> PyResult<(f64, f64)> {
+fn percentile_interval(
+    py: Python<'_>,
+    values: PyReadonlyArray1<'_, f64>,
+    confidence: f64,
+) -> PyResult<(f64, f64)> {
     let v = values
         .as_slice()
         .map_err(|_| input("values must be contiguous".to_string()))?;
     if v.is_empty() {
         return Err(input("no values".to_string()));
     }
-    Ok(inference::percentile_interval(v, confidence))
+    quick(py, &Names::default(), || {
+        Ok(inference::percentile_interval(v, confidence))
+    })
 }
 
 /// A streaming summary of a test (see `crate::stream`): counts, the blocked
@@ -578,23 +608,21 @@ fn parse_quantity(s: &str) -> PyResult<stream::Quantity> {
     }
 }
 
-fn err(e: Error) -> PyErr {
-    to_py(e, &Names::default())
-}
-
 #[pymethods]
 impl PySummary {
     #[new]
-    fn new(total: u64, stride: usize) -> PyResult<Self> {
-        Ok(PySummary {
-            inner: stream::Summary::new(total, stride).map_err(err)?,
-        })
+    fn new(py: Python<'_>, total: u64, stride: usize) -> PyResult<Self> {
+        let inner = quick(py, &Names::default(), || {
+            stream::Summary::new(total, stride)
+        })?;
+        Ok(PySummary { inner })
     }
 
     /// Count a paired-bootstrap rule on θ (or −θ when `negate`).
     #[pyo3(signature = (variant, alternative, orient, observed, negate=false))]
     fn add_bootstrap_rule(
         &mut self,
+        py: Python<'_>,
         variant: &str,
         alternative: &str,
         orient: f64,
@@ -608,48 +636,59 @@ impl PySummary {
             observed,
             negate,
         };
-        self.inner.add_rule(rule).map_err(err)
+        self.add_rule(py, rule)
     }
 
     /// Count a permutation rule on θ.
-    fn add_permutation_rule(&mut self, alternative: &str, observed: f64) -> PyResult<()> {
+    fn add_permutation_rule(
+        &mut self,
+        py: Python<'_>,
+        alternative: &str,
+        observed: f64,
+    ) -> PyResult<()> {
         let rule = stream::Rule::Permutation {
             alternative: parse_alternative(alternative)?,
             observed,
         };
-        self.inner.add_rule(rule).map_err(err)
+        self.add_rule(py, rule)
     }
 
     /// Count θ* < value (`or_equal`: θ* ≤ value).
     #[pyo3(signature = (value, or_equal=false))]
-    fn add_less_rule(&mut self, value: f64, or_equal: bool) -> PyResult<()> {
+    fn add_less_rule(&mut self, py: Python<'_>, value: f64, or_equal: bool) -> PyResult<()> {
         let rule = if or_equal {
             stream::Rule::LessEq(value)
         } else {
             stream::Rule::Less(value)
         };
-        self.inner.add_rule(rule).map_err(err)
+        self.add_rule(py, rule)
     }
 
     /// Ask for quantile `q` of "theta", "x" or "y"; returns its index.
-    fn add_quantile(&mut self, quantity: &str, q: f64) -> PyResult<usize> {
-        self.inner
-            .add_quantile(parse_quantity(quantity)?, q)
-            .map_err(err)
+    fn add_quantile(&mut self, py: Python<'_>, quantity: &str, q: f64) -> PyResult<usize> {
+        let qt = parse_quantity(quantity)?;
+        let inner = &mut self.inner;
+        quick(py, &Names::default(), || inner.add_quantile(qt, q))
     }
 
     /// Whether another pass over the resamples is needed.
-    fn pending(&self) -> bool {
-        self.inner.pending()
+    fn pending(&self, py: Python<'_>) -> PyResult<bool> {
+        let inner = &self.inner;
+        quick(py, &Names::default(), || Ok(inner.pending()))
     }
 
     /// Passes made so far.
-    fn passes(&self) -> usize {
-        self.inner.passes()
+    fn passes(&self, py: Python<'_>) -> PyResult<usize> {
+        let inner = &self.inner;
+        quick(py, &Names::default(), || Ok(inner.passes()))
     }
 
-    fn begin_pass(&mut self) {
-        self.inner.begin_pass();
+    fn begin_pass(&mut self, py: Python<'_>) -> PyResult<()> {
+        let inner = &mut self.inner;
+        quick(py, &Names::default(), || {
+            inner.begin_pass();
+            Ok(())
+        })
     }
 
     /// Feed the next rows of resampled values (rows × stride), in resample order.
@@ -662,23 +701,34 @@ impl PySummary {
     }
 
     /// End a pass; returns whether another is needed.
-    fn end_pass(&mut self) -> PyResult<bool> {
-        self.inner.end_pass().map_err(err)
+    fn end_pass(&mut self, py: Python<'_>) -> PyResult<bool> {
+        let inner = &mut self.inner;
+        quick(py, &Names::default(), || inner.end_pass())
     }
 
     /// The rules' counts, in order.
-    fn counts(&self) -> Vec<u64> {
-        self.inner.counts().to_vec()
+    fn counts(&self, py: Python<'_>) -> PyResult<Vec<u64>> {
+        let inner = &self.inner;
+        quick(py, &Names::default(), || Ok(inner.counts().to_vec()))
     }
 
     /// The blocked mean of θ (after the first pass).
-    fn mean(&self) -> Option<f64> {
-        self.inner.mean()
+    fn mean(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        let inner = &self.inner;
+        quick(py, &Names::default(), || Ok(inner.mean()))
     }
 
     /// Quantile `i` once known.
-    fn quantile(&self, i: usize) -> Option<f64> {
-        self.inner.quantile(i)
+    fn quantile(&self, py: Python<'_>, i: usize) -> PyResult<Option<f64>> {
+        let inner = &self.inner;
+        quick(py, &Names::default(), || Ok(inner.quantile(i)))
+    }
+}
+
+impl PySummary {
+    fn add_rule(&mut self, py: Python<'_>, rule: stream::Rule) -> PyResult<()> {
+        let inner = &mut self.inner;
+        quick(py, &Names::default(), || inner.add_rule(rule))
     }
 }
 
@@ -699,7 +749,7 @@ fn stream_bootstrap<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
 ) -> PyResult<Option<usize>> {
-    let m = parse_metric(metric, params.as_ref())?;
+    let m = parse_metric(py, metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
@@ -714,9 +764,9 @@ fn stream_bootstrap<'py>(
     }
     let total = stream_total(s);
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        let boot = engine::Bootstrap::new(&t, r).with_sub(sub);
+        let boot = engine::Bootstrap::new(&t, r);
         stream::run(s, |start, len| {
-            engine::bootstrap_values_range(&t, &boot, &m, seed, start, len, threads, p)
+            engine::bootstrap_values_range(&t, &boot, &m, &job(seed, sub, start, len, threads, p))
         })?;
         Ok(boot.distinct_rows())
     })
@@ -738,7 +788,7 @@ fn stream_permutation<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<()> {
-    let m = parse_metric(metric, params.as_ref())?;
+    let m = parse_metric(py, metric, params.as_ref())?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
     let s = &mut guard.inner;
@@ -751,7 +801,7 @@ fn stream_permutation<'py>(
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
         let sw = engine::Swapper::new(&t)?;
         stream::run(s, |start, len| {
-            engine::swap_values_range(&t, &sw, &m, seed, start, len, exact, threads, p)
+            engine::swap_values_range(&t, &sw, &m, exact, &job(seed, 0, start, len, threads, p))
         })
     })
 }
@@ -784,15 +834,21 @@ fn stream_words<'py>(
     resample: u64,
     sub: u64,
     count: usize,
-) -> Bound<'py, PyArray1<u64>> {
-    let mut s = crate::rng::Stream::new(seed, tag, resample, sub);
-    PyArray1::from_vec(py, (0..count).map(|_| s.next_u64()).collect())
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let v = quick(py, &Names::default(), || {
+        let mut s = crate::rng::Stream::new(seed, tag, resample, sub);
+        Ok((0..count).map(|_| s.next_u64()).collect())
+    })?;
+    Ok(PyArray1::from_vec(py, v))
 }
 
 /// Turn the SIMD kernels off or on (they give the same bytes; for tests and benches).
 #[pyfunction]
-fn set_simd(enabled: bool) {
-    engine::set_simd(enabled);
+fn set_simd(py: Python<'_>, enabled: bool) -> PyResult<()> {
+    quick(py, &Names::default(), || {
+        crate::simd::set_enabled(enabled);
+        Ok(())
+    })
 }
 
 /// Binomial draws from one stream (for distribution tests).
@@ -803,14 +859,14 @@ fn binomial_draws<'py>(
     n: u64,
     p: f64,
     count: usize,
-) -> Bound<'py, PyArray1<u64>> {
-    let mut s = crate::rng::Stream::new(seed, crate::rng::TAG_BOOTSTRAP, 0, 7);
-    PyArray1::from_vec(
-        py,
-        (0..count)
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let v = quick(py, &Names::default(), || {
+        let mut s = crate::rng::Stream::new(seed, crate::rng::TAG_BOOTSTRAP, 0, 7);
+        Ok((0..count)
             .map(|_| crate::binomial::binomial(&mut s, n, p))
-            .collect(),
-    )
+            .collect())
+    })?;
+    Ok(PyArray1::from_vec(py, v))
 }
 
 #[pymodule(gil_used = false)]
@@ -849,7 +905,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
     aso_py::register(m)?;
-    m.add("MAX_RESAMPLES", stream::MAX_RESAMPLES)?;
+    m.add("MAX_RESAMPLES", engine::MAX_RESAMPLES)?;
     m.add("MAX_THREADS", engine::MAX_THREADS)?;
     m.add("CHUNK", stream::CHUNK)?;
     m.add_class::<PySummary>()?;

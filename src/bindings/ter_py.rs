@@ -74,13 +74,20 @@ fn ter_tokenize(
         asian_support,
         case_sensitive: true,
     };
-    lines
+    // Python's str.lower (sacrebleu lowercases with it) needs the GIL
+    let lines = lines
         .into_iter()
         .map(|l| {
-            let l = if case_sensitive { l } else { py_lower(py, l)? };
-            Ok(ter::preprocess_hyp(&l, opts))
+            if case_sensitive {
+                Ok(l)
+            } else {
+                py_lower(py, l)
+            }
         })
-        .collect()
+        .collect::<PyResult<Vec<String>>>()?;
+    quick(py, &Names::default(), || {
+        Ok(lines.iter().map(|l| ter::preprocess_hyp(l, opts)).collect())
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -105,13 +105,15 @@ fn chrf_stats<'py>(
 
 /// The tokenized form of each line (right-stripped, then tokenized), joined by spaces.
 #[pyfunction]
-fn tokenize_lines(lines: Vec<String>, tokenize: &str) -> PyResult<Vec<String>> {
+fn tokenize_lines(py: Python<'_>, lines: Vec<String>, tokenize: &str) -> PyResult<Vec<String>> {
     let tok = Tokenizer::parse(tokenize).ok_or_else(|| {
         input(format!(
             "tokenizer {tokenize:?} is not implemented natively"
         ))
     })?;
-    Ok(lines.iter().map(|l| textstats::tokenize(l, tok)).collect())
+    quick(py, &Names::default(), || {
+        Ok(lines.iter().map(|l| textstats::tokenize(l, tok)).collect())
+    })
 }
 
 /// Longest-common-subsequence length of each pair of whitespace-separated token strings.

@@ -3,11 +3,13 @@
 use crate::binomial::multinomial;
 use crate::metric::Metric;
 use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP};
+use crate::simd::{
+    add4f, avx2_bmi2, float_seq_1, floor_one, sums4_f64, sums4_i32, wide_f64, wide_i32,
+};
 use crate::Result;
 
-use super::kernels::*;
 use super::pack::*;
-use super::{check_systems, par_blocks, Progress, Resampling, Table};
+use super::{check_systems, par_blocks, Job, Progress, Resampling, Table};
 
 /// A prepared paired bootstrap over one table.
 pub struct Bootstrap {
@@ -19,7 +21,6 @@ pub struct Bootstrap {
     expand: Option<Vec<usize>>,
     packed: Packed,
     distinct: Option<(Vec<f64>, Vec<u64>)>,
-    sub: u64,
 }
 
 impl Bootstrap {
@@ -57,17 +58,18 @@ impl Bootstrap {
             expand,
             packed,
             distinct,
-            sub: 0,
         }
     }
 
-    /// The summed statistics (`width` values of the table) of resample `b`.
-    pub fn sums(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+    /// The summed statistics (`width` values of the table) of resample `b`
+    /// of the job's stream.
+    pub fn sums(&self, job: &Job<'_>, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+        let key = (job.seed, job.sub);
         match &self.expand {
-            None => self.sums_packed(seed, b, out, counts),
+            None => self.sums_packed(key, b, out, counts),
             Some(map) => {
                 let mut red = vec![0.0; self.width];
-                self.sums_packed(seed, b, &mut red, counts);
+                self.sums_packed(key, b, &mut red, counts);
                 for (o, &m) in out.iter_mut().zip(map) {
                     *o = red[m];
                 }
@@ -77,14 +79,15 @@ impl Bootstrap {
 
     /// Sums of resamples `b .. b + 4` (`out`: 4 × width), identical to four
     /// calls of [`Bootstrap::sums`].
-    pub fn sums4(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+    pub fn sums4(&self, job: &Job<'_>, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+        let key = (job.seed, job.sub);
         match &self.expand {
-            None => self.sums4_packed(seed, b, out, counts),
+            None => self.sums4_packed(key, b, out, counts),
             Some(map) => {
                 let w = self.width;
                 let fw = self.full_width;
                 let mut red = vec![0.0; 4 * w];
-                self.sums4_packed(seed, b, &mut red, counts);
+                self.sums4_packed(key, b, &mut red, counts);
                 for r in 0..4 {
                     for (c, &m) in map.iter().enumerate() {
                         out[r * fw + c] = red[r * w + m];
@@ -94,23 +97,15 @@ impl Bootstrap {
         }
     }
 
-    /// The same bootstrap drawing from sub-stream `sub` (0 is the default
-    /// stream; independent resamples per system pair use others).
-    #[must_use]
-    pub fn with_sub(mut self, sub: u64) -> Self {
-        self.sub = sub;
-        self
-    }
-
     /// Number of distinct rows when resampling over distinct rows.
     #[must_use]
     pub fn distinct_rows(&self) -> Option<usize> {
         self.distinct.as_ref().map(|(_, w)| w.len())
     }
 
-    /// The summed distinct columns of resample `b`.
-    fn sums_packed(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
-        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, self.sub);
+    /// The summed distinct columns of resample `b` of stream `(seed, sub)`.
+    fn sums_packed(&self, (seed, sub): (u64, u64), b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, sub);
         if let Some((rows, weights)) = &self.distinct {
             counts.resize(weights.len(), 0);
             multinomial(&mut stream, self.n as u64, weights, counts);
@@ -202,11 +197,17 @@ impl Bootstrap {
 
     /// Sums of resamples `b .. b + 4` (`out`: 4 × width), identical to four
     /// calls of [`Bootstrap::sums`], with the four streams interleaved.
-    fn sums4_packed(&self, seed: u64, b: u64, out: &mut [f64], counts: &mut Vec<u64>) {
+    fn sums4_packed(
+        &self,
+        (seed, sub): (u64, u64),
+        b: u64,
+        out: &mut [f64],
+        counts: &mut Vec<u64>,
+    ) {
         let w = self.width;
         if let (true, Packed::I32(rows, _)) = (self.has_fast4(), &self.packed) {
             let bnd = Bounded::new(self.n as u64);
-            let accs = sums4_i32(rows, &bnd, self.n, seed, b, self.sub);
+            let accs = sums4_i32(rows, &bnd, self.n, seed, b, sub);
             for (m, a) in accs.iter().enumerate() {
                 for (o, &v) in out[m * w..(m + 1) * w].iter_mut().zip(a) {
                     *o = f64::from(v);
@@ -214,65 +215,56 @@ impl Bootstrap {
             }
         } else if let (true, Packed::F64(rows, _)) = (self.has_fast4(), &self.packed) {
             let bnd = Bounded::new(self.n as u64);
-            let accs = sums4_f64(rows, &bnd, self.n, seed, b, self.sub);
+            let accs = sums4_f64(rows, &bnd, self.n, seed, b, sub);
             for (m, a) in accs.iter().enumerate() {
                 out[m * w..(m + 1) * w].copy_from_slice(&a[..w]);
             }
         } else {
             for m in 0..4 {
-                self.sums_packed(seed, b + m as u64, &mut out[m * w..(m + 1) * w], counts);
+                let o = &mut out[m * w..(m + 1) * w];
+                self.sums_packed((seed, sub), b + m as u64, o, counts);
             }
         }
     }
 }
 
-/// Metric values of every system on every bootstrap resample:
-/// `n_resamples × systems`, resample-major.
+/// Metric values of every system on the job's bootstrap resamples:
+/// `count × systems`, resample-major; and the number of distinct rows when
+/// resampling over them.
 pub fn bootstrap_values(
     t: &Table<'_>,
     metric: &Metric,
-    seed: u64,
-    n_resamples: usize,
     resampling: Resampling,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<(Vec<f64>, Option<usize>)> {
     let boot = Bootstrap::new(t, resampling);
     let d = boot.distinct_rows();
-    Ok((
-        bootstrap_values_range(t, &boot, metric, seed, 0, n_resamples, threads, progress)?,
-        d,
-    ))
+    Ok((bootstrap_values_range(t, &boot, metric, job)?, d))
 }
 
-/// Metric values of resamples `start .. start + count` with a prepared bootstrap.
-#[allow(clippy::too_many_arguments)]
+/// Metric values of the job's resamples with a prepared bootstrap.
 pub fn bootstrap_values_range(
     t: &Table<'_>,
     boot: &Bootstrap,
     metric: &Metric,
-    seed: u64,
-    start: u64,
-    count: usize,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<Vec<f64>> {
     let systems = check_systems(t, metric)?;
     let k = metric.n_stats();
     let nf = t.n as f64;
-    par_blocks(count, systems, threads, progress, |first, chunk| {
+    par_blocks(job, systems, |first, chunk| {
         let w = t.width;
         let mut sums = vec![0.0; 4 * w];
         let mut counts = Vec::new();
         let rows = chunk.len() / systems;
         let mut r = 0;
         while r < rows {
-            let b = start + (first + r) as u64;
+            let b = first + r as u64;
             let group = if rows - r >= 4 { 4 } else { 1 };
             if group == 4 {
-                boot.sums4(seed, b, &mut sums, &mut counts);
+                boot.sums4(job, b, &mut sums, &mut counts);
             } else {
-                boot.sums(seed, b, &mut sums[..w], &mut counts);
+                boot.sums(job, b, &mut sums[..w], &mut counts);
             }
             for g in 0..group {
                 let row = &mut chunk[(r + g) * systems..(r + g + 1) * systems];
@@ -286,37 +278,19 @@ pub fn bootstrap_values_range(
     })
 }
 
-/// Summed statistics of bootstrap resamples `start .. start + count`
-/// (`count × width`), for metrics evaluated outside the engine.
+/// Summed statistics of the job's bootstrap resamples (`count × width`),
+/// for metrics evaluated outside the engine; and the number of distinct rows
+/// when resampling over them.
 pub fn bootstrap_sums(
     t: &Table<'_>,
-    seed: u64,
-    start: u64,
-    count: usize,
     resampling: Resampling,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<(Vec<f64>, Option<usize>)> {
-    bootstrap_sums_sub(t, seed, start, count, resampling, 0, threads, progress)
-}
-
-/// [`bootstrap_sums`] on sub-stream `sub`.
-#[allow(clippy::too_many_arguments)]
-pub fn bootstrap_sums_sub(
-    t: &Table<'_>,
-    seed: u64,
-    start: u64,
-    count: usize,
-    resampling: Resampling,
-    sub: u64,
-    threads: usize,
-    progress: &Progress,
-) -> Result<(Vec<f64>, Option<usize>)> {
-    let boot = Bootstrap::new(t, resampling).with_sub(sub);
-    let out = par_blocks(count, t.width, threads, progress, |first, chunk| {
+    let boot = Bootstrap::new(t, resampling);
+    let out = par_blocks(job, t.width, |first, chunk| {
         let mut counts = Vec::new();
         for (r, row) in chunk.chunks_mut(t.width).enumerate() {
-            boot.sums(seed, start + (first + r) as u64, row, &mut counts);
+            boot.sums(job, first + r as u64, row, &mut counts);
         }
     })?;
     Ok((out, boot.distinct_rows()))
@@ -326,16 +300,17 @@ pub fn bootstrap_sums_sub(
 /// indices with the same generator, and nothing else. Returns a checksum.
 pub fn draw_count_floor(n: usize, n_resamples: usize, seed: u64, threads: usize) -> Result<u64> {
     let progress = Progress::new();
-    let out = par_blocks(n_resamples, 1, threads, &progress, |start, chunk| {
+    let job = Job::new(seed, n_resamples, threads, &progress);
+    let out = par_blocks(&job, 1, |start, chunk| {
         let bnd = Bounded::new(n as u64);
         let mut counts = vec![0u32; n];
         for (r, o) in chunk.iter_mut().enumerate() {
             counts.fill(0);
-            let b = (start + r) as u64;
+            let b = start + r as u64;
             #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
+            if avx2_bmi2() {
                 // SAFETY: the CPU supports the enabled features (checked above).
-                unsafe { floor_one_avx2(&bnd, &mut counts, seed, b) };
+                unsafe { crate::simd::floor_one_avx2(&bnd, &mut counts, seed, b) };
                 *o = f64::from(counts[0]);
                 continue;
             }
@@ -344,21 +319,4 @@ pub fn draw_count_floor(n: usize, n_resamples: usize, seed: u64, threads: usize)
         }
     })?;
     Ok(out.iter().map(|&v| v as u64).sum())
-}
-
-#[inline(always)]
-pub(super) fn floor_one(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
-    let n = counts.len();
-    debug_assert!(n as u64 == bnd.n);
-    let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
-    // SAFETY: Bounded::map returns indices below bnd.n == counts.len().
-    bnd.for_each(&mut stream, n, |i| unsafe {
-        *counts.get_unchecked_mut(i) += 1
-    });
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi2")]
-pub(super) unsafe fn floor_one_avx2(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
-    floor_one(bnd, counts, seed, b);
 }

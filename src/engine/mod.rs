@@ -23,62 +23,26 @@ use rayon::prelude::*;
 use crate::metric::Metric;
 use crate::{Error, Result};
 
-/// Four resamples with their streams interleaved in registers: each stream
-/// is consumed exactly as [`Bounded::for_each`] consumes it, and each
-/// accumulator receives its resample's draws in draw order.
-macro_rules! interleaved4 {
-    ($rows:expr, $bnd:expr, $n:expr, $streams:expr, $zero:expr, $add:path) => {{
-        let rows = $rows;
-        let bnd = $bnd;
-        let n = $n;
-        debug_assert!(rows.len() as u64 == bnd.n);
-        let [mut s0, mut s1, mut s2, mut s3] = $streams;
-        let (mut a0, mut a1, mut a2, mut a3) = ($zero, $zero, $zero, $zero);
-        let (mut l0, mut l1, mut l2, mut l3) = (n, n, n, n);
-        macro_rules! step {
-            ($s:ident, $a:ident, $l:ident) => {{
-                let u = $s.next_u64();
-                // SAFETY: Bounded::map returns indices below bnd.n == rows.len().
-                if let Some(i) = bnd.map(u as u32) {
-                    $add(&mut $a, unsafe { rows.get_unchecked(i as usize) });
-                    $l -= 1;
-                }
-                if let Some(i) = bnd.map((u >> 32) as u32) {
-                    $add(&mut $a, unsafe { rows.get_unchecked(i as usize) });
-                    $l -= 1;
-                }
-            }};
-        }
-        while l0 >= 2 && l1 >= 2 && l2 >= 2 && l3 >= 2 {
-            step!(s0, a0, l0);
-            step!(s1, a1, l1);
-            step!(s2, a2, l2);
-            step!(s3, a3, l3);
-        }
-        bnd.for_each(&mut s0, l0, |i| $add(&mut a0, &rows[i]));
-        bnd.for_each(&mut s1, l1, |i| $add(&mut a1, &rows[i]));
-        bnd.for_each(&mut s2, l2, |i| $add(&mut a2, &rows[i]));
-        bnd.for_each(&mut s3, l3, |i| $add(&mut a3, &rows[i]));
-        [a0, a1, a2, a3]
-    }};
-}
-
 mod bootstrap;
-mod kernels;
+mod items;
 mod pack;
 mod swap;
 
 pub use bootstrap::{
-    bootstrap_sums, bootstrap_sums_sub, bootstrap_values, bootstrap_values_range, draw_count_floor,
-    Bootstrap,
+    bootstrap_sums, bootstrap_values, bootstrap_values_range, draw_count_floor, Bootstrap,
 };
-pub use kernels::set_simd;
+pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block};
 pub use swap::{
     exact_permutation_values, permutation_sums, permutation_values, swap_values_range, Swapper,
 };
 
 /// Resamples per work unit. Fixed, so block boundaries never depend on threads.
 pub const BLOCK: usize = 256;
+/// Largest number of resamples a job accepts: 2^40 (about 1.1 × 10^12).
+/// Resample indices, counts and progress are 64-bit, so this bound is far
+/// from any overflow; it exists so that a typo (`-n 1e15`) is an error
+/// instead of a run of years.
+pub const MAX_RESAMPLES: u64 = 1 << 40;
 /// Largest item count for the exact permutation test (2^n arrangements).
 pub const MAX_EXACT_ITEMS: usize = 26;
 
@@ -93,6 +57,71 @@ impl Progress {
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+}
+
+/// Check a resample count against [`MAX_RESAMPLES`].
+pub fn check_resamples(b: u64) -> Result<()> {
+    if b == 0 {
+        return Err(Error::input("n_resamples must be at least 1"));
+    }
+    if b > MAX_RESAMPLES {
+        return Err(Error::input(format!(
+            "n_resamples = {b} is above the limit of 2^40 = {MAX_RESAMPLES}; use fewer resamples \
+             (10^6 already resolves p-values to about 0.001)"
+        )));
+    }
+    Ok(())
+}
+
+/// One run of resamples: which stream (`seed`, sub-stream `sub`), which
+/// resamples (`start .. start + count`), on how many threads, and the shared
+/// progress counter and cancel flag. Every driver takes one; a resample's
+/// output is a pure function of (seed, sub, its index), never of the job's
+/// split or threads.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    pub seed: u64,
+    /// The sub-stream: 0 by default; independent resamples per system pair
+    /// use others. (Meta-evaluation keys its draws by its own sub-streams.)
+    pub sub: u64,
+    /// The first resample.
+    pub start: u64,
+    /// How many resamples.
+    pub count: usize,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    pub progress: &'a Progress,
+}
+
+impl<'a> Job<'a> {
+    /// Resamples `0 .. count` of `seed`'s default stream.
+    #[must_use]
+    pub fn new(seed: u64, count: usize, threads: usize, progress: &'a Progress) -> Self {
+        Job {
+            seed,
+            sub: 0,
+            start: 0,
+            count,
+            threads,
+            progress,
+        }
+    }
+
+    /// The same job on sub-stream `sub`.
+    #[must_use]
+    pub fn on_sub(self, sub: u64) -> Self {
+        Job { sub, ..self }
+    }
+
+    /// The same stream, threads and progress over resamples `start .. start + count`.
+    #[must_use]
+    pub fn range(self, start: u64, count: usize) -> Self {
+        Job {
+            start,
+            count,
+            ..self
+        }
     }
 }
 
@@ -253,37 +282,31 @@ pub fn alloc_rows(rows: usize, cols: usize) -> Result<Vec<f64>> {
     Ok(v)
 }
 
-/// Run `f(first_resample, out_rows)` over fixed blocks of resamples in a pool
-/// of `threads` threads (0 = all cores); `stride` output values per resample.
-pub fn par_blocks<F>(
-    total: usize,
-    stride: usize,
-    threads: usize,
-    progress: &Progress,
-    f: F,
-) -> Result<Vec<f64>>
+/// Run `f(first, out_rows)` over the job's resamples in fixed blocks of
+/// [`BLOCK`], in the pool of `job.threads` threads: `first` is the index of
+/// the block's first resample (`job.start + ...`), `out_rows` its rows of
+/// `stride` output values each.
+pub fn par_blocks<F>(job: &Job<'_>, stride: usize, f: F) -> Result<Vec<f64>>
 where
-    F: Fn(usize, &mut [f64]) + Sync,
+    F: Fn(u64, &mut [f64]) + Sync,
 {
-    crate::stream::check_resamples(total as u64).or_else(|e| {
-        if total == 0 {
-            Ok(())
-        } else {
-            Err(e)
-        }
-    })?;
+    let total = job.count;
+    if total != 0 {
+        check_resamples(total as u64)?;
+    }
     let mut out = alloc_rows(total, stride)?;
     if total == 0 || stride == 0 {
         return Ok(out);
     }
-    with_pool(threads, || {
+    let progress = job.progress;
+    with_pool(job.threads, || {
         out.par_chunks_mut(BLOCK * stride)
             .enumerate()
             .try_for_each(|(blk, chunk)| {
                 if progress.cancel.load(Ordering::Relaxed) {
                     return Err(Error::Cancelled);
                 }
-                f(blk * BLOCK, chunk);
+                f(job.start + (blk * BLOCK) as u64, chunk);
                 progress
                     .done
                     .fetch_add((chunk.len() / stride) as u64, Ordering::Relaxed);
@@ -326,17 +349,21 @@ mod tests {
         let n = 300;
         let data: Vec<f64> = (0..n * 6).map(|i| ((i * 7919) % 13) as f64).collect();
         let t = table(&data, n, 6);
-        let m = Metric::FBeta { beta: 1.0 };
+        let m = Metric::named("f1").unwrap();
         let p = Progress::new();
-        let (a, _) = bootstrap_values(&t, &m, 5, 1000, Resampling::Items, 1, &p).unwrap();
+        let job = Job::new(5, 1000, 1, &p);
+        let (a, _) = bootstrap_values(&t, &m, Resampling::Items, &job).unwrap();
         for threads in [2, 3] {
-            let (b, _) = bootstrap_values(&t, &m, 5, 1000, Resampling::Items, threads, &p).unwrap();
+            let (b, _) =
+                bootstrap_values(&t, &m, Resampling::Items, &Job { threads, ..job }).unwrap();
             assert_eq!(a, b);
         }
         let fl: Vec<f64> = data.iter().map(|v| v * 0.37 + 0.001).collect();
         let tf = table(&fl, n, 6);
-        let (c, _) = bootstrap_values(&tf, &m, 5, 700, Resampling::Items, 1, &p).unwrap();
-        let (d, _) = bootstrap_values(&tf, &m, 5, 700, Resampling::Items, 3, &p).unwrap();
+        let job = Job::new(5, 700, 1, &p);
+        let (c, _) = bootstrap_values(&tf, &m, Resampling::Items, &job).unwrap();
+        let three = Job { threads: 3, ..job };
+        let (d, _) = bootstrap_values(&tf, &m, Resampling::Items, &three).unwrap();
         assert_eq!(c, d);
     }
 
@@ -346,19 +373,26 @@ mod tests {
         let data: Vec<f64> = (0..n * 2).map(|i| (i % 3) as f64).collect();
         let t = table(&data, n, 2);
         let p = Progress::new();
-        let (all, _) = bootstrap_sums(&t, 9, 0, 600, Resampling::Items, 2, &p).unwrap();
+        let job = Job::new(9, 600, 2, &p);
+        let (all, _) = bootstrap_sums(&t, Resampling::Items, &job).unwrap();
         // grouped (4 at a time) and single resamples agree
         let boot = Bootstrap::new(&t, Resampling::Items);
         let mut four = vec![0.0; 8];
         let mut c = Vec::new();
-        boot.sums4(9, 8, &mut four, &mut c);
+        boot.sums4(&job, 8, &mut four, &mut c);
         assert_eq!(&all[16..24], &four[..]);
-        let (tail, _) = bootstrap_sums(&t, 9, 300, 300, Resampling::Items, 1, &p).unwrap();
+        let tail_job = Job { threads: 1, ..job }.range(300, 300);
+        let (tail, _) = bootstrap_sums(&t, Resampling::Items, &tail_job).unwrap();
         assert_eq!(&all[600..], &tail[..]);
+        // a sub-stream draws other resamples, the same on any thread count
+        let (sub, _) = bootstrap_sums(&t, Resampling::Items, &job.on_sub(3)).unwrap();
+        assert_ne!(sub, all);
+        let sub1 = Job { threads: 1, ..job }.on_sub(3);
+        assert_eq!(bootstrap_sums(&t, Resampling::Items, &sub1).unwrap().0, sub);
         // every resample draws exactly n items: sums of a constant column
         let ones: Vec<f64> = vec![1.0; n];
         let t1 = table(&ones, n, 1);
-        let (s, _) = bootstrap_sums(&t1, 1, 0, 10, Resampling::Items, 1, &p).unwrap();
+        let (s, _) = bootstrap_sums(&t1, Resampling::Items, &Job::new(1, 10, 1, &p)).unwrap();
         assert!(s.iter().all(|&v| v == n as f64));
     }
 
@@ -374,8 +408,10 @@ mod tests {
         let mut out = vec![0.0; 2];
         let mut counts = Vec::new();
         let mut mean = 0.0;
+        let p = Progress::new();
+        let job = Job::new(1, 2000, 1, &p);
         for b in 0..2000 {
-            boot.sums(1, b, &mut out, &mut counts);
+            boot.sums(&job, b, &mut out, &mut counts);
             assert_eq!(counts.iter().sum::<u64>(), n as u64);
             mean += out[0];
         }
@@ -395,7 +431,7 @@ mod tests {
         let sw = Swapper::new(&t).unwrap();
         let (mut ai, mut af) = (vec![0i64; 2], vec![0.0; 2]);
         for simd in [true, false] {
-            set_simd(simd);
+            crate::simd::set_enabled(simd);
             for g in 1..=4 {
                 let mut got = vec![0.0; g * 4];
                 sw.random_sums_group(77, 10, g, &mut got, &mut ai, &mut af);
@@ -412,7 +448,7 @@ mod tests {
                 }
             }
         }
-        set_simd(true);
+        crate::simd::set_enabled(true);
     }
 
     #[test]
@@ -439,28 +475,19 @@ mod tests {
         let data = [1.0; 40];
         let t = table(&data, 40, 1);
         let p = Progress::new();
-        assert!(exact_permutation_values(
-            &t,
-            &Metric::Mean {
-                higher_is_better: true
-            },
-            1,
-            &p
-        )
-        .is_err());
+        let mean = Metric::named("mean").unwrap();
+        assert!(exact_permutation_values(&t, &mean, &Job::new(0, 0, 1, &p)).is_err());
     }
 
     #[test]
     fn sizes_are_checked_not_wrapped() {
         let data = [1.0; 8];
         let t = table(&data, 4, 2);
-        let m = Metric::Mean {
-            higher_is_better: true,
-        };
+        let m = Metric::named("mean").unwrap();
         let p = Progress::new();
         // 2^63 x 2 values would wrap to 0, 2^62 x 2 overflow: both are input errors
         for b in [1usize << 63, 1 << 62, (1 << 40) + 1] {
-            let r = bootstrap_values(&t, &m, 1, b, Resampling::Items, 1, &p);
+            let r = bootstrap_values(&t, &m, Resampling::Items, &Job::new(1, b, 1, &p));
             assert!(matches!(r, Err(Error::Input(_))), "{b}: {r:?}");
         }
         assert!(matches!(alloc_rows(usize::MAX, 2), Err(Error::Input(_))));
@@ -482,17 +509,96 @@ mod tests {
         let t = table(&data, 10, 2);
         let p = Progress::new();
         p.cancel.store(true, Ordering::Relaxed);
-        let r = bootstrap_values(
-            &t,
-            &Metric::Mean {
-                higher_is_better: true,
-            },
-            1,
-            10_000,
-            Resampling::Items,
-            1,
-            &p,
-        );
+        let mean = Metric::named("mean").unwrap();
+        let r = bootstrap_values(&t, &mean, Resampling::Items, &Job::new(1, 10_000, 1, &p));
         assert!(matches!(r, Err(Error::Cancelled)));
+    }
+}
+
+/// A metric declared in one place, outside the registry: lower is better.
+/// The paired bootstrap picks the system with the lower value, and the
+/// exported description says "lower".
+#[cfg(test)]
+mod toy_metric {
+    use super::*;
+    use crate::inference::{bootstrap_pvalue, Alternative, BootVariant};
+    use crate::metric::{entry, resolve_in, Declare, Direction, Entry, Input, Params, Scale, Spec};
+
+    /// Misses per attempt: (misses, attempts); lower is better.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct MissRate;
+
+    impl Declare for MissRate {
+        const SPEC: Spec = Spec {
+            name: "miss_rate",
+            aliases: &[],
+            params: &[],
+            direction: Direction::Lower,
+            scale: Scale::Fraction,
+            counts: true,
+            description: "misses / attempts",
+            reference: "the formula",
+        };
+        fn build(_: &Params) -> Result<Self> {
+            Ok(MissRate)
+        }
+        fn input(&self) -> Input {
+            Input::Sums {
+                names: vec!["misses".into(), "attempts".into()],
+                invariants: vec![(0, 1)],
+            }
+        }
+        fn score(&self, s: &[f64], _: f64) -> f64 {
+            if s[1] == 0.0 {
+                0.0
+            } else {
+                s[0] / s[1]
+            }
+        }
+    }
+
+    #[test]
+    fn paired_bootstrap_picks_the_lower_miss_rate() {
+        static REGISTRY: [Entry; 1] = [entry::<MissRate>()];
+        let d = REGISTRY[0].describe().unwrap();
+        assert_eq!(d.higher_is_better, Some(false));
+        assert_eq!(d.stat_names, ["misses", "attempts"]);
+        let metric = resolve_in(&REGISTRY, "MISS_RATE", &[]).unwrap().metric;
+        assert!(!metric.higher_is_better());
+        // system A misses 3 of 10 attempts per item, system B 1 of 10
+        let n = 200;
+        let mut data = Vec::with_capacity(n * 4);
+        for i in 0..n {
+            let (a, b) = ((i % 7 < 2) as u8 + 2, (i % 11 < 2) as u8);
+            data.extend([f64::from(a), 10.0, f64::from(b), 10.0]);
+        }
+        let t = Table::new(&data, n, 4).unwrap();
+        let sums = |c: usize| (0..n).map(|i| data[i * 4 + c]).sum::<f64>();
+        let (ma, mb) = (
+            metric.score(&[sums(0), sums(1)], n as f64),
+            metric.score(&[sums(2), sums(3)], n as f64),
+        );
+        assert!(mb < ma);
+        let p = Progress::new();
+        let job = Job::new(7, 2000, 1, &p);
+        let (v, _) = bootstrap_values(&t, &metric, Resampling::Items, &job).unwrap();
+        let deltas: Vec<f64> = v.chunks(2).map(|r| r[1] - r[0]).collect();
+        let observed = mb - ma;
+        // the winner is the system the metric's direction prefers: B
+        let orient = metric.orient();
+        assert!(observed * orient > 0.0, "B is better");
+        for variant in [BootVariant::Koehn, BootVariant::BergKirkpatrick] {
+            let pv = bootstrap_pvalue(
+                &deltas,
+                observed,
+                variant,
+                Alternative::TwoSided,
+                orient,
+                true,
+            );
+            assert!(pv.pvalue < 0.01, "{variant:?}: {pv:?}");
+        }
+        // read as higher-is-better (the old `_ => true`), the same numbers crown A
+        assert!(observed * 1.0 < 0.0);
     }
 }

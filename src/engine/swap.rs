@@ -3,9 +3,10 @@
 
 use crate::metric::Metric;
 use crate::rng::{Stream, TAG_PERMUTE};
+use crate::simd::{float_group, SWAP_GROUP};
 use crate::{Error, Result};
 
-use super::{par_blocks, two_systems, Progress, Table, MAX_EXACT_ITEMS};
+use super::{par_blocks, two_systems, Job, Table, MAX_EXACT_ITEMS};
 
 /// Paired swaps of two systems' statistics (width = 2k: x then y).
 ///
@@ -90,120 +91,6 @@ pub(super) fn float_masked(
     }
 }
 masked_column_sums!(masked_i64, i64);
-
-/// Random resamples whose float swap sums run side by side (independent add
-/// chains, so the adds pipeline instead of waiting on each other).
-const SWAP_GROUP: usize = 4;
-
-/// [`float_masked`] for [`SWAP_GROUP`] resamples at once, resample `r` taking
-/// its swap words from `streams[r]` in order: each resample's lanes receive
-/// the same terms in the same order. An unswapped item adds +0.0 where
-/// `float_masked` adds `d · 0.0` (±0.0): a lane never holds −0.0 (it starts
-/// at +0.0, and only −0.0 + −0.0 gives −0.0), so both leave it unchanged and
-/// the sums have the same bytes.
-#[inline(always)]
-fn float_group_body(
-    cols: &[f64],
-    words: usize,
-    k: usize,
-    streams: &mut [Stream; SWAP_GROUP],
-    lanes: &mut [[[f64; 4]; SWAP_GROUP]],
-) {
-    let npad = words * 64;
-    for wi in 0..words {
-        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| streams[r].next_u64());
-        for (c, lane) in lanes.iter_mut().enumerate().take(k) {
-            let col = &cols[c * npad + wi * 64..c * npad + wi * 64 + 64];
-            for q in 0..16 {
-                for (r, lr) in lane.iter_mut().enumerate() {
-                    for l in 0..4 {
-                        let bit = (ws[r] >> (4 * q + l)) & 1 == 1;
-                        lr[l] += if bit { col[4 * q + l] } else { 0.0 };
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Lane masks for 4 swap bits: lane l all ones iff bit l is set.
-#[cfg(target_arch = "x86_64")]
-const LANE_MASKS: [[u64; 4]; 16] = {
-    let mut t = [[0u64; 4]; 16];
-    let mut b = 0;
-    while b < 16 {
-        let mut l = 0;
-        while l < 4 {
-            if (b >> l) & 1 == 1 {
-                t[b][l] = u64::MAX;
-            }
-            l += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
-/// [`float_group_body`] in AVX2 intrinsics (a 4-item step selects the
-/// swapped items with a lane mask, then one vector add per resample): the
-/// same terms in the same order, so the same bytes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn float_group_avx2(
-    cols: &[f64],
-    words: usize,
-    k: usize,
-    streams: &mut [Stream; SWAP_GROUP],
-    lanes: &mut [[[f64; 4]; SWAP_GROUP]],
-) {
-    use std::arch::x86_64::{
-        __m256d, _mm256_add_pd, _mm256_and_pd, _mm256_loadu_pd, _mm256_storeu_pd,
-    };
-    let npad = words * 64;
-    assert!(cols.len() >= k * npad && lanes.len() >= k);
-    let masks = LANE_MASKS.as_ptr().cast::<f64>();
-    let mut acc: Vec<[__m256d; SWAP_GROUP]> = lanes
-        .iter()
-        .take(k)
-        .map(|l| std::array::from_fn(|r| _mm256_loadu_pd(l[r].as_ptr())))
-        .collect();
-    for wi in 0..words {
-        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| streams[r].next_u64());
-        for (c, a) in acc.iter_mut().enumerate() {
-            // SAFETY: c * npad + wi * 64 + 64 <= k * npad <= cols.len()
-            let col = cols.as_ptr().add(c * npad + wi * 64);
-            for q in 0..16 {
-                let x = _mm256_loadu_pd(col.add(4 * q));
-                for r in 0..SWAP_GROUP {
-                    let m = _mm256_loadu_pd(masks.add(4 * ((ws[r] >> (4 * q)) & 15) as usize));
-                    a[r] = _mm256_add_pd(a[r], _mm256_and_pd(x, m));
-                }
-            }
-        }
-    }
-    for (l, a) in lanes.iter_mut().zip(&acc) {
-        for r in 0..SWAP_GROUP {
-            _mm256_storeu_pd(l[r].as_mut_ptr(), a[r]);
-        }
-    }
-}
-
-fn float_group(
-    cols: &[f64],
-    words: usize,
-    k: usize,
-    streams: &mut [Stream; SWAP_GROUP],
-    lanes: &mut [[[f64; 4]; SWAP_GROUP]],
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if super::kernels::has_avx2() {
-            // SAFETY: the CPU supports AVX2 (checked at run time).
-            return unsafe { float_group_avx2(cols, words, k, streams, lanes) };
-        }
-    }
-    float_group_body(cols, words, k, streams, lanes);
-}
 
 impl Swapper {
     pub fn new(t: &Table<'_>) -> Result<Self> {
@@ -352,30 +239,25 @@ impl Swapper {
     }
 }
 
-/// Swap sums of resamples (or, `exact`, arrangements) `start .. start +
-/// total`, block by block; `finish(row, sums)` turns each resample's sums
-/// (`2k`) into its output row (`stride`).
-#[allow(clippy::too_many_arguments)]
+/// Swap sums of the job's resamples (or, `exact`, arrangements), block by
+/// block; `finish(row, sums)` turns each resample's sums (`2k`) into its
+/// output row (`stride`).
 fn swap_blocks(
     sw: &Swapper,
-    width: usize,
-    total: usize,
-    threads: usize,
-    progress: &Progress,
     stride: usize,
-    seed: u64,
-    start: u64,
     exact: bool,
+    job: &Job<'_>,
     finish: impl Fn(&mut [f64], &[f64]) + Sync,
 ) -> Result<Vec<f64>> {
-    par_blocks(total, stride, threads, progress, |first, chunk| {
+    let width = 2 * sw.k;
+    par_blocks(job, stride, |first, chunk| {
         let len = chunk.len() / stride;
         let mut sums = vec![0.0; width * SWAP_GROUP];
         let mut ai = vec![0i64; sw.k];
         let mut af = vec![0.0; sw.k];
         for g0 in (0..len).step_by(SWAP_GROUP) {
             let gl = SWAP_GROUP.min(len - g0);
-            let b0 = start + (first + g0) as u64;
+            let b0 = first + g0 as u64;
             if exact {
                 for r in 0..gl {
                     sw.mask_sums(
@@ -386,7 +268,7 @@ fn swap_blocks(
                     );
                 }
             } else {
-                sw.random_sums_group(seed, b0, gl, &mut sums, &mut ai, &mut af);
+                sw.random_sums_group(job.seed, b0, gl, &mut sums, &mut ai, &mut af);
             }
             for r in 0..gl {
                 finish(
@@ -398,20 +280,14 @@ fn swap_blocks(
     })
 }
 
-/// Metric values (x', y') of swap resamples `start .. start + count`
-/// (`count × 2`) with a prepared swapper: random swaps of resample b, or
-/// (`exact`) arrangement b.
-#[allow(clippy::too_many_arguments)]
+/// Metric values (x', y') of the job's swap resamples (`count × 2`) with a
+/// prepared swapper: random swaps of resample b, or (`exact`) arrangement b.
 pub fn swap_values_range(
     t: &Table<'_>,
     sw: &Swapper,
     metric: &Metric,
-    seed: u64,
-    start: u64,
-    count: usize,
     exact: bool,
-    threads: usize,
-    progress: &Progress,
+    job: &Job<'_>,
 ) -> Result<Vec<f64>> {
     two_systems(t, metric)?;
     if exact {
@@ -419,58 +295,27 @@ pub fn swap_values_range(
     }
     let k = metric.n_stats();
     let nf = t.n as f64;
-    swap_blocks(
-        sw,
-        t.width,
-        count,
-        threads,
-        progress,
-        2,
-        seed,
-        start,
-        exact,
-        |row, sums| {
-            row[0] = metric.score(&sums[..k], nf);
-            row[1] = metric.score(&sums[k..], nf);
-        },
-    )
+    swap_blocks(sw, 2, exact, job, |row, sums| {
+        row[0] = metric.score(&sums[..k], nf);
+        row[1] = metric.score(&sums[k..], nf);
+    })
 }
 
-/// Metric values (x', y') of approximate-randomization resamples: `n_resamples × 2`.
-pub fn permutation_values(
-    t: &Table<'_>,
-    metric: &Metric,
-    seed: u64,
-    n_resamples: usize,
-    threads: usize,
-    progress: &Progress,
-) -> Result<Vec<f64>> {
+/// Metric values (x', y') of the job's approximate-randomization resamples:
+/// `count × 2`.
+pub fn permutation_values(t: &Table<'_>, metric: &Metric, job: &Job<'_>) -> Result<Vec<f64>> {
     two_systems(t, metric)?;
     let sw = Swapper::new(t)?;
-    swap_values_range(
-        t,
-        &sw,
-        metric,
-        seed,
-        0,
-        n_resamples,
-        false,
-        threads,
-        progress,
-    )
+    swap_values_range(t, &sw, metric, false, job)
 }
 
-/// Metric values (x', y') of all 2^n swap arrangements: `2^n × 2`.
-pub fn exact_permutation_values(
-    t: &Table<'_>,
-    metric: &Metric,
-    threads: usize,
-    progress: &Progress,
-) -> Result<Vec<f64>> {
+/// Metric values (x', y') of all 2^n swap arrangements: `2^n × 2` (the job's
+/// seed and range are not used).
+pub fn exact_permutation_values(t: &Table<'_>, metric: &Metric, job: &Job<'_>) -> Result<Vec<f64>> {
     two_systems(t, metric)?;
     exact_size(t)?;
     let sw = Swapper::new(t)?;
-    swap_values_range(t, &sw, metric, 0, 0, 1usize << t.n, true, threads, progress)
+    swap_values_range(t, &sw, metric, true, &job.range(0, 1usize << t.n))
 }
 
 pub(super) fn exact_size(t: &Table<'_>) -> Result<()> {
@@ -483,31 +328,14 @@ pub(super) fn exact_size(t: &Table<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Summed statistics of swap resamples `start .. start + count` (`count × width`);
-/// `exact` enumerates arrangements instead of drawing them.
-pub fn permutation_sums(
-    t: &Table<'_>,
-    seed: u64,
-    start: u64,
-    count: usize,
-    exact: bool,
-    threads: usize,
-    progress: &Progress,
-) -> Result<Vec<f64>> {
+/// Summed statistics of the job's swap resamples (`count × width`); `exact`
+/// enumerates arrangements instead of drawing them.
+pub fn permutation_sums(t: &Table<'_>, exact: bool, job: &Job<'_>) -> Result<Vec<f64>> {
     if exact {
         exact_size(t)?;
     }
     let sw = Swapper::new(t)?;
-    swap_blocks(
-        &sw,
-        t.width,
-        count,
-        threads,
-        progress,
-        t.width,
-        seed,
-        start,
-        exact,
-        |row, sums| row.copy_from_slice(sums),
-    )
+    swap_blocks(&sw, t.width, exact, job, |row, sums| {
+        row.copy_from_slice(sums);
+    })
 }

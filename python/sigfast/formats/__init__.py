@@ -232,6 +232,17 @@ def named_systems(systems: Any, names: Sequence[str] | None = None) -> tuple[lis
     return given, paths
 
 
+def _explicit_names(systems: Any, names: Sequence[str] | None) -> list[bool]:
+    """Which systems the caller named (NAME=PATH, a mapping, or ``names=``), as :func:`named_systems` reads them."""
+    if names is not None:
+        return [True] * len(names)
+    if isinstance(systems, (str, os.PathLike)):
+        systems = [systems]
+    if isinstance(systems, Mapping):
+        return [True] * len(systems)
+    return [isinstance(s, str) and "=" in s and not os.path.exists(s) for s in systems]
+
+
 def detect_format(path: Any) -> str:
     """The format of a file, from its extension or, failing that, its first lines.
 
@@ -302,6 +313,8 @@ def parse(
         reports = tuple(s.score(paths[0] if k else None, p, **opts) for k, p in enumerate(paths))
     else:
         reports = tuple(s.score(gold, p, **opts) for p in paths)
+    if s.name_systems is not None:  # names from the files (the model an LLM log names)
+        sys_names = list(s.name_systems(reports, sys_names, _explicit_names(systems, names)))
     return Parsed(
         spec=s,
         options=opts,

@@ -190,6 +190,9 @@ class ItemStats:
     metric_params: dict[str, Any] = field(default_factory=dict)
     counts: bool = True
     item_metric_params: dict[str, Any] | None = None
+    #: data about the items of all systems that a format's ``join`` adds (cluster keys, per-sample values;
+    #: see :mod:`sigfast.formats._logs`): copied into ``Statistics.provenance``
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def item_metric(self) -> Any:
         """The registry metric that scores one item (``metric`` with ``item_metric_params``)."""
@@ -260,6 +263,8 @@ class ScoreReport:
     #: the reference scorer's own structured output where it has one (sacrebleu's JSON objects, one per
     #: metric, with its full-precision details), for ``sigfast score --json``
     reference_json: Any = None
+    #: the parsed per-item log of formats that match items by id (a :class:`sigfast.formats._logs.LogRun`)
+    log: Any = field(default=None, repr=False, compare=False)
 
     def units(self, view: str | None = None) -> UnitTable:
         """The labelled units of ``view`` (default: the format's first view)."""
@@ -300,6 +305,8 @@ class Units:
     groups: np.ndarray | None = None
     group_name: str = "gold label"
     format: str = ""
+    #: the format's options as resolved (defaults filled in), for signatures
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def n_units(self) -> int:
@@ -461,6 +468,12 @@ class FormatSpec:
     split_unit: str | None = "line"
     #: how ``--no-punct`` judges its units punctuation
     punct: Punct = FORM_PUNCT
+    #: ``join(reports, names, options) -> reports``: the systems' reports with their items matched by id, for
+    #: ``Parsed.statistics`` (the LLM logs, :mod:`sigfast.formats._logs`)
+    join: Callable[..., tuple[ScoreReport, ...]] | None = None
+    #: ``name_systems(reports, names, explicit) -> names``: the systems' names from their files' content (the
+    #: model named in an LLM log) where the caller did not name them (``explicit[k]`` False), for ``parse``
+    name_systems: Callable[..., tuple[str, ...]] | None = None
 
     def option(self, key: str) -> Option | None:
         k = key.replace("-", "_")
@@ -509,11 +522,14 @@ class Parsed:
         """Per-item statistics of every system for ``metric`` (default: the headline metric)."""
         from ..stats import Statistics
 
-        first = self.reports[0]
+        reports = self.reports
+        if self.spec.join is not None:  # items matched by id (LLM logs)
+            reports = self.spec.join(reports, self.names, self.options)
+        first = reports[0]
         key = first.default_metric if metric is None or not self.spec.needs_gold else metric
         if key not in first.stats:
-            key = self._by_registry_name(key)
-        items = [r.stats[key] for r in self.reports]
+            key = self._by_registry_name(key, first)
+        items = [r.stats[key] for r in reports]
         n0, k0 = items[0].values.shape
         for n, it in zip(self.names[1:], items[1:]):
             n1, k1 = it.values.shape
@@ -527,7 +543,7 @@ class Parsed:
         it0 = items[0]
         if self.spec.needs_gold:
             summary = "; ".join(
-                f"{n}: {key} = {r.scores.get(key, float('nan')):.4f}" for n, r in zip(self.names, self.reports)
+                f"{n}: {key} = {r.scores.get(key, float('nan')):.4f}" for n, r in zip(self.names, reports)
             )
             source = f"{self.format} {key} vs {self.gold}: {summary}"
         else:
@@ -542,6 +558,7 @@ class Parsed:
         }
         if isinstance(self.gold_input, (list, tuple)):
             provenance["gold_files"] = len(self.gold_input)
+        provenance.update(it0.extra)
         common = dict(
             provenance=provenance,
             metric=metric_name,
@@ -556,14 +573,14 @@ class Parsed:
             )
         return Statistics(np.stack([it.values for it in items]), self.names, it0.stat_names, **common)
 
-    def _by_registry_name(self, name: str) -> str:
+    def _by_registry_name(self, name: str, first: ScoreReport) -> str:
         """The statistics a registry metric's name (or alias) stands for in this format: the headline
         if it is computed with that metric, else the one statistics computed with it (``-m macro_f1_2008``
         on conll08 is its ``labeled_macro_f1``)."""
         from ..exceptions import MetricError
         from ..metrics import get
 
-        stats = self.reports[0].stats
+        stats = first.stats
         choose = f"choose one of {', '.join(sorted(stats))}"
 
         def native(m: Any) -> str:
@@ -580,7 +597,7 @@ class Parsed:
                     found.append(k)
             except (MetricError, InputError):  # pragma: no cover - the formats' own metrics resolve
                 continue
-        default = self.reports[0].default_metric
+        default = first.default_metric
         if default in found:
             return default
         if len(found) == 1:
@@ -594,8 +611,13 @@ class Parsed:
 
     def units(self, view: str | None = None) -> Units:
         """The labelled units of ``view`` for every system, united (see :class:`UnitTable`)."""
+        from dataclasses import replace
+
         tables = [r.units(view) for r in self.reports]
-        return combine_units(tables, self.names, self.format, str(self.options.get("align", "tokens")))
+        o = self.spec.option("align")  # the alignment the scorer used: the option given, else its default
+        align = str(self.options.get("align", o.default if o is not None else "tokens"))
+        options = {o.name: self.options.get(o.name, o.default) for o in self.spec.options}
+        return replace(combine_units(tables, self.names, self.format, align), options=options)
 
 
 # --------------------------------------------------------------------------------------------

@@ -89,9 +89,9 @@ def blocked_pair_pvalues(
     metric, the shifted variant, narrow tables).
     """
     from .. import _native
+    from ..executor import _NATIVE_VARIANT, PAIR_BLOCK, resolve_variant
+    from ..executor import check_threads as _threads
     from ..metrics import resolve_metric
-    from ..pairwise import PAIR_BLOCK
-    from ..significance import _NATIVE_VARIANT, _threads, resolve_variant
 
     v = resolve_variant(variant, None)[0] if str(variant).lower() in ("bk", "berg-kirkpatrick", "koehn") else None
     m = resolve_metric(metric, stats)

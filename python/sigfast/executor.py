@@ -1,0 +1,1347 @@
+"""One request, one executor: every resampling question sigfast answers runs here.
+
+A :class:`Request` is a frozen value holding everything that decides a
+result: the statistics (with their system names), the metric with its
+parameters, the test, variant and sidedness, B, the seed, the confidence
+level, the p-value rule, the resampling scheme, the undefined-resample
+policy (``nan_policy``), threads and backend. :func:`request` builds and
+validates one (the only place where these settings are checked);
+:func:`run` answers it and builds the result with its signature.
+
+The public functions are thin front-ends: :func:`sigfast.paired_bootstrap`,
+:func:`sigfast.permutation_test`, :func:`sigfast.bootstrap_interval`,
+:func:`sigfast.pairwise` (and through them the power functions, the studies
+and the CLI) each build a request and hand it to :func:`run`.
+
+Resampling: built-in metrics on summed statistics stream through the Rust
+engine (``stream_bootstrap``/``stream_permutation``/``pairwise_shard``), with
+no per-resample Python work. Item statistics and Python callables are
+evaluated block by block on the same counter-based draws (:func:`block_values`,
+the one Python resampling loop), so every path sees the same resamples.
+
+Undefined resamples (a correlation of constant values, a callable returning
+NaN): ``nan_policy="raise"`` (default) stops with an error naming the first
+one; ``"omit"`` drops them, computes p-values and intervals on the others and
+reports how many were kept (``n_valid``).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import _native
+from ._progress import resolve as _resolve_progress
+from .exceptions import InputError
+from .metrics import Metric, observed, resolve_metric
+from .stats import Statistics
+
+__all__ = [
+    "ALTERNATIVES",
+    "DEFAULT_PERMUTATIONS",
+    "DEFAULT_RESAMPLES",
+    "DEFAULT_SEED",
+    "NAN_POLICIES",
+    "RESAMPLING",
+    "VARIANTS",
+    "Request",
+    "block_values",
+    "request",
+    "resolve_variant",
+    "run",
+]
+
+DEFAULT_RESAMPLES = 1_000_000
+DEFAULT_PERMUTATIONS = 100_000
+DEFAULT_SEED = 12345
+MAX_RESAMPLES = int(_native.MAX_RESAMPLES)  # 2^40: a larger count is an InputError
+MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
+BLOCK = int(_native.CHUNK)  # resamples per chunk of a streamed pass
+PAIR_BLOCK = int(_native.PAIR_BLOCK)
+_ITEM_BUDGET = 1 << 22  # items gathered per block for a Python item statistic
+
+#: The questions a request can ask.
+QUESTIONS = ("paired", "interval", "pairwise")
+#: Resampling schemes: items (n draws), distinct statistic rows (multinomial counts), or auto.
+#: A future scheme (e.g. "clusters": whole documents) is one more entry here and one branch in
+#: :func:`block_values` / the engine, reaching every test at once.
+RESAMPLING = ("auto", "items", "distinct")
+#: What to do with resamples on which the statistic is undefined (NaN).
+NAN_POLICIES = ("raise", "omit")
+ALTERNATIVES = ("two-sided", "greater", "less")
+#: The bootstrap variants, as users name them.
+VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
+_VARIANTS = {
+    "bk": "berg-kirkpatrick",
+    "berg-kirkpatrick": "berg-kirkpatrick",
+    "koehn": "koehn",
+    "shifted": "shifted",
+    "sacrebleu": "sacrebleu",
+    "moses": "moses",
+}
+_NATIVE_VARIANT = {
+    "berg-kirkpatrick": "bk",
+    "koehn": "koehn",
+    "shifted": "shifted",
+    "sacrebleu": "sacrebleu",
+    "moses": "moses",
+}
+#: Variants whose counts need the bootstrap mean (of δ* or of |δ*|) from a first pass.
+_CENTRED = ("shifted", "sacrebleu", "moses")
+
+
+# --------------------------------------------------------------------------------------------
+# validation of single settings
+
+
+def check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
+    """A whole number in [lo, hi]; bools are refused (``n_resamples=True`` is not a count)."""
+    if isinstance(v, (bool, np.bool_)):
+        raise InputError(f"{name} must be an integer, got {v!r} (a bool is not a count)")
+    try:
+        i = operator.index(v)
+    except TypeError:
+        raise InputError(f"{name} must be an integer, got {v!r}") from None
+    if i < lo or (hi is not None and i > hi):
+        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
+        raise InputError(f"{name} must be {rng}, got {i}")
+    return int(i)
+
+
+def check_resamples(v: Any, lo: int = 1) -> int:
+    b = check_int("n_resamples", v, lo)
+    if b > MAX_RESAMPLES:
+        raise InputError(
+            f"n_resamples must be <= 2^40 = {MAX_RESAMPLES}, got {b}; 10^6 resamples already resolve "
+            "p-values to about 0.001"
+        )
+    return b
+
+
+def check_seed(seed: Any) -> int:
+    return check_int("seed", seed, 0, 2**64 - 1)
+
+
+def check_threads(n_threads: int | None) -> int:
+    if n_threads is None:
+        return 0
+    return check_int("n_threads", n_threads, 1, 1024)
+
+
+def check_level(confidence_level: Any) -> float:
+    try:
+        cl = float(confidence_level)
+    except (TypeError, ValueError):
+        raise InputError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}") from None
+    if not 0.0 < cl < 1.0:
+        raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    return cl
+
+
+def check_pvalue(pvalue: str) -> str:
+    if pvalue not in ("plus_one", "raw"):
+        raise InputError(f"pvalue must be 'plus_one' ((c+1)/(B+1)) or 'raw' (c/B), got {pvalue!r}")
+    return pvalue
+
+
+def check_nan_policy(nan_policy: str) -> str:
+    if nan_policy not in NAN_POLICIES:
+        raise InputError(
+            f"nan_policy must be 'raise' (stop at an undefined resample) or 'omit' (drop undefined resamples "
+            f"and report how many were kept), got {nan_policy!r}"
+        )
+    return nan_policy
+
+
+def check_resampling(m: Metric, resampling: str) -> str:
+    """The resampling scheme, validated; an item statistic draws items (its value does not
+    follow from counts of distinct statistic rows)."""
+    if resampling not in RESAMPLING:
+        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
+    if m.on_items:
+        if resampling == "distinct":
+            raise InputError(
+                f"{m.name} is computed on the resampled items, so it cannot use resampling='distinct'; "
+                "use 'items' (or 'auto')"
+            )
+        return "items"
+    return resampling
+
+
+def resolve_variant(variant: str, alternative: str | None) -> tuple[str, str, str]:
+    """(variant name, sidedness as reported, sidedness the engine counts) of a bootstrap variant.
+
+    ``bk`` and ``koehn`` are one-sided in the observed direction and take no
+    ``alternative``; ``shifted`` takes any; ``sacrebleu`` and ``moses`` are
+    two-sided only (their rules count |δ*|).
+    """
+    v = _VARIANTS.get(str(variant).lower())
+    if v is None:
+        raise InputError(f"unknown bootstrap variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    if v == "shifted":
+        alt = alternative or "two-sided"
+        if alt not in ALTERNATIVES:
+            raise InputError(f"alternative must be one of {ALTERNATIVES}, got {alt!r}")
+        return v, alt, alt
+    if v in ("sacrebleu", "moses"):
+        if alternative not in (None, "two-sided"):
+            raise InputError(
+                f"the {v} rule is two-sided (it counts |delta*|); use variant='shifted' for a one-sided test"
+            )
+        return v, "two-sided", "two-sided"
+    if alternative is not None:
+        raise InputError(
+            f"the {v} bootstrap is one-sided in the direction of the observed difference; "
+            "it takes no alternative= (use variant='shifted' for a chosen sidedness)"
+        )
+    return v, ("observed-direction" if v == "berg-kirkpatrick" else "observed-winner"), "two-sided"
+
+
+def few_items_warning(n: int) -> tuple[str, ...]:
+    """The warning results carry when a test set has fewer than MIN_ITEMS items."""
+    if n >= MIN_ITEMS:
+        return ()
+    return (
+        f"only {n} item{'s' if n != 1 else ''}: resampling tests need at least {MIN_ITEMS} items to say "
+        "anything (with so few, every resample can equal the observed data, giving zero-width intervals "
+        "and meaningless p-values); test on more items",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# inputs -> Statistics
+
+
+def align_pandas(objs: Sequence[Any], names: Sequence[str]) -> list[Any]:
+    """pandas objects paired by their index labels, not by position.
+
+    When every object has an index (Series, DataFrames) and the indexes differ
+    in order only, the others are reordered to the first one's labels; when
+    they hold different labels an :class:`InputError` names the first labels
+    that differ. Anything without an index is paired by position.
+    """
+    idx = [getattr(o, "index", None) for o in objs]
+    if len(objs) < 2 or any(i is None or not hasattr(o, "loc") for i, o in zip(idx, objs)):
+        return list(objs)
+    first = idx[0]
+    out = [objs[0]]
+    for name, o, ix in zip(names[1:], objs[1:], idx[1:]):
+        if ix.equals(first):
+            out.append(o)
+            continue
+        for nm, i in ((names[0], first), (name, ix)):
+            if not i.is_unique:
+                dup = [lab for lab in i[i.duplicated()][:3]]
+                raise InputError(
+                    f"{nm}: the index repeats labels {dup}; items are paired by index label, so each label "
+                    "must name one item"
+                )
+        a, b = set(first), set(ix)
+        if a != b:
+            only_a = [lab for lab in first if lab not in b][:3]
+            only_b = [lab for lab in ix if lab not in a][:3]
+            raise InputError(
+                f"{names[0]} and {name} have different index labels (items are paired by label): "
+                f"{only_a} only in {names[0]}, {only_b} only in {name}; select the shared items first "
+                "(e.g. x.loc[common], y.loc[common])"
+            )
+        out.append(o.loc[first])
+    return out
+
+
+def series_name(x: Any) -> str | None:
+    from ._api import series_name as name
+
+    return name(x)
+
+
+def _f(a: np.ndarray, what: str) -> np.ndarray:
+    if not np.issubdtype(a.dtype, np.number) and a.dtype != np.bool_:
+        raise InputError(f"{what}: expected numbers, got dtype {a.dtype}")
+    return a.astype(np.float64)
+
+
+def pair_inputs(x: Any, y: Any, systems: Any, metric: Any, metric_params: dict[str, Any]) -> tuple[Statistics, Metric]:
+    """Two systems' statistics and the resolved metric, from a Statistics (and ``systems``) or
+    two arrays (1-D scores or items x statistics; pandas objects aligned on their index)."""
+    if isinstance(x, Statistics):
+        if y is not None:
+            raise InputError("pass either a Statistics object (and systems=) or two arrays x, y")
+        stats = x
+        if systems is None:
+            if stats.n_systems != 2:
+                raise InputError(
+                    f"the statistics hold {stats.n_systems} systems; name the two to compare with "
+                    f"systems=(baseline, candidate) from {list(stats.systems)}"
+                )
+            systems = (0, 1)
+        if len(systems) != 2:
+            raise InputError("systems= must name exactly two systems (baseline, candidate)")
+        if stats.index(systems[0]) == stats.index(systems[1]):
+            raise InputError("cannot compare a system with itself")
+        stats = stats.select(*systems)
+    else:
+        if y is None:
+            raise InputError("paired tests need two systems: pass x and y (or one Statistics with two systems)")
+        if systems is not None:
+            names = tuple(str(s) for s in systems)
+        else:  # pandas Series keep their names
+            nx, ny = series_name(x), series_name(y)
+            names = (nx or "x", ny or "y") if nx != ny else ("x", "y")
+        if len(names) != 2 or names[0] == names[1]:
+            raise InputError(f"systems= must give two different names, got {list(names)}")
+        x, y = align_pandas((x, y), names)
+        xa, ya = np.asarray(x), np.asarray(y)
+        if xa.ndim == 1 and ya.ndim == 1:
+            hib = metric_params.pop("higher_is_better", True)
+            stats = Statistics.from_scores({names[0]: xa, names[1]: ya}, higher_is_better=hib)
+            if metric is None or metric == "mean":
+                metric_params["higher_is_better"] = hib
+        elif xa.ndim == 2 and ya.ndim == 2:
+            if xa.shape[1] != ya.shape[1]:
+                raise InputError(f"x has {xa.shape[1]} statistics per item, y has {ya.shape[1]}")
+            if xa.shape[0] != ya.shape[0]:
+                raise InputError(f"x has {xa.shape[0]} items, y has {ya.shape[0]}; a paired test needs the same items")
+            stats = _table_stats({names[0]: xa, names[1]: ya}, metric, metric_params)
+        else:
+            raise InputError(
+                f"x and y must both be 1-D (one score per item) or both 2-D (items x statistics); "
+                f"got shapes {xa.shape} and {ya.shape}"
+            )
+    m = resolve_metric(metric, stats, **metric_params)  # checks the metric's invariants
+    return stats, m
+
+
+def _table_stats(arrays: dict[str, np.ndarray], metric: Any, metric_params: dict[str, Any]) -> Statistics:
+    """Statistics from per-system (items x statistics) arrays, named after the metric's statistics."""
+    k = next(iter(arrays.values())).shape[1]
+    m = (
+        resolve_metric(metric, None, **metric_params)
+        if (metric is not None and not callable(metric)) or isinstance(metric, Metric)
+        else None
+    )
+    stat_names = m.stat_names if m is not None and m.n_stats == k else tuple(f"s{i}" for i in range(k))
+    if m is not None and m.counts:
+        return Statistics.from_counts(arrays, stat_names=stat_names)
+    return Statistics(np.stack([_f(a, n) for n, a in arrays.items()]), tuple(arrays), stat_names)
+
+
+def one_input(x: Any, system: Any, metric: Any, params: dict[str, Any]) -> tuple[Statistics, Metric]:
+    """One system's statistics and the resolved metric (for an interval of its score)."""
+    if isinstance(x, Statistics):
+        stats = x
+        if system is None:
+            if stats.n_systems != 1:
+                raise InputError(
+                    f"the statistics hold {stats.n_systems} systems; name one with system= "
+                    f"(or two with systems=(baseline, candidate) for their difference) "
+                    f"from {list(stats.systems)}"
+                )
+            system = 0
+        stats = stats.select(system)
+    else:
+        name = series_name(x) or "x"
+        xa = np.asarray(x)
+        if xa.ndim == 1:
+            hib = params.pop("higher_is_better", True)
+            stats = Statistics.from_scores({name: xa}, higher_is_better=hib)
+            if metric is None or metric == "mean":
+                params["higher_is_better"] = hib
+        elif xa.ndim == 2:
+            if metric is None:
+                raise InputError("per-item statistics (items x statistics) need metric=")
+            if not callable(metric) or isinstance(metric, Metric):
+                m0 = resolve_metric(metric, None, **params)
+                if m0.n_stats != xa.shape[1]:
+                    raise InputError(f"metric {m0.name!r} needs {m0.n_stats} statistics per item, got {xa.shape[1]}")
+            stats = _table_stats({name: xa}, metric, params)
+        else:
+            raise InputError(f"x must be 1-D (one score per item) or 2-D (items x statistics); got shape {xa.shape}")
+    m = resolve_metric(metric, stats, **params)
+    return stats, m
+
+
+def many_inputs(data: Any, metric: Any) -> Statistics:
+    """All systems' statistics for :func:`sigfast.pairwise`: a Statistics, a DataFrame (a column per
+    system) or a mapping of system name -> per-item array (pandas Series aligned on their index)."""
+    if isinstance(data, Statistics):
+        return data
+    if hasattr(data, "columns") and hasattr(data, "to_numpy") and not isinstance(data, Mapping):
+        data = {str(c): data[c].to_numpy() for c in data.columns}  # a pandas DataFrame: a column per system
+    if isinstance(data, Mapping):
+        names = [str(k) for k in data]
+        arrays = dict(zip(names, (np.asarray(v) for v in align_pandas(list(data.values()), names))))
+        if all(a.ndim == 1 for a in arrays.values()):
+            return Statistics.from_scores(arrays)
+        m = resolve_metric(metric) if metric is not None and not callable(metric) else None
+        stat_names = (
+            m.stat_names if m is not None else tuple(f"s{i}" for i in range(next(iter(arrays.values())).shape[1]))
+        )
+        return (
+            Statistics.from_counts(arrays, stat_names=stat_names, metric=m.name if m else None)
+            if (m and m.counts)
+            else Statistics(np.stack(list(arrays.values())), tuple(arrays), stat_names)
+        )
+    raise InputError("pairwise() takes a Statistics object or a mapping of system name -> per-item array")
+
+
+# --------------------------------------------------------------------------------------------
+# the request
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything that decides a result, validated once by :func:`request`.
+
+    ``question`` is ``"paired"`` (two systems: bootstrap or permutation test),
+    ``"interval"`` (a bootstrap interval of one system's score, or of the
+    difference of two) or ``"pairwise"`` (every pair of several systems).
+    ``stats`` holds the systems compared, in order, with their names; ``metric``
+    the resolved metric with its parameters. Settings that cannot change the
+    numbers (threads, backend) are here too, so one value runs anywhere.
+    """
+
+    question: str
+    test: str
+    stats: Statistics = field(repr=False)
+    metric: Metric
+    variant: str
+    alternative: str
+    engine_alternative: str
+    method: str
+    n_resamples: int
+    seed: int | None
+    confidence_level: float
+    pvalue: str
+    resampling: str
+    nan_policy: str = "raise"
+    n_threads: int = 0
+    backend: Any = "local"
+    return_distribution: bool = False
+    # all pairs
+    correction: str = "none"
+    alpha: float = 0.05
+    mode: str = "shared"
+    shard_size: int = PAIR_BLOCK
+    labels: Mapping[str, str] = field(default_factory=dict)
+    combinations: frozenset[str] = frozenset()
+    groups: str = "boundaries"
+
+    @property
+    def plus_one(self) -> bool:
+        return self.pvalue == "plus_one"
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return self.stats.systems
+
+
+def request(
+    question: str,
+    x: Any,
+    y: Any = None,
+    *,
+    systems: Any = None,
+    system: Any = None,
+    metric: Any = None,
+    metric_params: Mapping[str, Any] | None = None,
+    test: str = "bootstrap",
+    variant: str | None = None,
+    alternative: str | None = None,
+    method: str | None = None,
+    n_resamples: Any = DEFAULT_RESAMPLES,
+    seed: Any = DEFAULT_SEED,
+    confidence_level: Any = 0.95,
+    pvalue: str = "plus_one",
+    resampling: str = "auto",
+    nan_policy: str = "raise",
+    n_threads: int | None = None,
+    backend: Any = "local",
+    return_distribution: bool = False,
+    correction: str = "holm",
+    alpha: float = 0.05,
+    mode: str = "shared",
+    shard_size: Any = PAIR_BLOCK,
+    labels: Mapping[str, str] | None = None,
+    combinations: Sequence[str] = (),
+    groups: str = "boundaries",
+) -> Request:
+    """Build and validate a :class:`Request`: the one place where inputs and settings are checked.
+
+    ``question="paired"`` with ``test="bootstrap"`` (``variant``,
+    ``alternative``) or ``test="permutation"`` (``method``: approximate,
+    exact or auto; ``alternative``); ``question="interval"`` (``method``:
+    bca or percentile; one system, or two for their difference);
+    ``question="pairwise"`` (all pairs of ``x``'s systems).
+    """
+    params = dict(metric_params or {})
+    nan_policy = check_nan_policy(nan_policy)
+    if question == "paired":
+        stats, m = pair_inputs(x, y, systems, metric, params)
+        if test == "bootstrap":
+            B = check_resamples(n_resamples)
+            sd: int | None = check_seed(seed)
+            cl = check_level(confidence_level)
+            v, alt, native_alt = resolve_variant(variant or "bk", alternative)
+            res = check_resampling(m, resampling)
+            pv = check_pvalue(pvalue)
+            meth = "bootstrap"
+        elif test == "permutation":
+            meth = method or "auto"
+            if meth not in ("approximate", "exact", "auto"):
+                raise InputError(f"method must be 'approximate', 'exact' or 'auto', got {method!r}")
+            alt = alternative or "two-sided"
+            if alt not in ALTERNATIVES:
+                raise InputError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
+            native_alt = alt
+            sd = check_seed(seed)
+            pv = check_pvalue(pvalue)
+            n = stats.n_items
+            exact = meth == "exact" or (meth == "auto" and n <= 20)
+            if exact and n > _native.MAX_EXACT_ITEMS:
+                raise InputError(
+                    f"the exact test enumerates 2^n arrangements; n = {n} items is above the limit of "
+                    f"{_native.MAX_EXACT_ITEMS}. Use method='approximate'"
+                )
+            meth = "exact" if exact else "approximate"
+            B = (1 << n) if exact else check_resamples(n_resamples)
+            if exact:
+                pv = "exact"  # the seed stays in the request; an exact test draws nothing
+            v, cl, res = "paired-swap", math.nan, "items"
+        else:
+            raise InputError(f"test must be 'bootstrap' or 'permutation', got {test!r}")
+    elif question == "interval":
+        B = check_resamples(n_resamples, 2)
+        sd = check_seed(seed)
+        cl = check_level(confidence_level)
+        meth = method or "bca"
+        if meth not in ("bca", "percentile"):
+            raise InputError(f"method must be 'bca' or 'percentile', got {method!r}")
+        if y is not None or systems is not None:
+            stats, m = pair_inputs(x, y, systems, metric, params)
+        else:
+            stats, m = one_input(x, system, metric, params)
+        res = check_resampling(m, resampling)
+        if meth == "bca" and stats.n_items < 2:
+            raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
+        test, v, alt, native_alt, pv = "interval", ("difference" if stats.n_systems == 2 else "score"), "", "", ""
+    elif question == "pairwise":
+        stats = many_inputs(x, metric)
+        if systems is not None:
+            stats = stats.select(*systems)
+        if stats.n_systems < 2:
+            raise InputError("pairwise() needs at least two systems")
+        m = resolve_metric(metric, stats, **params)
+        B = check_resamples(n_resamples)
+        sd = check_seed(seed)
+        v, alt, native_alt = resolve_variant(variant or "bk", alternative)
+        if groups not in ("boundaries", "strict"):
+            raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
+        if mode not in ("shared", "independent"):
+            raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
+        res = check_resampling(m, resampling)
+        shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
+        if shard_size % PAIR_BLOCK:
+            raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
+        if not 0 < alpha < 1:
+            raise InputError(f"alpha must be in (0, 1), got {alpha}")
+        pv = check_pvalue(pvalue)
+        cl, meth = math.nan, mode
+        test = "bootstrap"
+    else:
+        raise InputError(f"question must be one of {QUESTIONS}, got {question!r}")
+    threads = check_threads(n_threads)
+    label_map = dict(labels or {})
+    combos = frozenset(str(c) for c in combinations)
+    unknown = (set(label_map) | combos) - set(stats.systems)
+    if unknown:
+        raise InputError(f"labels/combinations name unknown systems: {sorted(unknown)}")
+    return Request(
+        question=question,
+        test=test,
+        stats=stats,
+        metric=m,
+        variant=v,
+        alternative=alt,
+        engine_alternative=native_alt,
+        method=meth,
+        n_resamples=B,
+        seed=sd,
+        confidence_level=cl,
+        pvalue=pv,
+        resampling=res,
+        nan_policy=nan_policy,
+        n_threads=threads,
+        backend=backend,
+        return_distribution=bool(return_distribution),
+        correction=correction,
+        alpha=float(alpha),
+        mode=mode,
+        shard_size=int(shard_size),
+        labels=label_map,
+        combinations=combos,
+        groups=groups,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# the one resampling loop
+
+
+def block_values(
+    table: np.ndarray,
+    m: Metric,
+    n_systems: int,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    *,
+    resampling: str = "items",
+    swap: bool = False,
+    exact: bool = False,
+    sub: int = 0,
+) -> tuple[np.ndarray, int | None]:
+    """The metric's values on resamples ``start .. start+count`` (count x systems) of ``table``
+    (items x systems·k): bootstrap draws, or the paired swaps when ``swap``. The same
+    counter-based draws as the streamed native paths. Returns the values (NaN where the
+    statistic is undefined) and the distinct-row count (None for item draws)."""
+    n = table.shape[0]
+    k = table.shape[1] // n_systems
+    if m.on_items and m.native is None:
+        return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub), None
+    if m.on_items:
+        from .metrics import _item_params
+
+        p = _item_params(m)
+        if swap:
+            vals = _native.item_permutation_values(table, m.native, p, seed, start, count, exact, threads, None)
+        else:
+            vals = _native.item_bootstrap_values(table, m.native, p, seed, start, count, threads, None, sub)
+        return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
+    distinct = None
+    if swap:
+        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None)
+    else:
+        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None, sub)
+    vals = np.empty((count, n_systems))
+    for j in range(n_systems):
+        vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
+    return vals, distinct
+
+
+def _python_item_values(
+    table: np.ndarray, m: Metric, n_systems: int, seed: int, start: int, count: int, swap: bool, exact: bool, sub: int
+) -> np.ndarray:
+    from .metrics import call_items
+
+    n = table.shape[0]
+    k = table.shape[1] // n_systems
+    out = np.empty((count, n_systems))
+    step = max(1, min(count, _ITEM_BUDGET // max(1, n * k)))
+    for first in range(0, count, step):
+        c = min(step, count - first)
+        if swap:
+            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact))[:, :, None]
+            x, y = table[None, :, :k], table[None, :, k:]
+            out[first : first + c, 0] = call_items(m, np.where(mask, y, x))
+            out[first : first + c, 1] = call_items(m, np.where(mask, x, y))
+        else:
+            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub))
+            for j in range(n_systems):
+                out[first : first + c, j] = call_items(m, table[:, j * k : (j + 1) * k][idx])
+    return out
+
+
+def _may_be_undefined(m: Metric) -> bool:
+    """Metrics whose resampled value can be undefined: item statistics and Python callables."""
+    return m.on_items or m.native is None
+
+
+def _raise_undefined(vals: np.ndarray, m: Metric, start: int) -> None:
+    """nan_policy='raise': say where the statistic is undefined instead of letting NaN fall out of
+    every comparison."""
+    bad = ~np.isfinite(vals)
+    if not bad.any():
+        return
+    n_bad = int(bad.any(axis=1).sum())
+    first = start + int(np.argmax(bad.any(axis=1)))
+    what = (
+        f"a resample whose values are all equal has no {m.name}"
+        if m.native is not None
+        else f"the metric {m.name!r} returned a non-finite value"
+    )
+    raise InputError(
+        f"{m.name} is undefined (NaN) on {n_bad} of resamples {start}..{start + vals.shape[0] - 1} (first: "
+        f"resample {first}): {what}. Test on more items, or pass nan_policy='omit' to drop undefined "
+        "resamples (the result reports how many were kept)"
+    )
+
+
+def blocks(
+    table: np.ndarray,
+    m: Metric,
+    n_systems: int,
+    seed: int,
+    total: int,
+    threads: int,
+    *,
+    block: int = BLOCK,
+    nan_policy: str = "raise",
+    cb: Any = None,
+    **kw: Any,
+) -> Any:
+    """Yield ``(start, values, distinct)`` for the resamples 0 .. total in blocks of ``block``
+    (values checked against ``nan_policy='raise'``; with ``'omit'`` NaN rows are kept for the
+    caller to drop)."""
+    check = nan_policy == "raise" and _may_be_undefined(m)
+    for start in range(0, total, block):
+        count = min(block, total - start)
+        vals, distinct = block_values(table, m, n_systems, seed, start, count, threads, **kw)
+        if check:
+            _raise_undefined(vals, m, start)
+        yield start, vals, distinct
+        if cb is not None:
+            cb(start + count, total)
+
+
+def _stream(
+    summary: Any, table: np.ndarray, req: Request, n_sys: int, B: int, cb: Any, *, swap: bool = False, sub: int = 0
+) -> int | None:
+    """Run the passes ``summary`` needs over B resamples (bootstrap, or swaps when ``swap``),
+    chunk by chunk: memory stays O(chunk x systems) for any B. Returns the distinct-row count."""
+    m = req.metric
+    exact = req.method == "exact"
+    if m.native is not None and not m.on_items:
+        if swap:
+            _native.stream_permutation(summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb)
+            return None
+        return _native.stream_bootstrap(
+            summary, table, m.native, dict(m.params), req.seed, req.resampling, req.n_threads, cb, sub
+        )
+    distinct = None
+    while summary.pending():
+        summary.begin_pass()
+        for _, vals, d in blocks(
+            table,
+            m,
+            n_sys,
+            req.seed or 0,
+            B,
+            req.n_threads,
+            cb=cb,
+            resampling=req.resampling,
+            swap=swap,
+            exact=exact,
+            sub=sub,
+        ):
+            summary.feed(vals)
+            distinct = d
+        summary.end_pass()
+    return distinct
+
+
+def _stored(
+    table: np.ndarray, req: Request, n_sys: int, B: int, cb: Any, *, swap: bool = False, sub: int = 0
+) -> tuple[np.ndarray, int | None]:
+    """Every resample's values (B x systems), from the same draws as the streamed pass."""
+    m = req.metric
+    exact = req.method == "exact"
+    if m.native is not None and not m.on_items:
+        if swap:
+            if exact:
+                return np.asarray(
+                    _native.exact_permutation_values(table, m.native, dict(m.params), req.n_threads, cb)
+                ), None
+            values = _native.permutation_values(table, m.native, dict(m.params), req.seed, B, req.n_threads, cb)
+            return np.asarray(values), None
+        values, distinct = _native.bootstrap_values(
+            table, m.native, dict(m.params), req.seed, B, req.resampling, req.n_threads, cb, sub
+        )
+        return np.asarray(values), distinct
+    out = np.empty((B, n_sys))
+    distinct = None
+    for start, vals, d in blocks(
+        table,
+        m,
+        n_sys,
+        req.seed or 0,
+        B,
+        req.n_threads,
+        nan_policy=req.nan_policy,
+        cb=cb,
+        resampling=req.resampling,
+        swap=swap,
+        exact=exact,
+        sub=sub,
+    ):
+        out[start : start + vals.shape[0]] = vals
+        distinct = d
+    return out, distinct
+
+
+def _feed_stored(summary: Any, values: np.ndarray) -> None:
+    """Run the passes ``summary`` needs over stored values."""
+    B = values.shape[0]
+    while summary.pending():
+        summary.begin_pass()
+        for start in range(0, B, BLOCK):
+            summary.feed(np.ascontiguousarray(values[start : start + BLOCK]))
+        summary.end_pass()
+
+
+@dataclass
+class _Pass:
+    """The resamples of one request as a summary sees them: streamed, or stored (kept for
+    ``return_distribution``, or filtered for ``nan_policy='omit'``)."""
+
+    summary: Any
+    values: np.ndarray | None  # every resample (B x systems), when stored
+    valid: np.ndarray | None  # the rows fed to the summary, when stored
+    n_valid: int
+    distinct: int | None
+
+
+def _summarize(
+    table: np.ndarray,
+    req: Request,
+    n_sys: int,
+    B: int,
+    setup: Callable[[Any, int], None],
+    cb: Any,
+    *,
+    swap: bool = False,
+) -> _Pass:
+    """Feed B resamples through a summary that ``setup(summary, total)`` configures."""
+    omit = req.nan_policy == "omit" and _may_be_undefined(req.metric)
+    if omit or req.return_distribution:
+        values, distinct = _stored(table, req, n_sys, B, cb, swap=swap)
+        valid = values
+        if omit:
+            ok = np.isfinite(values).all(axis=1)
+            if not ok.all():
+                valid = np.ascontiguousarray(values[ok])
+            if valid.shape[0] == 0:
+                raise InputError(
+                    f"{req.metric.name} is undefined on every one of the {B} resamples; no test is possible"
+                )
+        summary = _native.Summary(valid.shape[0], n_sys)
+        setup(summary, valid.shape[0])
+        _feed_stored(summary, valid)
+        return _Pass(summary, values, valid, int(valid.shape[0]), distinct)
+    summary = _native.Summary(B, n_sys)
+    setup(summary, B)
+    distinct = _stream(summary, table, req, n_sys, B, cb, swap=swap)
+    return _Pass(summary, None, None, B, distinct)
+
+
+def _again(ps: _Pass, table: np.ndarray, req: Request, n_sys: int, B: int) -> None:
+    """A second set of passes over the same resamples (after rules were added)."""
+    if ps.valid is not None:
+        _feed_stored(ps.summary, ps.valid)
+    else:
+        _stream(ps.summary, table, req, n_sys, B, None)
+
+
+# --------------------------------------------------------------------------------------------
+# running a request
+
+
+def run(req: Request, progress: Any = None) -> Any:
+    """Answer a request: its result, with the signature built from the request."""
+    if req.question == "paired":
+        return _run_permutation(req, progress) if req.test == "permutation" else _run_bootstrap(req, progress)
+    if req.question == "interval":
+        return _run_interval(req, progress)
+    if req.question == "pairwise":
+        return _run_pairwise(req, progress)
+    raise InputError(f"unknown question {req.question!r}")  # pragma: no cover
+
+
+def _pvalue(count: int, total: int, plus_one: bool) -> float:
+    return float(count + 1) / float(total + 1) if plus_one else float(count) / float(total)
+
+
+def _pair_table(stats: Statistics) -> np.ndarray:
+    return np.ascontiguousarray(np.concatenate([stats.values[0], stats.values[1]], axis=1))
+
+
+def _observed(stats: Statistics, m: Metric, pair: bool = True) -> np.ndarray:
+    s = observed(m, stats)
+    if m.on_items and not np.all(np.isfinite(s)):
+        if pair:
+            raise InputError(f"{m.name} is undefined on these items (constant values?); no test is possible")
+        bad = [stats.systems[j] for j in np.flatnonzero(~np.isfinite(s))]
+        raise InputError(f"{m.name} is undefined on the items of {bad} (constant values?); no test is possible")
+    return np.asarray(s, dtype=np.float64)
+
+
+def _resampling_label(distinct: int | None) -> str:
+    return f"distinct-rows({distinct})" if distinct is not None else "items"
+
+
+def _signature(req: Request, test: str, **fields: Any) -> str:
+    from .signature import for_request
+
+    return for_request(req, test, **fields)
+
+
+def _run_bootstrap(req: Request, progress: Any) -> Any:
+    from .results import ConfidenceInterval, PairedTestResult
+
+    stats, m, B = req.stats, req.metric, req.n_resamples
+    table = _pair_table(stats)
+    cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
+    sx, sy = (float(v) for v in _observed(stats, m))
+    delta = sy - sx
+    orient = 1.0 if m.higher_is_better else -1.0
+    cl = req.confidence_level
+    levels = ((1.0 - cl) / 2.0, (1.0 + cl) / 2.0)
+    qi: dict[str, list[int]] = {}
+
+    # Counts and the three percentile intervals stream over the resamples (crate::stream):
+    # no B-sized array is kept unless return_distribution (or nan_policy='omit') asks for one.
+    def setup(summary: Any, total: int) -> None:
+        summary.add_bootstrap_rule(_NATIVE_VARIANT[req.variant], req.engine_alternative, orient, delta)
+        for q in ("theta", "x", "y"):
+            qi[q] = [summary.add_quantile(q, lv) for lv in levels]
+
+    ps = _summarize(table, req, 2, B, setup, cb)
+    count = int(ps.summary.counts()[0])
+    p = _pvalue(count, ps.n_valid, req.plus_one)
+    ci, cx, cy = (ConfidenceInterval(*(ps.summary.quantile(i) for i in qi[q])) for q in ("theta", "x", "y"))
+    resampling = _resampling_label(ps.distinct)
+    return PairedTestResult(
+        signature=_signature(req, "paired_bootstrap", resampling=resampling),
+        test="paired_bootstrap",
+        variant=req.variant,
+        alternative=req.alternative,
+        metric=m.name,
+        display_scale=m.display_scale,
+        higher_is_better=m.higher_is_better,
+        systems=(stats.systems[0], stats.systems[1]),
+        score_x=sx,
+        score_y=sy,
+        statistic=delta,
+        pvalue=p,
+        count=count,
+        n_resamples=B,
+        pvalue_method="(c+1)/(B+1)" if req.plus_one else "c/B",
+        seed=req.seed,
+        n_items=stats.n_items,
+        resampling=resampling,
+        confidence_level=cl,
+        confidence_interval=ci,
+        score_x_interval=cx,
+        score_y_interval=cy,
+        version=_native.__version__,
+        stream_version=_native.STREAM_VERSION,
+        distribution=ps.values if req.return_distribution else None,
+        warnings=few_items_warning(stats.n_items) + _omitted_warning(ps.n_valid, B),
+        n_valid=ps.n_valid,
+        nan_policy=req.nan_policy,
+    )
+
+
+def _omitted_warning(n_valid: int, B: int) -> tuple[str, ...]:
+    if n_valid == B:
+        return ()
+    return (
+        f"nan_policy='omit': the statistic is undefined on {B - n_valid} of {B} resamples; the p-value and "
+        f"intervals use the {n_valid} others",
+    )
+
+
+def _run_permutation(req: Request, progress: Any) -> Any:
+    from .results import PairedTestResult
+
+    stats, m, B = req.stats, req.metric, req.n_resamples
+    exact = req.method == "exact"
+    n = stats.n_items
+    table = _pair_table(stats)
+    cb = _resolve_progress(progress, B, float(B) * n, "permutation")
+    sx, sy = (float(v) for v in _observed(stats, m))
+    delta = sy - sx
+
+    def setup(summary: Any, total: int) -> None:
+        summary.add_permutation_rule(req.alternative, delta)
+
+    ps = _summarize(table, req, 2, B, setup, cb, swap=True)
+    count = int(ps.summary.counts()[0])
+    p = _pvalue(count, ps.n_valid, req.plus_one and not exact)
+    test = "exact_permutation" if exact else "approximate_randomization"
+    return PairedTestResult(
+        signature=_signature(req, test),
+        test=test,
+        variant="paired-swap",
+        alternative=req.alternative,
+        metric=m.name,
+        display_scale=m.display_scale,
+        higher_is_better=m.higher_is_better,
+        systems=(stats.systems[0], stats.systems[1]),
+        score_x=sx,
+        score_y=sy,
+        statistic=delta,
+        pvalue=p,
+        count=count,
+        n_resamples=B,
+        pvalue_method="c/2^n (exact)" if exact else ("(c+1)/(B+1)" if req.plus_one else "c/B"),
+        seed=None if exact else req.seed,
+        n_items=n,
+        resampling="all-arrangements" if exact else "swap-each-item-p=0.5",
+        version=_native.__version__,
+        stream_version=_native.STREAM_VERSION,
+        distribution=ps.values if req.return_distribution else None,
+        warnings=few_items_warning(n) + _omitted_warning(ps.n_valid, B),
+        n_valid=ps.n_valid,
+        nan_policy=req.nan_policy,
+    )
+
+
+def _run_interval(req: Request, progress: Any) -> Any:
+    from .intervals import BootstrapInterval, _bca_levels, _jackknife
+    from .results import ConfidenceInterval
+
+    stats, m, B = req.stats, req.metric, req.n_resamples
+    paired = stats.n_systems == 2
+    n_sys = stats.n_systems
+    table = _pair_table(stats) if paired else np.ascontiguousarray(stats.values[0])
+    est_all = observed(m, stats)
+    theta_hat = float(est_all[1] - est_all[0]) if paired else float(est_all[0])
+    cl = req.confidence_level
+    alpha = (1.0 - cl) / 2.0
+    z0 = acc = None
+    idx: list[int] = []
+    q1, q2 = alpha, 1.0 - alpha
+
+    # θ* streams through a summary (crate::stream): the percentile levels are known
+    # up front (one pass); BCa counts θ* below θ̂ first, then reads its levels off a
+    # second pass over the same resamples. Quantiles are exact (numpy's "linear").
+    def setup(summary: Any, total: int) -> None:
+        if req.method == "percentile":
+            idx.extend(summary.add_quantile("theta", q) for q in (q1, q2))
+        else:
+            summary.add_less_rule(theta_hat)
+            summary.add_less_rule(theta_hat, True)
+
+    cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
+    ps = _summarize(table, req, n_sys, B, setup, cb)
+    if req.method == "bca":
+        if paired:
+            jack = _jackknife(stats.values[1], m) - _jackknife(stats.values[0], m)
+        else:
+            jack = _jackknife(stats.values[0], m)
+        less, less_eq = (int(c) for c in ps.summary.counts())
+        q1, q2, z0, acc = _bca_levels(less, less_eq, ps.n_valid, jack, alpha)
+        idx = [ps.summary.add_quantile("theta", q) for q in (q1, q2)]
+        _again(ps, table, req, n_sys, B)
+    lo, hi = (ps.summary.quantile(i) for i in idx)
+    theta_b = None
+    if req.return_distribution and ps.values is not None:
+        v = ps.values
+        theta_b = np.ascontiguousarray(v[:, 1] - v[:, 0]) if paired else np.ascontiguousarray(v[:, 0])
+    resampling = _resampling_label(ps.distinct)
+    return BootstrapInterval(
+        signature=_signature(req, f"bootstrap_interval_{req.method}", resampling=resampling),
+        method=req.method,
+        metric=m.name,
+        statistic="difference" if paired else "score",
+        estimate=theta_hat,
+        confidence_level=cl,
+        confidence_interval=ConfidenceInterval(float(lo), float(hi)),
+        n_resamples=B,
+        seed=int(req.seed or 0),
+        n_items=stats.n_items,
+        systems=tuple(stats.systems),
+        quantiles=(float(q1), float(q2)),
+        bias_correction=z0,
+        acceleration=acc,
+        resampling=resampling,
+        distribution=theta_b,
+        n_valid=ps.n_valid,
+        nan_policy=req.nan_policy,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# all pairs
+
+
+def _shard_task(
+    table: np.ndarray,
+    native: str,
+    params: dict[str, float],
+    seed: int,
+    start: int,
+    stop: int,
+    resampling: str,
+    observed: list[float],
+    variant: str,
+    alternative: str,
+    orient: float,
+    means: list[float] | None,
+    threads: int,
+    progress: Any = None,
+) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """One shard of resamples (a pure function of its arguments, for process pools and Ray)."""
+    counts, sums, distinct = _native.pairwise_shard(
+        np.ascontiguousarray(table),
+        native,
+        params,
+        seed,
+        0,
+        start,
+        stop,
+        resampling,
+        observed,
+        variant,
+        alternative,
+        orient,
+        means,
+        threads,
+        progress,
+    )
+    return np.asarray(counts), np.asarray(sums), distinct
+
+
+def _run_shards(
+    backend: Any,
+    table: np.ndarray,
+    shards: list[tuple[int, int]],
+    args: tuple[Any, ...],
+    progress: Any,
+) -> list[tuple[np.ndarray, np.ndarray, int | None]]:
+    from ._backends import run_tasks
+
+    if backend == "local":  # in-process: the engine reports progress itself
+        return [_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards]
+    tasks = [(table, *args[:3], a, b, *args[3:]) for a, b in shards]
+    return run_tasks(backend, _shard_task, tasks, progress, weights=[b - a for a, b in shards])
+
+
+def _merge(results: list[tuple[np.ndarray, np.ndarray, int | None]], s: int) -> tuple[np.ndarray, np.ndarray]:
+    counts = np.zeros((s, s), dtype=np.uint64)
+    parts = []
+    for c, sums, _ in results:
+        counts += np.asarray(c, dtype=np.uint64).reshape(s, s)
+        parts.append(np.asarray(sums).reshape(-1, s, s))
+    return counts, np.concatenate(parts) if parts else np.zeros((0, s, s))
+
+
+def _blocked_means(block_sums: np.ndarray, total: int) -> np.ndarray:
+    acc = np.zeros(block_sums.shape[1:])
+    for blk in block_sums:  # block order, as the engine's mean_blocked
+        acc = acc + blk
+    return acc / total
+
+
+def _python_pair_counts(
+    table: np.ndarray,
+    req: Request,
+    s: int,
+    B: int,
+    observed: list[float],
+    means: list[float] | None,
+    cb: Any,
+) -> tuple[np.ndarray, np.ndarray, int | None, int]:
+    """Exceedance counts of every pair from blocks of values (metrics off the native sums path)."""
+    m = req.metric
+    nv = _NATIVE_VARIANT[req.variant]
+    orient = 1.0 if m.higher_is_better else -1.0
+    counts = np.zeros((s, s), dtype=np.uint64)
+    parts = []
+    distinct = None
+    n_valid = 0
+    for _, vals, d in blocks(
+        table,
+        m,
+        s,
+        req.seed or 0,
+        B,
+        req.n_threads,
+        block=PAIR_BLOCK,
+        nan_policy=req.nan_policy,
+        cb=cb,
+        resampling=req.resampling,
+    ):
+        distinct = d
+        if req.nan_policy == "omit":
+            ok = np.isfinite(vals).all(axis=1)
+            if not ok.all():
+                vals = np.ascontiguousarray(vals[ok])
+        n_valid += vals.shape[0]
+        if vals.shape[0] == 0:
+            continue
+        c, bs = _native.pair_counts(vals, observed, nv, req.engine_alternative, orient, means, req.n_threads)
+        counts += np.asarray(c, dtype=np.uint64)
+        parts.append(np.asarray(bs))
+    if n_valid == 0:
+        raise InputError(f"{m.name} is undefined on every one of the {B} resamples; no test is possible")
+    return counts, np.stack(parts), distinct, n_valid
+
+
+def _run_pairwise(req: Request, progress: Any) -> Any:
+    from .pairwise import PairwiseResult, _adjust_matrix
+
+    stats, m, B = req.stats, req.metric, req.n_resamples
+    s, k, n = stats.n_systems, stats.n_stats, stats.n_items
+    obs = _observed(stats, m, pair=False)
+    orient = 1.0 if m.higher_is_better else -1.0
+    nv = _NATIVE_VARIANT[req.variant]
+    native_alt = req.engine_alternative
+    cb = _resolve_progress(progress, B, float(B) * n * s, "pairwise")
+    n_valid = np.full((s, s), B, dtype=np.int64)
+
+    if req.mode == "independent":
+        counts = np.zeros((s, s), dtype=np.uint64)
+        pair = 0
+        for i in range(s):
+            for j in range(i + 1, s):
+                pair += 1
+                table2 = np.ascontiguousarray(np.concatenate([stats.values[i], stats.values[j]], axis=1))
+                d_obs = float(obs[j] - obs[i])
+                alt_ji = {"greater": "less", "less": "greater"}.get(native_alt, native_alt)
+
+                # both directions count on one stream of δ* (−δ* for (j, i)), in bounded memory
+                def setup(summary: Any, total: int, d_obs: float = d_obs, alt_ji: str = alt_ji) -> None:
+                    summary.add_bootstrap_rule(nv, native_alt, orient, d_obs)
+                    summary.add_bootstrap_rule(nv, alt_ji, orient, -d_obs, True)
+
+                ps = _summarize_pair(table2, req, B, setup, pair)
+                counts[i, j], counts[j, i] = (int(c) for c in ps.summary.counts())
+                n_valid[i, j] = n_valid[j, i] = ps.n_valid
+                if cb is not None:
+                    cb(pair, s * (s - 1) // 2)
+        resampling_used = req.resampling
+    else:
+        table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
+        obs_list = [float(x) for x in obs]
+        if m.native is not None and not m.on_items:
+            shards = [(a, min(a + req.shard_size, B)) for a in range(0, B, req.shard_size)]
+            if req.backend == "local":
+                shards = [(0, B)]
+            args = (m.native, dict(m.params), req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
+            args = args + (req.n_threads,)
+            results = _run_shards(req.backend, table, shards, args, cb)
+            counts, block_sums = _merge(results, s)
+            distinct = results[0][2]
+            if req.variant in _CENTRED:
+                means = _blocked_means(block_sums, B).ravel().tolist()
+                args = args[:8] + (means, req.n_threads)
+                counts, _ = _merge(_run_shards(req.backend, table, shards, args, cb), s)
+        else:
+            if req.backend != "local":
+                raise InputError(
+                    f"{m.name} runs locally only (a Python metric or an item statistic); use backend='local'"
+                )
+            counts, block_sums, distinct, valid = _python_pair_counts(table, req, s, B, obs_list, None, cb)
+            if req.variant in _CENTRED:
+                means = _blocked_means(block_sums, valid).ravel().tolist()
+                counts, _, _, valid = _python_pair_counts(table, req, s, B, obs_list, means, cb)
+            n_valid[:] = valid
+        resampling_used = _resampling_label(distinct)
+
+    cnt = counts.astype(np.float64)
+    if (n_valid == B).all():
+        pv = (cnt + 1) / (B + 1) if req.plus_one else cnt / B
+    else:
+        nvf = n_valid.astype(np.float64)
+        pv = (cnt + 1) / (nvf + 1) if req.plus_one else cnt / nvf
+    np.fill_diagonal(pv, np.nan)
+    delta = obs[None, :] - obs[:, None]
+    adjusted = _adjust_matrix(pv, req.correction, req.alpha)
+    omitted = int((B - n_valid).max())
+    return PairwiseResult(
+        signature=_signature(req, "pairwise_bootstrap", resampling=resampling_used),
+        groups=req.groups,
+        display_scale=m.display_scale,
+        systems=stats.systems,
+        metric=m.name,
+        higher_is_better=m.higher_is_better,
+        scores=np.asarray(obs),
+        delta=delta,
+        pvalues=pv,
+        counts=counts,
+        adjusted=adjusted,
+        correction=req.correction,
+        alpha=req.alpha,
+        variant=req.variant,
+        alternative=req.alternative,
+        n_resamples=B,
+        seed=int(req.seed or 0),
+        pvalue_method="(c+1)/(B+1)" if req.plus_one else "c/B",
+        mode=req.mode,
+        resampling=resampling_used,
+        n_items=n,
+        version=_native.__version__,
+        stream_version=_native.STREAM_VERSION,
+        labels=dict(req.labels),
+        combinations=req.combinations,
+        warnings=few_items_warning(n) + (_omitted_warning(B - omitted, B) if omitted else ()),
+        n_valid=n_valid if omitted else None,
+        nan_policy=req.nan_policy,
+    )
+
+
+def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[Any, int], None], sub: int) -> _Pass:
+    """One pair's pass of ``mode='independent'`` on its own sub-stream ``sub``."""
+    omit = req.nan_policy == "omit" and _may_be_undefined(req.metric)
+    if omit:
+        out = np.empty((B, 2))
+        for start, vals, _ in blocks(
+            table2,
+            req.metric,
+            2,
+            req.seed or 0,
+            B,
+            req.n_threads,
+            nan_policy="omit",
+            resampling=req.resampling,
+            sub=sub,
+        ):
+            out[start : start + vals.shape[0]] = vals
+        ok = np.isfinite(out).all(axis=1)
+        valid = np.ascontiguousarray(out[ok])
+        if valid.shape[0] == 0:
+            raise InputError(f"{req.metric.name} is undefined on every one of the {B} resamples; no test is possible")
+        summary = _native.Summary(valid.shape[0], 2)
+        setup(summary, valid.shape[0])
+        _feed_stored(summary, valid)
+        return _Pass(summary, None, valid, int(valid.shape[0]), None)
+    summary = _native.Summary(B, 2)
+    setup(summary, B)
+    _stream(summary, table2, req, 2, B, None, sub=sub)
+    return _Pass(summary, None, None, B, None)
+
+
+# --------------------------------------------------------------------------------------------
+# unpaired resampling: ASO's bootstrap of each system's scores over random seeds
+
+
+def run_aso(
+    arrays: list[np.ndarray],
+    names: list[str],
+    pairs: list[tuple[int, int]],
+    dt: float,
+    seed: int,
+    n_resamples: int,
+    n_threads: int | None,
+    keep: bool,
+    progress: Any,
+) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+    """ASO's bootstrap (:mod:`sigfast.seeds`): every system's scores resampled on its own stream,
+    the violation ratio of each pair per resample, summarised in Rust (mean and sd; all of them
+    when ``keep``). Validated here like every request (B, seed, threads)."""
+    B = check_resamples(n_resamples)
+    seed = check_seed(seed)
+    threads = check_threads(n_threads)
+    grid = len(_native.aso_grid(dt))
+    work = float(B) * (grid * (len(arrays) + len(pairs)) + sum(a.size for a in arrays)) * 20.0
+    cb = _resolve_progress(progress, B, work, "ASO bootstrap")
+    vr, _count, mean, sd, samples = _native.aso_bootstrap(arrays, names, pairs, dt, seed, B, threads, keep, cb)
+    return list(vr), list(mean), list(sd), samples

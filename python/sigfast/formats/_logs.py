@@ -1,0 +1,470 @@
+"""What the readers of LLM-evaluation logs share: one system's log of one task, items matched by id.
+
+The readers (``lm-eval``, ``inspect``, ``helm``, ``lighteval``, ``records``)
+each turn one system's log into a :class:`LogRun`: the task, the model, the
+item ids in log order, every per-item metric (an item's value is the
+reduction of its samples, as the harness reduces them: the mean unless the
+log says otherwise), the per-sample values where an item has several
+(generations, Inspect epochs), the items' cluster keys where asked for, the
+per-item fields that must agree between two logs of the same task (prompt,
+target and document hashes, or the input and target text), and the
+harness's own aggregate of each metric (from its results file or log header).
+
+:func:`join` then matches the systems' items **by id, never by position**:
+
+* a log whose task differs from the first log's is an error naming both tasks;
+* an item the first log has and another lacks, or the reverse, is an error
+  naming the first few ids and the counts, unless ``intersect=True``
+  (``--intersect``): then the items all logs share are tested, with a warning
+  and the counts in ``Statistics.provenance["intersect"]``;
+* the same id with a different prompt, target or document (hash) is an error
+  naming the item, the field and the two systems; so is the same id in two
+  clusters;
+* duplicate ids in one log are an error of the reader, naming the id.
+
+What :meth:`sigfast.formats.Parsed.statistics` then puts in
+``Statistics.provenance`` (besides ``format`` and ``options``), for the
+clustered and repeated-sample inference:
+
+``"clusters"``
+    tuple of the items' cluster keys (strings), in the order of
+    ``Statistics.item_ids``; present when a cluster field was given.
+``"cluster_field"``
+    the field (or rule) the keys came from.
+``"samples"``
+    ``{system: array}``, each array of shape (items, most samples of an
+    item): row i holds item i's per-sample values (NaN-padded where an item
+    has fewer samples), whose mean (or the harness's reduction) is the item's
+    value; present when some item has more than one sample.
+``"sample_reducer"``
+    how an item's samples make its value (``"mean"`` unless the log says).
+``"task"``, ``"harness"``
+    the task and the harness that made the logs.
+``"intersect"``
+    ``{"common": n, "dropped": {system: k}}`` when ``intersect=True`` dropped
+    items.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import math
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from ._base import ItemStats, Option, ScoreReport
+
+__all__ = [
+    "COMMON_OPTIONS",
+    "LogRun",
+    "LogWarning",
+    "checked",
+    "first_ids",
+    "join",
+    "mean_in_order",
+    "name_systems",
+    "open_text",
+    "read_json",
+    "report",
+]
+
+#: Options every log reader takes.
+COMMON_OPTIONS = (
+    Option(
+        "cluster",
+        str,
+        None,
+        help="the items' cluster key: a field of the item (document, sample metadata or record), for the "
+        "clustered tests; stored per item in Statistics.provenance['clusters']",
+    ),
+    Option(
+        "intersect",
+        bool,
+        False,
+        help="test the items all logs share when they hold different items (with a warning and the counts), "
+        "instead of refusing them",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class LogRun:
+    """One system's per-item log of one task, as a reader read it."""
+
+    harness: str
+    path: str
+    task: str
+    model: str
+    ids: tuple[str, ...]
+    #: metric -> one value per item (the reduction of the item's samples)
+    values: Mapping[str, np.ndarray]
+    #: metric -> (items, most samples) NaN-padded per-sample values, where an item has several samples
+    samples: Mapping[str, np.ndarray] = field(default_factory=dict)
+    #: metric -> whether a higher value is better
+    higher_is_better: Mapping[str, bool] = field(default_factory=dict)
+    clusters: tuple[str, ...] | None = None
+    cluster_field: str | None = None
+    #: field -> one value per item that two logs of the same task must share (hashes, input, target)
+    checks: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: metric -> the harness's own aggregate, as its results file or header stores it
+    aggregates: Mapping[str, float] = field(default_factory=dict)
+    #: where the aggregates come from (a file name, "log header")
+    aggregate_source: str = ""
+    #: metric -> sigfast's value computed the harness's way (same order of summation)
+    scores: Mapping[str, float] = field(default_factory=dict)
+    #: setup that two logs of one task must share (task version, n-shot, ...)
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    headline: str = ""
+    sample_reducer: str = "mean"
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        n = len(self.ids)
+        for m, v in self.values.items():
+            if len(v) != n:  # pragma: no cover - the readers build them together
+                raise InputError(f"internal: {len(v)} values of {m} for {n} items")
+
+
+# --------------------------------------------------------------------------------------------
+# reading
+
+
+def open_text(path: str | os.PathLike[str], role: str = "log") -> Iterator[tuple[int, str]]:
+    """(line number, line) of a text file, gunzipped when it is gzip data; errors name the file."""
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            gz = fh.read(2) == b"\x1f\x8b"
+        fh2: Any = gzip.open(path, "rt", encoding="utf-8") if gz else open(path, encoding="utf-8")
+    except OSError as e:
+        raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
+    with fh2:
+        try:
+            yield from enumerate(fh2, 1)
+        except (OSError, EOFError, UnicodeDecodeError) as e:
+            raise FormatError(f"cannot read the {role} file: {e}", path=name) from None
+
+
+def read_json(path: str | os.PathLike[str], role: str = "log") -> Any:
+    """A JSON file (gzip allowed) parsed; errors name the file and line."""
+    text = "".join(line for _, line in open_text(path, role))
+    return parse_json(text, str(path), role)
+
+
+def parse_json(text: str | bytes, name: str, role: str = "log") -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(
+            f"the {role} is not valid JSON ({e.msg}, column {e.colno})", path=name, line=e.lineno
+        ) from None
+
+
+def mean_in_order(values: Sequence[float]) -> float:
+    """sum(values) / len(values) with Python floats added left to right, as the harnesses compute means."""
+    total = 0.0
+    for v in values:
+        total += float(v)
+    return total / len(values)
+
+
+def first_ids(ids: Sequence[str], k: int = 5) -> str:
+    shown = ", ".join(repr(i) for i in list(ids)[:k])
+    return shown + (f", ... ({len(ids) - k} more)" if len(ids) > k else "")
+
+
+def id_text(v: Any) -> str:
+    """An item id as sigfast names it: a string (JSON numbers as written: 3, not 3.0)."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def check_unique(ids: Sequence[str], path: str, where: Sequence[Any] | None = None, what: str = "line") -> None:
+    """Duplicate ids are an error naming the id and where it occurs twice."""
+    seen: dict[str, int] = {}
+    for k, i in enumerate(ids):
+        if i in seen:
+            a = where[seen[i]] if where is not None else seen[i] + 1
+            b = where[k] if where is not None else k + 1
+            raise FormatError(
+                f"item id {i!r} occurs twice ({what} {a} and {b}); every item needs its own id "
+                "(two samples of one item need a sample field: -o sample=FIELD)",
+                path=path,
+            )
+        seen[i] = k
+
+
+def pad_samples(per_item: Sequence[Sequence[float]]) -> np.ndarray:
+    """Per-item lists of sample values as an (items, most samples) array, NaN-padded."""
+    k = max((len(s) for s in per_item), default=0)
+    out = np.full((len(per_item), k), np.nan)
+    for i, s in enumerate(per_item):
+        out[i, : len(s)] = s
+    return out
+
+
+def cluster_keys(
+    items: Sequence[Mapping[str, Any]], field_name: str | None, path: str, what: str
+) -> tuple[str, ...] | None:
+    """Each item's cluster key from ``field_name`` (``a.b`` reaches into nested objects), or None."""
+    if field_name is None:
+        return None
+    out = []
+    for k, it in enumerate(items):
+        v: Any = it
+        for part in field_name.split("."):
+            if not isinstance(v, Mapping) or part not in v:
+                have = ", ".join(sorted(str(x) for x in it)) if isinstance(it, Mapping) else "none"
+                raise FormatError(f"{what} {k + 1} has no cluster field {field_name!r} (its fields: {have})", path=path)
+            v = v[part]
+        if v is None or isinstance(v, (list, dict)):
+            raise FormatError(f"{what} {k + 1}: cluster field {field_name!r} is {v!r}, not a key", path=path)
+        out.append(id_text(v))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------
+# the report
+
+
+def _num(v: float) -> str:
+    return repr(float(v)) if math.isfinite(v) else str(v)
+
+
+def report(run: LogRun, fmt: str) -> ScoreReport:
+    """A ScoreReport of one log: its text, sigfast's scores and per-item statistics of every metric."""
+    stats = {
+        m: ItemStats(
+            "mean",
+            ("score",),
+            np.asarray(v, dtype=np.float64)[:, None],
+            metric_params={"higher_is_better": bool(run.higher_is_better.get(m, True))},
+            counts=False,
+        )
+        for m, v in run.values.items()
+    }
+    what = [run.harness] + ([f"task {run.task!r}"] if run.task else []) + ([f"model {run.model}"] if run.model else [])
+    lines = [
+        f"{', '.join(what)}: {len(run.ids)} items"
+        + (f", {len(set(run.clusters))} clusters ({run.cluster_field})" if run.clusters is not None else "")
+    ]
+    if run.samples:
+        k = {m: s.shape[1] for m, s in run.samples.items()}
+        lines.append(f"samples per item: up to {max(k.values())} (item value = {run.sample_reducer} of its samples)")
+    for key, v in run.setup.items():
+        lines.append(f"{key}: {v}")
+    lines.extend(run.notes)
+    head = ("metric", "sigfast", run.aggregate_source or "log")
+    rows = [
+        (m, _num(run.scores[m]), _num(run.aggregates[m]) if m in run.aggregates else "-")
+        for m in run.values
+        if m in run.scores
+    ]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
+    for r in [head, *rows]:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    return ScoreReport(
+        format=fmt,
+        gold="",
+        system=run.path,
+        text="\n".join(lines) + "\n",
+        scores=dict(run.scores),
+        stats=stats,
+        default_metric=run.headline or next(iter(run.values)),
+        item_ids=run.ids,
+        warnings=run.warnings,
+        log=run,
+    )
+
+
+class LogWarning(UserWarning):
+    """A log that sigfast reads with a caveat (no results file, items dropped by --intersect, ...)."""
+
+
+def checked(run: LogRun) -> LogRun:
+    """The run, warned about: its own warnings, and every metric whose aggregate recomputed from the per-item
+    values differs from the harness's own (beyond the last bits that another order of summation can change)."""
+    import warnings
+
+    out = list(run.warnings)
+    for m, v in run.scores.items():
+        a = run.aggregates.get(m)
+        if a is not None and not math.isclose(a, v, rel_tol=1e-12, abs_tol=1e-15):
+            out.append(
+                f"{run.path}: {m} = {v!r} from the per-item values, but {run.aggregate_source or 'the log'} says "
+                f"{a!r}; the per-item log and the aggregate disagree (an edited or partial log?)"
+            )
+    for w in out:
+        warnings.warn(w, LogWarning, stacklevel=4)
+    return dataclasses.replace(run, warnings=tuple(out))
+
+
+# --------------------------------------------------------------------------------------------
+# matching items by id
+
+
+def join(
+    reports: Sequence[ScoreReport], names: Sequence[str], options: Mapping[str, Any] | None = None
+) -> tuple[ScoreReport, ...]:
+    """The systems' reports with their items matched by id (see the module's docstring): every report with the
+    same items, in the first log's order, and the shared data in each metric's ``ItemStats.extra``."""
+    options = options or {}
+    runs: list[LogRun] = [r.log for r in reports]
+    first = runs[0]
+    for n, r in zip(names[1:], runs[1:]):
+        if r.task != first.task:
+            raise InputError(
+                f"{r.path} ({n}): a log of task {r.task!r}, but {first.path} ({names[0]}) is a log of task "
+                f"{first.task!r}; compare logs of one task"
+                + (" (pick it with --task)" if r.harness == "lm-eval" else "")
+            )
+        for key, v in first.setup.items():
+            w = r.setup.get(key)
+            if key in r.setup and w != v:
+                raise InputError(
+                    f"{r.path} ({n}): {key} {w!r}, but {first.path} ({names[0]}) has {key} {v!r}; the logs come from "
+                    "different task setups, so their items are not the same test"
+                )
+    common = _common_ids(runs, names, bool(options.get("intersect", False)))
+    index = [{i: k for k, i in enumerate(r.ids)} for r in runs]
+    order = [np.fromiter((ix[i] for i in common), dtype=np.int64, count=len(common)) for ix in index]
+    _check_fields(runs, names, common, order)
+    clusters = _clusters(runs, names, common, order)
+    metrics = [m for m in first.values if all(m in r.values for r in runs)]
+    warnings: list[str] = []
+    dropped = {n: len(r.ids) - len(common) for n, r in zip(names, runs)}
+    extra_common: dict[str, Any] = {"harness": first.harness, "task": first.task}
+    if any(dropped.values()):
+        warnings.append(
+            f"--intersect: testing the {len(common)} items that all {len(runs)} logs share; dropped "
+            + ", ".join(f"{n}: {k} of {len(r.ids)}" for (n, k), r in zip(dropped.items(), runs))
+        )
+        extra_common["intersect"] = {"common": len(common), "dropped": dropped}
+    if clusters is not None:
+        extra_common["clusters"] = clusters
+        extra_common["cluster_field"] = first.cluster_field
+    out = []
+    for rep, o in zip(reports, order):
+        stats = {}
+        for m in metrics:
+            st = rep.stats[m]
+            extra = dict(extra_common)
+            samples = {n: rr.samples[m][oo] for n, rr, oo in zip(names, runs, order) if m in rr.samples}
+            if samples:
+                extra["samples"] = samples
+                extra["sample_reducer"] = first.sample_reducer
+            stats[m] = dataclasses.replace(st, values=st.values[o], extra=extra)
+        out.append(
+            dataclasses.replace(
+                rep, stats=stats, item_ids=tuple(common), warnings=tuple(rep.warnings) + tuple(warnings)
+            )
+        )
+    import warnings as _w
+
+    for w in dict.fromkeys(warnings):
+        _w.warn(w, LogWarning, stacklevel=3)
+    return tuple(out)
+
+
+def name_systems(reports: Sequence[ScoreReport], names: Sequence[str], explicit: Sequence[bool]) -> tuple[str, ...]:
+    """Names from the logs (the model, with its revision) unless the caller named the system; two logs of one
+    model get their file's name too (``model (file)``)."""
+    runs: list[LogRun] = [r.log for r in reports]
+    out = [n if (e or not r.model) else r.model for n, r, e in zip(names, runs, explicit)]
+    dup = {n for n in out if out.count(n) > 1}
+    if dup:
+        out = [f"{o} ({n})" if o in dup and o != n else o for o, n in zip(out, names)]
+    if len(set(out)) != len(out):
+        seen: dict[str, int] = {}
+        final = []
+        for n in out:
+            seen[n] = seen.get(n, 0) + 1
+            final.append(n if seen[n] == 1 else f"{n} #{seen[n]}")
+        out = final
+    return tuple(out)
+
+
+def _common_ids(runs: Sequence[LogRun], names: Sequence[str], intersect: bool) -> list[str]:
+    first = runs[0]
+    ref = set(first.ids)
+    for n, r in zip(names[1:], runs[1:]):
+        have = set(r.ids)
+        missing = [i for i in first.ids if i not in have]
+        extra = [i for i in r.ids if i not in ref]
+        if (missing or extra) and not intersect:
+            parts = []
+            if missing:
+                parts.append(f"lacks {len(missing)} of the {len(first.ids)} items of {names[0]} ({first_ids(missing)})")
+            if extra:
+                parts.append(f"has {len(extra)} items that {names[0]} lacks ({first_ids(extra)})")
+            raise InputError(
+                f"{r.path} ({n}) " + " and ".join(parts) + "; paired tests need the same items in every log: "
+                "compare logs of the same items, or pass --intersect (-o intersect=true) to test the items they share"
+            )
+    common = (
+        [i for i in first.ids if all(i in s for s in ({*r.ids} for r in runs[1:]))]
+        if len(runs) > 1
+        else list(first.ids)
+    )
+    if not common:
+        raise InputError("the logs share no item id; they are not logs of the same items")
+    return common
+
+
+def _check_fields(
+    runs: Sequence[LogRun], names: Sequence[str], common: Sequence[str], order: Sequence[np.ndarray]
+) -> None:
+    first = runs[0]
+    for key, vals in first.checks.items():
+        ref = [vals[k] for k in order[0]]
+        for n, r, o in zip(names[1:], runs[1:], order[1:]):
+            if key not in r.checks:
+                continue
+            other = r.checks[key]
+            for j, k in enumerate(o):
+                if other[k] != ref[j]:
+                    raise InputError(
+                        f"item {common[j]!r}: {key} differs between {names[0]} ({first.path}) and {n} ({r.path}) "
+                        f"({_short(ref[j])} vs {_short(other[k])}); the logs come from different prompts, targets or "
+                        "documents (few-shot set, template, task version), so the items are not the same test"
+                    )
+
+
+def _clusters(
+    runs: Sequence[LogRun], names: Sequence[str], common: Sequence[str], order: Sequence[np.ndarray]
+) -> tuple[str, ...] | None:
+    first = runs[0]
+    if first.clusters is None:
+        return None
+    ref = tuple(first.clusters[k] for k in order[0])
+    for n, r, o in zip(names[1:], runs[1:], order[1:]):
+        if r.clusters is None:  # pragma: no cover - one cluster option for all logs
+            continue
+        for j, k in enumerate(o):
+            if r.clusters[k] != ref[j]:
+                raise InputError(
+                    f"item {common[j]!r} is in cluster {ref[j]!r} in {names[0]} ({first.path}) but in "
+                    f"{r.clusters[k]!r} in {n} ({r.path}); one item belongs to one cluster"
+                )
+    return ref
+
+
+def _short(v: Any) -> str:
+    s = repr(v)
+    return s if len(s) <= 40 else s[:37] + "...'"
+
+
+def path_text(p: Any) -> str:
+    return str(Path(str(p)))

@@ -1,0 +1,355 @@
+"""Inspect (inspect_ai) evaluation logs: ``.eval`` (zip) and ``.json``.
+
+Format ``"inspect"``: one log file per system (``.eval``, ``.json``, or either
+gzipped). The log's header names the task (``eval.task``), the model
+(``eval.model``, with ``@revision`` when the model arguments name one: the
+system's name) and Inspect's own results: for each score, its metrics
+(``accuracy``, ``mean``, ``stderr``, ...), which ``sigfast score -f inspect``
+prints beside sigfast's recomputation. A log whose status is not ``success``
+is refused (its samples are incomplete).
+
+Samples: one per item and epoch, with the item's ``id``, its ``epoch``, the
+``input``, ``target`` and ``metadata``, and one value per scorer
+(``scores[name].value``): a grade ``C``/``I``/``P``/``N``, a number, a
+boolean, or a dictionary of those (one score per key, named by the key, as
+Inspect names them). Values become numbers as Inspect's ``value_to_float()``
+maps them: ``C`` → 1, ``P`` → 0.5, ``I`` and ``N`` → 0, numbers as they are,
+``yes``/``true`` → 1 and ``no``/``false`` → 0 (any case), numeric strings as
+numbers; anything else is an error naming the sample (Inspect warns and uses 0).
+
+Items are the sample ids, matched by id between systems; the input and
+target must agree for every matched item. An item's value is its epochs'
+values reduced as Inspect reduced them: the log's ``reductions`` (the mean by
+default); the per-epoch values are kept for repeated-sample inference
+(``Statistics.provenance["samples"]``). The corpus score is the mean of the
+items' values, summed in the log's order as Inspect's ``accuracy()`` and
+``mean()`` sum them.
+
+Each score is a metric (``-m choice``, ``-m model_graded_qa``); the
+headline is the log's. ``-o cluster=FIELD`` reads each item's cluster key
+from its sample metadata.
+
+``.eval`` logs written by Inspect 0.3.1xx and later compress their members
+with zstd: Python 3.14 reads them, earlier Pythons need the ``zstandard``
+package (``pip install 'sigfast[inspect]'``); older deflate logs need nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import statistics
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from . import _logs
+from ._base import FormatSpec, ScoreReport
+
+__all__ = ["SPECS", "read_log", "value_to_float"]
+
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_ZIP_ZSTANDARD = 93
+
+
+def value_to_float(value: Any, where: str) -> float:
+    """A score value as a number, as Inspect's default ``value_to_float()`` maps it (errors instead of 0)."""
+    if isinstance(value, str):
+        if value == "C":
+            return 1.0
+        if value == "P":
+            return 0.5
+        if value in ("I", "N"):
+            return 0.0
+        low = value.lower()
+        if low in ("yes", "true"):
+            return 1.0
+        if low in ("no", "false"):
+            return 0.0
+        if _NUMBER.match(value.strip()):
+            return float(value)
+    elif isinstance(value, (bool, int, float)):
+        v = float(value)
+        if math.isfinite(v):
+            return v
+    raise FormatError(
+        f"{where}: score value {value!r} is not a grade (C, I, P, N), a number or a boolean; "
+        "Inspect's value_to_float would count it as 0, sigfast refuses it"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# files
+
+
+def _zip_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
+    """A member's bytes; zstd members (Inspect's default) through compression.zstd or zstandard."""
+    if info.compress_type != _ZIP_ZSTANDARD:
+        return zf.read(info)
+    try:
+        return zf.read(info)  # Python 3.14+, or zipfile patched by zipfile-zstd
+    except NotImplementedError:
+        pass
+    raw = _raw_member(zf, info, path)
+    try:
+        from compression import zstd  # type: ignore[import-not-found]  # Python 3.14+
+
+        data = zstd.decompress(raw)
+    except ImportError:
+        try:
+            import zstandard
+        except ImportError:
+            raise FormatError(
+                "the .eval log is zstd-compressed (Inspect 0.3.1xx and later); reading it needs Python 3.14 or "
+                "the zstandard package: pip install zstandard (or pip install 'sigfast[inspect]')",
+                path=path,
+            ) from None
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
+            data = r.read()
+    import zlib
+
+    if zlib.crc32(data) != info.CRC or len(data) != info.file_size:
+        raise FormatError(f"member {info.filename} of the .eval log is corrupt (CRC or size mismatch)", path=path)
+    return data
+
+
+def _raw_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
+    fp = zf.fp
+    assert fp is not None
+    fp.seek(info.header_offset)
+    head = fp.read(30)
+    if head[:4] != b"PK\x03\x04":
+        raise FormatError(f"member {info.filename} of the .eval log has no local header", path=path)
+    n, m = int.from_bytes(head[26:28], "little"), int.from_bytes(head[28:30], "little")
+    fp.seek(info.header_offset + 30 + n + m)
+    return fp.read(info.compress_size)
+
+
+def _read_eval_zip(path: Path) -> dict[str, Any]:
+    name = str(path)
+    try:
+        zf = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as e:
+        raise FormatError(f"not a readable .eval log (a zip file): {e}", path=name) from None
+    with zf:
+        members = {i.filename: i for i in zf.infolist()}
+        if "header.json" not in members:
+            raise FormatError(
+                "the .eval log has no header.json: the evaluation did not finish (its samples are incomplete)",
+                path=name,
+            )
+        log = _logs.parse_json(_zip_bytes(zf, members["header.json"], name), f"{name}:header.json", "log header")
+        samples = []
+        for fn in sorted(members):
+            if fn.startswith("samples/") and fn.endswith(".json"):
+                samples.append(_logs.parse_json(_zip_bytes(zf, members[fn], name), f"{name}:{fn}", "sample"))
+        log["samples"] = samples
+        if "reductions.json" in members:
+            log["reductions"] = _logs.parse_json(_zip_bytes(zf, members["reductions.json"], name), name, "reductions")
+    return log
+
+
+def _read_any(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(4)
+    except OSError as e:
+        raise FormatError(f"cannot read the log: {e.strerror or e}", path=str(path)) from None
+    if magic == b"PK\x03\x04":
+        return _read_eval_zip(path)
+    log = _logs.read_json(path, "log")
+    if not isinstance(log, dict):
+        raise FormatError("expected a JSON object (an Inspect log)", path=str(path))
+    return log
+
+
+# --------------------------------------------------------------------------------------------
+# the log
+
+
+def _model_name(ev: Mapping[str, Any]) -> str:
+    name = str(ev.get("model") or "")
+    args = ev.get("model_args") or {}
+    rev = args.get("revision") if isinstance(args, Mapping) else None
+    if name and rev not in (None, "", "main"):
+        name = f"{name}@{rev}"
+    return name
+
+
+def _text(v: Any) -> Any:
+    """The input or target as a comparable value (chat messages and lists as their JSON)."""
+    if isinstance(v, str):
+        return v
+    import json
+
+    return json.dumps(v, sort_keys=True, ensure_ascii=False)
+
+
+def read_log(path: Any, *, cluster: str | None = None) -> _logs.LogRun:
+    """One Inspect log as a :class:`~sigfast.formats._logs.LogRun`."""
+    p = Path(os.fspath(path))
+    name = str(p)
+    log = _read_any(p)
+    if "eval" not in log or not isinstance(log.get("eval"), Mapping):
+        raise FormatError("no 'eval' header: not an Inspect log", path=name)
+    ev = log["eval"]
+    status = log.get("status")
+    if status != "success":
+        raise FormatError(
+            f"the log's status is {status!r}, not 'success': the evaluation did not finish, so its samples are "
+            "incomplete; rerun it (inspect eval-retry) and give the finished log",
+            path=name,
+        )
+    samples = log.get("samples")
+    if not samples:
+        raise FormatError("the log holds no samples (it was written with --no-log-samples?)", path=name)
+
+    # one entry per (id, epoch), ids in the log's order of first appearance
+    order: dict[str, int] = {}
+    per_item: list[dict[int, Mapping[str, Any]]] = []
+    first_sample: list[Mapping[str, Any]] = []
+    for s in samples:
+        if not isinstance(s, Mapping) or "id" not in s or "scores" not in s:
+            raise FormatError("a sample without an id or scores", path=name)
+        i = _logs.id_text(s["id"])
+        ep = int(s.get("epoch", 1))
+        k = order.setdefault(i, len(order))
+        if k == len(per_item):
+            per_item.append({})
+            first_sample.append(s)
+        if ep in per_item[k]:
+            raise FormatError(f"sample {i!r}, epoch {ep} occurs twice; every item needs its own id", path=name)
+        per_item[k][ep] = s
+    ids = tuple(order)
+
+    # per-epoch values of every score
+    score_names: list[str] = []
+    per_score_samples: dict[str, list[list[float]]] = {}
+    for k, (i, eps) in enumerate(zip(ids, per_item)):
+        for ep in sorted(eps):
+            s = eps[ep]
+            scores = s.get("scores") or {}
+            for scorer, sc in scores.items():
+                value = sc.get("value") if isinstance(sc, Mapping) else None
+                pairs = value.items() if isinstance(value, Mapping) else [(scorer, value)]
+                for key, v in pairs:
+                    key = str(key)
+                    if key not in per_score_samples:
+                        if k:
+                            raise FormatError(f"sample {i!r} has a score {key!r} the samples before it lack", path=name)
+                        per_score_samples[key] = [[] for _ in ids]
+                        score_names.append(key)
+                    per_score_samples[key][k].append(value_to_float(v, f"{name}: sample {i!r}, epoch {ep}, {key}"))
+    for key, rows in per_score_samples.items():
+        for i, r in zip(ids, rows):
+            if not r:
+                raise FormatError(f"sample {i!r} has no score {key!r}", path=name)
+
+    # the items' values: Inspect's reductions where the log has them, else the mean of the epochs
+    reductions = {str(r.get("scorer")): r for r in log.get("reductions") or () if isinstance(r, Mapping)}
+    reducers = {str(r.get("reducer") or "mean") for r in reductions.values()}
+    reducer = reducers.pop() if len(reducers) == 1 else ("mean" if not reducers else "/".join(sorted(reducers)))
+    values: dict[str, np.ndarray] = {}
+    for key, rows in per_score_samples.items():
+        red = reductions.get(key)
+        if red is not None:
+            got: dict[str, float] = {}
+            for entry in red.get("samples") or ():
+                v = entry.get("value")
+                got[_logs.id_text(entry.get("sample_id"))] = value_to_float(
+                    v, f"{name}: reduction of {key}, sample {entry.get('sample_id')!r}"
+                )
+            missing = [i for i in ids if i not in got]
+            if missing:
+                raise FormatError(f"the reductions of {key} lack the samples {_logs.first_ids(missing)}", path=name)
+            values[key] = np.array([got[i] for i in ids])
+        else:
+            values[key] = np.array([statistics.mean(r) for r in rows])
+
+    # Inspect's own aggregates, and sigfast's in the same order of summation
+    aggregates: dict[str, float] = {}
+    results = log.get("results") or {}
+    for sc in results.get("scores") or ():
+        metrics = sc.get("metrics") or {}
+        key = str(sc.get("name"))
+        for mname in ("accuracy", "mean"):
+            m = metrics.get(mname)
+            if isinstance(m, Mapping) and isinstance(m.get("value"), (int, float)) and key in values:
+                aggregates[key] = float(m["value"])
+                break
+    red_order = {
+        key: [_logs.id_text(e.get("sample_id")) for e in (reductions[key].get("samples") or ())] for key in reductions
+    }
+    scores = {}
+    for key, v in values.items():
+        ordered = red_order.get(key)
+        pos = {i: k for k, i in enumerate(ids)}
+        seq = [v[pos[i]] for i in ordered] if ordered else list(v)
+        scores[key] = _logs.mean_in_order(seq)
+    head = results.get("headline") or {}
+    headline = str(head.get("score") or "") if isinstance(head, Mapping) else ""
+    if headline not in values:
+        headline = score_names[0]
+    epochs = max(len(e) for e in per_item)
+    samples_arr = {key: _logs.pad_samples(rows) for key, rows in per_score_samples.items()} if epochs > 1 else {}
+    clusters = None
+    if cluster is not None:
+        clusters = _logs.cluster_keys([s.get("metadata") or {} for s in first_sample], cluster, name, "sample")
+    setup: dict[str, Any] = {}
+    if ev.get("task_version") not in (None, 0):
+        setup["task version"] = ev.get("task_version")
+    run = _logs.LogRun(
+        harness="inspect",
+        path=name,
+        task=str(ev.get("task") or ""),
+        model=_model_name(ev),
+        ids=ids,
+        values=values,
+        samples=samples_arr,
+        higher_is_better=dict.fromkeys(values, True),
+        clusters=clusters,
+        cluster_field=cluster,
+        checks={
+            "input": tuple(_text(s.get("input")) for s in first_sample),
+            "target": tuple(_text(s.get("target")) for s in first_sample),
+        },
+        aggregates=aggregates,
+        aggregate_source="log header",
+        scores=scores,
+        setup=setup,
+        headline=headline,
+        sample_reducer=reducer,
+        notes=(f"epochs: {epochs}",) if epochs > 1 else (),
+    )
+    return _logs.checked(run)
+
+
+def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
+    if gold is not None:
+        raise InputError("format 'inspect' reads the gold from the logs; give the log files only")
+    options.pop("intersect", None)  # used by the join
+    return _logs.report(read_log(system, **options), "inspect")
+
+
+SPECS = (
+    FormatSpec(
+        name="inspect",
+        description="Inspect (inspect_ai) logs, .eval or .json: samples with ids, epochs and scorers "
+        "(C/I/P grades as value_to_float maps them), items matched by sample id",
+        reference="Inspect's log header (each score's accuracy or mean)",
+        score=_score,
+        options=_logs.COMMON_OPTIONS,
+        aliases=("inspect-ai", "inspect_ai"),
+        extensions=(".eval",),
+        metrics=("choice", "match", "model_graded_qa", "..."),
+        gold_optional=True,
+        join=_logs.join,
+        name_systems=_logs.name_systems,
+    ),
+)

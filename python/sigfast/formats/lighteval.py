@@ -1,0 +1,235 @@
+"""lighteval details: ``details_<task>_<date>.parquet`` with ``results_<date>.json``.
+
+Format ``"lighteval"``: one run per system, given as a details file or a folder of them
+(``OUTPUT/details/<model>/<date>/``, or ``OUTPUT/details/<model>/`` holding one date); ``--task``
+(``-o task=NAME``, with or without the ``|few-shot`` suffix) picks the task where there are
+several. lighteval writes them as
+
+* ``OUTPUT/details/<model>/<date>/details_<task>_<date>.parquet``: one row per document,
+  with the columns ``doc`` (``query``, ``choices``, ``gold_index``, ``id``, ``specific``...),
+  ``model_response`` and ``metric`` (each sample-level metric's value for the document);
+* ``OUTPUT/results/<model>/results_<date>.json``: the model's name (``config_general.model_name``,
+  the system's name), the task versions and lighteval's aggregate of each metric
+  (``results[task][metric]``), which ``sigfast score -f lighteval`` prints beside sigfast's
+  recomputation.
+
+Items are the documents, identified by ``doc.id`` (or ``-o id=FIELD``: a field of ``doc`` or of
+``doc.specific``) and matched by id between systems; the query, choices and gold index must agree
+for every matched item. Metrics: the sample-level metrics with numeric values; the corpus score
+is their mean in row order (``np.mean``, as lighteval's ``corpus_level_fn``). ``-o
+cluster=FIELD`` reads the cluster key from ``doc`` or ``doc.specific``.
+
+Reading Parquet needs ``pyarrow`` (``pip install 'sigfast[parquet]'``), imported only here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from . import _logs
+from ._base import FormatSpec, Option, ScoreReport
+from .records import read_parquet
+
+__all__ = ["SPECS", "find_details", "read_run"]
+
+_DETAILS = re.compile(r"^details_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.:-]+)\.parquet$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}T[\d.:-]+$")
+
+
+def _details_in(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and _DETAILS.match(p.name))
+
+
+def _task_matches(file_task: str, task: str) -> bool:
+    return file_task == task or file_task.rsplit("|", 1)[0] == task
+
+
+def find_details(path: Any, task: str | None) -> Path:
+    """The details file of one run: ``path`` is the file, its date folder, or its model folder (one date)."""
+    p = Path(os.fspath(path))
+    if p.is_file():
+        m = _DETAILS.match(p.name)
+        if m is None:
+            raise FormatError("not a lighteval details file (details_<task>_<date>.parquet)", path=str(p))
+        if task is not None and not _task_matches(m["task"], task):
+            raise InputError(f"{p}: a log of task {m['task']!r}, not of task {task!r} (--task)")
+        return p
+    if not p.is_dir():
+        raise FormatError("no such file or folder", path=str(p))
+    files = _details_in(p)
+    if not files:
+        dates = sorted(d for d in p.iterdir() if d.is_dir() and _DATE.match(d.name) and _details_in(d))
+        if len(dates) > 1:
+            raise InputError(
+                f"{p}: holds {len(dates)} runs ({', '.join(d.name for d in dates)}); give one run's folder"
+            )
+        if not dates:
+            raise FormatError("no lighteval details file (details_<task>_<date>.parquet) in the folder", path=str(p))
+        files = _details_in(dates[0])
+    tasks = {_DETAILS.match(f.name)["task"]: f for f in files}  # type: ignore[index]
+    if task is None:
+        if len(tasks) > 1:
+            raise InputError(
+                f"{p}: holds the details of {len(tasks)} tasks ({', '.join(sorted(tasks))}); pick one with --task"
+            )
+        return next(iter(tasks.values()))
+    hits = [t for t in tasks if _task_matches(t, task)]
+    if len(hits) != 1:
+        raise InputError(
+            f"{p}: {'no' if not hits else 'several'} details of task {task!r} (it has: {', '.join(sorted(tasks))})"
+        )
+    return tasks[hits[0]]
+
+
+def _results_for(details: Path) -> Path | None:
+    """``OUTPUT/results/<model>/results_<date>.json`` for ``OUTPUT/details/<model>/<date>/details_...``."""
+    date = details.parent.name
+    parts = details.parent.parts
+    if "details" not in parts:
+        return None
+    k = len(parts) - 1 - parts[::-1].index("details")
+    root, model = Path(*parts[:k]), Path(*parts[k + 1 : -1]) if len(parts) - k > 2 else Path()
+    for name in (f"results_{date}.json", f"results_{date}.json.gz"):
+        f = root / "results" / model / name
+        if f.is_file():
+            return f
+    return None
+
+
+def _field(doc: Mapping[str, Any], field: str, where: str) -> Any:
+    if "." in field:  # a path into nested fields: specific.id
+        v: Any = doc
+        for part in field.split("."):
+            v = v.get(part) if isinstance(v, Mapping) else None
+        if v is not None:
+            return v
+    spec = doc.get("specific") if isinstance(doc.get("specific"), Mapping) else {}
+    for src in (doc, spec):
+        if field in src and src[field] is not None:
+            return src[field]
+    raise FormatError(f"{where}: the document has no field {field!r} (in doc or doc.specific)")
+
+
+def read_run(path: Any, *, task: str | None = None, id: str | None = None, cluster: str | None = None) -> _logs.LogRun:
+    """One lighteval run's details of one task as a :class:`~sigfast.formats._logs.LogRun`."""
+    details = find_details(path, task)
+    name = str(details)
+    file_task = _DETAILS.match(details.name)["task"]  # type: ignore[index]
+    rows = read_parquet(details)
+    if not rows:
+        raise FormatError("the details file holds no document", path=name)
+    docs = []
+    for k, r in enumerate(rows):
+        doc = r.get("doc")
+        if not isinstance(doc, Mapping) or not isinstance(r.get("metric"), Mapping):
+            raise FormatError(f"row {k + 1} has no doc or metric column (a lighteval details file?)", path=name)
+        docs.append(doc)
+    ids = tuple(_logs.id_text(_field(d, id or "id", f"{name}, row {k + 1}")) for k, d in enumerate(docs))
+    _logs.check_unique(ids, name, what="row")
+    metric_names = list(rows[0]["metric"])
+    values: dict[str, np.ndarray] = {}
+    skipped = []
+    for m in metric_names:
+        col = [r["metric"].get(m) for r in rows]
+        if not all(isinstance(v, (bool, int, float)) and v is not None for v in col):
+            skipped.append(m)
+            continue
+        v = np.array([float(x) for x in col])
+        if not np.isfinite(v).all():
+            bad = int(np.argmin(np.isfinite(v)))
+            raise FormatError(f"document {ids[bad]!r}: {m} = {v[bad]} is not a finite number", path=name)
+        values[m] = v
+    if not values:
+        raise FormatError("no sample-level metric with numeric values", path=name)
+    results_file = _results_for(details)
+    results: Mapping[str, Any] = {}
+    warnings: list[str] = []
+    if results_file is not None:
+        results = _logs.read_json(results_file, "results")
+    else:
+        warnings.append(
+            f"{name}: no results/<model>/results_<date>.json for it: the system is named after its file and "
+            "lighteval's aggregates are not checked"
+        )
+    task_results = (results.get("results") or {}).get(file_task) or {}
+    aggregates = {m: float(task_results[m]) for m in values if isinstance(task_results.get(m), (int, float))}
+    general = results.get("config_general") or {}
+    model = str(general.get("model_name") or "")
+    rev = (
+        (general.get("model_config") or {}).get("revision")
+        if isinstance(general.get("model_config"), Mapping)
+        else None
+    )
+    if model and rev not in (None, "", "main"):
+        model = f"{model}@{rev}"
+    setup = {}
+    version = (results.get("versions") or {}).get(file_task)
+    if version is not None:
+        setup["task version"] = version
+    run = _logs.LogRun(
+        harness="lighteval",
+        path=name,
+        task=file_task,
+        model=model,
+        ids=ids,
+        values=values,
+        higher_is_better=dict.fromkeys(values, True),
+        clusters=_logs.cluster_keys(
+            [{**(d.get("specific") or {}), **{k: v for k, v in d.items() if v is not None}} for d in docs],
+            cluster,
+            name,
+            "document",
+        )
+        if cluster is not None
+        else None,
+        cluster_field=cluster,
+        checks={
+            "query": tuple(str(d.get("query")) for d in docs),
+            "choices": tuple(json.dumps(d.get("choices")) for d in docs),
+            "gold_index": tuple(json.dumps(d.get("gold_index")) for d in docs),
+        },
+        aggregates=aggregates,
+        aggregate_source=results_file.name if results_file is not None else "",
+        scores={m: float(np.mean(v)) for m, v in values.items()},  # lighteval's corpus_level_fn, in row order
+        setup=setup,
+        headline=next(iter(values)),
+        notes=(f"no per-item number: {', '.join(skipped)}",) if skipped else (),
+        warnings=tuple(warnings),
+    )
+    return _logs.checked(run)
+
+
+def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
+    if gold is not None:
+        raise InputError("format 'lighteval' reads the gold from the details; give the details files or folders only")
+    options.pop("intersect", None)  # used by the join
+    return _logs.report(read_run(system, **options), "lighteval")
+
+
+SPECS = (
+    FormatSpec(
+        name="lighteval",
+        description="lighteval details (details_<task>_<date>.parquet, results_<date>.json), items matched by doc id; "
+        "needs pyarrow",
+        reference="lighteval's results file (the aggregate of each metric)",
+        score=_score,
+        options=(
+            Option("task", str, None, help="the task whose details to read from a folder (--task)"),
+            Option("id", str, None, help="a field of doc (or doc.specific) to use as the item id instead of doc.id"),
+            *_logs.COMMON_OPTIONS,
+        ),
+        aliases=("light-eval",),
+        metrics=("acc", "em", "..."),
+        gold_optional=True,
+        join=_logs.join,
+        name_systems=_logs.name_systems,
+    ),
+)

@@ -1,0 +1,277 @@
+"""Per-item records of any harness: JSON lines, CSV/TSV or Parquet, one record per item (or per sample).
+
+Format ``"records"``: one file per system. The fields are named by options:
+
+``-o id=FIELD``
+    the item id (default ``id``); items are matched by id between systems.
+``-o score=FIELD[,FIELD...]``
+    the per-item score(s) (default ``score``); each is a metric named by its
+    field. Values are numbers, booleans (0/1) or numeric strings.
+``-o cluster=FIELD``
+    the item's cluster key (for the clustered tests).
+``-o sample=FIELD``
+    the sample (generation, epoch, seed) a record is of, when an item has
+    several records: the item's value is the mean of its samples, and the
+    samples are kept for repeated-sample inference. Without it, an id that
+    occurs twice is an error.
+``-o model=FIELD``
+    a field naming the model (the same in every record): the system's name.
+``-o check=FIELD[,FIELD...]``
+    fields that must agree between two systems for every matched item (a
+    prompt or target hash, the gold answer).
+``-o layout=jsonl|csv|tsv|parquet``
+    the file layout; default from the extension (``.jsonl``/``.json``,
+    ``.csv``, ``.tsv``, ``.parquet``; ``.gz`` allowed except for Parquet).
+
+The corpus score of a metric is the mean of its items' values. Parquet
+needs ``pyarrow`` (``pip install 'sigfast[parquet]'``), imported only when a
+Parquet file is read.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import FormatError, InputError
+from . import _logs
+from ._base import FormatSpec, Option, ScoreReport
+
+__all__ = ["SPECS", "read_parquet", "read_records", "records_run"]
+
+_LAYOUTS = ("jsonl", "csv", "tsv", "parquet")
+
+
+def _layout(path: Path, layout: str | None) -> str:
+    if layout is not None:
+        return layout
+    name = path.name[:-3] if path.name.endswith(".gz") else path.name
+    ext = os.path.splitext(name)[1].lower()
+    found = {
+        ".jsonl": "jsonl",
+        ".json": "jsonl",
+        ".ndjson": "jsonl",
+        ".csv": "csv",
+        ".tsv": "tsv",
+        ".parquet": "parquet",
+    }
+    if ext not in found:
+        raise FormatError(
+            f"cannot tell the layout from the extension {ext or '(none)'}; give -o layout=jsonl|csv|tsv|parquet",
+            path=str(path),
+        )
+    return found[ext]
+
+
+def read_parquet(path: Path) -> list[dict[str, Any]]:
+    """The rows of a Parquet file as dicts (pyarrow, imported here)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise FormatError(
+            "reading Parquet needs pyarrow: pip install pyarrow (or pip install 'sigfast[parquet]')", path=str(path)
+        ) from None
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as e:
+        raise FormatError(f"not a readable Parquet file: {e}", path=str(path)) from None
+    return table.to_pylist()
+
+
+def read_records(path: Any, layout: str | None = None) -> tuple[list[Mapping[str, Any]], list[int]]:
+    """(records, their line numbers; row numbers for Parquet) of a records file."""
+    p = Path(os.fspath(path))
+    lay = _layout(p, layout)
+    name = str(p)
+    if lay == "parquet":
+        rows = read_parquet(p)
+        return rows, list(range(1, len(rows) + 1))
+    lines = list(_logs.open_text(p, "records"))
+    if lay == "jsonl":
+        recs, where = [], []
+        for ln, line in lines:
+            if not line.strip():
+                continue
+            obj = _logs.parse_json(line, name, "record")
+            if not isinstance(obj, Mapping):
+                raise FormatError("expected one JSON object per line", name, ln)
+            recs.append(obj)
+            where.append(ln)
+        return recs, where
+    text = "".join(line for _, line in lines)
+    reader = csv.DictReader(io.StringIO(text), delimiter="\t" if lay == "tsv" else ",")
+    recs = []
+    where = []
+    for row in reader:
+        if None in row:
+            raise FormatError("more fields than the header names", name, reader.line_num)
+        recs.append(row)
+        where.append(reader.line_num)
+    return recs, where
+
+
+def _fields(v: str | None) -> list[str]:
+    return [f.strip() for f in v.split(",") if f.strip()] if v else []
+
+
+def _number(v: Any, where: str) -> float:
+    if isinstance(v, (bool, np.bool_)):
+        return float(v)
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        f = float(v)
+    elif isinstance(v, str):
+        low = v.strip().lower()
+        if low in ("true", "false"):
+            return float(low == "true")
+        try:
+            f = float(low)
+        except ValueError:
+            raise FormatError(f"{where}: {v!r} is not a number") from None
+    else:
+        raise FormatError(f"{where}: {v!r} is not a number")
+    if not np.isfinite(f):
+        raise FormatError(f"{where}: {v!r} is not a finite number")
+    return f
+
+
+def records_run(
+    recs: Sequence[Mapping[str, Any]],
+    where: Sequence[int],
+    name: str,
+    *,
+    id: str = "id",
+    score: str = "score",
+    cluster: str | None = None,
+    sample: str | None = None,
+    model: str | None = None,
+    check: str | None = None,
+    harness: str = "records",
+    task: str = "",
+    what: str = "line",
+) -> _logs.LogRun:
+    """A :class:`~sigfast.formats._logs.LogRun` from records (dicts) with the fields named."""
+    if not recs:
+        raise FormatError("the file holds no record", path=name)
+    metrics = _fields(score)
+    if not metrics:
+        raise InputError("-o score= names no field")
+    checks = _fields(check)
+    needed = [id, *metrics, *checks] + [f for f in (cluster, sample, model) if f]
+    for k, r in enumerate(recs):
+        missing = [f for f in needed if f not in r]
+        if missing:
+            raise FormatError(
+                f"no field {missing[0]!r} (its fields: {', '.join(map(str, r))}); name the fields with "
+                "-o id=, -o score=, -o cluster=, -o sample=",
+                name,
+                where[k],
+            )
+    order: dict[str, int] = {}
+    rows: list[list[int]] = []
+    for k, r in enumerate(recs):
+        i = _logs.id_text(r[id])
+        j = order.setdefault(i, len(order))
+        if j == len(rows):
+            rows.append([])
+        rows[j].append(k)
+    ids = tuple(order)
+    for i, ks in zip(ids, rows):
+        if len(ks) > 1:
+            if sample is None:
+                raise FormatError(
+                    f"item id {i!r} occurs twice ({what} {where[ks[0]]} and {where[ks[1]]}); every item needs its own "
+                    "id (several samples of one item need a sample field: -o sample=FIELD)",
+                    path=name,
+                )
+            seen: dict[str, int] = {}
+            for k in ks:
+                s = _logs.id_text(recs[k][sample])
+                if s in seen:
+                    raise FormatError(
+                        f"item {i!r}, sample {s!r} occurs twice ({what} {where[seen[s]]} and {where[k]})", path=name
+                    )
+                seen[s] = k
+    values: dict[str, np.ndarray] = {}
+    samples: dict[str, np.ndarray] = {}
+    for m in metrics:
+        per = [[_number(recs[k][m], f"{name}, {what} {where[k]}, {m}") for k in ks] for ks in rows]
+        values[m] = np.array([float(np.mean(p)) for p in per])
+        if any(len(p) > 1 for p in per):
+            samples[m] = _logs.pad_samples(per)
+    for f in [cluster, *checks]:
+        if f is None:
+            continue
+        for i, ks in zip(ids, rows):
+            vals = {_logs.id_text(recs[k][f]) for k in ks}
+            if len(vals) > 1:
+                raise FormatError(f"item {i!r}: its samples disagree on {f} ({', '.join(sorted(vals))})", path=name)
+    firsts = [recs[ks[0]] for ks in rows]
+    model_name = ""
+    if model is not None:
+        names = {str(r[model]) for r in recs}
+        if len(names) > 1:
+            raise FormatError(
+                f"the {model} field names {len(names)} models ({', '.join(sorted(names)[:5])}); give one "
+                "file per model",
+                path=name,
+            )
+        model_name = names.pop()
+    run = _logs.LogRun(
+        harness=harness,
+        path=name,
+        task=task,
+        model=model_name,
+        ids=ids,
+        values=values,
+        samples=samples,
+        higher_is_better=dict.fromkeys(values, True),
+        clusters=_logs.cluster_keys(firsts, cluster, name, "item") if cluster else None,
+        cluster_field=cluster,
+        checks={f: tuple(_logs.id_text(r[f]) for r in firsts) for f in checks},
+        scores={m: _logs.mean_in_order(v) for m, v in values.items()},
+        headline=metrics[0],
+    )
+    return _logs.checked(run)
+
+
+def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
+    if gold is not None:
+        raise InputError("format 'records' reads per-item scores; give the system files only")
+    options.pop("intersect", None)  # used by the join
+    layout = options.pop("layout", None)
+    recs, where = read_records(system, layout)
+    what = "row" if _layout(Path(os.fspath(system)), layout) == "parquet" else "line"
+    return _logs.report(records_run(recs, where, str(system), what=what, **options), "records")
+
+
+SPECS = (
+    FormatSpec(
+        name="records",
+        description="per-item records of any harness (JSON lines, CSV/TSV, Parquet) with the id, score, cluster "
+        "and sample fields named by options; items matched by id",
+        reference="none (the mean of the per-item scores)",
+        score=_score,
+        options=(
+            Option("id", str, "id", help="the field holding the item id"),
+            Option(
+                "score", str, "score", help="the field(s) holding per-item scores (comma-separated: several metrics)"
+            ),
+            Option("sample", str, None, help="the field telling an item's samples apart (several records per item)"),
+            Option("model", str, None, help="the field naming the model (the system's name)"),
+            Option("check", str, None, help="fields that must agree between systems for every item (comma-separated)"),
+            Option("layout", str, None, choices=_LAYOUTS, help="the file layout (default: from the extension)"),
+            *_logs.COMMON_OPTIONS,
+        ),
+        aliases=("per-item-records",),
+        metrics=("score", "..."),
+        gold_optional=True,
+        join=_logs.join,
+        name_systems=_logs.name_systems,
+    ),
+)
