@@ -223,14 +223,19 @@ def test_info_lists_every_metric_each_format_gives():
 
     import fuzzlib
 
-    for fmt in formats.available():
+    for fmt in sorted(set(formats.available()) & set(fuzzlib.FORMAT_SEEDS)):
         gold, system = fuzzlib.FORMAT_SEEDS[fmt]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             rep = formats.score(fmt, DATA / gold if gold else None, DATA / system)
         declared = formats.spec(fmt).metrics
+        # <NAME>: a part the data or an option decides; "...": further metrics the log names (LLM logs)
         pats = [
-            re.compile(re.sub(r"<[A-Z_]+>", ".+", re.escape(m).replace(r"\<", "<").replace(r"\>", ">")) + r"\Z")
+            re.compile(
+                ".+"
+                if m == "..."
+                else re.sub(r"<[A-Z_]+>", ".+", re.escape(m).replace(r"\<", "<").replace(r"\>", ">")) + r"\Z"
+            )
             for m in declared
         ]
         for key in rep.stats:

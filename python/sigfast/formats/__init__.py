@@ -308,7 +308,7 @@ def parse(
         raise InputError(f"format {s.name!r} needs a gold file")
     if not s.needs_gold and gold is not None:
         raise InputError(f"format {s.name!r} reads per-item values and takes no gold file")
-    if gold is None and s.gold_optional and len(paths) > 1:
+    if gold is None and s.gold_from_first and len(paths) > 1:
         # every file holds the gold (conlleval): the others' gold columns must be the first one's
         reports = tuple(s.score(paths[0] if k else None, p, **opts) for k, p in enumerate(paths))
     else:

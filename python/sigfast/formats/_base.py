@@ -442,7 +442,8 @@ class FormatSpec:
     ``views`` lists the unit views, the first being the default.
     ``metrics`` lists every per-item metric ``stats`` offers (for ``sigfast
     info``; the first is the headline); ``<...>`` stands for a part that the
-    data or an option decides (``f1:<TYPE>``: one per chunk type). ``detect(first_lines)`` may claim a
+    data or an option decides (``f1:<TYPE>``: one per chunk type), and a last
+    ``"..."`` for further metrics a log names (the LLM logs). ``detect(first_lines)`` may claim a
     file from its first lines when its extension says nothing.
     ``gold_optional``: the format reads gold from the system file when no
     gold file is given. ``split_unit``: what ``sigfast split`` cuts its
@@ -463,6 +464,9 @@ class FormatSpec:
     detect: Callable[[list[str]], bool] | None = None
     #: the gold may be left out (conlleval: one file holds the gold and the system columns)
     gold_optional: bool = False
+    #: without a gold file, the first system file's gold is the gold the others must have (conlleval: its
+    #: ``score(first, other)`` checks that their tokens and gold tags agree)
+    gold_from_first: bool = False
     #: the unit ``sigfast split`` / ``resample`` cut its files into (one of :data:`SPLIT_UNITS`; None: its
     #: files cannot be cut into units of their own)
     split_unit: str | None = "line"

@@ -48,7 +48,7 @@ clustered and repeated-sample inference:
 from __future__ import annotations
 
 import dataclasses
-import gzip
+import io
 import json
 import math
 import os
@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import FormatError, InputError
-from ._base import ItemStats, Option, ScoreReport
+from ._base import ItemStats, Option, ScoreReport, read_text
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -139,19 +139,11 @@ class LogRun:
 
 
 def open_text(path: str | os.PathLike[str], role: str = "log") -> Iterator[tuple[int, str]]:
-    """(line number, line) of a text file, gunzipped when it is gzip data; errors name the file."""
-    name = str(path)
-    try:
-        with open(path, "rb") as fh:
-            gz = fh.read(2) == b"\x1f\x8b"
-        fh2: Any = gzip.open(path, "rt", encoding="utf-8") if gz else open(path, encoding="utf-8")
-    except OSError as e:
-        raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
-    with fh2:
-        try:
-            yield from enumerate(fh2, 1)
-        except (OSError, EOFError, UnicodeDecodeError) as e:
-            raise FormatError(f"cannot read the {role} file: {e}", path=name) from None
+    """(line number, line) of a text file, read by the formats' one reader (gzip, a byte-order mark,
+    the size limit: :func:`~sigfast.formats._base.read_text`); lines keep their ends, universal
+    newlines as in text mode; errors name the file."""
+    text, _ = read_text(path, role)
+    yield from enumerate(io.StringIO(text, newline=None), 1)
 
 
 def read_json(path: str | os.PathLike[str], role: str = "log") -> Any:

@@ -1027,6 +1027,7 @@ SPECS = (
         score=score_conlleval,
         options=_chunk_options(" "),
         gold_optional=True,
+        gold_from_first=True,
         views=VIEWS,
         metrics=("f1", "precision", "recall", "accuracy", "f1:<TYPE>"),
         split_unit="sentence",

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from . import _logs
-from ._base import FormatSpec, ScoreReport
+from ._base import FormatSpec, ScoreReport, decode_utf8, read_file_bytes
 
 __all__ = ["SPECS", "read_log", "value_to_float"]
 
@@ -131,10 +131,10 @@ def _raw_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
     return fp.read(info.compress_size)
 
 
-def _read_eval_zip(path: Path) -> dict[str, Any]:
+def _read_eval_zip(path: Path, data: bytes | None = None) -> dict[str, Any]:
     name = str(path)
     try:
-        zf = zipfile.ZipFile(path)
+        zf = zipfile.ZipFile(path if data is None else io.BytesIO(data))
     except (OSError, zipfile.BadZipFile) as e:
         raise FormatError(f"not a readable .eval log (a zip file): {e}", path=name) from None
     with zf:
@@ -156,14 +156,11 @@ def _read_eval_zip(path: Path) -> dict[str, Any]:
 
 
 def _read_any(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            magic = fh.read(4)
-    except OSError as e:
-        raise FormatError(f"cannot read the log: {e.strerror or e}", path=str(path)) from None
-    if magic == b"PK\x03\x04":
-        return _read_eval_zip(path)
-    log = _logs.read_json(path, "log")
+    # the formats' one reader: gzip (of a .json or an .eval), a byte-order mark, the size limit
+    data, name = read_file_bytes(path, "log")
+    if data[:4] == b"PK\x03\x04":
+        return _read_eval_zip(path, data)
+    log = _logs.parse_json(decode_utf8(data, name, "log"), name, "log")
     if not isinstance(log, dict):
         raise FormatError("expected a JSON object (an Inspect log)", path=str(path))
     return log

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from . import _logs
-from ._base import FormatSpec, Option, ScoreReport
+from ._base import FormatSpec, Option, ScoreReport, read_file_bytes
 
 __all__ = ["SPECS", "read_parquet", "read_records", "records_run"]
 
@@ -77,8 +77,9 @@ def read_parquet(path: Path) -> list[dict[str, Any]]:
         raise FormatError(
             "reading Parquet needs pyarrow: pip install pyarrow (or pip install 'sigfast[parquet]')", path=str(path)
         ) from None
+    data, _ = read_file_bytes(path, "Parquet")  # the formats' one reader: gzip, the size limit
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(io.BytesIO(data))
     except (OSError, ValueError) as e:
         raise FormatError(f"not a readable Parquet file: {e}", path=str(path)) from None
     return table.to_pylist()
