@@ -469,7 +469,7 @@ class FormatSpec:
     gold_from_first: bool = False
     #: the unit ``sigfast split`` / ``resample`` cut its files into (one of :data:`SPLIT_UNITS`; None: its
     #: files cannot be cut into units of their own)
-    split_unit: str | None = "line"
+    split_unit: str | None = None
     #: how ``--no-punct`` judges its units punctuation
     punct: Punct = FORM_PUNCT
     #: ``join(reports, names, options) -> reports``: the systems' reports with their items matched by id, for

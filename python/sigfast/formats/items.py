@@ -260,6 +260,7 @@ SPECS = (
         description="per-item scores or statistics, one item per line (tab or space separated)",
         score=_scorer("tsv"),
         extensions=(".tsv",),
+        split_unit="line",
         **_COMMON,  # type: ignore[arg-type]
     ),
     FormatSpec(
@@ -269,6 +270,7 @@ SPECS = (
         aliases=("json",),
         extensions=(".jsonl", ".json"),
         detect=_is_jsonl,
+        split_unit="line",
         **_COMMON,  # type: ignore[arg-type]
     ),
     FormatSpec(
@@ -276,7 +278,6 @@ SPECS = (
         description="per-item scores or statistics as a 1-D or 2-D NumPy array",
         score=_scorer("npy"),
         extensions=(".npy",),
-        split_unit=None,
         **_COMMON,  # type: ignore[arg-type]
     ),
 )

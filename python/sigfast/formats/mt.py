@@ -460,5 +460,6 @@ SPECS = (
         ),
         aliases=("sacrebleu", "bleu", "translation"),
         metrics=_METRICS,
+        split_unit="line",
     ),
 )

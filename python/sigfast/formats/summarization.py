@@ -151,6 +151,7 @@ SPECS = (
             ),
         ),
         aliases=("summarization", "rouge_score"),
+        split_unit="line",
         metrics=("<TYPE>", "<TYPE>_precision", "<TYPE>_recall"),
     ),
 )
