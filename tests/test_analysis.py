@@ -391,7 +391,7 @@ def test_cli(tmp_path, capsys):
     rc, out = _run(["diff", str(g), str(a), str(b)], capsys)
     assert rc == 0 and "Units labeled differently: 2 of 3" in out
     rc, out = _run(["oracle", str(g), str(a), str(b), "--matrix", "--json"], capsys)
-    assert rc == 0 and json.loads(out)["oracle"]["oracle"] == 1.0
+    assert rc == 0 and json.loads(out)[0]["oracle"]["oracle"] == 1.0
     rc, out = _run(["agreement", str(g), f"A={a}", f"B={b}", "--markdown"], capsys)
     assert rc == 0 and "| unit | gold | A | B |" in out
     rc, out = _run(

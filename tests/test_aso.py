@@ -351,13 +351,13 @@ def test_result_object():
     assert d["statistic"] == r.statistic == r.epsilon_min
     assert d["systems"] == ["new", "old"]
     assert d["dominant"] == r.dominant and d["reading"] == r.reading
-    for part in ("test:aso", "variant:deepsig", "B:400", "seed:9", "cl:0.95", "dt:0.005", "tau:0.5", "rng:philox"):
+    for part in ("test:aso", "variant:deepsig", "B:400", "seed:9", "conf:0.95", "dt:0.005", "tau:0.5", "stream:philox"):
         assert part in r.signature
     text = str(r)
     assert text.count("\n") >= 6
     assert "ε_min" in text and r.reading in text and r.signature in text and "Dror" in text
     m = sigfast.aso(a, b, num_comparisons=4)
-    assert "cl:0.95/bonferroni(m=4)=0.9875" in m.signature
+    assert "conf:0.95" in m.signature and "correction:bonferroni(m=4)=0.9875" in m.signature
     c = sigfast.compare_seeds({"x": a, "y": b, "z": a + 1}, n_resamples=100)
     with pytest.raises(ValueError):
         c.eps_min[0, 1] = 0  # read-only
@@ -472,7 +472,7 @@ def test_cli_seeds(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "base" in out and "ours" in out and "ε_min" in out and "Welch" in out and "B = 500" in out
     assert main(["aso", f"Baseline={base}", f"Ours={ours}", "--json", "--seed", "3"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]  # JSON output: a list of records
     assert d["systems"] == ["Baseline", "Ours"] and d["seed"] == 3 and d["n_resamples"] == 1000
     ref = sigfast.compare_seeds(
         {"Baseline": np.loadtxt(base), "Ours": np.loadtxt(ours)}, seed=3, n_resamples=1000
@@ -486,7 +486,7 @@ def test_cli_seeds(tmp_path, capsys):
         assert main(["seeds", base, ours, "-n", "100", flag]) == 0
         assert check(capsys.readouterr().out), flag
     for ext, check in [
-        ("json", lambda s: json.loads(s)["n_resamples"] == 100),
+        ("json", lambda s: json.loads(s)[0]["n_resamples"] == 100),
         ("csv", lambda s: s.startswith("a,b,")),
         ("md", lambda s: "| A" in s),
         ("tex", lambda s: "\\toprule" in s),

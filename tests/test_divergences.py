@@ -173,7 +173,7 @@ def test_every_new_option_in_info_and_cli(capsys):
     """The options of this page's reference behaviours are in the schemas (`sigfast info` lists
     them) and work from the command line with `-o`, aer.py's and sacrebleu's names included."""
     assert main(["info", "--json"]) == 0
-    info = {f["name"]: {o["name"] for o in f["options"]} for f in json.loads(capsys.readouterr().out)["formats"]}
+    info = {f["name"]: {o["name"] for o in f["options"]} for f in json.loads(capsys.readouterr().out)[0]["formats"]}
     for fmt, names in {
         "conllx": {"strict"},
         "conll07": {"strict"},

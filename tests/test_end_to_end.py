@@ -163,7 +163,7 @@ def test_pairwise_en_ewt_and_wmt21(shared_data: Path, tmp_path: Path, capsys: py
         )
         == 0
     )
-    res = json.loads(capsys.readouterr().out)
+    res = json.loads(capsys.readouterr().out)[0]
     assert res["metric"] == "las" and len(res["systems"]) == 25
     best = res["systems"][max(range(25), key=lambda i: res["scores"][i])]
     assert best == "HIT-SCIR-18" and res["clusters"][0][0] == "HIT-SCIR-18"
@@ -190,6 +190,6 @@ def test_pairwise_en_ewt_and_wmt21(shared_data: Path, tmp_path: Path, capsys: py
         )
         == 0
     )
-    res = json.loads(capsys.readouterr().out)
+    res = json.loads(capsys.readouterr().out)[0]
     assert res["metric"] == "chrf" and len(res["systems"]) == 19
     assert (tmp_path / "wmt.png").stat().st_size > 10_000

@@ -235,5 +235,5 @@ def test_cli_compare_and_pairwise_with_ter(shared_data, tmp_path, capsys):
     r = [lines(refs[0])]
     assert out[0]["score_x"] == ter.corpus_score(lines(hyps["Facebook-AI"]), r).score
     assert main(["pairwise", "-f", "mt", "-m", "ter", "-n", "200", "--json", str(refs[0]), *files]) == 0
-    pw = json.loads(capsys.readouterr().out)
+    pw = json.loads(capsys.readouterr().out)[0]
     assert pw["metric"] == "ter"

@@ -53,7 +53,7 @@ def test_twenty_random_splits_with_bonferroni(shared_data: Path, tmp_path: Path,
     capsys.readouterr()
     manifest = tmp_path / "s" / "manifest.json"
     assert main(["across-splits", "-f", "conllu", "--manifest", str(manifest), gold, *systems, "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]
     assert d["test"] == "mcnemar" and d["variant"] == "mid-p" and d["correction"] == "bonferroni"
     assert d["splits"] == [f"split{k:02d}" for k in range(20)]
     # split k's McNemar runs on the words of its test sentences (token level), checked directly for split 3

@@ -181,7 +181,7 @@ def test_cli_on_mqm(tmp_path: Path) -> None:
     assert main(args) == 0
     import json
 
-    data = json.loads(out.read_text())
+    data = json.loads(out.read_text())[0]
     assert [r["metric"] for r in data["ranking"]] and data["level"] == "system"
     for ext in (".tex",):
         p = tmp_path / f"r{ext}"

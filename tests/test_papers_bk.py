@@ -17,7 +17,9 @@ and signs with numpy), never by calling the code under test a second way.
 
 from __future__ import annotations
 
+import csv
 import glob
+import io
 import json
 import math
 import os
@@ -148,7 +150,7 @@ def test_cli_pairwise_band_percentile_every_style(tmp_path, capsys) -> None:
     files = _pos_files(tmp_path)
     base = ["pairwise", "--format", "pos", *files, "-n", "2000", "--band", "0", "0.5", "--percentile", "75"]
     assert main([*base, "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]
     # by hand from the JSON matrices: |delta| of the pairs i < j with p in [0, 0.5], 75th percentile
     gains = [abs(d["delta"][i][j]) for i in range(4) for j in range(i + 1, 4) if 0 <= d["pvalues"][i][j] <= 0.5]
     expected = _percentile(gains, 75)
@@ -162,10 +164,13 @@ def test_cli_pairwise_band_percentile_every_style(tmp_path, capsys) -> None:
     text = capsys.readouterr().out
     assert f"gain threshold (all): {shown} points, the 75th percentile of |delta| over {len(gains)}" in text
     assert ("(warning: only" in text) == (len(gains) < 5)
-    for style in ("--csv", "--markdown", "--latex"):
+    for style in ("--markdown", "--latex"):
         assert main([*base, style]) == 0
         out = capsys.readouterr().out
         assert shown in out and "gain threshold" in out
+    assert main([*base, "--csv"]) == 0  # data: one tidy row per pair, the numbers unrounded
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert sorted(abs(float(r["delta"])) for r in rows if 0 <= float(r["pvalue"]) <= 0.5) == sorted(gains)
     assert main([*base, "--output", str(tmp_path / "p.md")]) == 0
     assert shown in (tmp_path / "p.md").read_text()
 
@@ -270,9 +275,11 @@ def test_calibration_per_target_counts_by_hand() -> None:
                     cross_a += a
             assert per[tgt][b]["cross_domain"]["n"] == cross_n
             assert table.rows[b][-1] == ("" if cross_n == 0 else f"{100 * cross_a / cross_n:.1f}% ({cross_n})")
-    for style in ("text", "csv", "markdown", "latex"):
+    for style in ("text", "markdown", "latex"):
         out = sigfast.report.render_tables(tables, style)
         assert "target domain news" in out and "target domain web" in out
+    pairs_seen = {(row["source"], row["target"]) for row in r.rows()}  # tidy data: one row per (source, target, band)
+    assert pairs_seen == {(a, b) for a in ("news", "web") for b in ("news", "web")}
     d = json.loads(r.to_json())
     assert set(d["per_target"]) == {"news", "web"}
     # one domain: the pooled table is the in-domain one; no per-target tables
@@ -313,14 +320,16 @@ def test_cli_calibration_per_target_tables_and_plot(tmp_path, capsys) -> None:
     base = ["calibration", "--format", "conllu", "--metric", "las", *files, "--domains-by-id-prefix"]
     base += ["--size", "20", "--test-sets", "4", "-n", "300"]
     assert main([*base, "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]
     assert d["domains"] == ["news", "web"] and set(d["per_target"]) == {"news", "web"}
     assert main([*base, "--plot", str(tmp_path / "cal.png")]) == 0
     text = capsys.readouterr().out
     assert "target domain news" in text and "from news (in-domain)" in text and "from web" in text
-    for style in ("--csv", "--markdown", "--latex"):
+    for style in ("--markdown", "--latex"):
         assert main([*base, style]) == 0
         assert "target domain web" in capsys.readouterr().out
+    assert main([*base, "--csv"]) == 0  # data: one tidy row per (source, target, band)
+    assert "source,target,in_domain,band_0,band_1,n,agree" in capsys.readouterr().out
     assert (tmp_path / "cal.png").read_bytes()[:4] == b"\x89PNG"
 
 

@@ -131,7 +131,7 @@ def test_standard_split_table2_and_same_test_by_hand() -> None:
         assert row[7] == ("+" if g >= 0 else "") + f"{g:.2f}"
     d = json.loads(r.to_json())
     assert d["standard"]["n_items"] == 450 and len(d["per_split"]) == 12
-    for style in ("text", "csv", "markdown", "latex"):
+    for style in ("text", "markdown", "latex"):
         out = sigfast.report.render_tables(r.tables(), style)
         assert "95" in out and "Wilson" in out
 
@@ -200,16 +200,18 @@ def test_cli_spec_with_standard_every_style(tmp_path, capsys) -> None:
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     base = ["across-splits", "--spec", str(tmp_path / "spec.json")]
     assert main([*base, "--json", "--plot", str(tmp_path / "f.png")]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]
     std = {e["system"]: e for e in d["standard"]["systems"]}
     for s, v in standard.items():
         assert std[s]["wilson"] == pytest.approx(list(_wilson(int(v.sum()), v.size)), abs=1e-12)
     assert main(base) == 0
     text = capsys.readouterr().out
     assert "standard split (450 items)" in text and "95% Wilson" in text and "correct/units" in text
-    for style in ("--csv", "--markdown", "--latex"):
+    for style in ("--markdown", "--latex"):
         assert main([*base, style]) == 0
         assert "Wilson" in capsys.readouterr().out
+    assert main([*base, "--csv"]) == 0  # data: one tidy row per pair of systems
+    assert capsys.readouterr().out.startswith("system_i,system_j,mean_delta,")
     assert main([*base, "--standard", *[str(tmp_path / f"{s}.std.tsv") for s in standard]]) == 1
     assert "given twice" in capsys.readouterr().err
 
@@ -251,7 +253,7 @@ def test_cli_pos_accuracy_wilson_per_split_and_standard(tmp_path, capsys) -> Non
     man = tmp_path / "sp" / "manifest.json"
     args = ["across-splits", "--format", "pos", "--manifest", str(man), *corpus, "--standard", *std, "--json"]
     assert main(args) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]
     assert d["metric"] == "tags accuracy (units)"
     manifest = json.loads(man.read_text())
     for e in d["per_split"]:

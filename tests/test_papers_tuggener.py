@@ -115,9 +115,11 @@ def test_fully_correct_sentences_beside_accuracy():
     assert o.oracle_exact == 2 and o.oracle == 1.0
     js = json.loads(o.to_json())
     assert js["exact"] == {"S1": 1, "S2": 0, "S3": 1} and js["oracle_exact_share"] == 1.0
-    for style in ("text", "markdown", "csv", "latex"):
+    for style in ("text", "markdown", "latex"):
         out = d.format(style)
         assert "correct sentences" in out and "50.00" in out
+    sent = next(row for row in d.rows() if row["kind"] == "sentences")  # tidy data: the counts themselves
+    assert (sent["count"], sent["correct1"], sent["correct2"]) == (2, 1, 1)
     text = o.format()
     assert "correct sentences % (of 2)" in text
 
@@ -158,12 +160,16 @@ def test_every_system_per_label_beside_the_oracle():
     assert [r[0] for r in o.labels] == ["NN", "DT", "VB", "IN", "JJ"]  # most frequent first
     d = o.to_dict()["labels"][0]
     assert d["accuracy"] == {"A": 0.75, "B": 0.75, "C": 0.5} and d["oracle_accuracy"] == 1.0
-    csv = o.format("csv")
+    md = o.format("markdown")
     # columns: most accurate first; gain is over the best single system (B), as Tables 9-10
-    assert "label,count,B,A,C,oracle,gain" in csv
-    assert "all,10,80.00,70.00,50.00,100.00,+20.00" in csv
-    assert "NN,4,75.00,75.00,50.00,100.00,+25.00" in csv
-    assert "DT,2,50.00,100.00,100.00,100.00,+50.00" in csv
+    assert "| label | count | B | A | C | oracle | gain |" in md
+    assert "| all | 10 | 80.00 | 70.00 | 50.00 | 100.00 | +20.00 |" in md
+    assert "| NN | 4 | 75.00 | 75.00 | 50.00 | 100.00 | +25.00 |" in md
+    assert "| DT | 2 | 50.00 | 100.00 | 100.00 | 100.00 | +50.00 |" in md
+    # CSV is tidy data: one row per (label, system), counts as numbers
+    tidy = {(row["label"], row["system"]): (row["count"], row["correct"]) for row in o.rows()}
+    assert tidy[("(all)", "B")] == (10, 8) and tidy[("NN", "oracle")] == (4, 4) and tidy[("DT", "A")] == (2, 2)
+    assert o.format("csv").startswith("label,system,count,correct,accuracy,")
     for style in ("text", "markdown", "latex"):
         assert "oracle" in o.format(style)
 
@@ -180,13 +186,14 @@ def test_per_label_columns_fold_with_many_systems(capsys):
     shown = [n for n in names if n in header.split()]
     assert len(shown) == 8 and set(shown) == {names[k] for k in ranked[:8]}
     assert "4 more systems not shown" in text
-    for style in ("csv", "markdown", "latex"):  # every column
+    for style in ("markdown", "latex"):  # every column
         out = o.format(style)
         assert all(n in out.split("Per gold label")[1] for n in names)
-    csv = o.format("csv", systems=["sys03", "sys00"])
-    assert "label,count,sys03,sys00,oracle,gain" in csv
-    csv = o.format("csv", top_systems=2)
-    assert f"label,count,{names[ranked[0]]},{names[ranked[1]]},oracle,gain" in csv
+    assert {row["system"] for row in o.rows()} == {*names, "oracle"}  # CSV: every system, tidy
+    md = o.format("markdown", systems=["sys03", "sys00"])
+    assert "| label | count | sys03 | sys00 | oracle | gain |" in md
+    md = o.format("markdown", top_systems=2)
+    assert f"| label | count | {names[ranked[0]]} | {names[ranked[1]]} | oracle | gain |" in md
     with pytest.raises(InputError, match="no system named 'nope'"):
         o.format("text", systems=["nope"])
 
@@ -210,10 +217,10 @@ def test_oracle_cli_systems_and_top(tmp_path, capsys):
         f = tmp_path / f"s{k}.conll"
         write(f, v)
         files.append(f)
-    rc, out = _run(["oracle", g, *files, "--systems", "s2,s0", "--csv"], capsys)
-    assert rc == 0 and "label,count,s2,s0,oracle,gain" in out
-    rc, out = _run(["oracle", g, *files, "--top-systems", "1", "--csv"], capsys)
-    assert "label,count,s0,oracle,gain" in out  # ties broken by name
+    rc, out = _run(["oracle", g, *files, "--systems", "s2,s0", "--markdown"], capsys)
+    assert rc == 0 and "| label | count | s2 | s0 | oracle | gain |" in out
+    rc, out = _run(["oracle", g, *files, "--top-systems", "1", "--markdown"], capsys)
+    assert "| label | count | s0 | oracle | gain |" in out  # ties broken by name
     with pytest.raises(InputError):
         _run(["oracle", g, *files, "--systems", "zz"], capsys)
 
@@ -245,13 +252,15 @@ def test_sort_by_accuracy_difference(capsys, tmp_path):
     b = tmp_path / "b.tsv"
     for path, tags in ((g, gold), (a, s1), (b, s2)):
         path.write_text("\n".join(f"w{i}\t{t}" for i, t in enumerate(tags)) + "\n")
-    rc, out = _run(["diff", g, a, b, "--format", "pos", "--csv"], capsys)
-    rows = [ln.split(",")[0] for ln in out.split("Per-label accuracy")[1].splitlines()[3:]]
-    assert rows[:4] == ["NN", "ADJA", "PROAV", "VAIMP"]
-    rc, out = _run(["diff", g, a, b, "--format", "pos", "--sort", "delta", "--csv"], capsys)
+    rc, out = _run(["diff", g, a, b, "--format", "pos", "--markdown"], capsys)
+    rows = [ln.split("|")[1].strip() for ln in out.split("Per-label accuracy")[1].splitlines() if ln.startswith("| ")]
+    assert rows[1:5] == ["NN", "ADJA", "PROAV", "VAIMP"]
+    rc, out = _run(["diff", g, a, b, "--format", "pos", "--sort", "delta", "--markdown"], capsys)
     assert rc == 0
-    rows = [ln.split(",")[0] for ln in out.split("Per-label accuracy")[1].splitlines()[3:]]
-    assert rows[:4] == ["PROAV", "VAIMP", "ADJA", "NN"]
+    rows = [ln.split("|")[1].strip() for ln in out.split("Per-label accuracy")[1].splitlines() if ln.startswith("| ")]
+    assert rows[1:5] == ["PROAV", "VAIMP", "ADJA", "NN"]
+    rc, out = _run(["diff", g, a, b, "--format", "pos", "--csv"], capsys)  # tidy data, by frequency
+    assert [ln.split(",")[1] for ln in out.splitlines() if ln.startswith("label,")] == ["NN", "ADJA", "PROAV", "VAIMP"]
 
 
 # --------------------------------------------------------------------------- punctuation
@@ -321,7 +330,7 @@ def test_no_punct_cli_every_subcommand(capsys):
             assert rc == 0
             assert "punctuation left out: 2 of 10 units" in out, (cmd[0], style)
     rc, out = _run(["diff", g, s, g, "--no-punct", "--json"], capsys)
-    assert json.loads(out)["n_units"] == 8
+    assert json.loads(out)[0]["n_units"] == 8
     with pytest.raises(InputError):
         _run(
             ["oracle", "--format", "conll2012", DATA / "coref_key.conll", DATA / "coref_r1.conll", "--no-punct"], capsys
@@ -391,12 +400,14 @@ def test_coref_diff_carries_arcs(capsys):
     rc, out = _run(argv, capsys)
     assert rc == 0 and "ARCS F1 %" in out and "54.55" in out and "33.33" in out and "61.54" in out
     rc, out = _run([*argv, "--json"], capsys)
-    js = json.loads(out)
+    js = json.loads(out)[0]
     assert js["any"]["arcs1"]["precision"] == pytest.approx(4 / 5)
     assert js["nominal"]["arcs2"]["recall"] == pytest.approx(2 / 7)
-    for style in ("--csv", "--markdown", "--latex"):
+    for style in ("--markdown", "--latex"):
         rc, out = _run([*argv, style], capsys)
         assert "ARCS precision" in out and "54.55" in out
+    rc, out = _run([*argv, "--csv"], capsys)  # tidy data: one row per criterion and transition
+    assert out.startswith("criterion,system1,system2,from,to,count,") and "any,r1,r3,TP,TP," in out
 
 
 # --------------------------------------------------------------------------- coreference: Table 11
@@ -434,16 +445,16 @@ def test_coref_oracle_cli_every_style(capsys, tmp_path):
     line = next(ln for ln in out.splitlines() if ln.startswith("Overall"))
     assert line.split() == ["Overall", "7", "42.86", "57.14", "28.57", "85.71", "+28.57"]
     rc, out = _run([*argv, "--json"], capsys)
-    js = json.loads(out)["nominal"]
+    js = json.loads(out)[0]["nominal"]
     assert js["rows"][1]["type"] == "NOUN" and js["rows"][1]["upper_bound"] == pytest.approx(2 / 3)
-    rc, out = _run([*argv, "--csv"], capsys)
-    assert "Nouns,3,0.00,66.67,0.00,66.67,+0.00" in out
+    rc, out = _run([*argv, "--csv"], capsys)  # tidy data: one row per (mention type, response)
+    assert "NOUN,r2,3,2,0.6666666666666666,nominal," in out and "NOUN,upper bound,3,2," in out
     rc, out = _run([*argv, "--markdown"], capsys)
     assert "| Overall | 7 |" in out
     rc, out = _run([*argv, "--latex"], capsys)
     assert "\\begin{tabular}" in out and "PRP\\$" in out
     rc, out = _run([*argv, "--criterion", "both", "--json"], capsys)
-    assert set(json.loads(out)) == {"any", "nominal"}
+    assert set(json.loads(out)[0]) == {"any", "nominal"}
     target = tmp_path / "t11.tex"
     rc, _ = _run([*argv, "--output", target], capsys)
     assert target.read_text().startswith("% ") or "\\begin{table}" in target.read_text()
@@ -460,8 +471,10 @@ def test_new_outputs_in_every_style_and_file(tmp_path, capsys):
         assert rc == 0 and os.path.getsize(out) > 0
         text = out.read_text()
         if ext == ".json":
-            js = json.loads(text)
+            js = json.loads(text)[0]
             assert js["labels"]["sort"] == "delta" and js["exact2"] == 2
+        elif ext == ".csv":  # tidy data: the sentence counts as a row
+            assert "sentences,," in text
         else:
             assert "correct sentences" in text
         out = tmp_path / f"o{ext}"

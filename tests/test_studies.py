@@ -428,7 +428,7 @@ def _cli(argv):
 
 def test_cli_split_and_resample(tmp_path, capsys):
     assert _cli(["split", str(TINY), "--out", str(tmp_path / "s"), "-k", "3", "--seed", "4", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)[0]
     assert out["n_splits"] == 3 and out["verified"]["ok"]
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert [x["indices"] for x in m["splits"]] == [
@@ -446,7 +446,7 @@ def test_cli_studies_on_item_files(tmp_path, capsys):
         f.write_text("\n".join(f"{v:.6f}" for v in st.values[k, :, 0]) + "\n")
         files.append(str(f))
     assert _cli(["test-size", *files, "--sizes", "100", "400", "-n", "500", "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]
     assert d["sizes"] == [100, 400] and len(d["thresholds"]) == 2
     assert (
         _cli(["calibration", *files, "--size", "100", "--test-sets", "3", "-n", "500", "--bands", "0", "0.05", "1"])
@@ -509,7 +509,7 @@ def test_cli_across_splits_spec(tmp_path, capsys):
     assert (
         _cli(["across-splits", "--spec", str(tmp_path / "spec.json"), "--json", "--plot", str(tmp_path / "a.png")]) == 0
     )
-    d = json.loads(capsys.readouterr().out)
+    d = json.loads(capsys.readouterr().out)[0]
     assert d["splits"] == ["k0", "k1", "k2"]
     assert d["comparisons"][0]["j_significantly_better"] == 2  # as in test_across_splits_mcnemar_by_hand
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import exceptions, io, metrics
+from . import exceptions, io, metrics, signature
 from ._native import STREAM_VERSION, __version__
 from .classical import (
     TestResult,
@@ -92,6 +92,7 @@ __all__ = [
     "replicability",
     "seeds",
     "sign_test",
+    "signature",
     "studies",
     "welch_ttest",
     "wilcoxon",

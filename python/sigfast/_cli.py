@@ -359,34 +359,53 @@ def emit(
     tables: Callable[[], Sequence[Any]] | None = None,
     data: Callable[[], Any] | None = None,
     render: Callable[[str], str] | None = None,
+    results: Sequence[Any] | None = None,
 ) -> None:
     """Print the result in the chosen style and write ``--output`` in its extension's style.
 
-    Either ``render(style)`` renders the result in any style, or: ``text``
-    is the text report, ``tables()`` the result's tables (for CSV, markdown
-    and LaTeX) and ``data()`` its JSON-ready dict or list.
+    ``results`` (result objects, :class:`sigfast.results.Result`) give the data outputs: CSV is
+    their tidy ``rows()`` (one table, numbers at full precision, no comment lines) and JSON a
+    list of their ``to_dict()`` records, so ``pandas.read_csv`` and ``pandas.read_json`` load
+    either as it is. ``render(style)`` renders the result in any other style, or: ``text`` is
+    the text report and ``tables()`` the tables for markdown and LaTeX; ``data()`` replaces the
+    JSON records (a dict is written as a one-record list).
     """
     import json
 
     from .report import EXTENSIONS, render_tables
+    from .results import flat_row, rows_csv
 
     def default(s: str) -> str:
+        if s == "csv" and results is not None:
+            return rows_csv(flat_row(r) for res in results for r in (getattr(res, "to_rows", None) or res.rows)())
+        if s == "json":
+            if data is not None:
+                payload = data()
+            elif render is not None:
+                payload = json.loads(render("json"))
+            else:
+                assert results is not None
+                payload = [r.to_dict() for r in results]
+            if isinstance(payload, dict):
+                payload = [payload]
+            return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+        if render is not None:
+            return render(s)
         if s == "text":
+            if text is None and results is not None:
+                return "".join(r.format("text") for r in results)
             assert text is not None
             return text if text.endswith("\n") else text + "\n"
-        if s == "json":
-            assert data is not None
-            return json.dumps(data(), indent=2, ensure_ascii=False) + "\n"
+        if tables is None and results is not None:
+            return "".join(r.format(s) for r in results)
         assert tables is not None
         return render_tables(tables(), s)
-
-    render = render or default
 
     out = getattr(args, "output", None)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
-            fh.write(render(EXTENSIONS[os.path.splitext(out)[1].lower()]))
-    sys.stdout.write(render(style(args)))
+            fh.write(default(EXTENSIONS[os.path.splitext(out)[1].lower()]))
+    sys.stdout.write(default(style(args)))
     if out:
         print(f"sigfast: wrote {out}", file=sys.stderr)
 

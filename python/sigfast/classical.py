@@ -13,7 +13,6 @@ them to 1e-10 on hundreds of random inputs.
 
 from __future__ import annotations
 
-import json
 import math
 import operator
 from collections.abc import Callable, Mapping
@@ -23,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .exceptions import InputError
-from .results import ConfidenceInterval, _plain
+from .results import ConfidenceInterval, Result, _plain
 
 __all__ = [
     "TestResult",
@@ -46,7 +45,7 @@ _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
 @dataclass(frozen=True)
-class TestResult:
+class TestResult(Result):
     """The outcome of a classical test (scipy-familiar names).
 
     ``statistic`` and ``pvalue`` follow ``test``, ``variant`` and
@@ -69,15 +68,28 @@ class TestResult:
     confidence_level: float | None = None
     confidence_interval: ConfidenceInterval | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    #: A hash of the inputs (:func:`sigfast.signature.hash_data`), set by the test function.
+    data: str = ""
+    #: Where the inputs came from, for the signature (the CLI's McNemar: format and options, view,
+    #: alignment, systems).
+    provenance: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def signature(self) -> str:
-        """What produced the result: the test, variant, sidedness, size and the counts it rests on."""
+        """What produced the result: the test, variant, sidedness, size, the counts it rests on and a
+        hash of the inputs."""
         from .signature import build
 
         counts = {k: v for k, v in self.details.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
         return build(
-            self.test, variant=self.variant, alt=self.alternative, items=self.n, conf=self.confidence_level, **counts
+            self.test,
+            variant=self.variant,
+            alt=self.alternative,
+            items=self.n,
+            conf=self.confidence_level,
+            data=self.data or None,
+            **counts,
+            **self.provenance,
         )
 
     @property
@@ -86,25 +98,21 @@ class TestResult:
         return self.details.get("df")
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "details"}
+        out = {
+            f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name not in ("details", "provenance")
+        }
         out["details"] = {k: _json_value(v) for k, v in self.details.items()}
         out["signature"] = self.signature
         return out
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
-
-    def to_frame(self) -> Any:
-        """A one-row pandas DataFrame (details flattened into columns)."""
-        from ._api import frame
-
+    def rows(self) -> list[dict[str, Any]]:
+        """One tidy row (details flattened into columns)."""
         d = self.to_dict()
         details = d.pop("details")
         ci = d.pop("confidence_interval")
-        if ci is not None:
-            d["confidence_interval_low"], d["confidence_interval_high"] = ci["low"], ci["high"]
-        return frame([{**d, **details}])
+        d["confidence_interval_low"] = None if ci is None else ci["low"]
+        d["confidence_interval_high"] = None if ci is None else ci["high"]
+        return [{**d, **{k: v for k, v in details.items() if not isinstance(v, (list, dict))}}]
 
     def __repr__(self) -> str:
         from ._api import short_repr
@@ -124,6 +132,9 @@ class TestResult:
             },
         )
 
+    def _text(self) -> str:
+        return str(self) + "\n"
+
     def __str__(self) -> str:
         lines = [f"{self.test} ({self.variant}, {self.alternative})"]
         lines.append(f"  statistic = {self.statistic:.6g}   p = {self.pvalue:.6g}   n = {self.n}")
@@ -132,7 +143,24 @@ class TestResult:
         if self.confidence_interval is not None:
             lo, hi = self.confidence_interval
             lines.append(f"  {100 * (self.confidence_level or 0):g}% CI [{lo:.6g}, {hi:.6g}]")
+        lines.append(f"  {self.signature}")
         return "\n".join(lines)
+
+
+def _hashed(func: Callable[..., TestResult]) -> Callable[..., TestResult]:
+    """Record a hash of the test's inputs in its result (the signature's ``data:``)."""
+    import functools
+    from dataclasses import replace
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> TestResult:
+        r = func(*args, **kwargs)
+        from .signature import hash_data
+
+        arrays = [a for a in args if a is not None] + [v for k, v in sorted(kwargs.items()) if k in ("x", "y", "table")]
+        return replace(r, data=hash_data(*[a if isinstance(a, (int, float)) else np.asarray(a) for a in arrays]))
+
+    return wrapper
 
 
 def _json_value(v: Any) -> Any:
@@ -564,6 +592,7 @@ def _binom_p(k: int, n: int, p: float, alternative: str, mid: bool = False) -> f
     return _binom_two_sided(k, n, p)
 
 
+@_hashed
 def binomial_test(k: int, n: int, p: float = 0.5, *, alternative: str = "two-sided", mid_p: bool = False) -> TestResult:
     """Exact binomial test of ``k`` successes in ``n`` trials.
 
@@ -617,6 +646,7 @@ def _discordant(x: Any, y: Any) -> tuple[int, int, int]:
     return b, c, int(xa.size)
 
 
+@_hashed
 def mcnemar(
     x: Any,
     y: Any = None,
@@ -700,6 +730,7 @@ def mcnemar(
     )
 
 
+@_hashed
 def sign_test(
     x: Any,
     y: Any,
@@ -775,6 +806,7 @@ def _degenerate_t(mean: float, alt: str) -> tuple[float, float]:
     return t, (0.0 if (alt == "greater") == (mean > 0) else 1.0)
 
 
+@_hashed
 def paired_ttest(
     x: Any,
     y: Any,
@@ -826,6 +858,7 @@ def paired_ttest(
     )
 
 
+@_hashed
 def welch_ttest(
     x: Any,
     y: Any,
@@ -932,6 +965,7 @@ _MAX_EXACT_WILCOXON = 1000
 _MAX_EXACT_MWU_WORK = 50_000_000  # m * n * min(m, n) integer operations
 
 
+@_hashed
 def wilcoxon(
     x: Any,
     y: Any,
@@ -1090,6 +1124,7 @@ def _mwu_sf_exact(u: int, m: int, n: int) -> float:
     return upper / total if upper <= lower else 1.0 - lower / total
 
 
+@_hashed
 def mann_whitney_u(
     x: Any,
     y: Any,

@@ -288,7 +288,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         args,
         text=_results_text(results, source=f"{parsed.format} vs {source}" if source else None),
         tables=lambda: [_results_table(results)],
-        data=lambda: [r.to_dict() for r in results],
+        results=results,
     )
     return 0
 
@@ -328,9 +328,23 @@ def _results_table(results: list[Any]) -> Any:
     notes = (
         f"test: {r0.test} ({r0.variant}, {r0.alternative}); {r0.n_items} items; {r0.n_resamples:,} resamples; "
         f"seed {r0.seed}; p = {r0.pvalue_method}",
-        *dict.fromkeys(f"signature: {r.signature}" for r in results),
+        *dict.fromkeys(r.sidedness for r in results if r.sidedness),
     )
-    return Table(tuple(head), tuple(tuple(x) for x in rows), notes=notes)
+    sig = signature_notes(
+        [f"{r.systems[1]} vs {r.systems[0]}, {r.metric}" for r in results], [r.signature for r in results]
+    )
+    return Table(tuple(head), tuple(tuple(x) for x in rows), notes=notes, signature="\n".join(sig))
+
+
+def signature_notes(labels: list[str], signatures: list[str]) -> tuple[str, ...]:
+    """The signatures of a table's rows: the part they share once, then what each row adds."""
+    from .signature import shared
+
+    sigs = list(dict.fromkeys(signatures))
+    if len(sigs) == 1:
+        return (f"signature: {sigs[0]}",)
+    common, rest = shared(signatures)
+    return (f"signature (shared): {common}", *(f"  {lab}: {r}" for lab, r in zip(labels, rest)))
 
 
 def _results_text(results: list[Any], source: str | None) -> str:
@@ -377,7 +391,9 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         names = list(units.names)
         correct = [units.correct(k).astype(np.float64) for k in range(len(names))]
         what = f"{units.n_units} units ({parsed.format} {units.view}, align {units.align})"
-        provenance = f"{parsed.format}:{units.view}"
+        from .signature import units_fields
+
+        provenance = {k: v for k, v in units_fields(units).items() if k not in ("data", "systems", "items")}
     else:
         if args.view or getattr(args, "align", None):
             raise _input_error("--view and --align need --format files")
@@ -394,9 +410,14 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
                 + ", ".join(f"{n}: {c.size}" for n, c in zip(names, correct))
             )
         what = f"{correct[0].size} items"
-        provenance = "0/1 files"
+        provenance = {"format": "binary"}
     kw = _mcnemar_kw(args.variant, args.alternative)
-    results = [mcnemar(correct[0], c, **kw) for c in correct[1:]]
+    from dataclasses import replace
+
+    results = [
+        replace(mcnemar(correct[0], c, **kw), provenance={**provenance, "systems": [names[0], n]})
+        for n, c in zip(names[1:], correct[1:])
+    ]
     level = getattr(args, "confidence", 0.95)
     acc = [wilson_interval(int(c.sum()), int(c.size), level) for c in correct]
     from .report import Table, _fmt_p
@@ -421,19 +442,47 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         notes=(
             f"test: McNemar ({results[0].variant}, {results[0].alternative}) on {what}; "
             "fixed/broken = units only the system / only the baseline gets right",
-            f"signature: {results[0].signature}|data:{provenance}",
         ),
+        signature="\n".join(signature_notes(names[1:], [r.signature for r in results])),
     )
+
+    def rows() -> list[dict[str, Any]]:
+        return [
+            {
+                "baseline": names[0],
+                "system": n,
+                "accuracy_baseline": float(correct[0].mean()),
+                "accuracy": float(c.mean()),
+                "wilson_low": float(a[0]),
+                "wilson_high": float(a[1]),
+                "fixed": int(((c == 1) & (correct[0] == 0)).sum()),
+                "broken": int(((c == 0) & (correct[0] == 1)).sum()),
+                **r.rows()[0],
+            }
+            for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results)
+        ]
+
     _cli.emit(
         args,
         text=table.render("text"),
         tables=lambda: [table],
+        results=[_Rows(rows)],
         data=lambda: [
             {"baseline": names[0], "system": n, "accuracy": float(c.mean()), "wilson": list(a), **r.to_dict()}
             for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results)
         ],
     )
     return 0
+
+
+class _Rows:
+    """Tidy rows a command builds itself, for :func:`sigfast._cli.emit` (CSV)."""
+
+    def __init__(self, rows: Any) -> None:
+        self._rows = rows
+
+    def rows(self) -> list[dict[str, Any]]:
+        return list(self._rows())
 
 
 def _ci(ci: Any) -> str:
@@ -479,10 +528,17 @@ def _cmd_score(args: argparse.Namespace) -> int:
         rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
         return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}")]
 
+    def rows() -> list[dict[str, Any]]:
+        return [
+            {"system": n, "format": r.format, "gold": r.gold, "file": r.system, **{m: r.scores[m] for m in metrics}}
+            for n, r in zip(parsed.names, parsed.reports)
+        ]
+
     _cli.emit(
         args,
         text=text,
         tables=tables,
+        results=[_Rows(rows)],
         data=lambda: [
             {"format": r.format, "gold": r.gold, "system": r.system, "name": n, "scores": r.scores}
             for n, r in zip(parsed.names, parsed.reports)
@@ -674,13 +730,14 @@ def _cmd_pairwise(args: argparse.Namespace) -> int:
             d["thresholds"] = [t.to_dict() for t in gain_threshold(r, **th)]
             d["display_scale"] = r.display_scale
             out.append(d)
-        return out[0] if len(out) == 1 else out
+        return out
 
     _cli.emit(
         args,
         text="\n".join(r.report(**th) for r in results),
         tables=lambda: [t for r in results for t in r.tables(**th)],
         data=data,
+        results=results,
     )
     return 0
 
@@ -705,6 +762,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         text=text,
         tables=lambda: [_results_table([r]) for _, r, _ in runs],
         data=lambda: [{"title": title, "seconds": sec, **r.to_dict()} for title, r, sec in runs],
+        results=[_Rows(lambda: [{"title": title, **r.rows()[0]} for title, r, _ in runs])],
     )
     return 0
 
@@ -770,10 +828,42 @@ def _cmd_info(args: argparse.Namespace) -> int:
         lines.append(f"  {m['name']}{aliases}: {m['description']} [{m['reference']}]")
         for p in m["params"]:
             lines.append(f"      {_param_text(p)}: {p['help']}")
+
+    def rows() -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for f in fmts:
+            out.append(
+                {
+                    "kind": "format",
+                    "name": f.name,
+                    "aliases": " ".join(f.aliases),
+                    "reference": f.reference,
+                    "options": " ".join(o.describe() for o in f.options),
+                    "views": " ".join(f.views),
+                    "metrics": " ".join(f.metrics),
+                    "description": f.description,
+                }
+            )
+        for m in mets:
+            out.append(
+                {
+                    "kind": "metric",
+                    "name": m["name"],
+                    "aliases": " ".join(a["name"] for a in m["aliases"]),
+                    "reference": m["reference"],
+                    "options": " ".join(_param_text(p) for p in m["params"]),
+                    "higher_is_better": m["higher_is_better"],
+                    "scale": m["scale"],
+                    "description": m["description"],
+                }
+            )
+        return out
+
     _cli.emit(
         args,
         text="\n".join(lines) + "\n",
         tables=tables,
+        results=[_Rows(rows)],
         data=lambda: {
             "version": _native.__version__,
             "stream_version": _native.STREAM_VERSION,

@@ -1317,3 +1317,31 @@ def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[A
     setup(summary, B)
     _stream(summary, table2, req, 2, B, None, sub=sub)
     return _Pass(summary, None, None, B, None)
+
+
+# --------------------------------------------------------------------------------------------
+# unpaired resampling: ASO's bootstrap of each system's scores over random seeds
+
+
+def run_aso(
+    arrays: list[np.ndarray],
+    names: list[str],
+    pairs: list[tuple[int, int]],
+    dt: float,
+    seed: int,
+    n_resamples: int,
+    n_threads: int | None,
+    keep: bool,
+    progress: Any,
+) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+    """ASO's bootstrap (:mod:`sigfast.seeds`): every system's scores resampled on its own stream,
+    the violation ratio of each pair per resample, summarised in Rust (mean and sd; all of them
+    when ``keep``). Validated here like every request (B, seed, threads)."""
+    B = check_resamples(n_resamples)
+    seed = check_seed(seed)
+    threads = check_threads(n_threads)
+    grid = len(_native.aso_grid(dt))
+    work = float(B) * (grid * (len(arrays) + len(pairs)) + sum(a.size for a in arrays)) * 20.0
+    cb = _resolve_progress(progress, B, work, "ASO bootstrap")
+    vr, _count, mean, sd, samples = _native.aso_bootstrap(arrays, names, pairs, dt, seed, B, threads, keep, cb)
+    return list(vr), list(mean), list(sd), samples

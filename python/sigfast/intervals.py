@@ -18,18 +18,17 @@ over items computed on the sufficient statistics.
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from ._api import checked_keywords
-from .classical import _beta_ppf, _count, _json_value, _ndtr, _ndtri
+from .classical import _beta_ppf, _count, _ndtr, _ndtri
 from .exceptions import InputError
 from .metrics import Metric
-from .results import ConfidenceInterval
+from .results import ConfidenceInterval, Result, flat_row
 
 __all__ = [
     "BootstrapInterval",
@@ -163,7 +162,7 @@ def proportion_interval(
 
 
 @dataclass(frozen=True)
-class BootstrapInterval:
+class BootstrapInterval(Result):
     """A bootstrap confidence interval of a metric (one system) or of δ = metric(y) − metric(x).
 
     ``bias_correction`` (z0) and ``acceleration`` (a) are the BCa constants
@@ -191,19 +190,12 @@ class BootstrapInterval:
     n_valid: int | None = None
     nan_policy: str = "raise"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
-
-    def to_frame(self) -> Any:
-        """A one-row pandas DataFrame."""
-        from ._api import frame
-
-        d = self.to_dict()
-        ci = d.pop("confidence_interval")
-        d["low"], d["high"] = ci["low"], ci["high"]
-        d["systems"] = " vs ".join(d["systems"])
-        d["quantiles"] = str(d["quantiles"])
-        return frame([d])
+    def rows(self) -> list[dict[str, Any]]:
+        """One tidy row: the estimate, the interval ends and the settings, as numbers."""
+        row = flat_row(self.to_dict())
+        row["quantile_low"], row["quantile_high"] = self.quantiles
+        row.pop("quantiles", None)
+        return [row]
 
     def __repr__(self) -> str:
         from ._api import short_repr
@@ -221,15 +213,13 @@ class BootstrapInterval:
             },
         )
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
-
-    def __str__(self) -> str:
+    def _text(self) -> str:
         lo, hi = self.confidence_interval
+        used = "" if self.n_valid in (None, self.n_resamples) else f", {self.n_valid} defined"
         return (
             f"{self.metric} {self.statistic} = {self.estimate:.6g}, {100 * self.confidence_level:g}% "
-            f"{self.method} interval [{lo:.6g}, {hi:.6g}] (B = {self.n_resamples}, seed {self.seed})"
+            f"{self.method} interval [{lo:.6g}, {hi:.6g}] (B = {self.n_resamples}{used}, seed {self.seed})\n"
+            f"  {self.signature}\n"
         )
 
 

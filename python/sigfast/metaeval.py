@@ -24,8 +24,6 @@ dependent correlations (Graham & Baldwin 2014). All heavy loops run in Rust.
 
 from __future__ import annotations
 
-import csv
-import io as _io
 import json
 import math
 import os
@@ -43,6 +41,8 @@ from .executor import DEFAULT_SEED
 from .executor import check_int as _check_int
 from .executor import check_threads as _threads
 from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
+from .results import Result
+from .signature import hash_data
 
 __all__ = [
     "LEVELS",
@@ -275,7 +275,7 @@ def _t_sf(t: float, df: float) -> float:
 
 
 @dataclass(frozen=True)
-class MetaEvalResult:
+class MetaEvalResult(Result):
     """Correlations of metrics with human scores, intervals, and all pairwise tests.
 
     ``pvalues[a, b]`` tests whether metrics a and b correlate differently
@@ -308,24 +308,46 @@ class MetaEvalResult:
     stream_version: int
     systems: tuple[str, ...] = ()
     samples: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: A hash of the human and metric scores (:func:`sigfast.signature.hash_data`).
+    data: str = ""
+    #: The p-value rule: "plus_one" ((c+1)/(B+1)) or "raw" (c/B).
+    p_rule: str = "plus_one"
 
     @property
     def signature(self) -> str:
-        return "|".join(
-            [
-                f"sigfast:{self.version}",
-                "test:metaeval",
-                f"level:{self.level}",
-                f"statistic:{self.statistic}",
-                f"interval:{self.interval_method}",
-                f"pairs:{self.test}",
-                f"alt:{self.alternative}",
-                f"n:{self.n_resamples}",
-                f"seed:{self.seed}",
-                f"correction:{self.correction}",
-                f"rng:philox4x64-10+xoshiro256pp/v{self.stream_version}",
-            ]
+        """Level, statistic, interval and pair test, the metrics compared, B, seed, level, correction,
+        p-value rule and a hash of the scores (:func:`sigfast.signature.build`)."""
+        from .signature import build
+
+        return build(
+            "metaeval",
+            variant=f"{self.level}:{self.statistic}",
+            alt=self.alternative,
+            metric=list(self.metrics),
+            interval=self.interval_method,
+            pairs=self.test,
+            items=self.n_items,
+            systems=self.n_systems,
+            B=self.n_resamples,
+            seed=self.seed,
+            conf=self.confidence_level,
+            correction=f"{self.correction}@{self.alpha:g}",
+            p=self.p_rule,
+            data=self.data or None,
         )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per metric (:meth:`ranking`), with the settings and the signature."""
+        common = {
+            "level": self.level,
+            "statistic": self.statistic,
+            "interval_method": self.interval_method,
+            "test": self.test,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "signature": self.signature,
+        }
+        return [{**r, **common} for r in self.ranking()]
 
     def order(self) -> list[int]:
         """Metric indices, best correlation first (NaN last)."""
@@ -425,15 +447,6 @@ class MetaEvalResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
 
-    def to_csv(self) -> str:
-        """The ranking, one row per metric."""
-        rows = self.ranking()
-        buf = _io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        return buf.getvalue()
-
     def _rows(self) -> tuple[list[str], list[list[str]]]:
         cl = int(round(100 * self.confidence_level))
         order = self.order()
@@ -461,7 +474,7 @@ class MetaEvalResult:
         return format_table(rows, head, markdown=markdown)
 
     def to_markdown(self) -> str:
-        return self.table(markdown=True) + "\n"
+        return self.table(markdown=True) + f"\n\nsignature: {self.signature}\n"
 
     def to_latex(self) -> str:
         head, rows = self._rows()
@@ -479,7 +492,17 @@ class MetaEvalResult:
             prev = r[0]
             out.append(" & ".join(esc(c) for c in r) + r" \\")
         out += [r"\hline", r"\end{tabular}"]
-        return "\n".join(out) + "\n"
+        return "\n".join(out) + f"\n% signature: {self.signature}\n"
+
+    def _text(self) -> str:
+        return str(self) + "\n"
+
+    def format(self, style: str = "text") -> str:
+        if style == "markdown":
+            return self.to_markdown()
+        if style == "latex":
+            return self.to_latex()
+        return super().format(style)
 
     def __str__(self) -> str:
         return (
@@ -740,4 +763,6 @@ def evaluate(
         stream_version=_native.STREAM_VERSION,
         systems=tuple(systems),
         samples=samples if return_samples else None,
+        data=hash_data(h, m, names_l),
+        p_rule=pvalue,
     )

@@ -113,7 +113,7 @@ def run_metaeval(args: argparse.Namespace) -> int:
         "latex": result.to_latex,
         "text": lambda: str(result) + "\n",
     }
-    _cli.emit(args, render=lambda style: render[style]())
+    _cli.emit(args, render=lambda style: render[style](), results=[result])
     return 0
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .classical import _chi2_sf_even
 from .exceptions import InputError
-from .results import _plain
+from .results import Result, _plain
 
 __all__ = ["METHODS", "AdjustedPValues", "ReplicabilityResult", "adjust", "replicability"]
 
@@ -79,7 +79,7 @@ def _alpha(alpha: float) -> float:
 
 
 @dataclass(frozen=True)
-class AdjustedPValues:
+class AdjustedPValues(Result):
     """Adjusted p-values, in the order given; ``np.asarray(result)`` gives them."""
 
     method: str
@@ -97,6 +97,19 @@ class AdjustedPValues:
     def __getitem__(self, i: Any) -> Any:
         return self.adjusted[i]
 
+    @property
+    def signature(self) -> str:
+        """The correction, alpha, the family's size and a hash of the p-values."""
+        from .signature import build
+
+        return build(
+            "adjust",
+            variant=self.method,
+            items=len(self),
+            correction=f"{self.method}@{self.alpha:g}",
+            data=self.pvalues,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "method": self.method,
@@ -104,11 +117,36 @@ class AdjustedPValues:
             "pvalues": self.pvalues.tolist(),
             "adjusted": self.adjusted.tolist(),
             "reject": self.reject.tolist(),
+            "signature": self.signature,
         }
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per hypothesis: its p-value, adjusted p-value and decision."""
+        return [
+            {
+                "hypothesis": i,
+                "pvalue": float(p),
+                "adjusted": float(a),
+                "reject": bool(r),
+                "method": self.method,
+                "alpha": self.alpha,
+                "signature": self.signature,
+            }
+            for i, (p, a, r) in enumerate(zip(self.pvalues, self.adjusted, self.reject))
+        ]
+
+    def _text(self) -> str:
+        return (
+            "\n".join(
+                [f"{self.method} at alpha {self.alpha:g}: {int(self.reject.sum())} of {len(self)} rejected"]
+                + [
+                    f"  p = {p:.6g}  adjusted {a:.6g}{'  *' if r else ''}"
+                    for p, a, r in zip(self.pvalues, self.adjusted, self.reject)
+                ]
+                + [f"  {self.signature}"]
+            )
+            + "\n"
+        )
 
 
 def adjust(pvalues: Sequence[float] | np.ndarray, method: str = "holm", *, alpha: float = 0.05) -> AdjustedPValues:
@@ -169,7 +207,7 @@ def adjust(pvalues: Sequence[float] | np.ndarray, method: str = "holm", *, alpha
 
 
 @dataclass(frozen=True)
-class ReplicabilityResult:
+class ReplicabilityResult(Result):
     """Replicability analysis over N datasets (Dror et al. 2017).
 
     ``k_estimate``: the number of datasets in which the effect is declared
@@ -194,10 +232,45 @@ class ReplicabilityResult:
             return None
         return tuple(self.names[i] for i in self.identified)
 
+    @property
+    def signature(self) -> str:
+        """The method, alpha, the number of datasets and a hash of their p-values (and names)."""
+        from .signature import build
+
+        return build(
+            "replicability",
+            variant=self.method,
+            items=len(self.pvalues),
+            alpha=self.alpha,
+            data=[list(self.pvalues), list(self.names or ())],
+        )
+
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
         out["identified_names"] = _plain(self.identified_names)
+        out["signature"] = self.signature
         return out
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per dataset: its p-value, the partial-conjunction p-value p^{u/N} of
+        u = its rank, and whether Holm identifies it."""
+        names = self.names or tuple(str(i) for i in range(len(self.pvalues)))
+        return [
+            {
+                "dataset": names[i],
+                "pvalue": p,
+                "partial_conjunction": self.partial_conjunction[i],
+                "identified": i in self.identified,
+                "k_estimate": self.k_estimate,
+                "method": self.method,
+                "alpha": self.alpha,
+                "signature": self.signature,
+            }
+            for i, p in enumerate(self.pvalues)
+        ]
+
+    def _text(self) -> str:
+        return f"{self}\n  {self.signature}\n"
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 2)

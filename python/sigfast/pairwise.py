@@ -9,8 +9,6 @@ local run, a process pool and a Ray cluster give the same bytes.
 
 from __future__ import annotations
 
-import csv
-import io as _io
 import json
 import math
 import os
@@ -25,6 +23,7 @@ from ._api import checked_keywords
 from ._plot import pyplot
 from ._progress import ProgressArg
 from .exceptions import InputError
+from .results import Result
 from .significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -111,7 +110,7 @@ class GainThreshold:
 
 
 @dataclass(frozen=True)
-class PairwiseResult:
+class PairwiseResult(Result):
     """All pairs of ``systems``; entry ``[i, j]`` tests system j against system i (δ = m(j) − m(i))."""
 
     systems: tuple[str, ...]
@@ -271,13 +270,24 @@ class PairwiseResult:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
 
-    def to_csv(self) -> str:
-        rows = self.comparisons()
-        buf = _io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["system_i", "system_j"], lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        return buf.getvalue()
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per unordered pair (:meth:`comparisons`) with the metric, the test's
+        settings, the decision and the signature as columns."""
+        common = {
+            "metric": self.metric,
+            "variant": self.variant,
+            "alternative": self.alternative,
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "n_items": self.n_items,
+        }
+        out = []
+        for c in self.comparisons():
+            row = {**c, "significant": bool(c["adjusted"] < self.alpha), **common, "signature": self.signature}
+            out.append(row)
+        return out
 
     def pair_classes(self) -> list[str]:
         """The pair classes present among the pairs, in the order of ``_PAIR_CLASSES``."""
@@ -332,7 +342,8 @@ class PairwiseResult:
                 f"{self.n_items} items, B = {self.n_resamples:,} {self.mode} resamples ({self.resampling}), "
                 f"seed {self.seed}, p = {self.pvalue_method}, correction {self.correction} at alpha {self.alpha}"
             ),
-            notes=(rule, f"signature: {self.signature}"),
+            notes=(rule,),
+            signature=self.signature,
         )
         pair_rows = tuple(
             (
@@ -386,12 +397,6 @@ class PairwiseResult:
             notes=tuple(notes),
         )
 
-    def to_frame(self) -> Any:
-        """One row per unordered pair (:meth:`comparisons`) as a pandas DataFrame."""
-        from ._api import frame
-
-        return frame(self.comparisons())
-
     def __repr__(self) -> str:
         from ._api import short_repr
 
@@ -422,10 +427,10 @@ class PairwiseResult:
         t = self.tables(band=band, percentile=percentile)[0]
         lines = [t.title, format_table(t.rows, t.header)]
         lines += [th.describe(self.display_scale) for th in self.gain_thresholds(band=band, percentile=percentile)]
-        lines += list(t.notes)
+        lines += list(t._notes())
         return "\n".join(lines) + "\n"
 
-    def __str__(self) -> str:
+    def _text(self) -> str:
         return self.report()
 
     # ---------------------------------------------------------------- plots
@@ -745,7 +750,7 @@ def _adjust_matrix(pv: np.ndarray, correction: str, alpha: float) -> np.ndarray:
 
 # --------------------------------------------------------------------------- unpaired scores
 @dataclass(frozen=True)
-class UnpairedPairwiseResult:
+class UnpairedPairwiseResult(Result):
     """All pairs of systems scored on different items (e.g. human judgements).
 
     Entry ``[i, j]`` is the p-value of the one-sided test that system j
@@ -762,12 +767,37 @@ class UnpairedPairwiseResult:
     adjusted: np.ndarray
     correction: str
     alpha: float
+    signature: str = ""
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per ordered pair (i, j): [i, j] tests system j against system i."""
+        s = len(self.systems)
+        return [
+            {
+                "system_i": self.systems[i],
+                "system_j": self.systems[j],
+                "mean_i": float(self.means[i]),
+                "mean_j": float(self.means[j]),
+                "n_i": int(self.n[i]),
+                "n_j": int(self.n[j]),
+                "pvalue": float(self.pvalues[i, j]),
+                "adjusted": float(self.adjusted[i, j]),
+                "test": self.test,
+                "alternative": self.alternative,
+                "correction": self.correction,
+                "signature": self.signature,
+            }
+            for i in range(s)
+            for j in range(s)
+            if i != j
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         def mat(a: np.ndarray) -> list[list[float | None]]:
             return [[None if not math.isfinite(float(v)) else float(v) for v in row] for row in a]
 
         return {
+            "signature": self.signature,
             "systems": list(self.systems),
             "test": self.test,
             "alternative": self.alternative,
@@ -782,6 +812,9 @@ class UnpairedPairwiseResult:
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 2)
         return json.dumps(self.to_dict(), **kwargs)
+
+    def _text(self) -> str:
+        return f"{self.table()}\nsignature: {self.signature}\n"
 
     def table(self, markdown: bool = False) -> str:
         """Systems by mean score with the p-value against each lower-ranked system."""
@@ -853,6 +886,17 @@ def pairwise_unpaired(
         if test == "ranksum"
         else "Welch t-test"
     )
+    from .signature import build
+
+    sig = build(
+        "pairwise_unpaired",
+        variant=f"{test}{'+continuity' if test == 'ranksum' and use_continuity else ''}",
+        alt=alternative,
+        systems=names,
+        items=[a.size for a in arrays],
+        correction=f"{correction}@{alpha:g}",
+        data=arrays,
+    )
     return UnpairedPairwiseResult(
         tuple(names),
         label,
@@ -863,4 +907,5 @@ def pairwise_unpaired(
         _adjust_matrix(pv, correction, alpha),
         correction,
         alpha,
+        sig,
     )

@@ -17,7 +17,6 @@ statistics of two systems (e.g. from a development set) for any metric.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -29,12 +28,13 @@ from . import _native
 from ._api import checked_keywords
 from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcnemar
 from .exceptions import InputError
+from .results import Result
 
 __all__ = ["SampleSizeResult", "bootstrap_power", "bootstrap_sample_size", "mcnemar_power", "mcnemar_sample_size"]
 
 
 @dataclass(frozen=True)
-class SampleSizeResult:
+class SampleSizeResult(Result):
     """The smallest test size ``n`` at which the simulated power reaches ``target_power``.
 
     ``n`` is None when even ``max_n`` items do not reach it. ``curve`` lists
@@ -53,14 +53,45 @@ class SampleSizeResult:
     curve: tuple[tuple[int, float], ...]
     details: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def signature(self) -> str:
+        """The search's settings: test, target power, alpha, the model (gain, discordance) or the pool's
+        metric and data hash, simulations, resamples, seed, tolerance."""
+        from .signature import build
+
+        d = self.details
+        return build(
+            f"sample_size_{self.test}",
+            variant=d.get("variant") or d.get("method"),
+            alt=d.get("alternative"),
+            metric=None,
+            power=self.target_power,
+            alpha=self.alpha,
+            gain=self.gain,
+            discordance=self.discordance,
+            simulations=self.n_simulations,
+            B=d.get("n_resamples"),
+            seed=self.seed,
+            model=d.get("model"),
+            pool_metric=d.get("metric"),
+            correction=d.get("correction"),
+            rtol=d.get("rtol"),
+            data=d.get("data"),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "details"}
         out["details"] = {k: _json_value(v) for k, v in self.details.items()}
+        out["signature"] = self.signature
         return out
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per evaluated test size: (n, estimated power) with the search's settings."""
+        base = {k: v for k, v in self.to_dict().items() if k not in ("curve", "details", "n", "power")}
+        return [{"n_items": int(size), "power": float(pw), "chosen": size == self.n, **base} for size, pw in self.curve]
+
+    def _text(self) -> str:
+        return f"{self}\n  {self.signature}\n"
 
     def __str__(self) -> str:
         if self.n is None and self.gain == 0 and not self.curve:
@@ -505,5 +536,17 @@ def bootstrap_sample_size(
             "model": "pool" if x is not None else "accuracy",
             "power_se": math.sqrt(pw * (1 - pw) / sims),
             "rtol": rtol,
+            **_pool_fields(x, y, metric, metric_params),
         },
     )
+
+
+def _pool_fields(x: Any, y: Any, metric: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The metric and a data hash of a pool of per-item x and y (for the signature)."""
+    if x is None:
+        return {}
+    from .signature import hash_data
+
+    name = metric if isinstance(metric, str) or metric is None else getattr(metric, "name", "custom")
+    label = f"{name or 'mean'}" + (f"[{','.join(f'{k}={v}' for k, v in sorted(params.items()))}]" if params else "")
+    return {"metric": label, "data": hash_data(np.asarray(x), np.asarray(y))}

@@ -45,11 +45,20 @@ def format_result(r: Any) -> str:
             if r.confidence_interval
             else ""
         ),
-        f"  p = {_fmt_p(r.pvalue)}  ({r.count} of {r.n_resamples} resamples, p = {r.pvalue_method})",
-        f"  {r.signature}",
+        f"  p = {_fmt_p(r.pvalue)}  ({r.count} of {_n_used(r)} resamples, p = {r.pvalue_method})",
     ]
+    if getattr(r, "sidedness", ""):
+        lines.append(f"  note: {r.sidedness}")
+    lines.append(f"  {r.signature}")
     lines += [f"  WARNING: {w}" for w in getattr(r, "warnings", ())]
     return "\n".join(lines)
+
+
+def _n_used(r: Any) -> str:
+    n_valid = getattr(r, "n_valid", None)
+    if n_valid is None or n_valid == r.n_resamples:
+        return str(r.n_resamples)
+    return f"{n_valid} defined (of {r.n_resamples})"
 
 
 def format_table(rows: Sequence[Sequence[Any]], header: Sequence[str], markdown: bool = False) -> str:
@@ -86,12 +95,26 @@ EXTENSIONS = {
 
 @dataclass(frozen=True)
 class Table:
-    """A titled table with notes: what every result turns into for text, CSV, markdown and LaTeX."""
+    """A titled table with notes and the signature of what it shows: what every result turns into
+    for text, markdown and LaTeX (CSV output is tidy data: :meth:`sigfast.results.Result.rows`)."""
 
     header: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
     title: str = ""
     notes: tuple[str, ...] = ()
+    #: printed as the last note in text and markdown, as a comment line in LaTeX (never in a caption)
+    signature: str = ""
+
+    def _signature_lines(self) -> tuple[str, ...]:
+        """``signature: ...``, or the lines of :func:`sigfast.cli.signature_notes` (shared part, then each row's)."""
+        if not self.signature:
+            return ()
+        if self.signature.startswith("signature"):
+            return tuple(self.signature.split("\n"))
+        return (f"signature: {self.signature}",)
+
+    def _notes(self) -> tuple[str, ...]:
+        return self.notes + self._signature_lines()
 
     def render(self, style: str) -> str:
         if style == "csv":
@@ -99,21 +122,22 @@ class Table:
         if style == "latex":
             return _latex(self)
         body = format_table(self.rows, self.header, markdown=style == "markdown")
+        notes_all = self._notes()
         if style == "markdown":
             head = f"**{self.title}**\n\n" if self.title else ""
-            notes = "".join(f"\n{n}  " for n in self.notes)
+            notes = "".join(f"\n{n}  " for n in notes_all)
             return head + body + ("\n" + notes if notes else "") + "\n"
         head = f"{self.title}\n" if self.title else ""
-        return head + body + "".join(f"\n{n}" for n in self.notes) + "\n"
+        return head + body + "".join(f"\n{n}" for n in notes_all) + "\n"
 
 
 def render_tables(tables: Sequence[Table], style: str) -> str:
-    """Several tables in one style; CSV tables are separated by an empty line and a ``# title`` line."""
+    """Several tables in one style (text, markdown, LaTeX; CSV for one table only: several tables
+    are not one tidy table, so the CLI writes a result's tidy rows instead)."""
     if style == "csv":
-        out = []
-        for t in tables:
-            out.append((f"# {t.title}\n" if t.title and len(tables) > 1 else "") + t.render("csv"))
-        return "\n".join(out)
+        if len(tables) != 1:
+            raise ValueError("CSV holds one table; write the result's rows() instead")  # pragma: no cover
+        return tables[0].render("csv")
     return "\n".join(t.render(style) for t in tables)
 
 
@@ -180,8 +204,9 @@ def _latex(t: Table) -> str:
     ]
     lines += [" & ".join(latex_escape(c) for c in r) + r" \\" for r in t.rows]
     lines += [r"\bottomrule", r"\end{tabular}"]
-    caption = " ".join([t.title, *t.notes]).strip()
+    caption = " ".join([t.title, *(n for n in t.notes if not n.startswith("signature: "))]).strip()
     if caption:
         lines.append(r"\caption{" + latex_escape(caption) + "}")
     lines.append(r"\end{table}")
-    return "\n".join(lines) + "\n"
+    sigs = [n for n in t.notes if n.startswith("signature: ")] + list(t._signature_lines())
+    return "\n".join(lines) + "\n" + "".join(f"% {sg}\n" for sg in sigs)

@@ -1,15 +1,23 @@
-"""Frozen result objects: every number says how it was produced."""
+"""Frozen result objects: every number says how it was produced.
+
+Every result shares one shape (:class:`Result`): SciPy's names where they
+apply (``statistic``, ``pvalue``, ``confidence_interval``), a ``signature``
+built by :mod:`sigfast.signature`, ``to_dict()``/``to_json()``, ``rows()`` and
+``to_frame()`` as tidy data (one row per system, pair or metric; numbers as
+numbers), and one ``format(style)`` for text, markdown, LaTeX, CSV and JSON.
+"""
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["ConfidenceInterval", "PairedTestResult"]
+__all__ = ["ConfidenceInterval", "PairedTestResult", "Result"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -20,17 +28,138 @@ class ConfidenceInterval(NamedTuple):
 def _plain(v: Any) -> Any:
     if isinstance(v, ConfidenceInterval):
         return {"low": _plain(float(v.low)), "high": _plain(float(v.high))}
-    if isinstance(v, tuple):
+    if isinstance(v, (tuple, list)):
         return [_plain(x) for x in v]
+    if isinstance(v, np.ndarray):
+        return _plain(v.tolist())
+    if isinstance(v, (set, frozenset)):
+        return sorted(_plain(x) for x in v)
+    if isinstance(v, Mapping):
+        return {str(k): _plain(x) for k, x in v.items()}
     if isinstance(v, np.generic):
-        return v.item()
+        return _plain(v.item())
     if isinstance(v, float) and not math.isfinite(v):
         return None
     return v
 
 
+def flat_row(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """One tidy row from a (plain) dict: intervals as ``*_low``/``*_high`` columns, nested mappings
+    as ``outer_inner`` columns, lists of names joined with " vs ", lists of numbers as ``key_0``,
+    ``key_1``, ...; other lists (nested tables) are left out."""
+    row: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            if set(v) == {"low", "high"}:
+                row[f"{key}_low"], row[f"{key}_high"] = v["low"], v["high"]
+            else:
+                row.update(flat_row(v, f"{key}_"))
+        elif isinstance(v, (list, tuple)):
+            if v and all(isinstance(x, str) for x in v):
+                row[key] = " vs ".join(v)
+            elif all(x is None or (isinstance(x, (int, float, np.number)) and not isinstance(x, bool)) for x in v):
+                row.update({f"{key}_{i}": x for i, x in enumerate(v)})
+        else:
+            row[key] = v
+    return row
+
+
+class Result:
+    """The shape every result shares (a mixin of frozen dataclasses).
+
+    A subclass has a ``signature`` (a field or a property built by
+    :func:`sigfast.signature.build`); it may give ``rows()`` (tidy records: one per
+    system, pair or metric, numbers as numbers), ``tables()`` (what text,
+    markdown and LaTeX show) and ``_text()`` (a readable block). The rest follows:
+    ``to_dict``, ``to_json``, ``to_frame``, ``format(style)`` and ``str()``.
+    """
+
+    #: fields left out of to_dict (large arrays kept for the caller)
+    _hidden: tuple[str, ...] = ("distribution", "samples")
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in self._hidden}  # type: ignore[arg-type]
+        out["signature"] = self.signature  # type: ignore[attr-defined]
+        return out
+
+    def to_json(self, **kwargs: Any) -> str:
+        kwargs.setdefault("indent", 2)
+        kwargs.setdefault("ensure_ascii", False)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records: one per system, pair or metric; numbers as numbers (here: one row)."""
+        return [flat_row(self.to_dict())]
+
+    def to_frame(self) -> Any:
+        """:meth:`rows` as a pandas DataFrame (pandas is optional, imported here)."""
+        from ._api import frame
+
+        return frame(self.rows())
+
+    def to_csv(self) -> str:
+        """:meth:`rows` as CSV that ``pandas.read_csv`` loads as it is."""
+        return rows_csv(flat_row(r) for r in self.rows())
+
+    def tables(self) -> list[Any]:
+        """What text, markdown and LaTeX show: by default :meth:`rows` as one table."""
+        from .report import Table
+
+        rows = self.rows()
+        head = tuple(dict.fromkeys(k for r in rows for k in r if k != "signature"))
+        body = tuple(tuple(_cell(r.get(k)) for k in head) for r in rows)
+        return [Table(head, body, title=type(self).__name__, signature=self.signature)]  # type: ignore[attr-defined]
+
+    def _text(self) -> str:
+        from .report import render_tables
+
+        return render_tables(self.tables(), "text")
+
+    def format(self, style: str = "text") -> str:
+        """The result as ``"text"``, ``"markdown"``, ``"latex"`` (the signature in a comment line),
+        ``"csv"`` (:meth:`rows`) or ``"json"`` (:meth:`to_dict`)."""
+        from .report import render_tables
+
+        if style == "text":
+            return self._text()
+        if style == "csv":
+            return self.to_csv()
+        if style == "json":
+            return self.to_json() + "\n"
+        if style in ("markdown", "latex"):
+            return render_tables(self.tables(), style)
+        from .exceptions import InputError
+
+        raise InputError(f"style must be text, markdown, latex, csv or json, got {style!r}")
+
+    def __str__(self) -> str:
+        return self.format("text")
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return "" if v is None else v
+
+
+def rows_csv(rows: Any) -> str:
+    """CSV of tidy records: a header of every key, numbers at full precision, missing as empty."""
+    import csv
+    import io
+
+    rows = list(rows)
+    head = list(dict.fromkeys(k for r in rows for k in r))
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=head, lineterminator="\n", restval="")
+    w.writeheader()
+    for r in rows:
+        w.writerow({k: ("" if v is None or (isinstance(v, float) and v != v) else v) for k, v in r.items()})
+    return buf.getvalue()
+
+
 @dataclass(frozen=True)
-class PairedTestResult:
+class PairedTestResult(Result):
     """The outcome of a paired test of system ``y`` against system ``x``.
 
     ``statistic`` is δ = metric(y) − metric(x); ``pvalue`` follows the
@@ -78,26 +207,55 @@ class PairedTestResult:
         better_y = (self.score_y > self.score_x) == self.higher_is_better
         return self.systems[1] if better_y else self.systems[0]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
+    @property
+    def sidedness(self) -> str:
+        """One line saying which side the p-value and the interval each cover, when they differ
+        (a one-sided p beside a two-sided interval); empty when they agree or there is no interval."""
+        if self.confidence_interval is None or self.alternative == "two-sided":
+            return ""
+        cl = f"{100 * (self.confidence_level or 0):g}%"
+        side = {
+            "observed-direction": "one-sided in the observed direction",
+            "observed-winner": "one-sided (the observed winner)",
+            "greater": "one-sided (greater)",
+            "less": "one-sided (less)",
+        }.get(self.alternative, self.alternative)
+        return (
+            f"p is {side}; the {cl} interval of delta is two-sided (it may include 0 where p < 0.05: "
+            "they answer different questions)"
+        )
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
+    def rows(self) -> list[dict[str, Any]]:
+        """One tidy row: the pair (``system_x``, ``system_y``), scores, δ, p and intervals as numbers."""
+        row = flat_row(self.to_dict())
+        row["system_x"], row["system_y"] = self.systems
+        return [row]
 
-    def to_frame(self) -> Any:
-        """A one-row pandas DataFrame of :meth:`to_dict` (intervals as ``*_low``/``*_high`` columns)."""
-        from ._api import frame
+    def tables(self) -> list[Any]:
+        from .report import Table, _fmt_p, _fmt_score
 
-        row: dict[str, Any] = {}
-        for k, v in self.to_dict().items():
-            if isinstance(v, dict) and set(v) == {"low", "high"}:
-                row[f"{k}_low"], row[f"{k}_high"] = v["low"], v["high"]
-            elif isinstance(v, list):
-                row[k] = " vs ".join(map(str, v))
-            else:
-                row[k] = v
-        return frame([row])
+        scale = self.display_scale
+        ci = self.confidence_interval
+        head = ("baseline", self.metric, "system", self.metric, "delta", "CI", "p")
+        row = (
+            self.systems[0],
+            _fmt_score(scale, self.score_x),
+            self.systems[1],
+            _fmt_score(scale, self.score_y),
+            f"{scale * self.statistic:+.4f}",
+            f"[{scale * ci.low:+.4f}, {scale * ci.high:+.4f}]" if ci else "",
+            _fmt_p(self.pvalue),
+        )
+        notes = (
+            f"test: {self.test} ({self.variant}, {self.alternative})",
+            *([self.sidedness] if self.sidedness else []),
+        )
+        return [Table(head, (row,), notes=notes, signature=self.signature)]
+
+    def _text(self) -> str:
+        from .report import format_result
+
+        return format_result(self) + "\n"
 
     def __repr__(self) -> str:
         from ._api import short_repr

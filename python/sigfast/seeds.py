@@ -40,8 +40,6 @@ alone.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -52,9 +50,8 @@ import numpy as np
 
 from . import _native
 from ._progress import ProgressArg
-from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
-from .results import _plain
+from .results import Result, _plain, flat_row
 
 __all__ = [
     "DEFAULT_DT",
@@ -189,14 +186,14 @@ def _run(
     keep: bool,
     progress: ProgressArg,
 ) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
-    threads = _threads(n_threads)
-    grid = len(_native_call(_native.aso_grid, dt))
-    work = float(n_resamples) * (grid * (len(arrays) + len(pairs)) + sum(a.size for a in arrays)) * 20.0
-    cb = _resolve_progress(progress, n_resamples, work, "ASO bootstrap")
-    vr, _count, mean, sd, samples = _native_call(
-        _native.aso_bootstrap, arrays, names, pairs, dt, seed, n_resamples, threads, keep, cb
-    )
-    return list(vr), list(mean), list(sd), samples
+    from .executor import run_aso
+
+    try:
+        return run_aso(arrays, names, pairs, dt, seed, n_resamples, n_threads, keep, progress)
+    except ValueError as e:  # the core's Error::Input
+        if isinstance(e, InputError):
+            raise
+        raise InputError(str(e)) from None
 
 
 # --------------------------------------------------------------------------
@@ -208,8 +205,28 @@ def _g(v: float) -> str:
     return f"{v:.4f}" if abs(v) < 1000 else f"{v:.4g}"
 
 
+def _aso_signature(r: Any, test: str, **fields: Any) -> str:
+    """The signature of an ASO result or comparison, in the one dialect."""
+    from .signature import build
+
+    correction = None
+    if r.num_comparisons > 1 and r.correction != "none":
+        correction = f"{r.correction}(m={r.num_comparisons})={r.adjusted_confidence_level:.6g}"
+    return build(
+        test,
+        variant=getattr(r, "variant", "deepsig"),
+        B=r.n_resamples,
+        seed=r.seed,
+        conf=r.confidence_level,
+        correction=correction,
+        dt=r.dt,
+        tau=r.tau,
+        **fields,
+    )
+
+
 @dataclass(frozen=True)
-class AsoResult:
+class AsoResult(Result):
     """Almost Stochastic Order of system A over system B.
 
     ``statistic`` is ε_min: the upper ``adjusted_confidence_level`` bound on
@@ -244,6 +261,8 @@ class AsoResult:
     version: str = ""
     stream_version: int = 0
     distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: A hash of the two systems' scores (:func:`sigfast.signature.hash_data`).
+    data: str = ""
 
     @property
     def epsilon_min(self) -> float:
@@ -265,23 +284,9 @@ class AsoResult:
 
     @property
     def signature(self) -> str:
-        """A reproducibility string: test, variant, B, seed, confidence level and the rest."""
-        level = f"cl:{self.confidence_level:g}"
-        if self.num_comparisons > 1 and self.correction != "none":
-            level += f"/{self.correction}(m={self.num_comparisons})={self.adjusted_confidence_level:.6g}"
-        return "|".join(
-            [
-                f"sigfast:{self.version}",
-                f"test:{self.test}",
-                f"variant:{self.variant}",
-                f"B:{self.n_resamples}",
-                f"seed:{self.seed}",
-                level,
-                f"dt:{self.dt:g}",
-                f"tau:{self.tau:g}",
-                f"rng:philox4x64-10+xoshiro256pp/v{self.stream_version}",
-            ]
-        )
+        """What produced the result (:func:`sigfast.signature.build`): test, variant, systems, seeds per
+        system, B, seed, confidence level (and its correction), dt, τ and a hash of the scores."""
+        return _aso_signature(self, "aso", systems=list(self.systems), items=[self.n_a, self.n_b], data=self.data)
 
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
@@ -291,10 +296,13 @@ class AsoResult:
         out["signature"] = self.signature
         return out
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        kwargs.setdefault("ensure_ascii", False)
-        return json.dumps(self.to_dict(), **kwargs)
+    def rows(self) -> list[dict[str, Any]]:
+        row = flat_row(self.to_dict())
+        row["a"], row["b"] = self.systems
+        return [row]
+
+    def _text(self) -> str:
+        return str(self) + "\n"
 
     def __str__(self) -> str:
         a, b = self.systems
@@ -320,7 +328,7 @@ class AsoResult:
 
 
 @dataclass(frozen=True)
-class SeedPair:
+class SeedPair(Result):
     """One pair of systems: ASO both ways and the classical tests of A against B.
 
     ``welch`` and ``mann_whitney`` test A (as ``y``) against B (as ``x``):
@@ -350,8 +358,25 @@ class SeedPair:
             return f"{self.b} ≻ {self.a}"
         return "none"
 
+    @property
+    def signature(self) -> str:
+        """ASO of the pair (its settings and data) with the classical tests' sidedness."""
+        r = self.aso_ab
+        return _aso_signature(
+            r,
+            "seeds_pair",
+            alt=self.welch.alternative,
+            systems=[self.a, self.b],
+            items=[r.n_a, r.n_b],
+            data=r.data,
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [_pair_row(self, self.aso_ab)]
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "signature": self.signature,
             "a": self.a,
             "b": self.b,
             "verdict": self.verdict,
@@ -384,8 +409,37 @@ def _fp(p: float) -> str:
     return f"{p:.4g}" if p >= 1e-4 else f"{p:.2e}"
 
 
+def _pair_row(p: SeedPair, r: AsoResult, **extra: Any) -> dict[str, Any]:
+    return {
+        "a": p.a,
+        "b": p.b,
+        "n_a": r.n_a,
+        "n_b": r.n_b,
+        "mean_a": r.mean_a,
+        "mean_b": r.mean_b,
+        "eps_min_ab": r.statistic,
+        "eps_min_ba": p.aso_ba.statistic,
+        "violation_ratio_ab": r.violation_ratio,
+        "sigma": r.sigma,
+        "verdict": p.verdict,
+        "welch_t": p.welch.statistic,
+        "welch_df": p.welch.df,
+        "welch_p": p.welch.pvalue,
+        "welch_p_adjusted": p.welch_pvalue_adjusted,
+        "mwu_u": p.mann_whitney.statistic,
+        "mwu_p": p.mann_whitney.pvalue,
+        "mwu_p_adjusted": p.mann_whitney_pvalue_adjusted,
+        "confidence_level": r.confidence_level,
+        "adjusted_confidence_level": r.adjusted_confidence_level,
+        "tau": r.tau,
+        "n_resamples": r.n_resamples,
+        "seed": r.seed,
+        **extra,
+    }
+
+
 @dataclass(frozen=True)
-class SeedComparison:
+class SeedComparison(Result):
     """ASO for every pair of systems, with Welch's t and Mann-Whitney U beside it.
 
     ``eps_min[i, j]`` is ε_min of system i over system j (row over column);
@@ -412,10 +466,15 @@ class SeedComparison:
     alternative: str
     version: str = ""
     stream_version: int = 0
+    #: A hash of every system's scores (:func:`sigfast.signature.hash_data`).
+    data: str = ""
 
     @property
     def signature(self) -> str:
-        return self.pairs[0].aso_ab.signature
+        """Every pair's settings, the systems, their seed counts and a hash of all their scores."""
+        return _aso_signature(
+            self, "seeds", alt=self.alternative, systems=list(self.systems), items=list(self.n), data=self.data
+        )
 
     def aso(self, a: str, b: str) -> AsoResult:
         """The ASO result of system ``a`` over system ``b``."""
@@ -524,67 +583,9 @@ class SeedComparison:
         kwargs.setdefault("ensure_ascii", False)
         return json.dumps(self.to_dict(), **kwargs)
 
-    def to_csv(self) -> str:
-        """One row per pair, every number at full precision."""
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(
-            [
-                "a",
-                "b",
-                "n_a",
-                "n_b",
-                "mean_a",
-                "mean_b",
-                "eps_min_ab",
-                "eps_min_ba",
-                "violation_ratio_ab",
-                "sigma",
-                "verdict",
-                "welch_t",
-                "welch_df",
-                "welch_p",
-                "welch_p_adjusted",
-                "mwu_u",
-                "mwu_p",
-                "mwu_p_adjusted",
-                "confidence_level",
-                "adjusted_confidence_level",
-                "tau",
-                "n_resamples",
-                "seed",
-            ]
-        )
-        for p in self.pairs:
-            r = p.aso_ab
-            w.writerow(
-                [
-                    p.a,
-                    p.b,
-                    r.n_a,
-                    r.n_b,
-                    repr(r.mean_a),
-                    repr(r.mean_b),
-                    repr(r.statistic),
-                    repr(p.aso_ba.statistic),
-                    repr(r.violation_ratio),
-                    repr(r.sigma),
-                    p.verdict,
-                    repr(p.welch.statistic),
-                    repr(p.welch.df),
-                    repr(p.welch.pvalue),
-                    repr(p.welch_pvalue_adjusted),
-                    repr(p.mann_whitney.statistic),
-                    repr(p.mann_whitney.pvalue),
-                    repr(p.mann_whitney_pvalue_adjusted),
-                    self.confidence_level,
-                    repr(self.adjusted_confidence_level),
-                    self.tau,
-                    self.n_resamples,
-                    self.seed,
-                ]
-            )
-        return buf.getvalue()
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per pair, every number at full precision."""
+        return [_pair_row(p, p.aso_ab, signature=self.signature) for p in self.pairs]
 
     def to_markdown(self) -> str:
         return f"{self._caption()}\n\n{self.table(markdown=True)}\n\n{_RULE}\n\n`{self.signature}`\n"
@@ -621,7 +622,10 @@ class SeedComparison:
             r"\caption{" + _latex_escape(self._caption()).replace("τ", r"$\tau$") + "}",
             r"\end{table}",
         ]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + f"\n% signature: {self.signature}\n"
+
+    def format(self, style: str = "text") -> str:
+        return self.render(style)
 
     def render(self, fmt: str) -> str:
         """The comparison as ``"text"``, ``"json"``, ``"csv"``, ``"markdown"`` or ``"latex"``."""
@@ -664,8 +668,11 @@ def _result(
     common: dict[str, Any],
     distribution: np.ndarray | None = None,
 ) -> AsoResult:
+    from .signature import hash_data
+
     eps, sigma_hat = _epsilon(vr, sd, a.size, b.size, level)
     return AsoResult(
+        data=hash_data(a, b),
         test="aso",
         variant="deepsig",
         systems=names,
@@ -785,6 +792,7 @@ def compare_seeds(
     """
     from .classical import mann_whitney_u, welch_ttest
     from .multitest import adjust
+    from .signature import hash_data
 
     names, values = _names(scores)
     arrays = [_scores(v, f"scores of {n!r}") for n, v in zip(names, values)]
@@ -836,6 +844,7 @@ def compare_seeds(
         alternative=alternative,
         version=common["version"],
         stream_version=common["stream_version"],
+        data=hash_data(list(names), arrays),
     )
 
 
@@ -940,5 +949,5 @@ def run_cli(args: Any) -> int:
         n_threads=args.threads,
         progress=args.progress,
     )
-    _cli.emit(args, render=res.render)
+    _cli.emit(args, render=res.render, results=[res])
     return 0

@@ -4,7 +4,7 @@ Every result type (paired tests, pairwise, classical tests, intervals,
 studies, analyses, seed comparisons, meta-evaluation) builds its signature
 here, from the fields each stage declares:
 
-``sigfast:VERSION|test:T|variant:V|alt:A|metric:M[params]|format:F[options]|resampling:R|items:N|B:B|seed:S|conf:C|p:P|stream:K|data:HASH``
+``sigfast:VERSION|test:T|variant:V|alt:A|metric:M[params]|format:F[options]|view:W|align:L|resampling:R|items:N|B:B|seed:S|conf:C|p:P|stream:K|data:HASH``
 
 * ``metric`` names the metric with all its parameters, defaults filled in
   (``bleu[max_order=4,smooth=exp,smooth_value=-,effective_order=false]``);
@@ -18,6 +18,9 @@ here, from the fields each stage declares:
 
 Fields that do not apply to a result are left out, never filled with a
 placeholder. Two runs that differ in any setting get different signatures.
+:func:`parse` reads any signature back into a dict (:func:`unparse` writes it
+again); :func:`shared` splits the signatures of a table's rows into the part
+they share, printed once, and what each row adds.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["build", "data_hash", "for_request", "format_part", "metric_part"]
+__all__ = ["build", "data_hash", "for_request", "format_part", "hash_data", "metric_part", "parse", "shared", "unparse"]
 
 _ORDER = (
     "test",
@@ -37,6 +40,7 @@ _ORDER = (
     "metric",
     "format",
     "view",
+    "align",
     "resampling",
     "items",
     "systems",
@@ -50,7 +54,13 @@ _ORDER = (
 )
 
 
+class Part(str):
+    """A signature part already in its final form (``name[key=value,...]``): not escaped again."""
+
+
 def _value(v: Any) -> str:
+    if isinstance(v, Part):
+        return str(v)
     if v is None:
         return "-"
     if isinstance(v, bool):
@@ -72,21 +82,21 @@ def metric_part(metric: Any) -> str:
         return "-"
     native = getattr(metric, "native", None)
     if native is None:
-        return f"custom:{getattr(metric, 'name', 'metric')}"
+        return Part(f"custom:{_value(getattr(metric, 'name', 'metric'))}")
     name = getattr(metric, "name", native)
     params = dict(getattr(metric, "params", {}) or {})
     label = name if name == native else f"{name}={native}"
-    return f"{label}[{_params(params)}]" if params else label
+    return Part(f"{label}[{_params(params)}]" if params else label)
 
 
 def format_part(provenance: Mapping[str, Any] | None) -> str:
     """``format[option=value,...]`` from a Statistics' provenance, or ``arrays``."""
     if not provenance:
-        return "arrays"
+        return Part("arrays")
     opts = dict(provenance.get("options", {}))
     if provenance.get("gold_files", 1) != 1:
         opts["refs"] = provenance["gold_files"]
-    return f"{provenance['format']}[{_params(opts)}]" if opts else str(provenance["format"])
+    return Part(f"{provenance['format']}[{_params(opts)}]" if opts else str(provenance["format"]))
 
 
 def data_hash(stats: Any) -> str:
@@ -100,22 +110,88 @@ def data_hash(stats: Any) -> str:
     return h.hexdigest()[:12]
 
 
-def build(test: str, *, stats: Any = None, metric: Any = None, **fields: Any) -> str:
-    """The signature of a result of ``test``.
+def hash_data(*parts: Any) -> str:
+    """The first 12 hex digits of a SHA-256 over ``parts``: numeric arrays by shape and float64
+    bytes, labels (strings, object arrays) by their text, mappings by sorted items, and
+    sequences part by part; what a result was computed from, so two runs on different inputs
+    never share a signature."""
+    h = hashlib.sha256()
+
+    def feed(x: Any) -> None:
+        if x is None:
+            h.update(b"\x00")
+        elif isinstance(x, (str, bytes)):
+            h.update(b"s" + (x.encode() if isinstance(x, str) else x) + b"\x1e")
+        elif isinstance(x, (bool, int, float, np.generic)):
+            h.update(b"n" + repr(float(x) if not isinstance(x, bool) else int(x)).encode() + b"\x1e")
+        elif isinstance(x, np.ndarray) and (np.issubdtype(x.dtype, np.number) or x.dtype == np.bool_):
+            a = np.ascontiguousarray(x, dtype=np.float64)
+            h.update(b"a" + str(a.shape).encode() + a.tobytes())
+        elif isinstance(x, np.ndarray):  # labels: their text, in one update (units hold ~10^6 of them)
+            h.update(b"o" + str(x.shape).encode())
+            items = x.ravel().tolist()
+            try:
+                text = "\x1f".join(items)
+            except TypeError:  # not all strings
+                text = "\x1f".join(map(str, items))
+            h.update(text.encode("utf-8", "surrogatepass"))
+        elif isinstance(x, Mapping):
+            h.update(b"m")
+            for k in sorted(x, key=str):
+                feed(str(k))
+                feed(x[k])
+        elif hasattr(x, "values") and hasattr(x, "stat_names") and hasattr(x, "systems"):
+            h.update(b"S" + data_hash(x).encode())
+        elif isinstance(x, (list, tuple)):
+            h.update(b"l" + str(len(x)).encode())
+            for v in x:
+                feed(v)
+        else:
+            feed(np.asarray(x))
+        h.update(b"\x1f")
+
+    for p in parts:
+        feed(p)
+    return h.hexdigest()[:12]
+
+
+def units_fields(units: Any) -> dict[str, Any]:
+    """Signature fields of labelled units (``diff``, ``oracle``, ``agreement``, McNemar): the
+    format with its options, the view, the alignment used, the unit count and a hash of the
+    labels."""
+    prov = {"format": units.format or "labels", "options": dict(getattr(units, "options", {}) or {})}
+    return {
+        "format": format_part(prov) if units.format else "labels",
+        "view": units.view,
+        "align": getattr(units, "align", None),
+        "items": units.n_units,
+        "systems": list(units.names),
+        "data": hash_data(units.gold, list(units.systems), list(units.names)),
+    }
+
+
+def build(test: str, *, stats: Any = None, metric: Any = None, units: Any = None, **fields: Any) -> str:
+    """The signature of a result of ``test``: the one builder every result uses.
 
     ``stats`` (a :class:`~sigfast.Statistics`) adds the format with its
     options, the item count and the data hash; ``metric`` (a resolved
-    :class:`~sigfast.metrics.Metric`) adds the metric with its parameters.
-    Other fields (``variant``, ``alt``, ``resampling``, ``B``, ``seed``,
-    ``conf``, ``correction``, ``p``, ``stream``, ``view``, ...) are added as
-    given; None values are left out.
+    :class:`~sigfast.metrics.Metric`, or a list of metric names) adds the metric with its
+    parameters; ``units`` (labelled units) adds format, view, alignment, unit count and a
+    hash of the labels. Other fields (``variant``, ``alt``, ``resampling``, ``B``,
+    ``seed``, ``conf``, ``correction``, ``p``, ``stream``, ``view``, ``data``, ...) are
+    added as given (a ``data`` that is not a string is hashed with :func:`hash_data`);
+    None values are left out. ``stream`` is added wherever a seed or B is.
     """
     from . import _native
 
+    if "data" in fields and fields["data"] is not None and not isinstance(fields["data"], str):
+        fields["data"] = hash_data(fields["data"])
     f: dict[str, str] = {"test": _value(test)}
+    if units is not None:
+        f.update({k: _value(v) for k, v in units_fields(units).items() if v is not None})
     f.update({k: _value(v) for k, v in fields.items() if v is not None})
     if metric is not None:
-        f["metric"] = metric_part(metric)
+        f["metric"] = _value(list(metric)) if isinstance(metric, (list, tuple)) else metric_part(metric)
     if stats is not None:
         f["format"] = format_part(getattr(stats, "provenance", None))
         f.setdefault("items", str(stats.n_items))
@@ -124,6 +200,48 @@ def build(test: str, *, stats: Any = None, metric: Any = None, **fields: Any) ->
         f["stream"] = f"philox4x64-10+xoshiro256pp/v{_native.STREAM_VERSION}"
     keys = [k for k in _ORDER if k in f] + sorted(k for k in f if k not in _ORDER)
     return "|".join([f"sigfast:{_native.__version__}"] + [f"{k}:{f[k]}" for k in keys])
+
+
+def parse(signature: str) -> dict[str, str]:
+    """A signature read back into a dict of its fields (``{"sigfast": VERSION, "test": ..., ...}``),
+    in order; :func:`unparse` writes the same string again. Values stay strings:
+    ``parse_value`` splits ``name[key=value,...]`` parts (metric, format)."""
+    from .exceptions import InputError
+
+    if not isinstance(signature, str) or not signature.startswith("sigfast:"):
+        raise InputError(f"not a sigfast signature: {signature!r} (it starts with 'sigfast:VERSION|')")
+    out: dict[str, str] = {}
+    for part in signature.strip().split("|"):
+        key, colon, value = part.partition(":")
+        if not colon or not key or key in out:
+            raise InputError(f"not a sigfast signature: field {part!r} of {signature!r}")
+        out[key] = value
+    return out
+
+
+def unparse(fields: Mapping[str, Any]) -> str:
+    """The signature string of a dict :func:`parse` returned."""
+    return "|".join(f"{k}:{v}" for k, v in fields.items())
+
+
+def parse_value(value: str) -> tuple[str, dict[str, str]]:
+    """``("bleu", {"max_order": "4", ...})`` from ``"bleu[max_order=4,...]"`` (no brackets: no parameters)."""
+    if not value.endswith("]") or "[" not in value:
+        return value, {}
+    name, _, rest = value.partition("[")
+    params = dict(p.split("=", 1) for p in rest[:-1].split(",") if "=" in p)
+    return name, params
+
+
+def shared(signatures: Any) -> tuple[str, list[str]]:
+    """The fields every signature shares (a signature of its own) and, for each signature, the
+    fields it adds (``key:value|...``), so that a table prints the shared part once."""
+    sigs = [parse(s) for s in signatures]
+    if not sigs:
+        return "", []
+    common = {k: v for k, v in sigs[0].items() if all(s.get(k) == v for s in sigs[1:])}
+    rest = ["|".join(f"{k}:{v}" for k, v in s.items() if k not in common) for s in sigs]
+    return unparse(common), rest
 
 
 def for_request(req: Any, test: str, **fields: Any) -> str:

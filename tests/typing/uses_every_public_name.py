@@ -53,3 +53,5 @@ items = sigfast.io.read_items
 violation = sigfast.seeds.violation_ratio
 print(p, lo, hi, iv, thresholds, up, t, ci, adj, rep, power, size, bpower, bsize, d, o, ag, alpha, aso, seeds, m)
 print(version, err, errs, cd, rd, studies, analysis_units, items, violation)
+fields: dict[str, str] = sigfast.signature.parse(r.signature)
+assert sigfast.signature.unparse(fields) == r.signature

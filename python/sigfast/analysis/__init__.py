@@ -35,7 +35,7 @@ from .coref import (
     coref_oracle,
     read_conll2012,
 )
-from .diff import DiffResult, LabelAccuracy, PairwiseResult, diff, diff_units, label_accuracy, pairwise
+from .diff import DiffResult, LabelAccuracy, PairwiseDiffResult, diff, diff_units, label_accuracy, pairwise
 from .oracle import OracleResult, oracle, oracle_units
 from .report import format_result
 from .units import (
@@ -59,7 +59,7 @@ __all__ = [
     "DiffResult",
     "LabelAccuracy",
     "OracleResult",
-    "PairwiseResult",
+    "PairwiseDiffResult",
     "Units",
     "agreement",
     "agreement_units",
@@ -82,3 +82,11 @@ __all__ = [
     "units_from_labels",
     "without_punct",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name == "PairwiseResult":  # the old name of PairwiseDiffResult (sigfast.PairwiseResult is the pairwise test)
+        from . import diff as _diff
+
+        return _diff.__getattr__(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

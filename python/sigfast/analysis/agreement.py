@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError
+from ..results import Result
+from ..signature import build
 from .units import MISSING, Units
 
 __all__ = ["AgreementResult", "SentenceView", "agreement", "agreement_units", "krippendorff_alpha"]
@@ -109,7 +111,7 @@ class SentenceView:
 
 
 @dataclass(frozen=True)
-class AgreementResult:
+class AgreementResult(Result):
     view: str
     names: tuple[str, ...]
     include_gold: bool
@@ -117,6 +119,9 @@ class AgreementResult:
     sentence_alpha: tuple[float, ...]
     lowest: tuple[SentenceView, ...]
     note: str = ""
+    #: what produced the result (:func:`sigfast.signature.build`): format and options, view, alignment,
+    #: systems, unit count and a hash of the labels
+    signature: str = ""
 
     @property
     def mean_sentence_alpha(self) -> float:
@@ -143,7 +148,23 @@ class AgreementResult:
             "sentence_alpha": [f(x) for x in self.sentence_alpha],
             "lowest": [s.to_dict() for s in self.lowest],
             "note": self.note,
+            "signature": self.signature,
         }
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per sentence: its α (empty where undefined) beside the corpus α."""
+        return [
+            {
+                "sentence": k + 1,
+                "alpha": None if math.isnan(a) else a,
+                "corpus_alpha": self.corpus_alpha,
+                "view": self.view,
+                "include_gold": self.include_gold,
+                "note": self.note,
+                "signature": self.signature,
+            }
+            for k, a in enumerate(self.sentence_alpha)
+        ]
 
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
@@ -164,9 +185,12 @@ class AgreementResult:
         )
 
     def format(self, style: str = "text") -> str:
+        from .diff import _signed
         from .report import format_agreement
 
-        return format_agreement(self, style)
+        if style == "csv":
+            return self.to_csv()
+        return _signed(format_agreement(self, style), self.signature, style)
 
     def __str__(self) -> str:
         return self.format()
@@ -208,6 +232,7 @@ def agreement_units(
         sentence_alpha=per,
         lowest=tuple(views),
         note=note,
+        signature=build("agreement", units=units, variant="gold" if include_gold else None, note=note or None),
     )
 
 

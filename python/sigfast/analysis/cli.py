@@ -54,8 +54,13 @@ def _is_coref(args: argparse.Namespace) -> bool:
     return False
 
 
-def _emit(args: argparse.Namespace, render: Any) -> int:
-    _cli.emit(args, render=lambda style: render(style) if style == "json" else render(style).rstrip("\n") + "\n")
+def _emit(args: argparse.Namespace, render: Any, results: Any = None) -> int:
+    """Print ``render(style)``; CSV is the tidy rows of ``results`` (one table for several results)."""
+    _cli.emit(
+        args,
+        render=lambda style: render(style) if style == "json" else render(style).rstrip("\n") + "\n",
+        results=results,
+    )
     return 0
 
 
@@ -75,7 +80,7 @@ def run_diff(args: argparse.Namespace) -> int:
                 return json.dumps({r.criterion: r.to_dict() for r in results}, ensure_ascii=False, indent=2) + "\n"
             return "\n".join(r.format(style) for r in results)
 
-        return _emit(args, render_coref)
+        return _emit(args, render_coref, results)
     u, note = _units(args, args.gold, [args.system1, args.system2])
     r = diff_units(u, 0, 1, top_k=args.top, note=note)
     return _emit(
@@ -85,6 +90,7 @@ def run_diff(args: argparse.Namespace) -> int:
             if style == "json"
             else r.format(style, max_labels=args.labels, sort=args.sort)
         ),
+        [r],
     )
 
 
@@ -125,12 +131,12 @@ def run_oracle(args: argparse.Namespace) -> int:
             if args.matrix:
                 d["pairwise"] = pairwise(u).to_dict()
             return json.dumps(d, ensure_ascii=False, indent=2) + "\n"
-        out = format_oracle(o, style, per_label=args.labels, systems=chosen, top_systems=args.top_systems)
+        out = o.format(style, per_label=args.labels, systems=chosen, top_systems=args.top_systems)
         if args.matrix:
             out = out.rstrip("\n") + "\n\n" + pairwise(u).format(style)
         return out
 
-    return _emit(args, render)
+    return _emit(args, render, [o, pairwise(u)] if args.matrix else [o])
 
 
 def _run_coref_oracle(args: argparse.Namespace) -> int:
@@ -150,7 +156,7 @@ def _run_coref_oracle(args: argparse.Namespace) -> int:
             return json.dumps({r.criterion: r.to_dict() for r in results}, ensure_ascii=False, indent=2) + "\n"
         return "\n".join(r.format(style) for r in results)
 
-    return _emit(args, render)
+    return _emit(args, render, results)
 
 
 def run_agreement(args: argparse.Namespace) -> int:
@@ -159,7 +165,7 @@ def run_agreement(args: argparse.Namespace) -> int:
     _cli.precheck(args)
     u, note = _units(args, args.gold, args.systems)
     r = agreement_units(u, lowest=args.lowest, include_gold=args.include_gold, min_units=args.min_units, note=note)
-    return _emit(args, lambda style: r.to_json(indent=2) + "\n" if style == "json" else r.format(style))
+    return _emit(args, lambda style: r.to_json(indent=2) + "\n" if style == "json" else r.format(style), [r])
 
 
 def add_cli(subparsers: Any) -> None:

@@ -56,6 +56,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..exceptions import FormatError, InputError
+from ..results import Result
+from ..signature import build
 
 __all__ = [
     "ArcsScores",
@@ -309,7 +311,7 @@ class ArcsScores:
 
 
 @dataclass(frozen=True)
-class CorefDiffResult:
+class CorefDiffResult(Result):
     criterion: str
     system1: str
     system2: str
@@ -337,20 +339,52 @@ class CorefDiffResult:
     def arcs2(self) -> ArcsScores:
         return ArcsScores.from_counts(self.criterion, self.counts2)
 
+    @property
+    def signature(self) -> str:
+        """The criterion, the two responses and a hash of every mention's class transition (the
+        result is a function of them)."""
+        return build(
+            "coref_diff",
+            variant=self.criterion,
+            systems=[self.system1, self.system2],
+            items=self.n_mentions,
+            data=[self.transitions, self.by_type],
+        )
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["share_differ"] = self.share_differ
         d["arcs1"] = self.arcs1.to_dict()
         d["arcs2"] = self.arcs2.to_dict()
+        d["signature"] = self.signature
         return d
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per transition (class in response 1 -> class in response 2) with its count."""
+        return [
+            {
+                "criterion": self.criterion,
+                "system1": self.system1,
+                "system2": self.system2,
+                "from": a,
+                "to": b,
+                "count": self.transitions.get(f"{a}->{b}", 0),
+                "signature": self.signature,
+            }
+            for a in self.classes
+            for b in self.classes
+        ]
 
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
     def format(self, style: str = "text") -> str:
+        from .diff import _signed
         from .report import format_coref_diff
 
-        return format_coref_diff(self, style)
+        if style == "csv":
+            return self.to_csv()
+        return _signed(format_coref_diff(self, style), self.signature, style)
 
     def __str__(self) -> str:
         return self.format()
@@ -444,7 +478,7 @@ _TYPE_LABELS = {"all": "Overall", "NOUN": "Nouns"}
 
 
 @dataclass(frozen=True)
-class CorefOracleResult:
+class CorefOracleResult(Result):
     """Per mention type: (type, classed key mentions, TP of each response, mentions some response gets
     right); the first row is ``all``, then ``NOUN``, ``PRP``, ``PRP$``, then other types by count."""
 
@@ -487,15 +521,58 @@ class CorefOracleResult:
                 }
                 for t, n, tps, u in self.rows
             ],
+            "signature": self.signature,
         }
+
+    @property
+    def signature(self) -> str:
+        """The criterion, the responses, the noun tags and a hash of the per-type counts."""
+        return build(
+            "coref_oracle",
+            variant=self.criterion,
+            systems=list(self.names),
+            noun_tags=list(self.noun_tags),
+            data=[list(r) for r in self.rows],
+        )
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per (mention type, response), the upper bound as response "upper bound"."""
+        out = []
+        for t, n, tps, u in self.rows:
+            for name, tp in [*zip(self.names, tps), ("upper bound", u)]:
+                out.append(
+                    {
+                        "type": t,
+                        "system": name,
+                        "mentions": n,
+                        "tp": tp,
+                        "recall": tp / n if n else None,
+                        "criterion": self.criterion,
+                        "signature": self.signature,
+                    }
+                )
+        return out
+
+    def to_csv(self) -> str:
+        from ..results import rows_csv
+
+        return rows_csv(self.to_rows())
+
+    def to_frame(self) -> Any:
+        from .._api import frame
+
+        return frame(self.to_rows())
 
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
     def format(self, style: str = "text") -> str:
+        from .diff import _signed
         from .report import format_coref_oracle
 
-        return format_coref_oracle(self, style)
+        if style == "csv":
+            return self.to_csv()
+        return _signed(format_coref_oracle(self, style), self.signature, style)
 
     def __str__(self) -> str:
         return self.format()

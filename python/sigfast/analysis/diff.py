@@ -23,9 +23,11 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError
+from ..results import Result
+from ..signature import build
 from .units import Units, exact_sentences
 
-__all__ = ["DiffResult", "LabelAccuracy", "PairwiseResult", "diff", "diff_units", "label_accuracy", "pairwise"]
+__all__ = ["DiffResult", "LabelAccuracy", "PairwiseDiffResult", "diff", "diff_units", "label_accuracy", "pairwise"]
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def label_accuracy(units: Units, systems: Sequence[int] | None = None) -> LabelA
 
 
 @dataclass(frozen=True)
-class DiffResult:
+class DiffResult(Result):
     """Differences between ``system1`` and ``system2`` over the same gold units."""
 
     view: str
@@ -111,6 +113,9 @@ class DiffResult:
     exact1: int = 0
     exact2: int = 0
     note: str = ""
+    #: what produced the result (:func:`sigfast.signature.build`): format and options, view, alignment,
+    #: the two systems, unit count and a hash of the labels
+    signature: str = ""
 
     @property
     def accuracy1(self) -> float:
@@ -159,6 +164,49 @@ class DiffResult:
         )
         return d
 
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records (long format): ``kind`` "all" (every unit), "sentences" (sentences all of whose
+        units a system gets right), "label" (per gold label or group) with each system's correct
+        count, or a transition ("correction", "new error", "changed error") with its count; numbers
+        as numbers; ``note`` says what was left out of the units."""
+        common = {
+            "system1": self.system1,
+            "system2": self.system2,
+            "view": self.view,
+            "note": self.note,
+            "signature": self.signature,
+        }
+        out: list[dict[str, Any]] = [
+            {
+                "kind": "all",
+                "key": "",
+                "count": self.n_units,
+                "correct1": self.n_correct1,
+                "correct2": self.n_correct2,
+                **common,
+            }
+        ]
+        if self.n_sentences:  # sentences all of whose units each system gets right
+            out.append(
+                {
+                    "kind": "sentences",
+                    "key": "",
+                    "count": self.n_sentences,
+                    "correct1": self.exact1,
+                    "correct2": self.exact2,
+                    **common,
+                }
+            )
+        for lab, n, (c1, c2) in self.labels.sorted("frequency"):
+            out.append({"kind": "label", "key": lab, "count": n, "correct1": c1, "correct2": c2, **common})
+        for kind, top in (
+            ("correction", self.top_corrections),
+            ("new error", self.top_new_errors),
+            ("changed error", self.top_changed_errors),
+        ):
+            out += [{"kind": kind, "key": t, "count": c, "correct1": None, "correct2": None, **common} for t, c in top]
+        return out
+
     def to_json(self, sort: str = "frequency", **kw: Any) -> str:
         return json.dumps(self.to_dict(sort), ensure_ascii=False, **kw)
 
@@ -194,10 +242,20 @@ class DiffResult:
     def format(self, style: str = "text", max_labels: int | None = None, sort: str = "frequency") -> str:
         from .report import format_diff
 
-        return format_diff(self, style, max_labels, sort)
+        if style == "csv":
+            return self.to_csv()
+        return _signed(format_diff(self, style, max_labels, sort), self.signature, style)
 
     def __str__(self) -> str:
         return self.format()
+
+
+def _signed(text: str, signature: str, style: str) -> str:
+    """A report with its signature: a last line (text, markdown) or a comment line (LaTeX)."""
+    if style == "json" or not signature:
+        return text
+    line = f"% signature: {signature}" if style == "latex" else f"signature: {signature}"
+    return text.rstrip("\n") + "\n" + line + "\n"
 
 
 def _nan_none(x: float) -> float | None:
@@ -250,6 +308,7 @@ def diff_units(
         exact1=exact_sentences(units, ca),
         exact2=exact_sentences(units, cb),
         note=note,
+        signature=build("diff", units=units, systems=[units.names[i], units.names[j]], top=top_k, note=note or None),
     )
 
 
@@ -278,8 +337,12 @@ def diff(
 
 
 @dataclass(frozen=True)
-class PairwiseResult:
-    """Share of units labeled differently (``differ[i][j]``) beside Δaccuracy (``delta[i][j]`` = acc_j − acc_i)."""
+class PairwiseDiffResult(Result):
+    """Share of units labeled differently (``differ[i][j]``) beside Δaccuracy (``delta[i][j]`` = acc_j − acc_i).
+
+    (Named ``PairwiseResult`` before; that name is :class:`sigfast.PairwiseResult`, the
+    all-pairs significance test.)
+    """
 
     view: str
     names: tuple[str, ...]
@@ -287,6 +350,7 @@ class PairwiseResult:
     accuracy: tuple[float, ...]
     differ: tuple[tuple[float, ...], ...]
     delta: tuple[tuple[float, ...], ...]
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -294,16 +358,38 @@ class PairwiseResult:
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per ordered pair (i, j): share of units labeled differently and Δaccuracy."""
+        n = len(self.names)
+        return [
+            {
+                "system_i": self.names[i],
+                "system_j": self.names[j],
+                "accuracy_i": self.accuracy[i],
+                "accuracy_j": self.accuracy[j],
+                "differ": self.differ[i][j],
+                "delta": self.delta[i][j],
+                "view": self.view,
+                "n_units": self.n_units,
+                "signature": self.signature,
+            }
+            for i in range(n)
+            for j in range(n)
+            if i != j
+        ]
+
     def format(self, style: str = "text") -> str:
         from .report import format_pairwise
 
-        return format_pairwise(self, style)
+        if style == "csv":
+            return self.to_csv()
+        return _signed(format_pairwise(self, style), self.signature, style)
 
     def __str__(self) -> str:
         return self.format()
 
 
-def pairwise(units: Units) -> PairwiseResult:
+def pairwise(units: Units) -> PairwiseDiffResult:
     n = len(units.names)
     if n < 2:
         raise InputError("a pairwise matrix needs at least two systems")
@@ -313,11 +399,26 @@ def pairwise(units: Units) -> PairwiseResult:
     acc = [float(np.mean(units.systems[k] == units.gold)) if N else float("nan") for k in range(n)]
     differ = [[float(np.mean(arr[i] != arr[j])) if N else float("nan") for j in range(n)] for i in range(n)]
     delta = [[acc[j] - acc[i] for j in range(n)] for i in range(n)]
-    return PairwiseResult(
+    return PairwiseDiffResult(
         view=units.view,
         names=units.names,
         n_units=N,
         accuracy=tuple(acc),
         differ=tuple(tuple(r) for r in differ),
         delta=tuple(tuple(r) for r in delta),
+        signature=build("diff_pairwise", units=units),
     )
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PairwiseResult":  # the old name of PairwiseDiffResult
+        import warnings
+
+        warnings.warn(
+            "sigfast.analysis.diff.PairwiseResult is now PairwiseDiffResult (sigfast.PairwiseResult is the "
+            "all-pairs significance test)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return PairwiseDiffResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

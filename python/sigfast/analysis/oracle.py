@@ -19,13 +19,15 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import InputError
+from ..results import Result
+from ..signature import build
 from .units import Units, exact_sentences
 
 __all__ = ["OracleResult", "oracle", "oracle_units"]
 
 
 @dataclass(frozen=True)
-class OracleResult:
+class OracleResult(Result):
     """``accuracy[k]`` of each system, the ``oracle`` accuracy and per-label rows
     (label, count, best single system's correct count on it, oracle correct count).
 
@@ -51,6 +53,9 @@ class OracleResult:
     exact: tuple[int, ...] = ()
     oracle_exact: int = 0
     note: str = ""
+    #: what produced the result (:func:`sigfast.signature.build`): format and options, view, alignment,
+    #: systems, unit count and a hash of the labels
+    signature: str = ""
 
     @property
     def accuracy(self) -> tuple[float, ...]:
@@ -113,13 +118,22 @@ class OracleResult:
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
-    def to_frame(self) -> Any:
-        """One row per system (correct units, accuracy) plus the oracle, as a pandas DataFrame."""
-        from .._api import frame
-
-        rows = [{"system": n, "correct": c, "accuracy": a} for n, c, a in zip(self.names, self.correct, self.accuracy)]
-        rows.append({"system": "oracle", "correct": self.oracle_correct, "accuracy": self.oracle})
-        return frame(rows)
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per (label, system): label "(all)" for every unit, "(sentences)" for
+        sentences all of whose units are right, then each gold label (or group); system "oracle" for
+        the oracle; the count, correct units and accuracy as numbers."""
+        common = {"view": self.view, "note": self.note, "signature": self.signature}
+        out: list[dict[str, Any]] = []
+        per_label = [("(all)", self.n_units, self.correct, self.oracle_correct)]
+        if self.n_sentences and len(self.exact) == len(self.names):
+            per_label.append(("(sentences)", self.n_sentences, self.exact, self.oracle_exact))
+        per_label += [(lab, n, c, o) for (lab, n, _b, o), c in zip(self.labels, self.label_correct)]
+        for lab, n, corr, orc in per_label:
+            for name, c in [*zip(self.names, corr), ("oracle", orc)]:
+                out.append(
+                    {"label": lab, "system": name, "count": n, "correct": c, "accuracy": c / n if n else None, **common}
+                )
+        return out
 
     def __repr__(self) -> str:
         from .._api import short_repr
@@ -139,9 +153,13 @@ class OracleResult:
     ) -> str:
         """The report; the per-label table has a column per system (``systems``, or the
         ``top_systems`` most accurate; text shows at most 8 unless told, the other styles all)."""
+        from .diff import _signed
         from .report import format_oracle
 
-        return format_oracle(self, style, per_label, systems=systems, top_systems=top_systems)
+        if style == "csv":
+            return self.to_csv()
+        text = format_oracle(self, style, per_label, systems=systems, top_systems=top_systems)
+        return _signed(text, self.signature, style)
 
     def __str__(self) -> str:
         return self.format()
@@ -190,6 +208,7 @@ def oracle_units(units: Units, *, note: str = "") -> OracleResult:
         exact=tuple(exact_sentences(units, c) for c in all_correct),
         oracle_exact=exact_sentences(units, any_all),
         note=note,
+        signature=build("oracle", units=units, note=note or None),
     )
 
 

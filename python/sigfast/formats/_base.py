@@ -294,6 +294,8 @@ class Units:
     groups: np.ndarray | None = None
     group_name: str = "gold label"
     format: str = ""
+    #: the format's options as resolved (defaults filled in), for signatures
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def n_units(self) -> int:
@@ -526,8 +528,13 @@ class Parsed:
 
     def units(self, view: str | None = None) -> Units:
         """The labelled units of ``view`` for every system, united (see :class:`UnitTable`)."""
+        from dataclasses import replace
+
         tables = [r.units(view) for r in self.reports]
-        return combine_units(tables, self.names, self.format, str(self.options.get("align", "tokens")))
+        o = self.spec.option("align")  # the alignment the scorer used: the option given, else its default
+        align = str(self.options.get("align", o.default if o is not None else "tokens"))
+        options = {o.name: self.options.get(o.name, o.default) for o in self.spec.options}
+        return replace(combine_units(tables, self.names, self.format, align), options=options)
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from ..classical import mcnemar
 from ..exceptions import InputError
 from ..metrics import resolve_metric
 from ..multitest import adjust, replicability
+from ..results import Result, flat_row
+from ..signature import hash_data
 from ..stats import Statistics
 from ._common import check_int, plain, progress_cb, sub_seed, subset
 
@@ -232,7 +234,7 @@ def _split_pvalues(
 
 
 @dataclass(frozen=True)
-class AcrossSplitsResult:
+class AcrossSplitsResult(Result):
     """Tests of every pair on K splits.
 
     ``scores[s, k]``: system s on split k. ``pvalues[k, i, j]``: two-sided
@@ -268,6 +270,8 @@ class AcrossSplitsResult:
     standard_counts: np.ndarray | None = None
     standard_pvalues: np.ndarray | None = None
     standard_n_items: int | None = None
+    #: A hash of the per-split statistics (:func:`sigfast.signature.hash_data`).
+    data: str = ""
 
     @property
     def n_splits(self) -> int:
@@ -432,22 +436,27 @@ class AcrossSplitsResult:
 
     @property
     def signature(self) -> str:
+        """Test, variant and sidedness, the metric, the splits and their sizes, B, seed, the correction and
+        its family, and a hash of the per-split statistics (:func:`sigfast.signature.build`)."""
         from ..signature import build
 
-        return (
-            build(
-                "across_splits",
-                variant=f"{self.test}:{self.variant or '-'}",
-                alt=self.sidedness,
-                metric=None,
-                splits=self.n_splits,
-                items="+".join(map(str, self.n_items)),
-                B=self.n_resamples,
-                seed=self.seed,
-                correction=f"{self.correction}@{self.alpha:g}/{self.family}",
-            )
-            + f"|metric:{self.metric}"
+        return build(
+            "across_splits",
+            variant=f"{self.test}:{self.variant or '-'}",
+            alt=self.sidedness,
+            metric=[self.metric],
+            splits=self.n_splits,
+            items=list(self.n_items),
+            systems=list(self.systems),
+            B=self.n_resamples,
+            seed=self.seed,
+            correction=f"{self.correction}@{self.alpha:g}/{self.family}",
+            data=self.data or None,
         )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per pair (:meth:`comparisons`; per-split p-values as ``pvalues_0``, ...)."""
+        return [{**flat_row(r), "metric": self.metric, "signature": self.signature} for r in self.comparisons()]
 
     def __repr__(self) -> str:
         from .._api import short_repr
@@ -877,4 +886,5 @@ def across_splits(
         n_items=tuple(st.n_items for st in stats_list),
         seed=seed,
         n_resamples=n_resamples if test in ("bootstrap", "permutation") else None,
+        data=hash_data(list(stats_list), standard),
     )

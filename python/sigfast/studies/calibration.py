@@ -28,6 +28,8 @@ from .._backends import run_tasks
 from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
+from ..results import Result
+from ..signature import hash_data
 from ..stats import Statistics
 from ._common import check_int, pairwise_task, plain, progress_cb, rng, sub_seed
 
@@ -59,7 +61,7 @@ def domains_from_item_ids(stats: Statistics, sep: str = "-") -> dict[str, Statis
 
 
 @dataclass(frozen=True)
-class CalibrationResult:
+class CalibrationResult(Result):
     """Per test: ``pvalues[d][t, q]`` and ``deltas[d][t, q]`` for source domain d, test set t, pair q.
 
     ``population_delta[e][q]`` is pair q's difference (system j − system i,
@@ -80,6 +82,28 @@ class CalibrationResult:
     deltas: Mapping[str, np.ndarray]
     population_delta: Mapping[str, np.ndarray]
     scale: int = 1
+    #: A hash of the pools of statistics (:func:`sigfast.signature.hash_data`).
+    data: str = ""
+
+    @property
+    def signature(self) -> str:
+        """Test-set size and count, the bootstrap (variant, B, seed), the bands, the metric, the
+        domains, the systems and a hash of the pools."""
+        from ..signature import build
+
+        return build(
+            "calibration",
+            variant=self.variant,
+            metric=[self.metric],
+            m=self.m,
+            test_sets=self.n_test_sets,
+            domains=list(self.domains),
+            systems=list(self.systems),
+            bands=[f"{lo:g}-{hi:g}" for lo, hi in self.bands],
+            B=self.n_resamples,
+            seed=self.seed,
+            data=self.data or None,
+        )
 
     def agreement(self, source: str, target: str) -> np.ndarray:
         """1 where a test's observed sign on ``source`` agrees with ``target``'s population, 0 where not, NaN
@@ -527,4 +551,5 @@ def calibration(
         deltas=deltas,
         population_delta=pop_delta,
         scale=met.display_scale,
+        data=hash_data(list(pools.values())),
     )

@@ -107,7 +107,7 @@ def _emit(args: argparse.Namespace, result: Any, data: Any) -> int:
     if getattr(args, "plot", None):
         _close(result.plot(args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
-    _cli.emit(args, text=result.table(), tables=result.tables, data=data)
+    _cli.emit(args, text=result.table(), tables=result.tables, data=data, results=[result])
     return 0
 
 
@@ -133,14 +133,15 @@ def _manifest_report(args: argparse.Namespace, r: Any, key: str, check: Any, ver
     def tables() -> list[Any]:
         rows = []
         for s in r.manifest[key]:
-            sizes = {part: len(idx) for part, idx in s["indices"].items()}
+            idx_of = s["indices"] if isinstance(s["indices"], dict) else {"train": s["indices"]}
+            sizes = {part: len(idx) for part, idx in idx_of.items()}
             rows.append((s.get("name", ""), s.get("seed", ""), *(f"{p}={n}" for p, n in sizes.items())))
         width = max(len(x) for x in rows) if rows else 2
         head = ("name", "seed", *(f"part {i + 1}" for i in range(width - 2)))
         return [Table(head, tuple(x + ("",) * (width - len(x)) for x in rows), title=str(r))]
 
     text = f"{r}\nmanifest: {r.manifest_path}\n" + (verified if check else "")
-    _cli.emit(args, text=text, tables=tables, data=data)
+    _cli.emit(args, text=text, tables=tables, data=data, results=[r])
     return 0
 
 
@@ -270,7 +271,7 @@ def run_across(args: argparse.Namespace) -> int:
     )
     if args.plot:
         _close(r.plot(args.plot))
-    _cli.emit(args, text=r.table(max_rows=args.top), tables=lambda: r.tables(args.top), data=r.to_dict)
+    _cli.emit(args, text=r.table(max_rows=args.top), tables=lambda: r.tables(args.top), data=r.to_dict, results=[r])
     return 0
 
 

@@ -22,6 +22,8 @@ from .._backends import run_tasks
 from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
+from ..results import Result, flat_row
+from ..signature import data_hash
 from ..stats import Statistics
 from ._common import check_int, pairwise_task, plain, progress_cb, rng, sub_seed
 
@@ -40,7 +42,7 @@ def default_sizes(n: int, start: int = 100) -> list[int]:
 
 
 @dataclass(frozen=True)
-class TestSizeCurve:
+class TestSizeCurve(Result):
     """``pvalues[z][r, q]`` and ``gains[z][r, q]``: size index z, draw r, pair q (i < j)."""
 
     __test__ = False  # not a pytest class
@@ -60,6 +62,34 @@ class TestSizeCurve:
     pvalues: tuple[np.ndarray, ...]
     gains: tuple[np.ndarray, ...]
     scale: int
+    #: A hash of the statistics the curve was drawn from (:func:`sigfast.signature.hash_data`).
+    data: str = ""
+
+    @property
+    def signature(self) -> str:
+        """Sizes, draw mode and count, the bootstrap (variant, B, seed), alpha, the gain-threshold band and
+        percentile, the metric, the systems and a hash of the statistics."""
+        from ..signature import build
+
+        return build(
+            "test_size",
+            variant=self.variant,
+            metric=[self.metric],
+            mode=self.mode,
+            sizes=list(self.sizes),
+            draws=self.n_draws,
+            systems=list(self.systems),
+            B=self.n_resamples,
+            seed=self.seed,
+            alpha=self.alpha,
+            band=list(self.band),
+            percentile=self.percentile,
+            data=self.data or None,
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per test-set size (:meth:`thresholds`), with the signature."""
+        return [{**flat_row(r), "metric": self.metric, "signature": self.signature} for r in self.thresholds()]
 
     def thresholds(self) -> list[dict[str, Any]]:
         """Per size: the gain threshold, comparisons in the band, and the share significant at ``alpha``."""
@@ -406,6 +436,7 @@ def test_size_curve(
         pvalues=tuple(pv),
         gains=tuple(gains),
         scale=met.display_scale,
+        data=data_hash(stats),
     )
 
 

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import FormatError, InputError
+from ..results import Result
 
 __all__ = [
     "FORMAT_UNITS",
@@ -266,11 +267,30 @@ def _sub_seed(seed: int, *k: int) -> np.random.Generator:
 
 
 @dataclass(frozen=True)
-class SplitResult:
+class SplitResult(Result):
     """K random splits: ``splits[k]["indices"][part]`` are corpus unit indices in file order of that part."""
 
     manifest: dict[str, Any]
     manifest_path: str | None = None
+
+    @property
+    def signature(self) -> str:
+        return _manifest_signature(
+            "split",
+            self.manifest,
+            n_splits=self.manifest["n_splits"],
+            ratios=self.manifest["ratios"],
+            parts=self.manifest["parts"],
+            keep_order=self.manifest["keep_order"],
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per (split, part): its size, with the signature."""
+        return [
+            {"split": k, "part": part, "size": len(idx), "signature": self.signature}
+            for k, sp in enumerate(self.manifest["splits"])
+            for part, idx in sp["indices"].items()
+        ]
 
     @property
     def splits(self) -> list[dict[str, Any]]:
@@ -280,11 +300,11 @@ class SplitResult:
         return np.asarray(self.splits[k]["indices"][part], dtype=np.int64)
 
     def to_dict(self) -> dict[str, Any]:
-        return self.manifest
+        return {**self.manifest, "signature": self.signature}
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 1)
-        return json.dumps(self.manifest, **kwargs)
+        return json.dumps(self.to_dict(), **kwargs)
 
     def __str__(self) -> str:
         m = self.manifest
@@ -442,21 +462,49 @@ def verify_splits(manifest: str | os.PathLike[str] | Mapping[str, Any]) -> dict[
 
 
 # --------------------------------------------------------------------------- training-set resampling
+def _manifest_signature(test: str, m: dict[str, Any], **fields: Any) -> str:
+    """A splitting or resampling manifest's signature: the unit, the seed, the settings and a hash of the
+    corpus files' contents (their SHA-256s, not their paths)."""
+    from ..signature import build
+
+    return build(
+        test,
+        variant=m["unit"],
+        items=m["n_units"],
+        seed=m["seed"],
+        data=[c.get("sha256") for c in m["corpus"]],
+        **fields,
+    )
+
+
 @dataclass(frozen=True)
-class ResampleResult:
+class ResampleResult(Result):
     manifest: dict[str, Any]
     manifest_path: str | None = None
+
+    @property
+    def signature(self) -> str:
+        return _manifest_signature(
+            "resample_train", self.manifest, sizes=self.manifest["sizes"], n_samples=self.manifest["n_samples"]
+        )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per drawn training set: size, sample, distinct units, with the signature."""
+        return [
+            {"size": s["size"], "sample": s["sample"], "n_distinct": s["n_distinct"], "signature": self.signature}
+            for s in self.manifest["samples"]
+        ]
 
     @property
     def samples(self) -> list[dict[str, Any]]:
         return self.manifest["samples"]
 
     def to_dict(self) -> dict[str, Any]:
-        return self.manifest
+        return {**self.manifest, "signature": self.signature}
 
     def to_json(self, **kwargs: Any) -> str:
         kwargs.setdefault("indent", 1)
-        return json.dumps(self.manifest, **kwargs)
+        return json.dumps(self.to_dict(), **kwargs)
 
     def __str__(self) -> str:
         m = self.manifest

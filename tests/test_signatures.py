@@ -1,0 +1,386 @@
+"""One signature for every result (issue 19): for every result type, two runs that differ in exactly one
+setting (metric, parameter, format option, view, alignment, data, B, seed, ...) have different
+signatures, identical runs identical ones, and ``sigfast.signature.parse`` reads each back.
+
+Each case is a function of one settings dict; every variation changes one setting of the base.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import sigfast
+from sigfast.signature import parse, unparse
+
+DATA = Path(__file__).resolve().parent / "data"
+MT = DATA / "mt"
+UD = DATA / "analysis"
+NER = DATA / "chunk"
+COREF = DATA / "analysis"
+B = 300
+
+
+def _mt(s: dict[str, Any]) -> sigfast.Statistics:
+    hyp2 = MT / ("edge.ref2" if s["data"] == 0 else "edge.ref1")
+    return sigfast.read(
+        MT / "edge.ref1" if s["data"] == 0 else MT / "edge.ref2",
+        {"a": MT / "edge.hyp", "b": hyp2},
+        format="mt",
+        metric=s["metric"],
+        tokenize=s["tokenize"],
+    )
+
+
+MT_BASE = {"metric": "bleu", "tokenize": "13a", "data": 0, "B": B, "seed": 1, "smooth": "exp"}
+MT_VARY = {"metric": "chrf", "tokenize": "intl", "data": 1, "B": B + 1, "seed": 2, "smooth": "floor"}
+
+
+def _params(s: dict[str, Any]) -> dict[str, Any]:
+    return {"smooth": s["smooth"]} if s["metric"] == "bleu" else {"beta": 2 if s["smooth"] == "floor" else 3}
+
+
+def _scores(s: dict[str, Any], k: int = 3, n: int = 40) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(10 + s["data"])
+    return {f"s{j}": rng.normal(0.5 + 0.05 * j, 0.1, n) for j in range(k)}
+
+
+UNITS_BASE = {"view": "las", "align": "chars", "table": "verbose", "data": 0}
+UNITS_VARY = {"view": "upos", "align": "tokens", "table": "counts", "data": 1}
+
+
+def _units_opts(s: dict[str, Any]) -> dict[str, Any]:
+    if s["align"] == "tokens" and s["data"] == 0:  # raw text cannot be aligned on tokens: compare gold files
+        return {"format": "conllu", "view": s["view"], "align": "tokens", "table": s["table"], "_data": 1}
+    return {"format": "conllu", "view": s["view"], "align": s["align"], "table": s["table"], "_data": s["data"]}
+
+
+def _read_units(s: dict[str, Any]) -> Any:
+    from sigfast.analysis import read_units
+
+    o = _units_opts(s)
+    gold = str(UD / "ud_gold.conllu")
+    systems = [gold, str(UD / "ud_sys_raw.conllu")] if o.pop("_data") == 0 else [gold, gold]
+    return read_units(gold, systems, names=["A", "B"], **o)
+
+
+def _coref(s: dict[str, Any]) -> tuple[str, str, str]:
+    r = [str(COREF / "coref_r1.conll"), str(COREF / "coref_r2.conll")]
+    return str(COREF / "coref_key.conll"), *(r if s["data"] == 0 else r[::-1])
+
+
+def _seed_scores(s: dict[str, Any]) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(20 + s["data"])
+    return {"a": rng.normal(0.7, 0.02, 6), "b": rng.normal(0.72, 0.02, 6), "c": rng.normal(0.71, 0.02, 6)}
+
+
+def _meta(s: dict[str, Any]) -> Any:
+    rng = np.random.default_rng(30 + s["data"])
+    h = rng.normal(size=(6, 10)) + np.arange(6)[:, None]
+    metrics = {f"m{k}": h + rng.normal(size=h.shape) * (k + 1) for k in range(s["metrics"])}
+    params = s["params"] if s["statistic"] == "tau_like" else {}
+    return sigfast.metaeval.evaluate(
+        h, metrics, level="system", statistic=s["statistic"], n_resamples=s["B"], seed=s["seed"], **params
+    )
+
+
+def _split_file(s: dict[str, Any], tmp: Path) -> str:
+    src = (DATA / "studies" / "tiny.conllu").read_text()
+    p = tmp / f"corpus{s['data']}.conllu"
+    p.write_text(src if s["data"] == 0 else src + "\n")  # other bytes, other data hash
+    return str(p)
+
+
+def _stats3(s: dict[str, Any], n: int = 200) -> sigfast.Statistics:
+    rng = np.random.default_rng(40 + s["data"])
+    acc = {"a": 0.7, "b": 0.75, "c": 0.72}
+    return sigfast.Statistics.from_scores({k: (rng.random(n) < v).astype(float) for k, v in acc.items()})
+
+
+def _splits3(s: dict[str, Any]) -> list[sigfast.Statistics]:
+    return [_stats3({"data": s["data"] + 10 * k}, 80) for k in range(3)]
+
+
+#: result type -> (function of the settings, base settings, one change per setting)
+CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str, Any]]] = {
+    "paired_bootstrap": (
+        lambda s: sigfast.paired_bootstrap(_mt(s), n_resamples=s["B"], seed=s["seed"], **_params(s)),
+        MT_BASE,
+        MT_VARY,
+    ),
+    "permutation_test": (
+        lambda s: sigfast.permutation_test(
+            _mt(s), n_resamples=s["B"], seed=s["seed"], method="approximate", **_params(s)
+        ),
+        MT_BASE,
+        MT_VARY,
+    ),
+    "bootstrap_interval": (
+        lambda s: sigfast.bootstrap_interval(
+            _mt(s), systems=("a", "b"), n_resamples=s["B"], seed=s["seed"], **_params(s)
+        ),
+        MT_BASE,
+        MT_VARY,
+    ),
+    "pairwise": (
+        lambda s: sigfast.pairwise(
+            _scores(s),
+            metric=s["metric"],
+            n_resamples=s["B"],
+            seed=s["seed"],
+            **({"q": s["q"]} if s["metric"] == "quantile" else {}),
+        ),
+        {"metric": "quantile", "q": 0.5, "data": 0, "B": B, "seed": 1},
+        {"metric": "median", "q": 0.4, "data": 1, "B": B + 1, "seed": 2},
+    ),
+    "pairwise_unpaired": (
+        lambda s: sigfast.pairwise_unpaired(_scores(s), test=s["test"]),
+        {"test": "ranksum", "data": 0},
+        {"test": "welch", "data": 1},
+    ),
+    "mcnemar": (
+        lambda s: sigfast.mcnemar(
+            (np.random.default_rng(s["data"]).random(50) < 0.7).astype(int), np.ones(50, int), method=s["method"]
+        ),
+        {"method": "mid-p", "data": 0},
+        {"method": "exact", "data": 1},
+    ),
+    "sample_size": (
+        lambda s: sigfast.bootstrap_sample_size(
+            x=_scores(s, 2, 60)["s0"],
+            y=_scores(s, 2, 60)["s1"],
+            metric="mean",
+            **s["metric"],
+            n_simulations=4,
+            n_resamples=s["B"],
+            seed=s["seed"],
+            max_n=64,
+        ),
+        {"metric": {}, "data": 0, "B": 50, "seed": 1},
+        {"metric": {"higher_is_better": False}, "data": 1, "B": 51, "seed": 2},
+    ),
+    "aso": (
+        lambda s: sigfast.aso(
+            _seed_scores(s)["a"], _seed_scores(s)["b"], n_resamples=s["B"], seed=s["seed"], dt=s["dt"]
+        ),
+        {"data": 0, "B": 100, "seed": 1, "dt": 0.005},
+        {"data": 1, "B": 101, "seed": 2, "dt": 0.01},
+    ),
+    "seeds": (
+        lambda s: sigfast.compare_seeds(_seed_scores(s), n_resamples=s["B"], seed=s["seed"], tau=s["tau"]),
+        {"data": 0, "B": 100, "seed": 1, "tau": 0.5},
+        {"data": 1, "B": 101, "seed": 2, "tau": 0.2},
+    ),
+    "seeds_pair": (
+        lambda s: sigfast.compare_seeds(_seed_scores(s), n_resamples=s["B"], seed=s["seed"]).pairs[0],
+        {"data": 0, "B": 100, "seed": 1},
+        {"data": 1, "B": 101, "seed": 2},
+    ),
+    "metaeval": (
+        _meta,
+        {"metrics": 2, "statistic": "tau_like", "params": {"threshold": 0.0}, "data": 0, "B": 100, "seed": 1},
+        {"metrics": 3, "statistic": "pearson", "params": {"threshold": 0.5}, "data": 1, "B": 101, "seed": 2},
+    ),
+    "adjust": (
+        lambda s: sigfast.adjust([0.01, 0.02 + s["data"] / 100, 0.3], s["method"]),
+        {"method": "holm", "data": 0},
+        {"method": "bh", "data": 1},
+    ),
+    "replicability": (
+        lambda s: sigfast.replicability([0.01, 0.02 + s["data"] / 100, 0.3], method=s["method"]),
+        {"method": "bonferroni", "data": 0},
+        {"method": "fisher", "data": 1},
+    ),
+    "diff": (
+        lambda s: sigfast.analysis.diff_units(_read_units(s), 0, 1),
+        UNITS_BASE,
+        UNITS_VARY,
+    ),
+    "diff_pairwise": (lambda s: sigfast.analysis.pairwise(_read_units(s)), UNITS_BASE, UNITS_VARY),
+    "oracle": (lambda s: sigfast.analysis.oracle_units(_read_units(s)), UNITS_BASE, UNITS_VARY),
+    "agreement": (lambda s: sigfast.analysis.agreement_units(_read_units(s)), UNITS_BASE, UNITS_VARY),
+    "coref_diff": (
+        lambda s: sigfast.analysis.coref_diff(*_coref(s), criterion=s["criterion"]),
+        {"criterion": "any", "data": 0},
+        {"criterion": "nominal", "data": 1},
+    ),
+    "coref_oracle": (
+        lambda s: sigfast.analysis.coref_oracle(_coref(s)[0], list(_coref(s)[1:]), criterion=s["criterion"]),
+        {"criterion": "any", "data": 0},
+        {"criterion": "nominal", "data": 1},
+    ),
+    "across_splits": (
+        lambda s: sigfast.studies.across_splits(_splits3(s), test=s["test"], n_resamples=s["B"], seed=s["seed"]),
+        {"test": "bootstrap", "data": 0, "B": B, "seed": 1},
+        {"test": "permutation", "data": 1, "B": B + 1, "seed": 2},
+    ),
+    "test_size": (
+        lambda s: sigfast.studies.test_size_curve(
+            _stats3(s),
+            sizes=[50, 100],
+            mode="random",
+            n_draws=2,
+            n_resamples=s["B"],
+            seed=s["seed"],
+            variant=s["variant"],
+        ),
+        {"variant": "bk", "data": 0, "B": B, "seed": 1},
+        {"variant": "koehn", "data": 1, "B": B + 1, "seed": 2},
+    ),
+    "calibration": (
+        lambda s: sigfast.studies.calibration(_stats3(s), m=50, n_test_sets=2, n_resamples=s["B"], seed=s["seed"]),
+        {"data": 0, "B": B, "seed": 1},
+        {"data": 1, "B": B + 1, "seed": 2},
+    ),
+}
+
+
+def _split_cases(tmp: Path) -> dict[str, Any]:
+    from sigfast.studies import random_splits, resample_train
+
+    return {
+        "split": (
+            lambda s: random_splits(_split_file(s, tmp), None, n_splits=s["k"], seed=s["seed"]),
+            {"data": 0, "k": 2, "seed": 1},
+            {"data": 1, "k": 3, "seed": 2},
+        ),
+        "resample_train": (
+            lambda s: resample_train(_split_file(s, tmp), None, sizes=s["sizes"], seed=s["seed"]),
+            {"data": 0, "sizes": [4], "seed": 1},
+            {"data": 1, "sizes": [5], "seed": 2},
+        ),
+    }
+
+
+def _check(make: Callable[[dict[str, Any]], Any], base: dict[str, Any], vary: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sig = make(dict(base)).signature
+        assert sig == make(dict(base)).signature  # identical runs, identical signatures
+        fields = parse(sig)
+        assert unparse(fields) == sig and fields["sigfast"] == sigfast.__version__ and fields["test"]
+        assert "data" in fields, sig
+        for key, value in vary.items():
+            other = make({**base, key: value}).signature
+            assert other != sig, f"changing {key} left the signature alone: {sig}"
+            assert unparse(parse(other)) == other
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_one_setting_changes_the_signature(name: str) -> None:
+    _check(*CASES[name])
+
+
+@pytest.mark.parametrize("name", ["split", "resample_train"])
+def test_manifests_sign_their_settings_and_data(name: str, tmp_path: Path) -> None:
+    _check(*_split_cases(tmp_path)[name])
+
+
+def test_every_result_type_is_covered() -> None:
+    """Every public result class has a case above (the classes are found, not listed by hand)."""
+    import dataclasses
+    import importlib
+
+    from sigfast.results import Result
+
+    modules = [
+        "results",
+        "intervals",
+        "pairwise",
+        "classical",
+        "power",
+        "seeds",
+        "metaeval",
+        "multitest",
+        "analysis.diff",
+        "analysis.oracle",
+        "analysis.agreement",
+        "analysis.coref",
+        "studies.across",
+        "studies.curves",
+        "studies.calibration",
+        "studies.splits",
+    ]
+    found = set()
+    for m in modules:
+        mod = importlib.import_module(f"sigfast.{m}")
+        for obj in vars(mod).values():
+            if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == mod.__name__:
+                if obj.__name__.endswith("Result") or obj.__name__ in (
+                    "BootstrapInterval",
+                    "AdjustedPValues",
+                    "SeedComparison",
+                    "SeedPair",
+                    "TestSizeCurve",
+                ):
+                    found.add(obj)
+    assert all(issubclass(c, Result) for c in found), [c for c in found if not issubclass(c, Result)]
+    covered = {
+        "PairedTestResult",
+        "BootstrapInterval",
+        "PairwiseResult",
+        "UnpairedPairwiseResult",
+        "TestResult",
+        "SampleSizeResult",
+        "AsoResult",
+        "SeedComparison",
+        "SeedPair",
+        "MetaEvalResult",
+        "AdjustedPValues",
+        "ReplicabilityResult",
+        "DiffResult",
+        "PairwiseDiffResult",
+        "OracleResult",
+        "AgreementResult",
+        "CorefDiffResult",
+        "CorefOracleResult",
+        "AcrossSplitsResult",
+        "TestSizeCurve",
+        "CalibrationResult",
+        "SplitResult",
+        "ResampleResult",
+    }
+    assert {c.__name__ for c in found} == covered
+
+
+def test_mcnemar_from_the_shell_signs_view_alignment_and_format_options(capsys: pytest.CaptureFixture) -> None:
+    from sigfast.cli import main
+
+    gold = str(UD / "ud_gold.conllu")
+
+    def sig(*extra: str) -> str:
+        capsys.readouterr()
+        assert main(["compare", "--test", "mcnemar", "-f", "conllu", gold, f"A={gold}", f"B={gold}", *extra]) == 0
+        line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("signature"))
+        return line.split(": ", 1)[1]
+
+    base = sig("--view", "las")
+    assert base == sig("--view", "las") and unparse(parse(base)) == base
+    assert parse(base)["align"] == "chars"  # conllu's default, as used
+    for other in (
+        sig("--view", "upos"),
+        sig("--view", "las", "--align", "tokens"),
+        sig("--view", "las", "-o", "table=counts"),
+    ):
+        assert other != base
+
+
+def test_parse_refuses_what_is_not_a_signature() -> None:
+    with pytest.raises(sigfast.InputError):
+        parse("test:x|B:3")
+    with pytest.raises(sigfast.InputError):
+        parse("sigfast:0.1|test:x|test:y")
+    name, params = sigfast.signature.parse_value("bleu[max_order=4,smooth=exp]")
+    assert name == "bleu" and params == {"max_order": "4", "smooth": "exp"}
+
+
+def test_metaeval_signature_names_the_metrics_and_hashes_the_data() -> None:
+    base = {"metrics": 2, "statistic": "pearson", "params": {}, "data": 0, "B": 50, "seed": 1}
+    two, three = _meta(base), _meta({**base, "metrics": 3})
+    assert parse(two.signature)["metric"] == "m0+m1" and parse(three.signature)["metric"] == "m0+m1+m2"
+    assert parse(two.signature)["data"] != parse(_meta({**base, "data": 1}).signature)["data"]
