@@ -44,6 +44,12 @@ FORMAT_SEEDS: dict[str, tuple[str, str]] = {
     "tsv": ("", "items/scores.tsv"),  # per-item values: no gold
     "jsonl": ("", "items/f1.jsonl"),
     "npy": ("", "items/scores.npy"),
+    # LLM logs: one file per system, the gold inside (tests/data/llm/SOURCE.md; the fuzz/ files are cut from them)
+    "lm-eval": ("", "llm/fuzz/lmeval_samples.jsonl"),
+    "inspect": ("", "llm/inspect/figqa_alpha_12items.eval"),
+    "helm": ("", "llm/fuzz/helm_per_instance_stats.json"),
+    "lighteval": ("", "llm/fuzz/lighteval_details.parquet"),
+    "records": ("", "llm/fuzz/records.jsonl"),
 }
 
 # tokens that tend to break number and layout parsing

@@ -285,6 +285,23 @@ class LogWarning(UserWarning):
     """A log that sigfast reads with a caveat (no results file, items dropped by --intersect, ...)."""
 
 
+def guarded(fmt: str, path: Any, read: Any, **options: Any) -> LogRun:
+    """``read(path, **options)``, with any error but a SigfastError that a malformed file provokes (a field of
+    the wrong type, a broken zip, gzip, zstd or Parquet stream, raised by the reader or by the decoders it
+    calls) turned into a FormatError naming the file."""
+    from ..exceptions import SigfastError
+
+    try:
+        return read(path, **options)
+    except SigfastError:
+        raise
+    except Exception as e:
+        raise FormatError(
+            f"not a readable {fmt} log: {type(e).__name__}: {e}; is it a {fmt} file as the harness wrote it?",
+            path=str(path),
+        ) from None
+
+
 def checked(run: LogRun) -> LogRun:
     """The run, warned about: its own warnings, and every metric whose aggregate recomputed from the per-item
     values differs from the harness's own (beyond the last bits that another order of summation can change)."""

@@ -1,7 +1,8 @@
 """HELM run folders: per-instance statistics and instance ids.
 
 Format ``"helm"``: one run folder per system, ``benchmark_output/runs/<suite>/<run name>/`` as
-``helm-run`` writes it (each file may be gzipped, ``.json.gz``):
+``helm-run`` writes it (each file may be gzipped, ``.json.gz``), or its per-instance statistics
+file, read with the run's other files where they are beside it:
 
 ``per_instance_stats.json``
     one entry per instance, train trial and perturbation: ``instance_id``, ``train_trial_index``,
@@ -65,20 +66,21 @@ def _name_key(name: Mapping[str, Any]) -> tuple[str, str, bool]:
 
 def read_run(path: Any, *, cluster: str | None = None, split: str | None = None) -> _logs.LogRun:
     """One HELM run folder as a :class:`~sigfast.formats._logs.LogRun`."""
-    folder = Path(os.fspath(path))
-    if folder.is_file():  # a file of the run: its folder
-        folder = folder.parent
-    if not folder.is_dir():
-        raise FormatError("no such HELM run folder", path=str(folder))
-    name = str(folder)
-    pis_path = _file(folder, "per_instance_stats.json")
+    given = Path(os.fspath(path))
+    if given.is_file():  # the per-instance statistics themselves; the run's other files beside them if there
+        folder, pis_path = given.parent, given
+    elif given.is_dir():
+        folder = given
+        pis_path = _file(folder, "per_instance_stats.json")
+    else:
+        raise FormatError("no such HELM run folder", path=str(given))
     assert pis_path is not None
+    name = str(given)
     entries = _logs.read_json(pis_path, "per-instance statistics")
     if not isinstance(entries, list) or not entries:
         raise FormatError("expected a non-empty JSON list of per-instance statistics", path=str(pis_path))
-    run_spec_path = _file(folder, "run_spec.json")
-    assert run_spec_path is not None
-    run_spec = _logs.read_json(run_spec_path, "run spec")
+    run_spec_path = _file(folder, "run_spec.json", required=given.is_dir())
+    run_spec = _logs.read_json(run_spec_path, "run spec") if run_spec_path is not None else {}
     stats_path = _file(folder, "stats.json", required=False)
     state_path = _file(folder, "scenario_state.json", required=False)
 
@@ -171,7 +173,7 @@ def read_run(path: Any, *, cluster: str | None = None, split: str | None = None)
     run = _logs.LogRun(
         harness="helm",
         path=name,
-        task=_task(str(run_spec.get("name") or folder.name)),
+        task=_task(str(run_spec.get("name") or "")),
         model=model,
         ids=ids,
         values={headline: values[headline], **{m: v for m, v in values.items() if m != headline}},
@@ -197,7 +199,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'helm' reads the gold from the runs; give the run folders only")
     options.pop("intersect", None)  # used by the join
-    return _logs.report(read_run(system, **options), "helm")
+    return _logs.report(_logs.guarded("helm", system, read_run, **options), "helm")
 
 
 SPECS = (

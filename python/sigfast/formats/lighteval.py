@@ -57,8 +57,8 @@ def find_details(path: Any, task: str | None) -> Path:
     p = Path(os.fspath(path))
     if p.is_file():
         m = _DETAILS.match(p.name)
-        if m is None:
-            raise FormatError("not a lighteval details file (details_<task>_<date>.parquet)", path=str(p))
+        if m is None:  # a renamed details file: no task in its name, no results file found
+            return p
         if task is not None and not _task_matches(m["task"], task):
             raise InputError(f"{p}: a log of task {m['task']!r}, not of task {task!r} (--task)")
         return p
@@ -122,7 +122,8 @@ def read_run(path: Any, *, task: str | None = None, id: str | None = None, clust
     """One lighteval run's details of one task as a :class:`~sigfast.formats._logs.LogRun`."""
     details = find_details(path, task)
     name = str(details)
-    file_task = _DETAILS.match(details.name)["task"]  # type: ignore[index]
+    named = _DETAILS.match(details.name)
+    file_task = named["task"] if named else (task or "")
     rows = read_parquet(details)
     if not rows:
         raise FormatError("the details file holds no document", path=name)
@@ -149,7 +150,7 @@ def read_run(path: Any, *, task: str | None = None, id: str | None = None, clust
         values[m] = v
     if not values:
         raise FormatError("no sample-level metric with numeric values", path=name)
-    results_file = _results_for(details)
+    results_file = _results_for(details) if named else None
     results: Mapping[str, Any] = {}
     warnings: list[str] = []
     if results_file is not None:
@@ -211,7 +212,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'lighteval' reads the gold from the details; give the details files or folders only")
     options.pop("intersect", None)  # used by the join
-    return _logs.report(read_run(system, **options), "lighteval")
+    return _logs.report(_logs.guarded("lighteval", system, read_run, **options), "lighteval")
 
 
 SPECS = (

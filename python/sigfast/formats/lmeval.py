@@ -6,7 +6,8 @@ Format ``"lm-eval"``. A system is one run of ``lm-eval ... --log_samples
 * a run folder (``OUT/<model>/``, or ``OUT`` when it holds one model's
   folder): the samples file of the task picked with ``--task`` /
   ``-o task=NAME`` (needed when the folder holds several tasks), or
-* a samples file (``samples_<task>_<time>.jsonl``, gzip allowed as ``.gz``).
+* a samples file (``samples_<task>_<time>.jsonl``, gzip allowed as ``.gz``; a file named
+  otherwise is read as a samples file of the task ``-o task=`` names, without a results file).
 
 The results file of the same time (``results_<time>.json``) beside the
 samples gives the model name (``model_name``, with ``@revision`` when the
@@ -73,11 +74,8 @@ def find_logs(path: Any, task: str | None) -> tuple[Path, Path | None]:
     p = Path(os.fspath(path))
     if p.is_file():
         m = _SAMPLES.match(p.name)
-        if m is None:
-            raise FormatError(
-                "not an lm-eval samples file (samples_<task>_<time>.jsonl); give the file or its run folder",
-                path=str(p),
-            )
+        if m is None:  # a renamed samples file: no task in its name, no results file beside it
+            return p, None
         if task is not None and m["task"] != task:
             raise InputError(f"{p}: a log of task {m['task']!r}, not of task {task!r} (--task)")
         return p, _results_beside(p, m["time"])
@@ -150,7 +148,8 @@ def read_run(
 ) -> _logs.LogRun:
     """One lm-eval run's samples of one task as a :class:`~sigfast.formats._logs.LogRun`."""
     samples_file, results_file = find_logs(path, task)
-    task = _SAMPLES.match(samples_file.name)["task"]  # type: ignore[index]
+    named = _SAMPLES.match(samples_file.name)
+    task = named["task"] if named else (task or "")
     name = str(samples_file)
     rows: list[tuple[int, dict[str, Any]]] = []
     for ln, line in _logs.open_text(samples_file, "samples"):
@@ -290,10 +289,8 @@ def _doc_id(row: Mapping[str, Any], field: str | None, path: str, line: int) -> 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'lm-eval' reads the gold from the logs; give the run folders or samples files only")
-    intersect = options.pop("intersect", False)
-    del intersect  # used by the join
-    run = read_run(system, **options)
-    return _logs.report(run, "lm-eval")
+    options.pop("intersect", None)  # used by the join
+    return _logs.report(_logs.guarded("lm-eval", system, read_run, **options), "lm-eval")
 
 
 SPECS = (

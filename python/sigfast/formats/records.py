@@ -246,9 +246,13 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
         raise InputError("format 'records' reads per-item scores; give the system files only")
     options.pop("intersect", None)  # used by the join
     layout = options.pop("layout", None)
-    recs, where = read_records(system, layout)
-    what = "row" if _layout(Path(os.fspath(system)), layout) == "parquet" else "line"
-    return _logs.report(records_run(recs, where, str(system), what=what, **options), "records")
+
+    def read(path: Any, **opts: Any) -> _logs.LogRun:
+        recs, where = read_records(path, layout)
+        what = "row" if _layout(Path(os.fspath(path)), layout) == "parquet" else "line"
+        return records_run(recs, where, str(path), what=what, **opts)
+
+    return _logs.report(_logs.guarded("records", system, read, **options), "records")
 
 
 SPECS = (
