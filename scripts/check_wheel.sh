@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Build the manylinux abi3 wheel and prove that it installs and runs with no Rust.
 #
-#   scripts/check_wheel.sh            # build (release, minutes), then check
+#   scripts/check_wheel.sh            # build (dist profile: fat LTO, minutes), then check
 #   SIGFAST_WHEEL=path.whl scripts/check_wheel.sh   # check an existing wheel
 #
 # Steps:
 #   1. a build venv (.venv-wheel) with maturin, ziglang and auditwheel (only
 #      auditwheel when SIGFAST_WHEEL names a wheel built elsewhere, as in CI);
-#   2. `maturin build --release --zig --compatibility manylinux2014`: zig links
+#   2. `maturin build --profile dist --zig --compatibility manylinux2014`: zig links
 #      against glibc 2.17 symbols, so the wheel is tagged manylinux_2_17 even on a
 #      newer host (a plain build here links glibc 2.34 symbols and is not);
 #   3. the tag is read from the wheel's WHEEL file and checked (cp310-abi3,
@@ -44,11 +44,11 @@ else
 fi
 
 if [[ -z "${SIGFAST_WHEEL:-}" ]]; then
-    say "maturin build --release --zig --compatibility manylinux2014"
+    say "maturin build --profile dist --zig --compatibility manylinux2014"
     rm -rf "$OUT_DIR"
     start=$(date +%s)
     # The build venv goes first on PATH so that maturin finds ziglang's zig.
-    PATH="$BUILD_VENV/bin:$PATH" "$BUILD_VENV/bin/maturin" build --release --zig \
+    PATH="$BUILD_VENV/bin:$PATH" "$BUILD_VENV/bin/maturin" build --profile dist --zig \
         --compatibility manylinux2014 --out "$OUT_DIR"
     echo "build took $(($(date +%s) - start)) s"
     shopt -s nullglob

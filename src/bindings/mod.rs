@@ -877,14 +877,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TAG_PERMUTE", crate::rng::TAG_PERMUTE)?;
     m.add("BLOCK", engine::BLOCK)?;
     m.add("MAX_EXACT_ITEMS", engine::MAX_EXACT_ITEMS)?;
-    m.add(
-        "BUILD_PROFILE",
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        },
-    )?;
+    m.add("BUILD_PROFILE", env!("SIGFAST_BUILD_PROFILE"))?;
     m.add("METRICS", metric_table(m.py())?)?;
     m.add_function(wrap_pyfunction!(metric_resolve, m)?)?;
     m.add_function(wrap_pyfunction!(metric_check, m)?)?;
