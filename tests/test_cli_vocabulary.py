@@ -97,6 +97,7 @@ def test_every_flag_of_every_subcommand_is_its_one_definition() -> None:
             assert a.nargs == (0 if f.action in ("store_true",) else f.nargs) or isinstance(
                 a, argparse.BooleanOptionalAction
             ), where
+            assert a.const == f.const or f.action == "store_true", where
             if f.metavar is not None:
                 assert a.metavar == f.metavar, where
             if f.choices is not None:

@@ -93,6 +93,23 @@ def path_of(item: str) -> str:
     return item.partition("=")[2] if "=" in item and not os.path.exists(item) else item
 
 
+def preload_format(name: str | None) -> None:
+    """Import the one module that declares format ``name``, so that looking the name up does not import
+    every format module (start-up time); an unknown name is left to the registry's own error."""
+    if not name or name == "auto":
+        return
+    from ._info import format_module
+
+    module = format_module(name)
+    if module is None or module in sys.modules:
+        return
+    from . import formats
+
+    short = module.rpartition(".")[2]
+    if short in formats._module_names():
+        formats._load(short)
+
+
 def detect_gold_format(args: argparse.Namespace) -> None:
     """Without ``--format`` or ``--ref``, detect the first file's format as ``sigfast score`` does: a scorer's
     format (gold, then systems) sets ``args.format``; per-item files (or files no format claims) stay per-item
@@ -142,6 +159,7 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
     refs = getattr(args, "ref", None)
     files = list(files)
     fmt = getattr(args, "format", None)
+    preload_format(fmt)
     if fmt and not refs:
         from .formats import spec
 
@@ -231,8 +249,13 @@ def style(args: argparse.Namespace) -> str:
 
 
 def precheck(args: argparse.Namespace, *, plots: Sequence[str] = ()) -> None:
-    """Check output paths and optional extras before any computation starts."""
+    """Check output paths and optional extras before any computation starts (and import the named format's
+    module alone, :func:`preload_format`)."""
     from .report import EXTENSIONS
+
+    fmt = getattr(args, "format", None)
+    if isinstance(fmt, str):
+        preload_format(fmt)
 
     out = getattr(args, "output", None)
     paths = [out] if out else []

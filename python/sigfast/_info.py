@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["format_table", "run_info", "write_table"]
+__all__ = ["format_module", "format_table", "run_info", "write_table"]
 
 _PKG = Path(__file__).resolve().parent
 _TABLE = _PKG / "_formats_table.py"
@@ -70,6 +70,7 @@ def format_table() -> list[dict[str, Any]]:
     return [
         {
             "name": s.name,
+            "module": s.score.__module__,
             "aliases": list(s.aliases),
             "extensions": list(s.extensions),
             "reference": s.reference,
@@ -101,6 +102,20 @@ def _formats() -> list[dict[str, Any]]:
     if SOURCE == _source_hash() and not _external_formats():
         return FORMATS
     return format_table()
+
+
+def format_module(name: str) -> str | None:
+    """The module that declares format ``name`` (a name or an alias), by the generated table: a hint that
+    lets a subcommand import that one format module instead of all of them (None: not in the table)."""
+    try:
+        from ._formats_table import FORMATS
+    except ImportError:  # pragma: no cover
+        return None
+    key = name.strip().lower()
+    for f in FORMATS:
+        if key == f["name"] or key in f["aliases"]:
+            return str(f["module"])
+    return None
 
 
 def write_table(path: Path = _TABLE) -> None:

@@ -25,8 +25,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["COMMANDS", "FLAGS", "Command", "Flag", "Use", "build_parser", "main"]
 
@@ -122,8 +121,7 @@ def number(s: str) -> float:
 # the one table of flags
 
 
-@dataclass(frozen=True)
-class Flag:
+class Flag(NamedTuple):
     """One flag, defined once: its option strings, how argparse reads it, its default and help.
 
     ``deprecated``: old spellings, still accepted (hidden from the help) with a one-line warning.
@@ -141,6 +139,7 @@ class Flag:
     dest: str | None = None
     required: bool = False
     deprecated: tuple[str, ...] = ()
+    const: Any = None
 
     @property
     def key(self) -> str:
@@ -372,6 +371,7 @@ _flags = [
         ("--domains-by-id-prefix",),
         "treat the item-id prefix before SEP (default '-') as the domain; adds cross-domain columns",
         nargs="?",
+        const="-",
         metavar="SEP",
     ),
     Flag(("--manifest",), "manifest.json written by `sigfast split`", metavar="FILE"),
@@ -477,8 +477,7 @@ FLAGS: dict[str, Flag] = {f.key: f for f in _flags}
 assert len(FLAGS) == len(_flags), "a flag is defined twice"
 
 
-@dataclass(frozen=True)
-class Use:
+class Use(NamedTuple):
     """A subcommand's use of a flag: a subset of its choices, another default (with the reason, shown in
     the help), or help text of its own for what the flag means in this subcommand."""
 
@@ -490,8 +489,7 @@ class Use:
     required: bool | None = None
 
 
-@dataclass(frozen=True)
-class Arg:
+class Arg(NamedTuple):
     """A positional argument."""
 
     dest: str
@@ -500,8 +498,7 @@ class Arg:
     metavar: str | None = None
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     name: str
     handler: str  # "module:function", imported when the subcommand runs
     help: str
@@ -1012,7 +1009,13 @@ def add_flag(p: argparse.ArgumentParser, spec: str | Use, group: Any = None) -> 
     if flag.action is not None:
         kw["action"] = flag.action
     if flag.action not in ("store_true", argparse.BooleanOptionalAction):
-        for k, v in (("type", flag.type), ("choices", choices), ("nargs", flag.nargs), ("metavar", flag.metavar)):
+        for k, v in (
+            ("type", flag.type),
+            ("choices", choices),
+            ("nargs", flag.nargs),
+            ("const", flag.const),
+            ("metavar", flag.metavar),
+        ):
             if v is not None:
                 kw[k] = v
     kw["default"] = list(default) if isinstance(default, tuple) else default
