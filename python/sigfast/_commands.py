@@ -205,6 +205,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         from .signature import units_fields
 
         provenance = {k: v for k, v in units_fields(units).items() if k not in ("data", "systems", "items")}
+        provenance["metric"] = [units.view]  # the accuracy of the view's units is what McNemar compares
     else:
         if args.view or getattr(args, "align", None):
             raise _input_error("--view and --align need --format files")
