@@ -72,7 +72,9 @@ def test_compare_reports_the_metric_asked(test: str, capsys: pytest.CaptureFixtu
     assert sigs and all(_metric_of(s) == "upos" for s in sigs), text
     assert all(_metric_of(r["signature"]) == "upos" for r in records)
     if test == "mcnemar":  # McNemar on the units of the view: the view, its alignment and the metric, signed
-        assert all(parse(r["signature"])["view"] == "upos" and parse(r["signature"])["align"] == "chars" for r in records)
+        assert all(
+            parse(r["signature"])["view"] == "upos" and parse(r["signature"])["align"] == "chars" for r in records
+        )
         assert "conllu upos, align chars" in text
     else:
         assert {r["metric"] for r in records} == {"upos"} and "upos" in text.splitlines()[1]
@@ -114,10 +116,14 @@ def test_across_splits_reports_the_metric_asked(test: str, manifest: str, capsys
     assert "upos" in text and [_metric_of(s) for s in _signatures(text)] == ["upos"]
     # UPOS accuracy, not LAS: the scores are those of the UPOS units
     whole = sigfast.formats.parse("conllu", str(UD_GOLD), UD_SYS).reports[0].scores
-    assert min(r["scores"]["IBM-NY"]) > whole["las"] + 0.1 and abs(sum(r["scores"]["IBM-NY"]) / 2 - whole["upos"]) < 0.05
+    assert (
+        min(r["scores"]["IBM-NY"]) > whole["las"] + 0.1 and abs(sum(r["scores"]["IBM-NY"]) / 2 - whole["upos"]) < 0.05
+    )
 
 
-def test_across_splits_refuses_a_metric_its_views_cannot_give(manifest: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_across_splits_refuses_a_metric_its_views_cannot_give(
+    manifest: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = ["across-splits", "--manifest", manifest, "-f", "conllu", str(UD_GOLD), *UD_SYS]
     for extra, needle in (
         (["-m", "clas"], "has the views"),  # CLAS is a metric, not a view of units: McNemar cannot test it
@@ -184,9 +190,19 @@ def test_api_test_functions_report_the_metric_asked(ner: sigfast.Statistics) -> 
 def test_api_studies_report_the_metric_asked(ner: sigfast.Statistics) -> None:
     from sigfast import studies
 
-    halves = [studies.split_statistics(ner, {"kind": "sigfast-splits", "unit": "sentence", "n_units": ner.n_items,
-                                             "parts": ["test"], "splits": [{"indices": {"test": idx}}]})[0]
-              for idx in (list(range(0, ner.n_items, 2)), list(range(1, ner.n_items, 2)))]
+    halves = [
+        studies.split_statistics(
+            ner,
+            {
+                "kind": "sigfast-splits",
+                "unit": "sentence",
+                "n_units": ner.n_items,
+                "parts": ["test"],
+                "splits": [{"indices": {"test": idx}}],
+            },
+        )[0]
+        for idx in (list(range(0, ner.n_items, 2)), list(range(1, ner.n_items, 2)))
+    ]
     for r in (
         studies.across_splits(halves, test="bootstrap", metric="precision", n_resamples=100),
         studies.test_size_curve(ner, metric="precision", sizes=[500], n_resamples=100),

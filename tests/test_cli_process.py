@@ -96,7 +96,9 @@ def test_info_reads_a_current_format_table() -> None:
     from sigfast import _formats_table, _info
 
     assert _formats_table.SOURCE == _info._source_hash(), "stale sigfast/_formats_table.py: run python -m sigfast._info"
-    assert _formats_table.FORMATS == _info.format_table(), "stale sigfast/_formats_table.py: run python -m sigfast._info"
+    assert _formats_table.FORMATS == _info.format_table(), (
+        "stale sigfast/_formats_table.py: run python -m sigfast._info"
+    )
     assert _info._formats() is _formats_table.FORMATS
 
 

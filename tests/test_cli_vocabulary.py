@@ -143,9 +143,7 @@ def test_resamples_take_whole_numbers_in_any_spelling() -> None:
 
 
 def test_seed_default_is_one_everywhere() -> None:
-    seeds = {
-        name: a.default for name, p in _subparsers().items() for a in _options(p) if "--seed" in a.option_strings
-    }
+    seeds = {name: a.default for name, p in _subparsers().items() for a in _options(p) if "--seed" in a.option_strings}
     assert len(seeds) >= 10 and set(seeds.values()) == {12345}, seeds
 
 

@@ -137,10 +137,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         n: ("pairwise", n)
         for n in ("PairwiseResult", "UnpairedPairwiseResult", "gain_threshold", "pairwise", "pairwise_unpaired")
     },
-    **{
-        n: ("power", n)
-        for n in ("bootstrap_power", "bootstrap_sample_size", "mcnemar_power", "mcnemar_sample_size")
-    },
+    **{n: ("power", n) for n in ("bootstrap_power", "bootstrap_sample_size", "mcnemar_power", "mcnemar_sample_size")},
     "read": ("read", "read"),
     **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
     **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},

@@ -17,7 +17,6 @@ from . import _cli
 __all__ = [
     "run_compare",
     "run_demo",
-    "run_info",
     "run_mcnemar",
     "run_pairwise",
     "run_score",
@@ -234,9 +233,11 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
     acc = [wilson_interval(int(c.sum()), int(c.size), level) for c in correct]
     from .report import Table, _fmt_p
 
-    rows = [(names[0], f"{100 * correct[0].mean():.2f}", _ci(acc[0]), "(baseline)", "", "", "", "")]
+    shown: list[tuple[Any, ...]] = [
+        (names[0], f"{100 * correct[0].mean():.2f}", _ci(acc[0]), "(baseline)", "", "", "", "")
+    ]
     for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results):
-        rows.append(
+        shown.append(
             (
                 n,
                 f"{100 * c.mean():.2f}",
@@ -250,7 +251,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         )
     table = Table(
         ("system", "accuracy", f"{round(100 * level)}% Wilson", "delta", "fixed", "broken", "p", "p<.05"),
-        tuple(rows),
+        tuple(shown),
         notes=(
             f"test: McNemar ({results[0].variant}, {results[0].alternative}) on {what}; "
             "fixed/broken = units only the system / only the baseline gets right",
@@ -258,7 +259,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         signature="\n".join(signature_notes(names[1:], [r.signature for r in results])),
     )
 
-    def rows() -> list[dict[str, Any]]:
+    def tidy() -> list[dict[str, Any]]:
         return [
             {
                 "baseline": names[0],
@@ -278,7 +279,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         args,
         text=table.render("text"),
         tables=lambda: [table],
-        results=[_cli.Rows(rows)],
+        results=[_cli.Rows(tidy)],
         data=lambda: [
             {"baseline": names[0], "system": n, "accuracy": float(c.mean()), "wilson": list(a), **r.to_dict()}
             for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results)
@@ -353,7 +354,13 @@ def run_score(args: argparse.Namespace) -> int:
         tables=tables,
         results=[_cli.Rows(rows)],
         data=lambda: [
-            {"format": r.format, "gold": r.gold, "system": r.system, "name": n, "scores": {m: r.scores[m] for m in metrics}}
+            {
+                "format": r.format,
+                "gold": r.gold,
+                "system": r.system,
+                "name": n,
+                "scores": {m: r.scores[m] for m in metrics},
+            }
             | ({} if r.reference_json is None else {"reference": r.reference_json})
             for n, r in zip(parsed.names, parsed.reports)
         ],

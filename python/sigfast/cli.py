@@ -511,8 +511,7 @@ class Command(NamedTuple):
 _OUTPUT = ("output", "json", "csv", "markdown", "latex")
 _INPUTS = ("format", "option", "ref", "strict", "task", "intersect")
 _STUDY_N = (
-    "each split, size or drawn test set runs one test per pair: 10,000 resamples per test keep a study "
-    "within minutes"
+    "each split, size or drawn test set runs one test per pair: 10,000 resamples per test keep a study within minutes"
 )
 
 _files_arg = Arg(
@@ -1052,8 +1051,7 @@ def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
     ap = _Parser(
         prog="sigfast",
         description="Exact, deterministic and fast significance tests for NLP evaluation.",
-        epilog="Errors print one line and exit 1; usage errors print one line and exit 2; --debug shows "
-        "tracebacks.",
+        epilog="Errors print one line and exit 1; usage errors print one line and exit 2; --debug shows tracebacks.",
     )
     ap.add_argument("--version", action=_Version, help="show the version and exit")
     ap.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")

@@ -42,7 +42,9 @@ def read_json(path: Any, what: str) -> Any:
     try:
         text = Path(path).read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise FormatError(f"{what} is not UTF-8 text (byte {e.start}); write it as UTF-8 JSON", path=str(path)) from None
+        raise FormatError(
+            f"{what} is not UTF-8 text (byte {e.start}); write it as UTF-8 JSON", path=str(path)
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

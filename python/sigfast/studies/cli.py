@@ -61,11 +61,7 @@ def _manifest_report(args: argparse.Namespace, r: Any, key: str, check: Any, ver
             rows.append((s.get("name", ""), s.get("seed", ""), *(f"{p}={n}" for p, n in sizes.items())))
         width = max(len(x) for x in rows) if rows else 2
         head = ("name", "seed", *(f"part {i + 1}" for i in range(width - 2)))
-        return [
-            Table(
-                head, tuple(x + ("",) * (width - len(x)) for x in rows), title=str(r), signature=r.signature
-            )
-        ]
+        return [Table(head, tuple(x + ("",) * (width - len(x)) for x in rows), title=str(r), signature=r.signature)]
 
     text = f"{r}\nmanifest: {r.manifest_path}\n" + (verified if check else "") + f"signature: {r.signature}\n"
     _cli.emit(args, text=text, tables=tables, data=data, results=[r])

@@ -25,7 +25,7 @@ from ..metrics import resolve_metric
 from ..results import Result, flat_row
 from ..signature import data_hash
 from ..stats import Statistics
-from ._common import check_int, input_fields, pairwise_task, plain, progress_cb, rng, sub_seed, with_signature
+from ._common import check_int, input_fields, pairwise_task, plain, progress_cb, rng, sub_seed
 
 __all__ = ["TestSizeCurve", "default_sizes", "test_size_curve"]
 
