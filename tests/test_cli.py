@@ -190,3 +190,14 @@ def test_broken_json_spec_is_one_format_error(tmp_path: Path, capsys: pytest.Cap
     assert main(["across-splits", "--manifest", str(manifest), str(a), str(a)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(manifest) in err and "internal error" not in err, err
+
+
+def test_info_markdown_tables_keep_their_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    assert main(["info", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    for block in out.split("\n\n"):
+        lines = [ln for ln in block.splitlines() if ln.startswith("|")]
+        if lines:  # every row has as many cells as the header: a | inside a cell is escaped
+            assert len({len(re.findall(r"(?<!\\)\|", ln)) for ln in lines}) == 1, block[:300]

@@ -99,14 +99,18 @@ def test_info_reads_a_current_format_table() -> None:
     assert _formats_table.FORMATS == _info.format_table(), (
         "stale sigfast/_formats_table.py: run python -m sigfast._info"
     )
-    assert _info._formats() is _formats_table.FORMATS
+    code = "from sigfast import _formats_table, _info; print(_info._formats() is _formats_table.FORMATS)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"  # a fresh process (no format module loaded) reads the table
 
 
-def test_info_falls_back_to_the_format_modules(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sigfast import _formats_table, _info
-
-    monkeypatch.setattr(_formats_table, "SOURCE", "stale")
-    assert _info._formats() == _formats_table.FORMATS and _info._formats() is not _formats_table.FORMATS
+def test_info_falls_back_to_the_format_modules() -> None:
+    code = (
+        "from sigfast import _formats_table, _info; _formats_table.SOURCE = 'stale'; f = _info._formats(); "
+        "print(f == _formats_table.FORMATS and f is not _formats_table.FORMATS)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"
 
 
 def _children(pid: int) -> set[int]:

@@ -5,8 +5,9 @@ starts in a blink, it reads them from :mod:`sigfast._formats_table`, a table
 generated from those declarations (``python -m sigfast._info`` writes it),
 whenever the table was generated from the format modules as they are now (a
 hash of their source) and no other distribution adds formats (entry points of
-the group ``sigfast.formats``). Otherwise it reads the declarations
-themselves. ``tests/test_cli_startup.py`` checks that the table is current.
+the group ``sigfast.formats``) and the registry is not loaded yet (in a
+Python process that has read files, the registry itself answers). Otherwise it
+reads the declarations themselves. ``tests/test_cli_startup.py`` checks that the table is current.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ def format_table() -> list[dict[str, Any]]:
 
 
 def _formats() -> list[dict[str, Any]]:
+    if "sigfast.formats" in sys.modules:  # the registry is loaded already (a Python caller): ask it
+        return format_table()
     try:
         from ._formats_table import FORMATS, SOURCE
     except ImportError:  # pragma: no cover - a checkout without the generated table

@@ -64,6 +64,8 @@ def _n_used(r: Any) -> str:
 def format_table(rows: Sequence[Sequence[Any]], header: Sequence[str], markdown: bool = False) -> str:
     """A fixed-width (or markdown) table."""
     cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
+    if markdown:  # a | inside a cell would end it (`sigfast info`'s choices: gold_format=pharaoh|naacl)
+        cells = [[c.replace("|", "\\|") for c in row] for row in cells]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     if markdown:
         out = [
