@@ -8,7 +8,7 @@ another default, and then says why in the help; it cannot redefine a flag.
 So the same flag has the same name, type and meaning everywhere
 (``tests/test_cli_vocabulary.py`` walks every flag of every subcommand).
 
-Start-up stays light: this module imports only :mod:`argparse`, and only the
+Start-up stays light: this module imports only :mod:`argparse` (and typing), and only the
 chosen subcommand's parser is filled in; ``sigfast --help`` and
 ``--version`` import neither numpy nor the subcommands' code.
 
