@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sys as _sys
 import types as _types
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time); mypy reads it so
 
 __all__ = [
     "STREAM_VERSION",
@@ -103,6 +104,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
     from .significance import paired_bootstrap, permutation_test
     from .stats import Statistics
+del TYPE_CHECKING
 
 # Every public name loads on first use (PEP 562), so `import sigfast` and the command line's start-up
 # stay light: numpy and the engine load when a test runs, not when `sigfast --help` does.

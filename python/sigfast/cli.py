@@ -1046,8 +1046,9 @@ def _fill(p: argparse.ArgumentParser, cmd: Command) -> None:
 
 
 def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
-    """The whole parser (``"*"``: every subcommand's flags), or with only ``command``'s flags filled in
-    (``None``: none), which is all that one run needs."""
+    """The whole parser (``"*"``: every subcommand with its flags), the parser of one run of ``command``
+    (that subcommand alone, filled in), or (``None``) every subcommand with its help line but no flags,
+    which is what ``sigfast --help`` and a mistyped subcommand need."""
     ap = _Parser(
         prog="sigfast",
         description="Exact, deterministic and fast significance tests for NLP evaluation.",
@@ -1057,9 +1058,11 @@ def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
     ap.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for cmd in COMMANDS:
-        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description, aliases=list(cmd.aliases))
-        if command == "*" or command in (cmd.name, *cmd.aliases):
-            _fill(p, cmd)
+        chosen = command in (cmd.name, *cmd.aliases)
+        if command in ("*", None) or chosen:
+            p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description, aliases=list(cmd.aliases))
+            if command == "*" or chosen:
+                _fill(p, cmd)
     return ap
 
 
