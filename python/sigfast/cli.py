@@ -225,18 +225,13 @@ _flags = [
     # ---- the test
     Flag(
         ("--test", "-t"),
-        "the significance test: bootstrap (paired bootstrap), permutation (approximate randomization), exact "
-        "(exact permutation), mcnemar (McNemar on the units' 0/1 correctness), sign, wilcoxon, ttest (paired t) "
-        "on per-item values; metaeval: perm-systems, perm-inputs, perm-both (permutation over systems, inputs "
-        "or both), williams (Williams' test), none",
+        "the significance test",
         default="bootstrap",
         choices=_PAIRED_TESTS + _META_TESTS,
     ),
     Flag(
         ("--variant",),
-        "the test's variant (default: bk for the bootstrap, mid-p for McNemar). Bootstrap: bk (Berg-Kirkpatrick "
-        "2012), koehn, shifted, sacrebleu (sacrebleu's rule), moses (Moses' rule); McNemar: mid-p, exact, "
-        "asymptotic, asymptotic-nocc",
+        "the test's variant (default: bk for the bootstrap, mid-p for McNemar)",
         choices=_BOOT_VARIANTS + _MCNEMAR_VARIANTS,
     ),
     Flag(
@@ -256,7 +251,7 @@ _flags = [
     Flag(("--alpha",), "significance level", default=0.05, type=level),
     Flag(
         ("--correction",),
-        "multiple-testing correction (seeds: deepsig is deepsig 1.2.8's formula)",
+        "multiple-testing correction",
         default="holm",
         choices=_CORRECTIONS + ("deepsig",),
     ),
@@ -476,6 +471,36 @@ _flags = [
 FLAGS: dict[str, Flag] = {f.key: f for f in _flags}
 assert len(FLAGS) == len(_flags), "a flag is defined twice"
 
+#: What each choice of a flag means, one meaning everywhere; a subcommand's help lists its own choices.
+CHOICES: dict[str, dict[str, str]] = {
+    "test": {
+        "bootstrap": "paired bootstrap",
+        "permutation": "approximate randomization",
+        "exact": "exact permutation",
+        "mcnemar": "McNemar on the units' 0/1 correctness",
+        "sign": "sign test on per-item values",
+        "wilcoxon": "Wilcoxon signed-rank on per-item values",
+        "ttest": "paired t-test on per-item values",
+        "perm-systems": "permutation over systems",
+        "perm-inputs": "permutation over inputs",
+        "perm-both": "permutation over systems and inputs",
+        "williams": "Williams' test",
+        "none": "no test",
+    },
+    "variant": {
+        "bk": "bootstrap: Berg-Kirkpatrick et al. 2012",
+        "koehn": "bootstrap: Koehn 2004",
+        "shifted": "bootstrap: centred, two-sided",
+        "sacrebleu": "bootstrap: sacrebleu's rule",
+        "moses": "bootstrap: Moses' rule",
+        "mid-p": "McNemar: mid-p",
+        "exact": "McNemar: exact binomial",
+        "asymptotic": "McNemar: chi-square with continuity correction",
+        "asymptotic-nocc": "McNemar: chi-square without continuity correction",
+    },
+    "correction": {"deepsig": "deepsig 1.2.8's formula"},
+}
+
 
 class Use(NamedTuple):
     """A subcommand's use of a flag: a subset of its choices, another default (with the reason, shown in
@@ -590,7 +615,7 @@ COMMANDS: tuple[Command, ...] = (
             "alternative",
             "resamples",
             "seed",
-            "correction",
+            Use("correction", choices=_CORRECTIONS),
             "alpha",
             "groups",
             "mode",
@@ -796,7 +821,7 @@ COMMANDS: tuple[Command, ...] = (
             Use("variant"),
             "binarize",
             "alpha",
-            Use("correction", default="bonferroni", why="as Gorman & Bedrick 2019"),
+            Use("correction", default="bonferroni", why="as Gorman & Bedrick 2019", choices=_CORRECTIONS),
             "family",
             Use("resamples", default=10_000, why=_STUDY_N, help="resamples per bootstrap or permutation test"),
             "seed",
@@ -915,7 +940,7 @@ COMMANDS: tuple[Command, ...] = (
             "confidence",
             Use("alternative", choices=("two-sided", "greater")),
             "raw_p",
-            "correction",
+            Use("correction", choices=_CORRECTIONS),
             "alpha",
             "threads",
             *_OUTPUT,
@@ -975,6 +1000,10 @@ def _deprecated(parser: argparse.ArgumentParser, action: Any, new: str) -> Any:
 def _why(flag: Flag, use: Use) -> str:
     default = flag.default if use.default is ... else use.default
     text = use.help or flag.help
+    meanings = CHOICES.get(flag.key)
+    if meanings and use.help is None:
+        shown = use.choices or flag.choices or ()
+        text += ": " + ", ".join(f"{c} ({meanings[c]})" if c in meanings else c for c in shown)
     if use.default is not ... and use.default != flag.default:
         assert use.why, f"{flag.key}: a default other than the shared one needs its reason"
         return f"{text} (default {_show(default)}: {use.why})"
