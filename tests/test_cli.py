@@ -201,3 +201,15 @@ def test_info_markdown_tables_keep_their_columns(capsys: pytest.CaptureFixture[s
         lines = [ln for ln in block.splitlines() if ln.startswith("|")]
         if lines:  # every row has as many cells as the header: a | inside a cell is escaped
             assert len({len(re.findall(r"(?<!\\)\|", ln)) for ln in lines}) == 1, block[:300]
+
+
+def test_compare_mcnemar_refuses_a_metric_and_a_view_that_disagree(capsys: pytest.CaptureFixture[str]) -> None:
+    ud = Path(__file__).parent / "data" / "analysis"
+    gold = str(ud / "ud_gold.conllu")
+    base = ["compare", "--test", "mcnemar", "-f", "conllu", gold, f"A={gold}", f"B={gold}"]
+    assert main([*base, "-m", "upos", "--view", "upos"]) == 0
+    capsys.readouterr()
+    for extra, needle in ((["-m", "upos", "--view", "las"], "name different units"), (["-m", "clas"], "views")):
+        assert main([*base, *extra]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and needle in err, err

@@ -188,15 +188,22 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
     if parsed is not None:
         view = args.view
         metrics = [m for m in _metrics(args) if m is not None]
-        if view is None and metrics:
+        if metrics:
             if len(metrics) > 1:
                 raise _input_error("--test mcnemar compares one view of units; give one --metric or --view")
-            view = metrics[0] if metrics[0] in parsed.spec.views else None
-            if view is None:
+            views = tuple(parsed.spec.views)
+            if metrics[0] not in views:
                 raise _input_error(
                     f"--test mcnemar compares units; format {parsed.format!r} has the views "
-                    f"{', '.join(parsed.spec.views) or '(none)'} (--view), not {metrics[0]!r}"
+                    f"{', '.join(views) or '(none)'} (-m or --view), not {metrics[0]!r}"
+                    f"{_cli.did_you_mean(metrics[0], views)}; test {metrics[0]} with --test bootstrap or permutation"
                 )
+            if view is not None and view != metrics[0]:
+                raise _input_error(
+                    f"-m {metrics[0]} and --view {view} name different units; McNemar compares one view's units: "
+                    "give one"
+                )
+            view = metrics[0]
         units = parsed.units(view)
         names = list(units.names)
         correct = [units.correct(k).astype(np.float64) for k in range(len(names))]
