@@ -95,19 +95,20 @@ def test_info_reads_a_current_format_table() -> None:
     current (after changing a format: `python -m sigfast._info`)."""
     from sigfast import _formats_table, _info
 
-    assert _formats_table.SOURCE == _info._source_hash(), "stale sigfast/_formats_table.py: run python -m sigfast._info"
-    assert _formats_table.FORMATS == _info.format_table(), (
-        "stale sigfast/_formats_table.py: run python -m sigfast._info"
-    )
-    code = "from sigfast import _formats_table, _info; print(_info._formats() is _formats_table.FORMATS)"
+    stale = "stale sigfast/_formats_table.py: run python -m sigfast._info"
+    assert _formats_table.SOURCE == _info._source_hash(), stale
+    table = _info.format_table()
+    assert json.loads(_formats_table.FORMATS) == table, stale
+    assert _formats_table.MODULES == {n: f["module"] for f in table for n in (f["name"], *f["aliases"])}, stale
+    code = "import sys; from sigfast import _info; f = _info._formats(); print('sigfast.formats' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "True"  # a fresh process (no format module loaded) reads the table
+    assert out.strip() == "False"  # a fresh process reads the table, not the format modules
 
 
 def test_info_falls_back_to_the_format_modules() -> None:
     code = (
-        "from sigfast import _formats_table, _info; _formats_table.SOURCE = 'stale'; f = _info._formats(); "
-        "print(f == _formats_table.FORMATS and f is not _formats_table.FORMATS)"
+        "import sys; from sigfast import _formats_table, _info; _formats_table.SOURCE = 'stale'; "
+        "f = _info._formats(); print(f == _info.format_table() and 'sigfast.formats' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "True"

@@ -101,12 +101,12 @@ def preload_format(name: str | None) -> None:
     from ._info import format_module
 
     module = format_module(name)
-    if module is None or module in sys.modules:
+    if module is None:
         return
     from . import formats
 
     short = module.rpartition(".")[2]
-    if short in formats._module_names():
+    if name.strip().lower() not in formats._LOADED and short in formats._module_names():
         formats._load(short)
 
 
