@@ -65,7 +65,6 @@ def test_info_imports_no_numpy() -> None:
         "sigfast._native",
         "sigfast.cli",
         "sigfast.exceptions",
-        "sigfast.report",
     ], d
 
 
@@ -86,7 +85,6 @@ def test_score_imports_its_format_the_engine_and_numpy() -> None:
         "sigfast.formats._base",
         "sigfast.formats.chunk",
         "sigfast.metrics",
-        "sigfast.report",
     ], d
 
 

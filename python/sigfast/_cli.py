@@ -251,8 +251,6 @@ def style(args: argparse.Namespace) -> str:
 def precheck(args: argparse.Namespace, *, plots: Sequence[str] = ()) -> None:
     """Check output paths and optional extras before any computation starts (and import the named format's
     module alone, :func:`preload_format`)."""
-    from .report import EXTENSIONS
-
     fmt = getattr(args, "format", None)
     if isinstance(fmt, str):
         preload_format(fmt)
@@ -261,6 +259,8 @@ def precheck(args: argparse.Namespace, *, plots: Sequence[str] = ()) -> None:
     paths = [out] if out else []
     if out:
         ext = os.path.splitext(out)[1].lower()
+        from .report import EXTENSIONS
+
         if ext not in EXTENSIONS:
             raise InputError(f"--output {out}: unknown extension {ext or '(none)'}; use .json, .csv, .md, .tex or .txt")
     wanted_plots = [getattr(args, p, None) for p in plots]
@@ -302,8 +302,6 @@ def emit(
     """
     import json
 
-    from .report import EXTENSIONS, render_tables
-
     def default(s: str) -> str:
         if s == "csv" and results is not None:
             from .results import flat_row, rows_csv
@@ -330,11 +328,15 @@ def emit(
         if tables is None and results is not None:
             return "".join(r.format(s) for r in results)
         assert tables is not None
+        from .report import render_tables
+
         return render_tables(tables(), s)
 
     out = getattr(args, "output", None)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
+            from .report import EXTENSIONS
+
             fh.write(default(EXTENSIONS[os.path.splitext(out)[1].lower()]))
     sys.stdout.write(default(style(args)))
     if out:

@@ -311,8 +311,6 @@ def run_mcnemar(args: argparse.Namespace) -> int:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from .report import Table
-
     _cli.precheck(args)
     _cli.positional_format_hint(args)
     if not args.format and not args.ref:
@@ -346,6 +344,8 @@ def run_score(args: argparse.Namespace) -> int:
         )
 
     def tables() -> list[Any]:
+        from .report import Table
+
         rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
         return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}")]
 

@@ -156,13 +156,14 @@ def _param_text(p: dict[str, Any]) -> str:
 
 def run_info(args: argparse.Namespace) -> int:
     from . import _cli, _native
-    from .report import Table
 
     _cli.precheck(args)
     fmts = _formats()
     mets = [dict(s) for s in _native.METRICS]
 
     def tables() -> list[Any]:
+        from .report import Table
+
         f_rows = tuple(
             (
                 s["name"],
