@@ -687,6 +687,7 @@ def pairwise(
     nan_policy: Literal["raise", "omit"] = "raise",
     n_threads: int | None = None,
     progress: ProgressArg = None,
+    draws: Literal["sigfast", "sacrebleu"] = "sigfast",
     **metric_params: Any,
 ) -> PairwiseResult:
     """Paired bootstrap tests of every pair of systems.
@@ -703,6 +704,8 @@ def pairwise(
     65,536) and every backend gives the same bytes. ``labels`` maps systems to
     a group (research group or model type) and ``combinations`` names system
     combinations, for :func:`gain_threshold` and the confidence-vs-gain plot.
+    ``draws="sacrebleu"`` resamples with sacrebleu's draws (see :func:`sigfast.paired_bootstrap`):
+    every pair then has sacrebleu's p-value of that pair.
     """
     from .executor import request, run
 
@@ -728,6 +731,7 @@ def pairwise(
         labels=labels,
         combinations=combinations,
         groups=groups,
+        draws=draws,
     )
     result: PairwiseResult = run(req, progress)
     return result
