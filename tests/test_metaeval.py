@@ -652,3 +652,15 @@ def test_unscored_cells_policy_names_system_item_and_file(tmp_path) -> None:
         metaeval.align(human, {"COMET": comet}, level="item", missing="omit")
     with pytest.raises(InputError, match="missing must be"):
         metaeval.align(human, {"M": met}, missing="zero")
+
+
+def test_plot_has_a_zero_line_and_a_legend(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    rng = np.random.default_rng(3)
+    h, m = _matrix(rng, 6, 20)
+    r = metaeval.evaluate(h, m, names=["a", "b", "c"], level="system", statistic="pearson", n_resamples=200)
+    fig = r.plot(tmp_path / "m.png")
+    ax = fig.axes[0]
+    assert any(list(ln.get_xdata()) == [0.0, 0.0] for ln in ax.get_lines())  # the zero line
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "cluster 1" in labels and "no correlation" in labels and any("BOOT-BOTH" in lb for lb in labels)

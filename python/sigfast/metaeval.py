@@ -913,28 +913,49 @@ class MetaEvalResult(Result):
         )
 
     def plot(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
-        """Correlations with their intervals, best first, one colour per cluster."""
+        """Correlations with their intervals, best first, one colour per significance cluster, a line
+        at zero (no correlation) and a legend naming the clusters and the interval."""
+        from matplotlib.lines import Line2D
+
         from ._plot import pyplot
 
         plt = pyplot()
         rows = self.ranking()
+        longest = max((len(r["metric"]) for r in rows), default=1)
+        fs = max(5.0, 8.0 * min(1.0, 22 / longest))
         if ax is None:
-            fig, ax = plt.subplots(figsize=(6, 1.2 + 0.32 * len(rows)))
+            fig, ax = plt.subplots(figsize=(5.4 + longest * fs * 0.56 / 72, 1.9 + 0.32 * len(rows)))
         else:
             fig = ax.figure
         colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        cl = int(round(100 * self.confidence_level))
         for k, r in enumerate(rows):
             y = len(rows) - 1 - k
             c = colours[(r["rank"] - 1) % len(colours)]
             if not math.isnan(r["low"]):
                 ax.plot([r["low"], r["high"]], [y, y], color=c, lw=2)
             ax.plot([r["correlation"]], [y], "o", color=c)
-        ax.set_yticks(range(len(rows)), [r["metric"] for r in reversed(rows)])
-        ax.set_xlabel(f"{self.statistic} ({self.level} level)")
-        ax.set_title(f"{self.interval_method} {int(round(100 * self.confidence_level))}% intervals; colour = cluster")
+        ax.axvline(0.0, color="grey", lw=0.9, ls="--", zorder=0)
+        ax.set_yticks(range(len(rows)), [r["metric"] for r in reversed(rows)], fontsize=fs)
+        ax.set_ylim(-0.6, len(rows) - 0.4)
+        ax.set_xlabel(f"{self.statistic} with the human scores ({self.level} level)")
+        n_cl = max((r["rank"] for r in rows), default=1)
+        handles = [
+            Line2D([], [], color=colours[(k - 1) % len(colours)], marker="o", lw=2, label=f"cluster {k}")
+            for k in range(1, n_cl + 1)
+        ]
+        if self.intervals is not None:
+            handles.append(Line2D([], [], color="black", lw=2, label=f"{cl}% interval ({self.interval_method})"))
+        handles.append(Line2D([], [], color="grey", lw=0.9, ls="--", label="no correlation"))
+        ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(4, len(handles)),
+                  fontsize="x-small", frameon=False)  # fmt: skip
+        clusters = (
+            f"clusters: {self.test}, {self.correction} at alpha {self.alpha:g}" if self.test != "none" else "no test"
+        )
+        ax.set_title(f"{self.n_systems} systems, {self.n_items} items; {clusters}", fontsize="small", pad=22)
         fig.tight_layout()
         if path is not None:
-            fig.savefig(path, dpi=150)
+            fig.savefig(path, dpi=150, bbox_inches="tight")
         return fig
 
 
