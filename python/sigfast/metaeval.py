@@ -519,7 +519,10 @@ def align(
     every item of the system (what a system-level correlation averages); a
     system-level human table makes the result system-level (one item, the
     metrics' per-system means). ``level`` (the level you will evaluate at),
-    when given, refuses system-level tables at any other level.
+    when given, refuses system-level tables at any other level. A broadcast
+    system-level score does not vary within a system, so only the schemes
+    that resample or permute whole systems (``interval="systems"``,
+    ``test="perm-systems"`` or Williams) treat it as what it is.
 
     ``missing``: what to do with a cell the human table scores and a metric
     table does not (NaN/None, or an item the metric table lacks):
