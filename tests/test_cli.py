@@ -213,3 +213,21 @@ def test_compare_mcnemar_refuses_a_metric_and_a_view_that_disagree(capsys: pytes
         assert main([*base, *extra]) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and needle in err, err
+
+
+def test_draws_sacrebleu_from_the_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--draws sacrebleu` is the Python API's draws="sacrebleu" (tests/test_variants.py checks it against
+    sacrebleu itself): the same p-value and signature."""
+    import sigfast
+
+    rng = np.random.default_rng(5)
+    a, b = rng.random(50), rng.random(50) + 0.05
+    fa, fb = _write(tmp_path / "a.tsv", a), _write(tmp_path / "b.tsv", b)
+    argv = ["compare", str(fa), str(fb), "--variant", "sacrebleu", "--draws", "sacrebleu", "-n", "1000", "--json"]
+    assert main(argv) == 0
+    (d,) = json.loads(capsys.readouterr().out)
+    stats = sigfast.read(None, {"a": str(fa), "b": str(fb)}, format="tsv")
+    r = sigfast.paired_bootstrap(stats, variant="sacrebleu", draws="sacrebleu", n_resamples=1000)
+    assert d["pvalue"] == r.pvalue and d["signature"] == r.signature and "draws:sacrebleu" in r.signature
+    assert main(["compare", str(fa), str(fb), "--test", "permutation", "--draws", "sacrebleu"]) == 1
+    assert "--draws sacrebleu is for --test bootstrap" in capsys.readouterr().err

@@ -49,6 +49,8 @@ def run_compare(args: argparse.Namespace) -> int:
     _cli.detect_gold_format(args)
     if args.variant is not None and args.test in ("permutation", "exact"):
         raise _input_error("permutation tests have no --variant")
+    if args.draws != "sigfast" and args.test != "bootstrap":
+        raise _input_error(f"--draws {args.draws} is for --test bootstrap")
     if args.test == "mcnemar":
         return _run_mcnemar(args, _parse_inputs(args, min_systems=2) if args.format or args.ref else None)
     import sigfast
@@ -81,6 +83,7 @@ def run_compare(args: argparse.Namespace) -> int:
                     variant=_cli.bootstrap_variant(args.variant),
                     alternative=args.alternative,
                     confidence_level=args.confidence,
+                    draws=args.draws,
                     **common,
                 )
             else:
@@ -550,6 +553,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 variant=_cli.bootstrap_variant(args.variant),
                 alternative=args.alternative,
+                draws=args.draws,
                 correction=args.correction,
                 alpha=args.alpha,
                 mode=args.mode,

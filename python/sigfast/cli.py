@@ -247,6 +247,14 @@ _flags = [
         metavar="N",
     ),
     Flag(("--seed",), "random seed, in [0, 2^64)", default=DEFAULT_SEED, type=seed),
+    Flag(
+        ("--draws",),
+        "the bootstrap's draws: sigfast's counter-based stream, or sacrebleu 2.x's own (numpy's "
+        "default_rng(seed).choice), which with --variant sacrebleu gives sacrebleu's --paired-bs p-value to "
+        "the digit",
+        default="sigfast",
+        choices=("sigfast", "sacrebleu"),
+    ),
     Flag(("--confidence",), "confidence level of intervals", default=0.95, type=level),
     Flag(("--alpha",), "significance level", default=0.05, type=level),
     Flag(
@@ -349,7 +357,7 @@ _flags = [
         action=argparse.BooleanOptionalAction,
     ),
     Flag(("--sizes",), "set sizes in items (units)", type=count("--sizes"), nargs="+", metavar="N"),
-    Flag(("--samples",), "sets drawn per size", default=1, type=count("--samples"), deprecated=("--draws",)),
+    Flag(("--samples",), "sets drawn per size", default=1, type=count("--samples")),
     Flag(
         ("--subsets",),
         "initial segments (prefix) or random subsets (random) of the test set",
@@ -571,6 +579,7 @@ COMMANDS: tuple[Command, ...] = (
                 why="1,000,000 for the bootstrap, 100,000 for permutations, whose p-values converge faster",
             ),
             "seed",
+            "draws",
             "confidence",
             "raw_p",
             "threads",
@@ -615,6 +624,7 @@ COMMANDS: tuple[Command, ...] = (
             "alternative",
             "resamples",
             "seed",
+            "draws",
             Use("correction", choices=_CORRECTIONS),
             "alpha",
             "groups",

@@ -267,5 +267,8 @@ def for_request(req: Any, test: str, **fields: Any) -> str:
         )
     if req.nan_policy != "raise":
         f["nan"] = req.nan_policy
+    if getattr(req, "draws", "sigfast") != "sigfast":  # explicit draws: their source names the stream
+        f["draws"] = req.draws
+        f["stream"] = "numpy-pcg64-choice"
     f.update(fields)
     return build(test, stats=req.stats, metric=req.metric, **f)
