@@ -143,6 +143,8 @@ class PairwiseResult(Result):
     #: Resamples each pair's p-value rests on, when ``nan_policy="omit"`` dropped some (else None: all B).
     n_valid: np.ndarray | None = field(default=None, compare=False)
     nan_policy: str = "raise"
+    #: Clusters resampled (whole clusters drawn), or None when items were.
+    n_clusters: int | None = None
 
     # ---------------------------------------------------------------- views
     def order(self) -> list[int]:
@@ -678,7 +680,8 @@ def pairwise(
     correction: str = "holm",
     alpha: float = 0.05,
     mode: Literal["shared", "independent"] = "shared",
-    resampling: Literal["auto", "items", "distinct"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    clusters: Any = None,
     backend: Any = "local",
     shard_size: int = PAIR_BLOCK,
     labels: Mapping[str, str] | None = None,
@@ -703,6 +706,8 @@ def pairwise(
     65,536) and every backend gives the same bytes. ``labels`` maps systems to
     a group (research group or model type) and ``combinations`` names system
     combinations, for :func:`gain_threshold` and the confidence-vs-gain plot.
+    ``clusters`` (one key per item; default: the statistics' own, see
+    :func:`sigfast.paired_bootstrap`) draws whole clusters, shared by all systems.
     """
     from .executor import request, run
 
@@ -718,6 +723,7 @@ def pairwise(
         seed=seed,
         pvalue=pvalue,
         resampling=resampling,
+        clusters=clusters,
         nan_policy=nan_policy,
         n_threads=n_threads,
         backend=backend,
