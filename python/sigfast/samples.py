@@ -171,15 +171,23 @@ def pass_at_k(correct: Any, k: int) -> np.ndarray:
 _PASS = re.compile(r"pass@(\d+)$")
 
 
+def check_reducer(reducer: str) -> int | None:
+    """None for ``"mean"``, K for ``"pass@K"``; anything else is an InputError."""
+    if reducer == "mean":
+        return None
+    m = _PASS.match(str(reducer))
+    if m is None or int(m.group(1)) < 1:
+        raise InputError(f"sample reducer must be 'mean' or 'pass@K' (K a whole number >= 1), got {reducer!r}")
+    return int(m.group(1))
+
+
 def reduce(samples: Any, reducer: str) -> np.ndarray:
     """Each item's value from its samples: ``"mean"`` or ``"pass@K"``."""
-    if reducer == "mean":
+    k = check_reducer(reducer)
+    if k is None:
         a = _matrix(samples)
         return np.nansum(a, axis=1) / np.sum(~np.isnan(a), axis=1)
-    m = _PASS.match(str(reducer))
-    if m is None:
-        raise InputError(f"sample reducer must be 'mean' or 'pass@K' (K a whole number), got {reducer!r}")
-    return pass_at_k(samples, int(m.group(1)))
+    return pass_at_k(samples, k)
 
 
 def reduce_samples(stats: Any, reducer: str) -> Any:

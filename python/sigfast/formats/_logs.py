@@ -37,7 +37,8 @@ clustered and repeated-sample inference:
     has fewer samples), whose mean (or the harness's reduction) is the item's
     value; present when some item has more than one sample.
 ``"sample_reducer"``
-    how an item's samples make its value (``"mean"`` unless the log says).
+    how an item's samples make its value (``"mean"`` unless the log says, or ``"pass@K"`` with
+    ``-o reducer=pass@K``: :func:`sigfast.samples.pass_at_k`).
 ``"task"``, ``"harness"``
     the task and the harness that made the logs.
 ``"intersect"``
@@ -91,6 +92,13 @@ COMMON_OPTIONS = (
         False,
         help="test the items all logs share when they hold different items (with a warning and the counts), "
         "instead of refusing them",
+    ),
+    Option(
+        "reducer",
+        str,
+        "mean",
+        help="how an item's samples (generations, epochs) make its value: mean, or pass@K (Chen et al. 2021's "
+        "unbiased estimator, from pass/fail samples; needs K samples per item)",
     ),
 )
 
@@ -347,6 +355,11 @@ def join(
                     "different task setups, so their items are not the same test"
                 )
     common = _common_ids(runs, names, bool(options.get("intersect", False)))
+    reducer = str(options.get("reducer") or "mean")
+    if reducer != "mean":
+        from ..samples import check_reducer
+
+        check_reducer(reducer)  # a bad name fails here, before any log is reduced
     index = [{i: k for k, i in enumerate(r.ids)} for r in runs]
     order = [np.fromiter((ix[i] for i in common), dtype=np.int64, count=len(common)) for ix in index]
     _check_fields(runs, names, common, order)
@@ -371,10 +384,20 @@ def join(
             st = rep.stats[m]
             extra = dict(extra_common)
             samples = {n: rr.samples[m][oo] for n, rr, oo in zip(names, runs, order) if m in rr.samples}
+            values = st.values[o]
             if samples:
                 extra["samples"] = samples
                 extra["sample_reducer"] = first.sample_reducer
-            stats[m] = dataclasses.replace(st, values=st.values[o], extra=extra)
+            if reducer != "mean":  # pass@K from the samples (one sample: the item's own value)
+                from ..samples import reduce
+
+                mine = rr_samples(rep, m, o)
+                try:
+                    values = reduce(mine if mine is not None else values, reducer)[:, None]
+                except InputError as e:  # this metric cannot be reduced so; the others can
+                    extra["unusable"] = f"{rep.system}: {m} with -o reducer={reducer}: {e}"
+                extra["sample_reducer"] = reducer
+            stats[m] = dataclasses.replace(st, values=values, extra=extra)
         out.append(
             dataclasses.replace(
                 rep, stats=stats, item_ids=tuple(common), warnings=tuple(rep.warnings) + tuple(warnings)
@@ -385,6 +408,12 @@ def join(
     for w in dict.fromkeys(warnings):
         _w.warn(w, LogWarning, stacklevel=3)
     return tuple(out)
+
+
+def rr_samples(rep: ScoreReport, metric: str, order: np.ndarray) -> np.ndarray | None:
+    """One report's per-sample values of ``metric`` in the joined order, if it has several per item."""
+    run: LogRun = rep.log
+    return run.samples[metric][order] if metric in run.samples else None
 
 
 def name_systems(reports: Sequence[ScoreReport], names: Sequence[str], explicit: Sequence[bool]) -> tuple[str, ...]:
