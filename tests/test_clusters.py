@@ -235,3 +235,52 @@ def test_stale_or_misfit_clusters_are_refused() -> None:
     assert r.n_clusters == len(set(st.provenance["clusters"][:100]))
     few = sigfast.paired_bootstrap(x, y, clusters=np.arange(40) % 3, n_resamples=10)
     assert any("only 3 clusters" in w for w in few.warnings)
+
+
+def test_conll2012_parts_of_one_document_form_a_cluster(tmp_path: Path) -> None:
+    data = ROOT / "data" / "analysis"
+    parts = [("wsj_0001", 0), ("wsj_0001", 1), ("wsj_0001", 2), ("bc/cnn/00/cnn_0004", 0), ("bc/cnn/00/cnn_0004", 1), ("x", 0)]
+
+    def many(src: Path, dst: Path) -> Path:
+        body = src.read_text().split("\n", 1)[1]  # the toy document without its '#begin' line
+        dst.write_text("".join(f"#begin document ({d}); part {p:03d}\n{body}" for d, p in parts))
+        return dst
+
+    key = many(data / "coref_key.conll", tmp_path / "key.conll")
+    r1 = many(data / "coref_r1.conll", tmp_path / "r1.conll")
+    r2 = many(data / "coref_r2.conll", tmp_path / "r2.conll")
+    st = sigfast.read(str(key), [str(r1), str(r2)], format="conll2012", cluster="doc")
+    assert st.provenance["clusters"] == tuple(d for d, _ in parts) and st.provenance["cluster_field"] == "doc"
+    r = sigfast.paired_bootstrap(st, n_resamples=50)
+    assert r.n_clusters == 3 and parse(r.signature)["resampling"] == "clusters(3,doc)"
+    plain = sigfast.read(str(key), [str(r1), str(r2)], format="conll2012")
+    assert "clusters" not in plain.provenance
+
+
+def test_mt_document_ids_from_a_file(tmp_path: Path) -> None:
+    fix = ROOT / "data" / "mt"
+    docs = tmp_path / "docs.txt"
+    ids = [f"doc{i // 4}" for i in range(13)]
+    docs.write_text("\n".join(ids) + "\n")
+    st = sigfast.read(str(fix / "edge.ref1"), [str(fix / "edge.hyp"), str(fix / "edge.ref2")], format="mt", docs=str(docs))
+    assert st.provenance["clusters"] == tuple(ids)
+    r = sigfast.paired_bootstrap(st, n_resamples=50)
+    assert r.n_clusters == 4
+    docs.write_text("\n".join(ids[:-1]) + "\n")
+    with pytest.raises(sigfast.FormatError, match="12 document ids for 13 segments"):
+        sigfast.read(str(fix / "edge.ref1"), [str(fix / "edge.hyp")], format="mt", docs=str(docs))
+
+
+def test_a_folder_of_runs_gives_one_system_per_run() -> None:
+    from sigfast.formats import runs_in
+
+    llm = ROOT / "data" / "llm"
+    lm = runs_in(llm / "lm-eval", "lm-eval")
+    assert [Path(p).name for p in lm] == ["dummy-seed1", "dummy-seed2", "dummy-seed3"]
+    assert len(runs_in(llm / "helm", "helm")) == 4 and len(runs_in(llm / "lighteval", "lighteval")) == 3
+    assert runs_in(llm / "lm-eval" / "dummy-seed1", "lm-eval") == [str(llm / "lm-eval" / "dummy-seed1")]
+    st = sigfast.read(None, lm, format="lm-eval", task="figqa", cluster="pair")
+    pw = sigfast.pairwise(st, n_resamples=200)
+    assert pw.systems == ("dummy-seed1", "dummy-seed2", "dummy-seed3") and pw.n_clusters == 547
+    with pytest.raises(InputError, match="no inspect runs"):
+        runs_in(llm / "helm", "inspect")

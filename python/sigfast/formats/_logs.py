@@ -75,6 +75,7 @@ __all__ = [
     "open_text",
     "read_json",
     "report",
+    "runs_in",
 ]
 
 #: Options every log reader takes.
@@ -506,3 +507,72 @@ def _short(v: Any) -> str:
 
 def path_text(p: Any) -> str:
     return str(Path(str(p)))
+
+
+# --------------------------------------------------------------------------------------------
+# a folder of runs (one per system)
+
+_RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
+
+
+def runs_in(path: str | os.PathLike[str], fmt: str) -> list[str]:
+    """The runs of several systems in one folder of logs of format ``fmt``, one path per system,
+    sorted: what ``sigfast pairwise DIR`` (and :func:`sigfast.read`) takes as the systems.
+
+    * ``lm-eval``: the ``--output_path`` folder, one sub-folder per model holding
+      ``samples_<task>_<time>.jsonl``;
+    * ``lighteval``: the output folder (or its ``details/``), one sub-folder per model;
+    * ``helm``: a suite's runs folder, one sub-folder per run (``per_instance_stats.json``);
+    * ``inspect``: the log folder, one ``.eval`` or ``.json`` log per model;
+    * ``records``: one ``.jsonl``, ``.json``, ``.csv``, ``.tsv`` or ``.parquet`` file (gzipped or not)
+      per system.
+
+    A path that is one run already is returned as it is. No runs: an InputError naming the folder.
+    """
+    from . import spec
+
+    name = spec(fmt).name
+    p = Path(os.fspath(path))
+    if not p.is_dir():
+        if p.exists():
+            return [str(p)]
+        raise FormatError("no such file or folder", path=str(p))
+
+    def dirs(base: Path, pred: Any) -> list[Path]:
+        return sorted(d for d in base.iterdir() if d.is_dir() and pred(d))
+
+    def files(base: Path, suffixes: tuple[str, ...]) -> list[Path]:
+        return sorted(
+            f for f in base.iterdir() if f.is_file() and f.name.removesuffix(".gz").endswith(suffixes)
+        )
+
+    try:
+        if name == "lm-eval":
+            from .lmeval import _samples_in
+
+            found = [p] if _samples_in(p) else dirs(p, _samples_in)
+        elif name == "lighteval":
+            from .lighteval import _DATE, _details_in
+
+            def run(d: Path) -> bool:
+                return bool(_details_in(d)) or any(x.is_dir() and _DATE.match(x.name) and _details_in(x) for x in d.iterdir())
+
+            base = p / "details" if (p / "details").is_dir() else p
+            found = [p] if run(p) else dirs(base, run)
+        elif name == "helm":
+
+            def run(d: Path) -> bool:
+                return any((d / f).is_file() for f in ("per_instance_stats.json", "per_instance_stats.json.gz"))
+
+            found = [p] if run(p) else dirs(p, run)
+        elif name == "inspect":
+            found = files(p, (".eval", ".json"))
+        elif name == "records":
+            found = files(p, _RECORD_SUFFIXES)
+        else:
+            raise InputError(f"format {name!r} has no folder of runs; give its files one per system")
+    except OSError as e:
+        raise FormatError(f"cannot list the folder: {e.strerror or e}", path=str(p)) from None
+    if not found:
+        raise InputError(f"{p}: no {name} runs in the folder (see sigfast.formats.runs_in for the layouts it reads)")
+    return [str(f) for f in found]
