@@ -47,7 +47,9 @@ def datasets(count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return xy[:, :, 0], xy[:, :, 1], keys
 
 
-def simulate(count: int, scheme: str, *, n_resamples: int = 999, seed: int = 0, alpha: float = 0.05) -> tuple[float, float]:
+def simulate(
+    count: int, scheme: str, *, n_resamples: int = 999, seed: int = 0, alpha: float = 0.05
+) -> tuple[float, float]:
     """(rejection rate, its standard error) of the two-sided shifted paired bootstrap at ``alpha``
     on ``count`` null datasets, resampling ``scheme`` ("items" or "clusters")."""
     x, y, keys = datasets(count, seed)
@@ -72,7 +74,8 @@ def simulate(count: int, scheme: str, *, n_resamples: int = 999, seed: int = 0, 
 
 
 def machine() -> str:
-    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, sigfast {sigfast.__version__}"
+    py = platform.python_version()
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {py}, sigfast {sigfast.__version__}"
 
 
 def type1(count: int, B: int) -> None:

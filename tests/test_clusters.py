@@ -88,7 +88,7 @@ def test_counts_metric_scores_the_summed_counts_of_the_drawn_clusters() -> None:
     r = sigfast.paired_bootstrap(xs, ys, metric="f1", clusters=keys, n_resamples=B, seed=1, return_distribution=True)
     draws = np.asarray(_native.cluster_draws(g, 1, 0, B))
     sums, _ = _numpy_cluster_sums(np.column_stack([xs, ys]), _codes(keys), draws)
-    f1 = lambda s: 2 * s[:, 0] / (s[:, 1] + s[:, 2])  # noqa: E731
+    f1 = lambda s: 2 * s[:, 0] / (s[:, 1] + s[:, 2])
     assert np.allclose(r.distribution[:, 0], f1(sums[:, :3]), rtol=0, atol=1e-15)
     assert np.allclose(r.distribution[:, 1], f1(sums[:, 3:]), rtol=0, atol=1e-15)
 
@@ -139,9 +139,7 @@ def test_item_statistics_see_the_items_of_the_drawn_clusters() -> None:
     x, y, keys = _clustered(n=60, g=11, seed=4)
     codes = _codes(keys)
     B = 50
-    r = sigfast.paired_bootstrap(
-        x, y, metric="median", clusters=keys, n_resamples=B, seed=2, return_distribution=True
-    )
+    r = sigfast.paired_bootstrap(x, y, metric="median", clusters=keys, n_resamples=B, seed=2, return_distribution=True)
     draws = np.asarray(_native.cluster_draws(11, 2, 0, B))
     members = [np.flatnonzero(codes == c) for c in range(11)]
     for b in range(B):
@@ -239,7 +237,14 @@ def test_stale_or_misfit_clusters_are_refused() -> None:
 
 def test_conll2012_parts_of_one_document_form_a_cluster(tmp_path: Path) -> None:
     data = ROOT / "data" / "analysis"
-    parts = [("wsj_0001", 0), ("wsj_0001", 1), ("wsj_0001", 2), ("bc/cnn/00/cnn_0004", 0), ("bc/cnn/00/cnn_0004", 1), ("x", 0)]
+    parts = [
+        ("wsj_0001", 0),
+        ("wsj_0001", 1),
+        ("wsj_0001", 2),
+        ("bc/cnn/00/cnn_0004", 0),
+        ("bc/cnn/00/cnn_0004", 1),
+        ("x", 0),
+    ]
 
     def many(src: Path, dst: Path) -> Path:
         body = src.read_text().split("\n", 1)[1]  # the toy document without its '#begin' line
@@ -262,7 +267,9 @@ def test_mt_document_ids_from_a_file(tmp_path: Path) -> None:
     docs = tmp_path / "docs.txt"
     ids = [f"doc{i // 4}" for i in range(13)]
     docs.write_text("\n".join(ids) + "\n")
-    st = sigfast.read(str(fix / "edge.ref1"), [str(fix / "edge.hyp"), str(fix / "edge.ref2")], format="mt", docs=str(docs))
+    st = sigfast.read(
+        str(fix / "edge.ref1"), [str(fix / "edge.hyp"), str(fix / "edge.ref2")], format="mt", docs=str(docs)
+    )
     assert st.provenance["clusters"] == tuple(ids)
     r = sigfast.paired_bootstrap(st, n_resamples=50)
     assert r.n_clusters == 4

@@ -90,7 +90,9 @@ def test_the_within_item_share_equals_one_way_anova(logs: sigfast.Statistics) ->
     assert vc.within_share == pytest.approx(ms_within / ms_between, rel=1e-9)
     assert vc.total == pytest.approx(ms_between / k, rel=1e-9) and vc.within == pytest.approx(ms_within / k, rel=1e-9)
     r = sigfast.standard_error(logs, system="mockllm/beta")
-    assert r.within_item_share == pytest.approx(variance_components(logs.provenance["samples"]["mockllm/beta"]).within_share)
+    assert r.within_item_share == pytest.approx(
+        variance_components(logs.provenance["samples"]["mockllm/beta"]).within_share
+    )
     assert r.samples_per_item == 2.0
 
 
@@ -169,7 +171,9 @@ def test_many_models_group_quickly() -> None:
     data = {f"m{j:03d}": (rng.random(n) < skill[j]).astype(float) for j in range(s)}
     lb = sigfast.leaderboard(data, clusters=keys, bootstrap=False)
     groups = lb.significance_groups()
-    assert [sorted(g) for g in groups] == [[f"m{j:03d}" for j in range(t * 100, t * 100 + 100)] for t in range(4, -1, -1)]
+    assert [sorted(g) for g in groups] == [
+        [f"m{j:03d}" for j in range(t * 100, t * 100 + 100)] for t in range(4, -1, -1)
+    ]
     assert np.nanmin(lb.pvalues) < 0.05 / (s * (s - 1) / 2)  # normal p-values are not floored by B
 
 

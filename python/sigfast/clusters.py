@@ -126,11 +126,7 @@ class Clusters:
         return Part(f"clusters({self.n_clusters},{_value(self.field)})")
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Clusters)
-            and self.field == other.field
-            and np.array_equal(self.codes, other.codes)
-        )
+        return isinstance(other, Clusters) and self.field == other.field and np.array_equal(self.codes, other.codes)
 
     def __hash__(self) -> int:
         return hash((self.field, self.codes.tobytes()))

@@ -45,7 +45,7 @@ from ._api import checked_keywords
 from .clusters import Clusters, cluster_se
 from .exceptions import InputError
 from .metrics import Metric
-from .results import ConfidenceInterval, Result, flat_row
+from .results import ConfidenceInterval, Result
 
 __all__ = ["Leaderboard", "StandardErrorResult", "leaderboard", "standard_error"]
 
@@ -453,9 +453,17 @@ class Leaderboard(Result):
         cl = f"{100 * self.confidence_level:g}%"
         notes = [
             f"{self.n_items} items"
-            + (f" in {self.n_clusters} clusters ({self.cluster_field}): standard errors cluster-robust (CR1)" if self.n_clusters else "")
+            + (
+                f" in {self.n_clusters} clusters ({self.cluster_field}): standard errors cluster-robust (CR1)"
+                if self.n_clusters
+                else ""
+            )
             + f"; {cl} intervals"
-            + (f"; bootstrap: {self.method}, B = {self.n_resamples}, seed {self.seed}" if self.bootstrap_intervals is not None else "")
+            + (
+                f"; bootstrap: {self.method}, B = {self.n_resamples}, seed {self.seed}"
+                if self.bootstrap_intervals is not None
+                else ""
+            )
         ]
         if self.pairs != "none":
             test = (

@@ -721,7 +721,9 @@ def _cluster_values(
                 table, codes, m.native, p, seed, start, count, exact, threads, None
             )
         else:
-            vals = _native.cluster_item_bootstrap_values(table, codes, m.native, p, seed, start, count, threads, None, sub)
+            vals = _native.cluster_item_bootstrap_values(
+                table, codes, m.native, p, seed, start, count, threads, None, sub
+            )
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
     if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows
         ctable, _ = _native.cluster_sums(table, codes)
@@ -884,9 +886,13 @@ def _stored(
     if m.native is not None and not m.on_items and cl is not None:
         p = dict(m.params)
         if swap:
-            vals = _native.cluster_permutation_values(table, cl.codes, m.native, p, req.seed or 0, 0, B, exact, req.n_threads, cb)
+            vals = _native.cluster_permutation_values(
+                table, cl.codes, m.native, p, req.seed or 0, 0, B, exact, req.n_threads, cb
+            )
         else:
-            vals = _native.cluster_bootstrap_values(table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub)
+            vals = _native.cluster_bootstrap_values(
+                table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub
+            )
         return np.asarray(vals), None
     if m.native is not None and not m.on_items:
         if swap:

@@ -664,7 +664,9 @@ def _benchmark_model(
     r = finite("icc", icc, 0.0, 1.0)
     var_d = sx * sx + sy * sy - 2.0 * rho * sx * sy
     if var_d <= 0:
-        raise InputError("the two models' scores are perfectly correlated with equal spread: their difference has no variance")
+        raise InputError(
+            "the two models' scores are perfectly correlated with equal spread: their difference has no variance"
+        )
     deff = 1.0 + (m - 1.0) * r
     return sx, sy, math.sqrt(var_d), deff, _ndtri(1.0 - a / 2.0) + _ndtri(pw)
 
@@ -750,5 +752,18 @@ def items_needed(
         n = max(math.ceil(n / m), 1) * int(m)
     se = sdd * math.sqrt(deff / n)
     return BenchmarkPower(
-        "items_needed", delta, n, n / m, m, float(icc), float(correlation), sx, sy, sdd, deff, se, float(alpha), float(power)
+        "items_needed",
+        delta,
+        n,
+        n / m,
+        m,
+        float(icc),
+        float(correlation),
+        sx,
+        sy,
+        sdd,
+        deff,
+        se,
+        float(alpha),
+        float(power),
     )

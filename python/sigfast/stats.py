@@ -277,9 +277,7 @@ class Statistics:
         ids = None if self.item_ids is None else tuple(self.item_ids[i] for i in idx)
         from dataclasses import replace
 
-        return replace(
-            self, values=np.ascontiguousarray(self.values[:, idx, :]), item_ids=ids, provenance=prov
-        )
+        return replace(self, values=np.ascontiguousarray(self.values[:, idx, :]), item_ids=ids, provenance=prov)
 
     def totals(self) -> np.ndarray:
         """Column sums per system, summed in item order: shape (systems, statistics)."""

@@ -542,9 +542,7 @@ def runs_in(path: str | os.PathLike[str], fmt: str) -> list[str]:
         return sorted(d for d in base.iterdir() if d.is_dir() and pred(d))
 
     def files(base: Path, suffixes: tuple[str, ...]) -> list[Path]:
-        return sorted(
-            f for f in base.iterdir() if f.is_file() and f.name.removesuffix(".gz").endswith(suffixes)
-        )
+        return sorted(f for f in base.iterdir() if f.is_file() and f.name.removesuffix(".gz").endswith(suffixes))
 
     try:
         if name == "lm-eval":
@@ -555,7 +553,9 @@ def runs_in(path: str | os.PathLike[str], fmt: str) -> list[str]:
             from .lighteval import _DATE, _details_in
 
             def run(d: Path) -> bool:
-                return bool(_details_in(d)) or any(x.is_dir() and _DATE.match(x.name) and _details_in(x) for x in d.iterdir())
+                return bool(_details_in(d)) or any(
+                    x.is_dir() and _DATE.match(x.name) and _details_in(x) for x in d.iterdir()
+                )
 
             base = p / "details" if (p / "details").is_dir() else p
             found = [p] if run(p) else dirs(base, run)
