@@ -197,7 +197,7 @@ def standard_error(
         metric=m,
         clusters=spec,
         variant="cr1" if spec is not None else "iid",
-        resampling=spec.label if spec is not None else None,
+        cluster=spec.label if spec is not None else None,
         conf=cl,
     )
     warnings: tuple[str, ...] = ()
@@ -601,7 +601,8 @@ def leaderboard(
         metric=m,
         clusters=spec,
         variant=f"se:{'cr1' if spec is not None else 'iid'}" + (f"+bootstrap:{method}" if bootstrap else ""),
-        resampling=spec.label if spec is not None else None,
+        resampling=spec.label if spec is not None and (bootstrap or pairs == "bootstrap") else None,
+        cluster=spec.label if spec is not None else None,
         B=n_resamples if (bootstrap or pairs == "bootstrap") else None,
         seed=seed if (bootstrap or pairs == "bootstrap") else None,
         conf=cl,
