@@ -14,16 +14,12 @@ use super::meta_py::statistic;
 use super::{
     input, job, pair_spec, parse_metric, stream_total, table, u64_matrix, vec2, PySummary,
 };
-use crate::engine::{self, Clusters, Table};
+use crate::engine::{self, Clusters};
 use crate::stream;
 
 fn codes<'a>(a: &'a PyReadonlyArray1<'_, u32>) -> PyResult<&'a [u32]> {
     a.as_slice()
         .map_err(|_| input("cluster codes must be a contiguous uint32 array".to_string()))
-}
-
-fn make_clusters(t: &Table<'_>, c: &[u32]) -> PyResult<Clusters> {
-    Clusters::new(t, c).map_err(|e| super::errors::to_py(e, &Names::default()))
 }
 
 /// Each cluster's statistics summed in item order (G × width) and its item count.
@@ -34,12 +30,13 @@ fn cluster_sums<'py>(
     clusters: PyReadonlyArray1<'py, u32>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<u64>>)> {
     let t = table(&data)?;
-    let cl = make_clusters(&t, codes(&clusters)?)?;
+    let c = codes(&clusters)?;
     let w = t.width;
-    Ok((
-        vec2(py, cl.sums().to_vec(), w)?,
-        PyArray1::from_vec(py, cl.sizes().to_vec()),
-    ))
+    let (sums, sizes) = quick(py, &Names::default(), || {
+        let cl = Clusters::new(&t, c)?;
+        Ok((cl.sums().to_vec(), cl.sizes().to_vec()))
+    })?;
+    Ok((vec2(py, sums, w)?, PyArray1::from_vec(py, sizes)))
 }
 
 /// Metric values of every system on cluster-bootstrap resamples start..start+count (count × S).
@@ -331,7 +328,14 @@ fn cluster_pairwise_shard<'py>(
         |p| {
             let cl = Clusters::new(&t, c)?;
             let job = job(seed, sub, start, count, threads, p);
-            engine::cluster_pairwise_shard(&cl, &m, &observed, spec, means.as_deref(), &job)
+            crate::pairwise::cluster_pairwise_shard(
+                &cl,
+                &m,
+                &observed,
+                spec,
+                means.as_deref(),
+                &job,
+            )
         },
     )?;
     Ok((u64_matrix(py, counts, s)?, vec2(py, sums, s)?))

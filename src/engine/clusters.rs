@@ -37,7 +37,6 @@
 
 use crate::itemstat::{ItemStatistic, Scratch};
 use crate::metric::Metric;
-use crate::pairwise::{count_block, PairSpec, PAIR_BLOCK};
 use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP};
 use crate::{Error, Result};
 
@@ -260,45 +259,6 @@ pub fn cluster_permutation_values(
 ) -> Result<Vec<f64>> {
     let sw = Swapper::new(&cl.table())?;
     cluster_swap_values_range(cl, &sw, metric, exact, job)
-}
-
-/// One shard of a pairwise run on cluster resamples: as
-/// [`crate::pairwise::pairwise_shard`], with the resamples of
-/// [`cluster_bootstrap_values`].
-pub fn cluster_pairwise_shard(
-    cl: &Clusters,
-    metric: &Metric,
-    observed: &[f64],
-    spec: PairSpec,
-    means: Option<&[f64]>,
-    job: &Job<'_>,
-) -> Result<(Vec<u64>, Vec<f64>)> {
-    let (start, stop) = (job.start, job.start.saturating_add(job.count as u64));
-    if start % PAIR_BLOCK as u64 != 0 {
-        return Err(Error::Input(format!(
-            "shard [{start}, {stop}) must start on a multiple of {PAIR_BLOCK}"
-        )));
-    }
-    let s = observed.len();
-    let mut counts = vec![0u64; s * s];
-    let mut block_sums = Vec::new();
-    let mut b = start;
-    while b < stop {
-        let len = (stop - b).min(PAIR_BLOCK as u64) as usize;
-        let values = cluster_bootstrap_values(cl, metric, &job.range(b, len))?;
-        if values.len() != len * s {
-            return Err(Error::Input(
-                "metric systems do not match the observed scores".into(),
-            ));
-        }
-        let (c, sums) = count_block(&values, s, observed, spec, means, job.threads)?;
-        for (a, x) in counts.iter_mut().zip(c) {
-            *a += x;
-        }
-        block_sums.extend(sums);
-        b += len as u64;
-    }
-    Ok((counts, block_sums))
 }
 
 fn item_columns(t: &Table<'_>) -> Vec<f64> {

@@ -37,8 +37,8 @@ pub use bootstrap::{
 };
 pub use clusters::{
     cluster_bootstrap_sums, cluster_bootstrap_values, cluster_item_bootstrap_values,
-    cluster_item_permutation_values, cluster_pairwise_shard, cluster_permutation_values,
-    cluster_swap_values_range, Clusters,
+    cluster_item_permutation_values, cluster_permutation_values, cluster_swap_values_range,
+    Clusters,
 };
 pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block};
 pub use swap::{
