@@ -223,6 +223,8 @@ def test_stale_or_misfit_clusters_are_refused() -> None:
         sigfast.paired_bootstrap(x, y, clusters=keys, resampling="items", n_resamples=10)
     with pytest.raises(InputError, match="needs the items' clusters"):
         sigfast.paired_bootstrap(x, y, resampling="clusters", n_resamples=10)
+    with pytest.raises(InputError, match="cannot resample whole clusters"):
+        sigfast.paired_bootstrap(x, y, clusters=keys, draws="sacrebleu", n_resamples=10)
     files = [str(INSPECT / "figqa_alpha.json.gz"), str(INSPECT / "figqa_gamma.json.gz")]
     st = sigfast.read(None, files, format="inspect", cluster="pair")
     cut = st.replace(values=st.values[:, :100], item_ids=st.item_ids[:100])

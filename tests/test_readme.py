@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 from pathlib import Path
@@ -53,16 +52,24 @@ def test_the_readme_has_cli_examples() -> None:
     assert len(_cli_examples()) >= 8
 
 
+def _listing() -> set[str]:
+    """What a README example could leave behind: the checkout's top level, tests/ and tests/data/."""
+    out = {f"./{p.name}" for p in ROOT.iterdir()} | {f"tests/{p.name}" for p in (ROOT / "tests").iterdir()}
+    return out | {str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "data").rglob("*")}
+
+
 @pytest.mark.parametrize("line", _cli_examples())
 def test_cli_example_runs_as_written(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    # run in a scratch folder holding the repository's tests/ folder and the demo's sample files
-    monkeypatch.chdir(tmp_path)
-    os.symlink(ROOT / "tests", tmp_path / "tests")
-    if "sample/" in line and "--save" not in line:
-        assert main(["demo", "--save", "sample", "-n", "100"]) == 0
+    # run from the checkout, as the README says, with $S the scratch folder; the checkout stays as it was
+    assert "S=$(mktemp -d)" in README
+    monkeypatch.chdir(ROOT)
+    before = _listing()
+    if "$S/sample/" in line:
+        assert main(["demo", "--save", str(tmp_path / "sample"), "-n", "100"]) == 0
     capsys.readouterr()
-    assert main(shlex.split(line)[1:]) == 0, line
+    assert main(shlex.split(line.replace("$S", str(tmp_path)))[1:]) == 0, line
     assert capsys.readouterr().out.strip()
+    assert _listing() == before, f"{line!r} left {sorted(_listing() - before)} in the checkout"
 
 
 def test_metric_list_is_generated_from_the_registry() -> None:

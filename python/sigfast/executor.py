@@ -49,6 +49,7 @@ __all__ = [
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "DRAWS",
     "NAN_POLICIES",
     "RESAMPLING",
     "VARIANTS",
@@ -77,6 +78,12 @@ QUESTIONS = ("paired", "interval", "pairwise")
 RESAMPLING = ("auto", "items", "distinct", "clusters")
 #: What to do with resamples on which the statistic is undefined (NaN).
 NAN_POLICIES = ("raise", "omit")
+#: Where a bootstrap's resampled item indices come from: sigfast's counter-based stream (the
+#: default: any B, any thread count, the same bytes everywhere), or sacrebleu's own draws
+#: (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, the index matrix of sacrebleu 2.x's
+#: ``--paired-bs`` and of its confidence intervals), fed through the same summaries, so that
+#: ``variant="sacrebleu", draws="sacrebleu"`` gives sacrebleu's p-value.
+DRAWS = ("sigfast", "sacrebleu")
 ALTERNATIVES = ("two-sided", "greater", "less")
 #: The bootstrap variants, as users name them.
 VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
@@ -160,6 +167,25 @@ def check_nan_policy(nan_policy: str) -> str:
             f"and report how many were kept), got {nan_policy!r}"
         )
     return nan_policy
+
+
+def check_draws(draws: str, m: Metric, resampling: str, mode: str = "shared") -> str:
+    """The draw source of a bootstrap (:data:`DRAWS`), validated against the metric and the scheme."""
+    if draws not in DRAWS:
+        raise InputError(
+            f"draws must be 'sigfast' (sigfast's own stream) or 'sacrebleu' (sacrebleu's numpy draws), got {draws!r}"
+        )
+    if draws == "sigfast":
+        return draws
+    if m.on_items:
+        raise InputError(
+            f"draws={draws!r} resamples summed statistics, as sacrebleu does; {m.name} is computed on the items"
+        )
+    if resampling == "distinct":
+        raise InputError(f"draws={draws!r} draws item indices; it cannot use resampling='distinct'")
+    if mode != "shared":
+        raise InputError(f"draws={draws!r} uses one index matrix for every pair; use mode='shared'")
+    return draws
 
 
 def check_resampling(m: Metric, resampling: str) -> str:
@@ -437,6 +463,8 @@ class Request:
     labels: Mapping[str, str] = field(default_factory=dict)
     combinations: frozenset[str] = frozenset()
     groups: str = "boundaries"
+    #: Where the resampled indices come from (:data:`DRAWS`).
+    draws: str = "sigfast"
     #: the items' clusters when whole clusters are resampled (``resampling == "clusters"``)
     clusters: Clusters | None = None
 
@@ -478,6 +506,7 @@ def request(
     labels: Mapping[str, str] | None = None,
     combinations: Sequence[str] = (),
     groups: str = "boundaries",
+    draws: str = "sigfast",
     clusters: Any = None,
 ) -> Request:
     """Build and validate a :class:`Request`: the one place where inputs and settings are checked.
@@ -486,7 +515,8 @@ def request(
     ``alternative``) or ``test="permutation"`` (``method``: approximate,
     exact or auto; ``alternative``); ``question="interval"`` (``method``:
     bca or percentile; one system, or two for their difference);
-    ``question="pairwise"`` (all pairs of ``x``'s systems).
+    ``question="pairwise"`` (all pairs of ``x``'s systems). ``draws`` (bootstrap questions):
+    where the resampled indices come from (:data:`DRAWS`).
 
     ``clusters`` (one key per item) resamples whole clusters; without it, the
     statistics' own cluster keys (``provenance["clusters"]``) are used unless
@@ -503,9 +533,12 @@ def request(
             v, alt, native_alt = resolve_variant(variant or "bk", alternative)
             res = check_resampling(m, resampling)
             cspec = resolve_clusters(stats, clusters, resampling)
+            draws = check_draws(draws, m, res)
             pv = check_pvalue(pvalue)
             meth = "bootstrap"
         elif test == "permutation":
+            if draws != "sigfast":
+                raise InputError(f"draws={draws!r} is for the bootstrap; the permutation test draws swaps")
             meth = method or "auto"
             if meth not in ("approximate", "exact", "auto"):
                 raise InputError(f"method must be 'approximate', 'exact' or 'auto', got {method!r}")
@@ -544,6 +577,7 @@ def request(
             stats, m = one_input(x, system, metric, params)
         res = check_resampling(m, resampling)
         cspec = resolve_clusters(stats, clusters, resampling)
+        draws = check_draws(draws, m, res)
         if meth == "bca" and stats.n_items < 2:
             raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
         if meth == "bca" and cspec is not None and cspec.n_clusters < 2:
@@ -565,6 +599,7 @@ def request(
             raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
         res = check_resampling(m, resampling)
         cspec = resolve_clusters(stats, clusters, resampling)
+        draws = check_draws(draws, m, res, mode)
         shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
         if shard_size % PAIR_BLOCK:
             raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
@@ -576,6 +611,11 @@ def request(
     else:
         raise InputError(f"question must be one of {QUESTIONS}, got {question!r}")
     if cspec is not None:
+        if draws != "sigfast":
+            raise InputError(
+                f"draws={draws!r} draws items as sacrebleu does, so it cannot resample whole clusters; pass "
+                "resampling='items' to draw items (or draws='sigfast' to draw clusters)"
+            )
         res = "clusters"
     elif res == "clusters":  # pragma: no cover - resolve_clusters refuses it first
         raise InputError("resampling='clusters' needs clusters")
@@ -610,6 +650,7 @@ def request(
         labels=label_map,
         combinations=combos,
         groups=groups,
+        draws=draws,
         clusters=cspec,
     )
 
@@ -668,6 +709,32 @@ def block_values(
     for j in range(n_systems):
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
     return vals, distinct
+
+
+def indexed_values(table: np.ndarray, m: Metric, n_systems: int, idx: np.ndarray) -> np.ndarray:
+    """The metric's values (resamples x systems) on explicit resamples ``idx`` (resamples x n item
+    indices) of ``table`` (items x systems·k): each resample's statistics summed, then evaluated."""
+    n = table.shape[0]
+    k = table.shape[1] // n_systems
+    c = idx.shape[0]
+    out = np.empty((c, n_systems))
+    step = max(1, min(c, _ITEM_BUDGET // max(1, n)))
+    for first in range(0, c, step):
+        part = idx[first : first + step]
+        r = part.shape[0]
+        counts = np.bincount((part + (np.arange(r) * n)[:, None]).ravel(), minlength=r * n).reshape(r, n)
+        sums = counts.astype(np.float64) @ table  # integer statistics sum exactly
+        for j in range(n_systems):
+            out[first : first + r, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
+    return out
+
+
+def _sacrebleu_draws(n: int, seed: int) -> Callable[[int], np.ndarray]:
+    """sacrebleu's index matrix, row block by row block: ``numpy.random.default_rng(seed).choice(n,
+    size=(B, n), replace=True)`` (numpy fills it row by row from one generator, so consecutive blocks
+    are its consecutive rows)."""
+    gen = np.random.default_rng(seed)
+    return lambda count: gen.choice(n, size=(count, n), replace=True)
 
 
 def _python_item_values(
@@ -812,15 +879,20 @@ def blocks(
     block: int = BLOCK,
     nan_policy: str = "raise",
     cb: Any = None,
+    draws: str = "sigfast",
     **kw: Any,
 ) -> Any:
     """Yield ``(start, values, distinct)`` for the resamples 0 .. total in blocks of ``block``
     (values checked against ``nan_policy='raise'``; with ``'omit'`` NaN rows are kept for the
-    caller to drop)."""
+    caller to drop). ``draws="sacrebleu"`` takes the indices from sacrebleu's generator."""
     check = nan_policy == "raise" and _may_be_undefined(m)
+    source = _sacrebleu_draws(table.shape[0], seed) if draws == "sacrebleu" else None
     for start in range(0, total, block):
         count = min(block, total - start)
-        vals, distinct = block_values(table, m, n_systems, seed, start, count, threads, **kw)
+        if source is not None:
+            vals, distinct = indexed_values(table, m, n_systems, source(count)), None
+        else:
+            vals, distinct = block_values(table, m, n_systems, seed, start, count, threads, **kw)
         if check:
             _raise_undefined(vals, m, start)
         yield start, vals, distinct
@@ -846,7 +918,7 @@ def _stream(
                 summary, table, cl.codes, m.native, dict(m.params), req.seed, req.n_threads, cb, sub
             )
         return None
-    if m.native is not None and not m.on_items:
+    if m.native is not None and not m.on_items and req.draws == "sigfast":
         if swap:
             _native.stream_permutation(summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb)
             return None
@@ -864,6 +936,7 @@ def _stream(
             B,
             req.n_threads,
             cb=cb,
+            draws=req.draws,
             resampling=req.resampling,
             swap=swap,
             exact=exact,
@@ -894,7 +967,7 @@ def _stored(
                 table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub
             )
         return np.asarray(vals), None
-    if m.native is not None and not m.on_items:
+    if m.native is not None and not m.on_items and req.draws == "sigfast":
         if swap:
             if exact:
                 return np.asarray(
@@ -917,6 +990,7 @@ def _stored(
         req.n_threads,
         nan_policy=req.nan_policy,
         cb=cb,
+        draws=req.draws,
         resampling=req.resampling,
         swap=swap,
         exact=exact,
@@ -1355,6 +1429,7 @@ def _python_pair_counts(
         block=PAIR_BLOCK,
         nan_policy=req.nan_policy,
         cb=cb,
+        draws=req.draws,
         resampling=req.resampling,
         clusters=req.clusters,
     ):
@@ -1410,7 +1485,7 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
     else:
         table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
         obs_list = [float(x) for x in obs]
-        if m.native is not None and not m.on_items:
+        if m.native is not None and not m.on_items and req.draws == "sigfast":
             shards = [(a, min(a + req.shard_size, B)) for a in range(0, B, req.shard_size)]
             if req.backend == "local":
                 shards = [(0, B)]
@@ -1426,7 +1501,8 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         else:
             if req.backend != "local":
                 raise InputError(
-                    f"{m.name} runs locally only (a Python metric or an item statistic); use backend='local'"
+                    f"{m.name} runs locally only (a Python metric, an item statistic or draws={req.draws!r}); "
+                    "use backend='local'"
                 )
             counts, block_sums, distinct, valid = _python_pair_counts(table, req, s, B, obs_list, None, cb)
             if req.variant in _CENTRED:

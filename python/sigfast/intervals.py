@@ -318,6 +318,7 @@ def bootstrap_interval(
     nan_policy: Literal["raise", "omit"] = "raise",
     n_threads: int | None = None,
     return_distribution: bool = False,
+    draws: Literal["sigfast", "sacrebleu"] = "sigfast",
     **metric_params: Any,
 ) -> BootstrapInterval:
     """Bootstrap percentile or BCa interval for any metric on sufficient statistics.
@@ -343,7 +344,8 @@ def bootstrap_interval(
 
     ``nan_policy`` is as in :func:`sigfast.paired_bootstrap`: ``"omit"`` drops the
     resamples on which the metric is undefined and reports how many were kept
-    (``n_valid``).
+    (``n_valid``). ``draws="sacrebleu"`` resamples with sacrebleu's draws (see
+    :func:`sigfast.paired_bootstrap`).
     """
     from .executor import request, run
 
@@ -364,6 +366,7 @@ def bootstrap_interval(
         nan_policy=nan_policy,
         n_threads=n_threads,
         return_distribution=return_distribution,
+        draws=draws,
     )
     result: BootstrapInterval = run(req, progress=False)
     return result

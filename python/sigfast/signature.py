@@ -277,5 +277,8 @@ def for_request(req: Any, test: str, **fields: Any) -> str:
         f["nan"] = req.nan_policy
     if req.clusters is not None:
         f.setdefault("resampling", req.clusters.label)
+    if getattr(req, "draws", "sigfast") != "sigfast":  # explicit draws: their source names the stream
+        f["draws"] = req.draws
+        f["stream"] = "numpy-pcg64-choice"
     f.update(fields)
     return build(test, stats=req.stats, metric=req.metric, clusters=req.clusters, **f)

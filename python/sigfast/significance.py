@@ -45,6 +45,7 @@ def paired_bootstrap(
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
+    draws: Literal["sigfast", "sacrebleu"] = "sigfast",
     **metric_params: Any,
 ) -> PairedTestResult:
     """Paired bootstrap test of system ``y`` against baseline ``x``.
@@ -95,6 +96,13 @@ def paired_bootstrap(
         values, a callable returning NaN): ``"raise"`` (default) stops with an error;
         ``"omit"`` drops them, uses the others for the p-value and intervals and
         reports how many it kept (``n_valid``, and a line in ``warnings``).
+    draws
+        Where the resampled items come from: ``"sigfast"`` (default), sigfast's own
+        counter-based stream; ``"sacrebleu"``, sacrebleu 2.x's draws
+        (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, seed 12345 unless
+        ``SACREBLEU_SEED`` says otherwise: pass that as ``seed``). With
+        ``variant="sacrebleu"`` and ``n_resamples=1000`` it gives sacrebleu's own
+        ``--paired-bs`` p-value. Metrics on summed statistics only.
     progress
         None (a bar on a terminal for long runs), True, False, or a callable
         ``(done, total)`` called about ten times a second.
@@ -127,6 +135,7 @@ def paired_bootstrap(
         nan_policy=nan_policy,
         n_threads=n_threads,
         return_distribution=return_distribution,
+        draws=draws,
     )
     result: PairedTestResult = run(req, progress)
     return result
