@@ -19,16 +19,19 @@ __all__ = [
     "STREAM_VERSION",
     "AdjustedPValues",
     "AsoResult",
+    "BenchmarkPower",
     "BootstrapInterval",
     "ConfidenceInterval",
     "FormatError",
     "InputError",
+    "Leaderboard",
     "MetricError",
     "PairedTestResult",
     "PairwiseResult",
     "ReplicabilityResult",
     "SeedComparison",
     "SigfastError",
+    "StandardErrorResult",
     "Statistics",
     "TestResult",
     "UnpairedPairwiseResult",
@@ -49,12 +52,15 @@ __all__ = [
     "exceptions",
     "gain_threshold",
     "io",
+    "items_needed",
     "krippendorff_alpha",
+    "leaderboard",
     "mann_whitney_u",
     "mcnemar",
     "mcnemar_power",
     "mcnemar_sample_size",
     "metrics",
+    "minimum_detectable_difference",
     "oracle",
     "paired_bootstrap",
     "paired_ttest",
@@ -67,6 +73,7 @@ __all__ = [
     "seeds",
     "sign_test",
     "signature",
+    "standard_error",
     "studies",
     "welch_ttest",
     "wilcoxon",
@@ -87,6 +94,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         welch_ttest,
         wilcoxon,
     )
+    from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
     from .exceptions import FormatError, InputError, MetricError, SigfastError
     from .intervals import (
         BootstrapInterval,
@@ -98,7 +106,15 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     )
     from .multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
     from .pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
-    from .power import bootstrap_power, bootstrap_sample_size, mcnemar_power, mcnemar_sample_size
+    from .power import (
+        BenchmarkPower,
+        bootstrap_power,
+        bootstrap_sample_size,
+        items_needed,
+        mcnemar_power,
+        mcnemar_sample_size,
+        minimum_detectable_difference,
+    )
     from .read import read
     from .results import ConfidenceInterval, PairedTestResult
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
@@ -139,7 +155,18 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         n: ("pairwise", n)
         for n in ("PairwiseResult", "UnpairedPairwiseResult", "gain_threshold", "pairwise", "pairwise_unpaired")
     },
-    **{n: ("power", n) for n in ("bootstrap_power", "bootstrap_sample_size", "mcnemar_power", "mcnemar_sample_size")},
+    **{
+        n: ("power", n)
+        for n in (
+            "BenchmarkPower",
+            "bootstrap_power",
+            "bootstrap_sample_size",
+            "items_needed",
+            "mcnemar_power",
+            "mcnemar_sample_size",
+            "minimum_detectable_difference",
+        )
+    },
     "read": ("read", "read"),
     **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
     **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},
@@ -147,6 +174,10 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: ("analysis", n) for n in ("agreement", "coref_diff", "diff", "krippendorff_alpha", "oracle")},
     **{n: ("seeds", n) for n in ("aso", "compare_seeds", "AsoResult", "SeedComparison")},
     "item_bootstrap": ("itemlevel", "item_bootstrap"),
+    "errorbars": ("errorbars", None),
+    **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
+    "samples": ("samples", None),
+    "clusters": ("clusters", None),
 }
 #: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):
 #: the package attribute is the function, also after the submodule is imported.

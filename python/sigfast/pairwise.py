@@ -161,6 +161,8 @@ class PairwiseResult(Result):
     #: Resamples each pair's p-value rests on, when ``nan_policy="omit"`` dropped some (else None: all B).
     n_valid: np.ndarray | None = field(default=None, compare=False)
     nan_policy: str = "raise"
+    #: Clusters resampled (whole clusters drawn), or None when items were.
+    n_clusters: int | None = None
 
     # ---------------------------------------------------------------- views
     @property
@@ -180,22 +182,15 @@ class PairwiseResult(Result):
         p = self.adjusted[i, j]
         return bool(np.isfinite(p) and p < self.alpha)
 
+    def significance(self) -> np.ndarray:
+        """``[i, j]``: whether systems i and j differ after the correction (:meth:`significant`)."""
+        with np.errstate(invalid="ignore"):
+            return np.isfinite(self.adjusted) & (self.adjusted < self.alpha)
+
     def rank_ranges(self) -> dict[str, tuple[int, int]]:
         """Each system's possible ranks: 1 + #significantly better .. S − #significantly worse."""
-        out = {}
-        s = len(self.systems)
-        for i in range(s):
-            better = worse = 0
-            for j in range(s):
-                if i == j or not self.significant(i, j):
-                    continue
-                j_better = (self.scores[j] > self.scores[i]) == self.higher_is_better
-                if j_better:
-                    better += 1
-                else:
-                    worse += 1
-            out[self.systems[i]] = (1 + better, s - worse)
-        return out
+        ranges = rank_ranges(self.scores, self.higher_is_better, self.significance())
+        return dict(zip(self.systems, ranges))
 
     def clusters(self, method: str | None = None) -> list[list[str]]:
         """Groups of systems, best first.
@@ -211,21 +206,9 @@ class PairwiseResult(Result):
         when it differs significantly from any system of the current group,
         so no two systems inside a group differ significantly.
         """
-        method = method or self.groups
-        order = self.order()
-        groups: list[list[int]] = [[order[0]]]
-        for k in range(1, len(order)):
-            if method == "strict":
-                new = any(self.significant(a, order[k]) for a in groups[-1])
-            elif method == "boundaries":
-                above, below = order[:k], order[k:]
-                new = all(self.significant(a, b) for a in above for b in below)
-            else:
-                raise InputError(f"groups must be 'boundaries' or 'strict', got {method!r}")
-            if new:
-                groups.append([order[k]])
-            else:
-                groups[-1].append(order[k])
+        groups = significance_groups(
+            self.scores, self.higher_is_better, self.significance(), method or self.groups, self.order()
+        )
         return [[self.systems[i] for i in g] for g in groups]
 
     def pair_class(self, i: int, j: int) -> str:
@@ -712,6 +695,58 @@ def gain_threshold(
     return out
 
 
+# --------------------------------------------------------------------------- ranking
+def _order(scores: np.ndarray, higher_is_better: bool) -> list[int]:
+    key = -np.asarray(scores) if higher_is_better else np.asarray(scores)
+    return [int(i) for i in np.argsort(key, kind="stable")]
+
+
+def rank_ranges(scores: Any, higher_is_better: bool, significant: np.ndarray) -> list[tuple[int, int]]:
+    """Each system's possible ranks, 1 + #significantly better .. S − #significantly worse, from
+    the observed ``scores`` and ``significant[i, j]`` (systems i and j differ): the one rule of
+    :class:`PairwiseResult` and :func:`sigfast.leaderboard`."""
+    sc = np.asarray(scores, dtype=np.float64)
+    s = sc.shape[0]
+    sig = np.asarray(significant, dtype=bool).copy()
+    np.fill_diagonal(sig, False)
+    j_better = (sc[None, :] > sc[:, None]) == higher_is_better  # [i, j]: j is better than i
+    better = np.sum(sig & j_better, axis=1)
+    worse = np.sum(sig & ~j_better, axis=1)
+    return [(1 + int(b), s - int(w)) for b, w in zip(better, worse)]
+
+
+def significance_groups(
+    scores: Any, higher_is_better: bool, significant: np.ndarray, method: str, order: list[int] | None = None
+) -> list[list[int]]:
+    """Groups of system indices, best first (the rules of :meth:`PairwiseResult.clusters`), from the
+    observed ``scores`` and ``significant[i, j]``; O(S²) for the boundaries rule."""
+    if method not in ("boundaries", "strict"):
+        raise InputError(f"groups must be 'boundaries' or 'strict', got {method!r}")
+    order = order if order is not None else _order(np.asarray(scores), higher_is_better)
+    sig = np.asarray(significant, dtype=bool)[np.ix_(order, order)]
+    s = len(order)
+    groups: list[list[int]] = [[order[0]]]
+    if method == "boundaries":
+        # a boundary below rank k: no pair (above, below) of the rectangle [:k, k:] is non-significant
+        miss = np.zeros((s + 1, s + 1), dtype=np.int64)
+        miss[1:, 1:] = np.cumsum(np.cumsum(~sig, axis=0), axis=1)
+        for k in range(1, s):
+            rect = miss[k, s] - miss[k, k]
+            if rect == 0:
+                groups.append([order[k]])
+            else:
+                groups[-1].append(order[k])
+        return groups
+    start = 0
+    for k in range(1, s):
+        if sig[start:k, k].any():
+            groups.append([order[k]])
+            start = k
+        else:
+            groups[-1].append(order[k])
+    return groups
+
+
 # --------------------------------------------------------------------------- API
 @checked_keywords
 def pairwise(
@@ -727,7 +762,8 @@ def pairwise(
     correction: str = "holm",
     alpha: float = 0.05,
     mode: Literal["shared", "independent"] = "shared",
-    resampling: Literal["auto", "items", "distinct"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    clusters: Any = None,
     backend: Any = "local",
     shard_size: int = PAIR_BLOCK,
     labels: Mapping[str, str] | None = None,
@@ -753,6 +789,8 @@ def pairwise(
     65,536) and every backend gives the same bytes. ``labels`` maps systems to
     a group (research group or model type) and ``combinations`` names system
     combinations, for :func:`gain_threshold` and the confidence-vs-gain plot.
+    ``clusters`` (one key per item; default: the statistics' own, see
+    :func:`sigfast.paired_bootstrap`) draws whole clusters, shared by all systems.
     ``draws="sacrebleu"`` resamples with sacrebleu's draws (see :func:`sigfast.paired_bootstrap`):
     every pair then has sacrebleu's p-value of that pair.
     """
@@ -770,6 +808,7 @@ def pairwise(
         seed=seed,
         pvalue=pvalue,
         resampling=resampling,
+        clusters=clusters,
         nan_policy=nan_policy,
         n_threads=n_threads,
         backend=backend,

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..exceptions import InputError
 from ._base import MISSING, FormatSpec, ItemStats, Option, Parsed, Punct, ScoreReport, Units, UnitTable
+from ._logs import runs_in
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -46,6 +47,7 @@ __all__ = [
     "detect_format",
     "named_systems",
     "parse",
+    "runs_in",
     "score",
     "spec",
     "specs",
