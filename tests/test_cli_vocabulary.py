@@ -42,6 +42,7 @@ TABLES = (
     "test-size",
     "calibration",
     "metaeval",
+    "interval",
 )
 
 

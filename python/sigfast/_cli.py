@@ -145,7 +145,11 @@ def format_options(args: argparse.Namespace) -> dict[str, str]:
     if getattr(args, "align", None) is not None:
         out["align"] = args.align
     # the LLM-log flags are their formats' options
-    flags = {"task": getattr(args, "task", None), "intersect": "true" if getattr(args, "intersect", False) else None}
+    flags = {
+        "task": getattr(args, "task", None),
+        "intersect": "true" if getattr(args, "intersect", False) else None,
+        "cluster": getattr(args, "cluster", None),
+    }
     for key, value in flags.items():
         if value is not None:
             if key in out:
@@ -174,7 +178,7 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
             raise InputError("give GOLD and SYSTEM files (or --ref GOLD)")
         gold, systems = files[0], files[1:]
     else:
-        gold, systems = None, files
+        gold, systems = None, _runs(getattr(args, "format", None), files)
     if len(systems) < min_systems:
         what = "GOLD and " if gold is not None else ""
         raise InputError(f"give {what}at least {min_systems} SYSTEM file{'s' if min_systems > 1 else ''}")
@@ -239,6 +243,24 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
             raise InputError(f"--strict and -o strict={opts['strict']} both given; give one")
         opts["strict"] = "true"
     return parse(fmt, gold, systems, **opts)
+
+
+def _runs(fmt: str | None, systems: list[str]) -> list[str]:
+    """LLM logs: a folder that holds several systems' runs is those runs (:func:`sigfast.formats.runs_in`);
+    a ``NAME=PATH`` or a path that is one run stays as it is."""
+    if not fmt or fmt == "auto":
+        return systems
+    from .formats import runs_in, spec
+
+    if spec(fmt).join is None:  # not LLM logs
+        return systems
+    out: list[str] = []
+    for s in systems:
+        if "=" in s and not os.path.exists(s):
+            out.append(s)
+        else:
+            out += runs_in(s, fmt)
+    return out
 
 
 def style(args: argparse.Namespace) -> str:

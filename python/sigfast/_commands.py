@@ -17,6 +17,7 @@ from . import _cli
 __all__ = [
     "run_compare",
     "run_demo",
+    "run_interval",
     "run_mcnemar",
     "run_pairwise",
     "run_score",
@@ -658,4 +659,32 @@ def run_seeds(args: argparse.Namespace) -> int:
         progress=args.progress,
     )
     _cli.emit(args, render=res.render, results=[res])
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# interval
+
+
+def run_interval(args: argparse.Namespace) -> int:
+    """``sigfast interval``: every system's score with its standard error and intervals
+    (:func:`sigfast.leaderboard` without the pair tests)."""
+    import sigfast
+
+    _cli.precheck(args)
+    _cli.detect_gold_format(args)
+    parsed = _parse_inputs(args, min_systems=1)
+    results = [
+        sigfast.leaderboard(
+            parsed.statistics(metric),
+            metric=None if parsed.spec.needs_gold else metric,
+            confidence_level=args.confidence,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            pairs="none",
+            n_threads=args.threads,
+        )
+        for metric in _metrics(args)
+    ]
+    _cli.emit(args, results=results, data=lambda: [r.to_dict() for r in results])
     return 0

@@ -208,6 +208,12 @@ _flags = [
         default=False,
     ),
     Flag(
+        ("--cluster",),
+        "the items' cluster key, a field of each item (LLM logs: a sample's metadata or record field; -o "
+        "cluster=FIELD): the bootstrap resamples whole clusters and standard errors are cluster-robust",
+        metavar="FIELD",
+    ),
+    Flag(
         ("--no-punct",),
         "leave out units whose gold word is punctuation, by the format scorer's rule (CoNLL-U: gold relation "
         "punct, as conll18_ud_eval.py's CLAS; CoNLL-X/2007/2008/2009: FORM of Unicode punctuation, as the "
@@ -567,6 +573,7 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("files", "[GOLD] BASELINE SYSTEM [SYSTEM ...]", "+", "FILE"),),
         (
             *_INPUTS,
+            "cluster",
             "metric",
             Use("test", choices=("bootstrap", "permutation", "exact", "mcnemar")),
             Use("variant"),
@@ -619,6 +626,7 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("files", "SYSTEM ... (per-item files), or GOLD SYSTEM ... in a scorer's format", "+", "FILE"),),
         (
             *_INPUTS,
+            "cluster",
             "metric",
             Use("variant", choices=_BOOT_VARIANTS),
             "alternative",
@@ -639,6 +647,30 @@ COMMANDS: tuple[Command, ...] = (
             Use("plot", help="confidence-vs-gain plot (.png, .svg or .pdf; needs matplotlib)"),
             "heatmap",
             "progress",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "interval",
+        "sigfast._commands:run_interval",
+        "every system's score with its standard error and intervals (error bars)",
+        "Each system's score with its standard error (cluster-robust with --cluster), normal interval and "
+        "bootstrap interval (whole clusters resampled): the error bars of one model or of a leaderboard. "
+        "Files as for pairwise; a folder of LLM runs holds one run per system.",
+        (Arg("files", "SYSTEM ... (per-item files or LLM logs), or GOLD SYSTEM ... in a scorer's format", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "cluster",
+            "metric",
+            Use(
+                "resamples",
+                default=10_000,
+                why="an interval's bounds settle with fewer resamples than a small p-value",
+                help="bootstrap resamples",
+            ),
+            "seed",
+            "confidence",
+            "threads",
             *_OUTPUT,
         ),
     ),
