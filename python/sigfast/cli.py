@@ -657,7 +657,7 @@ COMMANDS: tuple[Command, ...] = (
         "Each system's score with its standard error (cluster-robust with --cluster), normal interval and "
         "bootstrap interval (whole clusters resampled): the error bars of one model or of a leaderboard. "
         "Files as for pairwise; a folder of LLM runs holds one run per system.",
-        (Arg("files", "SYSTEM ... (per-item files or LLM logs), or GOLD SYSTEM ... in a scorer's format", "+", "FILE"),),
+        (Arg("files", "SYSTEM ... (per-item files, LLM logs), or GOLD SYSTEM ... in a scorer's format", "+", "FILE"),),
         (
             *_INPUTS,
             "cluster",
