@@ -247,7 +247,7 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
 
 def _runs(fmt: str | None, systems: list[str]) -> list[str]:
     """LLM logs: a folder that holds several systems' runs is those runs (:func:`sigfast.formats.runs_in`);
-    a ``NAME=PATH`` or a path that is one run stays as it is."""
+    a ``NAME=PATH``, a file or a folder that is one run stays as it is."""
     if not fmt or fmt == "auto":
         return systems
     from .formats import runs_in, spec
@@ -255,11 +255,8 @@ def _runs(fmt: str | None, systems: list[str]) -> list[str]:
     if spec(fmt).join is None:  # not LLM logs
         return systems
     out: list[str] = []
-    for s in systems:
-        if "=" in s and not os.path.exists(s):
-            out.append(s)
-        else:
-            out += runs_in(s, fmt)
+    for s in systems:  # only folders: a file (or a missing path) is left to the format's own reader
+        out += runs_in(s, fmt) if os.path.isdir(s) else [s]
     return out
 
 
