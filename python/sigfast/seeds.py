@@ -849,7 +849,7 @@ def compare_seeds(
 
 
 # --------------------------------------------------------------------------
-# CLI: sigfast seeds
+# score files (`sigfast seeds`, whose handler is sigfast._commands.run_seeds)
 # --------------------------------------------------------------------------
 
 
@@ -868,70 +868,3 @@ def read_scores(path: str) -> np.ndarray:
     if len(values) < 2:
         raise FormatError(f"{len(values)} score(s); ASO needs at least 2 (one per random seed)", path=str(path))
     return np.ascontiguousarray(values[:, 0], dtype=np.float64)
-
-
-def _system_args(items: Sequence[str]) -> dict[str, str]:
-    from .formats import named_systems
-
-    names, paths = named_systems(list(items))
-    return dict(zip(names, (str(p) for p in paths)))
-
-
-def add_cli(subparsers: Any) -> Any:
-    """Add ``sigfast seeds`` (alias ``aso``) to an argparse subparsers object."""
-
-    p = subparsers.add_parser(
-        "seeds",
-        aliases=["aso"],
-        help="compare score distributions over random seeds (ASO, Welch, Mann-Whitney)",
-        description="Almost Stochastic Order between every pair of systems (as deepsig computes it), "
-        "with Welch's t and Mann-Whitney U side by side. Each FILE holds one score per line (one "
-        "per random seed); name a system with NAME=FILE.",
-    )
-    p.add_argument("systems", nargs="+", metavar="[NAME=]FILE", help="scores of one system, one per line")
-    from . import _cli
-
-    _cli.add_resamples(p, DEFAULT_RESAMPLES, "bootstrap resamples")
-    _cli.add_seed(p)
-    _cli.add_confidence(p)
-    p.add_argument(
-        "--correction",
-        default="bonferroni",
-        choices=list(_CORRECTIONS),
-        help="correction of the level over the pairs (default bonferroni; deepsig: deepsig 1.2.8's formula)",
-    )
-    p.add_argument(
-        "--tau", type=float, default=DEFAULT_TAU, help="dominance threshold on ε_min (default 0.5; strict 0.2)"
-    )
-    p.add_argument("--dt", type=float, default=DEFAULT_DT, help=f"integration step (default {DEFAULT_DT})")
-    p.add_argument("--alternative", default="two-sided", choices=list(_ALTERNATIVES), help="for Welch and Mann-Whitney")
-    _cli.add_threads(p)
-    _cli.add_output(p)
-    _cli.add_progress(p)
-    p.set_defaults(handler=run_cli)
-    return p
-
-
-def run_cli(args: Any) -> int:
-    """Handler of ``sigfast seeds``; returns the exit status."""
-    from . import _cli
-
-    _cli.precheck(args)
-    files = _system_args(args.systems)
-    if len(files) < 2:
-        raise InputError("give at least two systems' score files (NAME=FILE or FILE)")
-    scores = {name: read_scores(path) for name, path in files.items()}
-    res = compare_seeds(
-        scores,
-        confidence_level=args.confidence,
-        n_resamples=args.resamples,
-        seed=args.seed,
-        dt=args.dt,
-        correction=args.correction,
-        tau=args.tau,
-        alternative=args.alternative,
-        n_threads=args.threads,
-        progress=args.progress,
-    )
-    _cli.emit(args, render=res.render, results=[res])
-    return 0
