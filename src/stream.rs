@@ -543,6 +543,8 @@ struct Quantile {
     q: f64,
     prev: usize,
     next: usize,
+    /// how many of the values the quantile is of (the smallest `n` in `f64::total_cmp` order)
+    n: usize,
 }
 
 /// The streaming summary of one test: counts, the blocked mean of θ and
@@ -623,14 +625,27 @@ impl Summary {
 
     /// Ask for quantile `q` of `quantity` (any time; later requests take extra passes).
     pub fn add_quantile(&mut self, quantity: Quantity, q: f64) -> Result<usize> {
+        self.add_quantile_of(quantity, q, self.total)
+    }
+
+    /// Quantile `q` of the `n` smallest values of `quantity` in
+    /// `f64::total_cmp` order: with NaN fed as positive NaN (above +∞) and
+    /// `n` the number of other values, the quantile of the defined values.
+    pub fn add_quantile_of(&mut self, quantity: Quantity, q: f64, n: u64) -> Result<usize> {
         if self.stride == 1 && quantity == Quantity::Y {
             return Err(Error::input("one system has no second value"));
         }
         if !(0.0..=1.0).contains(&q) {
             return Err(Error::input(format!("quantile level {q} is not in [0, 1]")));
         }
+        if n == 0 || n > self.total {
+            return Err(Error::input(format!(
+                "a quantile of {n} of {} values",
+                self.total
+            )));
+        }
         // numpy's "linear" indices, as crate::inference::quantile
-        let n = self.total as usize;
+        let n = n as usize;
         let vi = (n as f64 - 1.0) * q;
         let (prev, next) = if vi >= (n - 1) as f64 {
             (n - 1, n - 1)
@@ -655,6 +670,7 @@ impl Summary {
             q,
             prev,
             next,
+            n,
         });
         Ok(self.quantiles.len() - 1)
     }
@@ -879,7 +895,7 @@ impl Summary {
         };
         let a = get(q.prev)?;
         let b = get(q.next)?;
-        Some(crate::inference::lerp(a, b, q.q, self.total as usize))
+        Some(crate::inference::lerp(a, b, q.q, q.n))
     }
 
     /// Distinct values held now by all selections and shifted counts (for

@@ -110,7 +110,7 @@ def _pairs_loop(x: np.ndarray, y: np.ndarray, eps: float | None = None, thr: flo
                     c += 1
                 else:
                     d += 1
-        return (c - d) / (c + d) if c + d else 0.0
+        return (c - d) / (c + d) if c + d else math.nan  # no qualifying pair: undefined
     good = tot = 0
     for i, j in itertools.combinations(range(len(x)), 2):
         dm, dh = x[i] - x[j], y[i] - y[j]
@@ -126,7 +126,10 @@ def test_pair_statistics_equal_loops() -> None:
     for n in (2, 5, 40):
         x, y = _tied(rng, n, 5), rng.integers(0, 100, n).astype(float)
         for thr in (0.0, 25.0, 60.0):
-            assert abs(item_statistic(x, y, "tau_like", threshold=thr) - _pairs_loop(x, y, thr=thr)) <= 1e-12
+            want = _pairs_loop(x, y, thr=thr)
+            for name in ("tau_like", "tau_like_pooled"):  # one group: the two are equal
+                got = item_statistic(x, y, name, threshold=thr)
+                assert (math.isnan(got) and math.isnan(want)) or abs(got - want) <= 1e-12, (name, thr, got, want)
         assert abs(item_statistic(x, y, "pairwise_accuracy") - _pairs_loop(x, y)) <= 1e-12
         for eps in (0.0, 0.5, 1.2):
             assert abs(item_statistic(x, y, "acc_eq", epsilon=eps) - _pairs_loop(x, y, eps=eps)) <= 1e-12

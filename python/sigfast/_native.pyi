@@ -277,7 +277,23 @@ def meta_bootstrap(
     count: int,
     threads: int,
     progress: _Progress = None,
+    drop_empty: bool = True,
 ) -> _F64: ...
+def meta_bootstrap_intervals(
+    human: _F64,
+    metrics: _F64,
+    level: str,
+    name: str,
+    params: Mapping[str, float],
+    scheme: str,
+    seed: int,
+    count: int,
+    confidence: float,
+    threads: int,
+    keep: bool = False,
+    drop_empty: bool = True,
+    progress: _Progress = None,
+) -> tuple[list[tuple[float, float]], list[int], list[tuple[float, float]], list[int], _F64 | None, int]: ...
 def meta_permutation(
     human: _F64,
     metrics: _F64,

@@ -143,6 +143,19 @@ def check_level(confidence_level: Any) -> float:
     return cl
 
 
+def check_alpha(alpha: Any) -> float:
+    """A significance level in (0, 1); anything else (None, a string, 1.5) is an InputError."""
+    if isinstance(alpha, (bool, np.bool_)):
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r:.60}") from None
+    if not 0.0 < a < 1.0:
+        raise InputError(f"alpha must be in (0, 1), got {alpha!r:.60}")
+    return a
+
+
 def check_pvalue(pvalue: str) -> str:
     if pvalue not in ("plus_one", "raw"):
         raise InputError(f"pvalue must be 'plus_one' ((c+1)/(B+1)) or 'raw' (c/B), got {pvalue!r}")
@@ -548,8 +561,7 @@ def request(
         shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
         if shard_size % PAIR_BLOCK:
             raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
-        if not 0 < alpha < 1:
-            raise InputError(f"alpha must be in (0, 1), got {alpha}")
+        alpha = check_alpha(alpha)
         pv = check_pvalue(pvalue)
         cl, meth = math.nan, mode
         test = "bootstrap"
