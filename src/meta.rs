@@ -772,10 +772,14 @@ pub struct BootIntervals {
     pub passes: usize,
 }
 
+/// Resamples per chunk of [`bootstrap_intervals`]: the working set is a
+/// chunk of values per metric and pair (any chunking gives the same bytes).
+pub const BOOT_CHUNK: usize = 8192;
+
 /// Percentile intervals (numpy's linear quantiles at (1 ± confidence)/2) of
 /// every metric's level value and of every pair's difference over the
 /// job's bootstrap resamples, in memory that does not grow with B: the
-/// resamples run in chunks of [`crate::stream::CHUNK`] and each column
+/// resamples run in chunks of [`BOOT_CHUNK`] and each column
 /// streams through a [`Summary`](crate::stream::Summary), so the intervals
 /// are the same floats as [`crate::inference::percentile_interval`] on the
 /// stored defined values. Undefined values (NaN) sort above every number;
@@ -793,7 +797,7 @@ pub fn bootstrap_intervals(
     keep: bool,
     job: &Job<'_>,
 ) -> Result<BootIntervals> {
-    use crate::stream::{Quantity, Summary, CHUNK};
+    use crate::stream::{Quantity, Summary};
     let (total, k) = (job.count, d.k);
     crate::engine::check_resamples(total as u64)?;
     if !(confidence > 0.0 && confidence < 1.0) {
@@ -852,7 +856,7 @@ pub fn bootstrap_intervals(
         }
         let mut start = 0usize;
         while start < total {
-            let len = CHUNK.min(total - start);
+            let len = BOOT_CHUNK.min(total - start);
             let fresh = if stored.is_some() && passes > 0 {
                 None
             } else {
