@@ -825,6 +825,41 @@ mod tests {
     }
 
     #[test]
+    fn pearson_scales_exactly_and_stays_in_range() {
+        let mut sd = 5;
+        let x: Vec<f64> = (0..30).map(|_| lcg(&mut sd, 9) + 0.25).collect();
+        let y: Vec<f64> = (0..30).map(|_| lcg(&mut sd, 7) - 3.0).collect();
+        let r = pearson(&x, &y);
+        for scale in [
+            2f64.powi(900),
+            2f64.powi(-1000),
+            1e300,
+            1e-300,
+            1e-160,
+            1e160,
+        ] {
+            let xs: Vec<f64> = x.iter().map(|v| v * scale).collect();
+            let got = pearson(&xs, &y);
+            assert!((got - r).abs() < 1e-13, "{scale:e}: {got} vs {r}");
+        }
+        // a power of two: the same bits
+        let xs: Vec<f64> = x.iter().map(|v| v * 2f64.powi(-600)).collect();
+        assert_eq!(pearson(&xs, &y).to_bits(), r.to_bits());
+        // subnormal data
+        let xs: Vec<f64> = x.iter().map(|v| v * 1e-310).collect();
+        assert!((pearson(&xs, &y) - r).abs() < 1e-9);
+        let same: Vec<f64> = (0..40).map(|i| f64::from(i) * 0.1 + 0.3).collect();
+        assert!(pearson(&same, &same) <= 1.0 && kendall_b(&same, &same) <= 1.0);
+        let mut scratch = Scratch::default();
+        let groups = [Group {
+            x: &same,
+            y: &same,
+            weight: 0.1,
+        }];
+        assert!(tie_calibrated(&groups, &mut scratch).0 <= 1.0);
+    }
+
+    #[test]
     fn calibration_sweeps_all_thresholds() {
         let mut sd = 11;
         let x: Vec<f64> = (0..25).map(|_| lcg(&mut sd, 7) * 0.5).collect();

@@ -214,7 +214,9 @@ impl<'a> MetaData<'a> {
             *o = f64::from(u8::from(ok));
         }
         // the sign table is an optimisation: skipped when large or unavailable
-        let signs = n.checked_mul(s * s).filter(|&b| s <= 256 && b <= SIGN_TABLE_LIMIT);
+        let signs = n
+            .checked_mul(s * s)
+            .filter(|&b| s <= 256 && b <= SIGN_TABLE_LIMIT);
         let mut hsign = signs
             .and_then(|len| try_vec(len, 0i8, "sign table").ok())
             .unwrap_or_default();
@@ -1721,6 +1723,165 @@ mod tests {
             }
             assert_eq!(fast.counts[0], count);
         }
+    }
+
+    #[test]
+    fn streamed_intervals_equal_stored_percentiles() {
+        // a sparse table: some BOOT-INPUTS resamples leave a system with no scored item
+        let (s, n) = (5, 6);
+        let mut h = table(s, n, 31);
+        for j in 1..n {
+            h[j] = f64::NAN; // system 0 is scored on item 0 only
+        }
+        let m = [table(s, n, 32), table(s, n, 33)].concat();
+        let p = Progress::new();
+        for drop in [true, false] {
+            let mut d = MetaData::new(&h, &m, s, n).unwrap();
+            d.drop_empty_systems = drop;
+            let st = ItemStatistic::Pearson;
+            for (level, scheme) in [(Level::System, Scheme::Inputs), (Level::Item, Scheme::Both)] {
+                let job = Job::new(4, 3000, 2, &p);
+                let got = bootstrap_intervals(&d, level, &st, scheme, 0.9, true, &job).unwrap();
+                let stored = bootstrap(&d, level, &st, scheme, &job).unwrap();
+                let kept = got.samples.as_deref().unwrap_or_default();
+                assert!(kept.len() == stored.len());
+                assert!(kept
+                    .iter()
+                    .zip(&stored)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()));
+                let col = |c: usize| -> Vec<f64> {
+                    stored
+                        .chunks(2)
+                        .map(|r| if c < 2 { r[c] } else { r[0] - r[1] })
+                        .filter(|v| !v.is_nan())
+                        .collect()
+                };
+                for c in 0..3 {
+                    let v = col(c);
+                    let want = crate::inference::percentile_interval(&v, 0.9);
+                    let (iv, nv) = if c < 2 {
+                        (got.intervals[c], got.n_valid[c])
+                    } else {
+                        (got.deltas[0], got.n_valid_deltas[0])
+                    };
+                    assert_eq!(nv, v.len() as u64);
+                    assert_eq!(iv.0.to_bits(), want.0.to_bits(), "{drop} {level:?} {c}");
+                    assert_eq!(iv.1.to_bits(), want.1.to_bits(), "{drop} {level:?} {c}");
+                }
+                if level == Level::System {
+                    // dropping the resample leaves fewer defined values, and takes a second pass
+                    assert_eq!(got.n_valid[0] < 3000, !drop);
+                    assert_eq!(got.passes > 1, !drop);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_then_columns_swaps_cells_by_xor() {
+        let (s, n) = (5, 12);
+        let mut h = table(s, n, 41);
+        h[3] = f64::NAN;
+        let m = [table(s, n, 42), table(s, n, 43)].concat();
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let p = Progress::new();
+        let (za, zb) = (d.standardized(0), d.standardized(1));
+        for (level, st) in [
+            (Level::System, ItemStatistic::Pearson),
+            (Level::Item, ItemStatistic::KendallB),
+            (Level::Global, ItemStatistic::Spearman),
+        ] {
+            let job = Job::new(6, 300, 1, &p);
+            let got = permutation(
+                &d,
+                level,
+                &st,
+                Scheme::RowsThenColumns,
+                &[(0, 1)],
+                Alternative::TwoSided,
+                &job,
+            )
+            .unwrap();
+            let obs = d.value_of(level, &st, &za) - d.value_of(level, &st, &zb);
+            let g = (obs * 100.0 * f64::EPSILON).abs();
+            let mut count = 0;
+            for b in 0..300u64 {
+                let mut stream = Stream::new(6, TAG_META_PERM, b, 0);
+                let mut mask = vec![false; s + n];
+                swap_bits(&mut mask, || stream.next_u64());
+                let (mut pa, mut pb) = (za.clone(), zb.clone());
+                for i in 0..s {
+                    for j in 0..n {
+                        if mask[i] != mask[s + j] {
+                            pa[i * n + j] = zb[i * n + j];
+                            pb[i * n + j] = za[i * n + j];
+                        }
+                    }
+                }
+                let dstar = d.value_of(level, &st, &pa) - d.value_of(level, &st, &pb);
+                count += u64::from(dstar.abs() >= obs.abs() - g * 1e6);
+            }
+            // the system-level path sums differently: allow for ties at the 1e-10 level
+            assert!(
+                (got.counts[0] as i64 - count as i64).abs() <= 3,
+                "{level:?}: {} vs {count}",
+                got.counts[0]
+            );
+        }
+        assert!(bootstrap(
+            &d,
+            Level::System,
+            &ItemStatistic::Pearson,
+            Scheme::RowsThenColumns,
+            &Job::new(1, 10, 1, &p)
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn pooled_tau_like_adds_pairs_over_groups() {
+        let (s, n) = (6, 9);
+        let mut h = table(s, n, 51);
+        for i in 1..s {
+            h[i * n + 2] = f64::NAN; // item 2: one scored cell, undefined
+        }
+        for i in 0..s {
+            h[i * n + 5] = 3.0; // item 5: every human score tied, no qualifying pair
+        }
+        let m = table(s, n, 52);
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let (mut c, mut dd, mut vals) = (0i64, 0i64, Vec::new());
+        for j in 0..n {
+            let (mut cj, mut dj) = (0i64, 0i64);
+            for a in 0..s {
+                for b in a + 1..s {
+                    let (ha, hb) = (h[a * n + j], h[b * n + j]);
+                    if ha.is_nan() || hb.is_nan() || ha == hb {
+                        continue;
+                    }
+                    let (xa, xb) = (m[a * n + j], m[b * n + j]);
+                    if (ha > hb && xa > xb) || (ha < hb && xa < xb) {
+                        cj += 1;
+                    } else {
+                        dj += 1;
+                    }
+                }
+            }
+            c += cj;
+            dd += dj;
+            if cj + dj > 0 {
+                vals.push((cj - dj) as f64 / (cj + dj) as f64);
+            }
+        }
+        let pooled = d.observed(
+            Level::Item,
+            &ItemStatistic::TauLikePooled { threshold: 0.0 },
+            0,
+        );
+        let mean = d.observed(Level::Item, &ItemStatistic::TauLike { threshold: 0.0 }, 0);
+        assert!((pooled - (c - dd) as f64 / (c + dd) as f64).abs() < 1e-15);
+        assert!((mean - vals.iter().sum::<f64>() / vals.len() as f64).abs() < 1e-15);
+        assert_eq!(vals.len(), n - 2); // the undefined items are skipped, not zeros
     }
 
     #[test]
