@@ -653,7 +653,9 @@ def _adjust(p: list[float], correction: str, alpha: float) -> np.ndarray:
 
 
 def _level(level: str) -> str:
-    lv = _LEVEL_ALIASES.get(str(level).lower(), str(level).lower())
+    if not isinstance(level, str):
+        raise InputError(f"level must be one of {', '.join(LEVELS)}, got {level!r:.60}")
+    lv = _LEVEL_ALIASES.get(level.lower(), level.lower())
     if lv not in LEVELS:
         raise InputError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     return lv
@@ -748,7 +750,9 @@ def evaluate(
     label = _label(sname, p)
     if not isinstance(interval, str) or interval not in (*_SCHEMES, "none"):
         raise InputError(f"interval must be one of systems, inputs, both, none; got {interval!r:.60}")
-    test = str(test).lower()
+    if not isinstance(test, str) or test.lower() not in _TESTS:
+        raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r:.60}")
+    test = test.lower()
     if test not in _TESTS:
         raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r:.60}")
     if alternative not in ("two-sided", "greater"):

@@ -786,6 +786,8 @@ def aso(
     return_distribution
         Keep the bootstrap violation ratios (``result.distribution``).
     """
+    if isinstance(names, (str, bytes)) or not isinstance(names, (Sequence, np.ndarray)):
+        raise InputError(f"names must be two different names, got {names!r:.60}")
     names = tuple(str(n) for n in names)
     if len(names) != 2 or names[0] == names[1]:
         raise InputError(f"names must be two different names, got {list(names)}")
