@@ -225,7 +225,9 @@ def test_empty_system_policy_against_numpy(policy: str) -> None:
 def test_empty_system_policy_raise() -> None:
     h, m = _sparse()
     with pytest.raises(InputError, match="nan_policy='omit'"):
-        metaeval.evaluate(h, m, level="system", statistic="pearson", interval="inputs", n_resamples=200, nan_policy="raise")
+        metaeval.evaluate(
+            h, m, level="system", statistic="pearson", interval="inputs", n_resamples=200, nan_policy="raise"
+        )
     h2 = h.copy()
     h2[0] = NAN
     with pytest.raises(InputError, match="no human score"):
@@ -342,7 +344,13 @@ BAD_CALLS = [
     ("seeds confidence None", lambda h, m: sigfast.compare_seeds({"a": [1, 2], "b": [2, 3]}, confidence_level=None)),
     ("seeds names", lambda h, m: sigfast.aso([1, 2], [2, 3], names=5)),
     ("score table inf", lambda h, m: metaeval.ScoreTable(("a",), ("i",), np.array([[np.inf]]))),
-    ("align no shared", lambda h, m: metaeval.align(metaeval.ScoreTable(("a",), ("i",), np.ones((1, 1))), {"x": metaeval.ScoreTable(("b",), ("i",), np.ones((1, 1)))})),
+    (
+        "align no shared",
+        lambda h, m: metaeval.align(
+            metaeval.ScoreTable(("a",), ("i",), np.ones((1, 1))),
+            {"x": metaeval.ScoreTable(("b",), ("i",), np.ones((1, 1)))},
+        ),
+    ),
 ]
 
 

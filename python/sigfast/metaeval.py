@@ -778,9 +778,7 @@ def evaluate(
     scored = ~np.isnan(h)
     if lv == "system" and not scored.any(axis=1).all():
         bad = [systems[i] if systems else i for i in np.flatnonzero(~scored.any(axis=1))][:5]
-        raise InputError(
-            f"systems {bad} have no human score, so no system-level score; remove them from the table"
-        )
+        raise InputError(f"systems {bad} have no human score, so no system-level score; remove them from the table")
     drop_empty = nan_policy == "omit-system"
     notes: list[str] = []
     observed = np.asarray(_native.meta_observed(h, m, lv, sname, p))
@@ -797,14 +795,15 @@ def evaluate(
     n_valid = np.full(k, B)
     if interval != "none":
         cb = _resolve_progress(progress, B, float(B) * s_count * n * k, f"BOOT-{interval.upper()}")
-        iv, nv, div, ndv, smp, _passes = _native.meta_bootstrap_intervals(
+        iv, nv, div, _ndv, smp, _passes = _native.meta_bootstrap_intervals(
             h, m, lv, sname, p, interval, seed, B, cl, threads, bool(return_samples), drop_empty, cb
         )
         samples = None if smp is None else np.asarray(smp)
         n_valid = np.asarray(nv, dtype=np.int64)
         intervals = np.asarray(iv, dtype=np.float64).reshape(k, 2)
         delta_iv = np.full((k, k, 2), np.nan)
-        for (a, b), (lo, hi) in zip(((a, b) for a in range(k) for b in range(a + 1, k)), div):
+        upper = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        for (a, b), (lo, hi) in zip(upper, div):
             delta_iv[a, b] = (lo, hi)
             delta_iv[b, a] = (-hi, -lo)
         for a in range(k):  # an undefined observed correlation has no interval
@@ -821,7 +820,9 @@ def evaluate(
                 "to drop them (the result reports how many were kept)"
             )
         for name, got in short:
-            notes.append(f"{label} of {name!r} is undefined on {B - got} of {B} resamples; its interval uses the {got} others")
+            notes.append(
+                f"{label} of {name!r} is undefined on {B - got} of {B} resamples; its interval uses the {got} others"
+            )
 
     pv = np.full((k, k), np.nan)
     n_valid_perm = None
