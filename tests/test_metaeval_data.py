@@ -153,6 +153,15 @@ def test_da_meta_evaluation(da: dict) -> None:
         se = math.sqrt(want * (1 - want) * (1 / B + 1 / 100_000))
         assert abs(rd.pvalues[a, b] - want) <= 4 * se + 1e-3, (a, b, rd.pvalues[a, b])
     assert rd.adjusted[2, 0] == pytest.approx(3 * rd.pvalues[2, 0])  # Holm: the smallest of 3 p-values
+    # nlpstats' rows-then-columns scheme on the same data (README: Holm 0.735 and 0.100; raw p at B = 10^5
+    # 0.0485, 0.0334, 0.735)
+    rc = metaeval.evaluate(
+        h, m, names=names, level="system", statistic="pearson", interval="none", test="perm-both-rowcol",
+        n_resamples=B, seed=12345,
+    )  # fmt: skip
+    for (a, b), want in (((0, 1), 0.0485), ((0, 2), 0.0334), ((1, 2), 0.735)):
+        se = math.sqrt(want * (1 - want) * (1 / B + 1 / 100_000))
+        assert abs(rc.pvalues[a, b] - want) <= 4 * se + 1e-3, (a, b, rc.pvalues[a, b])
     w = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", interval="none", test="williams")
     assert np.isfinite(w.pvalues[0, 1])
 
