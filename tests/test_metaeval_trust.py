@@ -363,6 +363,25 @@ def test_bad_inputs_are_sigfast_errors(what: str, call) -> None:  # type: ignore
     assert msg and "\n" not in msg.strip() and len(msg) < 400, msg
 
 
+def test_ctrl_c_stops_a_billion_resamples_at_once() -> None:
+    """A KeyboardInterrupt from the progress relay (as from Ctrl-C) stops B = 10^9 within a second:
+    nothing B-sized is allocated or filled before the first poll."""
+    import time
+
+    h, m = _table(3, s=5, n=20)
+
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    for kw in ({"interval": "both", "test": "none"}, {"interval": "none", "test": "perm-both"}):
+        t = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            metaeval.evaluate(
+                h, [m, m[::-1]], level="system", statistic="pearson", n_resamples=10**9, progress=interrupt, **kw
+            )
+        assert time.perf_counter() - t < 1.0, kw
+
+
 # --------------------------------------------------------------------------- memory
 _MEM = """
 import numpy as np, resource, sys

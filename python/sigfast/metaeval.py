@@ -274,6 +274,9 @@ def align(
         shared = [s for s in human.systems if all(s in m.systems for m in metrics.values())]
     else:
         shared = [str(s) for s in systems]
+        if len(set(shared)) != len(shared):
+            dup = next(s for s in shared if shared.count(s) > 1)
+            raise InputError(f"systems names {_short(dup)} twice; name each system once")
         missing = [s for s in shared if s not in human.systems]
         if missing:
             raise InputError(f"systems without human scores: {missing}")
