@@ -265,20 +265,6 @@ def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0) -> npt
 def swap_masks(n: int, seed: int, start: int, count: int, exact: bool = False) -> npt.NDArray[np.bool_]: ...
 def tie_calibration(x: _F64, y: _F64, group: npt.NDArray[np.int64]) -> tuple[float, float]: ...
 def meta_observed(human: _F64, metrics: _F64, level: str, name: str, params: Mapping[str, float]) -> _F64: ...
-def meta_bootstrap(
-    human: _F64,
-    metrics: _F64,
-    level: str,
-    name: str,
-    params: Mapping[str, float],
-    scheme: str,
-    seed: int,
-    start: int,
-    count: int,
-    threads: int,
-    progress: _Progress = None,
-    drop_empty: bool = True,
-) -> _F64: ...
 def meta_bootstrap_intervals(
     human: _F64,
     metrics: _F64,

@@ -273,40 +273,6 @@ fn meta_observed<'py>(
     Ok(PyArray1::from_vec(py, v))
 }
 
-/// Level correlations of every metric on bootstrap resamples (count × k).
-#[pyfunction]
-#[pyo3(signature = (human, metrics, level, name, params, scheme, seed, start, count, threads, progress=None, drop_empty=true))]
-#[allow(clippy::too_many_arguments)]
-fn meta_bootstrap<'py>(
-    py: Python<'py>,
-    human: PyReadonlyArray2<'py, f64>,
-    metrics: PyReadonlyArray2<'py, f64>,
-    level: &str,
-    name: &str,
-    params: HashMap<String, f64>,
-    scheme: &str,
-    seed: u64,
-    start: u64,
-    count: usize,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    drop_empty: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let d = meta_data_with(&human, &metrics, drop_empty)?;
-    let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
-    let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
-    let (st, _) = statistic(py, name, &params)?;
-    let k = d.k;
-    let v = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| meta::bootstrap(&d, lv, &st, sc, &job(seed, 0, start, count, threads, p)),
-    )?;
-    vec2(py, v, k)
-}
-
 /// Percentile intervals of every metric and every pair's difference over
 /// `count` bootstrap resamples, streamed in bounded memory: (intervals k × 2,
 /// defined resamples per metric, pair intervals, defined resamples per pair,
@@ -421,7 +387,6 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(item_indices, m)?)?;
     m.add_function(wrap_pyfunction!(swap_masks, m)?)?;
     m.add_function(wrap_pyfunction!(meta_observed, m)?)?;
-    m.add_function(wrap_pyfunction!(meta_bootstrap, m)?)?;
     m.add_function(wrap_pyfunction!(meta_bootstrap_intervals, m)?)?;
     m.add_function(wrap_pyfunction!(meta_permutation, m)?)?;
     m.add_function(wrap_pyfunction!(williams_t, m)?)?;
