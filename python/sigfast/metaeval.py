@@ -759,8 +759,6 @@ def evaluate(
     if not isinstance(test, str) or test.lower() not in _TESTS:
         raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r:.60}")
     test = test.lower()
-    if test not in _TESTS:
-        raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r:.60}")
     if alternative not in ("two-sided", "greater"):
         raise InputError(f"alternative must be 'two-sided' or 'greater', got {alternative!r:.60}")
     if pvalue not in ("plus_one", "raw"):
