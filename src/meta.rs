@@ -778,13 +778,19 @@ pub struct BootIntervals {
 /// chunk of values per metric and pair (any chunking gives the same bytes).
 pub const BOOT_CHUNK: usize = 8192;
 
+/// Below this many values (resamples × (metrics + pairs); 4 MiB)
+/// [`bootstrap_intervals`] keeps them and selects its quantiles directly:
+/// the same floats as streaming, with less work per value.
+pub const STORE_BELOW: usize = 1 << 19;
+
 /// Percentile intervals (numpy's linear quantiles at (1 ± confidence)/2) of
 /// every metric's level value and of every pair's difference over the
 /// job's bootstrap resamples, in memory that does not grow with B: the
 /// resamples run in chunks of [`BOOT_CHUNK`] and each column
 /// streams through a [`Summary`](crate::stream::Summary), so the intervals
 /// are the same floats as [`crate::inference::percentile_interval`] on the
-/// stored defined values. Undefined values (NaN) sort above every number;
+/// stored defined values (below [`STORE_BELOW`] values in all, they are kept
+/// and selected directly). Undefined values (NaN) sort above every number;
 /// when a column has any, its quantiles are asked again of its defined
 /// values and take another pass over the same resamples (each is a pure
 /// function of (seed, index)). With `keep`, every resample's values are
@@ -816,6 +822,42 @@ pub fn bootstrap_intervals(
         .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
         .collect();
     let cols = k + pairs.len();
+    if total.checked_mul(cols).is_some_and(|v| v <= STORE_BELOW) {
+        // few values: keep them and select directly (the same floats, less work per value)
+        let vals = bootstrap(d, level, stat, scheme, job)?;
+        let mut col: Vec<f64> = Vec::with_capacity(total);
+        let (mut ivs, mut valid) = (Vec::with_capacity(cols), Vec::with_capacity(cols));
+        for c in 0..cols {
+            col.clear();
+            for row in vals.chunks_exact(k) {
+                let v = if c < k {
+                    row[c]
+                } else {
+                    let (a, b) = pairs[c - k];
+                    row[a] - row[b]
+                };
+                if !v.is_nan() {
+                    col.push(v);
+                }
+            }
+            valid.push(col.len() as u64);
+            ivs.push(if col.is_empty() {
+                (f64::NAN, f64::NAN)
+            } else {
+                let lo = crate::inference::quantile(&mut col, (1.0 - confidence) / 2.0);
+                let hi = crate::inference::quantile(&mut col, (1.0 + confidence) / 2.0);
+                (lo, hi)
+            });
+        }
+        return Ok(BootIntervals {
+            intervals: ivs[..k].to_vec(),
+            n_valid: valid[..k].to_vec(),
+            deltas: ivs[k..].to_vec(),
+            n_valid_deltas: valid[k..].to_vec(),
+            samples: keep.then_some(vals),
+            passes: 1,
+        });
+    }
     let mut stored = if keep {
         Some(crate::engine::alloc_rows(total, k)?)
     } else {
@@ -1740,8 +1782,26 @@ mod tests {
             d.drop_empty_systems = drop;
             let st = ItemStatistic::Pearson;
             for (level, scheme) in [(Level::System, Scheme::Inputs), (Level::Item, Scheme::Both)] {
-                let job = Job::new(4, 3000, 2, &p);
+                // above STORE_BELOW values: the streamed path
+                let total = STORE_BELOW / 3 + 1000;
+                let job = Job::new(4, total, 2, &p);
                 let got = bootstrap_intervals(&d, level, &st, scheme, 0.9, true, &job).unwrap();
+                let small = Job::new(4, 3000, 2, &p);
+                let direct =
+                    bootstrap_intervals(&d, level, &st, scheme, 0.9, false, &small).unwrap();
+                let streamed = &got.samples.as_deref().unwrap_or_default()[..3000 * 2];
+                // the direct path on the first 3000 resamples equals percentile_interval on them
+                for c in 0..2 {
+                    let v: Vec<f64> = streamed
+                        .chunks(2)
+                        .map(|r| r[c])
+                        .filter(|v| !v.is_nan())
+                        .collect();
+                    let want = crate::inference::percentile_interval(&v, 0.9);
+                    assert_eq!(direct.intervals[c].0.to_bits(), want.0.to_bits());
+                    assert_eq!(direct.intervals[c].1.to_bits(), want.1.to_bits());
+                    assert_eq!(direct.n_valid[c], v.len() as u64);
+                }
                 let stored = bootstrap(&d, level, &st, scheme, &job).unwrap();
                 let kept = got.samples.as_deref().unwrap_or_default();
                 assert!(kept.len() == stored.len());
@@ -1770,7 +1830,7 @@ mod tests {
                 }
                 if level == Level::System {
                     // dropping the resample leaves fewer defined values, and takes a second pass
-                    assert_eq!(got.n_valid[0] < 3000, !drop);
+                    assert_eq!(got.n_valid[0] < total as u64, !drop);
                     assert_eq!(got.passes > 1, !drop);
                 }
             }

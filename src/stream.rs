@@ -58,6 +58,8 @@ pub const MAX_KEYS: usize = 1 << 20;
 
 const BINS_LOG2: u32 = 12;
 const FEED_STEP: usize = 8192;
+/// Values between window shrinks in a pass's first 8 × FEED_STEP values.
+const EARLY_STEP: usize = 512;
 
 /// Order-preserving key of a float: `key(a) < key(b)` iff `a.total_cmp(&b)` is `Less`.
 #[inline]
@@ -166,7 +168,17 @@ impl Select {
                 }
             }
             Mode::Adaptive => {
-                for part in values.chunks(FEED_STEP) {
+                let mut rest = values;
+                while !rest.is_empty() {
+                    // shrink often while the window is young (every value would otherwise
+                    // go into the map until the first FEED_STEP values had passed)
+                    let step = if self.seen < 8 * FEED_STEP as u64 {
+                        EARLY_STEP
+                    } else {
+                        FEED_STEP
+                    };
+                    let (part, tail) = rest.split_at(step.min(rest.len()));
+                    rest = tail;
                     for &v in part {
                         self.seen += 1;
                         let k = key(v);
