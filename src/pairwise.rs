@@ -13,7 +13,9 @@
 
 use rayon::prelude::*;
 
-use crate::engine::{bootstrap_values_range, Bootstrap, Job, Table};
+use crate::engine::{
+    bootstrap_values_range, cluster_bootstrap_values, Bootstrap, Clusters, Job, Table,
+};
 use crate::inference::{Alternative, BootVariant};
 use crate::metric::Metric;
 use crate::{Error, Result};
@@ -155,6 +157,45 @@ pub fn blocked_means(block_sums: &[f64], s: usize, total: u64) -> Vec<f64> {
         }
     }
     acc.iter().map(|&v| v / total as f64).collect()
+}
+
+/// One shard of a pairwise run on cluster resamples: as
+/// [`pairwise_shard`], with the resamples of
+/// [`crate::engine::cluster_bootstrap_values`] (whole clusters drawn).
+pub fn cluster_pairwise_shard(
+    cl: &Clusters,
+    metric: &Metric,
+    observed: &[f64],
+    spec: PairSpec,
+    means: Option<&[f64]>,
+    job: &Job<'_>,
+) -> Result<(Vec<u64>, Vec<f64>)> {
+    let (start, stop) = (job.start, job.start.saturating_add(job.count as u64));
+    if start % PAIR_BLOCK as u64 != 0 {
+        return Err(Error::Input(format!(
+            "shard [{start}, {stop}) must start on a multiple of {PAIR_BLOCK}"
+        )));
+    }
+    let s = observed.len();
+    let mut counts = vec![0u64; s * s];
+    let mut block_sums = Vec::new();
+    let mut b = start;
+    while b < stop {
+        let len = (stop - b).min(PAIR_BLOCK as u64) as usize;
+        let values = cluster_bootstrap_values(cl, metric, &job.range(b, len))?;
+        if values.len() != len * s {
+            return Err(Error::Input(
+                "metric systems do not match the observed scores".into(),
+            ));
+        }
+        let (c, sums) = count_block(&values, s, observed, spec, means, job.threads)?;
+        for (a, x) in counts.iter_mut().zip(c) {
+            *a += x;
+        }
+        block_sums.extend(sums);
+        b += len as u64;
+    }
+    Ok((counts, block_sums))
 }
 
 #[cfg(test)]

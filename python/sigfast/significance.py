@@ -39,11 +39,13 @@ def paired_bootstrap(
     alternative: Literal["two-sided", "greater", "less"] | None = None,
     confidence_level: float = 0.95,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
-    resampling: Literal["auto", "items", "distinct"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
+    draws: Literal["sigfast", "sacrebleu"] = "sigfast",
     **metric_params: Any,
 ) -> PairedTestResult:
     """Paired bootstrap test of system ``y`` against baseline ``x``.
@@ -80,12 +82,27 @@ def paired_bootstrap(
         ``"items"`` draws n indices per resample; ``"distinct"`` draws
         multinomial counts over distinct statistic rows (the same
         distribution at a cost that follows distinct rows); ``"auto"`` uses
-        distinct rows when there are at most n/32 of them.
+        distinct rows when there are at most n/32 of them, or whole clusters when the
+        statistics carry cluster keys (``"clusters"``: see ``clusters``).
+    clusters
+        One cluster key per item (a document, a passage, a question pair): each resample draws
+        G whole clusters (with replacement) instead of n items, paired across the two systems,
+        and the metric sees the drawn clusters' items (a mean divides by their count). Default:
+        the statistics' own keys (``Statistics.provenance["clusters"]``, which the LLM log
+        readers fill from ``-o cluster=FIELD``), unless ``resampling="items"``. The signature
+        records ``resampling:clusters(G,field)`` and hashes the assignment with the data.
     nan_policy
         Resamples on which the metric is undefined (an item statistic of constant
         values, a callable returning NaN): ``"raise"`` (default) stops with an error;
         ``"omit"`` drops them, uses the others for the p-value and intervals and
         reports how many it kept (``n_valid``, and a line in ``warnings``).
+    draws
+        Where the resampled items come from: ``"sigfast"`` (default), sigfast's own
+        counter-based stream; ``"sacrebleu"``, sacrebleu 2.x's draws
+        (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, seed 12345 unless
+        ``SACREBLEU_SEED`` says otherwise: pass that as ``seed``). With
+        ``variant="sacrebleu"`` and ``n_resamples=1000`` it gives sacrebleu's own
+        ``--paired-bs`` p-value. Metrics on summed statistics only.
     progress
         None (a bar on a terminal for long runs), True, False, or a callable
         ``(done, total)`` called about ten times a second.
@@ -114,9 +131,11 @@ def paired_bootstrap(
         confidence_level=confidence_level,
         pvalue=pvalue,
         resampling=resampling,
+        clusters=clusters,
         nan_policy=nan_policy,
         n_threads=n_threads,
         return_distribution=return_distribution,
+        draws=draws,
     )
     result: PairedTestResult = run(req, progress)
     return result
@@ -134,6 +153,7 @@ def permutation_test(
     seed: int = DEFAULT_SEED,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
     pvalue: Literal["plus_one", "raw"] = "plus_one",
+    clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
     n_threads: int | None = None,
     progress: ProgressArg = None,
@@ -149,6 +169,11 @@ def permutation_test(
     the exact share c/2^n, which counts the observed arrangement and so is
     never 0. ``alternative`` refers to δ = metric(y) − metric(x). Resampled
     δ within 100 ulps of the observed δ count as ties (as in scipy).
+
+    ``clusters`` (one key per item; default: the statistics' own, see
+    :func:`paired_bootstrap`) swaps whole clusters: every item of a swapped cluster
+    trades its two systems' statistics, and ``"exact"``/``"auto"`` count clusters
+    (all 2^G arrangements for G ≤ 20 clusters under ``"auto"``).
 
     Other parameters are as in :func:`paired_bootstrap`. Results on fewer than
     ``MIN_ITEMS`` (10) items carry a warning in ``warnings``.
@@ -166,6 +191,7 @@ def permutation_test(
         n_resamples=n_resamples,
         seed=seed,
         pvalue=pvalue,
+        clusters=clusters,
         nan_policy=nan_policy,
         n_threads=n_threads,
         return_distribution=return_distribution,
