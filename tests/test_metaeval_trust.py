@@ -290,8 +290,10 @@ def _rows_file(tmp_path: Path, text: str) -> Path:
 
 def test_duplicated_systems_are_errors(tmp_path: Path) -> None:
     wide = "system\ti1\ti2\ti3\nA\t1\t2\t3\nB\t2\t1\t0\nA\t9\t9\t1\n"
-    with pytest.raises(InputError, match=r"system 'A' appears twice \(rows 1 and 3"):
+    with pytest.raises(SigfastError, match=r"system 'A'"):  # the reader names the file
         metaeval.read_scores(_rows_file(tmp_path, wide), layout="wide")
+    with pytest.raises(InputError, match=r"system 'A' appears twice \(rows 1 and 3"):
+        metaeval.ScoreTable(("A", "B", "A"), ("i1",), np.zeros((3, 1)))
     with pytest.raises(InputError, match="item 'i1' appears twice"):
         metaeval.ScoreTable(("A", "B"), ("i1", "i1"), np.zeros((2, 2)))
     with pytest.raises(InputError, match="systems must name"):
