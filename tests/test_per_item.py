@@ -37,8 +37,10 @@ import numpy as np
 import pytest
 
 from _dependency_fixtures import en_ewt25, en_ewt_available
+from _warns import expect_warnings, warnings_on_stderr
 from sigfast.cli import main
 from sigfast.formats import chunk, score
+from sigfast.formats.trees import EvalbWarning
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -50,9 +52,15 @@ rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 from sacrebleu.metrics import BLEU, CHRF, TER  # noqa: E402
 
 
-def per_item_json(capsys, *args: str) -> list[dict]:
-    assert main(["score", "--per-item", "--json", *args]) == 0
-    return json.loads(capsys.readouterr().out)
+def per_item_json(capsys, *args: str, warns: tuple[str, ...] = ()) -> list[dict]:
+    """``sigfast score --per-item --json ARGS``; ``warns``: a text in each of the scorer's warning lines
+    that the command prints on standard error, and no other warning line."""
+    with warnings_on_stderr():
+        assert main(["score", "--per-item", "--json", *args]) == 0
+    out = capsys.readouterr()
+    lines = [ln for ln in out.err.splitlines() if ln.startswith("sigfast: warning: ")]
+    assert len(lines) == len(warns) and all(any(w in ln for ln in lines) for w in warns), out.err
+    return json.loads(out.out)
 
 
 def lines(path: Path) -> list[str]:
@@ -187,12 +195,12 @@ def test_conllx_per_sentence_las_uas(capsys):
 
     dep = DATA / "dependency"
     cases = [
-        (dep / "basic.sys.conllx", EXPECTED_EVAL[("basic.gold.conllx", "basic.sys.conllx", "-b")]),
-        (dep / "lenient.sys.conllx", EVAL[("conllx", "-b")]),
+        (dep / "basic.sys.conllx", EXPECTED_EVAL[("basic.gold.conllx", "basic.sys.conllx", "-b")], ("HEAD '02'",)),
+        (dep / "lenient.sys.conllx", EVAL[("conllx", "-b")], ("FORM 'dog'", "CPOSTAG 'INTJ'", "HEAD '+2'", "HEAD '_'")),
     ]
-    for sys_path, b_table in cases:
+    for sys_path, b_table, warns in cases:
         out = per_item_json(
-            capsys, "-f", "conllx", "-m", "uas", "-m", "las", str(dep / "basic.gold.conllx"), str(sys_path)
+            capsys, "-f", "conllx", "-m", "uas", "-m", "las", str(dep / "basic.gold.conllx"), str(sys_path), warns=warns
         )
         items = out[0]["items"]
         ref = _b_rows(b_table)
@@ -302,7 +310,8 @@ def _check_evalb(items, rows):
 
 def test_evalb_per_sentence(capsys):
     t = DATA / "trees"
-    out = per_item_json(capsys, "-f", "evalb", "-m", "f1", str(t / "gold.mrg"), str(t / "test.mrg"))
+    errors = "2 sentence(s) scored as EVALB 'Error'"  # as collins.rsl counts them
+    out = per_item_json(capsys, "-f", "evalb", "-m", "f1", str(t / "gold.mrg"), str(t / "test.mrg"), warns=(errors,))
     _check_evalb(out[0]["items"], _evalb_rows((t / "expected" / "collins.rsl").read_text()))
 
 
@@ -313,9 +322,11 @@ def test_evalb_per_sentence_real(capsys, shared_data):
 
     gum = shared_data / "constituency_parsing" / "gum_benepar_stanza"
     gold, sys_ = gum / "gold_gum_news.mrg", gum / "stanza_gum_news.mrg"
-    r = score("evalb", gold, sys_, max_error=10000)
+    errors = "69 sentence(s) scored as EVALB 'Error'"  # EVALB's own count on these files
+    with expect_warnings(EvalbWarning, re.escape(errors)):
+        r = score("evalb", gold, sys_, max_error=10000)
     assert hashlib.md5(r.text.encode()).hexdigest() == GUM_EVALB[("news", "stanza")][0]
-    out = per_item_json(capsys, "-f", "evalb", "-o", "max_error=10000", str(gold), str(sys_))
+    out = per_item_json(capsys, "-f", "evalb", "-o", "max_error=10000", str(gold), str(sys_), warns=(errors,))
     _check_evalb(out[0]["items"], _evalb_rows(r.text))
 
 
@@ -367,6 +378,7 @@ def test_aer_per_sentence_real(capsys, shared_data):
     out = per_item_json(
         capsys, "-f", "alignment", "-m", "f1", "-m", "precision", "-m", "aer",
         str(wa / "gold" / "test.wa.nonullalign"), str(wa / "systems" / "uva_nlp2_ibm" / "ibm1.mle.naacl"),
+        warns=("sentence number '1' is written '0001'",),
     )  # fmt: skip
     rows = _wa_rows(out[0])
     assert len(rows) == 447

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import pytest
 
+from _warns import expect_warnings, warnings_on_stderr
 import sigfast.formats as formats
 from sigfast.cli import main
 from sigfast.formats.dependency import DependencyWarning
@@ -180,8 +181,11 @@ def test_evalb_max_error_message(capsys):
     assert err.count("\n") == 1
     assert "The first 5 of the 12 errors: 2 : Words unmatch (b|c);" in err
     assert "-o max_error=N (EVALB's -e N; max_error=N in Python)" in err
-    assert main([*args[:3], "-o", "max_error=11", *args[3:]]) == 0  # the hint followed: evalb -e 11
-    assert capsys.readouterr().out == (tr / "expected" / "errors_e11.rsl").read_text()
+    with warnings_on_stderr():
+        assert main([*args[:3], "-o", "max_error=11", *args[3:]]) == 0  # the hint followed: evalb -e 11
+    out = capsys.readouterr()
+    assert out.out == (tr / "expected" / "errors_e11.rsl").read_text()
+    assert out.err.startswith("sigfast: warning: ") and "12 sentence(s) scored as EVALB 'Error'" in out.err
 
 
 def test_old_positional_form_gets_a_hint(capsys):
@@ -209,7 +213,7 @@ def test_eval07_blank_line_warnings(which, count, capsys):
     assert f"{n} blank line(s) at its end" in msgs[0]
     assert f"eval07.pl warns 'Warning: ignoring {what} blank line at the end of {sysf}.'" in msgs[0]
     if which == "noblank":  # eval.pl stops there: sigfast says so
-        with pytest.warns(DependencyWarning, match="eval.pl stops there with 'Fatal: line mismatch'"):
+        with expect_warnings(DependencyWarning, "eval.pl stops there with 'Fatal: line mismatch'", "HEAD '02'"):
             formats.score("conllx", dep / "basic.gold.conllx", sysf)
 
 
@@ -259,8 +263,12 @@ def test_conll08_takes_the_registry_metric_names(capsys):
     )
     assert len(line.split(", ")) == len(formats.spec("conll08").metrics) >= 38
     for m in ("macro_f1_2008", "weighted_macro_f1", "labeled_macro_f1"):
-        assert main(["compare", "-f", "conll08", "-m", m, *files, "-n", "200", "--json"]) == 0, m
-        res = json.loads(capsys.readouterr().out)[0]
+        with warnings_on_stderr():  # lenient.sys is scored as eval08.pl scores it, with its warnings
+            assert main(["compare", "-f", "conll08", "-m", m, *files, "-n", "200", "--json"]) == 0, m
+        out = capsys.readouterr()
+        assert "sigfast: warning: " in out.err and "FORM 'Jon' differs" in out.err
+        res = json.loads(out.out)[0]
         assert res["metric"] == "labeled_macro_f1" and "macro_f1_2008" in res["signature"], m
-    assert main(["compare", "-f", "conll08", "-m", "bleu", *files, "-n", "200"]) == 1
+    with warnings_on_stderr():
+        assert main(["compare", "-f", "conll08", "-m", "bleu", *files, "-n", "200"]) == 1
     assert "format 'conll08' has no per-item metric 'bleu'" in capsys.readouterr().err
