@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import sigfast
+from _warns import warnings_on_stderr
 from sigfast.cli import main
 from sigfast.exceptions import FormatError, InputError
 from sigfast.formats import parse, spec
@@ -63,7 +64,8 @@ def _results(samples: Path) -> dict:
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:
-    rc = main([str(a) for a in args])
+    with warnings_on_stderr():
+        rc = main([str(a) for a in args])
     out, err = capsys.readouterr()
     return rc, out, err
 

@@ -193,11 +193,10 @@ def test_bootstrap_interval_inputs_and_edge_cases() -> None:
     with pytest.raises(InputError, match="name one"):
         bootstrap_interval(st)
     # a custom metric (Python callable on summed statistics) goes through the engine's sums
+    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):  # the old one-array form
+        metric = sigfast.metrics.custom(lambda s: s[:, 0] / s[:, 1], stat_names=2)
     r3 = bootstrap_interval(
-        np.array([[1.0, 2.0], [2.0, 2.0], [0.0, 2.0]]),
-        metric=sigfast.metrics.custom(lambda s: s[:, 0] / s[:, 1], stat_names=2),
-        n_resamples=300,
-        method="percentile",
+        np.array([[1.0, 2.0], [2.0, 2.0], [0.0, 2.0]]), metric=metric, n_resamples=300, method="percentile"
     )
     assert r3.estimate == pytest.approx(0.5)
     # n = 1: the percentile interval is the point, BCa needs the jackknife

@@ -88,11 +88,13 @@ def test_custom_metric_matches_builtin() -> None:
         return 2 * p * r / (p + r)
 
     a = sigfast.paired_bootstrap(x, y, metric="f1", n_resamples=2000, seed=4)
-    b = sigfast.paired_bootstrap(x, y, metric=my_f1, n_resamples=2000, seed=4)
+    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):  # my_f1 takes the old one-array form
+        b = sigfast.paired_bootstrap(x, y, metric=my_f1, n_resamples=2000, seed=4)
     assert a.count == b.count and a.pvalue == b.pvalue
     assert a.confidence_interval == pytest.approx(b.confidence_interval, rel=1e-12)
     c = sigfast.permutation_test(x, y, metric="f1", n_resamples=2000, seed=4)
-    d = sigfast.permutation_test(x, y, metric=my_f1, n_resamples=2000, seed=4)
+    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):
+        d = sigfast.permutation_test(x, y, metric=my_f1, n_resamples=2000, seed=4)
     assert c.count == d.count
 
 

@@ -79,7 +79,8 @@ def test_independent_mode_and_custom_metric() -> None:
         p, r = s[:, 0] / s[:, 1], s[:, 0] / s[:, 2]
         return 2 * p * r / (p + r)
 
-    cu = pairwise(st, metric=f1, n_resamples=3000)
+    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):  # f1 takes the old one-array form
+        cu = pairwise(st, metric=f1, n_resamples=3000)
     assert np.array_equal(cu.counts, sh.counts)
 
 
