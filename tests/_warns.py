@@ -10,8 +10,8 @@ command line run in the test's process prints its warnings, as it does for a use
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import warnings
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import pytest

@@ -93,7 +93,8 @@ def test_streamed_custom_metric_and_permutation(pair) -> None:  # type: ignore[n
         return s[:, 0] / np.maximum(s[:, 1], 1)
 
     kw = dict(metric=ratio, n_resamples=B, seed=2, progress=False)
-    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):  # ratio takes the old one-array form
+    # ratio takes the old one-array form
+    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):
         a = sigfast.paired_bootstrap(cx, cx[::-1].copy(), **kw)
         b = sigfast.paired_bootstrap(cx, cx[::-1].copy(), return_distribution=True, **kw)
     db = b.distribution[:, 1] - b.distribution[:, 0]
@@ -353,10 +354,29 @@ def test_ci_runs_the_readme_command() -> None:
     for part in ("cargo fmt --check", "clippy --release -- -D warnings", "--features python -- -D warnings"):
         assert part in command
     assert "ruff check python tests benches" in command and "ruff format --check python tests benches" in command
+    # every core, with the xdist_group marks honoured (README: "pytest runs the tests on every core")
+    assert command.endswith(" -m pytest -n auto --dist loadgroup")
 
 
-@pytest.mark.parametrize("ci", ["true", ""])
-def test_missing_shared_data_fails_under_ci(tmp_path: Path, ci: str) -> None:
+def test_the_suite_expects_its_scorer_warnings_and_deprecations() -> None:
+    # pyproject.toml's filterwarnings: sigfast's scorer warnings and deprecations (attributed to the
+    # caller, so matched by message) fail a test that does not expect them; others do not
+    import warnings
+
+    from sigfast.formats.dependency import DependencyWarning
+
+    with pytest.raises(DependencyWarning):
+        warnings.warn("a scorer warning", DependencyWarning, stacklevel=1)
+    with pytest.raises(DeprecationWarning, match="item_bootstrap is deprecated"):
+        sigfast.item_bootstrap(np.arange(5.0), np.arange(5.0), n_resamples=10)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.warn("some_library.f is deprecated", DeprecationWarning, stacklevel=1)
+    assert len(rec) == 1
+
+
+@pytest.mark.parametrize("ci, workers", [("true", "0"), ("true", "1"), ("", "0")])
+def test_missing_shared_data_fails_under_ci(tmp_path: Path, ci: str, workers: str) -> None:
+    # workers: pytest-xdist's -n (0: in this process; the README's command runs the tests in workers)
     tests = tmp_path / "checkout" / "tests"  # shared/ would be at tmp_path / "shared": absent
     tests.mkdir(parents=True)
     (tests / "conftest.py").write_text((Path(__file__).parent / "conftest.py").read_text(encoding="utf-8"))
@@ -365,7 +385,7 @@ def test_missing_shared_data_fails_under_ci(tmp_path: Path, ci: str) -> None:
     if ci:
         env["CI"] = ci
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers, str(tests)],
         capture_output=True,
         text=True,
         env=env,

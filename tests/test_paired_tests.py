@@ -88,7 +88,8 @@ def test_custom_metric_matches_builtin() -> None:
         return 2 * p * r / (p + r)
 
     a = sigfast.paired_bootstrap(x, y, metric="f1", n_resamples=2000, seed=4)
-    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):  # my_f1 takes the old one-array form
+    # my_f1 takes the old one-array form
+    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):
         b = sigfast.paired_bootstrap(x, y, metric=my_f1, n_resamples=2000, seed=4)
     assert a.count == b.count and a.pvalue == b.pvalue
     assert a.confidence_interval == pytest.approx(b.confidence_interval, rel=1e-12)

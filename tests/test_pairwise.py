@@ -55,6 +55,7 @@ def test_process_pool_same_bytes() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one local Ray cluster at a time (test_studies.py has the other)
 def test_ray_same_bytes() -> None:
     ray = pytest.importorskip("ray")
     st = _stats(S=3, n=80)
@@ -79,7 +80,9 @@ def test_independent_mode_and_custom_metric() -> None:
         p, r = s[:, 0] / s[:, 1], s[:, 0] / s[:, 2]
         return 2 * p * r / (p + r)
 
-    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):  # f1 takes the old one-array form
+    # f1 takes the old one-array form
+
+    with pytest.warns(DeprecationWarning, match=r"takes one \(resamples, k\) array of sums"):
         cu = pairwise(st, metric=f1, n_resamples=3000)
     assert np.array_equal(cu.counts, sh.counts)
 

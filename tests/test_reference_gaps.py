@@ -35,8 +35,8 @@ from pathlib import Path
 
 import pytest
 
-from _warns import expect_warnings, warnings_on_stderr
 import sigfast.formats as formats
+from _warns import expect_warnings, warnings_on_stderr
 from sigfast.cli import main
 from sigfast.formats.dependency import DependencyWarning
 

@@ -479,6 +479,7 @@ def test_plots(tmp_path):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.xdist_group("ray")  # one local Ray cluster at a time (test_pairwise.py has the other)
 def test_ray_backend_same_bytes():
     ray = pytest.importorskip("ray")
     st = _synthetic(300, 4)
