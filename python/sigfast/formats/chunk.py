@@ -88,7 +88,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, LazyStats, Option, ScoreReport, UnitTable, decode_utf8, display, read_file_bytes
+from ._base import (
+    FormatSpec,
+    ItemStats,
+    LazyStats,
+    Option,
+    ScoreReport,
+    UnitTable,
+    decode_utf8,
+    display,
+    read_file_bytes,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -419,7 +429,9 @@ def _options(scheme: str, docstart: str) -> str:
 
 
 def _native_options(sch: str, raw: bool, o_tag: str, boundary: str, docstart: str) -> dict[str, Any]:
-    return dict(iobes=sch == "iobes", raw=bool(raw), o_tag=str(o_tag), boundary=str(boundary), skip_docstart=docstart == "skip")
+    return dict(
+        iobes=sch == "iobes", raw=bool(raw), o_tag=str(o_tag), boundary=str(boundary), skip_docstart=docstart == "skip"
+    )
 
 
 def score_conlleval(

@@ -128,7 +128,9 @@ def _totals(raw: bytes) -> tuple[int, list[tuple[int, int, int, int]]]:
     """The number of sentences, and each metric's counts summed over them (no numpy)."""
     flat = memoryview(raw).cast("Q")
     col = [sum(flat[j::_WIDTH]) for j in range(_WIDTH)]
-    return len(flat) // _WIDTH, [(col[4 * k], col[4 * k + 1], col[4 * k + 2], col[4 * k + 3]) for k in range(len(METRICS))]
+    return len(flat) // _WIDTH, [
+        (col[4 * k], col[4 * k + 1], col[4 * k + 2], col[4 * k + 3]) for k in range(len(METRICS))
+    ]
 
 
 def _item_stats(raw: bytes) -> dict[str, ItemStats]:
@@ -204,9 +206,9 @@ def score_conllu(gold: Any, system: Any, *, table: str = "verbose", align: str =
 
 def _units(read: tuple[bytes, str, bytes, str], view: str, align: str) -> UnitTable:
     """One view's units, from the bytes the score was computed from and the same word alignment."""
-    from .. import _native
-
     import numpy as np
+
+    from .. import _native
 
     gbytes, gname, sbytes, sname = read
     u = _native.ud_units(gbytes, sbytes, view, gname, sname)

@@ -196,9 +196,7 @@ def _report(
     complete = [v * (g == t == m) for v, g, t, m in zip(valid, gold_b, test_b, matched)]
     sums = {
         "f1": [sum(matched), sum(test_b), sum(gold_b)],
-        "f1_len": [
-            sum(x for x, ln in zip(col, length) if ln <= cutoff) for col in (matched, test_b, gold_b)
-        ],
+        "f1_len": [sum(x for x, ln in zip(col, length) if ln <= cutoff) for col in (matched, test_b, gold_b)],
         "tagging_accuracy": [sum(tags), sum(words)],
         "complete_match": [sum(complete), sum(valid)],
         "no_crossing": [sum(v for v, c in zip(valid, crossing) if c == 0), sum(valid)],
@@ -207,8 +205,7 @@ def _report(
     }
     sums["precision"] = sums["recall"] = sums["f1"]
     scores = {
-        _key(name, cutoff): _get_metric(metric).score_rows([sums[name]], n)[0]
-        for name, (metric, _) in _METRICS.items()
+        _key(name, cutoff): _get_metric(metric).score_rows([sums[name]], n)[0] for name, (metric, _) in _METRICS.items()
     }
     return ScoreReport(
         format=_KIND,
