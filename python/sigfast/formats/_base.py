@@ -7,7 +7,8 @@ function. One call of ``score`` parses one system file against gold once;
 its :class:`ScoreReport` serves the three views of that parse:
 
 * ``text`` — the reference scorer's report, byte for byte;
-* ``stats`` — per-item sufficient statistics for each of the format's metrics;
+* ``stats`` — per-item sufficient statistics for each of the format's metrics
+  (a mapping; :class:`LazyStats` builds the arrays from the parse on first access);
 * ``units(view)`` — the labelled units (tokens, arcs, spans, brackets,
   links) that diff, oracle, agreement and McNemar compare, as a
   :class:`UnitTable`.
