@@ -157,10 +157,22 @@ def render(res: dict[str, Any] | None) -> str:
         ]
         for label, _rname, r, rec in whole:
             p, q = rec["timings"][r["peer"]], rec["timings"][r["sigfast"]]
+            met = "" if "met" not in r else (" (met)" if r["met"] else " (**not met**)")
+            target = "" if "target" not in r else f", target at least {fmt_ratio(r['target'])}{met}"
             lines.append(
                 f"- {label}: {p['who']} {fmt_time(p['best_s'])}, `{q['what']}` {fmt_time(q['best_s'])}: "
-                f"**{fmt_ratio(r['best'])}**."
+                f"**{fmt_ratio(r['best'])}**{target}."
             )
+    limits = [(rec, lim) for rec in res["benchmarks"].values() for lim in rec.get("limits", [])]
+    if limits:
+        lines += ["", "Time a user waits, whole process (best of the repeats, against a limit):", ""]
+        for rec, lim in limits:
+            q = rec["timings"][lim["timing"]]
+            met = "met" if lim["met"] else "**not met**"
+            lines.append(f"- `{q['what']}`: **{fmt_time(q['best_s'])}** (at most {fmt_time(lim['max_s'])}: {met}).")
+        scale = [rec["timings"][k] for rec, _ in limits[:1] for k in ("python", "numpy") if k in rec["timings"]]
+        if scale:
+            lines.append("- For scale: " + ", ".join(f"`{q['what']}` {fmt_time(q['best_s'])}" for q in scale) + ".")
     if scaling:
         lines += ["", "Scaling:", ""]
         for label, rname, by_scope, _rec in scaling:

@@ -15,6 +15,7 @@
 
 pub mod aso;
 pub mod binomial;
+pub mod conlleval;
 pub mod engine;
 pub mod evalb;
 pub mod inference;

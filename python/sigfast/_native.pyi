@@ -116,6 +116,9 @@ def permutation_sums(
     progress: _Progress = None,
 ) -> _F64: ...
 def metric_scores(sums: _F64, metric: str, params: Mapping[str, float], n_items: float) -> _F64: ...
+def metric_rows(
+    rows: list[list[float]], metric: str, params: Mapping[str, object] | None, n_items: float
+) -> list[float]: ...
 def bootstrap_pvalue(
     deltas: _F64,
     observed: float,
@@ -164,7 +167,7 @@ def tokenize_lines(lines: list[str], tokenize: str) -> list[str]: ...
 def lcs_lengths(a: list[str], b: list[str]) -> list[int]: ...
 def ud_evaluate(
     gold: bytes, system: bytes, gold_name: str | None = None, system_name: str | None = None
-) -> tuple[Any, Any]: ...
+) -> tuple[bytes, list[str | None]]: ...
 def evalb_score(
     gold: bytes,
     test: bytes,
@@ -175,6 +178,44 @@ def evalb_score(
     system_name: str | None = None,
     prm_name: str | None = None,
 ) -> Any: ...
+
+# --- conlleval chunk scoring (formats conlleval and ner): plain values for the report, the parse for the rest
+_Lines = bytes | list[list[str]]
+
+class _ChunkParse:
+    """The parse of one scored file: per-item counts, the chunking and the tokens, on request."""
+
+    def counts(self) -> npt.NDArray[np.int64]: ...
+    def chunked(self) -> dict[str, Any]: ...
+    def tokens(self) -> list[str]: ...
+
+def chunk_conlleval(
+    system: _Lines,
+    delimiter: int,
+    gold: _Lines | None = None,
+    *,
+    iobes: bool = False,
+    raw: bool = False,
+    o_tag: str = "O",
+    boundary: str = "-X-",
+    skip_docstart: bool = False,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+) -> tuple[dict[str, Any], _ChunkParse]: ...
+def chunk_ner(
+    gold: _Lines,
+    system: _Lines,
+    gold_delimiter: int,
+    system_delimiter: int,
+    *,
+    iobes: bool = False,
+    raw: bool = False,
+    o_tag: str = "O",
+    boundary: str = "-X-",
+    skip_docstart: bool = False,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+) -> tuple[dict[str, Any], _ChunkParse]: ...
 
 # --- units of the formats' own parses
 MISSING: str

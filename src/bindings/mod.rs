@@ -17,6 +17,7 @@ pub(crate) mod errors;
 use errors::{enter, quick, to_py, MetricError, Names};
 
 mod aso_py;
+mod chunk_py;
 mod cluster_py;
 mod evalb_py;
 mod meta_py;
@@ -533,6 +534,30 @@ fn metric_scores<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
+/// The metric on each of a few rows of summed statistics given as lists (a
+/// report's corpus scores): the same kernel as `metric_scores`, without an array.
+#[pyfunction]
+#[pyo3(signature = (rows, metric, params, n_items))]
+fn metric_rows(
+    py: Python<'_>,
+    rows: Vec<Vec<f64>>,
+    metric: &str,
+    params: Option<Bound<'_, PyDict>>,
+    n_items: f64,
+) -> PyResult<Vec<f64>> {
+    let m = parse_metric(py, metric, params.as_ref())?;
+    let k = m.n_stats();
+    if let Some(r) = rows.iter().find(|r| r.len() != k) {
+        return Err(input(format!(
+            "metric {metric} needs {k} statistics per row, got {}",
+            r.len()
+        )));
+    }
+    quick(py, &Names::default(), || {
+        Ok(rows.iter().map(|row| m.score(row, n_items)).collect())
+    })
+}
+
 /// (count, total, p) of a paired-bootstrap variant.
 #[pyfunction]
 fn bootstrap_pvalue(
@@ -888,6 +913,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact_permutation_values, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_sums, m)?)?;
     m.add_function(wrap_pyfunction!(metric_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(metric_rows, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(percentile_interval, m)?)?;
@@ -905,6 +931,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySummary>()?;
     m.add_function(wrap_pyfunction!(stream_bootstrap, m)?)?;
     m.add_function(wrap_pyfunction!(stream_permutation, m)?)?;
+    chunk_py::register(m)?;
     evalb_py::register(m)?;
     rouge_py::register(m)?;
     ter_py::register(m)?;
