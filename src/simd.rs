@@ -1153,6 +1153,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn v2_avx2_steps_take_the_words_of_the_scalar_path() {
+        // the AVX2 steps may hand a step's indices in any order (their consumers add them up),
+        // but take exactly the words of the scalar path, rejections (n = 2^31 + 1: about half
+        // the words) included
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            for n in [1u64, 3, 1000, (1 << 31) + 1, (1 << 31) + 12345] {
+                let bnd = Bounded::new(n);
+                for count in [0usize, 5, 8, 16, 17, 200, 1001] {
+                    let mut a = Lanes::new(1, TAG_BOOTSTRAP, n, 0);
+                    let mut b = a.clone();
+                    let _ = a.next_u32(); // start mid-step
+                    let _ = b.next_u32();
+                    let mut got = Vec::new();
+                    // SAFETY: the CPU supports AVX2 (checked above).
+                    unsafe { bounded_v2_avx2(&mut a, &bnd, count, |i| got.push(i)) };
+                    let mut want = Vec::new();
+                    b.bounded(&bnd, count, |i| want.push(i));
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "n={n} count={count}");
+                    assert_eq!(a.next_u32(), b.next_u32(), "n={n} count={count}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn dot_paths_agree() {
         let a: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.37).sin()).collect();
         let b: Vec<f64> = (0..1003).map(|i| (i as f64 * 0.11).cos()).collect();

@@ -46,6 +46,7 @@ __all__ = [
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "DEFAULT_STREAM",
     "NAN_POLICIES",
     "RESAMPLING",
     "VARIANTS",
@@ -59,6 +60,8 @@ __all__ = [
 DEFAULT_RESAMPLES = 1_000_000
 DEFAULT_PERMUTATIONS = 100_000
 DEFAULT_SEED = 12345
+DEFAULT_STREAM = int(_native.STREAM_VERSION)  # the random stream version results use by default
+STREAM_VERSIONS = tuple(int(v) for v in _native.STREAM_VERSIONS)
 MAX_RESAMPLES = int(_native.MAX_RESAMPLES)  # 2^40: a larger count is an InputError
 MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
 BLOCK = int(_native.CHUNK)  # resamples per chunk of a streamed pass
@@ -125,6 +128,20 @@ def check_resamples(v: Any, lo: int = 1) -> int:
 
 def check_seed(seed: Any) -> int:
     return check_int("seed", seed, 0, 2**64 - 1)
+
+
+def check_stream(stream: Any) -> int:
+    """The random stream version to draw from: ``None`` gives the default (:data:`DEFAULT_STREAM`);
+    every version this build knows (``STREAM_VERSIONS``) stays selectable, so a result's signature
+    (``stream:...vN``) reproduces it."""
+    if stream is None:
+        return DEFAULT_STREAM
+    if isinstance(stream, bool) or not isinstance(stream, (int, np.integer)) or int(stream) not in STREAM_VERSIONS:
+        raise InputError(
+            f"stream must be one of the stream versions {list(STREAM_VERSIONS)} (default {DEFAULT_STREAM}), "
+            f"got {stream!r}"
+        )
+    return int(stream)
 
 
 def check_threads(n_threads: int | None) -> int:
@@ -402,8 +419,9 @@ class Request:
     ``"interval"`` (a bootstrap interval of one system's score, or of the
     difference of two) or ``"pairwise"`` (every pair of several systems).
     ``stats`` holds the systems compared, in order, with their names; ``metric``
-    the resolved metric with its parameters. Settings that cannot change the
-    numbers (threads, backend) are here too, so one value runs anywhere.
+    the resolved metric with its parameters; ``stream`` the random stream
+    version. Settings that cannot change the numbers (threads, backend) are
+    here too, so one value runs anywhere.
     """
 
     question: str
@@ -420,6 +438,7 @@ class Request:
     pvalue: str
     resampling: str
     nan_policy: str = "raise"
+    stream: int = DEFAULT_STREAM
     n_threads: int = 0
     backend: Any = "local"
     return_distribution: bool = False
@@ -460,6 +479,7 @@ def request(
     pvalue: str = "plus_one",
     resampling: str = "auto",
     nan_policy: str = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     backend: Any = "local",
     return_distribution: bool = False,
@@ -481,6 +501,7 @@ def request(
     """
     params = dict(metric_params or {})
     nan_policy = check_nan_policy(nan_policy)
+    stream_version = check_stream(stream)
     if question == "paired":
         stats, m = pair_inputs(x, y, systems, metric, params)
         if test == "bootstrap":
@@ -576,6 +597,7 @@ def request(
         pvalue=pv,
         resampling=res,
         nan_policy=nan_policy,
+        stream=stream_version,
         n_threads=threads,
         backend=backend,
         return_distribution=bool(return_distribution),
@@ -606,29 +628,36 @@ def block_values(
     swap: bool = False,
     exact: bool = False,
     sub: int = 0,
+    stream: int = DEFAULT_STREAM,
 ) -> tuple[np.ndarray, int | None]:
     """The metric's values on resamples ``start .. start+count`` (count x systems) of ``table``
-    (items x systems·k): bootstrap draws, or the paired swaps when ``swap``. The same
-    counter-based draws as the streamed native paths. Returns the values (NaN where the
-    statistic is undefined) and the distinct-row count (None for item draws)."""
+    (items x systems·k): bootstrap draws, or the paired swaps when ``swap``, from stream version
+    ``stream``. The same counter-based draws as the streamed native paths. Returns the values
+    (NaN where the statistic is undefined) and the distinct-row count (None for item draws)."""
     n = table.shape[0]
     k = table.shape[1] // n_systems
     if m.on_items and m.native is None:
-        return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub), None
+        return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, stream), None
     if m.on_items:
         from .metrics import _item_params
 
         p = _item_params(m)
         if swap:
-            vals = _native.item_permutation_values(table, m.native, p, seed, start, count, exact, threads, None)
+            vals = _native.item_permutation_values(
+                table, m.native, p, seed, start, count, exact, threads, None, stream=stream
+            )
         else:
-            vals = _native.item_bootstrap_values(table, m.native, p, seed, start, count, threads, None, sub)
+            vals = _native.item_bootstrap_values(
+                table, m.native, p, seed, start, count, threads, None, sub, stream=stream
+            )
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
     distinct = None
     if swap:
-        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None)
+        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream)
     else:
-        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None, sub)
+        sums, distinct = _native.bootstrap_sums(
+            table, seed, start, count, resampling, threads, None, sub, stream=stream
+        )
     vals = np.empty((count, n_systems))
     for j in range(n_systems):
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -636,7 +665,16 @@ def block_values(
 
 
 def _python_item_values(
-    table: np.ndarray, m: Metric, n_systems: int, seed: int, start: int, count: int, swap: bool, exact: bool, sub: int
+    table: np.ndarray,
+    m: Metric,
+    n_systems: int,
+    seed: int,
+    start: int,
+    count: int,
+    swap: bool,
+    exact: bool,
+    sub: int,
+    stream: int,
 ) -> np.ndarray:
     from .metrics import call_items
 
@@ -647,12 +685,12 @@ def _python_item_values(
     for first in range(0, count, step):
         c = min(step, count - first)
         if swap:
-            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact))[:, :, None]
+            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact, stream=stream))[:, :, None]
             x, y = table[None, :, :k], table[None, :, k:]
             out[first : first + c, 0] = call_items(m, np.where(mask, y, x))
             out[first : first + c, 1] = call_items(m, np.where(mask, x, y))
         else:
-            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub))
+            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub, stream=stream))
             for j in range(n_systems):
                 out[first : first + c, j] = call_items(m, table[:, j * k : (j + 1) * k][idx])
     return out
@@ -719,10 +757,21 @@ def _stream(
     exact = req.method == "exact"
     if m.native is not None and not m.on_items:
         if swap:
-            _native.stream_permutation(summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb)
+            _native.stream_permutation(
+                summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb, stream=req.stream
+            )
             return None
         return _native.stream_bootstrap(
-            summary, table, m.native, dict(m.params), req.seed, req.resampling, req.n_threads, cb, sub
+            summary,
+            table,
+            m.native,
+            dict(m.params),
+            req.seed,
+            req.resampling,
+            req.n_threads,
+            cb,
+            sub,
+            stream=req.stream,
         )
     distinct = None
     while summary.pending():
@@ -739,6 +788,7 @@ def _stream(
             swap=swap,
             exact=exact,
             sub=sub,
+            stream=req.stream,
         ):
             summary.feed(vals)
             distinct = d
@@ -758,10 +808,12 @@ def _stored(
                 return np.asarray(
                     _native.exact_permutation_values(table, m.native, dict(m.params), req.n_threads, cb)
                 ), None
-            values = _native.permutation_values(table, m.native, dict(m.params), req.seed, B, req.n_threads, cb)
+            values = _native.permutation_values(
+                table, m.native, dict(m.params), req.seed, B, req.n_threads, cb, stream=req.stream
+            )
             return np.asarray(values), None
         values, distinct = _native.bootstrap_values(
-            table, m.native, dict(m.params), req.seed, B, req.resampling, req.n_threads, cb, sub
+            table, m.native, dict(m.params), req.seed, B, req.resampling, req.n_threads, cb, sub, stream=req.stream
         )
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
@@ -779,6 +831,7 @@ def _stored(
         swap=swap,
         exact=exact,
         sub=sub,
+        stream=req.stream,
     ):
         out[start : start + vals.shape[0]] = vals
         distinct = d
@@ -940,7 +993,7 @@ def _run_bootstrap(req: Request, progress: Any) -> Any:
         score_x_interval=cx,
         score_y_interval=cy,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=req.stream,
         distribution=ps.values if req.return_distribution else None,
         warnings=few_items_warning(stats.n_items) + _omitted_warning(ps.n_valid, B),
         n_valid=ps.n_valid,
@@ -995,7 +1048,7 @@ def _run_permutation(req: Request, progress: Any) -> Any:
         n_items=n,
         resampling="all-arrangements" if exact else "swap-each-item-p=0.5",
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=req.stream,
         distribution=ps.values if req.return_distribution else None,
         warnings=few_items_warning(n) + _omitted_warning(ps.n_valid, B),
         n_valid=ps.n_valid,
@@ -1086,6 +1139,7 @@ def _shard_task(
     orient: float,
     means: list[float] | None,
     threads: int,
+    stream: int = DEFAULT_STREAM,
     progress: Any = None,
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
     """One shard of resamples (a pure function of its arguments, for process pools and Ray)."""
@@ -1105,6 +1159,7 @@ def _shard_task(
         means,
         threads,
         progress,
+        stream=stream,
     )
     return np.asarray(counts), np.asarray(sums), distinct
 
@@ -1168,6 +1223,7 @@ def _python_pair_counts(
         nan_policy=req.nan_policy,
         cb=cb,
         resampling=req.resampling,
+        stream=req.stream,
     ):
         distinct = d
         if req.nan_policy == "omit":
@@ -1226,13 +1282,13 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
             if req.backend == "local":
                 shards = [(0, B)]
             args = (m.native, dict(m.params), req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
-            args = args + (req.n_threads,)
+            args = args + (req.n_threads, req.stream)
             results = _run_shards(req.backend, table, shards, args, cb)
             counts, block_sums = _merge(results, s)
             distinct = results[0][2]
             if req.variant in _CENTRED:
                 means = _blocked_means(block_sums, B).ravel().tolist()
-                args = args[:8] + (means, req.n_threads)
+                args = args[:8] + (means, req.n_threads, req.stream)
                 counts, _ = _merge(_run_shards(req.backend, table, shards, args, cb), s)
         else:
             if req.backend != "local":
@@ -1279,7 +1335,7 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         resampling=resampling_used,
         n_items=n,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=req.stream,
         labels=dict(req.labels),
         combinations=req.combinations,
         warnings=few_items_warning(n) + (_omitted_warning(B - omitted, B) if omitted else ()),
@@ -1303,6 +1359,7 @@ def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[A
             nan_policy="omit",
             resampling=req.resampling,
             sub=sub,
+            stream=req.stream,
         ):
             out[start : start + vals.shape[0]] = vals
         ok = np.isfinite(out).all(axis=1)
@@ -1333,15 +1390,18 @@ def run_aso(
     n_threads: int | None,
     keep: bool,
     progress: Any,
+    stream: int = DEFAULT_STREAM,
 ) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
     """ASO's bootstrap (:mod:`sigfast.seeds`): every system's scores resampled on its own stream,
     the violation ratio of each pair per resample, summarised in Rust (mean and sd; all of them
-    when ``keep``). Validated here like every request (B, seed, threads)."""
+    when ``keep``). Validated here like every request (B, seed, threads, stream version)."""
     B = check_resamples(n_resamples)
     seed = check_seed(seed)
     threads = check_threads(n_threads)
     grid = len(_native.aso_grid(dt))
     work = float(B) * (grid * (len(arrays) + len(pairs)) + sum(a.size for a in arrays)) * 20.0
     cb = _resolve_progress(progress, B, work, "ASO bootstrap")
-    vr, _count, mean, sd, samples = _native.aso_bootstrap(arrays, names, pairs, dt, seed, B, threads, keep, cb)
+    vr, _count, mean, sd, samples = _native.aso_bootstrap(
+        arrays, names, pairs, dt, seed, B, threads, keep, cb, stream=check_stream(stream)
+    )
     return list(vr), list(mean), list(sd), samples

@@ -291,6 +291,7 @@ def bootstrap_interval(
     seed: int = 12345,
     resampling: Literal["auto", "items", "distinct"] = "auto",
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     return_distribution: bool = False,
     **metric_params: Any,
@@ -314,7 +315,7 @@ def bootstrap_interval(
 
     ``nan_policy`` is as in :func:`sigfast.paired_bootstrap`: ``"omit"`` drops the
     resamples on which the metric is undefined and reports how many were kept
-    (``n_valid``).
+    (``n_valid``); ``stream`` picks the random stream version (as there).
     """
     from .executor import request, run
 
@@ -332,6 +333,7 @@ def bootstrap_interval(
         confidence_level=confidence_level,
         resampling=resampling,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
     )

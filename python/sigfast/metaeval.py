@@ -37,7 +37,7 @@ from . import _native
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
-from .executor import DEFAULT_SEED
+from .executor import DEFAULT_SEED, check_stream
 from .executor import check_int as _check_int
 from .executor import check_threads as _threads
 from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
@@ -330,6 +330,7 @@ class MetaEvalResult(Result):
             conf=self.confidence_level,
             correction=f"{self.correction}@{self.alpha:g}",
             p=self.p_rule,
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -588,6 +589,7 @@ def evaluate(
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     correction: str = "holm",
     alpha: float = 0.05,
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_samples: bool = False,
@@ -624,6 +626,9 @@ def evaluate(
     correction, alpha
         Multiple-testing correction over the unordered pairs
         (:func:`sigfast.adjust`) and the level for clusters.
+    stream
+        The random stream version (``None``: the default; ``1`` reproduces results
+        whose signature says ``stream:...v1``).
 
     Returns
     -------
@@ -654,6 +659,7 @@ def evaluate(
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
     threads = _threads(n_threads)
+    stream = check_stream(stream)
     observed = np.asarray(_native.meta_observed(h, m, lv, sname, p))
     delta = observed[:, None] - observed[None, :]
 
@@ -662,7 +668,9 @@ def evaluate(
     n_valid = np.full(k, B)
     if interval != "none":
         cb = _resolve_progress(progress, B, float(B) * s_count * n * k, f"BOOT-{interval.upper()}")
-        samples = np.asarray(_native.meta_bootstrap(h, m, lv, sname, p, interval, seed, 0, B, threads, cb))
+        samples = np.asarray(
+            _native.meta_bootstrap(h, m, lv, sname, p, interval, seed, 0, B, threads, cb, stream=stream)
+        )
         intervals = np.full((k, 2), np.nan)
         delta_iv = np.full((k, k, 2), np.nan)
         for a in range(k):
@@ -686,7 +694,7 @@ def evaluate(
         jobs = pairs if alternative == "two-sided" else pairs + [(b, a) for a, b in pairs]
         cb = _resolve_progress(progress, B, float(B) * s_count * n * len(jobs), test.upper())
         _obs, counts, valid = _native.meta_permutation(
-            h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb
+            h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb, stream=stream
         )
         for (a, b), c, t in zip(jobs, counts, valid):
             val = (c + 1) / (t + 1) if pvalue == "plus_one" else (c / t if t else math.nan)
@@ -757,7 +765,7 @@ def evaluate(
         n_cells=int((~np.isnan(h)).sum()),
         n_valid=n_valid,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=stream,
         systems=tuple(systems),
         samples=samples if return_samples else None,
         data=hash_data(h, m, names_l),

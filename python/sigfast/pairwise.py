@@ -685,6 +685,7 @@ def pairwise(
     combinations: Sequence[str] = (),
     groups: Literal["boundaries", "strict"] = "boundaries",
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     **metric_params: Any,
@@ -703,6 +704,7 @@ def pairwise(
     65,536) and every backend gives the same bytes. ``labels`` maps systems to
     a group (research group or model type) and ``combinations`` names system
     combinations, for :func:`gain_threshold` and the confidence-vs-gain plot.
+    ``stream`` picks the random stream version (as in :func:`sigfast.paired_bootstrap`).
     """
     from .executor import request, run
 
@@ -719,6 +721,7 @@ def pairwise(
         pvalue=pvalue,
         resampling=resampling,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         backend=backend,
         correction=correction,

@@ -41,6 +41,7 @@ def paired_bootstrap(
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     resampling: Literal["auto", "items", "distinct"] = "auto",
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
@@ -86,6 +87,10 @@ def paired_bootstrap(
         values, a callable returning NaN): ``"raise"`` (default) stops with an error;
         ``"omit"`` drops them, uses the others for the p-value and intervals and
         reports how many it kept (``n_valid``, and a line in ``warnings``).
+    stream
+        The random stream version (``None``: the default, 2). Every version stays
+        selectable: ``stream=1`` reproduces results whose signature says
+        ``stream:...v1`` (sigfast before stream version 2), bit for bit.
     progress
         None (a bar on a terminal for long runs), True, False, or a callable
         ``(done, total)`` called about ten times a second.
@@ -115,6 +120,7 @@ def paired_bootstrap(
         pvalue=pvalue,
         resampling=resampling,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
     )
@@ -135,6 +141,7 @@ def permutation_test(
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
@@ -167,6 +174,7 @@ def permutation_test(
         seed=seed,
         pvalue=pvalue,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
     )
