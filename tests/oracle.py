@@ -101,17 +101,22 @@ def bounded32(words: np.ndarray, n: int, count: int) -> np.ndarray | None:
     return idx[:count].astype(np.int64)
 
 
-def boot_indices(seed: int, b: int, n: int, stream: int = 2, sub: int = 0) -> np.ndarray:
-    """The item indices of bootstrap resample b, in draw order."""
+def indices(seed: int, tag: int, b: int, sub: int, n: int, count: int, stream: int = 2) -> np.ndarray:
+    """The first ``count`` bounded indices in [0, n) of stream (seed, tag, b, sub), in draw order."""
     extra = 8
     while True:
         if stream == 1:
-            idx = bounded(xoshiro_words(philox_state(seed, TAG_BOOTSTRAP, b, sub), n // 2 + extra), n, n)
+            idx = bounded(xoshiro_words(philox_state(seed, tag, b, sub), count // 2 + extra), n, count)
         else:
-            idx = bounded32(lane_words(seed, TAG_BOOTSTRAP, b, sub, n + extra), n, n)
+            idx = bounded32(lane_words(seed, tag, b, sub, count + extra), n, count)
         if idx is not None:
             return idx
         extra *= 4
+
+
+def boot_indices(seed: int, b: int, n: int, stream: int = 2, sub: int = 0) -> np.ndarray:
+    """The item indices of bootstrap resample b, in draw order."""
+    return indices(seed, TAG_BOOTSTRAP, b, sub, n, n, stream)
 
 
 def boot_sums(table: np.ndarray, seed: int, b: int, stream: int = 2, sub: int = 0) -> np.ndarray:

@@ -137,12 +137,16 @@ def test_da_meta_evaluation(da: dict) -> None:
     hv = h[~np.isnan(h)]
     mv = m[0][~np.isnan(h)]
     assert g.correlations[0] == pytest.approx(scipy_stats.kendalltau(mv, hv)[0], abs=1e-12)
-    # the README's figures: system-level r with BOOT-BOTH / PERM-BOTH, 1000 resamples, seed 12345
-    rd = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", n_resamples=1000, seed=12345)
+    # the README's figures: system-level r with BOOT-BOTH / PERM-BOTH, 10^4 resamples, seed 12345
+    rd = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", n_resamples=10_000, seed=12345)
     assert [round(c, 3) for c in rd.correlations] == [0.233, 0.383, 0.379]
     assert len(rd.clusters()) == 1
     adj = sorted(round(float(rd.adjusted[a, b]), 3) for a, b in ((1, 2), (2, 0)))
-    assert adj == [0.078, 0.787]  # chrF vs chrF++, chrF++ vs sentBLEU
+    assert adj == [0.061, 0.808]  # chrF vs chrF++, chrF++ vs sentBLEU
+    # stream version 1 still gives the figures of the releases before version 2 (10^3 resamples)
+    r1 = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", n_resamples=1000, stream=1)
+    assert "xoshiro256pp/v1|" in r1.signature
+    assert sorted(round(float(r1.adjusted[a, b]), 3) for a, b in ((1, 2), (2, 0))) == [0.078, 0.787]
     w = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", interval="none", test="williams")
     assert np.isfinite(w.pvalues[0, 1])
 
