@@ -247,8 +247,8 @@ impl<const L: usize> PairLanes<'_, L> {
                 cr[l] += u64::from((t > rh[l]) | (t < rl[l]));
             }
         }
+        sums[..L].copy_from_slice(&acc);
         for l in 0..L {
-            sums[l] = acc[l];
             count_fwd[l] += cf[l];
             count_rev[l] += cr[l];
         }

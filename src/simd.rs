@@ -353,12 +353,18 @@ pub(crate) unsafe fn floor_one_avx2(bnd: &Bounded, counts: &mut [u32], seed: u64
 /// A count cell: integer or float counts of drawn items.
 pub(crate) trait Cell: Copy {
     fn inc(&mut self);
+    /// A count as this cell (exact: f32 cells hold counts below 2^24).
+    fn of(count: u32) -> Self;
 }
 
 impl Cell for u32 {
     #[inline(always)]
     fn inc(&mut self) {
         *self += 1;
+    }
+    #[inline(always)]
+    fn of(count: u32) -> Self {
+        count
     }
 }
 
@@ -367,12 +373,20 @@ impl Cell for f32 {
     fn inc(&mut self) {
         *self += 1.0;
     }
+    #[inline(always)]
+    fn of(count: u32) -> Self {
+        count as f32
+    }
 }
 
 impl Cell for f64 {
     #[inline(always)]
     fn inc(&mut self) {
         *self += 1.0;
+    }
+    #[inline(always)]
+    fn of(count: u32) -> Self {
+        f64::from(count)
     }
 }
 
@@ -839,13 +853,13 @@ unsafe fn pair8_avx2(p: &mut Pair8<'_>) {
     let mut c = [0u64; 8];
     _mm256_storeu_si256(c.as_mut_ptr().cast(), cf[0]);
     _mm256_storeu_si256(c.as_mut_ptr().add(4).cast(), cf[1]);
-    for l in 0..8 {
-        p.cf[l] += c[l];
+    for (a, x) in p.cf.iter_mut().zip(c) {
+        *a += x;
     }
     _mm256_storeu_si256(c.as_mut_ptr().cast(), cr[0]);
     _mm256_storeu_si256(c.as_mut_ptr().add(4).cast(), cr[1]);
-    for l in 0..8 {
-        p.cr[l] += c[l];
+    for (a, x) in p.cr.iter_mut().zip(c) {
+        *a += x;
     }
 }
 

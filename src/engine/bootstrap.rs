@@ -38,8 +38,12 @@ enum Plan {
     Distinct(Vec<f64>, Vec<u64>),
 }
 
-/// Largest table (in count-matrix bytes) one product works on at a time.
+/// Largest count matrix (bytes) one GEMM works on at a time (the GEMM packs
+/// its operands; larger blocks amortize packing the statistics).
 const COUNTS_BYTES: usize = 4 << 20;
+/// Largest count matrix (bytes) one fixed-order product works on at a time
+/// (it reads the counts in place: they should stay in cache).
+const FIXED_COUNTS_BYTES: usize = 256 << 10;
 
 /// A prepared paired bootstrap over one table, for one stream version.
 pub struct Bootstrap {
@@ -188,22 +192,26 @@ impl Bootstrap {
         }
     }
 
-    /// Counts of resample `b` (`row`: one cell per item, zeroed here).
-    fn count_row<C: Cell + Default>(&self, key: (u64, u64), b: u64, row: &mut [C]) {
-        row.fill(C::default());
+    /// Counts of resample `b` into `row` (one cell per item), counted in
+    /// `scratch` (integers: the fastest increments).
+    fn count_row<C: Cell>(&self, key: (u64, u64), b: u64, scratch: &mut [u32], row: &mut [C]) {
+        scratch.fill(0);
         let bnd = Bounded::new(self.n as u64);
         match self.version {
             Version::V1 => {
                 let mut x = Xoshiro::new(key.0, TAG_BOOTSTRAP, b, key.1);
-                // SAFETY: Bounded::map returns indices below n == row.len().
+                // SAFETY: Bounded::map returns indices below n == scratch.len().
                 bnd.for_each_v1(&mut x, self.n, |i| unsafe {
-                    row.get_unchecked_mut(i).inc()
+                    *scratch.get_unchecked_mut(i) += 1
                 });
             }
             Version::V2 => {
                 let mut l = Lanes::new(key.0, TAG_BOOTSTRAP, b, key.1);
-                count_v2(&bnd, &mut l, self.n, row);
+                count_v2(&bnd, &mut l, self.n, scratch);
             }
+        }
+        for (o, &c) in row.iter_mut().zip(scratch.iter()) {
+            *o = C::of(c);
         }
     }
 
@@ -219,15 +227,21 @@ impl Bootstrap {
     ) {
         let (n, w) = (self.n, self.width);
         let cell = if product.single() { 4 } else { 8 };
-        let cap = (COUNTS_BYTES / (n * cell)).clamp(8, 256);
+        let bytes = if product.fixed() {
+            FIXED_COUNTS_BYTES
+        } else {
+            COUNTS_BYTES
+        };
+        let cap = (bytes / (n * cell)).clamp(8, 256);
         let m = rows.min(cap);
+        let mut scratch = vec![0u32; n];
         if product.single() {
             let mut a = vec![0.0f32; m * n];
             let mut c = vec![0.0f32; m * w];
             for r0 in (0..rows).step_by(m) {
                 let len = m.min(rows - r0);
                 for (r, row) in a.chunks_exact_mut(n).take(len).enumerate() {
-                    self.count_row(key, first + (r0 + r) as u64, row);
+                    self.count_row(key, first + (r0 + r) as u64, &mut scratch, row);
                 }
                 product.multiply_f32(&a, len, n, w, &mut c);
                 for (o, &v) in out[r0 * w..(r0 + len) * w].iter_mut().zip(&c) {
@@ -239,7 +253,7 @@ impl Bootstrap {
             for r0 in (0..rows).step_by(m) {
                 let len = m.min(rows - r0);
                 for (r, row) in a.chunks_exact_mut(n).take(len).enumerate() {
-                    self.count_row(key, first + (r0 + r) as u64, row);
+                    self.count_row(key, first + (r0 + r) as u64, &mut scratch, row);
                 }
                 product.multiply_f64(&a, len, n, w, &mut out[r0 * w..(r0 + len) * w]);
             }

@@ -48,6 +48,11 @@ impl Product {
         }
     }
 
+    /// Whether this is the fixed-order product.
+    pub(super) fn fixed(&self) -> bool {
+        matches!(self, Product::Fixed(_))
+    }
+
     /// Whether the counts are f32.
     pub(super) fn single(&self) -> bool {
         matches!(self, Product::F32(_))
