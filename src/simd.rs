@@ -594,14 +594,15 @@ pub(crate) fn sums_i32_v2(
 /// between blocks and come back for the next, which changes no byte.
 pub(crate) const KBLOCK: usize = 256;
 
-/// One tile of [`fixed_product`]: `M` rows of `a` by a panel of `P` columns,
-/// items `i0 .. i1`, accumulated onto `c`.
+/// One tile of [`fixed_product`]: the `M` rows of row tile `t` of `a`
+/// (`PACKED`: item-major within the tile; else `a` is row-major, `k` per
+/// row) by a panel of `P` columns, items `i0 .. i1`, accumulated onto `c`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn fixed_tile<const M: usize, const P: usize>(
+fn fixed_tile<const M: usize, const P: usize, const PACKED: bool>(
     a: &[f64],
-    lda: usize,
-    r0: usize,
+    k: usize,
+    t: usize,
     panel: &[f64],
     i0: usize,
     i1: usize,
@@ -610,31 +611,36 @@ fn fixed_tile<const M: usize, const P: usize>(
     c0: usize,
     cols: usize,
 ) {
-    assert!((r0 + M - 1) * lda + i1 <= a.len() && i1 * P <= panel.len());
-    assert!((r0 + M - 1) * ldc + c0 + cols <= c.len() && cols <= P);
+    let tile = &a[t * k * M..(t + 1) * k * M];
+    // where item i of the tile's row r lies
+    let at = |i: usize, r: usize| if PACKED { i * M + r } else { r * k + i };
+    assert!(i1 <= k && i1 * P <= panel.len() && cols <= P);
+    assert!((t * M + M - 1) * ldc + c0 + cols <= c.len());
     let mut acc = [[0.0f64; P]; M];
     for (r, ar) in acc.iter_mut().enumerate() {
-        ar[..cols].copy_from_slice(&c[(r0 + r) * ldc + c0..(r0 + r) * ldc + c0 + cols]);
+        let row = (t * M + r) * ldc + c0;
+        ar[..cols].copy_from_slice(&c[row..row + cols]);
     }
     for i in i0..i1 {
-        // SAFETY: i < i1 and i1 * P <= panel.len(); (r0 + r) * lda + i < a.len() (asserted).
+        // SAFETY: i < i1 <= k: i * P + P <= panel.len() and i * M + M <= tile.len() (asserted).
         let x: [f64; P] = std::array::from_fn(|l| unsafe { *panel.get_unchecked(i * P + l) });
         for (r, ar) in acc.iter_mut().enumerate() {
-            let av = unsafe { *a.get_unchecked((r0 + r) * lda + i) };
+            let av = unsafe { *tile.get_unchecked(at(i, r)) };
             for l in 0..P {
                 ar[l] += av * x[l];
             }
         }
     }
     for (r, ar) in acc.iter().enumerate() {
-        c[(r0 + r) * ldc + c0..(r0 + r) * ldc + c0 + cols].copy_from_slice(&ar[..cols]);
+        let row = (t * M + r) * ldc + c0;
+        c[row..row + cols].copy_from_slice(&ar[..cols]);
     }
 }
 
 #[inline(always)]
-fn fixed_body<const M: usize, const P: usize>(
+fn fixed_body<const M: usize, const P: usize, const PACKED: bool>(
     a: &[f64],
-    rows: usize,
+    tiles: usize,
     k: usize,
     packed: &[f64],
     c: &mut [f64],
@@ -646,14 +652,8 @@ fn fixed_body<const M: usize, const P: usize>(
         for p in 0..panels {
             let panel = &packed[p * k * P..(p + 1) * k * P];
             let (c0, cols) = (p * P, P.min(w - p * P));
-            let mut r0 = 0;
-            while r0 + M <= rows {
-                fixed_tile::<M, P>(a, k, r0, panel, i0, i1, c, w, c0, cols);
-                r0 += M;
-            }
-            while r0 < rows {
-                fixed_tile::<1, P>(a, k, r0, panel, i0, i1, c, w, c0, cols);
-                r0 += 1;
+            for t in 0..tiles {
+                fixed_tile::<M, P, PACKED>(a, k, t, panel, i0, i1, c, w, c0, cols);
             }
         }
     }
@@ -661,15 +661,15 @@ fn fixed_body<const M: usize, const P: usize>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fixed_avx2<const M: usize, const P: usize>(
+unsafe fn fixed_avx2<const M: usize, const P: usize, const PACKED: bool>(
     a: &[f64],
-    rows: usize,
+    tiles: usize,
     k: usize,
     packed: &[f64],
     c: &mut [f64],
     w: usize,
 ) {
-    fixed_body::<M, P>(a, rows, k, packed, c, w);
+    fixed_body::<M, P, PACKED>(a, tiles, k, packed, c, w);
 }
 
 /// Columns per panel of [`fixed_product`] for a table `w` columns wide.
@@ -682,39 +682,59 @@ pub(crate) fn fixed_panel(w: usize) -> usize {
     }
 }
 
+/// Whether [`fixed_product`] takes its counts packed in tiles (tables of
+/// more than one panel of columns) rather than row-major.
+#[must_use]
+pub(crate) fn fixed_packed(w: usize) -> bool {
+    w > fixed_panel(w)
+}
+
+/// Rows per tile of [`fixed_product`] for a table `w` columns wide.
+#[must_use]
+pub(crate) fn fixed_rows(w: usize) -> usize {
+    if w <= 4 {
+        8
+    } else {
+        4
+    }
+}
+
 /// `c = a · x` in a fixed order: `c[r][j]` is the sum over items `i` in
 /// increasing order of `a[r][i] · x[i][j]`, each product rounded, then
-/// added (no fused multiply-add), starting from +0.0. `a` is `rows × k`,
-/// row-major; `x` arrives packed in panels of [`fixed_panel`]`(w)` columns
-/// (panel `p`: `k` rows of its columns, zero-padded); `c` is `rows × w`.
+/// added (no fused multiply-add), starting from +0.0. `a` holds `tiles`
+/// tiles of [`fixed_rows`]`(w)` rows: item-major within each tile
+/// (`a[t][i][r]`) for a table of more than one panel, where every panel
+/// reads the counts again; row-major (`a[r][i]`) for one panel; `x` arrives packed in panels of [`fixed_panel`]`(w)` columns (panel `p`:
+/// `k` rows of its columns, zero-padded); `c` is `(tiles · rows) × w`.
 /// Every entry is its own chain in item order, so tiles, blocks and the
 /// SIMD build change no byte.
 pub(crate) fn fixed_product(
     a: &[f64],
-    rows: usize,
+    tiles: usize,
     k: usize,
     packed: &[f64],
     c: &mut [f64],
     w: usize,
 ) {
-    c[..rows * w].fill(0.0);
-    let wide = fixed_panel(w) == 8;
+    let m = fixed_rows(w);
+    assert!(a.len() >= tiles * m * k && c.len() >= tiles * m * w);
+    c[..tiles * m * w].fill(0.0);
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU supports AVX2 (checked above).
         unsafe {
-            if wide {
-                fixed_avx2::<4, 8>(a, rows, k, packed, c, w);
-            } else {
-                fixed_avx2::<8, 4>(a, rows, k, packed, c, w);
+            match (fixed_panel(w) == 8, fixed_packed(w)) {
+                (true, true) => fixed_avx2::<4, 8, true>(a, tiles, k, packed, c, w),
+                (true, false) => fixed_avx2::<4, 8, false>(a, tiles, k, packed, c, w),
+                (false, _) => fixed_avx2::<8, 4, false>(a, tiles, k, packed, c, w),
             }
         }
         return;
     }
-    if wide {
-        fixed_body::<4, 8>(a, rows, k, packed, c, w);
-    } else {
-        fixed_body::<8, 4>(a, rows, k, packed, c, w);
+    match (fixed_panel(w) == 8, fixed_packed(w)) {
+        (true, true) => fixed_body::<4, 8, true>(a, tiles, k, packed, c, w),
+        (true, false) => fixed_body::<4, 8, false>(a, tiles, k, packed, c, w),
+        (false, _) => fixed_body::<8, 4, false>(a, tiles, k, packed, c, w),
     }
 }
 

@@ -41,8 +41,10 @@ enum Plan {
 /// Largest count matrix (bytes) one GEMM works on at a time (the GEMM packs
 /// its operands; larger blocks amortize packing the statistics).
 const COUNTS_BYTES: usize = 4 << 20;
-/// Largest count matrix (bytes) one fixed-order product works on at a time
-/// (it reads the counts in place: they should stay in cache).
+/// Largest count matrix (bytes) one fixed-order product of a narrow table
+/// (one panel of columns) works on at a time: it reads the counts once, in
+/// place, so they should stay in cache. Wide tables take [`COUNTS_BYTES`]:
+/// every block of resamples reads the whole table once.
 const FIXED_COUNTS_BYTES: usize = 256 << 10;
 
 /// A prepared paired bootstrap over one table, for one stream version.
@@ -227,7 +229,7 @@ impl Bootstrap {
     ) {
         let (n, w) = (self.n, self.width);
         let cell = if product.single() { 4 } else { 8 };
-        let bytes = if product.fixed() {
+        let bytes = if product.fixed() && w <= 8 {
             FIXED_COUNTS_BYTES
         } else {
             COUNTS_BYTES
@@ -247,6 +249,43 @@ impl Bootstrap {
                 for (o, &v) in out[r0 * w..(r0 + len) * w].iter_mut().zip(&c) {
                     *o = f64::from(v);
                 }
+            }
+        } else if product.fixed() {
+            // counts in tiles of `tr` rows: item-major within a tile, or row-major
+            let (tr, packed) = Product::tiles(w);
+            let tiles = m.div_ceil(tr);
+            let mut a = vec![0.0f64; tiles * tr * n];
+            let mut c = vec![0.0f64; tiles * tr * w];
+            let mut row = vec![0.0f64; if packed { n } else { 0 }];
+            for r0 in (0..rows).step_by(m) {
+                let len = m.min(rows - r0);
+                let used = len.div_ceil(tr);
+                for r in 0..used * tr {
+                    let b = first + (r0 + r) as u64;
+                    if !packed {
+                        let dst = &mut a[r * n..(r + 1) * n];
+                        if r < len {
+                            self.count_row(key, b, &mut scratch, dst);
+                        } else {
+                            dst.fill(0.0);
+                        }
+                        continue;
+                    }
+                    let (t, lane) = (r / tr, r % tr);
+                    let tile = &mut a[t * tr * n..(t + 1) * tr * n];
+                    if r < len {
+                        self.count_row(key, b, &mut scratch, &mut row);
+                        for (i, &v) in row.iter().enumerate() {
+                            tile[i * tr + lane] = v;
+                        }
+                    } else {
+                        for i in 0..n {
+                            tile[i * tr + lane] = 0.0;
+                        }
+                    }
+                }
+                product.multiply_fixed(&a, used, n, w, &mut c);
+                out[r0 * w..(r0 + len) * w].copy_from_slice(&c[..len * w]);
             }
         } else {
             let mut a = vec![0.0f64; m * n];

@@ -8,7 +8,7 @@
 //! [`crate::simd::fixed_product`] instead, whose order is fixed (item by
 //! item, no fused multiply-add), so its bytes do not depend on the CPU.
 
-use crate::simd::{fixed_panel, fixed_product};
+use crate::simd::{fixed_packed, fixed_panel, fixed_product, fixed_rows};
 
 use super::Table;
 
@@ -85,33 +85,52 @@ impl Product {
         }
     }
 
-    /// `c = a · x` in f64 (`a`: `m × n` counts, `c`: `m × w`).
+    /// `c = a · x` in f64 (`a`: `m × n` counts, row-major; `c`: `m × w`).
     pub(super) fn multiply_f64(&self, a: &[f64], m: usize, n: usize, w: usize, c: &mut [f64]) {
-        match self {
-            Product::F64(x) => {
-                assert!(a.len() >= m * n && x.len() == n * w && c.len() >= m * w);
-                // SAFETY: the slices hold m × n, n × w and m × w elements (asserted), row-major.
-                unsafe {
-                    matrixmultiply::dgemm(
-                        m,
-                        n,
-                        w,
-                        1.0,
-                        a.as_ptr(),
-                        n as isize,
-                        1,
-                        x.as_ptr(),
-                        w as isize,
-                        1,
-                        0.0,
-                        c.as_mut_ptr(),
-                        w as isize,
-                        1,
-                    );
-                }
-            }
-            Product::Fixed(packed) => fixed_product(a, m, n, packed, c, w),
-            Product::F32(_) => unreachable!("f64 counts go with an f64 product"),
+        let Product::F64(x) = self else {
+            unreachable!("row-major f64 counts go with the f64 GEMM")
+        };
+        assert!(a.len() >= m * n && x.len() == n * w && c.len() >= m * w);
+        // SAFETY: the slices hold m × n, n × w and m × w elements (asserted), row-major.
+        unsafe {
+            matrixmultiply::dgemm(
+                m,
+                n,
+                w,
+                1.0,
+                a.as_ptr(),
+                n as isize,
+                1,
+                x.as_ptr(),
+                w as isize,
+                1,
+                0.0,
+                c.as_mut_ptr(),
+                w as isize,
+                1,
+            );
         }
+    }
+
+    /// Rows per tile of the fixed-order product's counts, and whether they
+    /// come packed item-major within a tile (else row-major).
+    pub(super) fn tiles(w: usize) -> (usize, bool) {
+        (fixed_rows(w), fixed_packed(w))
+    }
+
+    /// `c = a · x` in the fixed order (`a`: `tiles` tiles of packed counts,
+    /// see [`crate::simd::fixed_product`]; `c`: `(tiles · rows) × w`).
+    pub(super) fn multiply_fixed(
+        &self,
+        a: &[f64],
+        tiles: usize,
+        n: usize,
+        w: usize,
+        c: &mut [f64],
+    ) {
+        let Product::Fixed(packed) = self else {
+            unreachable!("packed counts go with the fixed-order product")
+        };
+        fixed_product(a, tiles, n, packed, c, w);
     }
 }
