@@ -13,7 +13,9 @@
 
 use rayon::prelude::*;
 
-use crate::engine::{bootstrap_values_range, Bootstrap, Job, Table, BLOCK};
+use crate::engine::{
+    bootstrap_values_range, cluster_bootstrap_values, Bootstrap, Clusters, Job, Table, BLOCK,
+};
 use crate::inference::{Alternative, BootVariant};
 use crate::metric::Metric;
 use crate::simd::{pair8, with_avx2, Kernel, Pair8, PairKind};
@@ -557,6 +559,20 @@ pub fn pairwise_shard(
     means: Option<&[f64]>,
     job: &Job<'_>,
 ) -> Result<(Vec<u64>, Vec<f64>)> {
+    shard_with(observed, spec, means, job, |j| {
+        bootstrap_values_range(t, boot, metric, j)
+    })
+}
+
+/// A shard over the resamples whose values (`count × S`, resample-major)
+/// `values` gives for any range of the job, in passes of [`pass_len`].
+fn shard_with(
+    observed: &[f64],
+    spec: PairSpec,
+    means: Option<&[f64]>,
+    job: &Job<'_>,
+    values: impl Fn(&Job<'_>) -> Result<Vec<f64>>,
+) -> Result<(Vec<u64>, Vec<f64>)> {
     let (start, stop) = (job.start, job.start.saturating_add(job.count as u64));
     if start % PAIR_BLOCK as u64 != 0 {
         return Err(Error::Input(format!(
@@ -575,13 +591,13 @@ pub fn pairwise_shard(
         let mut c = b;
         while c < end {
             let len = (end - c).min(pass) as usize;
-            let values = bootstrap_values_range(t, boot, metric, &job.range(c, len))?;
-            if values.len() != len * s {
+            let v = values(&job.range(c, len))?;
+            if v.len() != len * s {
                 return Err(Error::Input(
                     "metric systems do not match the observed scores".into(),
                 ));
             }
-            acc.add(&values, observed, spec, means, job.threads)?;
+            acc.add(&v, observed, spec, means, job.threads)?;
             c += len as u64;
         }
         block_sums.extend(acc.finish(&mut counts, spec));
@@ -600,6 +616,22 @@ pub fn blocked_means(block_sums: &[f64], s: usize, total: u64) -> Vec<f64> {
         }
     }
     acc.iter().map(|&v| v / total as f64).collect()
+}
+
+/// One shard of a pairwise run on cluster resamples: as
+/// [`pairwise_shard`], with the resamples of
+/// [`crate::engine::cluster_bootstrap_values`] (whole clusters drawn).
+pub fn cluster_pairwise_shard(
+    cl: &Clusters,
+    metric: &Metric,
+    observed: &[f64],
+    spec: PairSpec,
+    means: Option<&[f64]>,
+    job: &Job<'_>,
+) -> Result<(Vec<u64>, Vec<f64>)> {
+    shard_with(observed, spec, means, job, |j| {
+        cluster_bootstrap_values(cl, metric, j)
+    })
 }
 
 #[cfg(test)]

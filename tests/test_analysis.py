@@ -479,3 +479,21 @@ def test_conllu_head_out_of_range(tmp_path):
     )
     with pytest.raises(FormatError, match="HEAD 9 of word 5 points outside the sentence"):
         read_units(DATA / "ud_gold.conllu", [bad])
+
+
+def test_pairwise_matrix_names_each_system_once_per_line() -> None:
+    """The matrix heads its columns with the names when they fit, else with codes S1..Sn, and never
+    prints a name twice on one line (Tuggener 2017, Table 1's layout)."""
+    from sigfast.analysis.report import format_pairwise
+
+    text = format_pairwise(pairwise(toy_units()))
+    head = text.splitlines()[2]
+    assert head.split() == ["system", "acc", "%", "R1", "R2", "R3"]
+    for line in text.splitlines()[4:7]:
+        assert sum(line.count(n) for n in ("R1", "R2", "R3")) == 1
+    long = [f"a-very-long-system-name-{k}-from-a-file-stem" for k in range(3)]
+    u = units_from_labels(KEY, [R1, R2, R3], long, view="pos")
+    text = format_pairwise(pairwise(u))
+    assert text.splitlines()[2].split()[-3:] == ["S1", "S2", "S3"]
+    for k, line in enumerate(text.splitlines()[4:7]):
+        assert line.startswith(f"S{k + 1} {long[k]}") and line.count(long[k]) == 1

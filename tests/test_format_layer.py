@@ -450,3 +450,25 @@ def test_numbers_too_long_for_int_are_read_as_text(tmp_path):
         base.units("uas").system[0] == base.units("uas").gold[0]
     )
     assert big in u.systems[0][0]
+
+
+def test_system_names_drop_what_every_file_name_shares(tmp_path) -> None:
+    """Common leading/trailing parts of the stems (cut at '.', '_', ' ') are dropped; '-' does not
+    cut; one file keeps its stem; collisions fall back to longer names; NAME=PATH wins."""
+    from sigfast.formats import named_systems, system_names
+
+    wmt = [f"out/newstest2021.de-en.hyp.{s}.en" for s in ("Facebook-AI", "VolcTrans-AT", "VolcTrans-GLAT")]
+    assert system_names(wmt) == ["Facebook-AI", "VolcTrans-AT", "VolcTrans-GLAT"]
+    assert system_names(wmt[1:]) == ["VolcTrans-AT", "VolcTrans-GLAT"]  # '-' is part of a name
+    assert system_names(wmt[:1]) == ["newstest2021.de-en.hyp.Facebook-AI"]
+    assert system_names(["benepar_gum_news.mrg", "stanza_gum_news.mrg.gz"]) == ["benepar", "stanza"]
+    assert system_names(["run.a.txt", "run.a.b.txt"]) == ["a", "a.b"]  # never empty
+    assert system_names(wmt, shorten=False) == [
+        f"newstest2021.de-en.hyp.{s}" for s in ("Facebook-AI", "VolcTrans-AT", "VolcTrans-GLAT")
+    ]
+    assert system_names(["AntNLP/en_ewt.conllu", "BOUN/en_ewt.conllu"]) == ["AntNLP", "BOUN"]
+    # a short name an explicit NAME=PATH already takes: the unnamed files keep their longer names
+    named, _ = named_systems(["UEdin=" + str(tmp_path / "x.txt"), "d/x.hyp.UEdin.en", "d/x.hyp.UF.en"])
+    assert named == ["UEdin", "x.hyp.UEdin", "x.hyp.UF"]
+    named, _ = named_systems(["base=" + str(tmp_path / "x.txt"), "d/x.hyp.UEdin.en", "d/x.hyp.UF.en"])
+    assert named == ["base", "UEdin", "UF"]

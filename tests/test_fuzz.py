@@ -120,6 +120,23 @@ API_CALLS: dict[str, Any] = {
             {"metric": metric_names, "n_resamples": small_b, "method": st.sampled_from(["bca", "percentile"])}
         ),
     ),
+    "standard_error": st.tuples(
+        paired(), st.fixed_dictionaries({"clusters": st.one_of(st.none(), st.lists(st.integers(0, 4), max_size=40))})
+    ),
+    "leaderboard": st.tuples(
+        st.tuples(st.fixed_dictionaries({"a": vectors(), "b": vectors()})),
+        st.fixed_dictionaries(
+            {"n_resamples": small_b, "clusters": st.one_of(st.none(), st.lists(st.integers(0, 4), max_size=40))}
+        ),
+    ),
+    "minimum_detectable_difference": st.tuples(
+        st.tuples(st.one_of(st.integers(-5, 10**6), st.floats())),
+        st.fixed_dictionaries({"icc": st.floats(), "cluster_size": st.floats(), "correlation": st.floats()}),
+    ),
+    "items_needed": st.tuples(
+        st.tuples(st.floats()),
+        st.fixed_dictionaries({"icc": st.floats(), "cluster_size": st.floats(), "accuracy": st.floats()}),
+    ),
     "paired_ttest": st.tuples(paired(), st.just({})),
     "wilcoxon": st.tuples(paired(), st.just({})),
     "sign_test": st.tuples(paired(), st.just({})),

@@ -541,3 +541,126 @@ def test_hyps_file_names_match_systems() -> None:
     assert _system_of("Online-W", systems) == "Online-W"
     assert _system_of("hyp.Online-W.Online-A.de", systems) == "hyp.Online-W.Online-A.de"  # ambiguous: kept
     assert _system_of("other.de", systems) == "other.de"
+
+
+# --------------------------------------------------------------------------- reading WMT's files
+def _w(tmp_path, name: str, text: str):
+    p = tmp_path / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_read_wmt_da_csv_header_suffixes_and_aliases(tmp_path) -> None:
+    """WMT's DA csv (``SYS SID RAW.SCR Z.SCR N``): Z.SCR by default, ``Name.ID`` cut to ``Name``,
+    ``Nemo`` is NVIDIA-NeMo; cells as a plain split of the lines gives them."""
+    text = "SYS SID RAW.SCR Z.SCR N \nUF.15 2 95 1.0 4 \nNemo.7 2 80 0.25 2 \nUF.15 1 50 -0.5 1 \nHUMAN.0 1 70 0.1 3 \n"
+    t = metaeval.read_scores(_w(tmp_path, "ad-seg-scores-xx-en.csv", text))
+    assert t.systems == ("UF", "NVIDIA-NeMo", "HUMAN") and t.items == ("2", "1")
+    want = {(r.split()[0].split(".")[0], r.split()[1]): float(r.split()[3]) for r in text.splitlines()[1:]}
+    for (s, i), v in want.items():
+        s = "NVIDIA-NeMo" if s == "Nemo" else s
+        assert t.values[t.systems.index(s), t.items.index(i)] == v
+    assert np.isnan(t.values[1, 1])
+    raw = metaeval.read_scores(tmp_path / "ad-seg-scores-xx-en.csv", score_column="RAW.SCR", aliases={})
+    assert raw.systems == ("UF", "Nemo", "HUMAN") and raw.values[0, 0] == 95
+    # ids kept when cutting them would merge two systems
+    t2 = metaeval.read_scores(_w(tmp_path, "d.csv", "SYS SID Z.SCR\nA.1 1 0.5\nA.2 1 0.25\n"))
+    assert t2.systems == ("A.1", "A.2")
+    # the system-level file: one row per system, a system column that is not the first
+    s = metaeval.read_scores(
+        _w(tmp_path, "s.csv", "RAW.SCR Z.SCR N SYS N.ALL \n79.4 0.11 959 UF.15 1270 \n70 -0.03 948 Nemo.7 1343 \n")
+    )
+    assert s.is_system_level and s.systems == ("UF", "NVIDIA-NeMo") and s.values.ravel().tolist() == [0.11, -0.03]
+
+
+def test_read_system_and_segment_score_files(tmp_path) -> None:
+    """``system score`` lines: one per system is system-level (WMT's COMET files), a block per
+    system is segment-level in segment order (mt-metrics-eval's ``.seg.score``), as
+    mt-metrics-eval's ReadScoreFile reads them (``None`` = not scored)."""
+    sys_t = metaeval.read_scores(_w(tmp_path, "COMET_newstest2021_ref-A.tsv", "A\t0.5\nB\t0.25\nNemo\t0.75\n"))
+    assert sys_t.is_system_level and sys_t.systems == ("A", "B", "NVIDIA-NeMo")
+    assert sys_t.values[:, 0].tolist() == [0.5, 0.25, 0.75]
+    seg = "A 1.0\nA None\nA 3.0\nB 4.0\nB 5.0\nB 6.0\n"
+    t = metaeval.read_scores(_w(tmp_path, "m/xx-en/BLEU-refA.seg.score", seg))
+    ref: dict[str, list[float]] = {}  # mt-metrics-eval's ReadScoreFile, written out
+    for line in seg.splitlines():
+        name, score = line.split()
+        ref.setdefault(name, []).append(float(score) if score != "None" else math.nan)
+    assert t.items == ("1", "2", "3") and not t.is_system_level
+    np.testing.assert_array_equal(t.values, np.array([ref["A"], ref["B"]]))
+    # a .seg.score file with one line per system is still segment-level; a .sys.score with blocks is refused
+    assert not metaeval.read_scores(_w(tmp_path, "X-refA.seg.score", "A 1\nB 2\n")).is_system_level
+    with pytest.raises(sigfast.FormatError, match="one line per system"):
+        metaeval.read_scores(_w(tmp_path, "X-refA.sys.score", "A 1\nA 2\nB 2\nB 3\n"))
+    with pytest.raises(sigfast.FormatError, match=r"B \(1\) have fewer"):
+        metaeval.read_scores(_w(tmp_path, "Y-refA.seg.score", "A 1\nA 2\nB 2\n"))
+    with pytest.raises(sigfast.FormatError, match=r"line 2"):
+        metaeval.read_scores(_w(tmp_path, "Z.tsv", "A 1\nB x\n"))
+
+
+def _mtme(tmp_path, human: str, metrics: dict[str, str]):
+    root = tmp_path / "wmt99"
+    _w(root, "human-scores/xx-en.wmt-z.seg.score", human)
+    for name, text in metrics.items():
+        _w(root, f"metric-scores/xx-en/{name}", text)
+    return root
+
+
+def test_read_mtme_layout_and_align(tmp_path) -> None:
+    human = "A 0.5\nA None\nA 0.1\nB -0.5\nB 0.2\nB None\nC 0.0\nC 0.3\nC 0.9\n"
+    bleu = "A 10\nA 20\nA 30\nB 5\nB 6\nB 7\nC 1\nC 2\nC 3\nref 99\nref 99\nref 99\n"
+    root = _mtme(tmp_path, human, {"BLEU-refA.seg.score": bleu, "BLEU-refA.sys.score": "A 20\nB 6\nC 2\n"})
+    d = metaeval.read_mtme(tmp_path)  # the folder holding one test set
+    assert (d.lp, d.level, d.human_name, list(d.metrics)) == ("xx-en", "seg", "wmt-z", ["BLEU-refA"])
+    systems, items, h, m = metaeval.align(d.human, d.metrics)
+    assert systems == ("A", "B", "C") and items == ("1", "2", "3")  # the scored reference "ref" is not human-scored
+    assert m[0].tolist() == [[10, 20, 30], [5, 6, 7], [1, 2, 3]]
+    r = metaeval.evaluate(h, m, names=["BLEU"], level="system", statistic="pearson", interval="none", test="none")
+    hs = [np.mean([0.5, 0.1]), np.mean([-0.5, 0.2]), np.mean([0.0, 0.3, 0.9])]
+    ms = [np.mean([10, 30]), np.mean([5, 6]), np.mean([1, 2, 3])]
+    assert r.correlations[0] == pytest.approx(scipy_stats.pearsonr(ms, hs)[0], abs=1e-12)
+    with pytest.raises(InputError, match="no xx-en human scores at level 'sys'"):
+        metaeval.read_mtme(root, level="sys")
+    _w(root, "human-scores/xx-en.wmt-z.sys.score", "A 0.3\nB -0.1\nC 0.4\n")
+    s = metaeval.read_mtme(root, level="sys", metrics=["BLEU"])
+    systems, items, h, m = metaeval.align(s.human, s.metrics)
+    assert items == (metaeval.SYSTEM_LEVEL_ITEM,) and m[0, :, 0].tolist() == [20, 6, 2]
+    _w(root, "human-scores/xx-en.mqm.seg.score", human)
+    with pytest.raises(InputError, match="several xx-en seg-level human scores"):
+        metaeval.read_mtme(root)
+    assert metaeval.read_mtme(root, human="mqm").human_name == "mqm"
+
+
+def test_unscored_cells_policy_names_system_item_and_file(tmp_path) -> None:
+    human = metaeval.read_scores(
+        _w(tmp_path, "h.tsv", "system\tseg_id\tz\nA\t1\t0.5\nA\t2\t0.1\nB\t1\t0.2\nB\t2\t0.3\nC\t1\t0.4\nC\t2\t0.6\n")
+    )
+    met = metaeval.read_scores(_w(tmp_path, "m.seg.score", "A 1\nA 2\nB None\nB 3\nC 4\nC 5\n"))
+    with pytest.raises(InputError, match=r"metric 'M' \(.*m\.seg\.score\) has no score for system 'B', item '1'"):
+        metaeval.align(human, {"M": met})
+    with pytest.warns(UserWarning, match="1 human-scored cell"):
+        systems, _items, h, _m = metaeval.align(human, {"M": met}, missing="omit")
+    assert np.isnan(h[1, 0]) and h[1, 1] == 0.3 and systems == ("A", "B", "C")
+    comet = metaeval.read_scores(_w(tmp_path, "COMET.tsv", "A\t0.5\nB\tNone\nC\t0.7\n"))
+    with pytest.raises(InputError, match=r"COMET\.tsv\) has no score for system 'B', its system-level score"):
+        metaeval.align(human, {"COMET": comet})
+    with pytest.warns(UserWarning):
+        systems, *_ = metaeval.align(human, {"COMET": comet}, missing="omit")
+    assert systems == ("A", "C")
+    with pytest.raises(InputError, match="one score per system: evaluate at level 'system'"):
+        metaeval.align(human, {"COMET": comet}, level="item", missing="omit")
+    with pytest.raises(InputError, match="missing must be"):
+        metaeval.align(human, {"M": met}, missing="zero")
+
+
+def test_plot_has_a_zero_line_and_a_legend(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    rng = np.random.default_rng(3)
+    h, m = _matrix(rng, 6, 20)
+    r = metaeval.evaluate(h, m, names=["a", "b", "c"], level="system", statistic="pearson", n_resamples=200)
+    fig = r.plot(tmp_path / "m.png")
+    ax = fig.axes[0]
+    assert any(list(ln.get_xdata()) == [0.0, 0.0] for ln in ax.get_lines())  # the zero line
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "cluster 1" in labels and "no correlation" in labels and any("BOOT-BOTH" in lb for lb in labels)

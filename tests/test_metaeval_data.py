@@ -35,10 +35,7 @@ def mqm(request: pytest.FixtureRequest) -> dict:
     d = root / "wmt21_newstest2021_en_de_mqm"
     if not d.is_dir():
         pytest.skip("shared/data is not beside the checkout")
-    human = metaeval.read_scores(d / "mqm_newstest2021_ende.avg_seg_scores.tsv")
-    human = metaeval.ScoreTable(
-        tuple("NVIDIA-NeMo" if s == "Nemo" else s for s in human.systems), human.items, human.values
-    )
+    human = metaeval.read_scores(d / "mqm_newstest2021_ende.avg_seg_scores.tsv")  # Nemo read as NVIDIA-NeMo
     hyps = {s: d / "system-outputs" / f"newstest2021.en-de.hyp.{s}.de" for s in MQM_SYSTEMS}
     ref = d / "newstest2021.en-de.ref.A.de"
     tables = {
@@ -108,13 +105,8 @@ def da() -> dict:
     d = root / "wmt21_newstest2021_de_en"
     if not d.is_dir():
         pytest.skip("shared/data is not beside the checkout")
-    z = metaeval.read_scores(d / "humaneval" / "ad-seg-scores-de-en.csv", layout="long", score_column="Z.SCR")
-
-    def name(s: str) -> str:
-        s = re.sub(r"\.\d+$", "", s)
-        return "NVIDIA-NeMo" if s == "Nemo" else s
-
-    z = metaeval.ScoreTable(tuple(name(s) for s in z.systems), z.items, z.values)
+    # as published: the header says SYS SID RAW.SCR Z.SCR N; Z.SCR by default, "UF.15" is UF, "Nemo.7" NVIDIA-NeMo
+    z = metaeval.read_scores(d / "humaneval" / "ad-seg-scores-de-en.csv")
     paths = sorted((d / "system-outputs").glob("*.en"))
     hyps = {p.name.split(".")[-2]: p for p in paths}  # newstest2021.de-en.hyp.SYSTEM.en
     ref = d / "newstest2021.de-en.ref.A.en"
@@ -122,7 +114,7 @@ def da() -> dict:
         label: metaeval.segment_scores(ref, hyps, metric=m)
         for label, m in (("sentBLEU", "bleu"), ("chrF", "chrf"), ("chrF++", "chrf++"))
     }
-    return {"human": z, "tables": tables}
+    return {"human": z, "tables": tables, "dir": d}
 
 
 def test_da_meta_evaluation(da: dict) -> None:
@@ -151,6 +143,97 @@ def test_da_meta_evaluation(da: dict) -> None:
     assert np.isfinite(w.pvalues[0, 1])
 
 
+def _da_cells(d: Path) -> dict[tuple[str, int], float]:
+    """The DA csv by a plain split of its lines, named as SOURCE.md says (``Name.ID``; Nemo = NVIDIA-NeMo)."""
+    lines = (d / "humaneval" / "ad-seg-scores-de-en.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0].split() == ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]
+    out = {}
+    for ln in lines[1:]:
+        sys_id, sid, _raw, z, _n = ln.split()
+        name = sys_id.rsplit(".", 1)[0]
+        out[{"Nemo": "NVIDIA-NeMo"}.get(name, name), int(sid)] = float(z)
+    return out
+
+
+@pytest.fixture(scope="module")
+def mtme_layout(da: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An mt-metrics-eval test set made from the shared data: human-scores/de-en.wmt-z.{seg,sys}.score
+    (the DA csv in segment order, None where unscored; the organisers' system scores) and
+    metric-scores/de-en/{sentBLEU,chrF,chrF++}-refA.seg.score, COMET-refA.sys.score."""
+    root = tmp_path_factory.mktemp("mtme") / "wmt21.news"
+    (root / "human-scores").mkdir(parents=True)
+    (root / "metric-scores" / "de-en").mkdir(parents=True)
+    cells = _da_cells(da["dir"])
+    systems = list(dict.fromkeys(s for s, _ in cells))  # the csv's order (resampled p-values follow the order)
+    with open(root / "human-scores" / "de-en.wmt-z.seg.score", "w") as f:
+        for s in systems:
+            for sid in range(1, 1001):
+                v = cells.get((s, sid))
+                f.write(f"{s}\t{'None' if v is None else repr(v)}\n")
+    sys_lines = (da["dir"] / "humaneval" / "ad-sys-scores-de-en.csv").read_text().splitlines()[1:]
+    with open(root / "human-scores" / "de-en.wmt-z.sys.score", "w") as f:
+        for ln in sys_lines:
+            _raw, z, _n, sys_id, _all = ln.split()
+            name = sys_id.rsplit(".", 1)[0]
+            f.write(f"{ {'Nemo': 'NVIDIA-NeMo'}.get(name, name) }\t{z}\n")
+    for label, t in da["tables"].items():
+        with open(root / "metric-scores" / "de-en" / f"{label}-refA.seg.score", "w") as f:
+            for k, s in enumerate(t.systems):
+                f.writelines(f"{s}\t{float(v)!r}\n" for v in t.values[k])
+    comet = (da["dir"] / "scores" / "COMET_newstest2021_ref-A.tsv").read_text()
+    (root / "metric-scores" / "de-en" / "COMET-refA.sys.score").write_text(comet)
+    return root
+
+
+def test_mtme_layout_gives_the_readme_correlations(mtme_layout: Path, da: dict) -> None:
+    """read_mtme on the layout: the README's system-level r (0.233, 0.383, 0.379), no
+    rename, no layout argument; the cells are the DA csv's; the system-level files agree."""
+    d = metaeval.read_mtme(mtme_layout.parent)
+    assert (d.lp, d.level, d.human_name) == ("de-en", "seg", "wmt-z")
+    assert sorted(d.metrics) == ["chrF++-refA", "chrF-refA", "sentBLEU-refA"]
+    cells = _da_cells(da["dir"])
+    scored = np.argwhere(np.isfinite(d.human.values))
+    assert len(scored) == len(cells)
+    for r, c in scored[::997]:
+        assert d.human.values[r, c] == cells[d.human.systems[r], int(d.human.items[c])]
+    names = ["sentBLEU-refA", "chrF-refA", "chrF++-refA"]
+    systems, _items, h, m = metaeval.align(d.human, {k: d.metrics[k] for k in names}, level="system")
+    assert len(systems) == 19  # HUMAN has no metric scores
+    r = metaeval.evaluate(h, m, names=names, level="system", statistic="pearson", n_resamples=1000, seed=12345)
+    assert [round(c, 3) for c in r.correlations] == [0.233, 0.383, 0.379]
+    assert len(r.clusters()) == 1  # no pair differs (the p-values follow the order of systems and items,
+    # which differs from the csv's: the README's 0.787 and 0.078 are the csv's, test_da_meta_evaluation)
+    # the organisers' system scores are the means of their segment scores (micro average, README.txt)
+    sys_level = metaeval.read_mtme(mtme_layout, level="sys")
+    assert list(sys_level.metrics) == ["COMET-refA"]
+    for k, s in enumerate(sys_level.human.systems):
+        seg = [v for (name, _), v in cells.items() if name == s]
+        assert sys_level.human.values[k, 0] == pytest.approx(np.mean(seg), abs=1e-9)
+    # COMET (system level) against the DA system scores: scipy on the files' numbers
+    systems, items, h, m = metaeval.align(sys_level.human, sys_level.metrics, level="system")
+    assert items == (metaeval.SYSTEM_LEVEL_ITEM,) and len(systems) == 19
+    r = metaeval.evaluate(h, m, names=["COMET"], level="system", statistic="pearson", interval="none", test="none")
+    assert r.correlations[0] == pytest.approx(scipy_stats.pearsonr(m[0, :, 0], h[:, 0])[0], abs=1e-12)
+
+
+def test_cli_reads_the_da_csv_as_published(mtme_layout: Path, da: dict) -> None:
+    """``sigfast metaeval ad-seg-scores-de-en.csv METRIC-FILES --level system``: no --layout, no
+    --rename, the README's correlations."""
+    import json
+
+    from sigfast.cli import main
+
+    files = sorted(str(p) for p in (mtme_layout / "metric-scores" / "de-en").glob("*.seg.score"))
+    out = mtme_layout.parent / "r.json"
+    argv = ["metaeval", str(da["dir"] / "humaneval" / "ad-seg-scores-de-en.csv"), *files]
+    argv += ["--level", "system", "--statistic", "pearson", "-n", "1000", "--output", str(out)]
+    assert main(argv) == 0
+    got = {r["metric"].split("-refA")[0]: round(r["correlation"], 3) for r in json.loads(out.read_text())[0]["ranking"]}
+    assert got == {"chrF": 0.383, "chrF++": 0.379, "sentBLEU": 0.233}
+    pairs = json.loads(out.read_text())[0]["comparisons"]
+    assert sorted(round(c["adjusted"], 3) for c in pairs)[-2:] == [0.078, 0.787]  # the README's neighbours
+
+
 def test_cli_on_mqm(tmp_path: Path) -> None:
     from sigfast.cli import main
 
@@ -158,7 +241,7 @@ def test_cli_on_mqm(tmp_path: Path) -> None:
     d = d / "wmt21_newstest2021_en_de_mqm"
     if not d.is_dir():
         pytest.skip("shared/data is not beside the checkout")
-    hyps = [f"{s}={d / 'system-outputs' / f'newstest2021.en-de.hyp.{s}.de'}" for s in MQM_SYSTEMS]
+    hyps = [str(d / "system-outputs" / f"newstest2021.en-de.hyp.{s}.de") for s in MQM_SYSTEMS]  # named by stem
     out = tmp_path / "r.json"
     args = [
         "metaeval",
@@ -171,8 +254,6 @@ def test_cli_on_mqm(tmp_path: Path) -> None:
         "chrf",
         "--metric",
         "bleu",
-        "--rename",
-        "Nemo=NVIDIA-NeMo",
         "--level",
         "system",
         "--statistic",

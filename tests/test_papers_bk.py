@@ -74,10 +74,10 @@ def test_min_reliable_and_warning_by_hand() -> None:
     assert "warning: only 19 comparisons" in few.describe(100)
     assert "warning" not in enough.describe(100)
     # display scale: points for fractions (x100, two decimals), the metric's own units otherwise
-    assert enough.describe(100).startswith("gain threshold (all): 1.23 points, the 95th percentile")
-    assert enough.describe(1).startswith("gain threshold (all): 0.0123, the 95th percentile")
+    assert enough.describe(100).startswith("gain threshold (all pairs): 1.23 points, the 95th percentile")
+    assert enough.describe(1).startswith("gain threshold (all pairs): 0.0123, the 95th percentile")
     none = GainThreshold("same", None, 0, (0.04, 0.06), 95)
-    assert none.describe(100) == "gain threshold (same): no comparison with p in [0.04, 0.06]"
+    assert none.describe(100) == "gain threshold (same group): no comparison with p in [0.04, 0.06]"
     assert none.to_dict()["warning"] == "no comparison with p in [0.04, 0.06]"
 
 
@@ -98,15 +98,15 @@ def test_threshold_by_hand_in_report_and_tables() -> None:
     (th,) = pw.gain_thresholds(band=band, percentile=q)  # no labels: one class, "all" only
     assert th.threshold == pytest.approx(expected, abs=1e-12)
     assert th.n_comparisons == len(gains)
-    line = f"gain threshold (all): {100 * expected:.2f} points, the 80th percentile of |delta| over {len(gains)}"
+    line = f"gain threshold (all pairs): {100 * expected:.2f} points, the 80th percentile of |delta| over {len(gains)}"
     assert line in pw.report(band=band, percentile=q)
     ttab = pw.tables(band=band, percentile=q)[2]
-    assert ttab.rows[0][:3] == ("all", f"{100 * expected:.2f}", len(gains))
+    assert ttab.rows[0][:3] == ("all pairs", f"{100 * expected:.2f}", len(gains))
     assert any(line in n for n in ttab.notes)
     for style in ("text", "csv", "markdown", "latex"):
         assert f"{100 * expected:.2f}" in ttab.render(style)
     # the default band and percentile: 95th percentile, few comparisons -> a warning in the report
-    assert "gain threshold (all)" in pw.report()
+    assert "gain threshold (all pairs)" in pw.report()
 
 
 def test_pair_classes_unlabeled_by_default() -> None:
@@ -162,7 +162,7 @@ def test_cli_pairwise_band_percentile_every_style(tmp_path, capsys) -> None:
     shown = f"{100 * expected:.2f}"
     assert main(base) == 0
     text = capsys.readouterr().out
-    assert f"gain threshold (all): {shown} points, the 75th percentile of |delta| over {len(gains)}" in text
+    assert f"gain threshold (all pairs): {shown} points, the 75th percentile of |delta| over {len(gains)}" in text
     assert ("(warning: only" in text) == (len(gains) < 5)
     for style in ("--markdown", "--latex"):
         assert main([*base, style]) == 0
@@ -209,7 +209,9 @@ def test_test_size_table_uses_describe_by_hand() -> None:
             assert row[1] == "" and t.notes[z] == f"gain threshold (size {size}): no comparison with p in [0, 0.6]"
         else:
             assert row[1] == f"{expected:.4g}"  # metric "mean": the metric's own units
-            assert t.notes[z].startswith(f"gain threshold (size {size}): {expected:.4g}, the 90th percentile")
+            assert t.notes[z].startswith(
+                f"gain threshold (size {size}): {expected:.4g} mean units, the 90th percentile"
+            )
             assert ("warning" in t.notes[z]) == (len(sel) < 10)
     d = json.loads(c.to_json(include_tests=False))
     assert [g["pair_class"] for g in d["gain_thresholds"]] == ["size 100", "size 400"]
@@ -381,7 +383,7 @@ def test_confidence_vs_gain_says_unlabeled(tmp_path) -> None:
     assert any("no labels given" in t.get_text() for t in ax.texts)
     lab = sigfast.pairwise(_accuracy_systems(), metric="accuracy", n_resamples=500, labels={"s0": "A", "s1": "A"})
     labels = [t.get_text() for t in lab.plot_confidence_vs_gain().axes[0].get_legend().get_texts()]
-    assert labels[:2] == ["same (1)", "unlabeled (9)"]
+    assert labels[:2] == ["same group (1)", "unlabeled (9)"]
 
 
 @pytest.mark.parametrize("n", [3, 4, 6])
@@ -443,3 +445,83 @@ def test_en_ewt_threshold_shrinks_with_size_in_points(ewt_las) -> None:
     assert all(n.startswith("gain threshold (size") for n in t.notes)
     a, b = c.thresholds()
     assert a["max_nonsignificant_gain"] > b["max_nonsignificant_gain"]
+
+
+# --------------------------------------------------------------------------- what a reader of the paper needs
+def test_gain_threshold_units_for_bleu_fractions_and_plain_metrics() -> None:
+    """Every threshold carries its unit: BLEU (0-100) and fractions (x100) in points, a mean in its own units."""
+    from sigfast.metrics import gain_unit
+    from sigfast.pairwise import GainThreshold
+
+    th = GainThreshold("all", 0.7564, 9, (0.04, 0.06), 95)
+    assert th.describe(1, "points").startswith("gain threshold (all pairs): 0.76 points, ")
+    assert th.describe(1, "mean units").startswith("gain threshold (all pairs): 0.7564 mean units, ")
+    assert (
+        GainThreshold("same", 0.0049, 30, (0.04, 0.06), 95)
+        .describe(100)
+        .startswith("gain threshold (same group): 0.49 points")
+    )
+    assert [gain_unit(m) for m in ("bleu", "chrf", "ter", "f1", "accuracy")] == ["points"] * 5
+    assert gain_unit("mean") == "mean units" and gain_unit("my_metric") == "my_metric units"
+    # per-item BLEU statistics of four systems: the pairwise report and threshold table say "points"
+    rng = np.random.default_rng(2)
+    stats = {}
+    for k in range(4):
+        correct = rng.integers(0, 6, (60, 4)).astype(float)
+        total = correct + rng.integers(0, 3, (60, 4))
+        stats[f"s{k}"] = np.c_[total[:, 0], total[:, 0] + 1, correct, total]
+    from sigfast.metrics import get
+
+    names = get("bleu").stat_names
+    pw = sigfast.pairwise(sigfast.Statistics.from_counts(stats, stat_names=names, metric="bleu"), n_resamples=300)
+    assert pw.gain_unit == "points"
+    t = pw.threshold_table(band=(0, 1), percentile=50)
+    assert t.header[1] == "gain threshold (points)"
+    assert t.notes[0].startswith("gain threshold (all pairs): ") and " points, the 50th" in t.notes[0]
+    assert " points, the 50th" in pw.report(band=(0, 1), percentile=50)
+
+
+def test_heatmap_colour_scale_spans_the_p_values_shown(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    pw = sigfast.pairwise(_accuracy_systems(rates=(0.6, 0.7, 0.8, 0.9)), metric="accuracy", n_resamples=2000, seed=1)
+    fig = pw.plot_heatmap(tmp_path / "h.png")
+    im = fig.axes[0].images[0]
+    shown = pw.adjusted[np.isfinite(pw.adjusted)]
+    assert im.norm.vmin == pytest.approx(shown.min()) and im.norm.vmax == 1.0  # not 1/(B + 1)
+    assert shown.min() > 1 / (pw.n_resamples + 1)  # Holm lifts the smallest p above the floor
+    cbar_labels = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+    assert "0.05 (alpha)" in cbar_labels
+    assert "no pair within a block differs significantly" in fig._suptitle.get_text()
+    assert "do not differ" not in fig._suptitle.get_text()
+
+
+def test_calibration_panel_log_p_axis_and_zero_differences_stated(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    r = calibration(_domain_pools(), m=30, n_test_sets=6, n_resamples=300, seed=7)
+    fig = r.plot_calibration(tmp_path / "cal.png", min_tests=1)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and "log scale" in ax.get_xlabel()
+    table = r.tables()[0]
+    assert "left out (difference 0)" in table.header
+    assert any(n.startswith("left out: tests whose observed difference") for n in table.notes)
+    zeros = sum(int(((r.deltas[d] == 0) | (r.population_delta[d][None] == 0)).sum()) for d in r.domains)
+    assert sum(e["in_domain"]["zero"] for e in r.summary()) <= zeros  # in-band zeros only
+
+
+def test_test_size_line_breaks_where_a_size_has_no_threshold(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    from sigfast.studies import TestSizeCurve
+
+    pv = tuple(np.array([[p, 0.5, 0.9]]) for p in (0.05, 0.9, 0.05, 0.05))  # size 200: nothing in the band
+    gains = tuple(np.array([[g, 0.1, 0.01]]) for g in (2.0, 1.5, 1.0, 0.5))
+    c = TestSizeCurve(("a", "b", "c"), ((0, 1), (0, 2), (1, 2)), "accuracy", (100, 200, 400, 800), "prefix", 1,
+                      100, 0, "bk", 0.05, (0.04, 0.06), 95.0, pv, gains, 100)  # fmt: skip
+    fig = c.plot(tmp_path / "ts.png")
+    ax2 = fig.axes[1]
+    blue = [ln for ln in ax2.get_lines() if ln.get_color() == "tab:blue"]
+    (line,) = blue
+    y = np.asarray(line.get_ydata(), dtype=float)
+    assert np.isnan(y[1]) and np.isfinite(y[[0, 2, 3]]).all()  # broken at 200, not bridged
+    ticks = [t.get_text() for t in ax2.get_xticklabels()]
+    assert ticks[0] == "100\n200.00\nn=1" and ticks[1] == "200\n-\nn=0"  # thresholds under the sizes
+    assert "gain threshold (points)" in ax2.get_xlabel()

@@ -117,9 +117,21 @@ def test_standard_split_table2_and_same_test_by_hand() -> None:
                 assert r.standard_pvalues[i, j] == pytest.approx(_midp(standard[a], standard[b]), abs=1e-12)
     t = r.tables()[1]
     assert t.title.startswith("standard split (450 items) vs 4 random splits")
-    for row in t.rows:
+    for row in t.rows[:-1]:
         lo, hi = _wilson(int(standard[row[0]].sum()), 450)
         assert row[2] == f"[{100 * lo:.2f}, {100 * hi:.2f}]"
+    # the last row: the oracle ensemble (a unit is right when any system gets it right), by hand
+    any_right = np.max([standard[s] for s in r.systems], axis=0)
+    lo, hi = _wilson(int(any_right.sum()), 450)
+    assert t.rows[-1][:3] == ("(oracle ensemble)", f"{100 * any_right.mean():.2f}", f"[{100 * lo:.2f}, {100 * hi:.2f}]")
+    per_split = [np.max([splits[k][s] for s in r.systems], axis=0).mean() for k in splits]
+    assert r.oracle_scores() == pytest.approx(per_split, abs=1e-12)
+    assert r.tables()[0].rows[-1][:4] == (
+        "(oracle ensemble)",
+        f"{100 * np.mean(per_split):.2f}",
+        f"{100 * min(per_split):.2f}",
+        f"{100 * max(per_split):.2f}",
+    )
     # the pairs table: splits where the better-on-average system scores higher, and the standard split's gain
     pairs = r.tables()[2]
     assert pairs.header[-2:] == ("standard gain (points)", "p (standard)")
@@ -147,7 +159,9 @@ def test_proportions_and_non_proportions() -> None:
     assert proportion_counts(f1) is None
     r = across_splits([f1, f1], test="bootstrap", n_resamples=200)
     assert r.counts is None and r.wilson(0, 0) is None
-    assert "no Wilson interval" in r.tables()[-1].notes[0]
+    assert "no Wilson columns" in r.tables()[-1].notes[0]
+    assert not any("Wilson" in h for h in r.tables()[-1].header)  # dropped, not left empty
+    assert r.oracle is None  # no 0/1 units: no oracle ensemble
     with pytest.raises(sigfast.InputError, match="same systems"):
         across_splits([acc], standard=f1.select("a"))
 
@@ -163,14 +177,16 @@ def test_figure1_ranges_and_wilson_whiskers(tmp_path) -> None:
     names = [t.get_text() for t in ax.get_yticklabels()]
     # best standard accuracy on top (the last tick from the bottom)
     acc = {s: v.mean() for s, v in standard.items()}
+    assert names[0] == "oracle ensemble"  # G&B's last row
+    names = names[1:]
     assert names[::-1] == sorted(acc, key=lambda s: -acc[s])
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     errs = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
-    assert len(bars) == 3 and len(errs) == 3
-    for bar, err in zip(bars, errs):
+    assert len(bars) == 4 and len(errs) == 4  # three systems and the oracle
+    for bar, err in zip(bars[:3], errs[:3]):
         rect = bar.patches[0]
         y = rect.get_y() + rect.get_height() / 2
-        s = names[round(y)]
+        s = names[round(y) - 1]
         rand = [100 * splits[k][s].mean() for k in splits]
         assert rect.get_x() == pytest.approx(min(rand)) and rect.get_width() == pytest.approx(max(rand) - min(rand))
         (seg,) = err.lines[2][0].get_segments()
@@ -178,6 +194,12 @@ def test_figure1_ranges_and_wilson_whiskers(tmp_path) -> None:
         assert seg[:, 0] == pytest.approx([100 * lo, 100 * hi])
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "standard split, 95% Wilson interval" in legend and "range over 4 random splits" in legend
+    # the legend sits above the plot, clear of the x label
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    leg = ax.get_legend().get_window_extent(renderer)
+    assert leg.y0 >= ax.get_window_extent(renderer).y1 - 1
+    assert not leg.overlaps(ax.xaxis.label.get_window_extent(renderer))
     assert (tmp_path / "fig1.png").stat().st_size > 10_000
 
 

@@ -480,7 +480,7 @@ def test_new_outputs_in_every_style_and_file(tmp_path, capsys):
         out = tmp_path / f"o{ext}"
         rc, _ = _run(["oracle", g, s, g, "--output", out], capsys)
         text = out.read_text().replace("\\_", "_")  # LaTeX escapes the underscore
-        assert "ud_sys_raw" in text and ("oracle" in text.lower())
+        assert "sys_raw" in text and ("oracle" in text.lower())  # ud_sys_raw, ud_gold: "ud_" dropped
 
 
 # --------------------------------------------------------------------------- real data

@@ -416,3 +416,22 @@ def test_per_item_default_metric_and_ids(capsys):
     st = score("conll09", dep / "basic.gold.conll09", dep / "basic.sys.conll09").stats["labeled_macro_f1"]
     assert np.array_equal(st.item_scores(), [d["scores"]["labeled_macro_f1"] for d in out[0]["items"]])
     assert re.fullmatch(r"line \d+", out[0]["items"][-1]["id"])
+
+
+def test_per_item_values_are_the_reference_floats(capsys, tmp_path):
+    """Per-item BLEU of a perfect match: sacrebleu's own float (100.00000000000004) in CSV and JSON,
+    as the README says; the text table rounds it."""
+    from sigfast.cli import main
+
+    seg = "the cat sat on the mat today"
+    want = sacrebleu.sentence_bleu(seg, [seg]).score
+    (tmp_path / "r.txt").write_text(seg + "\n", encoding="utf-8")
+    (tmp_path / "h.txt").write_text(seg + "\n", encoding="utf-8")
+    args = ["score", "-f", "mt", "-m", "bleu", "--per-item", str(tmp_path / "r.txt"), str(tmp_path / "h.txt")]
+    assert main([*args, "--csv"]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split(",")
+    assert row[1] == repr(want) and float(row[1]) == want  # 100.00000000000004, bit for bit
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["items"][0]["scores"]["bleu"] == want
+    assert main(args) == 0
+    assert re.search(r"^1\s+100\s", capsys.readouterr().out, re.M)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -94,3 +95,26 @@ def test_reprs_are_short_and_multi_line() -> None:
     ):
         text = repr(r)
         assert len(text) < 400 and "\n" in text and all(len(line) < 120 for line in text.splitlines()), text
+
+
+def test_printed_result_names_the_systems_in_its_delta_line() -> None:
+    x = np.linspace(0, 1, 40)
+    r = sigfast.paired_bootstrap(x, x + 0.1, systems=("baseline", "a-much-longer-system-name"), n_resamples=200)
+    lines = str(r).splitlines()
+    delta = next(ln for ln in lines if ln.strip().startswith("delta"))
+    assert "delta (a-much-longer-system-name - baseline)" in delta and "(y - x)" not in str(r)
+    # the value columns line up under the longest label
+    cols = {ln.index(ln.split()[-3] if "[" in ln else ln.split()[-1]) for ln in lines[1:3]}
+    assert len(cols) == 1
+
+
+def test_markdown_tables_escape_pipes() -> None:
+    """A cell holding ``|`` (a metric description, ``a|b`` choices) stays in its column in markdown."""
+    from sigfast.report import Table, format_table
+
+    md = format_table([["a|b", "x"], ["c", "y\\z"]], ["choice (a|b)", "v"], markdown=True)
+    rows = md.splitlines()
+    # GitHub's rule: an unescaped | splits a cell; every row has the header's three separators
+    assert all(len(re.findall(r"(?<!\\)\|", r)) == 3 for r in rows), md
+    assert "a\\|b" in md and "choice (a\\|b)" in md
+    assert "a|b" in Table(("k",), (("a|b",),)).render("text")  # text tables are not escaped

@@ -367,7 +367,9 @@ def test_calibration_agreement_by_hand():
     # (1, 1) p 0.3 agrees; (3, 0) p 0.2 has delta 0: no direction, left out
     assert rows[(0.1, 0.5)]["n"] == 1 and rows[(0.1, 0.5)]["agree"] == 1
     s = r.summary()
-    assert s[1]["in_domain"] == {"n": 5, "agree": 3, "share": 0.6}
+    assert s[1]["in_domain"] == {"n": 5, "agree": 3, "share": 0.6, "zero": 0}
+    assert rows[(0.1, 0.5)]["zero"] == 1  # the delta-0 test, counted as left out
+    assert "left out (difference 0)" in r.table() and "(1 in-domain in all)" in r.table()
     assert s[1]["cross_domain"]["n"] == 0
     assert "60.0%" in r.table()
 

@@ -380,7 +380,7 @@ def test_wnut16_units_are_the_statistics(wnut16, system, scheme):
 def test_parsed_units_of_several_systems(conll03):
     f = conll03["iobes"]
     p = formats.parse("ner", f["gold"], [f["elmo_lstm_crf"], f["flair_lstm_crf"]], scheme="iobes")
-    assert p.names == ("iobes_elmo_lstm_crf", "iobes_flair_lstm_crf")
+    assert p.names == ("elmo", "flair")  # iobes_elmo_lstm_crf, iobes_flair_lstm_crf: the shared parts dropped
     acc = p.statistics("accuracy").values  # (systems, sentences, [correct, tokens])
     f1 = p.statistics("f1").values  # (systems, sentences, [correct, guessed, gold])
     t = p.units("tags")

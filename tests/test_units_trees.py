@@ -114,7 +114,7 @@ def test_law_on_gum(part, prm):
     gold = GUM / f"gold_gum_{part}.mrg"
     gold_counts = _gold_brackets(gold, **kw)
     parsed = _quiet(parse, "evalb", gold, [GUM / f"benepar_gum_{part}.mrg", GUM / f"stanza_gum_{part}.mrg"], **kw)
-    assert parsed.names == (f"benepar_gum_{part}", f"stanza_gum_{part}")
+    assert parsed.names == ("benepar", "stanza")  # benepar_gum_{part}, stanza_gum_{part}
     for r in parsed.reports:
         _check_report(r, gold_counts)
         assert (r.stats["complete_match"].values[:, 1] == 0).any()  # error sentences are exercised

@@ -114,3 +114,61 @@ def test_end_to_end_against_sacrebleu_paired_bs(shared_data):
     p_sb = float(np.mean(ps))
     se = math.sqrt(p_sb * (1 - p_sb) / (1000 * len(ps))) + math.sqrt(r.pvalue * (1 - r.pvalue) / 100_000)
     assert abs(r.pvalue - p_sb) < 4 * se, (r.pvalue, ps)
+
+
+def test_draws_sacrebleu_reproduces_sacrebleu_paired_bs_exactly(shared_data, monkeypatch):
+    """``draws="sacrebleu"``: sacrebleu's own ``PairedTest`` p-values (BLEU and chrF, WMT21 de-en
+    Facebook-AI vs Online-B, its default seed 12345 and 1,000 resamples) to the last digit, from
+    paired_bootstrap and from pairwise; SACREBLEU_SEED's value passed as ``seed`` on a slice."""
+    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    lines, refs = _wmt(shared_data, "Facebook-AI", "Online-B")
+    names = list(lines)
+    pt = PairedTest(
+        [(s, lines[s]) for s in names], {"BLEU": BLEU(), "chrF": CHRF()}, refs, test_type="bs", n_samples=1000
+    )
+    _, res = pt()
+    d = shared_data / WMT
+    hyps = {s: d / "system-outputs" / f"newstest2021.de-en.hyp.{s}.en" for s in names}
+    for metric, key in (("bleu", "BLEU"), ("chrf", "chrF2")):
+        stats = sigfast.read(d / "newstest2021.de-en.ref.A.en", hyps, format="mt", metric=metric)
+        r = sigfast.paired_bootstrap(stats, variant="sacrebleu", draws="sacrebleu", n_resamples=1000, seed=12345)
+        assert r.pvalue == res[key][1].p_value, (metric, r.pvalue, res[key][1].p_value)
+        assert r.score_y == pytest.approx(res[key][1].score, abs=1e-9)
+        assert "draws:sacrebleu" in r.signature and "stream:numpy-pcg64-choice" in r.signature
+        pw = sigfast.pairwise(stats, variant="sacrebleu", draws="sacrebleu", n_resamples=1000, correction="none")
+        assert pw.pvalues[0, 1] == res[key][1].p_value
+        own = sigfast.paired_bootstrap(stats, variant="sacrebleu", n_resamples=1000, seed=12345)
+        assert own.signature != r.signature  # sigfast's own draws: the same rule, other resamples
+    # SACREBLEU_SEED=7 in sacrebleu is seed=7 here (a 200-segment slice keeps it quick)
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    short, short_refs = _wmt(shared_data, "Facebook-AI", "Online-B", n=200)
+    pt = PairedTest([(s, short[s]) for s in names], {"BLEU": BLEU()}, short_refs, test_type="bs", n_samples=300)
+    _, res = pt()
+    x, y = (np.array(BLEU()._extract_corpus_statistics(short[s], short_refs), dtype=np.float64) for s in names)
+    r = sigfast.paired_bootstrap(x, y, metric="bleu", variant="sacrebleu", draws="sacrebleu", n_resamples=300, seed=7)
+    assert r.pvalue == res["BLEU"][1].p_value
+
+
+def test_draws_sacrebleu_is_refused_where_it_has_no_meaning():
+    x, y = np.arange(20.0), np.arange(20.0)[::-1]
+    with pytest.raises(TypeError, match="draws"):
+        sigfast.permutation_test(x, y, draws="sacrebleu")
+    from sigfast.executor import request
+
+    with pytest.raises(sigfast.InputError, match="permutation test draws swaps"):
+        request("paired", x, y, test="permutation", draws="sacrebleu")
+    with pytest.raises(sigfast.InputError, match="draws must be"):
+        sigfast.paired_bootstrap(x, y, draws="numpy")
+    with pytest.raises(sigfast.InputError, match="resampling='distinct'"):
+        sigfast.paired_bootstrap(x, y, draws="sacrebleu", resampling="distinct")
+    with pytest.raises(sigfast.InputError, match="computed on the items"):
+        sigfast.paired_bootstrap(np.c_[x, y], np.c_[y, x], metric="pearson", draws="sacrebleu")
+    with pytest.raises(sigfast.InputError, match="mode='shared'"):
+        sigfast.pairwise({"a": x, "b": y}, draws="sacrebleu", mode="independent")
+    # a mean under sacrebleu's draws: numpy's own resampled means
+    r = sigfast.paired_bootstrap(x, y, draws="sacrebleu", n_resamples=50, seed=3, return_distribution=True)
+    idx = np.random.default_rng(3).choice(20, size=(50, 20), replace=True)
+    np.testing.assert_allclose(r.distribution, np.c_[x[idx].mean(1), y[idx].mean(1)], rtol=0, atol=1e-12)

@@ -35,7 +35,15 @@ from .intervals import (
 )
 from .multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
 from .pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
-from .power import bootstrap_power, bootstrap_sample_size, mcnemar_power, mcnemar_sample_size
+from .power import (
+    BenchmarkPower,
+    bootstrap_power,
+    bootstrap_sample_size,
+    items_needed,
+    mcnemar_power,
+    mcnemar_sample_size,
+    minimum_detectable_difference,
+)
 from .read import read
 from .results import ConfidenceInterval, PairedTestResult
 from .significance import paired_bootstrap, permutation_test
@@ -45,16 +53,19 @@ __all__ = [
     "STREAM_VERSION",
     "AdjustedPValues",
     "AsoResult",
+    "BenchmarkPower",
     "BootstrapInterval",
     "ConfidenceInterval",
     "FormatError",
     "InputError",
+    "Leaderboard",
     "MetricError",
     "PairedTestResult",
     "PairwiseResult",
     "ReplicabilityResult",
     "SeedComparison",
     "SigfastError",
+    "StandardErrorResult",
     "Statistics",
     "TestResult",
     "UnpairedPairwiseResult",
@@ -75,12 +86,15 @@ __all__ = [
     "exceptions",
     "gain_threshold",
     "io",
+    "items_needed",
     "krippendorff_alpha",
+    "leaderboard",
     "mann_whitney_u",
     "mcnemar",
     "mcnemar_power",
     "mcnemar_sample_size",
     "metrics",
+    "minimum_detectable_difference",
     "oracle",
     "paired_bootstrap",
     "paired_ttest",
@@ -93,6 +107,7 @@ __all__ = [
     "seeds",
     "sign_test",
     "signature",
+    "standard_error",
     "studies",
     "welch_ttest",
     "wilcoxon",
@@ -102,6 +117,7 @@ __all__ = [
 if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     from . import analysis, seeds, studies
     from .analysis import agreement, coref_diff, diff, krippendorff_alpha, oracle
+    from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
 
 # Error analysis and studies load on first use, so `import sigfast` stays light.
@@ -121,6 +137,13 @@ _LAZY = {
     "itemlevel": ("itemlevel", None),
     "item_bootstrap": ("itemlevel", "item_bootstrap"),
     "metaeval": ("metaeval", None),
+    "errorbars": ("errorbars", None),
+    "leaderboard": ("errorbars", "leaderboard"),
+    "standard_error": ("errorbars", "standard_error"),
+    "Leaderboard": ("errorbars", "Leaderboard"),
+    "StandardErrorResult": ("errorbars", "StandardErrorResult"),
+    "samples": ("samples", None),
+    "clusters": ("clusters", None),
 }
 
 

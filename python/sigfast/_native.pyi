@@ -310,3 +310,116 @@ def meta_permutation(
     stream: int = 2,
 ) -> tuple[_F64, npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
 def williams_t(r12: float, r13: float, r23: float, n: int) -> float: ...
+
+# cluster resampling (crate::engine::clusters); `clusters`: uint32 codes 0..G-1, one per item
+_U32 = npt.NDArray[np.uint32]
+
+def cluster_sums(data: _F64, clusters: _U32) -> tuple[_F64, npt.NDArray[np.uint64]]: ...
+def cluster_bootstrap_values(
+    data: _F64,
+    clusters: _U32,
+    metric: str,
+    params: Mapping[str, object] | None,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    progress: _Progress = None,
+    sub: int = 0,
+    stream: int = 2,
+) -> _F64: ...
+def cluster_bootstrap_sums(
+    data: _F64,
+    clusters: _U32,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    progress: _Progress = None,
+    sub: int = 0,
+    stream: int = 2,
+) -> tuple[_F64, _F64]: ...
+def cluster_permutation_values(
+    data: _F64,
+    clusters: _U32,
+    metric: str,
+    params: Mapping[str, object] | None,
+    seed: int,
+    start: int,
+    count: int,
+    exact: bool,
+    threads: int,
+    progress: _Progress = None,
+    stream: int = 2,
+) -> _F64: ...
+def cluster_item_bootstrap_values(
+    data: _F64,
+    clusters: _U32,
+    name: str,
+    params: Mapping[str, float],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    progress: _Progress = None,
+    sub: int = 0,
+    stream: int = 2,
+) -> _F64: ...
+def cluster_item_permutation_values(
+    data: _F64,
+    clusters: _U32,
+    name: str,
+    params: Mapping[str, float],
+    seed: int,
+    start: int,
+    count: int,
+    exact: bool,
+    threads: int,
+    progress: _Progress = None,
+    stream: int = 2,
+) -> _F64: ...
+def stream_cluster_bootstrap(
+    summary: Summary,
+    data: _F64,
+    clusters: _U32,
+    metric: str,
+    params: Mapping[str, object] | None,
+    seed: int,
+    threads: int,
+    progress: _Progress = None,
+    sub: int = 0,
+    stream: int = 2,
+) -> None: ...
+def stream_cluster_permutation(
+    summary: Summary,
+    data: _F64,
+    clusters: _U32,
+    metric: str,
+    params: Mapping[str, object] | None,
+    seed: int,
+    exact: bool,
+    threads: int,
+    progress: _Progress = None,
+    stream: int = 2,
+) -> None: ...
+def cluster_pairwise_shard(
+    data: _F64,
+    clusters: _U32,
+    metric: str,
+    params: Mapping[str, object] | None,
+    seed: int,
+    sub: int,
+    start: int,
+    stop: int,
+    observed: list[float],
+    variant: str,
+    alternative: str,
+    orient: float,
+    means: list[float] | None,
+    threads: int,
+    progress: _Progress = None,
+    stream: int = 2,
+) -> tuple[npt.NDArray[np.uint64], _F64]: ...
+def cluster_draws(
+    n_clusters: int, seed: int, start: int, count: int, sub: int = 0, stream: int = 2
+) -> npt.NDArray[np.int64]: ...

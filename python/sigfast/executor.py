@@ -31,7 +31,7 @@ import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,12 +41,16 @@ from .exceptions import InputError
 from .metrics import Metric, observed, resolve_metric
 from .stats import Statistics
 
+if TYPE_CHECKING:
+    from .clusters import Clusters
+
 __all__ = [
     "ALTERNATIVES",
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "DEFAULT_STREAM",
+    "DRAWS",
     "NAN_POLICIES",
     "RESAMPLING",
     "VARIANTS",
@@ -70,12 +74,19 @@ _ITEM_BUDGET = 1 << 22  # items gathered per block for a Python item statistic
 
 #: The questions a request can ask.
 QUESTIONS = ("paired", "interval", "pairwise")
-#: Resampling schemes: items (n draws), distinct statistic rows (multinomial counts), or auto.
-#: A future scheme (e.g. "clusters": whole documents) is one more entry here and one branch in
-#: :func:`block_values` / the engine, reaching every test at once.
-RESAMPLING = ("auto", "items", "distinct")
+#: Resampling schemes: items (n draws), distinct statistic rows (multinomial counts), whole
+#: clusters of items (G cluster draws, or cluster swaps: :mod:`sigfast.clusters`), or auto (the
+#: statistics' own clusters when they carry some, else items or distinct rows). Each scheme is one
+#: entry here and one branch in :func:`block_values` / the engine, reaching every test at once.
+RESAMPLING = ("auto", "items", "distinct", "clusters")
 #: What to do with resamples on which the statistic is undefined (NaN).
 NAN_POLICIES = ("raise", "omit")
+#: Where a bootstrap's resampled item indices come from: sigfast's counter-based stream (the
+#: default: any B, any thread count, the same bytes everywhere), or sacrebleu's own draws
+#: (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, the index matrix of sacrebleu 2.x's
+#: ``--paired-bs`` and of its confidence intervals), fed through the same summaries, so that
+#: ``variant="sacrebleu", draws="sacrebleu"`` gives sacrebleu's p-value.
+DRAWS = ("sigfast", "sacrebleu")
 ALTERNATIVES = ("two-sided", "greater", "less")
 #: The bootstrap variants, as users name them.
 VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
@@ -175,11 +186,32 @@ def check_nan_policy(nan_policy: str) -> str:
     return nan_policy
 
 
+def check_draws(draws: str, m: Metric, resampling: str, mode: str = "shared") -> str:
+    """The draw source of a bootstrap (:data:`DRAWS`), validated against the metric and the scheme."""
+    if draws not in DRAWS:
+        raise InputError(
+            f"draws must be 'sigfast' (sigfast's own stream) or 'sacrebleu' (sacrebleu's numpy draws), got {draws!r}"
+        )
+    if draws == "sigfast":
+        return draws
+    if m.on_items:
+        raise InputError(
+            f"draws={draws!r} resamples summed statistics, as sacrebleu does; {m.name} is computed on the items"
+        )
+    if resampling == "distinct":
+        raise InputError(f"draws={draws!r} draws item indices; it cannot use resampling='distinct'")
+    if mode != "shared":
+        raise InputError(f"draws={draws!r} uses one index matrix for every pair; use mode='shared'")
+    return draws
+
+
 def check_resampling(m: Metric, resampling: str) -> str:
     """The resampling scheme, validated; an item statistic draws items (its value does not
     follow from counts of distinct statistic rows)."""
     if resampling not in RESAMPLING:
-        raise InputError(f"resampling must be 'auto', 'items' or 'distinct', got {resampling!r}")
+        raise InputError(f"resampling must be 'auto', 'items', 'distinct' or 'clusters', got {resampling!r}")
+    if resampling == "clusters":
+        return resampling
     if m.on_items:
         if resampling == "distinct":
             raise InputError(
@@ -450,6 +482,10 @@ class Request:
     labels: Mapping[str, str] = field(default_factory=dict)
     combinations: frozenset[str] = frozenset()
     groups: str = "boundaries"
+    #: Where the resampled indices come from (:data:`DRAWS`).
+    draws: str = "sigfast"
+    #: the items' clusters when whole clusters are resampled (``resampling == "clusters"``)
+    clusters: Clusters | None = None
 
     @property
     def plus_one(self) -> bool:
@@ -490,6 +526,8 @@ def request(
     labels: Mapping[str, str] | None = None,
     combinations: Sequence[str] = (),
     groups: str = "boundaries",
+    draws: str = "sigfast",
+    clusters: Any = None,
 ) -> Request:
     """Build and validate a :class:`Request`: the one place where inputs and settings are checked.
 
@@ -497,7 +535,12 @@ def request(
     ``alternative``) or ``test="permutation"`` (``method``: approximate,
     exact or auto; ``alternative``); ``question="interval"`` (``method``:
     bca or percentile; one system, or two for their difference);
-    ``question="pairwise"`` (all pairs of ``x``'s systems).
+    ``question="pairwise"`` (all pairs of ``x``'s systems). ``draws`` (bootstrap questions):
+    where the resampled indices come from (:data:`DRAWS`).
+
+    ``clusters`` (one key per item) resamples whole clusters; without it, the
+    statistics' own cluster keys (``provenance["clusters"]``) are used unless
+    ``resampling`` is ``"items"`` or ``"distinct"`` (:func:`sigfast.clusters.resolve`).
     """
     params = dict(metric_params or {})
     nan_policy = check_nan_policy(nan_policy)
@@ -510,9 +553,13 @@ def request(
             cl = check_level(confidence_level)
             v, alt, native_alt = resolve_variant(variant or "bk", alternative)
             res = check_resampling(m, resampling)
+            cspec = resolve_clusters(stats, clusters, resampling)
+            draws = check_draws(draws, m, res)
             pv = check_pvalue(pvalue)
             meth = "bootstrap"
         elif test == "permutation":
+            if draws != "sigfast":
+                raise InputError(f"draws={draws!r} is for the bootstrap; the permutation test draws swaps")
             meth = method or "auto"
             if meth not in ("approximate", "exact", "auto"):
                 raise InputError(f"method must be 'approximate', 'exact' or 'auto', got {method!r}")
@@ -522,18 +569,20 @@ def request(
             native_alt = alt
             sd = check_seed(seed)
             pv = check_pvalue(pvalue)
-            n = stats.n_items
+            cspec = resolve_clusters(stats, clusters, "auto")
+            n = stats.n_items if cspec is None else cspec.n_clusters
+            unit = "items" if cspec is None else "clusters"
             exact = meth == "exact" or (meth == "auto" and n <= 20)
             if exact and n > _native.MAX_EXACT_ITEMS:
                 raise InputError(
-                    f"the exact test enumerates 2^n arrangements; n = {n} items is above the limit of "
+                    f"the exact test enumerates 2^n arrangements; n = {n} {unit} is above the limit of "
                     f"{_native.MAX_EXACT_ITEMS}. Use method='approximate'"
                 )
             meth = "exact" if exact else "approximate"
             B = (1 << n) if exact else check_resamples(n_resamples)
             if exact:
                 pv = "exact"  # the seed stays in the request; an exact test draws nothing
-            v, cl, res = "paired-swap", math.nan, "items"
+            v, cl, res = "paired-swap", math.nan, "items" if cspec is None else "clusters"
         else:
             raise InputError(f"test must be 'bootstrap' or 'permutation', got {test!r}")
     elif question == "interval":
@@ -548,8 +597,12 @@ def request(
         else:
             stats, m = one_input(x, system, metric, params)
         res = check_resampling(m, resampling)
+        cspec = resolve_clusters(stats, clusters, resampling)
+        draws = check_draws(draws, m, res)
         if meth == "bca" and stats.n_items < 2:
             raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
+        if meth == "bca" and cspec is not None and cspec.n_clusters < 2:
+            raise InputError("the BCa interval needs at least 2 clusters (the jackknife leaves one out)")
         test, v, alt, native_alt, pv = "interval", ("difference" if stats.n_systems == 2 else "score"), "", "", ""
     elif question == "pairwise":
         stats = many_inputs(x, metric)
@@ -566,6 +619,8 @@ def request(
         if mode not in ("shared", "independent"):
             raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
         res = check_resampling(m, resampling)
+        cspec = resolve_clusters(stats, clusters, resampling)
+        draws = check_draws(draws, m, res, mode)
         shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
         if shard_size % PAIR_BLOCK:
             raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
@@ -576,6 +631,15 @@ def request(
         test = "bootstrap"
     else:
         raise InputError(f"question must be one of {QUESTIONS}, got {question!r}")
+    if cspec is not None:
+        if draws != "sigfast":
+            raise InputError(
+                f"draws={draws!r} draws items as sacrebleu does, so it cannot resample whole clusters; pass "
+                "resampling='items' to draw items (or draws='sigfast' to draw clusters)"
+            )
+        res = "clusters"
+    elif res == "clusters":  # pragma: no cover - resolve_clusters refuses it first
+        raise InputError("resampling='clusters' needs clusters")
     threads = check_threads(n_threads)
     label_map = dict(labels or {})
     combos = frozenset(str(c) for c in combinations)
@@ -608,7 +672,15 @@ def request(
         labels=label_map,
         combinations=combos,
         groups=groups,
+        draws=draws,
+        clusters=cspec,
     )
+
+
+def resolve_clusters(stats: Statistics, clusters: Any, resampling: str) -> Clusters | None:
+    from .clusters import resolve
+
+    return resolve(stats, clusters, resampling)
 
 
 # --------------------------------------------------------------------------------------------
@@ -628,14 +700,19 @@ def block_values(
     swap: bool = False,
     exact: bool = False,
     sub: int = 0,
+    clusters: Clusters | None = None,
     stream: int = DEFAULT_STREAM,
 ) -> tuple[np.ndarray, int | None]:
     """The metric's values on resamples ``start .. start+count`` (count x systems) of ``table``
-    (items x systems·k): bootstrap draws, or the paired swaps when ``swap``, from stream version
-    ``stream``. The same counter-based draws as the streamed native paths. Returns the values
-    (NaN where the statistic is undefined) and the distinct-row count (None for item draws)."""
+    (items x systems·k): bootstrap draws, or the paired swaps when ``swap``; whole clusters
+    drawn or swapped when ``clusters`` is given; from stream version ``stream``. The same
+    counter-based draws as the streamed native paths. Returns the values (NaN where the
+    statistic is undefined) and the distinct-row count (None for item and cluster draws)."""
     n = table.shape[0]
     k = table.shape[1] // n_systems
+    if clusters is not None:
+        vals = _cluster_values(table, m, n_systems, seed, start, count, threads, swap, exact, sub, clusters, stream)
+        return vals, None
     if m.on_items and m.native is None:
         return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, stream), None
     if m.on_items:
@@ -662,6 +739,32 @@ def block_values(
     for j in range(n_systems):
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
     return vals, distinct
+
+
+def indexed_values(table: np.ndarray, m: Metric, n_systems: int, idx: np.ndarray) -> np.ndarray:
+    """The metric's values (resamples x systems) on explicit resamples ``idx`` (resamples x n item
+    indices) of ``table`` (items x systems·k): each resample's statistics summed, then evaluated."""
+    n = table.shape[0]
+    k = table.shape[1] // n_systems
+    c = idx.shape[0]
+    out = np.empty((c, n_systems))
+    step = max(1, min(c, _ITEM_BUDGET // max(1, n)))
+    for first in range(0, c, step):
+        part = idx[first : first + step]
+        r = part.shape[0]
+        counts = np.bincount((part + (np.arange(r) * n)[:, None]).ravel(), minlength=r * n).reshape(r, n)
+        sums = counts.astype(np.float64) @ table  # integer statistics sum exactly
+        for j in range(n_systems):
+            out[first : first + r, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
+    return out
+
+
+def _sacrebleu_draws(n: int, seed: int) -> Callable[[int], np.ndarray]:
+    """sacrebleu's index matrix, row block by row block: ``numpy.random.default_rng(seed).choice(n,
+    size=(B, n), replace=True)`` (numpy fills it row by row from one generator, so consecutive blocks
+    are its consecutive rows)."""
+    gen = np.random.default_rng(seed)
+    return lambda count: gen.choice(n, size=(count, n), replace=True)
 
 
 def _python_item_values(
@@ -693,6 +796,93 @@ def _python_item_values(
             idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub, stream=stream))
             for j in range(n_systems):
                 out[first : first + c, j] = call_items(m, table[:, j * k : (j + 1) * k][idx])
+    return out
+
+
+def _cluster_values(
+    table: np.ndarray,
+    m: Metric,
+    n_systems: int,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    swap: bool,
+    exact: bool,
+    sub: int,
+    clusters: Clusters,
+    stream: int,
+) -> np.ndarray:
+    """:func:`block_values` on whole clusters (see :mod:`sigfast.engine`'s cluster drivers)."""
+    n = table.shape[0]
+    k = table.shape[1] // n_systems
+    codes = clusters.codes
+    if m.on_items and m.native is None:
+        return _python_cluster_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, clusters, stream)
+    if m.on_items:
+        from .metrics import _item_params
+
+        p = _item_params(m)
+        if swap:
+            vals = _native.cluster_item_permutation_values(
+                table, codes, m.native, p, seed, start, count, exact, threads, None, stream=stream
+            )
+        else:
+            vals = _native.cluster_item_bootstrap_values(
+                table, codes, m.native, p, seed, start, count, threads, None, sub, stream=stream
+            )
+        return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
+    if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows
+        ctable, _ = _native.cluster_sums(table, codes)
+        sums = _native.permutation_sums(
+            np.ascontiguousarray(ctable), seed, start, count, exact, threads, None, stream=stream
+        )
+    else:
+        sums, _ = _native.cluster_bootstrap_sums(table, codes, seed, start, count, threads, None, sub, stream=stream)
+    vals = np.empty((count, n_systems))
+    for j in range(n_systems):  # a Python callable takes no item count
+        vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
+    return vals
+
+
+def _python_cluster_item_values(
+    table: np.ndarray,
+    m: Metric,
+    n_systems: int,
+    seed: int,
+    start: int,
+    count: int,
+    swap: bool,
+    exact: bool,
+    sub: int,
+    clusters: Clusters,
+    stream: int,
+) -> np.ndarray:
+    """A Python item statistic on the items of the drawn clusters (drawn clusters in draw order,
+    each cluster's items in item order), or with every item of a swapped cluster swapped."""
+    from .metrics import call_items
+
+    k = table.shape[1] // n_systems
+    out = np.empty((count, n_systems))
+    codes = clusters.codes
+    g = clusters.n_clusters
+    if swap:
+        masks = np.asarray(_native.swap_masks(g, seed, start, count, exact, stream=stream))[:, codes][:, :, None]
+        x, y = table[None, :, :k], table[None, :, k:]
+        out[:, 0] = call_items(m, np.where(masks, y, x))
+        out[:, 1] = call_items(m, np.where(masks, x, y))
+        return out
+    members = np.argsort(codes, kind="stable")  # cluster c's items, in item order
+    sizes = np.bincount(codes, minlength=g)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    draws = np.asarray(_native.cluster_draws(g, seed, start, count, sub, stream=stream))
+    for r in range(count):
+        d = draws[r]
+        lens = sizes[d]
+        ends = np.cumsum(lens)
+        idx = members[np.repeat(offsets[d] - (ends - lens), lens) + np.arange(int(ends[-1]))]
+        for j in range(n_systems):
+            out[r, j] = call_items(m, table[idx, j * k : (j + 1) * k][None])[0]
     return out
 
 
@@ -732,15 +922,20 @@ def blocks(
     block: int = BLOCK,
     nan_policy: str = "raise",
     cb: Any = None,
+    draws: str = "sigfast",
     **kw: Any,
 ) -> Any:
     """Yield ``(start, values, distinct)`` for the resamples 0 .. total in blocks of ``block``
     (values checked against ``nan_policy='raise'``; with ``'omit'`` NaN rows are kept for the
-    caller to drop)."""
+    caller to drop). ``draws="sacrebleu"`` takes the indices from sacrebleu's generator."""
     check = nan_policy == "raise" and _may_be_undefined(m)
+    source = _sacrebleu_draws(table.shape[0], seed) if draws == "sacrebleu" else None
     for start in range(0, total, block):
         count = min(block, total - start)
-        vals, distinct = block_values(table, m, n_systems, seed, start, count, threads, **kw)
+        if source is not None:
+            vals, distinct = indexed_values(table, m, n_systems, source(count)), None
+        else:
+            vals, distinct = block_values(table, m, n_systems, seed, start, count, threads, **kw)
         if check:
             _raise_undefined(vals, m, start)
         yield start, vals, distinct
@@ -755,7 +950,27 @@ def _stream(
     chunk by chunk: memory stays O(chunk x systems) for any B. Returns the distinct-row count."""
     m = req.metric
     exact = req.method == "exact"
-    if m.native is not None and not m.on_items:
+    cl = req.clusters
+    if m.native is not None and not m.on_items and cl is not None:
+        if swap:
+            _native.stream_cluster_permutation(
+                summary,
+                table,
+                cl.codes,
+                m.native,
+                dict(m.params),
+                req.seed or 0,
+                exact,
+                req.n_threads,
+                cb,
+                stream=req.stream,
+            )
+        else:
+            _native.stream_cluster_bootstrap(
+                summary, table, cl.codes, m.native, dict(m.params), req.seed, req.n_threads, cb, sub, stream=req.stream
+            )
+        return None
+    if m.native is not None and not m.on_items and req.draws == "sigfast":
         if swap:
             _native.stream_permutation(
                 summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb, stream=req.stream
@@ -784,10 +999,12 @@ def _stream(
             B,
             req.n_threads,
             cb=cb,
+            draws=req.draws,
             resampling=req.resampling,
             swap=swap,
             exact=exact,
             sub=sub,
+            clusters=cl,
             stream=req.stream,
         ):
             summary.feed(vals)
@@ -802,7 +1019,19 @@ def _stored(
     """Every resample's values (B x systems), from the same draws as the streamed pass."""
     m = req.metric
     exact = req.method == "exact"
-    if m.native is not None and not m.on_items:
+    cl = req.clusters
+    if m.native is not None and not m.on_items and cl is not None:
+        p = dict(m.params)
+        if swap:
+            vals = _native.cluster_permutation_values(
+                table, cl.codes, m.native, p, req.seed or 0, 0, B, exact, req.n_threads, cb, stream=req.stream
+            )
+        else:
+            vals = _native.cluster_bootstrap_values(
+                table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub, stream=req.stream
+            )
+        return np.asarray(vals), None
+    if m.native is not None and not m.on_items and req.draws == "sigfast":
         if swap:
             if exact:
                 return np.asarray(
@@ -827,10 +1056,12 @@ def _stored(
         req.n_threads,
         nan_policy=req.nan_policy,
         cb=cb,
+        draws=req.draws,
         resampling=req.resampling,
         swap=swap,
         exact=exact,
         sub=sub,
+        clusters=cl,
         stream=req.stream,
     ):
         out[start : start + vals.shape[0]] = vals
@@ -934,8 +1165,21 @@ def _observed(stats: Statistics, m: Metric, pair: bool = True) -> np.ndarray:
     return np.asarray(s, dtype=np.float64)
 
 
-def _resampling_label(distinct: int | None) -> str:
+def _resampling_label(distinct: int | None, req: Request | None = None) -> str:
+    if req is not None and req.clusters is not None:
+        return req.clusters.label
     return f"distinct-rows({distinct})" if distinct is not None else "items"
+
+
+def _unit_warnings(req: Request) -> tuple[str, ...]:
+    """Few items, or few clusters."""
+    from .clusters import few_clusters_warning
+
+    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters)
+
+
+def _n_clusters(req: Request) -> int | None:
+    return None if req.clusters is None else req.clusters.n_clusters
 
 
 def _signature(req: Request, test: str, **fields: Any) -> str:
@@ -968,7 +1212,7 @@ def _run_bootstrap(req: Request, progress: Any) -> Any:
     count = int(ps.summary.counts()[0])
     p = _pvalue(count, ps.n_valid, req.plus_one)
     ci, cx, cy = (ConfidenceInterval(*(ps.summary.quantile(i) for i in qi[q])) for q in ("theta", "x", "y"))
-    resampling = _resampling_label(ps.distinct)
+    resampling = _resampling_label(ps.distinct, req)
     return PairedTestResult(
         signature=_signature(req, "paired_bootstrap", resampling=resampling),
         test="paired_bootstrap",
@@ -995,9 +1239,10 @@ def _run_bootstrap(req: Request, progress: Any) -> Any:
         version=_native.__version__,
         stream_version=req.stream,
         distribution=ps.values if req.return_distribution else None,
-        warnings=few_items_warning(stats.n_items) + _omitted_warning(ps.n_valid, B),
+        warnings=_unit_warnings(req) + _omitted_warning(ps.n_valid, B),
         n_valid=ps.n_valid,
         nan_policy=req.nan_policy,
+        n_clusters=_n_clusters(req),
     )
 
 
@@ -1028,8 +1273,15 @@ def _run_permutation(req: Request, progress: Any) -> Any:
     count = int(ps.summary.counts()[0])
     p = _pvalue(count, ps.n_valid, req.plus_one and not exact)
     test = "exact_permutation" if exact else "approximate_randomization"
+    if req.clusters is None:
+        resampling = "all-arrangements" if exact else "swap-each-item-p=0.5"
+        sig = _signature(req, test)
+    else:
+        unit = str(req.clusters.label)
+        resampling = f"all-arrangements-of-{unit}" if exact else f"swap-each-cluster-p=0.5-{unit}"
+        sig = _signature(req, test, resampling=req.clusters.label)
     return PairedTestResult(
-        signature=_signature(req, test),
+        signature=sig,
         test=test,
         variant="paired-swap",
         alternative=req.alternative,
@@ -1046,13 +1298,14 @@ def _run_permutation(req: Request, progress: Any) -> Any:
         pvalue_method="c/2^n (exact)" if exact else ("(c+1)/(B+1)" if req.plus_one else "c/B"),
         seed=None if exact else req.seed,
         n_items=n,
-        resampling="all-arrangements" if exact else "swap-each-item-p=0.5",
+        resampling=resampling,
         version=_native.__version__,
         stream_version=req.stream,
         distribution=ps.values if req.return_distribution else None,
-        warnings=few_items_warning(n) + _omitted_warning(ps.n_valid, B),
+        warnings=_unit_warnings(req) + _omitted_warning(ps.n_valid, B),
         n_valid=ps.n_valid,
         nan_policy=req.nan_policy,
+        n_clusters=_n_clusters(req),
     )
 
 
@@ -1085,10 +1338,11 @@ def _run_interval(req: Request, progress: Any) -> Any:
     cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
     ps = _summarize(table, req, n_sys, B, setup, cb)
     if req.method == "bca":
+        codes = None if req.clusters is None else req.clusters.codes
         if paired:
-            jack = _jackknife(stats.values[1], m) - _jackknife(stats.values[0], m)
+            jack = _jackknife(stats.values[1], m, codes) - _jackknife(stats.values[0], m, codes)
         else:
-            jack = _jackknife(stats.values[0], m)
+            jack = _jackknife(stats.values[0], m, codes)
         less, less_eq = (int(c) for c in ps.summary.counts())
         q1, q2, z0, acc = _bca_levels(less, less_eq, ps.n_valid, jack, alpha)
         idx = [ps.summary.add_quantile("theta", q) for q in (q1, q2)]
@@ -1098,7 +1352,7 @@ def _run_interval(req: Request, progress: Any) -> Any:
     if req.return_distribution and ps.values is not None:
         v = ps.values
         theta_b = np.ascontiguousarray(v[:, 1] - v[:, 0]) if paired else np.ascontiguousarray(v[:, 0])
-    resampling = _resampling_label(ps.distinct)
+    resampling = _resampling_label(ps.distinct, req)
     return BootstrapInterval(
         signature=_signature(req, f"bootstrap_interval_{req.method}", resampling=resampling),
         method=req.method,
@@ -1118,6 +1372,7 @@ def _run_interval(req: Request, progress: Any) -> Any:
         distribution=theta_b,
         n_valid=ps.n_valid,
         nan_policy=req.nan_policy,
+        n_clusters=_n_clusters(req),
     )
 
 
@@ -1140,9 +1395,31 @@ def _shard_task(
     means: list[float] | None,
     threads: int,
     stream: int = DEFAULT_STREAM,
+    clusters: np.ndarray | None = None,
     progress: Any = None,
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
-    """One shard of resamples (a pure function of its arguments, for process pools and Ray)."""
+    """One shard of resamples (a pure function of its arguments, for process pools and Ray);
+    ``clusters`` (cluster codes): whole clusters drawn."""
+    if clusters is not None:
+        c, s = _native.cluster_pairwise_shard(
+            np.ascontiguousarray(table),
+            clusters,
+            native,
+            params,
+            seed,
+            0,
+            start,
+            stop,
+            observed,
+            variant,
+            alternative,
+            orient,
+            means,
+            threads,
+            progress,
+            stream=stream,
+        )
+        return np.asarray(c), np.asarray(s), None
     counts, sums, distinct = _native.pairwise_shard(
         np.ascontiguousarray(table),
         native,
@@ -1222,7 +1499,9 @@ def _python_pair_counts(
         block=PAIR_BLOCK,
         nan_policy=req.nan_policy,
         cb=cb,
+        draws=req.draws,
         resampling=req.resampling,
+        clusters=req.clusters,
         stream=req.stream,
     ):
         distinct = d
@@ -1273,34 +1552,35 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
                 n_valid[i, j] = n_valid[j, i] = ps.n_valid
                 if cb is not None:
                     cb(pair, s * (s - 1) // 2)
-        resampling_used = req.resampling
+        resampling_used = _resampling_label(None, req) if req.clusters is not None else req.resampling
     else:
         table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
         obs_list = [float(x) for x in obs]
-        if m.native is not None and not m.on_items:
+        if m.native is not None and not m.on_items and req.draws == "sigfast":
             shards = [(a, min(a + req.shard_size, B)) for a in range(0, B, req.shard_size)]
             if req.backend == "local":
                 shards = [(0, B)]
             args = (m.native, dict(m.params), req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
-            args = args + (req.n_threads, req.stream)
+            args = args + (req.n_threads, req.stream, None if req.clusters is None else req.clusters.codes)
             results = _run_shards(req.backend, table, shards, args, cb)
             counts, block_sums = _merge(results, s)
             distinct = results[0][2]
             if req.variant in _CENTRED:
                 means = _blocked_means(block_sums, B).ravel().tolist()
-                args = args[:8] + (means, req.n_threads, req.stream)
+                args = args[:8] + (means, *args[9:])
                 counts, _ = _merge(_run_shards(req.backend, table, shards, args, cb), s)
         else:
             if req.backend != "local":
                 raise InputError(
-                    f"{m.name} runs locally only (a Python metric or an item statistic); use backend='local'"
+                    f"{m.name} runs locally only (a Python metric, an item statistic or draws={req.draws!r}); "
+                    "use backend='local'"
                 )
             counts, block_sums, distinct, valid = _python_pair_counts(table, req, s, B, obs_list, None, cb)
             if req.variant in _CENTRED:
                 means = _blocked_means(block_sums, valid).ravel().tolist()
                 counts, _, _, valid = _python_pair_counts(table, req, s, B, obs_list, means, cb)
             n_valid[:] = valid
-        resampling_used = _resampling_label(distinct)
+        resampling_used = _resampling_label(distinct, req)
 
     cnt = counts.astype(np.float64)
     if (n_valid == B).all():
@@ -1338,9 +1618,10 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         stream_version=req.stream,
         labels=dict(req.labels),
         combinations=req.combinations,
-        warnings=few_items_warning(n) + (_omitted_warning(B - omitted, B) if omitted else ()),
+        warnings=_unit_warnings(req) + (_omitted_warning(B - omitted, B) if omitted else ()),
         n_valid=n_valid if omitted else None,
         nan_policy=req.nan_policy,
+        n_clusters=_n_clusters(req),
     )
 
 
@@ -1359,6 +1640,7 @@ def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[A
             nan_policy="omit",
             resampling=req.resampling,
             sub=sub,
+            clusters=req.clusters,
             stream=req.stream,
         ):
             out[start : start + vals.shape[0]] = vals

@@ -189,6 +189,8 @@ class BootstrapInterval(Result):
     #: Resamples the interval rests on (fewer than ``n_resamples`` only with ``nan_policy="omit"``).
     n_valid: int | None = None
     nan_policy: str = "raise"
+    #: Clusters resampled (whole clusters drawn), or None when items were.
+    n_clusters: int | None = None
 
     def rows(self) -> list[dict[str, Any]]:
         """One tidy row: the estimate, the interval ends and the settings, as numbers."""
@@ -223,9 +225,12 @@ class BootstrapInterval(Result):
         )
 
 
-def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
+def _jackknife(values: np.ndarray, m: Metric, clusters: np.ndarray | None = None) -> np.ndarray:
     """Leave-one-item-out metric values from the sufficient statistics: (items,); an item
-    statistic is recomputed on the n - 1 remaining items."""
+    statistic is recomputed on the n - 1 remaining items. With ``clusters`` (cluster codes),
+    leave-one-cluster-out values: (clusters,)."""
+    if clusters is not None:
+        return _jackknife_clusters(values, m, clusters)
     n = values.shape[0]
     if m.on_items:
         from .metrics import item_value
@@ -240,6 +245,25 @@ def _jackknife(values: np.ndarray, m: Metric) -> np.ndarray:
     total = np.cumsum(values, axis=0)[-1]
     loo = total[None, :] - values
     return np.asarray(m.evaluate(loo, n - 1), dtype=np.float64)
+
+
+def _jackknife_clusters(values: np.ndarray, m: Metric, codes: np.ndarray) -> np.ndarray:
+    g = int(codes.max()) + 1
+    n = values.shape[0]
+    sizes = np.bincount(codes, minlength=g)
+    if m.on_items:
+        from .metrics import item_value
+
+        return np.array([item_value(m, values[codes != c]) for c in range(g)], dtype=np.float64)
+    total = np.cumsum(values, axis=0)[-1]
+    csum = np.zeros((g, values.shape[1]))
+    np.add.at(csum, codes, values)
+    loo = total[None, :] - csum
+    out = np.empty(g)
+    for size in np.unique(sizes):  # the metric takes one item count per call
+        sel = sizes == size
+        out[sel] = m.evaluate(loo[sel], int(n - size))
+    return out
 
 
 def _acceleration(dev: np.ndarray) -> float:
@@ -289,11 +313,13 @@ def bootstrap_interval(
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 12345,
-    resampling: Literal["auto", "items", "distinct"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
     stream: int | None = None,
     n_threads: int | None = None,
     return_distribution: bool = False,
+    draws: Literal["sigfast", "sacrebleu"] = "sigfast",
     **metric_params: Any,
 ) -> BootstrapInterval:
     """Bootstrap percentile or BCa interval for any metric on sufficient statistics.
@@ -313,9 +339,14 @@ def bootstrap_interval(
     Φ(z0 + (z0 ± z)/(1 − a(z0 ± z))). When every resample falls on one side
     of θ̂, z0 is computed from 1/(2B) instead of 0 (scipy returns NaN).
 
+    ``clusters`` (one key per item; default: the statistics' own, see
+    :func:`sigfast.paired_bootstrap`) draws whole clusters; the BCa jackknife then leaves one
+    cluster out at a time.
+
     ``nan_policy`` is as in :func:`sigfast.paired_bootstrap`: ``"omit"`` drops the
     resamples on which the metric is undefined and reports how many were kept
-    (``n_valid``); ``stream`` picks the random stream version (as there).
+    (``n_valid``). ``draws="sacrebleu"`` resamples with sacrebleu's draws (see
+    :func:`sigfast.paired_bootstrap`); ``stream`` picks the random stream version (as there).
     """
     from .executor import request, run
 
@@ -332,10 +363,12 @@ def bootstrap_interval(
         seed=seed,
         confidence_level=confidence_level,
         resampling=resampling,
+        clusters=clusters,
         nan_policy=nan_policy,
         stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
+        draws=draws,
     )
     result: BootstrapInterval = run(req, progress=False)
     return result

@@ -27,8 +27,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -46,10 +48,15 @@ from .signature import hash_data
 
 __all__ = [
     "LEVELS",
+    "MISSING_POLICIES",
+    "SYSTEM_LEVEL_ITEM",
+    "WMT_ALIASES",
     "MetaEvalResult",
+    "MtmeData",
     "ScoreTable",
     "align",
     "evaluate",
+    "read_mtme",
     "read_scores",
     "segment_scores",
 ]
@@ -69,6 +76,19 @@ class ScoreTable:
     systems: tuple[str, ...]
     items: tuple[str, ...]
     values: np.ndarray
+    #: The file it was read from (named in errors), if any.
+    source: str = field(default="", compare=False)
+    #: A name the file gives its scores (an mt-metrics-eval metric file: ``chrF-refA``), if any.
+    name: str = field(default="", compare=False)
+
+    @property
+    def is_system_level(self) -> bool:
+        """One score per system (its one item is :data:`SYSTEM_LEVEL_ITEM`)."""
+        return self.items == (SYSTEM_LEVEL_ITEM,)
+
+    def renamed(self, mapping: Mapping[str, str]) -> ScoreTable:
+        """The same table with systems renamed through ``mapping`` (others kept)."""
+        return replace(self, systems=tuple(mapping.get(s, s) for s in self.systems))
 
     def __post_init__(self) -> None:
         v = np.asarray(self.values, dtype=np.float64)
@@ -123,42 +143,125 @@ def _num(v: Any) -> float:
 
 _SYS_COLS = ("system", "sys", "system_name", "model")
 _ITEM_COLS = ("item", "seg_id", "segment", "sid", "seg", "segment_id", "item_id", "doc_seg", "id")
+#: Score columns preferred when a header names several: WMT's DA files give RAW.SCR, Z.SCR and N
+#: (the number of ratings); WMT ranks systems by the standardised Z.SCR.
+_PREFERRED_SCORES = ("z.scr", "z", "score")
+
+#: The one item of a system-level table (one score per system: a ``system score`` file, an
+#: mt-metrics-eval ``.sys.score`` file, WMT's ``ad-sys-scores-*.csv``).
+SYSTEM_LEVEL_ITEM = "(system level)"
+
+#: System names WMT's own files spell differently from the system outputs they score
+#: (WMT21: the human evaluation files say ``Nemo`` for the outputs ``*.hyp.NVIDIA-NeMo.*``).
+#: :func:`read_scores` applies them (``aliases=`` replaces them; ``{}`` turns them off) and
+#: :func:`align` matches systems through them.
+WMT_ALIASES: dict[str, str] = {"Nemo": "NVIDIA-NeMo"}
+
+#: Policies for a cell the human table scores and a metric table does not (:func:`align`).
+MISSING_POLICIES = ("error", "omit")
+
+
+def _is_num(v: str) -> bool:
+    if v.strip().lower() in _MISSING:
+        return True
+    try:
+        float(v)
+    except ValueError:
+        return False
+    return True
+
+
+def _mtme_level(name: str) -> str | None:
+    """The LEVEL of an mt-metrics-eval score file name (``SRC-TGT.NAME.LEVEL.score`` for human scores,
+    ``METRIC-REF.LEVEL.score`` for a metric's): sys, domain, doc or seg; else None."""
+    base = os.path.basename(name)
+    if base.endswith(".gz"):
+        base = base[:-3]
+    toks = base.split(".")
+    if len(toks) < 3 or toks[-1] != "score" or toks[-2] not in ("sys", "domain", "doc", "seg"):
+        return None
+    return toks[-2]
 
 
 def read_scores(
     path: str | os.PathLike[str],
     *,
-    layout: Literal["auto", "long", "wide"] = "auto",
+    layout: Literal["auto", "long", "wide", "blocks"] = "auto",
     score_column: str | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> ScoreTable:
     """Read a score table from a TSV/CSV/whitespace-separated file.
 
-    ``long``: one ``system item score`` row per cell (a header naming the
-    columns, e.g. ``system mqm_avg_score seg_id``, picks them by name:
-    system/sys, item/seg_id/segment/sid, and ``score_column`` or the one
-    left). ``wide``: a header ``system item1 item2 ...`` and one row per
-    system. Missing scores: empty, ``None``, ``NaN``, ``NA``, ``-``.
-    ``auto``: long when every row has three fields, else wide.
+    Layouts:
+
+    * ``long``: one ``system item score`` row per cell. A header naming the
+      columns picks them by name: system/sys, item/seg_id/segment/sid, and
+      ``score_column`` or the one left (of several, ``Z.SCR``). WMT's DA
+      files (``SYS SID RAW.SCR Z.SCR N``) read this way with Z.SCR, their
+      ``Name.ID`` system names cut to ``Name``; WMT's MQM score files
+      (``system mqm_avg_score seg_id``) too.
+    * ``wide``: a header ``system item1 item2 ...`` and one row per system.
+    * ``blocks``: ``system score`` lines, as WMT's score files and the
+      mt-metrics-eval layout store them. One line per system is a
+      system-level table (``COMET_newstest2021_ref-A.tsv``, ``*.sys.score``);
+      several are a block per system, one line per segment in segment order
+      (``*.seg.score``): item k is the system's k-th line (``"1"``, ``"2"``, ...).
+    * A header with a system column and score columns but no item column
+      (WMT's ``ad-sys-scores-*.csv``: ``RAW.SCR Z.SCR N SYS N.ALL``) is a
+      system-level table.
+
+    ``auto`` tells them apart by the header and the number of fields. Missing
+    scores: empty, ``None``, ``NaN``, ``NA``, ``-``. System names are mapped
+    through ``aliases`` (default :data:`WMT_ALIASES`).
     """
     from .formats._base import read_text
 
+    if os.path.isdir(path):
+        raise InputError(
+            f"{os.fspath(path)} is a directory: an mt-metrics-eval test set (human-scores/, metric-scores/) "
+            "is read by sigfast.metaeval.read_mtme"
+        )
     text, name = read_text(path, "score table")
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [
+        (k, ln) for k, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     if not lines:
         raise FormatError("the file has no rows", path=name)
-    delim = "\t" if "\t" in lines[0] else ("," if "," in lines[0] else None)
+    first = lines[0][1]
+    delim = "\t" if "\t" in first else ("," if "," in first else None)
 
     def split(ln: str) -> list[str]:
         if delim == "\t" and " " in ln.strip() and len(ln.split("\t")) < 3:
             return ln.split()
         return [c.strip() for c in (ln.split(delim) if delim else ln.split())]
 
-    rows = [split(ln) for ln in lines]
+    rows = [split(ln) for _, ln in lines]
+    linenos = [k for k, _ in lines]
+    alias = dict(WMT_ALIASES if aliases is None else aliases)
+    mtme = _mtme_level(name)
+    if mtme == "domain":
+        raise FormatError(
+            "an mt-metrics-eval domain-level file (DOMAIN SYSTEM SCORE lines) is not read; use the sys or seg files",
+            path=name,
+        )
+    head = [c.lower() for c in rows[0]]
+    has_sys = any(c in _SYS_COLS for c in head)
+    has_item = has_sys and any(c in _ITEM_COLS for c in head if c not in _SYS_COLS)
     if layout == "auto":
-        layout = "long" if all(len(r) == 3 for r in rows) else "wide"
+        if all(len(r) == 2 for r in rows):
+            layout = "blocks"
+        elif has_item or all(len(r) == 3 for r in rows):
+            layout = "long"
+        elif has_sys and head[0] not in _SYS_COLS:
+            layout = "system"
+        else:
+            layout = "wide"
+    if layout == "blocks":
+        return _read_blocks(rows, linenos, name, alias, mtme)
+    if layout == "system":
+        return _read_system_rows(rows, linenos, name, alias, score_column)
     if layout == "long":
-        head = [c.lower() for c in rows[0]]
-        has_header = any(c in _SYS_COLS for c in head)
+        has_header = has_sys
         if has_header:
             try:
                 cs = next(k for k, c in enumerate(head) if c in _SYS_COLS)
@@ -168,38 +271,33 @@ def read_scores(
                     f"header {rows[0]} must name a system column ({'/'.join(_SYS_COLS[:2])}) "
                     f"and an item column ({'/'.join(_ITEM_COLS[:4])})",
                     path=name,
-                    line=1,
+                    line=linenos[0],
                 ) from None
-            if score_column is not None:
-                if score_column.lower() not in head:
-                    raise FormatError(f"no column {score_column!r} in header {rows[0]}", path=name, line=1)
-                cv = head.index(score_column.lower())
-            else:
-                rest = [k for k in range(len(head)) if k not in (cs, ci)]
-                if len(rest) != 1:
-                    raise FormatError(
-                        f"several score columns {[rows[0][k] for k in rest]}: pass score_column=", path=name
-                    )
-                cv = rest[0]
-            body = rows[1:]
+            cv = _score_col(rows[0], head, (cs, ci), score_column, name, linenos[0])
+            body, body_lines = rows[1:], linenos[1:]
         else:
             cs, ci, cv = 0, 1, 2
-            body = rows
+            body, body_lines = rows, linenos
         out = []
-        for ln, r in enumerate(body, start=2 if has_header else 1):
+        for ln, r in zip(body_lines, body):
             if len(r) <= max(cs, ci, cv):
                 raise FormatError(f"expected {len(rows[0])} fields, got {len(r)}", path=name, line=ln)
             try:
                 out.append((r[cs], r[ci], _num(r[cv])))
             except InputError as e:
                 raise FormatError(str(e), path=name, line=ln) from None
-        return ScoreTable.from_long(out)
+        names = _clean_names([s for s, _, _ in out], head, alias)
+        try:
+            t = ScoreTable.from_long([(n, i, v) for n, (_, i, v) in zip(names, out)])
+        except InputError as e:
+            raise FormatError(str(e), path=name) from None
+        return replace(t, source=name)
     if layout != "wide":
-        raise InputError(f"layout must be 'auto', 'long' or 'wide', got {layout!r}")
+        raise InputError(f"layout must be 'auto', 'long', 'wide' or 'blocks', got {layout!r}")
     head = rows[0]
     items = tuple(head[1:])
     systems, values = [], []
-    for ln, r in enumerate(rows[1:], start=2):
+    for ln, r in zip(linenos[1:], rows[1:]):
         if len(r) != len(head):
             raise FormatError(f"expected {len(head)} fields like the header, got {len(r)}", path=name, line=ln)
         systems.append(r[0])
@@ -207,32 +305,341 @@ def read_scores(
             values.append([_num(v) for v in r[1:]])
         except InputError as e:
             raise FormatError(str(e), path=name, line=ln) from None
-    return ScoreTable(tuple(systems), items, np.array(values, dtype=np.float64).reshape(len(systems), len(items)))
+    systems = [alias.get(s, s) for s in systems]
+    _check_distinct(systems, name)
+    return ScoreTable(
+        tuple(systems), items, np.array(values, dtype=np.float64).reshape(len(systems), len(items)), source=name
+    )
+
+
+def _score_col(
+    header: list[str], head: list[str], taken: tuple[int, ...], score_column: str | None, name: str, line: int
+) -> int:
+    if score_column is not None:
+        if score_column.lower() not in head:
+            raise FormatError(f"no column {score_column!r} in header {header}", path=name, line=line)
+        return head.index(score_column.lower())
+    rest = [k for k in range(len(head)) if k not in taken]
+    if len(rest) == 1:
+        return rest[0]
+    for pref in _PREFERRED_SCORES:
+        if pref in head and head.index(pref) in rest:
+            return head.index(pref)
+    raise FormatError(
+        f"several score columns {[header[k] for k in rest]}: name one (score_column= / --score-column)", path=name
+    )
+
+
+def _clean_names(names: list[str], head: list[str], alias: Mapping[str, str]) -> list[str]:
+    """WMT DA files name systems ``Name.ID`` (``UF.15``, ``Nemo.7``, ``HUMAN.0``): cut the ID when every
+    name has one and the cut names stay distinct; then the aliases."""
+    if "z.scr" in head or "raw.scr" in head:
+        uniq = list(dict.fromkeys(names))
+        cut = {s: re.sub(r"\.\d+$", "", s) for s in uniq}
+        if all(cut[s] != s for s in uniq) and len(set(cut.values())) == len(uniq):
+            names = [cut[s] for s in names]
+    return [alias.get(s, s) for s in names]
+
+
+def _check_distinct(systems: Sequence[str], name: str) -> None:
+    seen = set()
+    for s in systems:
+        if s in seen:
+            raise FormatError(f"system {s!r} has two rows", path=name)
+        seen.add(s)
+
+
+def _read_blocks(
+    rows: list[list[str]], linenos: list[int], name: str, alias: Mapping[str, str], level: str | None
+) -> ScoreTable:
+    body, body_lines = rows, linenos
+    if not _is_num(rows[0][1]):  # a header line (``system score``)
+        body, body_lines = rows[1:], linenos[1:]
+    per: dict[str, list[float]] = {}
+    for ln, r in zip(body_lines, body):
+        try:
+            per.setdefault(alias.get(r[0], r[0]), []).append(_num(r[1]))
+        except InputError as e:
+            raise FormatError(f"{e} (expected 'SYSTEM SCORE' lines)", path=name, line=ln) from None
+    if not per:
+        raise FormatError("the file has no score lines", path=name)
+    systems = tuple(per)
+    counts = {s: len(v) for s, v in per.items()}
+    if level == "sys" or (level is None and set(counts.values()) == {1}):
+        many = [s for s, c in counts.items() if c > 1]
+        if many:
+            raise FormatError(
+                f"a system-level file holds one line per system; {many[:3]} have {counts[many[0]]} lines", path=name
+            )
+        return ScoreTable(
+            systems, (SYSTEM_LEVEL_ITEM,), np.array([[per[s][0]] for s in systems], dtype=np.float64), source=name
+        )
+    if len(set(counts.values())) != 1:
+        most = max(counts.values())
+        short = [f"{s} ({c})" for s, c in counts.items() if c != most][:4]
+        raise FormatError(
+            f"a segment-level file holds a block of one line per segment for every system ({most} lines); "
+            f"{', '.join(short)} have fewer",
+            path=name,
+        )
+    n = next(iter(counts.values()))
+    values = np.array([per[s] for s in systems], dtype=np.float64)
+    return ScoreTable(systems, tuple(str(k + 1) for k in range(n)), values, source=name)
+
+
+def _read_system_rows(
+    rows: list[list[str]], linenos: list[int], name: str, alias: Mapping[str, str], score_column: str | None
+) -> ScoreTable:
+    head = [c.lower() for c in rows[0]]
+    cs = next(k for k, c in enumerate(head) if c in _SYS_COLS)
+    cv = _score_col(rows[0], head, (cs,), score_column, name, linenos[0])
+    raw, vals = [], []
+    for ln, r in zip(linenos[1:], rows[1:]):
+        if len(r) <= max(cs, cv):
+            raise FormatError(f"expected {len(rows[0])} fields like the header, got {len(r)}", path=name, line=ln)
+        try:
+            vals.append(_num(r[cv]))
+        except InputError as e:
+            raise FormatError(str(e), path=name, line=ln) from None
+        raw.append(r[cs])
+    systems = _clean_names(raw, head, alias)
+    _check_distinct(systems, name)
+    return ScoreTable(tuple(systems), (SYSTEM_LEVEL_ITEM,), np.array(vals, dtype=np.float64)[:, None], source=name)
+
+
+_MTME_LEVELS = {"seg": "seg", "segment": "seg", "sys": "sys", "system": "sys", "doc": "doc", "document": "doc"}
+
+
+@dataclass(frozen=True)
+class MtmeData:
+    """Human and metric score tables of one language pair and level of an mt-metrics-eval test set."""
+
+    root: str
+    lp: str
+    level: str
+    human_name: str
+    human: ScoreTable
+    metrics: dict[str, ScoreTable]
+
+
+def read_mtme(
+    path: str | os.PathLike[str],
+    *,
+    lp: str | None = None,
+    level: str = "seg",
+    human: str | None = None,
+    metrics: Sequence[str] | None = None,
+) -> MtmeData:
+    """Read a test set in the mt-metrics-eval layout (Google's ``mt-metrics-eval``; WMT publishes its
+    metrics-task scores so):
+
+    * ``human-scores/SRC-TGT.NAME.LEVEL.score`` (NAME e.g. ``mqm``, ``wmt-z``),
+    * ``metric-scores/SRC-TGT/METRIC-REF.LEVEL.score`` (REF e.g. ``refA``, ``src``, ``all``),
+
+    each holding ``SYSTEM SCORE`` lines (``None`` = not scored): one per system at the ``sys``
+    level; a block per system, one line per segment in segment order, at ``seg`` (and ``doc``).
+    ``path`` is the test set's directory (``.../wmt21.news``) or a folder holding exactly one.
+    ``lp`` (e.g. ``de-en``) and ``human`` (the NAME) are needed only where there are several;
+    ``metrics`` keeps those named (``chrF`` keeps every reference's ``chrF-REF``; ``chrF-refA`` one).
+    Metric tables are named ``METRIC-REF``.
+    """
+    root = Path(os.fspath(path))
+    if not root.is_dir():
+        raise InputError(f"{root}: not a directory (an mt-metrics-eval test set has human-scores/ and metric-scores/)")
+    if not (root / "human-scores").is_dir():
+        subs = sorted(d for d in root.iterdir() if (d / "human-scores").is_dir())
+        if len(subs) != 1:
+            raise InputError(
+                f"{root}: no human-scores/ folder"
+                + (f"; it holds several test sets ({', '.join(d.name for d in subs)}): name one" if subs else "")
+            )
+        root = subs[0]
+    lv = _MTME_LEVELS.get(str(level).lower())
+    if lv is None:
+        raise InputError(f"level must be seg, doc or sys, got {level!r}")
+    found: dict[tuple[str, str, str], Path] = {}
+    for f in sorted((root / "human-scores").iterdir()):
+        toks = f.name[:-3].split(".") if f.name.endswith(".gz") else f.name.split(".")
+        if len(toks) >= 4 and toks[-1] == "score":
+            found[toks[0], ".".join(toks[1:-2]), toks[-2]] = f
+    lps = sorted({k[0] for k in found})
+    if not lps:
+        raise InputError(f"{root / 'human-scores'}: no SRC-TGT.NAME.LEVEL.score files")
+    if lp is None:
+        if len(lps) > 1:
+            raise InputError(f"{root}: several language pairs ({', '.join(lps)}); name one with lp=")
+        lp = lps[0]
+    elif lp not in lps:
+        raise InputError(f"{root}: no human scores for {lp!r}; there are {', '.join(lps)}")
+    names = sorted(k[1] for k in found if k[0] == lp and k[2] == lv)
+    if not names:
+        have = sorted({k[2] for k in found if k[0] == lp})
+        raise InputError(f"{root}: no {lp} human scores at level {lv!r}; there are levels {', '.join(have)}")
+    if human is None:
+        if len(names) > 1:
+            raise InputError(
+                f"{root}: several {lp} {lv}-level human scores ({', '.join(names)}); choose one with human="
+            )
+        human = names[0]
+    elif human not in names:
+        raise InputError(f"{root}: no {lp} {lv}-level human score {human!r}; there are {', '.join(names)}")
+    htable = read_scores(found[lp, human, lv], layout="blocks")
+    mdir = root / "metric-scores" / lp
+    tables: dict[str, ScoreTable] = {}
+    if mdir.is_dir():
+        for f in sorted(mdir.iterdir()):
+            base = f.name[:-3] if f.name.endswith(".gz") else f.name
+            parts = base.rsplit(".", 2)
+            if len(parts) != 3 or parts[2] != "score" or parts[1] != lv:
+                continue
+            mname = parts[0]
+            if metrics is not None and mname not in metrics and mname.rsplit("-", 1)[0] not in metrics:
+                continue
+            tables[mname] = replace(read_scores(f, layout="blocks"), name=mname)
+    if not tables:
+        raise InputError(
+            f"{mdir}: no METRIC-REF.{lv}.score files" + (f" for metrics {list(metrics)}" if metrics is not None else "")
+        )
+    return MtmeData(str(root), lp, lv, human, replace(htable, name=human), tables)
 
 
 def align(
-    human: ScoreTable, metrics: Mapping[str, ScoreTable], *, systems: Sequence[str] | None = None
+    human: ScoreTable,
+    metrics: Mapping[str, ScoreTable],
+    *,
+    systems: Sequence[str] | None = None,
+    missing: Literal["error", "omit"] = "error",
+    level: str | None = None,
 ) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray, np.ndarray]:
     """Human and metric scores on shared systems and the human table's items.
 
-    Systems: ``systems`` or those in the human table and every metric table.
+    Systems: ``systems`` or those in the human table and every metric table
+    (names matched through :data:`WMT_ALIASES`; the human table's spelling is kept).
+    A system-level metric table (one score per system) gives its score to
+    every item of the system (what a system-level correlation averages); a
+    system-level human table makes the result system-level (one item, the
+    metrics' per-system means). ``level`` (the level you will evaluate at),
+    when given, refuses system-level tables at any other level. A broadcast
+    system-level score does not vary within a system, so only the schemes
+    that resample or permute whole systems (``interval="systems"``,
+    ``test="perm-systems"`` or Williams) treat it as what it is.
+
+    ``missing``: what to do with a cell the human table scores and a metric
+    table does not (NaN/None, or an item the metric table lacks):
+    ``"error"`` (default) names the metric, its file, the system and the
+    item; ``"omit"`` leaves such cells out for every metric (the metrics are
+    compared on the same cells), with a warning saying how many, and drops a
+    system left without any scored cell.
+
     Returns (systems, items, human S × N, metrics K × S × N).
     """
     if not metrics:
         raise InputError("no metric tables")
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be 'error' or 'omit', got {missing!r}")
+    tables = {k: v for k, v in metrics.items()}
+    sys_level = human.is_system_level or any(t.is_system_level for t in tables.values())
+    if level is not None and sys_level and _level(level) != "system":
+        which = [t.source or k for k, t in [("human", human), *tables.items()] if t.is_system_level]
+        raise InputError(
+            f"{', '.join(which)} hold{'s' if len(which) == 1 else ''} one score per system: evaluate at level "
+            f"'system' (--level system), not {level!r}"
+        )
+
+    def lookup(t: ScoreTable) -> dict[str, str]:
+        """human system name -> that system's name in table t (directly or through an alias)."""
+        out = {}
+        inv = {v: k for k, v in WMT_ALIASES.items()}
+        have = set(t.systems)
+        for s in human.systems:
+            for cand in (s, WMT_ALIASES.get(s), inv.get(s)):
+                if cand is not None and cand in have:
+                    out[s] = cand
+                    break
+        return out
+
+    maps = {k: lookup(t) for k, t in tables.items()}
     if systems is None:
-        shared = [s for s in human.systems if all(s in m.systems for m in metrics.values())]
+        shared = [s for s in human.systems if all(s in m for m in maps.values())]
     else:
         shared = [str(s) for s in systems]
-        missing = [s for s in shared if s not in human.systems]
-        if missing:
-            raise InputError(f"systems without human scores: {missing}")
+        missing_h = [s for s in shared if s not in human.systems]
+        if missing_h:
+            raise InputError(f"systems without human scores: {missing_h}")
+        for k, m in maps.items():
+            lack = [s for s in shared if s not in m]
+            if lack:
+                raise InputError(f"metric {k!r}{_from(tables[k])} has no scores for systems {lack}")
     if len(shared) < 2:
-        raise InputError(f"fewer than two systems are shared by the human and metric tables: {shared}")
-    items = human.items
-    h = human.select(shared, items)
-    ms = np.stack([m.select(shared, items) for m in metrics.values()])
+        raise InputError(
+            f"fewer than two systems are shared by the human and metric tables: {shared} (human: "
+            f"{_names(human.systems)}; " + "; ".join(f"{k}: {_names(t.systems)}" for k, t in tables.items()) + ")"
+        )
+    if human.is_system_level:
+        items: tuple[str, ...] = (SYSTEM_LEVEL_ITEM,)
+        h = human.select(shared, items)
+    else:
+        items = human.items
+        h = human.select(shared, items)
+    planes = []
+    for k, t in tables.items():
+        names = [maps[k][s] for s in shared]
+        if t.is_system_level:
+            v = t.select(names, (SYSTEM_LEVEL_ITEM,))
+            plane = np.repeat(v, len(items), axis=1)
+        elif human.is_system_level:
+            full = t.select(names, t.items)
+            plane = np.full((len(shared), 1), np.nan)
+            for r in range(len(shared)):
+                row = full[r]
+                if np.isnan(row).any():
+                    j = int(np.flatnonzero(np.isnan(row))[0])
+                    if missing == "error":
+                        raise InputError(
+                            f"metric {k!r}{_from(t)} has no score for system {shared[r]!r}, item {t.items[j]!r}, so "
+                            "it has no system-level mean; pass missing='omit' to average the scored items"
+                        )
+                plane[r, 0] = np.nanmean(row) if np.isfinite(row).any() else np.nan
+        else:
+            plane = t.select(names, items)
+        planes.append(plane)
+    ms = np.stack(planes)
+    gap = np.isfinite(h)[None] & ~np.isfinite(ms)
+    if gap.any():
+        if missing == "error":
+            a, r, j = (int(x[0]) for x in np.nonzero(gap))
+            k = list(tables)[a]
+            t = tables[k]
+            n_gap = int(gap.any(axis=0).sum())
+            where = "its system-level score" if t.is_system_level else f"item {items[j]!r}"
+            raise InputError(
+                f"metric {k!r}{_from(t)} has no score for system {shared[r]!r}, {where}, which the human "
+                f"table{_from(human)} scores ({n_gap} such cell{'s' if n_gap != 1 else ''} over all metrics); pass "
+                "missing='omit' to leave those cells out for every metric"
+            )
+        drop = gap.any(axis=0)
+        import warnings
+
+        warnings.warn(
+            f"missing='omit': {int(drop.sum())} human-scored cell(s) without a score from every metric were left out",
+            stacklevel=2,
+        )
+        h = np.where(drop, np.nan, h)
+        keep = np.isfinite(h).any(axis=1)
+        if not keep.all():
+            shared = [s for s, kp in zip(shared, keep) if kp]
+            h, ms = h[keep], ms[:, keep]
+            if len(shared) < 2:
+                raise InputError(f"after leaving out the unscored cells fewer than two systems remain: {shared}")
     return tuple(shared), tuple(items), h, ms
+
+
+def _from(t: ScoreTable) -> str:
+    return f" ({t.source})" if t.source else ""
+
+
+def _names(names: Sequence[str], k: int = 6) -> str:
+    return ", ".join(names[:k]) + (", ..." if len(names) > k else "")
 
 
 def segment_scores(
@@ -510,28 +917,49 @@ class MetaEvalResult(Result):
         )
 
     def plot(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
-        """Correlations with their intervals, best first, one colour per cluster."""
+        """Correlations with their intervals, best first, one colour per significance cluster, a line
+        at zero (no correlation) and a legend naming the clusters and the interval."""
+        from matplotlib.lines import Line2D
+
         from ._plot import pyplot
 
         plt = pyplot()
         rows = self.ranking()
+        longest = max((len(r["metric"]) for r in rows), default=1)
+        fs = max(5.0, 8.0 * min(1.0, 22 / longest))
         if ax is None:
-            fig, ax = plt.subplots(figsize=(6, 1.2 + 0.32 * len(rows)))
+            fig, ax = plt.subplots(figsize=(5.4 + longest * fs * 0.56 / 72, 1.9 + 0.32 * len(rows)))
         else:
             fig = ax.figure
         colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        cl = int(round(100 * self.confidence_level))
         for k, r in enumerate(rows):
             y = len(rows) - 1 - k
             c = colours[(r["rank"] - 1) % len(colours)]
             if not math.isnan(r["low"]):
                 ax.plot([r["low"], r["high"]], [y, y], color=c, lw=2)
             ax.plot([r["correlation"]], [y], "o", color=c)
-        ax.set_yticks(range(len(rows)), [r["metric"] for r in reversed(rows)])
-        ax.set_xlabel(f"{self.statistic} ({self.level} level)")
-        ax.set_title(f"{self.interval_method} {int(round(100 * self.confidence_level))}% intervals; colour = cluster")
+        ax.axvline(0.0, color="grey", lw=0.9, ls="--", zorder=0)
+        ax.set_yticks(range(len(rows)), [r["metric"] for r in reversed(rows)], fontsize=fs)
+        ax.set_ylim(-0.6, len(rows) - 0.4)
+        ax.set_xlabel(f"{self.statistic} with the human scores ({self.level} level)")
+        n_cl = max((r["rank"] for r in rows), default=1)
+        handles = [
+            Line2D([], [], color=colours[(k - 1) % len(colours)], marker="o", lw=2, label=f"cluster {k}")
+            for k in range(1, n_cl + 1)
+        ]
+        if self.intervals is not None:
+            handles.append(Line2D([], [], color="black", lw=2, label=f"{cl}% interval ({self.interval_method})"))
+        handles.append(Line2D([], [], color="grey", lw=0.9, ls="--", label="no correlation"))
+        ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(4, len(handles)),
+                  fontsize="x-small", frameon=False)  # fmt: skip
+        clusters = (
+            f"clusters: {self.test}, {self.correction} at alpha {self.alpha:g}" if self.test != "none" else "no test"
+        )
+        ax.set_title(f"{self.n_systems} systems, {self.n_items} items; {clusters}", fontsize="small", pad=22)
         fig.tight_layout()
         if path is not None:
-            fig.savefig(path, dpi=150)
+            fig.savefig(path, dpi=150, bbox_inches="tight")
         return fig
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from .exceptions import MetricError
 
-__all__ = ["Metric", "available", "custom", "display_scale", "get", "observed", "specs"]
+__all__ = ["Metric", "available", "custom", "display_scale", "gain_unit", "get", "observed", "specs"]
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,21 @@ def display_scale(metric: Metric | str) -> int:
         return get(metric).display_scale
     except MetricError:
         return 1
+
+
+def gain_unit(metric: Metric | str, scale: int | None = None) -> str:
+    """The unit a difference of the metric's values is shown in: ``"points"`` for fractions (shown
+    x100, ``scale=100``) and for metrics on a 0-100 scale (BLEU, chrF, TER); else ``"<name> units"``
+    (a mean of your scores, a correlation: the metric's own units)."""
+    if scale == 100:
+        return "points"
+    m = metric if isinstance(metric, Metric) else None
+    if m is None:
+        try:
+            m = get(str(metric))
+        except Exception:  # a custom metric or a label: its own units
+            return f"{metric} units"
+    return "points" if m.scale in ("fraction", "points") else f"{m.name} units"
 
 
 def custom(

@@ -36,6 +36,19 @@ PAIR_BLOCK = int(_native.PAIR_BLOCK)
 #: Pair classes (BK 2012 Figs. 2-8): both systems labelled with the same group, with different groups, a
 #: system combination involved, or a system without a label (no labels given: every pair).
 _PAIR_CLASSES = ("same", "different", "combination", "unlabeled")
+#: How the pair classes read in legends, tables and reports.
+PAIR_CLASS_NAMES = {
+    "all": "all pairs",
+    "same": "same group",
+    "different": "different group",
+    "combination": "system combination",
+    "unlabeled": "unlabeled",
+}
+
+
+def pair_class_name(cls: str) -> str:
+    """``"same group"`` for ``"same"``, ``"different group"`` for ``"different"``; others as they are."""
+    return PAIR_CLASS_NAMES.get(cls, cls)
 
 
 # --------------------------------------------------------------------------- result
@@ -45,7 +58,8 @@ class GainThreshold:
 
     ``threshold`` is in the metric's own units (a fraction for accuracy and
     F1); :meth:`describe` and :meth:`display` show it in the display scale
-    (points for fractions).
+    (``scale=100``: points for fractions) and ``unit`` (:func:`sigfast.metrics.gain_unit`:
+    ``"points"`` for fractions and 0-100 metrics such as BLEU, else the metric's own units).
     """
 
     pair_class: str
@@ -77,19 +91,23 @@ class GainThreshold:
             )
         return None
 
-    def display(self, scale: int = 1) -> str:
-        """The threshold as shown: points with 2 decimals for fractions (``scale=100``), else 4 digits."""
+    def display(self, scale: int = 1, unit: str | None = None) -> str:
+        """The threshold as shown (no unit): 2 decimals in points (fractions x100, BLEU), else 4 digits."""
         if self.threshold is None:
             return ""
-        return f"{scale * self.threshold:.2f}" if scale == 100 else f"{self.threshold:.4g}"
+        points = scale == 100 or unit == "points"
+        return f"{scale * self.threshold:.2f}" if points else f"{scale * self.threshold:.4g}"
 
-    def describe(self, scale: int = 1) -> str:
-        """One line in the metric's display scale, warning when few comparisons carry the threshold."""
+    def describe(self, scale: int = 1, unit: str | None = None) -> str:
+        """One line with the threshold and its unit (``unit``; default "points" for ``scale=100``), warning
+        when few comparisons carry the threshold."""
+        what = pair_class_name(self.pair_class)
         if self.threshold is None:
-            return f"gain threshold ({self.pair_class}): no comparison with p in [{self.band[0]:g}, {self.band[1]:g}]"
-        unit = " points" if scale == 100 else ""
+            return f"gain threshold ({what}): no comparison with p in [{self.band[0]:g}, {self.band[1]:g}]"
+        unit = unit if unit is not None else ("points" if scale == 100 else "")
+        shown = self.display(scale, unit) + (f" {unit}" if unit else "")
         line = (
-            f"gain threshold ({self.pair_class}): {self.display(scale)}{unit}, the {self.percentile:g}th "
+            f"gain threshold ({what}): {shown}, the {self.percentile:g}th "
             f"percentile of |delta| over {self.n_comparisons} comparison{'s' if self.n_comparisons != 1 else ''} "
             f"with p in [{self.band[0]:g}, {self.band[1]:g}]"
         )
@@ -143,8 +161,17 @@ class PairwiseResult(Result):
     #: Resamples each pair's p-value rests on, when ``nan_policy="omit"`` dropped some (else None: all B).
     n_valid: np.ndarray | None = field(default=None, compare=False)
     nan_policy: str = "raise"
+    #: Clusters resampled (whole clusters drawn), or None when items were.
+    n_clusters: int | None = None
 
     # ---------------------------------------------------------------- views
+    @property
+    def gain_unit(self) -> str:
+        """The unit gains are shown in (:func:`sigfast.metrics.gain_unit`): points, or the metric's units."""
+        from .metrics import gain_unit
+
+        return gain_unit(self.metric, self.display_scale)
+
     def order(self) -> list[int]:
         """System indices from best to worst observed score."""
         key = -self.scores if self.higher_is_better else self.scores
@@ -155,22 +182,15 @@ class PairwiseResult(Result):
         p = self.adjusted[i, j]
         return bool(np.isfinite(p) and p < self.alpha)
 
+    def significance(self) -> np.ndarray:
+        """``[i, j]``: whether systems i and j differ after the correction (:meth:`significant`)."""
+        with np.errstate(invalid="ignore"):
+            return np.isfinite(self.adjusted) & (self.adjusted < self.alpha)
+
     def rank_ranges(self) -> dict[str, tuple[int, int]]:
         """Each system's possible ranks: 1 + #significantly better .. S − #significantly worse."""
-        out = {}
-        s = len(self.systems)
-        for i in range(s):
-            better = worse = 0
-            for j in range(s):
-                if i == j or not self.significant(i, j):
-                    continue
-                j_better = (self.scores[j] > self.scores[i]) == self.higher_is_better
-                if j_better:
-                    better += 1
-                else:
-                    worse += 1
-            out[self.systems[i]] = (1 + better, s - worse)
-        return out
+        ranges = rank_ranges(self.scores, self.higher_is_better, self.significance())
+        return dict(zip(self.systems, ranges))
 
     def clusters(self, method: str | None = None) -> list[list[str]]:
         """Groups of systems, best first.
@@ -186,21 +206,9 @@ class PairwiseResult(Result):
         when it differs significantly from any system of the current group,
         so no two systems inside a group differ significantly.
         """
-        method = method or self.groups
-        order = self.order()
-        groups: list[list[int]] = [[order[0]]]
-        for k in range(1, len(order)):
-            if method == "strict":
-                new = any(self.significant(a, order[k]) for a in groups[-1])
-            elif method == "boundaries":
-                above, below = order[:k], order[k:]
-                new = all(self.significant(a, b) for a in above for b in below)
-            else:
-                raise InputError(f"groups must be 'boundaries' or 'strict', got {method!r}")
-            if new:
-                groups.append([order[k]])
-            else:
-                groups[-1].append(order[k])
+        groups = significance_groups(
+            self.scores, self.higher_is_better, self.significance(), method or self.groups, self.order()
+        )
         return [[self.systems[i] for i in g] for g in groups]
 
     def pair_class(self, i: int, j: int) -> str:
@@ -377,10 +385,18 @@ class PairwiseResult(Result):
         from .report import Table
 
         ths = self.gain_thresholds(band=band, percentile=percentile)
-        unit = " (points)" if self.display_scale == 100 else ""
+        unit = f" ({self.gain_unit})"
         classes = self.pair_classes()
-        rows = tuple((t.pair_class, t.display(self.display_scale), t.n_comparisons, t.warning or "") for t in ths)
-        notes = [t.describe(self.display_scale) for t in ths]
+        rows = tuple(
+            (
+                pair_class_name(t.pair_class),
+                t.display(self.display_scale, self.gain_unit),
+                t.n_comparisons,
+                t.warning or "",
+            )
+            for t in ths
+        )
+        notes = [t.describe(self.display_scale, self.gain_unit) for t in ths]
         if len(classes) == 1:
             notes.append(
                 "every pair is unlabeled (give labels= / --label SYSTEM=GROUP for same/different-group thresholds)"
@@ -426,7 +442,10 @@ class PairwiseResult(Result):
 
         t = self.tables(band=band, percentile=percentile)[0]
         lines = [t.title, format_table(t.rows, t.header)]
-        lines += [th.describe(self.display_scale) for th in self.gain_thresholds(band=band, percentile=percentile)]
+        lines += [
+            th.describe(self.display_scale, self.gain_unit)
+            for th in self.gain_thresholds(band=band, percentile=percentile)
+        ]
         lines += list(t._notes())
         return "\n".join(lines) + "\n"
 
@@ -479,14 +498,14 @@ class PairwiseResult(Result):
             if len(classes) == 1 and cls == "unlabeled":
                 label = f"all pairs ({int(sel.sum())}), unlabeled"
             else:
-                label = f"{cls} ({int(sel.sum())})"
+                label = f"{pair_class_name(cls)} ({int(sel.sum())})"
             r_, l_ = scatter_clipped(
                 ax, gains[sel], conf[sel], xmax=xmax, ymin=ymin, s=14, alpha=0.7, color=colours[cls], label=label
             )
             n_right += r_
             n_low += l_
         ax.axhline(1 - self.alpha, color="grey", lw=0.8, ls="--", label=f"p = {self.alpha:g}")
-        unit = " points" if scale == 100 else ""
+        unit = self.gain_unit
         if thr_all.threshold is not None:
             n_in = thr_all.n_comparisons
             ax.axvline(
@@ -494,10 +513,10 @@ class PairwiseResult(Result):
                 color="black",
                 lw=0.9,
                 ls=":",
-                label=f"gain threshold {thr_all.display(scale)}{unit}"
+                label=f"gain threshold {thr_all.display(scale, unit)} {unit}"
                 + (f" (only {n_in} in band)" if thr_all.warning else f" (n = {n_in})"),
             )
-        xlabel = f"{self.metric} gain" + (" (points)" if scale == 100 else "")
+        xlabel = f"{self.metric} gain ({unit})"
         if xmax is not None:
             ax.set_xlim(0, xmax * 1.02)
             xlabel += f"\naxis cut at {xmax:.3g}: {n_right} pair(s) with larger gains (confidence ~1) drawn on the edge"
@@ -549,8 +568,10 @@ class PairwiseResult(Result):
         Each cell [row i, column j] holds the p-value of the test of system j against system i,
         written in the cell (``annotate``; default up to 30 systems), with ``*`` and bold type
         where it is below ``alpha``; a black outline surrounds the blocks of cells that are not
-        significant (with the diagonal), so groups of systems that do not differ stand out. The
-        colour scale is logarithmic, from the smallest p (at most 1/(B + 1)) to 1.
+        significant (with the diagonal): no pair within an outlined block differs significantly.
+        The colour scale is logarithmic and spans the p-values shown, from the smallest one to 1
+        (``alpha`` marked on the colour bar). Names set the margins and the tick font (long
+        names get a smaller one); the numbers in the cells keep one size.
         """
         from matplotlib.colors import LogNorm
 
@@ -561,7 +582,9 @@ class PairwiseResult(Result):
         annotate = n <= 30 if annotate is None else annotate
         cell = 0.42 if annotate else 0.24
         names = [self.systems[i] for i in order]
-        label_in = max(len(x) for x in names) * 0.075 + 0.35
+        longest = max(len(x) for x in names)
+        tick_fs = 7.0 if longest <= 18 else max(4.5, 7.0 * 18 / longest)
+        label_in = longest * tick_fs * 0.56 / 72 + 0.3
         own = ax is None
         if own:
             side = max(2.4, cell * n)
@@ -569,19 +592,19 @@ class PairwiseResult(Result):
             ax = fig.add_subplot()
         else:
             fig = ax.figure
-        finite = m[np.isfinite(m)]
-        floor = 1.0 / (self.n_resamples + 1)
-        vmin = min(floor, float(finite.min())) if finite.size and finite.min() > 0 else floor
+        finite = m[np.isfinite(m) & (m > 0)]
+        # the colour scale spans the p-values shown (a Holm-adjusted p is far above 1/(B + 1))
+        vmin = float(finite.min()) if finite.size and finite.min() < 1 else min(self.alpha, 0.5)
         shown = np.where(np.isfinite(m), np.clip(m, vmin, 1.0), np.nan)
         cmap = plt.get_cmap("viridis_r").with_extremes(bad="lightgrey")
         im = ax.imshow(shown, cmap=cmap, norm=LogNorm(vmin=vmin, vmax=1.0))
-        ax.set_xticks(range(n), names, rotation=90, fontsize=7)
-        ax.set_yticks(range(n), names, fontsize=7)
+        ax.set_xticks(range(n), names, rotation=90, fontsize=tick_fs)
+        ax.set_yticks(range(n), names, fontsize=tick_fs)
         ax.set_xlabel("system j (tested against the row)", fontsize="small")
         ax.set_ylabel("system i", fontsize="small")
         sig = np.isfinite(m) & (m < self.alpha)
         np.fill_diagonal(sig, False)
-        fs = 7 if n <= 8 else 6 if n <= 15 else 4.5
+        fs = 6.5  # a cell is 0.42 in wide whatever the number of systems
         if annotate:
             for a in range(n):
                 for b in range(n):
@@ -623,10 +646,19 @@ class PairwiseResult(Result):
 
             ax.add_collection(LineCollection(segs, colors="black", linewidths=1.6, capstyle="projecting"))
         what = f"{self.correction}-adjusted p" if adjusted and self.correction != "none" else "p"
-        fig.colorbar(im, ax=ax, label=f"{what} (log scale)", shrink=0.8)
+        cbar = fig.colorbar(im, ax=ax, label=f"{what} (log scale)", shrink=0.8)
+        ticks = {vmin, 1.0} | {10.0**k for k in range(-12, 1) if vmin * 1.5 < 10.0**k < 0.7}
+        if vmin < self.alpha < 1:
+            cbar.ax.axhline(self.alpha, color="black", lw=1.2)
+            ticks.add(self.alpha)
+        ticks_l = sorted(ticks)
+        cbar.set_ticks(ticks_l, labels=[f"{t:.2g}" + (" (alpha)" if t == self.alpha else "") for t in ticks_l])
+        cbar.ax.minorticks_off()
+        cbar.ax.tick_params(labelsize=7)
         title = (
             f"{self.metric}: {what}-values of all pairs ({self.variant} bootstrap, B = {self.n_resamples:,})\n"
-            f"* p < {self.alpha:g};  outlined: blocks with p >= {self.alpha:g} (systems that do not differ)"
+            f"* p < {self.alpha:g};  outlined: blocks of cells with p >= {self.alpha:g} "
+            "(no pair within a block differs significantly)"
         )
         if own:
             fig.suptitle(title, fontsize="medium" if n > 8 else "small")
@@ -663,6 +695,58 @@ def gain_threshold(
     return out
 
 
+# --------------------------------------------------------------------------- ranking
+def _order(scores: np.ndarray, higher_is_better: bool) -> list[int]:
+    key = -np.asarray(scores) if higher_is_better else np.asarray(scores)
+    return [int(i) for i in np.argsort(key, kind="stable")]
+
+
+def rank_ranges(scores: Any, higher_is_better: bool, significant: np.ndarray) -> list[tuple[int, int]]:
+    """Each system's possible ranks, 1 + #significantly better .. S − #significantly worse, from
+    the observed ``scores`` and ``significant[i, j]`` (systems i and j differ): the one rule of
+    :class:`PairwiseResult` and :func:`sigfast.leaderboard`."""
+    sc = np.asarray(scores, dtype=np.float64)
+    s = sc.shape[0]
+    sig = np.asarray(significant, dtype=bool).copy()
+    np.fill_diagonal(sig, False)
+    j_better = (sc[None, :] > sc[:, None]) == higher_is_better  # [i, j]: j is better than i
+    better = np.sum(sig & j_better, axis=1)
+    worse = np.sum(sig & ~j_better, axis=1)
+    return [(1 + int(b), s - int(w)) for b, w in zip(better, worse)]
+
+
+def significance_groups(
+    scores: Any, higher_is_better: bool, significant: np.ndarray, method: str, order: list[int] | None = None
+) -> list[list[int]]:
+    """Groups of system indices, best first (the rules of :meth:`PairwiseResult.clusters`), from the
+    observed ``scores`` and ``significant[i, j]``; O(S²) for the boundaries rule."""
+    if method not in ("boundaries", "strict"):
+        raise InputError(f"groups must be 'boundaries' or 'strict', got {method!r}")
+    order = order if order is not None else _order(np.asarray(scores), higher_is_better)
+    sig = np.asarray(significant, dtype=bool)[np.ix_(order, order)]
+    s = len(order)
+    groups: list[list[int]] = [[order[0]]]
+    if method == "boundaries":
+        # a boundary below rank k: no pair (above, below) of the rectangle [:k, k:] is non-significant
+        miss = np.zeros((s + 1, s + 1), dtype=np.int64)
+        miss[1:, 1:] = np.cumsum(np.cumsum(~sig, axis=0), axis=1)
+        for k in range(1, s):
+            rect = miss[k, s] - miss[k, k]
+            if rect == 0:
+                groups.append([order[k]])
+            else:
+                groups[-1].append(order[k])
+        return groups
+    start = 0
+    for k in range(1, s):
+        if sig[start:k, k].any():
+            groups.append([order[k]])
+            start = k
+        else:
+            groups[-1].append(order[k])
+    return groups
+
+
 # --------------------------------------------------------------------------- API
 @checked_keywords
 def pairwise(
@@ -678,7 +762,8 @@ def pairwise(
     correction: str = "holm",
     alpha: float = 0.05,
     mode: Literal["shared", "independent"] = "shared",
-    resampling: Literal["auto", "items", "distinct"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    clusters: Any = None,
     backend: Any = "local",
     shard_size: int = PAIR_BLOCK,
     labels: Mapping[str, str] | None = None,
@@ -688,6 +773,7 @@ def pairwise(
     stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
+    draws: Literal["sigfast", "sacrebleu"] = "sigfast",
     **metric_params: Any,
 ) -> PairwiseResult:
     """Paired bootstrap tests of every pair of systems.
@@ -704,6 +790,10 @@ def pairwise(
     65,536) and every backend gives the same bytes. ``labels`` maps systems to
     a group (research group or model type) and ``combinations`` names system
     combinations, for :func:`gain_threshold` and the confidence-vs-gain plot.
+    ``clusters`` (one key per item; default: the statistics' own, see
+    :func:`sigfast.paired_bootstrap`) draws whole clusters, shared by all systems.
+    ``draws="sacrebleu"`` resamples with sacrebleu's draws (see :func:`sigfast.paired_bootstrap`):
+    every pair then has sacrebleu's p-value of that pair.
     ``stream`` picks the random stream version (as in :func:`sigfast.paired_bootstrap`).
     """
     from .executor import request, run
@@ -720,6 +810,7 @@ def pairwise(
         seed=seed,
         pvalue=pvalue,
         resampling=resampling,
+        clusters=clusters,
         nan_policy=nan_policy,
         stream=stream,
         n_threads=n_threads,
@@ -731,6 +822,7 @@ def pairwise(
         labels=labels,
         combinations=combinations,
         groups=groups,
+        draws=draws,
     )
     result: PairwiseResult = run(req, progress)
     return result

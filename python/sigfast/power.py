@@ -30,7 +30,16 @@ from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcn
 from .exceptions import InputError
 from .results import Result
 
-__all__ = ["SampleSizeResult", "bootstrap_power", "bootstrap_sample_size", "mcnemar_power", "mcnemar_sample_size"]
+__all__ = [
+    "BenchmarkPower",
+    "SampleSizeResult",
+    "bootstrap_power",
+    "bootstrap_sample_size",
+    "items_needed",
+    "mcnemar_power",
+    "mcnemar_sample_size",
+    "minimum_detectable_difference",
+]
 
 
 @dataclass(frozen=True)
@@ -576,3 +585,211 @@ def _pool_fields(x: Any, y: Any, metric: Any, params: dict[str, Any]) -> dict[st
     name = metric if isinstance(metric, str) or metric is None else getattr(metric, "name", "custom")
     label = f"{name or 'mean'}" + (f"[{','.join(f'{k}={v}' for k, v in sorted(params.items()))}]" if params else "")
     return {"metric": label, "data": hash_data(np.asarray(x), np.asarray(y))}
+
+
+# --------------------------------------------------------------------------
+# analytic power for a benchmark: clustered items, paired models
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BenchmarkPower(Result):
+    """The smallest difference two models must differ by to be detected on a benchmark
+    (:func:`minimum_detectable_difference`), or the items a target difference needs
+    (:func:`items_needed`), under the normal model of the paired mean difference.
+
+    ``standard_error`` is that of the difference of the two models' mean scores on
+    ``n_items`` items: sqrt(sd_difference² · design_effect / n_items).
+    """
+
+    question: str
+    difference: float
+    n_items: int
+    n_clusters: float
+    cluster_size: float
+    icc: float
+    correlation: float
+    sd_x: float
+    sd_y: float
+    sd_difference: float
+    design_effect: float
+    standard_error: float
+    alpha: float
+    power: float
+
+    @property
+    def signature(self) -> str:
+        from .signature import build
+
+        return build(
+            self.question,
+            variant="normal-paired",
+            alt="two-sided",
+            alpha=self.alpha,
+            power=self.power,
+            items=self.n_items,
+            cluster_size=self.cluster_size,
+            icc=self.icc,
+            correlation=self.correlation,
+            sd=(self.sd_x, self.sd_y),
+        )
+
+    def _text(self) -> str:
+        what = (
+            f"a difference of {self.difference:.4g} is detected"
+            if self.question == "minimum_detectable_difference"
+            else f"a difference of {self.difference:.4g} needs"
+        )
+        clusters = (
+            f" in {self.n_clusters:g} clusters of {self.cluster_size:g} (ICC {self.icc:g}, design effect "
+            f"{self.design_effect:.4g})"
+            if self.cluster_size != 1
+            else ""
+        )
+        return (
+            f"{what} with power {self.power:g} at alpha {self.alpha:g} (two-sided) on {self.n_items} items{clusters}; "
+            f"paired correlation {self.correlation:g}, SE of the difference {self.standard_error:.4g}\n"
+            f"  {self.signature}\n"
+        )
+
+
+def _benchmark_model(
+    sd: float | None,
+    sd_y: float | None,
+    accuracy: float,
+    correlation: float,
+    cluster_size: float,
+    icc: float,
+    alpha: float,
+    power: float,
+) -> tuple[float, float, float, float, float]:
+    """(sd_x, sd_y, sd of the per-item difference, design effect, z_{1-α/2} + z_{power})."""
+    from .classical import _ndtri
+
+    def finite(name: str, v: Any, lo: float, hi: float, lo_open: bool = False, hi_open: bool = False) -> float:
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} must be a number, got {v!r}") from None
+        bad = not math.isfinite(f) or f < lo or f > hi or (lo_open and f == lo) or (hi_open and f == hi)
+        if bad:
+            left, right = "(" if lo_open else "[", ")" if hi_open else "]"
+            raise InputError(f"{name} must be in {left}{lo:g}, {hi:g}{right}, got {v!r}")
+        return f
+
+    a = finite("alpha", alpha, 0.0, 1.0, True, True)
+    pw = finite("power", power, 0.0, 1.0, True, True)
+    if sd is None:
+        acc = finite("accuracy", accuracy, 0.0, 1.0, True, True)
+        sx = math.sqrt(acc * (1.0 - acc))
+    else:
+        sx = finite("sd", sd, 0.0, math.inf, True)
+    sy = sx if sd_y is None else finite("sd_y", sd_y, 0.0, math.inf, True)
+    rho = finite("correlation", correlation, -1.0, 1.0)
+    m = finite("cluster_size", cluster_size, 1.0, math.inf)
+    r = finite("icc", icc, 0.0, 1.0)
+    var_d = sx * sx + sy * sy - 2.0 * rho * sx * sy
+    if var_d <= 0:
+        raise InputError(
+            "the two models' scores are perfectly correlated with equal spread: their difference has no variance"
+        )
+    deff = 1.0 + (m - 1.0) * r
+    return sx, sy, math.sqrt(var_d), deff, _ndtri(1.0 - a / 2.0) + _ndtri(pw)
+
+
+def minimum_detectable_difference(
+    n_items: int,
+    *,
+    sd: float | None = None,
+    sd_y: float | None = None,
+    accuracy: float = 0.5,
+    correlation: float = 0.0,
+    cluster_size: float = 1,
+    icc: float = 0.0,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> BenchmarkPower:
+    """The smallest difference of two models' mean scores that a two-sided paired test at ``alpha``
+    detects with probability ``power`` on ``n_items`` items (Miller 2024, §5).
+
+    The per-item score has standard deviation ``sd`` (model x) and ``sd_y`` (model y, default
+    ``sd``); without ``sd``, scores are right/wrong with accuracy ``accuracy`` (sd = √(a(1−a));
+    the default 0.5 is the most variable). ``correlation``: between the two models' scores on an
+    item (models tend to find the same items hard: the higher, the smaller the detectable
+    difference). Items come in clusters of ``cluster_size`` whose per-item differences have
+    intra-cluster correlation ``icc``; the design effect is 1 + (cluster_size − 1)·icc. Then
+
+        SE = √((sd_x² + sd_y² − 2·correlation·sd_x·sd_y) · design_effect / n_items),
+        MDD = (z_{1−α/2} + z_{power}) · SE.
+    """
+    from .executor import check_int
+
+    n = check_int("n_items", n_items, 1)
+    sx, sy, sdd, deff, z = _benchmark_model(sd, sd_y, accuracy, correlation, cluster_size, icc, alpha, power)
+    se = sdd * math.sqrt(deff / n)
+    return BenchmarkPower(
+        "minimum_detectable_difference",
+        z * se,
+        n,
+        n / float(cluster_size),
+        float(cluster_size),
+        float(icc),
+        float(correlation),
+        sx,
+        sy,
+        sdd,
+        deff,
+        se,
+        float(alpha),
+        float(power),
+    )
+
+
+def items_needed(
+    difference: float,
+    *,
+    sd: float | None = None,
+    sd_y: float | None = None,
+    accuracy: float = 0.5,
+    correlation: float = 0.0,
+    cluster_size: float = 1,
+    icc: float = 0.0,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> BenchmarkPower:
+    """The items (a whole number of clusters of ``cluster_size``) on which a two-sided paired test at
+    ``alpha`` detects a difference of ``difference`` with probability ``power``: the smallest n with
+    :func:`minimum_detectable_difference` (same model and parameters) at most ``difference``,
+    n = ⌈(z_{1−α/2} + z_{power})² · sd_difference² · design_effect / difference²⌉, rounded up to
+    whole clusters."""
+    try:
+        delta = abs(float(difference))
+    except (TypeError, ValueError):
+        raise InputError(f"difference must be a number, got {difference!r}") from None
+    if not (math.isfinite(delta) and delta > 0):
+        raise InputError(f"difference must be a finite non-zero number, got {difference!r}")
+    sx, sy, sdd, deff, z = _benchmark_model(sd, sd_y, accuracy, correlation, cluster_size, icc, alpha, power)
+    need = (z * sdd / delta) ** 2 * deff
+    m = float(cluster_size)
+    if need > _MAX_ITEMS:
+        raise InputError(f"a difference of {delta:g} needs more than 2^40 items under this model")
+    n = max(1, math.ceil(need * (1.0 - 1e-12)))  # a rounding error must not add an item
+    if m.is_integer():
+        n = max(math.ceil(n / m), 1) * int(m)
+    se = sdd * math.sqrt(deff / n)
+    return BenchmarkPower(
+        "items_needed",
+        delta,
+        n,
+        n / m,
+        m,
+        float(icc),
+        float(correlation),
+        sx,
+        sy,
+        sdd,
+        deff,
+        se,
+        float(alpha),
+        float(power),
+    )

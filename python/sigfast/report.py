@@ -6,7 +6,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EXTENSIONS", "STYLES", "Table", "format_result", "format_table", "latex_escape", "render_tables"]
+__all__ = [
+    "EXTENSIONS",
+    "STYLES",
+    "Table",
+    "format_result",
+    "format_table",
+    "latex_escape",
+    "markdown_escape",
+    "render_tables",
+]
 
 
 def _fmt_score(scale: int, v: float) -> str:
@@ -24,21 +33,23 @@ def format_result(r: Any) -> str:
     """A readable block for one PairedTestResult."""
     scale = r.display_scale
     unit = " (x100)" if scale == 100 else ""
+    delta_label = f"delta ({r.systems[1]} - {r.systems[0]})"
+    w = max(20, len(str(r.systems[0])), len(str(r.systems[1])), len(delta_label))
     lines = [
         f"{r.test.replace('_', ' ')} ({r.variant}, {r.alternative}), metric {r.metric}{unit}, {r.n_items} items",
-        f"  {r.systems[0]:<20} {_fmt_score(scale, r.score_x):>10}"
+        f"  {r.systems[0]:<{w}} {_fmt_score(scale, r.score_x):>10}"
         + (
             f"   [{_fmt_score(scale, r.score_x_interval.low)}, {_fmt_score(scale, r.score_x_interval.high)}]"
             if r.score_x_interval
             else ""
         ),
-        f"  {r.systems[1]:<20} {_fmt_score(scale, r.score_y):>10}"
+        f"  {r.systems[1]:<{w}} {_fmt_score(scale, r.score_y):>10}"
         + (
             f"   [{_fmt_score(scale, r.score_y_interval.low)}, {_fmt_score(scale, r.score_y_interval.high)}]"
             if r.score_y_interval
             else ""
         ),
-        f"  delta (y - x)        {scale * r.statistic:>+10.4f}"
+        f"  {delta_label:<{w}} {scale * r.statistic:>+10.4f}"
         + (
             f"   {int(100 * r.confidence_level)}% CI [{scale * r.confidence_interval.low:+.4f}, "
             f"{scale * r.confidence_interval.high:+.4f}]"
@@ -61,9 +72,16 @@ def _n_used(r: Any) -> str:
     return f"{n_valid} defined (of {r.n_resamples})"
 
 
+def markdown_escape(s: Any) -> str:
+    """A markdown table cell: ``|`` escaped (``\\|``), line breaks as spaces."""
+    return str(s).replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", " ").replace("\n", " ")
+
+
 def format_table(rows: Sequence[Sequence[Any]], header: Sequence[str], markdown: bool = False) -> str:
-    """A fixed-width (or markdown) table."""
+    """A fixed-width (or markdown) table; markdown cells are escaped (:func:`markdown_escape`)."""
     cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
+    if markdown:
+        cells = [[markdown_escape(c) for c in row] for row in cells]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     if markdown:
         out = [

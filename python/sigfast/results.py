@@ -198,6 +198,8 @@ class PairedTestResult(Result):
     #: ``nan_policy="omit"`` dropped undefined ones).
     n_valid: int | None = None
     nan_policy: str = "raise"
+    #: Clusters resampled (whole clusters drawn or swapped), or None when items were.
+    n_clusters: int | None = None
 
     @property
     def winner(self) -> str | None:

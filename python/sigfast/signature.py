@@ -115,14 +115,19 @@ def format_part(provenance: Mapping[str, Any] | None) -> str:
     return Part(f"{provenance['format']}[{_params(opts)}]" if opts else str(provenance["format"]))
 
 
-def data_hash(stats: Any) -> str:
-    """The first 12 hex digits of a SHA-256 over the statistics (values, systems, statistic names)."""
+def data_hash(stats: Any, clusters: Any = None) -> str:
+    """The first 12 hex digits of a SHA-256 over the statistics (values, systems, statistic names)
+    and, when whole clusters were resampled, the cluster assignment (the items' dense cluster codes:
+    which items go together, whatever the keys are called)."""
     h = hashlib.sha256()
     values = np.ascontiguousarray(np.asarray(stats.values, dtype=np.float64))
     h.update(str(values.shape).encode())
     h.update(values.tobytes())
     h.update("\x1f".join(map(str, stats.systems)).encode())
     h.update("\x1f".join(map(str, stats.stat_names)).encode())
+    if clusters is not None:
+        codes = np.ascontiguousarray(np.asarray(getattr(clusters, "codes", clusters), dtype=np.uint32))
+        h.update(b"clusters" + str(codes.shape).encode() + codes.tobytes())
     return h.hexdigest()[:12]
 
 
@@ -211,14 +216,17 @@ def units_fields(units: Any) -> dict[str, Any]:
     }
 
 
-def build(test: str, *, stats: Any = None, metric: Any = None, units: Any = None, **fields: Any) -> str:
+def build(
+    test: str, *, stats: Any = None, metric: Any = None, units: Any = None, clusters: Any = None, **fields: Any
+) -> str:
     """The signature of a result of ``test``: the one builder every result uses.
 
     ``stats`` (a :class:`~sigfast.Statistics`) adds the format with its
     options, the item count and the data hash; ``metric`` (a resolved
     :class:`~sigfast.metrics.Metric`, or a list of metric names) adds the metric with its
     parameters; ``units`` (labelled units) adds format, view, alignment, unit count and a
-    hash of the labels. Other fields (``variant``, ``alt``, ``resampling``, ``B``,
+    hash of the labels; ``clusters`` (the :class:`~sigfast.clusters.Clusters` resampled) joins the
+    data hash. Other fields (``variant``, ``alt``, ``resampling``, ``B``,
     ``seed``, ``conf``, ``correction``, ``p``, ``stream``, ``view``, ``data``, ...) are
     added as given (a ``data`` that is not a string is hashed with :func:`hash_data`);
     None values are left out. ``stream`` (a stream version number, or its name) is added
@@ -239,7 +247,7 @@ def build(test: str, *, stats: Any = None, metric: Any = None, units: Any = None
     if stats is not None:
         f["format"] = format_part(getattr(stats, "provenance", None))
         f.setdefault("items", str(stats.n_items))
-        f["data"] = data_hash(stats)
+        f["data"] = data_hash(stats, clusters)
     if "stream" not in f and ("B" in f or "seed" in f):
         f["stream"] = stream_name(int(_native.STREAM_VERSION))
     keys = [k for k in _ORDER if k in f] + sorted(k for k in f if k not in _ORDER)
@@ -312,5 +320,10 @@ def for_request(req: Any, test: str, **fields: Any) -> str:
     if req.nan_policy != "raise":
         f["nan"] = req.nan_policy
     f["stream"] = req.stream
+    if req.clusters is not None:
+        f.setdefault("resampling", req.clusters.label)
+    if getattr(req, "draws", "sigfast") != "sigfast":  # explicit draws: their source names the stream
+        f["draws"] = req.draws
+        f["stream"] = "numpy-pcg64-choice"
     f.update(fields)
-    return build(test, stats=req.stats, metric=req.metric, **f)
+    return build(test, stats=req.stats, metric=req.metric, clusters=req.clusters, **f)

@@ -39,12 +39,14 @@ def paired_bootstrap(
     alternative: Literal["two-sided", "greater", "less"] | None = None,
     confidence_level: float = 0.95,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
-    resampling: Literal["auto", "items", "distinct"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
     stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
+    draws: Literal["sigfast", "sacrebleu"] = "sigfast",
     **metric_params: Any,
 ) -> PairedTestResult:
     """Paired bootstrap test of system ``y`` against baseline ``x``.
@@ -81,7 +83,15 @@ def paired_bootstrap(
         ``"items"`` draws n indices per resample; ``"distinct"`` draws
         multinomial counts over distinct statistic rows (the same
         distribution at a cost that follows distinct rows); ``"auto"`` uses
-        distinct rows when there are at most n/32 of them.
+        distinct rows when there are at most n/32 of them, or whole clusters when the
+        statistics carry cluster keys (``"clusters"``: see ``clusters``).
+    clusters
+        One cluster key per item (a document, a passage, a question pair): each resample draws
+        G whole clusters (with replacement) instead of n items, paired across the two systems,
+        and the metric sees the drawn clusters' items (a mean divides by their count). Default:
+        the statistics' own keys (``Statistics.provenance["clusters"]``, which the LLM log
+        readers fill from ``-o cluster=FIELD``), unless ``resampling="items"``. The signature
+        records ``resampling:clusters(G,field)`` and hashes the assignment with the data.
     nan_policy
         Resamples on which the metric is undefined (an item statistic of constant
         values, a callable returning NaN): ``"raise"`` (default) stops with an error;
@@ -91,6 +101,13 @@ def paired_bootstrap(
         The random stream version (``None``: the default, 2). Every version stays
         selectable: ``stream=1`` reproduces results whose signature says
         ``stream:...v1`` (sigfast before stream version 2), bit for bit.
+    draws
+        Where the resampled items come from: ``"sigfast"`` (default), sigfast's own
+        counter-based stream; ``"sacrebleu"``, sacrebleu 2.x's draws
+        (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, seed 12345 unless
+        ``SACREBLEU_SEED`` says otherwise: pass that as ``seed``). With
+        ``variant="sacrebleu"`` and ``n_resamples=1000`` it gives sacrebleu's own
+        ``--paired-bs`` p-value. Metrics on summed statistics only.
     progress
         None (a bar on a terminal for long runs), True, False, or a callable
         ``(done, total)`` called about ten times a second.
@@ -119,10 +136,12 @@ def paired_bootstrap(
         confidence_level=confidence_level,
         pvalue=pvalue,
         resampling=resampling,
+        clusters=clusters,
         nan_policy=nan_policy,
         stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
+        draws=draws,
     )
     result: PairedTestResult = run(req, progress)
     return result
@@ -140,6 +159,7 @@ def permutation_test(
     seed: int = DEFAULT_SEED,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
     pvalue: Literal["plus_one", "raw"] = "plus_one",
+    clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
     stream: int | None = None,
     n_threads: int | None = None,
@@ -157,6 +177,11 @@ def permutation_test(
     never 0. ``alternative`` refers to δ = metric(y) − metric(x). Resampled
     δ within 100 ulps of the observed δ count as ties (as in scipy).
 
+    ``clusters`` (one key per item; default: the statistics' own, see
+    :func:`paired_bootstrap`) swaps whole clusters: every item of a swapped cluster
+    trades its two systems' statistics, and ``"exact"``/``"auto"`` count clusters
+    (all 2^G arrangements for G ≤ 20 clusters under ``"auto"``).
+
     Other parameters are as in :func:`paired_bootstrap`. Results on fewer than
     ``MIN_ITEMS`` (10) items carry a warning in ``warnings``.
     """
@@ -173,6 +198,7 @@ def permutation_test(
         n_resamples=n_resamples,
         seed=seed,
         pvalue=pvalue,
+        clusters=clusters,
         nan_policy=nan_policy,
         stream=stream,
         n_threads=n_threads,

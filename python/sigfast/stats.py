@@ -10,7 +10,10 @@ import numpy as np
 
 from .exceptions import InputError
 
-__all__ = ["Statistics"]
+__all__ = ["PER_ITEM", "Statistics"]
+
+#: Provenance entries that hold one entry per item (cluster keys; per-sample values by system).
+PER_ITEM = ("clusters", "samples")
 
 
 def _as_float_array(a: Any, what: str) -> np.ndarray:
@@ -238,10 +241,43 @@ class Statistics:
         return self.replace(values=self.values[idx], systems=tuple(self.systems[i] for i in idx))
 
     def replace(self, **changes: Any) -> Statistics:
-        """A copy with some fields changed (``values``, ``systems``, ``item_ids``, ...), checked anew."""
+        """A copy with some fields changed (``values``, ``systems``, ``item_ids``, ...), checked anew.
+
+        Per-item provenance (cluster keys, per-sample values: :data:`PER_ITEM`) describes the
+        items it was read with: when ``values`` holds another number of items or ``item_ids``
+        change, it is dropped (and its names kept in ``provenance["stale"]``, so that a clustered
+        test asks for the new items' clusters instead of resampling items unawares); :meth:`take`
+        keeps it with the items."""
         from dataclasses import replace
 
+        if "provenance" not in changes and any(k in self.provenance for k in PER_ITEM):
+            n = np.shape(changes["values"])[1] if "values" in changes and np.ndim(changes["values"]) == 3 else None
+            ids_changed = "item_ids" in changes and changes["item_ids"] != self.item_ids
+            if (n is not None and n != self.n_items) or ids_changed:
+                prov = {k: v for k, v in self.provenance.items() if k not in PER_ITEM}
+                prov["stale"] = tuple(k for k in PER_ITEM if k in self.provenance)
+                changes["provenance"] = prov
         return replace(self, **changes)
+
+    def take(self, idx: Any) -> Statistics:
+        """The statistics of the items at ``idx`` (indices, repeats allowed), in that order, with
+        their ids and their per-item provenance (cluster keys, per-sample values)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        if idx.ndim != 1 or idx.size == 0:
+            raise InputError("an item subset must be a non-empty 1-D list of indices")
+        if idx.min() < -self.n_items or idx.max() >= self.n_items:
+            raise InputError(f"item index out of range for {self.n_items} items")
+        idx = idx % self.n_items
+        prov = dict(self.provenance)
+        if "clusters" in prov:
+            keys = prov["clusters"]
+            prov["clusters"] = tuple(keys[i] for i in idx)
+        if "samples" in prov:
+            prov["samples"] = {k: np.asarray(v)[idx] for k, v in prov["samples"].items()}
+        ids = None if self.item_ids is None else tuple(self.item_ids[i] for i in idx)
+        from dataclasses import replace
+
+        return replace(self, values=np.ascontiguousarray(self.values[:, idx, :]), item_ids=ids, provenance=prov)
 
     def totals(self) -> np.ndarray:
         """Column sums per system, summed in item order: shape (systems, statistics)."""

@@ -21,7 +21,7 @@ fn input(m: impl Into<String>) -> PyErr {
 
 /// An item statistic from the metric registry, with its label: unknown names,
 /// invalid parameters and metrics of summed statistics are `MetricError`s.
-fn statistic(
+pub(super) fn statistic(
     py: Python<'_>,
     name: &str,
     params: &HashMap<String, f64>,

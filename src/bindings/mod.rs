@@ -18,6 +18,7 @@ pub(crate) mod errors;
 use errors::{enter, quick, to_py, MetricError, Names};
 
 mod aso_py;
+mod cluster_py;
 mod evalb_py;
 mod meta_py;
 mod rouge_py;
@@ -957,5 +958,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     meta_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
+    cluster_py::register(m)?;
     Ok(())
 }

@@ -13,8 +13,11 @@
 //!
 //! The module is split along what it holds: [`pack`] (exact packing of the
 //! statistics, distinct columns and rows), [`kernels`] (the summing loops,
-//! scalar and AVX2), [`bootstrap`] (the bootstrap and its drivers) and
-//! [`swap`] (approximate randomization and exact permutation).
+//! scalar and AVX2), [`bootstrap`] (the bootstrap and its drivers),
+//! [`swap`] (approximate randomization and exact permutation) and
+//! [`clusters`] (the same tests drawing or swapping whole clusters of items:
+//! a [`Clusters`] value holds the assignment, so cluster resampling is not a
+//! [`Resampling`] variant but its own set of drivers).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -25,6 +28,7 @@ use crate::rng::Version;
 use crate::{Error, Result};
 
 mod bootstrap;
+mod clusters;
 mod gemm;
 mod items;
 mod pack;
@@ -32,6 +36,11 @@ mod swap;
 
 pub use bootstrap::{
     bootstrap_sums, bootstrap_values, bootstrap_values_range, draw_count_floor, Bootstrap,
+};
+pub use clusters::{
+    cluster_bootstrap_sums, cluster_bootstrap_values, cluster_item_bootstrap_values,
+    cluster_item_permutation_values, cluster_permutation_values, cluster_swap_values_range,
+    Clusters,
 };
 pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block};
 pub use swap::{

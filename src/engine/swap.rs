@@ -247,7 +247,7 @@ impl Swapper {
 /// Swap sums of the job's resamples (or, `exact`, arrangements), block by
 /// block; `finish(row, sums)` turns each resample's sums (`2k`) into its
 /// output row (`stride`).
-fn swap_blocks(
+pub(super) fn swap_blocks(
     sw: &Swapper,
     stride: usize,
     exact: bool,

@@ -259,7 +259,10 @@ def format_pairwise(p: Any, style: str = "text") -> str:
     if style == "json":
         return p.to_json(indent=2)
     n = len(p.names)
-    short = [f"S{i + 1}" for i in range(n)]
+    # columns headed by the names when the table fits in 120 characters; else by codes S1..Sn, each
+    # row saying its code once ("S1 name"), so no long name is printed twice on a line
+    fits = sum(max(len(x), 6) + 2 for x in p.names) + max(len(x) for x in p.names) + 9 <= 120
+    short = list(p.names) if fits else [f"S{i + 1}" for i in range(n)]
     out = [
         _title(
             f"Pairwise: % of units labeled differently (upper right) and Δaccuracy "
@@ -270,7 +273,7 @@ def format_pairwise(p: Any, style: str = "text") -> str:
     ]
     rows = []
     for i in range(n):
-        r = [f"{short[i]} {p.names[i]}", _pct(p.accuracy[i])]
+        r = [p.names[i] if fits else f"{short[i]} {p.names[i]}", _pct(p.accuracy[i])]
         for j in range(n):
             if i == j:
                 r.append("—")

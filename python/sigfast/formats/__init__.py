@@ -30,6 +30,7 @@ from typing import Any
 
 from ..exceptions import InputError
 from ._base import MISSING, FormatSpec, ItemStats, Option, Parsed, Punct, ScoreReport, Units, UnitTable
+from ._logs import runs_in
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -46,6 +47,7 @@ __all__ = [
     "detect_format",
     "named_systems",
     "parse",
+    "runs_in",
     "score",
     "spec",
     "specs",
@@ -159,18 +161,24 @@ def _stem(p: str) -> str:
     return stem if stem and 1 < len(ext) <= 8 else name
 
 
-def system_names(paths: Sequence[Any]) -> list[str]:
-    """Short stable names for system files: the file name without its extension (and ``.gz``).
+def system_names(paths: Sequence[Any], *, shorten: bool = True) -> list[str]:
+    """Short stable names for system files: the file name without its extension (and ``.gz``),
+    less what every name shares.
 
-    A name depends only on its own path, never on the other files given,
-    except where two files would get the same name (``AntNLP/en_ewt.conllu``
-    and ``BOUN/en_ewt.conllu``): then those files are named by their folder
-    (``AntNLP``, ``BOUN``), failing that ``folder/stem``, failing that by
-    their paths as given (the same file twice: ``a``, ``a #2``). ``NAME=PATH``
-    names a system explicitly.
+    With ``shorten`` (default), the parts that all the names begin or end with, cut at ``.``,
+    ``_`` or a space, are dropped: ``newstest2021.de-en.hyp.Facebook-AI.en`` and
+    ``newstest2021.de-en.hyp.UEdin.en`` are ``Facebook-AI`` and ``UEdin``;
+    ``benepar_gum_news.mrg`` and ``stanza_gum_news.mrg`` are ``benepar`` and ``stanza``
+    (a ``-`` does not cut: ``VolcTrans-AT`` stays whole). One file keeps its whole stem.
+    Where two files have the same stem (``AntNLP/en_ewt.conllu`` and
+    ``BOUN/en_ewt.conllu``) those files are named by their folder (``AntNLP``, ``BOUN``),
+    failing that ``folder/stem``, failing that by their paths as given (the same file twice:
+    ``a``, ``a #2``). ``NAME=PATH`` names a system explicitly.
     """
     strs = [str(p) for p in paths]
     names = [_stem(p) for p in strs]
+    if shorten and len(names) > 1 and not _duplicates(names):
+        names = _drop_common_parts(names)
     for rename in (lambda p, n: _parent(p), lambda p, n: f"{_parent(p)}/{_stem(p)}"):
         dup = _duplicates(names)
         if dup:
@@ -184,6 +192,23 @@ def system_names(paths: Sequence[Any]) -> list[str]:
         seen[n] = seen.get(n, 0) + 1
         out.append(n if seen[n] == 1 else f"{n} #{seen[n]}")
     return out
+
+
+def _drop_common_parts(names: Sequence[str]) -> list[str]:
+    """Drop the leading and trailing parts (cut at ``.``, ``_`` or a space) that every name has,
+    keeping at least one part of each."""
+    import re
+
+    heads = [re.split(r"(?<=[._ ])", n) for n in names]  # "a.b.c" -> ["a.", "b.", "c"]
+    k = 0
+    while all(len(h) > k + 1 for h in heads) and len({h[k] for h in heads}) == 1:
+        k += 1
+    names = ["".join(h[k:]) for h in heads]
+    tails = [re.split(r"(?=[._ ])", n) for n in names]  # "b.c" -> ["b", ".c"]
+    j = 0
+    while all(len(t) > j + 1 for t in tails) and len({t[-1 - j] for t in tails}) == 1:
+        j += 1
+    return ["".join(t[: len(t) - j]) for t in tails]
 
 
 def _duplicates(names: Sequence[str]) -> set[str]:
@@ -217,7 +242,10 @@ def named_systems(systems: Any, names: Sequence[str] | None = None) -> tuple[lis
             else:
                 given.append("")
                 paths.append(s)
-        auto = system_names([p for n, p in zip(given, paths) if not n]) if paths else []
+        unnamed = [p for n, p in zip(given, paths) if not n]
+        auto = system_names(unnamed) if paths else []
+        if set(auto) & {n for n in given if n}:  # a short name taken by a NAME=PATH: the longer names
+            auto = system_names(unnamed, shorten=False)
         it = iter(auto)
         given = [n or next(it) for n in given]
     if names is not None:

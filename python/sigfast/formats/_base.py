@@ -534,6 +534,9 @@ class Parsed:
         if key not in first.stats:
             key = self._by_registry_name(key, first)
         items = [r.stats[key] for r in reports]
+        for it in items:  # a join may mark a metric it cannot give (e.g. pass@K of partial credit)
+            if "unusable" in it.extra:
+                raise InputError(str(it.extra["unusable"]))
         n0, k0 = items[0].values.shape
         for n, it in zip(self.names[1:], items[1:]):
             n1, k1 = it.values.shape

@@ -37,7 +37,8 @@ clustered and repeated-sample inference:
     has fewer samples), whose mean (or the harness's reduction) is the item's
     value; present when some item has more than one sample.
 ``"sample_reducer"``
-    how an item's samples make its value (``"mean"`` unless the log says).
+    how an item's samples make its value (``"mean"`` unless the log says, or ``"pass@K"`` with
+    ``-o reducer=pass@K``: :func:`sigfast.samples.pass_at_k`).
 ``"task"``, ``"harness"``
     the task and the harness that made the logs.
 ``"intersect"``
@@ -74,6 +75,7 @@ __all__ = [
     "open_text",
     "read_json",
     "report",
+    "runs_in",
 ]
 
 #: Options every log reader takes.
@@ -91,6 +93,13 @@ COMMON_OPTIONS = (
         False,
         help="test the items all logs share when they hold different items (with a warning and the counts), "
         "instead of refusing them",
+    ),
+    Option(
+        "reducer",
+        str,
+        "mean",
+        help="how an item's samples (generations, epochs) make its value: mean, or pass@K (Chen et al. 2021's "
+        "unbiased estimator, from pass/fail samples; needs K samples per item)",
     ),
 )
 
@@ -347,6 +356,11 @@ def join(
                     "different task setups, so their items are not the same test"
                 )
     common = _common_ids(runs, names, bool(options.get("intersect", False)))
+    reducer = str(options.get("reducer") or "mean")
+    if reducer != "mean":
+        from ..samples import check_reducer
+
+        check_reducer(reducer)  # a bad name fails here, before any log is reduced
     index = [{i: k for k, i in enumerate(r.ids)} for r in runs]
     order = [np.fromiter((ix[i] for i in common), dtype=np.int64, count=len(common)) for ix in index]
     _check_fields(runs, names, common, order)
@@ -371,10 +385,20 @@ def join(
             st = rep.stats[m]
             extra = dict(extra_common)
             samples = {n: rr.samples[m][oo] for n, rr, oo in zip(names, runs, order) if m in rr.samples}
+            values = st.values[o]
             if samples:
                 extra["samples"] = samples
                 extra["sample_reducer"] = first.sample_reducer
-            stats[m] = dataclasses.replace(st, values=st.values[o], extra=extra)
+            if reducer != "mean":  # pass@K from the samples (one sample: the item's own value)
+                from ..samples import reduce
+
+                mine = rr_samples(rep, m, o)
+                try:
+                    values = reduce(mine if mine is not None else values, reducer)[:, None]
+                except InputError as e:  # this metric cannot be reduced so; the others can
+                    extra["unusable"] = f"{rep.system}: {m} with -o reducer={reducer}: {e}"
+                extra["sample_reducer"] = reducer
+            stats[m] = dataclasses.replace(st, values=values, extra=extra)
         out.append(
             dataclasses.replace(
                 rep, stats=stats, item_ids=tuple(common), warnings=tuple(rep.warnings) + tuple(warnings)
@@ -385,6 +409,12 @@ def join(
     for w in dict.fromkeys(warnings):
         _w.warn(w, LogWarning, stacklevel=3)
     return tuple(out)
+
+
+def rr_samples(rep: ScoreReport, metric: str, order: np.ndarray) -> np.ndarray | None:
+    """One report's per-sample values of ``metric`` in the joined order, if it has several per item."""
+    run: LogRun = rep.log
+    return run.samples[metric][order] if metric in run.samples else None
 
 
 def name_systems(reports: Sequence[ScoreReport], names: Sequence[str], explicit: Sequence[bool]) -> tuple[str, ...]:
@@ -477,3 +507,72 @@ def _short(v: Any) -> str:
 
 def path_text(p: Any) -> str:
     return str(Path(str(p)))
+
+
+# --------------------------------------------------------------------------------------------
+# a folder of runs (one per system)
+
+_RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
+
+
+def runs_in(path: str | os.PathLike[str], fmt: str) -> list[str]:
+    """The runs of several systems in one folder of logs of format ``fmt``, one path per system,
+    sorted: what ``sigfast pairwise DIR`` (and :func:`sigfast.read`) takes as the systems.
+
+    * ``lm-eval``: the ``--output_path`` folder, one sub-folder per model holding
+      ``samples_<task>_<time>.jsonl``;
+    * ``lighteval``: the output folder (or its ``details/``), one sub-folder per model;
+    * ``helm``: a suite's runs folder, one sub-folder per run (``per_instance_stats.json``);
+    * ``inspect``: the log folder, one ``.eval`` or ``.json`` log per model;
+    * ``records``: one ``.jsonl``, ``.json``, ``.csv``, ``.tsv`` or ``.parquet`` file (gzipped or not)
+      per system.
+
+    A path that is one run already is returned as it is. No runs: an InputError naming the folder.
+    """
+    from . import spec
+
+    name = spec(fmt).name
+    p = Path(os.fspath(path))
+    if not p.is_dir():
+        if p.exists():
+            return [str(p)]
+        raise FormatError("no such file or folder", path=str(p))
+
+    def dirs(base: Path, pred: Any) -> list[Path]:
+        return sorted(d for d in base.iterdir() if d.is_dir() and pred(d))
+
+    def files(base: Path, suffixes: tuple[str, ...]) -> list[Path]:
+        return sorted(f for f in base.iterdir() if f.is_file() and f.name.removesuffix(".gz").endswith(suffixes))
+
+    try:
+        if name == "lm-eval":
+            from .lmeval import _samples_in
+
+            found = [p] if _samples_in(p) else dirs(p, _samples_in)
+        elif name == "lighteval":
+            from .lighteval import _DATE, _details_in
+
+            def run(d: Path) -> bool:
+                return bool(_details_in(d)) or any(
+                    x.is_dir() and _DATE.match(x.name) and _details_in(x) for x in d.iterdir()
+                )
+
+            base = p / "details" if (p / "details").is_dir() else p
+            found = [p] if run(p) else dirs(base, run)
+        elif name == "helm":
+
+            def run(d: Path) -> bool:
+                return any((d / f).is_file() for f in ("per_instance_stats.json", "per_instance_stats.json.gz"))
+
+            found = [p] if run(p) else dirs(p, run)
+        elif name == "inspect":
+            found = files(p, (".eval", ".json"))
+        elif name == "records":
+            found = files(p, _RECORD_SUFFIXES)
+        else:
+            raise InputError(f"format {name!r} has no folder of runs; give its files one per system")
+    except OSError as e:
+        raise FormatError(f"cannot list the folder: {e.strerror or e}", path=str(p)) from None
+    if not found:
+        raise InputError(f"{p}: no {name} runs in the folder (see sigfast.formats.runs_in for the layouts it reads)")
+    return [str(f) for f in found]

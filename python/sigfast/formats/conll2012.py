@@ -29,14 +29,16 @@ reproduce: ``ScoreReport.text`` is sigfast's summary (the counts, then P, R, F1 
 percent with two decimals). :mod:`sigfast.analysis.coref` builds the diff (Tuggener 2017,
 Table 8) and the recall upper bound (Table 11) on the same classification.
 
-Option ``criterion``: ``"any"`` (default) or ``"nominal"``.
+Option ``criterion``: ``"any"`` (default) or ``"nominal"``. Option ``cluster="doc"``: the parts
+of one document (``(NAME); part NNN`` share ``NAME``) form one cluster, which the tests draw or
+swap as a whole (``Statistics.provenance["clusters"]``, see :mod:`sigfast.clusters`).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -255,10 +257,21 @@ def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.2f}" if b else "0.00"
 
 
-def score_conll2012(gold: Any, system: Any, *, criterion: str = "any") -> ScoreReport:
+def document_name(part_name: str) -> str:
+    """The document of a CoNLL-2012 part: ``NAME`` of ``(NAME); part NNN`` (the whole name otherwise)."""
+    m = _PART.fullmatch(part_name.strip())
+    return m.group(1) if m else part_name
+
+
+_PART = re.compile(r"\((.*)\);\s*part\s+\d+")
+
+
+def score_conll2012(gold: Any, system: Any, *, criterion: str = "any", cluster: str | None = None) -> ScoreReport:
     """ARCS counts and scores of one response against the key, per document (see the module docstring)."""
     if criterion not in CRITERIA:
         raise InputError(f"criterion must be 'any' or 'nominal', not {criterion!r}")
+    if cluster not in (None, "doc"):
+        raise InputError(f"cluster must be 'doc' (the parts of one document), not {cluster!r}")
     kd, kn = read_conll2012(gold, "key")
     rd, rn = read_conll2012(system, "response")
     check_docs(kd, kn, rd, rn)
@@ -279,6 +292,9 @@ def score_conll2012(gold: Any, system: Any, *, criterion: str = "any") -> ScoreR
     scores = {
         k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0]) for k, st in stats.items()
     }
+    if cluster == "doc":  # the parts of one document resampled together
+        extra = {"clusters": tuple(document_name(d.name) for d in kd), "cluster_field": "doc"}
+        stats = {k: replace(st, extra=extra) for k, st in stats.items()}
     t = [int(x) for x in v.sum(0)]
     text = (
         f"ARCS ({criterion} antecedent), {n} document(s): TP {t[0]}  WL {t[1]}  FN {t[2]}  FP {t[3]}\n"
@@ -314,6 +330,15 @@ SPECS = (
                 "any",
                 "antecedent criterion: any key antecedent, or the closest nominal one (Tuggener 2017)",
                 choices=CRITERIA,
+            ),
+            Option(
+                "cluster",
+                str,
+                None,
+                "doc: the parts ('(NAME); part NNN') of one document form a cluster, drawn or swapped together by "
+                "the tests (Statistics.provenance['clusters'])",
+                choices=("doc",),
+                nullable=True,
             ),
         ),
         aliases=("conll12", "coref"),

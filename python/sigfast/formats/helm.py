@@ -199,6 +199,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'helm' reads the gold from the runs; give the run folders only")
     options.pop("intersect", None)  # used by the join
+    options.pop("reducer", None)  # used by the join
     return _logs.report(_logs.guarded("helm", system, read_run, **options), "helm")
 
 

@@ -331,6 +331,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'inspect' reads the gold from the logs; give the log files only")
     options.pop("intersect", None)  # used by the join
+    options.pop("reducer", None)  # used by the join
     return _logs.report(_logs.guarded("inspect", system, read_log, **options), "inspect")
 
 

@@ -212,6 +212,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'lighteval' reads the gold from the details; give the details files or folders only")
     options.pop("intersect", None)  # used by the join
+    options.pop("reducer", None)  # used by the join
     return _logs.report(_logs.guarded("lighteval", system, read_run, **options), "lighteval")
 
 

@@ -290,6 +290,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'lm-eval' reads the gold from the logs; give the run folders or samples files only")
     options.pop("intersect", None)  # used by the join
+    options.pop("reducer", None)  # used by the join
     return _logs.report(_logs.guarded("lm-eval", system, read_run, **options), "lm-eval")
 
 

@@ -67,6 +67,10 @@ several metrics; sacrebleu cannot print chrF and chrF++ in one call, so with
 both the alignment spans their lines too. The
 signature names sacrebleu 2.6.0, the version whose numbers these are.
 Tokenization and n-gram counting run in Rust (``sigfast._native``).
+
+Option ``docs``: a file of one document id per segment (the shared WMT21 data keeps no document
+ids; WMT's xml files carry them). The clustered tests then resample whole documents
+(``Statistics.provenance["clusters"]``, see :mod:`sigfast.clusters`).
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ import math
 import os
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -82,7 +87,17 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, decode_utf8, display, read_file_bytes, split_lines
+from ._base import (
+    FormatSpec,
+    ItemStats,
+    Option,
+    ScoreReport,
+    decode_utf8,
+    display,
+    read_file_bytes,
+    read_text,
+    split_lines,
+)
 
 __all__ = ["SACREBLEU_VERSION", "SPECS", "read_segments", "score_mt"]
 
@@ -273,8 +288,10 @@ def score_mt(
     ter_no_punct: bool = False,
     ter_asian_support: bool = False,
     ter_case_sensitive: bool = False,
+    docs: Any = None,
 ) -> ScoreReport:
-    """Score one system file against one or more reference files like sacrebleu."""
+    """Score one system file against one or more reference files like sacrebleu; ``docs``: a file of
+    one document id per segment, whose documents the clustered tests resample whole."""
     if metric is None:
         metric = _METRICS
     metrics = [m.strip() for m in metric.split(",")] if isinstance(metric, str) else list(metric)
@@ -412,6 +429,9 @@ def score_mt(
             counts=met.counts,
             item_metric_params=item_params,
         )
+    if docs is not None:
+        ids = _document_ids(docs, n)
+        stats = {k: replace(st, extra={"clusters": ids, "cluster_field": "doc"}) for k, st in stats.items()}
     return ScoreReport(
         format="mt",
         gold=", ".join(display(p) for p in ref_paths),
@@ -422,6 +442,20 @@ def score_mt(
         default_metric=metrics[0],
         reference_json=details,
     )
+
+
+def _document_ids(path: Any, n: int) -> tuple[str, ...]:
+    """One document id per segment, from a file of one id per line (WMT's document ids)."""
+    text, name = read_text(path, "document ids")
+    ids = tuple(ln.strip() for ln in split_lines(text.rstrip("\n")))
+    if len(ids) != n:
+        raise FormatError(
+            f"{len(ids)} document ids for {n} segments; give one document id per segment, line by line", path=name
+        )
+    for i, d in enumerate(ids, 1):
+        if not d:
+            raise FormatError("an empty document id; every segment needs one", path=name, line=i)
+    return ids
 
 
 def _json(name: str, value: float, width: int, sig: str, verbose: str | None = None) -> dict[str, Any]:
@@ -457,6 +491,14 @@ SPECS = (
             Option("ter_no_punct", bool, False, "TER: remove punctuation (--ter-no-punct)"),
             Option("ter_asian_support", bool, False, "TER: CJK characters as tokens (--ter-asian-support)"),
             Option("ter_case_sensitive", bool, False, "TER: keep case (--ter-case-sensitive)"),
+            Option(
+                "docs",
+                "path",
+                None,
+                "a file of one document id per segment (WMT's document ids): the clustered tests resample whole "
+                "documents (Statistics.provenance['clusters'])",
+                nullable=True,
+            ),
         ),
         aliases=("sacrebleu", "bleu", "translation"),
         metrics=_METRICS,

@@ -245,6 +245,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'records' reads per-item scores; give the system files only")
     options.pop("intersect", None)  # used by the join
+    options.pop("reducer", None)  # used by the join
     layout = options.pop("layout", None)
 
     def read(path: Any, **opts: Any) -> _logs.LogRun:

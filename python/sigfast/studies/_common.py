@@ -27,8 +27,7 @@ def subset(stats: Statistics, idx: Any) -> Statistics:
         raise InputError("an item subset must be a non-empty 1-D list of indices")
     if idx.min() < 0 or idx.max() >= stats.n_items:
         raise InputError(f"item index out of range for {stats.n_items} items")
-    ids = None if stats.item_ids is None else tuple(stats.item_ids[i] for i in idx)
-    return stats.replace(values=np.ascontiguousarray(stats.values[:, idx, :]), item_ids=ids)
+    return stats.take(idx)
 
 
 def check_int(name: str, v: Any, lo: int) -> int:

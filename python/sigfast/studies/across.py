@@ -157,6 +157,16 @@ def proportion_counts(stats: Statistics) -> np.ndarray | None:
     return None
 
 
+def _oracle_counts(stats: Statistics) -> np.ndarray | None:
+    """The oracle ensemble's (successes, trials) (Gorman & Bedrick 2019, Figure 1: a unit is right when
+    any system gets it right) when the items are 0/1 units (tokens), else None."""
+    try:
+        x = binary_outcomes(stats)
+    except InputError:
+        return None
+    return np.array([float(x.max(axis=0).sum()), float(x.shape[1])])
+
+
 def _item_scores(stats: Statistics) -> np.ndarray:
     if stats.values.shape[2] == 1:
         return stats.values[:, :, 0]
@@ -281,6 +291,21 @@ class AcrossSplitsResult(Result):
     standard_n_items: int | None = None
     #: A hash of the per-split statistics (:func:`sigfast.signature.hash_data`).
     data: str = ""
+    #: The oracle ensemble's (successes, trials) on each split (K x 2) and on the standard split, when
+    #: the items are 0/1 units (:func:`_oracle_counts`), else None.
+    oracle: np.ndarray | None = None
+    standard_oracle: np.ndarray | None = None
+
+    @property
+    def gain_unit(self) -> str:
+        """The unit score differences are shown in (:func:`sigfast.metrics.gain_unit`)."""
+        from ..metrics import gain_unit
+
+        return gain_unit(self.metric, self.display_scale)
+
+    def oracle_scores(self) -> np.ndarray | None:
+        """The oracle ensemble's accuracy on each split, or None (:attr:`oracle`)."""
+        return None if self.oracle is None else self.oracle[:, 0] / self.oracle[:, 1]
 
     @property
     def n_splits(self) -> int:
@@ -301,6 +326,12 @@ class AcrossSplitsResult(Result):
         if c is None:
             return None
         lo, hi = wilson_interval(int(round(c[0])), int(round(c[1])), self.confidence)
+        return float(lo), float(hi)
+
+    def _wilson_of(self, counts: np.ndarray) -> tuple[float, float]:
+        from ..intervals import wilson_interval
+
+        lo, hi = wilson_interval(int(round(counts[0])), int(round(counts[1])), self.confidence)
         return float(lo), float(hi)
 
     def per_split(self) -> list[dict[str, Any]]:
@@ -430,6 +461,14 @@ class AcrossSplitsResult(Result):
                 "standard": None
                 if self.standard_scores is None
                 else {"n_items": self.standard_n_items, "systems": self.standard()},
+                "oracle": None
+                if self.oracle is None
+                else {
+                    "scores": list(self.oracle_scores()),  # type: ignore[arg-type]
+                    "standard": None
+                    if self.standard_oracle is None
+                    else float(self.standard_oracle[0] / self.standard_oracle[1]),
+                },
             }
         )
 
@@ -490,7 +529,8 @@ class AcrossSplitsResult(Result):
         from ..report import Table, _fmt_p, _fmt_score
 
         scale = self.display_scale
-        unit = " (points)" if scale == 100 else ""
+        u = self.gain_unit
+        unit = f" ({u})"
         pct = f"{round(100 * self.confidence)}% Wilson"
         ranges = self.score_ranges()
         order = sorted(
@@ -502,20 +542,42 @@ class AcrossSplitsResult(Result):
                 _fmt_score(scale, ranges[s]["mean"]),
                 _fmt_score(scale, ranges[s]["min"]),
                 _fmt_score(scale, ranges[s]["max"]),
-                _fmt_gain(scale, ranges[s]["range"]),
+                _fmt_gain(scale, ranges[s]["range"], u),
                 f"{ranges[s]['best_rank']}-{ranges[s]['worst_rank']}",
             ]
             for s in order
         ]
+        orc = self.oracle_scores()
+        if orc is not None:
+            rows.append(
+                [
+                    "(oracle ensemble)",
+                    _fmt_score(scale, float(orc.mean())),
+                    _fmt_score(scale, float(orc.min())),
+                    _fmt_score(scale, float(orc.max())),
+                    _fmt_gain(scale, float(orc.max() - orc.min()), u),
+                    "-",
+                ]
+            )
         head = (
             f"{len(self.systems)} systems on {self.n_splits} splits, {self.test} test"
             f"{f' ({self.variant}, {self.sidedness})' if self.variant else f' ({self.sidedness})'}, "
             f"{self.correction} over {self.family}, alpha {self.alpha:g}"
         )
-        t1 = Table(("system", "mean", "min", "max", f"range{unit}", "ranks"), tuple(tuple(r) for r in rows), title=head)
+        t1 = Table(
+            ("system", "mean", "min", "max", f"range{unit}", "ranks"),
+            tuple(tuple(r) for r in rows),
+            title=head,
+            notes=(
+                ("oracle ensemble: a unit is right when any system gets it right (Gorman & Bedrick 2019, Figure 1)",)
+                if orc is not None
+                else ()
+            ),
+        )
         out = [t1]
         std = self.standard()
         if std is not None:
+            wil = self.standard_counts is not None  # no Wilson column when there is no proportion
             srows = []
             for e in sorted(std, key=lambda e: e["standard_rank"]):
                 ci = e["wilson"]
@@ -523,7 +585,7 @@ class AcrossSplitsResult(Result):
                     (
                         e["system"],
                         _fmt_score(scale, e["standard"]),
-                        "" if ci is None else _ci(scale, ci),
+                        *((("" if ci is None else _ci(scale, ci)),) if wil else ()),
                         e["standard_rank"],
                         _fmt_score(scale, e["random_min"]),
                         _fmt_score(scale, e["random_mean"]),
@@ -531,9 +593,27 @@ class AcrossSplitsResult(Result):
                         f"{e['random_best_rank']}-{e['random_worst_rank']}",
                     )
                 )
+            if self.standard_oracle is not None and orc is not None:
+                so = self.standard_oracle
+                ci = self._wilson_of(so)
+                srows.append(
+                    (
+                        "(oracle ensemble)",
+                        _fmt_score(scale, float(so[0] / so[1])),
+                        *((_ci(scale, ci),) if wil else ()),
+                        "-",
+                        _fmt_score(scale, float(orc.min())),
+                        _fmt_score(scale, float(orc.mean())),
+                        _fmt_score(scale, float(orc.max())),
+                        "-",
+                    )
+                )
             notes = []
-            if self.standard_counts is None:
-                notes.append(f"no Wilson interval: {self.metric} is not a proportion of units")
+            if not wil:
+                notes.append(
+                    f"no Wilson column: {self.metric} is not a proportion of units (Wilson intervals need "
+                    "successes out of trials: 0/1 units or accuracy counts)"
+                )
             else:
                 notes.append(f"Wilson score interval on the standard split's units ({pct})")
             out.append(
@@ -541,7 +621,7 @@ class AcrossSplitsResult(Result):
                     (
                         "system",
                         "standard",
-                        pct,
+                        *((pct,) if wil else ()),
                         "rank",
                         "random min",
                         "random mean",
@@ -567,7 +647,7 @@ class AcrossSplitsResult(Result):
             row = [
                 a,
                 b,
-                _fmt_gain(scale, abs(r["mean_delta"])),
+                _fmt_gain(scale, abs(r["mean_delta"]), u),
                 f"{better_on}/{self.n_splits}",
                 f"{wins_a}/{self.n_splits}",
                 f"{wins_b}/{self.n_splits}",
@@ -575,7 +655,7 @@ class AcrossSplitsResult(Result):
             ]
             if "standard_delta" in r:
                 sd = r["standard_delta"] if a_is_j else -r["standard_delta"]
-                row += [("+" if sd >= 0 else "") + _fmt_gain(scale, sd), _fmt_p(r["standard_pvalue"])]
+                row += [("+" if sd >= 0 else "") + _fmt_gain(scale, sd, u), _fmt_p(r["standard_pvalue"])]
             pairs.append(row)
         pairs.sort(key=lambda row: -float(row[2]))
         if max_rows is not None:
@@ -602,6 +682,7 @@ class AcrossSplitsResult(Result):
         t2 = Table(phead, tuple(tuple(p) for p in pairs), title="pairs, largest mean gain first", notes=tuple(pnotes))
         out.append(t2)
         prow = []
+        wil = self.counts is not None  # the Wilson and correct/units columns only for proportions
         for e in self.per_split():
             ci = e["wilson"]
             prow.append(
@@ -609,20 +690,33 @@ class AcrossSplitsResult(Result):
                     e["split"],
                     e["system"],
                     _fmt_score(scale, e["score"]),
-                    "" if e["successes"] is None else f"{e['successes']}/{e['trials']}",
-                    "" if ci is None else _ci(scale, ci),
+                    *(
+                        (
+                            "" if e["successes"] is None else f"{e['successes']}/{e['trials']}",
+                            "" if ci is None else _ci(scale, ci),
+                        )
+                        if wil
+                        else ()
+                    ),
                     e["rank"],
                 )
             )
-        prow.sort(key=lambda r: (r[0], r[5]))
+        prow.sort(key=lambda r: (r[0], r[-1]))
         t3 = Table(
-            ("split", "system", self.metric + (" x100" if scale == 100 else ""), "correct/units", pct, "rank"),
+            (
+                "split",
+                "system",
+                self.metric + (" x100" if scale == 100 else ""),
+                *(("correct/units", pct) if wil else ()),
+                "rank",
+            ),
             tuple(prow),
-            title="each system on each split, with the Wilson interval of its accuracy",
+            title="each system on each split" + (", with the Wilson interval of its accuracy" if wil else ""),
             notes=(
                 f"Wilson score interval ({pct}) of correct/units, the proportion McNemar's test compares"
-                if self.counts is not None
-                else f"no Wilson interval: {self.metric} is not a proportion of units",
+                if wil
+                else f"no Wilson columns: {self.metric} is not a proportion of units (Wilson intervals need "
+                "successes out of trials: 0/1 units or accuracy counts)",
             ),
         )
         out.append(t3)
@@ -639,40 +733,62 @@ class AcrossSplitsResult(Result):
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """Gorman & Bedrick (2019) Figure 1: per system, the range of its scores over the random splits
         (shaded) with each split's score (dots) and, when a standard split was given, the standard split's
-        score with its Wilson interval (whiskers). Best system on top."""
+        score with its Wilson interval (whiskers). Best system on top; the last row is the oracle ensemble
+        (a unit is right when any system gets it right) when the items are 0/1 units. The legend sits
+        above the plot; the names set the left margin and their font."""
         plt = pyplot()
         scale = self.display_scale
         means = self.scores.mean(1)
         base = self.standard_scores if self.standard_scores is not None else means
         order = list(np.argsort(-base if self.higher_is_better else base, kind="stable"))
-        n = len(order)
-        fig, ax = plt.subplots(figsize=(7.2, max(3.2, 0.32 * n + 1.9)))
+        rows: list[tuple[str, np.ndarray, float | None, tuple[float, float] | None, str]] = []
+        for s in order:
+            std = None if self.standard_scores is None else float(self.standard_scores[s])
+            rows.append((self.systems[s], self.scores[s], std, self.wilson(s) if std is not None else None, "tab:blue"))
+        orc = self.oracle_scores()
+        if orc is not None:
+            so = self.standard_oracle
+            rows.append(
+                (
+                    "oracle ensemble",
+                    orc,
+                    None if so is None else float(so[0] / so[1]),
+                    None if so is None or self.standard_counts is None else self._wilson_of(so),
+                    "tab:green",
+                )
+            )
+        n = len(rows)
+        longest = max(len(r[0]) for r in rows)
+        fs = (8.0 if n <= 12 else 7.0) * min(1.0, 24 / max(longest, 1))
+        fs = max(fs, 5.0)
+        label_in = longest * fs * 0.56 / 72 + 0.25
+        fig, ax = plt.subplots(figsize=(5.6 + label_in, max(3.4, 0.32 * n + 2.2)))
         rng = np.random.default_rng(0)
-        for pos, s in enumerate(order):
+        for pos, (_name, sc, std, ci, colour) in enumerate(rows):
             y = n - 1 - pos
-            v = scale * self.scores[s]
+            first = pos == 0
+            v = scale * np.asarray(sc)
             ax.barh(
                 y,
                 v.max() - v.min(),
                 left=v.min(),
                 height=0.62,
-                color="tab:blue",
+                color=colour,
                 alpha=0.22,
                 lw=0,
-                label=f"range over {self.n_splits} random splits" if pos == 0 else None,
+                label=f"range over {self.n_splits} random splits" if first else None,
             )
             ax.scatter(
                 v,
                 y + rng.uniform(-0.2, 0.2, v.size),
                 s=5,
-                color="tab:blue",
+                color=colour,
                 alpha=0.55,
                 lw=0,
-                label="one random split" if pos == 0 else None,
+                label="one random split" if first else None,
             )
-            if self.standard_scores is not None:
-                x = scale * self.standard_scores[s]
-                ci = self.wilson(s)
+            if std is not None:
+                x = scale * std
                 err = None if ci is None else [[x - scale * ci[0]], [scale * ci[1] - x]]
                 ax.errorbar(
                     [x],
@@ -690,35 +806,40 @@ class AcrossSplitsResult(Result):
                         if ci is not None
                         else "standard split"
                     )
-                    if pos == 0
+                    if first
                     else None,
                 )
-            else:
+            elif self.standard_scores is None:
                 ax.plot(
-                    [scale * means[s]] * 2,
+                    [float(v.mean())] * 2,
                     [y - 0.31, y + 0.31],
                     color="black",
                     lw=1.4,
-                    label="mean" if pos == 0 else None,
+                    label="mean" if first else None,
                 )
-        ax.set_yticks(range(n), [self.systems[s] for s in order][::-1], fontsize=7 if n > 12 else 8)
+        if orc is not None:
+            ax.axhline(0.5, color="grey", lw=0.6, ls="--")  # the oracle row apart from the systems
+        labels = [r[0] for r in rows][::-1]
+        ax.set_yticks(range(n), labels, fontsize=fs)
+        if orc is not None:
+            ax.get_yticklabels()[0].set_fontstyle("italic")
         ax.set_ylim(-0.7, n - 0.3)
         ax.set_xlabel(self.metric + (", points" if scale == 100 else ""), fontsize="small")
         ax.grid(axis="x", lw=0.4, alpha=0.5)
         title = f"{self.metric}: {self.n_splits} random splits"
         if self.standard_scores is not None:
             title += f" and the standard split ({self.standard_n_items:,} items)"
-        ax.set_title(title + "\n(Gorman & Bedrick 2019, Figure 1)", fontsize="small")
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize="x-small", frameon=False)
+        ax.set_title(title + "\n(Gorman & Bedrick 2019, Figure 1)", fontsize="small", pad=24)
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, fontsize="x-small", frameon=False)
         fig.tight_layout()
         if path is not None:
             fig.savefig(path, dpi=150, bbox_inches="tight")
         return fig
 
 
-def _fmt_gain(scale: int, v: float) -> str:
-    """A difference as shown: points with 2 decimals for fractions, else 4 decimals."""
-    return f"{scale * v:.2f}" if scale == 100 else f"{v:.4f}"
+def _fmt_gain(scale: int, v: float, unit: str = "") -> str:
+    """A difference as shown: points with 2 decimals (fractions x100, 0-100 metrics), else 4 decimals."""
+    return f"{scale * v:.2f}" if (scale == 100 or unit == "points") else f"{v:.4f}"
 
 
 def _ci(scale: int, ci: Sequence[float]) -> str:
@@ -873,12 +994,16 @@ def across_splits(
             k_hat[i, j] = replicability(one, alpha=alpha, method="bonferroni").k_estimate
     props = [proportion_counts(st) for st in stats_list]
     counts = None if any(c is None for c in props) else np.stack(props, axis=1)  # type: ignore[arg-type]
+    orc = [_oracle_counts(st) for st in stats_list]
+    oracle = None if any(c is None for c in orc) else np.stack(orc)  # type: ignore[arg-type]
     std_scores = std_counts = std_pv = None
     if standard is not None:
         std_scores = np.asarray(m.evaluate(standard.totals(), standard.n_items))
         std_counts = proportion_counts(standard) if counts is not None else None
         std_pv = _split_pvalues(standard, test, binarize, n_resamples, sub_seed(seed, 0, 1), metric, variant, stream)
     return AcrossSplitsResult(
+        oracle=oracle,
+        standard_oracle=None if standard is None or oracle is None else _oracle_counts(standard),
         counts=counts,
         confidence=float(confidence),
         standard_scores=std_scores,

@@ -118,14 +118,17 @@ class CalibrationResult(Result):
         return out
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per (source, target, band): tests in the band, share agreeing, mean p."""
+        """One row per (source, target, band): tests in the band with a direction (``n``), the share
+        agreeing, mean p, and ``zero``: the tests in the band left out because the observed difference
+        (or the target population's) is exactly 0, so that no sign can agree."""
         out = []
         for src in self.domains:
             p = self.pvalues[src]
             for tgt in self.domains:
                 agree = self.agreement(src, tgt)
                 for lo, hi in self.bands:
-                    sel = ((p > lo) | (lo == 0)) & (p <= hi) & np.isfinite(agree)
+                    band = ((p > lo) | (lo == 0)) & (p <= hi)
+                    sel = band & np.isfinite(agree)
                     n = int(sel.sum())
                     out.append(
                         {
@@ -137,6 +140,7 @@ class CalibrationResult(Result):
                             "agree": int(np.nansum(agree[sel])),
                             "share": float(agree[sel].mean()) if n else None,
                             "mean_p": float(p[sel].mean()) if n else None,
+                            "zero": int((band & ~np.isfinite(agree)).sum()),
                         }
                     )
         return out
@@ -151,7 +155,8 @@ class CalibrationResult(Result):
                 sel = [r for r in rows if r["band"] == [lo, hi] and r["in_domain"] == want]
                 n = sum(r["n"] for r in sel)
                 a = sum(r["agree"] for r in sel)
-                entry[kind] = {"n": n, "agree": a, "share": a / n if n else None}
+                z = sum(r["zero"] for r in sel)
+                entry[kind] = {"n": n, "agree": a, "share": a / n if n else None, "zero": z}
             ps = [self.pvalues[d] for d in self.domains]
             allp = np.concatenate([x.ravel() for x in ps])
             sel = ((allp > lo) | (lo == 0)) & (allp <= hi)
@@ -169,19 +174,20 @@ class CalibrationResult(Result):
             entries = []
             for lo, hi in self.bands:
                 by_src = {
-                    r["source"]: {k: r[k] for k in ("n", "agree", "share", "mean_p")}
+                    r["source"]: {k: r[k] for k in ("n", "agree", "share", "mean_p", "zero")}
                     for r in rows
                     if r["target"] == tgt and r["band"] == [lo, hi]
                 }
                 cross = [by_src[d] for d in sources[1:]]
                 n = sum(c["n"] for c in cross)
                 a = sum(c["agree"] for c in cross)
+                z = sum(c["zero"] for c in cross)
                 entries.append(
                     {
                         "band": [lo, hi],
                         "in_domain": by_src[tgt],
                         "sources": {d: by_src[d] for d in sources},
-                        "cross_domain": {"n": n, "agree": a, "share": a / n if n else None},
+                        "cross_domain": {"n": n, "agree": a, "share": a / n if n else None, "zero": z},
                     }
                 )
             out[tgt] = entries
@@ -239,11 +245,13 @@ class CalibrationResult(Result):
         from ..report import Table
 
         cross = len(self.domains) > 1
-        head = ["p band", "mean p", "1 - mean p", "tests", "agree (in-domain)"]
+        summary = self.summary()
+        zeros = sum(e["in_domain"]["zero"] for e in summary)
+        head = ["p band", "mean p", "1 - mean p", "tests", "agree (in-domain)", "left out (difference 0)"]
         if cross:
-            head += ["tests (cross)", "agree (cross-domain)"]
+            head += ["tests (cross)", "agree (cross-domain)", "left out (cross)"]
         body = []
-        for e in self.summary():
+        for e in summary:
             lo, hi = e["band"]
             row = [
                 _band(lo, hi),
@@ -251,9 +259,10 @@ class CalibrationResult(Result):
                 "" if e["mean_p"] is None else f"{1 - e['mean_p']:.3f}",
                 e["in_domain"]["n"],
                 _pct(e["in_domain"]["share"]),
+                e["in_domain"]["zero"],
             ]
             if cross:
-                row += [e["cross_domain"]["n"], _pct(e["cross_domain"]["share"])]
+                row += [e["cross_domain"]["n"], _pct(e["cross_domain"]["share"]), e["cross_domain"]["zero"]]
             body.append(row)
         head_line = (
             f"calibration: {len(self.systems)} systems, {len(self.pairs)} pairs, {self.n_test_sets} test "
@@ -262,6 +271,8 @@ class CalibrationResult(Result):
         )
         notes: tuple[str, ...] = (
             "agree: share of tests whose sign agrees with the population's (1 - p when calibrated)",
+            f"left out: tests whose observed difference (or the population's) is exactly 0 have no sign to "
+            f"agree; they are not in 'tests' or 'agree' ({zeros} in-domain in all), but they are in 'mean p'",
         )
         if cross:
             notes += ("pooled over domains; one table per target domain follows",)
@@ -284,7 +295,11 @@ class CalibrationResult(Result):
                     tuple(thead),
                     tuple(trows),
                     title=f"target domain {tgt}: share of tests agreeing with the {tgt} population, by source domain",
-                    notes=(f"cells: share agreeing (tests); tests drawn from the source domain, m = {self.m}",),
+                    notes=(
+                        f"cells: share agreeing (tests); tests drawn from the source domain, m = {self.m}; tests "
+                        f"with a difference of exactly 0 (here or in the {tgt} population) are left out: "
+                        f"{sum(e['in_domain']['zero'] + e['cross_domain']['zero'] for e in entries)} of them",
+                    ),
                 )
             )
         return out
@@ -379,9 +394,11 @@ class CalibrationResult(Result):
     def plot_calibration(
         self, path: str | os.PathLike[str] | None = None, *, ax: Any = None, min_tests: int = 20
     ) -> Any:
-        """Share agreeing against the band's mean p, with the 1 − p line: per target domain (one colour
-        each), in-domain tests (solid) and tests from the other domains (dashed); with one domain, its
-        one curve. Bands with fewer than ``min_tests`` tests are left out (the axis label says so)."""
+        """Share agreeing against the band's mean p (log axis: the bands near 0 are most of BK's), with
+        the 1 − p line: per target domain (one colour each), in-domain tests (solid) and tests from
+        the other domains (dashed); with one domain, its one curve. Bands with fewer than
+        ``min_tests`` tests are left out (the axis label says so), as are tests with a difference of
+        exactly 0 (no sign to agree; the tables count them)."""
         from matplotlib.lines import Line2D
 
         plt = pyplot()
@@ -396,7 +413,7 @@ class CalibrationResult(Result):
         kinds = (("in_domain", "-", "o"), ("cross_domain", "--", "s")) if multi else (("in_domain", "-", "o"),)
         per = self.per_target()
         dropped = 0
-        xmax = 0.0
+        xmax, xmin = 0.0, 1.0
         for k, d in enumerate(self.domains):
             colour = colours(k % 10)
             for kind, ls, marker in kinds:
@@ -411,9 +428,12 @@ class CalibrationResult(Result):
                 if pts:
                     x, y = zip(*pts)
                     xmax = max(xmax, *x)
+                    xmin = min(xmin, *(v for v in x if v > 0), 1.0)
                     ax.plot(x, y, marker=marker, ms=3.5, color=colour, ls=ls, lw=1.3)
-        top = min(1.0, max(0.1, 1.15 * xmax))
-        xs = np.linspace(0, top, 50)
+        # a log p axis: BK's bands crowd near 0 (seven of nine below 0.1)
+        top = min(1.0, max(0.1, 1.5 * xmax))
+        bottom = 10.0 ** np.floor(np.log10(max(min(xmin, 0.01), 1e-12)))
+        xs = np.logspace(np.log10(bottom), np.log10(top), 80)
         ax.plot(xs, 1 - xs, color="grey", ls=":", lw=1.0)
         handles = [Line2D([], [], color="grey", ls=":", label="1 - p (calibrated)")]
         handles += [Line2D([], [], color=colours(k % 10), lw=2, label=d) for k, d in enumerate(self.domains)]
@@ -422,14 +442,24 @@ class CalibrationResult(Result):
                 Line2D([], [], color="black", ls="-", marker="o", ms=3.5, label="in-domain tests"),
                 Line2D([], [], color="black", ls="--", marker="s", ms=3.5, label="tests from other domains"),
             ]
-        xlabel = "p-value (band mean)"
-        if dropped:
-            xlabel += f"\n{dropped} band(s) with fewer than {min_tests} tests left out"
+        xlabel = "p-value (band mean, log scale)"
+        zeros = sum(e[kind]["zero"] for d in self.domains for e in per[d] for kind, _, _ in kinds)
+        left = [f"{dropped} band(s) with fewer than {min_tests} tests"] if dropped else []
+        left += [f"{zeros} test(s) with a difference of 0 (no sign)"] if zeros else []
+        if left:
+            xlabel += "\nleft out: " + "; ".join(left)
         ax.set_xlabel(xlabel, fontsize="small")
         ax.set_ylabel("share agreeing with the target population", fontsize="small")
-        ax.set_xlim(0, top)
-        lows = [ln.get_ydata().min() for ln in ax.get_lines() if len(ln.get_ydata())]
+        ax.set_xscale("log")
+        ax.set_xlim(bottom, top)
+        ticks = [t for t in (1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0) if bottom <= t <= top]
+        ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax.minorticks_off()
+        lows = [np.min(ln.get_ydata()) for ln in ax.get_lines() if len(ln.get_ydata())]
         ax.set_ylim(max(0.0, min(0.5, float(np.floor(min(lows, default=0.0) * 10) / 10))), 1.02)
+        for lo, _ in self.bands:  # the band edges, faint
+            if bottom < lo < top:
+                ax.axvline(lo, color="lightgrey", lw=0.6, zorder=0)
         ax.set_title(
             "calibration (BK Table 1) per target domain" if multi else "calibration (BK Table 1)", fontsize="small"
         )

@@ -164,6 +164,13 @@ class TestSizeCurve(Result):
             },
         )
 
+    @property
+    def gain_unit(self) -> str:
+        """The unit gains are shown in (:func:`sigfast.metrics.gain_unit`): points, or the metric's units."""
+        from ..metrics import gain_unit
+
+        return gain_unit(self.metric, self.scale)
+
     def gain_thresholds(self) -> list[Any]:
         """One :class:`sigfast.GainThreshold` per size (class ``"size N"``), for :meth:`GainThreshold.describe`."""
         from ..pairwise import GainThreshold
@@ -177,16 +184,16 @@ class TestSizeCurve(Result):
         """The threshold table (for every output style); thresholds in the display scale, with warnings."""
         from ..report import Table
 
-        s = self.scale
+        s, u = self.scale, self.gain_unit
 
         def f(v: float | None) -> str:
-            return "" if v is None else f"{s * v:.2f}" if s == 100 else f"{v:.4g}"
+            return "" if v is None else f"{s * v:.2f}" if (s == 100 or u == "points") else f"{v:.4g}"
 
         ths = self.gain_thresholds()
         rows = [
             [
                 t["size"],
-                th.display(s),
+                th.display(s, u),
                 t["n_in_band"],
                 f"{t['n_significant']}/{t['n_tests']}",
                 f(t["min_significant_gain"]),
@@ -195,7 +202,7 @@ class TestSizeCurve(Result):
             ]
             for t, th in zip(self.thresholds(), ths)
         ]
-        unit = " (points)" if s == 100 else ""
+        unit = f" ({u})"
         head = [
             "size",
             f"threshold{unit}",
@@ -210,7 +217,7 @@ class TestSizeCurve(Result):
             f"x {self.n_draws}, {self.variant} bootstrap B = {self.n_resamples}, seed {self.seed}; threshold = "
             f"{self.percentile:g}th percentile of gains with p in the band"
         )
-        notes = tuple(th.describe(s) for th in ths)
+        notes = tuple(th.describe(s, u) for th in ths)
         return [Table(tuple(head), tuple(tuple(r) for r in rows), title=title, notes=notes)]
 
     def table(self, markdown: bool = False) -> str:
@@ -231,19 +238,28 @@ class TestSizeCurve(Result):
         shows, per size, the threshold, the smallest significant and the largest non-significant
         gain, with a reference line ∝ 1/√size through the threshold at the largest size (the
         central limit theorem's rate); when fewer than two sizes have any of these, the figure has
-        the left panel only, never an empty one.
+        the left panel only, never an empty one. Each size's threshold and its number of comparisons
+        in the band are printed under the size on the x axis. A line breaks at a size without a value (no
+        comparison in the band, no significant or no non-significant test) rather than bridging it.
         """
         from .._plot import confidence_floor, gain_ceiling, log_ticks, scatter_clipped
 
         plt = pyplot()
         s = self.scale
-        unit = " (points)" if s == 100 else ""
+        unit = f" ({self.gain_unit})"
         ths = self.thresholds()
         gts = self.gain_thresholds()
-        thr_pts = [(t["size"], s * t["threshold"], g) for t, g in zip(ths, gts) if t["threshold"] is not None]
-        thr_pts = [x for x in thr_pts if x[1] > 0]  # log scale
-        sig_pts = [(t["size"], s * t["min_significant_gain"]) for t in ths if t["min_significant_gain"]]
-        non_pts = [(t["size"], s * t["max_nonsignificant_gain"]) for t in ths if t["max_nonsignificant_gain"]]
+
+        def positive(v: float | None) -> float:  # NaN where there is no value (or none on a log scale)
+            return s * v if v is not None and v > 0 else float("nan")
+
+        sizes = np.array(self.sizes, dtype=float)
+        thr_y = np.array([positive(t["threshold"]) for t in ths])
+        sig_y = np.array([positive(t["min_significant_gain"]) for t in ths])
+        non_y = np.array([positive(t["max_nonsignificant_gain"]) for t in ths])
+        thr_pts = [(size, y, g) for size, y, g in zip(self.sizes, thr_y, gts) if np.isfinite(y)]
+        sig_pts = [(size, y) for size, y in zip(self.sizes, sig_y) if np.isfinite(y)]
+        non_pts = [(size, y) for size, y in zip(self.sizes, non_y) if np.isfinite(y)]
         # the right panel only when it shows a curve: something at two or more sizes
         right = len({x[0] for x in thr_pts + sig_pts + non_pts}) >= 2
         if right:
@@ -288,15 +304,14 @@ class TestSizeCurve(Result):
         ax1.set_title(f"shaded: p in [{self.band[0]:g}, {self.band[1]:g}]", fontsize="small")
         ax1.legend(title="test size", fontsize="x-small", title_fontsize="x-small", loc="lower right")
         if right:
+            # NaN breaks a line: no segment bridges a size without a value
             if sig_pts:
-                x, y = zip(*sig_pts)
-                ax2.plot(x, y, color="tab:green", lw=0.8, marker="^", ms=4, label="smallest significant gain")
+                ax2.plot(sizes, sig_y, color="tab:green", lw=0.8, marker="^", ms=4, label="smallest significant gain")
             if non_pts:
-                x, y = zip(*non_pts)
-                ax2.plot(x, y, color="tab:red", lw=0.8, marker="v", ms=4, label="largest non-significant gain")
+                ax2.plot(sizes, non_y, color="tab:red", lw=0.8, marker="v", ms=4, label="largest non-significant gain")
             if thr_pts:
                 x, y, g = zip(*thr_pts)
-                ax2.plot(x, y, color="tab:blue", lw=1.4)
+                ax2.plot(sizes, thr_y, color="tab:blue", lw=1.4)
                 few = [gi.warning is not None for gi in g]
                 if not all(few):
                     ax2.scatter(
@@ -315,14 +330,6 @@ class TestSizeCurve(Result):
                         zorder=3,
                         label=f"gain threshold, on < {g[0].min_reliable} comparisons",
                     )
-                for xi, yi, gi in thr_pts:
-                    ax2.annotate(
-                        f"{yi:.2f} (n={gi.n_comparisons})",
-                        (xi, yi),
-                        fontsize=6.5,
-                        xytext=(4, 4),
-                        textcoords="offset points",
-                    )
                 if len(thr_pts) >= 2:
                     big, ref = thr_pts[-1][0], thr_pts[-1][1]
                     xs = np.array([min(self.sizes), max(self.sizes)], dtype=float)
@@ -330,9 +337,18 @@ class TestSizeCurve(Result):
             ax2.margins(x=0.12)
             ax2.set_xscale("log")
             ax2.set_yscale("log")
-            ax2.set_xticks(list(self.sizes), [str(z) for z in self.sizes], fontsize=7)
+            # each size's threshold and its comparisons in the band under the size: labels in the plot
+            # would collide with each other and with the lines
+            ticks = [
+                f"{z}\n{y:.2f}\nn={g.n_comparisons}" if np.isfinite(y) else f"{z}\n-\nn={g.n_comparisons}"
+                for z, y, g in zip(self.sizes, thr_y, gts)
+            ]
+            ax2.set_xticks(list(self.sizes), ticks, fontsize=7)
             ax2.minorticks_off()
-            ax2.set_xlabel("test-set size (items, log scale)", fontsize="small")
+            ax2.set_xlabel(
+                f"test-set size (items, log scale)\nunder each size: gain threshold{unit}, n = comparisons in the band",
+                fontsize="small",
+            )
             ax2.set_ylabel(f"gain{unit}, log scale", fontsize="small")
             ax2.set_title(
                 f"gain threshold (p in [{self.band[0]:g}, {self.band[1]:g}]) and the gains where significance "

@@ -1,0 +1,641 @@
+"""Error bars for one model and for a leaderboard (Miller 2024, "Adding Error Bars to Evals").
+
+:func:`standard_error` gives the standard error of one system's mean score, or
+of the paired difference of two systems, with its normal (CLT) interval:
+cluster-robust (CR1, :func:`sigfast.clusters.cluster_se`) when the items are
+clustered, with the iid error beside it, the design effect
+(SE_cluster / SE_iid)², the number of clusters and, where the items were
+sampled several times, the within-item share of the variance
+(:func:`sigfast.samples.variance_components`).
+
+:func:`leaderboard` gives every model's score with its standard error, its
+normal interval and its bootstrap interval (whole clusters resampled when
+the items are clustered; the executor's interval question), and tests the
+pairs of models.
+
+**Which pair tests for a leaderboard.** With S models there are S(S−1)/2
+pairs: 124,750 for 500 models. A resampling p-value is at least 1/(B+1), so
+at B = 10⁴ no pair can pass Holm's first threshold 0.05/124,750 ≈ 4·10⁻⁷,
+and a bootstrap leaderboard of that size separates nothing, however large
+the differences. What a leaderboard user needs is which models are
+distinguishable from which, controlling the chance of any false claim; so
+the default (``pairs="normal"``) tests each pair with the paired z-test on
+the cluster-robust standard error of the per-item differences (the CLT test
+Miller recommends: its p-values are not floored by B), corrected by Holm
+over all pairs, and groups models by the WMT boundary rule
+(:func:`sigfast.pairwise.significance_groups`). ``pairs="bootstrap"`` runs
+:func:`sigfast.pairwise` instead (fine for tens of models; for hundreds,
+raise B or use ``correction="bh"``, which controls the false discovery rate
+instead of the family-wise error); ``pairs="none"`` gives the intervals only.
+The normal test needs per-item scores whose mean is the metric (accuracy,
+exact match, any mean); corpus metrics (BLEU, F1 on summed counts) take
+``pairs="bootstrap"``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from ._api import checked_keywords
+from .clusters import Clusters, cluster_se
+from .exceptions import InputError
+from .metrics import Metric
+from .results import ConfidenceInterval, Result
+
+__all__ = ["Leaderboard", "StandardErrorResult", "leaderboard", "standard_error"]
+
+
+# --------------------------------------------------------------------------------------------
+# per-item scores
+
+
+def item_scores(stats: Any, m: Metric) -> np.ndarray:
+    """Per-item scores whose mean is the metric (systems × items), or an InputError for metrics
+    that are not means (the CLT error bars need them)."""
+    native = getattr(m, "native", None)
+    if native == "mean" and stats.n_stats == 1:
+        return np.asarray(stats.values[:, :, 0], dtype=np.float64)
+    if native == "accuracy" and stats.n_stats == 2 and np.all(stats.values[:, :, 1] == 1.0):
+        return np.asarray(stats.values[:, :, 0], dtype=np.float64)
+    raise InputError(
+        f"normal (CLT) standard errors are for a mean of per-item scores; {m.name} is not one (its value is "
+        "not the mean of one number per item). Use a bootstrap interval (sigfast.bootstrap_interval, which "
+        "resamples clusters too), or pairs='bootstrap'"
+    )
+
+
+def _z(confidence_level: float) -> float:
+    from .classical import _ndtri
+
+    return _ndtri(0.5 + confidence_level / 2.0)
+
+
+def _two_sided(z: float) -> float:
+    from .classical import _nsf
+
+    return min(1.0, 2.0 * _nsf(abs(z)))
+
+
+def _components(stats: Any, systems: Sequence[str]) -> Any:
+    """Variance components of one system's samples or of the difference of two, when the
+    statistics carry per-sample values."""
+    from .samples import variance_components
+
+    samples = (getattr(stats, "provenance", None) or {}).get("samples")
+    if not samples or any(s not in samples for s in systems):
+        return None
+    if len(systems) == 1:
+        return variance_components(samples[systems[0]])
+    return variance_components(samples[systems[0]], samples[systems[1]])
+
+
+# --------------------------------------------------------------------------------------------
+# one system, or a paired difference
+
+
+@dataclass(frozen=True)
+class StandardErrorResult(Result):
+    """The standard error of a mean score (``statistic="score"``) or of the paired difference of
+    two systems' means (``"difference"``: y − x), with its normal interval.
+
+    ``standard_error`` is cluster-robust (CR1) when ``n_clusters`` is set, else the iid s/√n;
+    ``se_iid`` is always the iid one, ``design_effect`` = (standard_error / se_iid)². For a
+    difference, ``zstat`` and ``pvalue`` are the two-sided normal test of no difference.
+    ``within_item_share`` (items sampled several times): the share of the variance of the items'
+    values that the sampling within items adds.
+    """
+
+    statistic: str
+    metric: str
+    systems: tuple[str, ...]
+    estimate: float
+    standard_error: float
+    se_iid: float
+    confidence_level: float
+    confidence_interval: ConfidenceInterval
+    n_items: int
+    n_clusters: int | None = None
+    cluster_field: str | None = None
+    design_effect: float | None = None
+    zstat: float | None = None
+    pvalue: float | None = None
+    within_item_share: float | None = None
+    samples_per_item: float | None = None
+    signature: str = ""
+    warnings: tuple[str, ...] = ()
+
+    def _text(self) -> str:
+        lo, hi = self.confidence_interval
+        what = " - ".join(reversed(self.systems)) if self.statistic == "difference" else self.systems[0]
+        kind = f"cluster-robust over {self.n_clusters} clusters ({self.cluster_field})" if self.n_clusters else "iid"
+        lines = [
+            f"{self.metric} {self.statistic} ({what}) = {self.estimate:.6g}, SE {self.standard_error:.6g} ({kind}), "
+            f"{100 * self.confidence_level:g}% normal interval [{lo:.6g}, {hi:.6g}]; {self.n_items} items"
+        ]
+        if self.n_clusters:
+            lines.append(f"  iid SE {self.se_iid:.6g}; design effect {self.design_effect:.4g}")
+        if self.pvalue is not None:
+            lines.append(f"  z = {self.zstat:.4g}, p = {self.pvalue:.4g} (two-sided normal test of no difference)")
+        if self.within_item_share is not None and math.isfinite(self.within_item_share):
+            lines.append(
+                f"  {self.samples_per_item:.3g} samples per item; within-item share of the variance "
+                f"{self.within_item_share:.3g}"
+            )
+        lines.extend(f"  warning: {w}" for w in self.warnings)
+        lines.append(f"  {self.signature}")
+        return "\n".join(lines) + "\n"
+
+
+@checked_keywords
+def standard_error(
+    x: Any,
+    y: Any = None,
+    *,
+    systems: tuple[Any, Any] | None = None,
+    system: Any = None,
+    clusters: Any = None,
+    confidence_level: float = 0.95,
+) -> StandardErrorResult:
+    """Standard error and normal interval of a mean score (``x``) or of the paired difference
+    y − x of two systems' means, cluster-robust when the items are clustered.
+
+    ``x``, ``y``: per-item scores (1-D), or a :class:`~sigfast.Statistics` of per-item
+    scores (``system=`` one system, ``systems=`` two). ``clusters``: one key per item;
+    default: the statistics' own (``provenance["clusters"]``, from ``-o cluster=FIELD``);
+    ``clusters=False`` gives the iid error only. The clustered error is CR1 with the
+    G/(G−1) correction (equal to statsmodels' OLS ``cov_type="cluster"`` on the per-item
+    scores, and to Inspect's ``stderr(cluster=...)``). See the module docstring.
+    """
+    from .executor import check_level, one_input, pair_inputs
+
+    cl = check_level(confidence_level)
+    pair = y is not None or systems is not None
+    stats, m = pair_inputs(x, y, systems, None, {}) if pair else one_input(x, system, None, {})
+    v = item_scores(stats, m)
+    spec = _resolve(stats, clusters)
+    values = v[1] - v[0] if pair else v[0]
+    codes = None if spec is None else spec.codes
+    est, se_iid = cluster_se(values)
+    se = cluster_se(values, codes)[1] if codes is not None else se_iid
+    z = _z(cl)
+    if pair:  # the difference of the two means, as the metric computes each
+        est = float(np.sum(v[1]) / v.shape[1] - np.sum(v[0]) / v.shape[1])
+    zstat = None
+    if pair:
+        zstat = est / se if se > 0 else (0.0 if est == 0 else math.copysign(math.inf, est))
+    comp = _components(stats, stats.systems)
+    from .signature import build
+
+    sig = build(
+        "standard_error_difference" if pair else "standard_error",
+        stats=stats,
+        metric=m,
+        clusters=spec,
+        variant="cr1" if spec is not None else "iid",
+        cluster=spec.label if spec is not None else None,
+        conf=cl,
+    )
+    warnings: tuple[str, ...] = ()
+    from .clusters import few_clusters_warning
+
+    warnings += few_clusters_warning(spec)
+    return StandardErrorResult(
+        statistic="difference" if pair else "score",
+        metric=m.name,
+        systems=tuple(stats.systems),
+        estimate=float(est),
+        standard_error=float(se),
+        se_iid=float(se_iid),
+        confidence_level=cl,
+        confidence_interval=ConfidenceInterval(float(est - z * se), float(est + z * se)),
+        n_items=stats.n_items,
+        n_clusters=None if spec is None else spec.n_clusters,
+        cluster_field=None if spec is None else spec.field,
+        design_effect=None if spec is None or se_iid == 0 else float((se / se_iid) ** 2),
+        zstat=None if zstat is None else float(zstat),
+        pvalue=_two_sided(float(zstat)) if zstat is not None else None,
+        within_item_share=None if comp is None else float(comp.within_share),
+        samples_per_item=None if comp is None else float(comp.mean_samples),
+        signature=sig,
+        warnings=warnings,
+    )
+
+
+def _resolve(stats: Any, clusters: Any) -> Clusters | None:
+    from .clusters import resolve
+
+    return resolve(stats, None if clusters is None else clusters, "auto") if clusters is not False else None
+
+
+# --------------------------------------------------------------------------------------------
+# a leaderboard
+
+
+def pair_standard_errors(values: np.ndarray, codes: np.ndarray | None) -> np.ndarray:
+    """S × S standard errors of the paired differences of S systems' mean scores (``values``:
+    systems × items): cluster-robust CR1 with ``codes``, else iid (the singleton-cluster case,
+    s_d/√n). Each pair's squared cluster sums are added in cluster order."""
+    s, n = values.shape
+    means = np.sum(values, axis=1) / n
+    resid = values - means[:, None]
+    if codes is None:
+        u = resid.T  # n × S: every item its own cluster
+        g = n
+    else:
+        g = int(codes.max()) + 1
+        u = np.zeros((g, s))
+        np.add.at(u, codes, resid.T)
+    factor = g / (g - 1) if g > 1 else math.nan
+    out = np.zeros((s, s))
+    for i in range(s - 1):
+        d = u[:, i + 1 :] - u[:, i : i + 1]
+        var = np.sum(d * d, axis=0)
+        out[i, i + 1 :] = out[i + 1 :, i] = np.sqrt(factor * var) / n
+    return out
+
+
+@dataclass(frozen=True)
+class Leaderboard(Result):
+    """Every model's score with its standard error, normal and bootstrap intervals, and (unless
+    ``pairs="none"``) the tests of every pair with the ranking and significance groups.
+
+    Arrays are by system, in ``systems`` order; pair matrices ``[i, j]`` concern δ = score(j) −
+    score(i). ``pairwise`` holds the bootstrap pairwise result when ``pairs="bootstrap"``.
+    """
+
+    systems: tuple[str, ...]
+    metric: str
+    higher_is_better: bool
+    scores: np.ndarray
+    standard_errors: np.ndarray | None
+    se_iid: np.ndarray | None
+    normal_intervals: np.ndarray | None
+    bootstrap_intervals: np.ndarray | None
+    n_items: int
+    confidence_level: float
+    pairs: str
+    correction: str
+    alpha: float
+    groups: str
+    n_resamples: int | None = None
+    seed: int | None = None
+    method: str | None = None
+    n_clusters: int | None = None
+    cluster_field: str | None = None
+    within_item_share: np.ndarray | None = None
+    delta: np.ndarray | None = field(default=None, repr=False)
+    pair_se: np.ndarray | None = field(default=None, repr=False)
+    pvalues: np.ndarray | None = field(default=None, repr=False)
+    adjusted: np.ndarray | None = field(default=None, repr=False)
+    pairwise: Any = field(default=None, repr=False)
+    display_scale: int = 1
+    signature: str = ""
+    warnings: tuple[str, ...] = ()
+
+    _hidden = ("distribution", "samples", "pairwise", "delta", "pair_se", "pvalues", "adjusted")
+
+    @property
+    def design_effects(self) -> np.ndarray | None:
+        if self.standard_errors is None or self.n_clusters is None or self.se_iid is None:
+            return None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (self.standard_errors / self.se_iid) ** 2
+
+    def order(self) -> list[int]:
+        from .pairwise import _order
+
+        return _order(self.scores, self.higher_is_better)
+
+    def significance(self) -> np.ndarray | None:
+        """``[i, j]``: whether models i and j differ after the correction (None without pair tests)."""
+        if self.pairwise is not None:
+            return np.asarray(self.pairwise.significance())
+        if self.adjusted is None:
+            return None
+        with np.errstate(invalid="ignore"):
+            return np.isfinite(self.adjusted) & (self.adjusted < self.alpha)
+
+    def rank_ranges(self) -> dict[str, tuple[int, int]] | None:
+        from .pairwise import rank_ranges
+
+        sig = self.significance()
+        return None if sig is None else dict(zip(self.systems, rank_ranges(self.scores, self.higher_is_better, sig)))
+
+    def significance_groups(self) -> list[list[str]] | None:
+        """Groups of models, best first (:func:`sigfast.pairwise.significance_groups`)."""
+        from .pairwise import significance_groups
+
+        sig = self.significance()
+        if sig is None:
+            return None
+        groups = significance_groups(self.scores, self.higher_is_better, sig, self.groups, self.order())
+        return [[self.systems[i] for i in g] for g in groups]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One tidy row per model, best first: rank, score, standard errors, intervals, design
+        effect, rank range and significance group."""
+        ranges = self.rank_ranges()
+        groups = self.significance_groups()
+        group_of = {s: k + 1 for k, g in enumerate(groups or []) for s in g}
+        deff = self.design_effects
+        out = []
+        for rank, i in enumerate(self.order(), 1):
+            name = self.systems[i]
+            row: dict[str, Any] = {"rank": rank, "system": name, "metric": self.metric, "score": float(self.scores[i])}
+            if self.standard_errors is not None:
+                row["se"] = float(self.standard_errors[i])
+                row["se_iid"] = float(self.se_iid[i])  # type: ignore[index]
+                if deff is not None:
+                    row["design_effect"] = float(deff[i])
+                row["normal_low"], row["normal_high"] = (float(v) for v in self.normal_intervals[i])  # type: ignore[index]
+            if self.bootstrap_intervals is not None:
+                row["bootstrap_low"], row["bootstrap_high"] = (float(v) for v in self.bootstrap_intervals[i])
+            if self.within_item_share is not None:
+                row["within_item_share"] = float(self.within_item_share[i])
+            if ranges is not None:
+                row["rank_low"], row["rank_high"] = ranges[name]
+                row["group"] = group_of.get(name)
+            row.update(
+                n_items=self.n_items,
+                n_clusters=self.n_clusters,
+                confidence_level=self.confidence_level,
+                signature=self.signature,
+            )
+            out.append(row)
+        return out
+
+    def comparisons(self) -> list[dict[str, Any]]:
+        """One row per unordered pair (i < j): models, δ, its standard error, p and adjusted p."""
+        if self.pairwise is not None:
+            return list(self.pairwise.comparisons())
+        if self.pvalues is None:
+            return []
+        s = len(self.systems)
+        rows = []
+        for i in range(s):
+            for j in range(i + 1, s):
+                rows.append(
+                    {
+                        "system_i": self.systems[i],
+                        "system_j": self.systems[j],
+                        "delta": float(self.delta[i, j]),  # type: ignore[index]
+                        "se": float(self.pair_se[i, j]),  # type: ignore[index]
+                        "pvalue": float(self.pvalues[i, j]),
+                        "adjusted": float(self.adjusted[i, j]),  # type: ignore[index]
+                        "significant": bool(self.adjusted[i, j] < self.alpha),  # type: ignore[index]
+                    }
+                )
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "systems": list(self.systems),
+            "metric": self.metric,
+            "higher_is_better": self.higher_is_better,
+            "n_items": self.n_items,
+            "n_clusters": self.n_clusters,
+            "cluster_field": self.cluster_field,
+            "confidence_level": self.confidence_level,
+            "pairs": self.pairs,
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "method": self.method,
+            "models": [{k: v for k, v in r.items() if k != "signature"} for r in self.rows()],
+            "groups": self.significance_groups(),
+            "warnings": list(self.warnings),
+            "signature": self.signature,
+        }
+        from .results import _plain
+
+        return _plain(out)
+
+    def tables(self) -> list[Any]:
+        from .report import Table
+
+        rows = self.rows()
+        sc = self.display_scale
+
+        def num(v: Any, scale: int = sc) -> str:
+            return "" if v is None or (isinstance(v, float) and not math.isfinite(v)) else f"{v * scale:.4g}"
+
+        head = ["rank", "system", self.metric]
+        if self.standard_errors is not None:
+            head += ["SE", "normal interval"]
+            if self.n_clusters is not None:
+                head += ["design effect"]
+        if self.bootstrap_intervals is not None:
+            head += ["bootstrap interval"]
+        if self.within_item_share is not None:
+            head += ["within-item share"]
+        if self.significance() is not None:
+            head += ["ranks", "group"]
+        body = []
+        for r in rows:
+            cells = [r["rank"], r["system"], num(r["score"])]
+            if self.standard_errors is not None:
+                cells += [num(r["se"]), f"[{num(r['normal_low'])}, {num(r['normal_high'])}]"]
+                if self.n_clusters is not None:
+                    cells += [num(r.get("design_effect"), 1)]
+            if self.bootstrap_intervals is not None:
+                cells += [f"[{num(r['bootstrap_low'])}, {num(r['bootstrap_high'])}]"]
+            if self.within_item_share is not None:
+                cells += [num(r.get("within_item_share"), 1)]
+            if "rank_low" in r:
+                cells += [f"{r['rank_low']}-{r['rank_high']}", r["group"]]
+            body.append(tuple(cells))
+        cl = f"{100 * self.confidence_level:g}%"
+        notes = [
+            f"{self.n_items} items"
+            + (
+                f" in {self.n_clusters} clusters ({self.cluster_field}): standard errors cluster-robust (CR1)"
+                if self.n_clusters
+                else ""
+            )
+            + f"; {cl} intervals"
+            + (
+                f"; bootstrap: {self.method}, B = {self.n_resamples}, seed {self.seed}"
+                if self.bootstrap_intervals is not None
+                else ""
+            )
+        ]
+        if self.pairs != "none":
+            test = (
+                "paired z-tests on the per-item differences"
+                if self.pairs == "normal"
+                else "paired bootstrap (sigfast.pairwise)"
+            )
+            notes.append(f"pairs: {test}, {self.correction} at alpha {self.alpha:g}; groups by the {self.groups} rule")
+        notes.extend(f"warning: {w}" for w in self.warnings)
+        return [Table(tuple(head), tuple(body), title="Leaderboard", notes=tuple(notes), signature=self.signature)]
+
+
+@checked_keywords
+def leaderboard(
+    data: Any,
+    *,
+    metric: Any = None,
+    systems: Sequence[str | int] | None = None,
+    clusters: Any = None,
+    confidence_level: float = 0.95,
+    bootstrap: bool = True,
+    n_resamples: int = 10_000,
+    seed: int = 12345,
+    method: Literal["percentile", "bca"] = "percentile",
+    pairs: Literal["normal", "bootstrap", "none"] = "normal",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    groups: Literal["boundaries", "strict"] = "boundaries",
+    n_threads: int | None = None,
+    **metric_params: Any,
+) -> Leaderboard:
+    """Every model's score with its standard error, normal (CLT) and bootstrap intervals, and the
+    pairs of models tested, ranked and grouped: error bars for one model (one system) or for a
+    leaderboard.
+
+    ``data``: a :class:`~sigfast.Statistics` (e.g. ``sigfast.read`` on a folder of logs), a
+    DataFrame with a column per model, or a mapping model → per-item scores. ``clusters``: one
+    key per item; default: the statistics' own (``-o cluster=FIELD``); ``clusters=False``:
+    none. Standard errors and normal intervals need a mean of per-item scores; for other
+    metrics they are left out (``standard_errors`` is None) and ``pairs`` must be
+    ``"bootstrap"`` or ``"none"``. Bootstrap intervals (``bootstrap=True``) are
+    :func:`sigfast.bootstrap_interval`'s, one model at a time, on the same resamples
+    (whole clusters when clustered). ``pairs``: ``"normal"`` (default: paired z-tests on the
+    cluster-robust errors of the per-item differences, see the module docstring for why),
+    ``"bootstrap"`` (:func:`sigfast.pairwise`) or ``"none"``; ``correction`` and ``alpha``
+    adjust the family of all pairs, ``groups`` the grouping rule.
+    """
+    from .executor import check_level, check_threads, many_inputs, request, run
+    from .metrics import observed, resolve_metric
+    from .pairwise import _adjust_matrix
+
+    cl = check_level(confidence_level)
+    if pairs not in ("normal", "bootstrap", "none"):
+        raise InputError(f"pairs must be 'normal', 'bootstrap' or 'none', got {pairs!r}")
+    if groups not in ("boundaries", "strict"):
+        raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
+    if not 0 < alpha < 1:
+        raise InputError(f"alpha must be in (0, 1), got {alpha}")
+    threads = check_threads(n_threads)
+    stats = many_inputs(data, metric)
+    if systems is not None:
+        stats = stats.select(*systems)
+    m = resolve_metric(metric, stats, **metric_params)
+    spec = _resolve(stats, clusters)
+    scores = np.asarray(observed(m, stats), dtype=np.float64)
+    s = stats.n_systems
+    try:
+        v = item_scores(stats, m)
+    except InputError:
+        if pairs == "normal":
+            raise
+        v = None
+    codes = None if spec is None else spec.codes
+    se = se_iid = normal = None
+    z = _z(cl)
+    if v is not None:
+        se_iid = np.array([cluster_se(v[j])[1] for j in range(s)])
+        se = np.array([cluster_se(v[j], codes)[1] for j in range(s)]) if codes is not None else se_iid
+        normal = np.column_stack([scores - z * se, scores + z * se])
+    boot = None
+    if bootstrap:
+        boot = np.empty((s, 2))
+        for j, name in enumerate(stats.systems):
+            req = request(
+                "interval",
+                stats,
+                system=name,
+                metric=m,
+                method=method,
+                n_resamples=n_resamples,
+                seed=seed,
+                confidence_level=cl,
+                clusters=spec if spec is not None else False,
+                n_threads=threads or None,
+            )
+            boot[j] = tuple(run(req, progress=False).confidence_interval)
+    shares = None
+    samples = (stats.provenance or {}).get("samples")
+    if samples and all(n in samples for n in stats.systems):
+        from .samples import variance_components
+
+        shares = np.array([variance_components(samples[n]).within_share for n in stats.systems])
+    delta = pair_se = pv = adjusted = pw = None
+    if pairs == "normal" and s > 1:
+        assert v is not None
+        delta = scores[None, :] - scores[:, None]
+        pair_se = pair_standard_errors(v, codes)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            zz = np.where(pair_se > 0, delta / pair_se, np.where(delta == 0, 0.0, np.inf))
+        pv = np.vectorize(_two_sided, otypes=[np.float64])(zz)
+        np.fill_diagonal(pv, np.nan)
+        adjusted = _adjust_matrix(pv, correction, alpha)
+    elif pairs == "bootstrap" and s > 1:
+        from .pairwise import pairwise
+
+        pw = pairwise(
+            stats,
+            metric=m,
+            n_resamples=n_resamples,
+            seed=seed,
+            correction=correction,
+            alpha=alpha,
+            groups=groups,
+            clusters=spec if spec is not None else False,
+            n_threads=n_threads,
+            progress=False,
+        )
+    from .clusters import few_clusters_warning
+    from .executor import few_items_warning
+    from .signature import build
+
+    sig = build(
+        "leaderboard",
+        stats=stats,
+        metric=m,
+        clusters=spec,
+        variant=f"se:{'cr1' if spec is not None else 'iid'}" + (f"+bootstrap:{method}" if bootstrap else ""),
+        resampling=spec.label if spec is not None and (bootstrap or pairs == "bootstrap") else None,
+        cluster=spec.label if spec is not None else None,
+        B=n_resamples if (bootstrap or pairs == "bootstrap") else None,
+        seed=seed if (bootstrap or pairs == "bootstrap") else None,
+        conf=cl,
+        correction=f"{correction}@{alpha:g}" if pairs != "none" else None,
+        pairs=pairs,
+    )
+    return Leaderboard(
+        systems=tuple(stats.systems),
+        metric=m.name,
+        higher_is_better=m.higher_is_better,
+        scores=scores,
+        standard_errors=se,
+        se_iid=se_iid,
+        normal_intervals=normal,
+        bootstrap_intervals=boot,
+        n_items=stats.n_items,
+        confidence_level=cl,
+        pairs=pairs,
+        correction=correction,
+        alpha=float(alpha),
+        groups=groups,
+        n_resamples=n_resamples if (bootstrap or pairs == "bootstrap") else None,
+        seed=seed if (bootstrap or pairs == "bootstrap") else None,
+        method=method if bootstrap else None,
+        n_clusters=None if spec is None else spec.n_clusters,
+        cluster_field=None if spec is None else spec.field,
+        within_item_share=shares,
+        delta=delta,
+        pair_se=pair_se,
+        pvalues=pv,
+        adjusted=adjusted,
+        pairwise=pw,
+        display_scale=m.display_scale,
+        signature=sig,
+        warnings=few_items_warning(stats.n_items) + few_clusters_warning(spec),
+    )
