@@ -60,8 +60,8 @@ fn next_down(x: f64) -> f64 {
 /// transform: δ, δ·orient, |δ − mean|, δ − mean or |δ| − mean, see
 /// [`PairLanes`]), count when `t > hi` or `t < lo`. Non-strict comparisons
 /// become strict ones against the neighbouring float (`t ≥ x` ⇔
-/// `t > next_down(x)`), and "always" becomes `t > −∞`: the same test on
-/// every number (a NaN δ* goes to [`count_scalar`] instead).
+/// `t > next_down(x)`), and "always" becomes `t > −∞ or t < +∞`: the same
+/// test on every number (a block with a NaN goes to [`count_scalar`]).
 #[derive(Clone, Copy, Debug)]
 struct Rule {
     hi: f64,
@@ -80,7 +80,12 @@ impl Rule {
     fn new(spec: PairSpec, observed: f64, mean: Option<f64>) -> Rule {
         let above = |hi: f64| Rule { hi, ..Rule::NEVER };
         let below = |lo: f64| Rule { lo, ..Rule::NEVER };
-        let always = above(f64::NEG_INFINITY);
+        // t > −∞ or t < +∞: every number, ±∞ included
+        let always = Rule {
+            hi: f64::NEG_INFINITY,
+            lo: f64::INFINITY,
+            mean: 0.0,
+        };
         match spec.variant {
             BootVariant::BergKirkpatrick => {
                 if observed > 0.0 {
