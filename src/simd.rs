@@ -265,6 +265,20 @@ macro_rules! wide_kernel {
 }
 
 wide_kernel!(
+    wide_i32,
+    wide_i32_avx2,
+    i32,
+    8,
+    0i32,
+    add8,
+    f64::from,
+    __m256i,
+    _mm256_setzero_si256,
+    _mm256_loadu_si256,
+    _mm256_add_epi32,
+    _mm256_storeu_si256
+);
+wide_kernel!(
     wide_f64,
     wide_f64_avx2,
     f64,

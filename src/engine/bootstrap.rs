@@ -3,9 +3,10 @@
 //! How a resample's sums are formed, by stream version and data:
 //!
 //! * integer statistics (sums below 2^53) are exact, so the order never
-//!   matters: narrow tables (at most 8 columns, sums below 2^31) add each
-//!   drawn row in 32-bit lanes; wider ones count the draws of a block of
-//!   resamples and multiply the counts by the statistics ([`Product`]);
+//!   matters: narrow tables (sums below 2^31; at most 64 columns under
+//!   stream version 1, 8 under version 2) add each drawn row in 32-bit
+//!   lanes; wider ones count the draws of a block of resamples and multiply
+//!   the counts by the statistics ([`Product`]);
 //! * float statistics under stream version 1 are summed in draw order (the
 //!   bytes of every earlier release);
 //! * float statistics under stream version 2 are `Σ_i fl(c_i · v_i)` over
@@ -20,7 +21,7 @@ use crate::metric::Metric;
 use crate::rng::{Bounded, Lanes, Stream, Version, Xoshiro, TAG_BOOTSTRAP};
 use crate::simd::{
     add4f, add8, avx2_bmi2, count_v2, float_seq_1, floor_one, sums4_f64, sums4_i32, sums_i32_v2,
-    wide_f64, Cell,
+    wide_f64, wide_i32, Cell,
 };
 use crate::Result;
 
@@ -37,6 +38,12 @@ enum Plan {
     /// Multinomial counts over distinct rows (rows, multiplicities).
     Distinct(Vec<f64>, Vec<u64>),
 }
+
+/// Widest integer table whose sums add drawn rows (in 32-bit lanes) under
+/// stream version 1; wider ones go through a GEMM of the draw counts, which
+/// then costs less. (Under version 2, whose draws cost less, the GEMM wins
+/// beyond 8 columns.)
+const DRAW_WIDTH: usize = 64;
 
 /// Largest count matrix (bytes) one GEMM works on at a time (the GEMM packs
 /// its operands; larger blocks amortize packing the statistics).
@@ -90,9 +97,14 @@ impl Bootstrap {
             Some((rows, weights)) => Plan::Distinct(rows, weights),
             None => {
                 let exact = tr.all_integral() && worst < F64_EXACT;
-                if exact && worst < f64::from(i32::MAX) && tr.width <= 8 {
-                    let (rows, _) = pack::<i32, 8>(tr, |v| v as i32);
-                    Plan::Draw(Packed::I32(rows))
+                let draw_width = if version == Version::V1 {
+                    DRAW_WIDTH
+                } else {
+                    8
+                };
+                if exact && worst < f64::from(i32::MAX) && tr.width <= draw_width {
+                    let (rows, chunks) = pack::<i32, 8>(tr, |v| v as i32);
+                    Plan::Draw(Packed::I32(rows, chunks))
                 } else if exact || version == Version::V2 {
                     Plan::Counts(Product::new(tr, exact, worst))
                 } else {
@@ -303,10 +315,11 @@ impl Bootstrap {
     fn draw_sums(&self, packed: &Packed, (seed, sub): (u64, u64), b: u64, out: &mut [f64]) {
         let bnd = Bounded::new(self.n as u64);
         if self.version == Version::V2 {
-            // only narrow integer rows are drawn under version 2
-            let Packed::I32(rows) = packed else {
-                unreachable!("version 2 draws only narrow integer rows")
+            // only integer rows of at most 8 columns are drawn under version 2
+            let Packed::I32(rows, chunks) = packed else {
+                unreachable!("version 2 draws only integer rows")
             };
+            debug_assert_eq!(*chunks, 1);
             let mut lanes = Lanes::new(seed, TAG_BOOTSTRAP, b, sub);
             let acc = sums_i32_v2(rows, &bnd, &mut lanes, self.n);
             for (o, a) in out.iter_mut().zip(acc) {
@@ -316,13 +329,14 @@ impl Bootstrap {
         }
         let mut stream = Xoshiro::new(seed, TAG_BOOTSTRAP, b, sub);
         match packed {
-            Packed::I32(rows) => {
+            Packed::I32(rows, 1) => {
                 let mut acc = [0i32; 8];
                 bnd.for_each_v1(&mut stream, self.n, |i| add8(&mut acc, &rows[i]));
                 for (o, a) in out.iter_mut().zip(acc) {
                     *o = f64::from(a);
                 }
             }
+            Packed::I32(rows, chunks) => wide_i32(rows, *chunks, &bnd, &mut stream, self.n, out),
             Packed::F64(rows, chunks) => {
                 let ch = *chunks;
                 if ch == 1 {
@@ -350,7 +364,7 @@ impl Bootstrap {
 
 /// Whether [`sums4_v1`] has a fast path for this data.
 fn has_fast4(packed: &Packed) -> bool {
-    matches!(packed, Packed::I32(_) | Packed::F64(_, 1))
+    matches!(packed, Packed::I32(_, 1) | Packed::F64(_, 1))
 }
 
 /// Sums of version-1 resamples `b .. b + 4` (`out`: 4 × w) with the four
@@ -358,7 +372,7 @@ fn has_fast4(packed: &Packed) -> bool {
 fn sums4_v1(packed: &Packed, n: usize, (seed, sub): (u64, u64), b: u64, out: &mut [f64], w: usize) {
     let bnd = Bounded::new(n as u64);
     match packed {
-        Packed::I32(rows) => {
+        Packed::I32(rows, 1) => {
             let accs = sums4_i32(rows, &bnd, n, seed, b, sub);
             for (m, a) in accs.iter().enumerate() {
                 for (o, &v) in out[m * w..(m + 1) * w].iter_mut().zip(a) {

@@ -20,10 +20,10 @@ pub(super) fn pack<T: Copy + Default, const L: usize>(
     (rows, chunks)
 }
 
-/// A table packed for adding drawn rows: 32-bit integer rows of at most 8
+/// A table packed for adding drawn rows: 32-bit integer rows in chunks of 8
 /// columns (exact: sums stay below 2^31), or float rows in chunks of 4.
 pub(super) enum Packed {
-    I32(Vec<[i32; 8]>),
+    I32(Vec<[i32; 8]>, usize),
     F64(Vec<[f64; 4]>, usize),
 }
 
