@@ -162,27 +162,12 @@ impl Lanes {
     /// The version-2 stream of resample `resample` (sub-stream `sub`) for `seed` and `tag`.
     #[must_use]
     pub fn new(seed: u64, tag: u64, resample: u64, sub: u64) -> Self {
-        // the four lanes' Philox blocks in lockstep (independent multiply chains overlap)
-        let mut c: [[u64; 4]; LANES] = std::array::from_fn(|l| [resample, sub, l as u64, 2]);
-        let mut k = [seed, tag];
-        for round in 0..10 {
-            if round > 0 {
-                k[0] = k[0].wrapping_add(W0);
-                k[1] = k[1].wrapping_add(W1);
-            }
-            for cl in &mut c {
-                let (hi0, lo0) = mulhilo(M0, cl[0]);
-                let (hi1, lo1) = mulhilo(M1, cl[2]);
-                *cl = [hi1 ^ cl[1] ^ k[0], lo1, hi0 ^ cl[3] ^ k[1], lo0];
-            }
-        }
+        // four independent Philox blocks: out-of-order execution overlaps their multiply chains
         let mut s = [[0u64; LANES]; 4];
-        for (l, cl) in c.iter_mut().enumerate() {
-            if *cl == [0; 4] {
-                cl[0] = 1;
-            }
-            for w in 0..4 {
-                s[w][l] = cl[w];
+        for l in 0..LANES {
+            let st = seeded([resample, sub, l as u64, 2], [seed, tag]);
+            for k in 0..4 {
+                s[k][l] = st[k];
             }
         }
         Lanes {
