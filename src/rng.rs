@@ -163,13 +163,9 @@ impl Lanes {
     #[must_use]
     pub fn new(seed: u64, tag: u64, resample: u64, sub: u64) -> Self {
         // four independent Philox blocks: out-of-order execution overlaps their multiply chains
-        let mut s = [[0u64; LANES]; 4];
-        for l in 0..LANES {
-            let st = seeded([resample, sub, l as u64, 2], [seed, tag]);
-            for k in 0..4 {
-                s[k][l] = st[k];
-            }
-        }
+        let blocks: [[u64; 4]; LANES] =
+            std::array::from_fn(|l| seeded([resample, sub, l as u64, 2], [seed, tag]));
+        let s: [[u64; LANES]; 4] = std::array::from_fn(|k| std::array::from_fn(|l| blocks[l][k]));
         Lanes {
             s,
             buf: [0; STEP_WORDS],
