@@ -8,6 +8,7 @@ values (B x 2 float64) and grows with B.
 
     .venv/bin/python benches/bench_memory.py            # B = 10^5 .. 10^8
     .venv/bin/python benches/bench_memory.py --max 7 --stored
+    .venv/bin/python benches/bench_memory.py --meta    # metaeval and the median bootstrap
 """
 
 from __future__ import annotations
@@ -18,6 +19,16 @@ import platform
 import subprocess
 import sys
 import time
+
+META = """
+import numpy as np, sigfast
+from sigfast import metaeval
+rng = np.random.default_rng(0)
+h = rng.normal(size=(5, 20)); m = np.stack([h + rng.normal(size=h.shape), h + rng.normal(size=h.shape)])
+if {B}:
+    r = metaeval.evaluate(h, m, level="system", statistic="pearson", interval="both", n_resamples={B}, seed=1{extra})
+    print(r.intervals.tolist(), r.pvalues[0, 1])
+"""
 
 CODE = """
 import numpy as np, sigfast
@@ -30,7 +41,7 @@ if {B}:
 
 
 def peak(n: int, B: int, fn: str = "paired_bootstrap", extra: str = "") -> tuple[float, float, str]:
-    code = CODE.format(n=n, B=B, fn=fn, extra=extra)
+    code = (META if fn == "metaeval" else CODE).format(n=n, B=B, fn=fn, extra=extra)
     t = time.perf_counter()
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert p.stdout is not None
@@ -48,23 +59,33 @@ def main() -> None:
     ap.add_argument("--min", type=int, default=5, help="smallest B = 10^min")
     ap.add_argument("--max", type=int, default=8, help="largest B = 10^max")
     ap.add_argument("--stored", action="store_true", help="also runs with return_distribution=True (up to 10^7)")
+    ap.add_argument(
+        "--meta",
+        action="store_true",
+        help="instead: metaeval.evaluate (system level, BOOT-BOTH and PERM-BOTH, 5 x 20 table, 2 metrics) and the "
+        "median paired bootstrap (nan_policy raise and omit) at B = 10^4, 10^6, 10^7",
+    )
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     base, _, _ = peak(args.items, 0)
     print(f"baseline (import sigfast, make the data, no test): {base:.1f} MiB")
-    print(f"{'test':<38} {'B':>12} {'peak RSS MiB':>13} {'above baseline':>15} {'seconds':>8}")
+    print(f"{'test':<62} {'B':>12} {'peak RSS MiB':>13} {'above baseline':>15} {'seconds':>8}")
     quiet = ", progress=False"
     runs = [("paired_bootstrap", quiet, e) for e in range(args.min, args.max + 1)]
     runs += [("paired_bootstrap", quiet + ", variant='shifted'", e) for e in (args.min, args.max)]
     runs += [("bootstrap_interval", ", method='percentile'", e) for e in (args.min, min(args.max, 7))]
     runs += [("bootstrap_interval", ", method='bca'", e) for e in (args.min, min(args.max, 7))]
-    if args.stored:
+    if args.stored and not args.meta:
         stored = quiet + ", return_distribution=True"
         runs += [("paired_bootstrap", stored, e) for e in range(args.min, min(args.max, 7) + 1)]
+    if args.meta:
+        runs = [("metaeval", "", e) for e in (4, 6, 7)]
+        runs += [("paired_bootstrap", quiet + ", metric='median'", e) for e in (4, 6, 7)]
+        runs += [("paired_bootstrap", quiet + ", metric='median', nan_policy='omit'", e) for e in (4, 6, 7)]
     for fn, extra, e in runs:
         mib, secs, _ = peak(args.items, 10**e, fn, extra)
         label = fn + extra.replace(", progress=False", "").replace(", ", " ")
-        print(f"{label:<38} {10**e:>12,} {mib:>13.1f} {mib - base:>15.1f} {secs:>8.1f}", flush=True)
+        print(f"{label:<62} {10**e:>12,} {mib:>13.1f} {mib - base:>15.1f} {secs:>8.1f}", flush=True)
 
 
 if __name__ == "__main__":

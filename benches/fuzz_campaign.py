@@ -2,12 +2,14 @@
 
 Runs the mutations of ``tests/fuzzlib.py`` round-robin over every reader target
 (``sigfast.io.read_items`` for tsv/jsonl/npy and gzip, ``sigfast.read`` and
-``sigfast.formats.score`` for every format) and counts, per target, the executions and
+``sigfast.formats.score`` for every format; meta-evaluation score tables read and evaluated,
+seeds files compared, CoNLL-2012 coreference diffs, per-item scores and TER) and counts, per target, the executions and
 their outcomes: "ok", each ``SigfastError`` class, and any other exception (a bug). Every
 bug's input is saved under ``--crashes`` with a line in the summary to reproduce it.
 
     .venv/bin/python benches/fuzz_campaign.py --executions 1000000 --seed 1
     .venv/bin/python benches/fuzz_campaign.py --seconds 600
+    .venv/bin/python benches/fuzz_campaign.py --seconds 600 --only metaeval seeds coref per_item ter
 
 The summary (markdown) is what ``benches/RESULTS-fuzz.md`` records.
 """
@@ -37,6 +39,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--crashes", default="fuzz-crashes", help="folder for inputs that raised a non-SigfastError")
     ap.add_argument("--report-every", type=int, default=10_000)
+    ap.add_argument(
+        "--only",
+        nargs="*",
+        default=None,
+        metavar="PREFIX",
+        help="targets whose names start so (e.g. metaeval seeds ter)",
+    )
     args = ap.parse_args()
 
     import warnings
@@ -45,6 +54,10 @@ def main() -> int:
 
     warnings.simplefilter("ignore")  # readers warn about odd but valid input (EVALB 'Error' sentences, ...)
     targets = fuzzlib.targets()
+    if args.only:
+        targets = [t for t in targets if t.name.startswith(tuple(args.only))]
+        if not targets:
+            raise SystemExit(f"no target starts with {args.only}")
     rnd = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="sigfast-campaign-"))
     crashes = Path(args.crashes)

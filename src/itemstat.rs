@@ -13,7 +13,8 @@
 //! | `Pearson` | `scipy.stats.pearsonr` (NaN for a constant input) |
 //! | `Spearman` | `scipy.stats.spearmanr` (average ranks for ties) |
 //! | `KendallB`, `KendallC` | `scipy.stats.kendalltau(variant="b"/"c")`, O(n log n) |
-//! | `TauLike` | WMT DARR "Kendall-like": (C − D)/(C + D) over pairs whose `y` differ by at least the threshold; a tie in `x` is discordant. O(n log n) |
+//! | `TauLike` | WMT DARR "Kendall-like": (C − D)/(C + D) over pairs whose `y` differ by at least the threshold; a tie in `x` is discordant; NaN when no pair qualifies. O(n log n) |
+//! | `TauLikePooled` | the same on one group; over groups, Σ(C − D)/Σ(C + D) (mt-metrics-eval `KendallLike(average_by="item")`, WMT's DARR) |
 //! | `PairwiseAccuracy` | share of pairs ordered alike, a tie in both counting as agreement (Kocmi et al. 2021) |
 //! | `TieAccuracy` | acc_eq of Deutsch, Foster & Freitag (2023) with `x` pairs closer than ε tied |
 //! | `TieCalibratedAccuracy` | acc_eq with the ε that maximises it (the paper's tie calibration) |
@@ -44,6 +45,14 @@ pub enum ItemStatistic {
     /// WMT DARR Kendall-like τ; pairs count when their `y` differ by at
     /// least `threshold` (WMT uses 25 DA points); with 0, when `y` differ.
     TauLike {
+        threshold: f64,
+    },
+    /// [`ItemStatistic::TauLike`] pooled over groups: a grouped level adds
+    /// the groups' concordant and discordant pair counts, Σ(C − D)/Σ(C + D),
+    /// instead of averaging per-group values (WMT's DARR τ-like,
+    /// mt-metrics-eval `KendallLike(average_by="item")`). On one group it
+    /// equals `TauLike`.
+    TauLikePooled {
         threshold: f64,
     },
     /// Sign agreement of all pairs (a tie in both agrees).
@@ -95,13 +104,34 @@ impl ItemStatistic {
                 let c = tau_counts_with(x, y, s);
                 c.tau_c(distinct(x, &mut s.a).min(distinct(y, &mut s.a)))
             }
-            ItemStatistic::TauLike { threshold } => tau_like_with(x, y, *threshold, s),
+            ItemStatistic::TauLike { threshold } | ItemStatistic::TauLikePooled { threshold } => {
+                tau_like_with(x, y, *threshold, s)
+            }
             ItemStatistic::PairwiseAccuracy => tau_counts_with(x, y, s).accuracy(),
             ItemStatistic::TieAccuracy { epsilon } => tie_accuracy(x, y, *epsilon),
             ItemStatistic::TieCalibratedAccuracy => {
                 tie_calibrated(&[Group { x, y, weight: 1.0 }], s).0
             }
             ItemStatistic::Auc => auc_with(x, y, s),
+        }
+    }
+
+    /// One group's contribution to a grouped level: (numerator, weight) with
+    /// the level value Σ w_g·num_g / Σ w_g·weight_g over groups g. A mean
+    /// of per-group values gives (v, 1), or (0, 0) where v is undefined (so
+    /// an undefined group is skipped); [`ItemStatistic::TauLikePooled`]
+    /// gives (C − D, C + D).
+    #[must_use]
+    pub fn parts(&self, x: &[f64], y: &[f64], s: &mut Scratch) -> (f64, f64) {
+        if let ItemStatistic::TauLikePooled { threshold } = self {
+            let (c, d) = tau_like_counts(x, y, *threshold, s);
+            return (c as f64 - d as f64, (c + d) as f64);
+        }
+        let v = self.eval(x, y, s);
+        if v.is_nan() {
+            (0.0, 0.0)
+        } else {
+            (v, 1.0)
         }
     }
 }
@@ -147,7 +177,11 @@ fn quantile_with(x: &[f64], q: f64, buf: &mut Vec<f64>) -> f64 {
     crate::inference::quantile(buf, q)
 }
 
-/// Pearson's r as `scipy.stats.pearsonr` computes it (NaN for a constant input).
+/// Pearson's r as `scipy.stats.pearsonr` computes it (NaN for a constant
+/// input), clamped to [−1, 1]. Each vector is first scaled by a power of two
+/// that brings its largest magnitude near 1: exact, so ordinary data give
+/// the same bits, while data near the ends of the float range (1e±300) no
+/// longer overflow or underflow in the sums of squares.
 #[must_use]
 pub fn pearson(x: &[f64], y: &[f64]) -> f64 {
     let n = x.len();
@@ -157,16 +191,55 @@ pub fn pearson(x: &[f64], y: &[f64]) -> f64 {
     if x.iter().all(|&v| v == x[0]) || y.iter().all(|&v| v == y[0]) {
         return f64::NAN;
     }
-    let mx = x.iter().sum::<f64>() / n as f64;
-    let my = y.iter().sum::<f64>() / n as f64;
+    let (fx, fy) = (pow2_scale(x), pow2_scale(y));
+    let mx = x.iter().map(|&v| v * fx).sum::<f64>() / n as f64;
+    let my = y.iter().map(|&v| v * fy).sum::<f64>() / n as f64;
     let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
     for (&a, &b) in x.iter().zip(y) {
-        let (dx, dy) = (a - mx, b - my);
+        let (dx, dy) = (a * fx - mx, b * fy - my);
         sxx += dx * dx;
         syy += dy * dy;
         sxy += dx * dy;
     }
-    (sxy / (sxx.sqrt() * syy.sqrt())).clamp(-1.0, 1.0)
+    let r = sxy / (sxx.sqrt() * syy.sqrt());
+    if r.is_nan() {
+        r
+    } else {
+        r.clamp(-1.0, 1.0)
+    }
+}
+
+/// A power of two `f` with `max |x| · f` in [1/16, 16) (1 for ordinary
+/// magnitudes, so ordinary data keep their bits; a power of two scales
+/// exactly).
+#[must_use]
+pub fn pow2_scale(x: &[f64]) -> f64 {
+    let m = x.iter().fold(0.0f64, |a, &v| a.max(v.abs()));
+    if m == 0.0 || !m.is_finite() || (1.0 / 16.0..16.0).contains(&m) {
+        return 1.0;
+    }
+    // exponent of m, from its bits (subnormals: count through the mantissa)
+    let e = if m >= f64::MIN_POSITIVE {
+        ((m.to_bits() >> 52) & 0x7ff) as i32 - 1023
+    } else {
+        -1023 - (m.to_bits().leading_zeros() as i32 - 12)
+    };
+    // the largest finite power of two is 2^1023: a subnormal maximum is
+    // brought to at least 2^-51, far from underflow in the squares
+    pow2((-e).min(1023))
+}
+
+/// 2^k for k in [−1074, 1023] (0 or ∞ beyond), built without rounding.
+fn pow2(k: i32) -> f64 {
+    if k > 1023 {
+        f64::INFINITY
+    } else if k >= -1022 {
+        f64::from_bits(((k + 1023) as u64) << 52)
+    } else if k >= -1074 {
+        f64::from_bits(1u64 << (k + 1074))
+    } else {
+        0.0
+    }
 }
 
 /// Average ranks (1-based, ties get the mean rank), as `scipy.stats.rankdata`.
@@ -247,9 +320,10 @@ impl TauCounts {
         if self.degenerate() {
             return f64::NAN;
         }
-        self.con_minus_dis() as f64
+        (self.con_minus_dis() as f64
             / ((self.tot - self.xtie) as f64).sqrt()
-            / ((self.tot - self.ytie) as f64).sqrt()
+            / ((self.tot - self.ytie) as f64).sqrt())
+        .clamp(-1.0, 1.0)
     }
 
     /// τ-c with `m` = the smaller number of distinct values.
@@ -259,7 +333,8 @@ impl TauCounts {
             return f64::NAN;
         }
         let size = self.n as f64;
-        2.0 * self.con_minus_dis() as f64 / (size * size * (m as f64 - 1.0) / m as f64)
+        (2.0 * self.con_minus_dis() as f64 / (size * size * (m as f64 - 1.0) / m as f64))
+            .clamp(-1.0, 1.0)
     }
 
     /// Share of pairs ordered alike, ties in both agreeing.
@@ -436,7 +511,10 @@ pub fn kendall_c(x: &[f64], y: &[f64]) -> f64 {
 /// WMT DARR Kendall-like τ: over pairs whose `y` differ by at least
 /// `threshold` (by more than 0 when it is 0), concordant when `x` orders them
 /// as `y` does, discordant otherwise (a tie in `x` is discordant); returns
-/// (C − D)/(C + D), or 0 when no pair qualifies (as the WMT scripts do).
+/// (C − D)/(C + D), or NaN when no pair qualifies (the WMT scripts and
+/// mt-metrics-eval's `KendallLike` return 0 there; sigfast treats the value as
+/// undefined, so a grouped level skips the group as it skips every other
+/// undefined statistic, and [`ItemStatistic::TauLikePooled`] gives it no weight).
 #[must_use]
 pub fn tau_like(x: &[f64], y: &[f64], threshold: f64) -> f64 {
     tau_like_with(x, y, threshold, &mut Scratch::default())
@@ -445,7 +523,7 @@ pub fn tau_like(x: &[f64], y: &[f64], threshold: f64) -> f64 {
 fn tau_like_with(x: &[f64], y: &[f64], threshold: f64, s: &mut Scratch) -> f64 {
     let (c, d) = tau_like_counts(x, y, threshold, s);
     if c + d == 0 {
-        0.0
+        f64::NAN
     } else {
         (c as f64 - d as f64) / (c + d) as f64
     }
@@ -614,7 +692,8 @@ pub fn tie_calibrated(groups: &[Group<'_>], s: &mut Scratch) -> (f64, f64) {
             best_eps = d;
         }
     }
-    (best / wsum, best_eps)
+    // a sum of products of weights and ±1 may round a hair past the range
+    ((best / wsum).clamp(0.0, 1.0), best_eps)
 }
 
 /// Mann–Whitney AUC of scores `x` for labels `y` (1 positive, 0 negative),
@@ -743,6 +822,41 @@ mod tests {
             let want = (c - d) as f64 / (c + d) as f64;
             assert!((tau_like(&x, &y, thr) - want).abs() < 1e-15, "thr {thr}");
         }
+    }
+
+    #[test]
+    fn pearson_scales_exactly_and_stays_in_range() {
+        let mut sd = 5;
+        let x: Vec<f64> = (0..30).map(|_| lcg(&mut sd, 9) + 0.25).collect();
+        let y: Vec<f64> = (0..30).map(|_| lcg(&mut sd, 7) - 3.0).collect();
+        let r = pearson(&x, &y);
+        for scale in [
+            2f64.powi(900),
+            2f64.powi(-1000),
+            1e300,
+            1e-300,
+            1e-160,
+            1e160,
+        ] {
+            let xs: Vec<f64> = x.iter().map(|v| v * scale).collect();
+            let got = pearson(&xs, &y);
+            assert!((got - r).abs() < 1e-13, "{scale:e}: {got} vs {r}");
+        }
+        // a power of two: the same bits
+        let xs: Vec<f64> = x.iter().map(|v| v * 2f64.powi(-600)).collect();
+        assert_eq!(pearson(&xs, &y).to_bits(), r.to_bits());
+        // subnormal data
+        let xs: Vec<f64> = x.iter().map(|v| v * 1e-310).collect();
+        assert!((pearson(&xs, &y) - r).abs() < 1e-9);
+        let same: Vec<f64> = (0..40).map(|i| f64::from(i) * 0.1 + 0.3).collect();
+        assert!(pearson(&same, &same) <= 1.0 && kendall_b(&same, &same) <= 1.0);
+        let mut scratch = Scratch::default();
+        let groups = [Group {
+            x: &same,
+            y: &same,
+            weight: 0.1,
+        }];
+        assert!(tie_calibrated(&groups, &mut scratch).0 <= 1.0);
     }
 
     #[test]

@@ -59,11 +59,19 @@ impl Level {
 }
 
 /// What a resample draws or swaps: systems, inputs (items), or both.
+///
+/// For the permutation tests, `Both` swaps every (system, item) cell on its
+/// own bit (PERM-BOTH as Deutsch, Dror & Roth's code, sacrerouge, runs it);
+/// `RowsThenColumns` swaps whole systems, then whole items, as nlpstats'
+/// `permute(..., "both")` does, so cell (i, j) is swapped when exactly one
+/// of system i's and item j's bits is set. The bootstrap has no
+/// `RowsThenColumns`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scheme {
     Systems,
     Inputs,
     Both,
+    RowsThenColumns,
 }
 
 impl Scheme {
@@ -71,9 +79,10 @@ impl Scheme {
         match s {
             "systems" => Ok(Scheme::Systems),
             "inputs" | "items" => Ok(Scheme::Inputs),
-            "both" => Ok(Scheme::Both),
+            "both" | "both-cells" => Ok(Scheme::Both),
+            "both-rowcol" | "rows-then-columns" => Ok(Scheme::RowsThenColumns),
             _ => Err(Error::input(format!(
-                "unknown resampling {s:?}; choose systems, inputs or both"
+                "unknown resampling {s:?}; choose systems, inputs, both or both-rowcol"
             ))),
         }
     }
@@ -92,8 +101,28 @@ pub struct MetaData<'a> {
     /// 1.0 where scored, else 0.0
     valid_f: Vec<f64>,
     valid: Vec<bool>,
-    /// per item, S × S signs of human differences (item-level Kendall τ-b)
+    /// per item, S × S signs of human differences (item-level Kendall τ-b;
+    /// empty above [`SIGN_TABLE_LIMIT`] bytes, where the general path runs)
     hsign: Vec<i8>,
+    /// System level: a resample with a system that has no scored item leaves
+    /// that system out (true) or is undefined, NaN (false).
+    pub drop_empty_systems: bool,
+}
+
+/// Largest table of precomputed human pair signs (bytes) a fast path builds.
+pub const SIGN_TABLE_LIMIT: usize = 1 << 28;
+
+/// A vector of `len` copies of `v`, or an input error when the memory
+/// cannot be had (never an abort).
+fn try_vec<T: Clone>(len: usize, v: T, what: &str) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| {
+        Error::input(format!(
+            "cannot allocate {len} values for the {what}; the table is too large for this machine's memory"
+        ))
+    })?;
+    out.resize(len, v);
+    Ok(out)
 }
 
 /// Per-worker buffers.
@@ -168,18 +197,29 @@ impl<'a> MetaData<'a> {
                 )));
             }
         }
-        let metrics0: Vec<f64> = metrics
-            .iter()
-            .enumerate()
-            .map(|(p, &v)| if valid[p % (s * n)] { v } else { 0.0 })
-            .collect();
-        let human0: Vec<f64> = human
-            .iter()
-            .zip(&valid)
-            .map(|(&v, &ok)| if ok { v } else { 0.0 })
-            .collect();
-        let valid_f = valid.iter().map(|&v| f64::from(u8::from(v))).collect();
-        let mut hsign = vec![0i8; if s <= 256 { n * s * s } else { 0 }];
+        let mut metrics0 = try_vec(metrics.len(), 0.0f64, "metric scores")?;
+        for (p, (o, &v)) in metrics0.iter_mut().zip(metrics).enumerate() {
+            if valid[p % (s * n)] {
+                *o = v;
+            }
+        }
+        let mut human0 = try_vec(s * n, 0.0f64, "human scores")?;
+        for ((o, &v), &ok) in human0.iter_mut().zip(human).zip(&valid) {
+            if ok {
+                *o = v;
+            }
+        }
+        let mut valid_f = try_vec(s * n, 0.0f64, "score mask")?;
+        for (o, &ok) in valid_f.iter_mut().zip(&valid) {
+            *o = f64::from(u8::from(ok));
+        }
+        // the sign table is an optimisation: skipped when large or unavailable
+        let signs = n
+            .checked_mul(s * s)
+            .filter(|&b| s <= 256 && b <= SIGN_TABLE_LIMIT);
+        let mut hsign = signs
+            .and_then(|len| try_vec(len, 0i8, "sign table").ok())
+            .unwrap_or_default();
         if !hsign.is_empty() {
             for j in 0..n {
                 for a in 0..s {
@@ -200,6 +240,7 @@ impl<'a> MetaData<'a> {
             valid_f,
             valid,
             hsign,
+            drop_empty_systems: true,
         })
     }
 
@@ -214,25 +255,28 @@ impl<'a> MetaData<'a> {
     #[must_use]
     pub fn standardized(&self, m: usize) -> Vec<f64> {
         let x = self.metric(m);
+        // an exact power-of-two scale keeps scores near the ends of the float
+        // range (1e±300) from overflowing or underflowing in the variance
+        let f = crate::itemstat::pow2_scale(x);
         let cnt = self.valid.iter().filter(|&&v| v).count() as f64;
         let mean = x
             .iter()
             .zip(&self.valid)
             .filter(|(_, &v)| v)
-            .map(|(a, _)| a)
+            .map(|(a, _)| a * f)
             .sum::<f64>()
             / cnt;
         let var = x
             .iter()
             .zip(&self.valid)
             .filter(|(_, &v)| v)
-            .map(|(a, _)| (a - mean) * (a - mean))
+            .map(|(a, _)| (a * f - mean) * (a * f - mean))
             .sum::<f64>()
             / cnt;
         let sd = if var > 0.0 { var.sqrt() } else { 1.0 };
         x.iter()
             .zip(&self.valid)
-            .map(|(a, &v)| if v { (a - mean) / sd } else { 0.0 })
+            .map(|(a, &v)| if v { (a * f - mean) / sd } else { 0.0 })
             .collect()
     }
 
@@ -255,21 +299,22 @@ impl<'a> MetaData<'a> {
         self.level_value(level, stat, x, &rs, &mut Work::default())
     }
 
-    /// Per-group values (items for `Item`, systems for `SystemGrouped`),
-    /// for the fast paths where only whole groups are resampled or swapped.
-    fn group_values(&self, level: Level, stat: &ItemStatistic, x: &[f64]) -> Vec<f64> {
+    /// Per-group parts ([`ItemStatistic::parts`]; items for `Item`, systems
+    /// for `SystemGrouped`), for the fast paths where only whole groups are
+    /// resampled or swapped.
+    fn group_values(&self, level: Level, stat: &ItemStatistic, x: &[f64]) -> Vec<(f64, f64)> {
         let mut wk = Work::default();
         match level {
             Level::Item => (0..self.n)
                 .map(|j| {
                     self.column(x, j, &mut wk);
-                    stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+                    stat.parts(&wk.gx, &wk.gy, &mut wk.sc)
                 })
                 .collect(),
             Level::SystemGrouped => (0..self.s)
                 .map(|i| {
                     self.row(x, i, &mut wk);
-                    stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
+                    stat.parts(&wk.gx, &wk.gy, &mut wk.sc)
                 })
                 .collect(),
             _ => Vec::new(),
@@ -355,7 +400,7 @@ impl<'a> MetaData<'a> {
         if xt == tot || yt == tot {
             return f64::NAN;
         }
-        cmd as f64 / ((tot - xt) as f64).sqrt() / ((tot - yt) as f64).sqrt()
+        (cmd as f64 / ((tot - xt) as f64).sqrt() / ((tot - yt) as f64).sqrt()).clamp(-1.0, 1.0)
     }
 
     fn level_value(
@@ -405,6 +450,8 @@ impl<'a> MetaData<'a> {
                     if wk.sw[r] > 0.0 {
                         wk.gx.push(wk.sx[r] / wk.sw[r]);
                         wk.gy.push(wk.sy[r] / wk.sw[r]);
+                    } else if !self.drop_empty_systems {
+                        return f64::NAN;
                     }
                 }
                 stat.eval(&wk.gx, &wk.gy, &mut wk.sc)
@@ -437,11 +484,9 @@ impl<'a> MetaData<'a> {
                     if calibrated {
                         wk.offs.push((start, wk.gx.len(), weight));
                     } else {
-                        let v = stat.eval(&wk.gx[start..], &wk.gy[start..], &mut wk.sc);
-                        if !v.is_nan() {
-                            acc += weight * v;
-                            wsum += weight;
-                        }
+                        let (num, den) = stat.parts(&wk.gx[start..], &wk.gy[start..], &mut wk.sc);
+                        acc += weight * num;
+                        wsum += weight * den;
                         wk.gx.truncate(start);
                         wk.gy.truncate(start);
                     }
@@ -520,14 +565,15 @@ impl<'a> MetaData<'a> {
     }
 }
 
-/// Weighted mean of the defined values `v[g]` with weights `w(g)`.
-fn mean_defined(v: &[f64], w: impl Fn(usize) -> f64) -> f64 {
+/// Σ w(g)·num_g / Σ w(g)·den_g over the groups' parts `v[g]` (NaN when the
+/// weights sum to 0: no group is defined).
+fn mean_defined(v: &[(f64, f64)], w: impl Fn(usize) -> f64) -> f64 {
     let (mut a, mut c) = (0.0, 0.0);
-    for (g, &x) in v.iter().enumerate() {
+    for (g, &(num, den)) in v.iter().enumerate() {
         let wg = w(g);
-        if wg > 0.0 && !x.is_nan() {
-            a += wg * x;
-            c += wg;
+        if wg > 0.0 {
+            a += wg * num;
+            c += wg * den;
         }
     }
     if c > 0.0 {
@@ -572,8 +618,13 @@ pub fn bootstrap(
 ) -> Result<Vec<f64>> {
     let (seed, v) = (job.seed, job.stream);
     let (s, n, k) = (d.s, d.n, d.k);
+    if scheme == Scheme::RowsThenColumns {
+        return Err(Error::input(
+            "the bootstrap resamples systems, inputs or both; rows-then-columns is a permutation scheme",
+        ));
+    }
     let fast = group_fast_path(level, stat, scheme);
-    let groups: Vec<Vec<f64>> = if fast {
+    let groups: Vec<Vec<(f64, f64)>> = if fast {
         (0..k)
             .map(|m| d.group_values(level, stat, d.metric(m)))
             .collect()
@@ -682,17 +733,254 @@ fn system_bootstrap(
                 for (m, o) in out.iter_mut().enumerate() {
                     gx.clear();
                     gy.clear();
+                    let mut empty = false;
                     for &r in &rows[q] {
                         let c = sw[r][q];
                         if c > 0.0 {
                             gx.push(sx[m * s + r][q] / c);
                             gy.push(sy[r][q] / c);
+                        } else {
+                            empty = true;
                         }
                     }
-                    *o = stat.eval(&gx, &gy, &mut sc);
+                    *o = if empty && !d.drop_empty_systems {
+                        f64::NAN
+                    } else {
+                        stat.eval(&gx, &gy, &mut sc)
+                    };
                 }
             }
         }
+    })
+}
+
+/// Percentile intervals of the bootstrap, streamed: see [`bootstrap_intervals`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BootIntervals {
+    /// Per metric: the (low, high) percentile interval of its level value
+    /// over the resamples on which it is defined (NaN when none is).
+    pub intervals: Vec<(f64, f64)>,
+    /// Per metric: resamples on which its value is defined.
+    pub n_valid: Vec<u64>,
+    /// Per pair (a, b), a < b in lexicographic order: the interval of
+    /// r(a) − r(b) over the resamples on which both are defined.
+    pub deltas: Vec<(f64, f64)>,
+    /// Per pair: resamples on which the difference is defined.
+    pub n_valid_deltas: Vec<u64>,
+    /// Every resample's values (`count × k`), when asked for.
+    pub samples: Option<Vec<f64>>,
+    /// Passes made over the resamples (one unless some value is undefined
+    /// on some resample, or a selection needs another pass).
+    pub passes: usize,
+}
+
+/// Resamples per chunk of [`bootstrap_intervals`]: the working set is a
+/// chunk of values per metric and pair (any chunking gives the same bytes).
+pub const BOOT_CHUNK: usize = 8192;
+
+/// Below this many values (resamples × (metrics + pairs); 4 MiB)
+/// [`bootstrap_intervals`] keeps them and selects its quantiles directly:
+/// the same floats as streaming, with less work per value.
+pub const STORE_BELOW: usize = 1 << 19;
+
+/// Percentile intervals (numpy's linear quantiles at (1 ± confidence)/2) of
+/// every metric's level value and of every pair's difference over the
+/// job's bootstrap resamples, in memory that does not grow with B: the
+/// resamples run in chunks of [`BOOT_CHUNK`] and each column
+/// streams through a [`Summary`](crate::stream::Summary), so the intervals
+/// are the same floats as [`crate::inference::percentile_interval`] on the
+/// stored defined values (below [`STORE_BELOW`] values in all, they are kept
+/// and selected directly). Undefined values (NaN) sort above every number;
+/// when a column has any, its quantiles are asked again of its defined
+/// values and take another pass over the same resamples (each is a pure
+/// function of (seed, index)). With `keep`, every resample's values are
+/// also returned; their memory is reserved before any work starts (an
+/// input error, never an abort, when it cannot be had).
+pub fn bootstrap_intervals(
+    d: &MetaData<'_>,
+    level: Level,
+    stat: &ItemStatistic,
+    scheme: Scheme,
+    confidence: f64,
+    keep: bool,
+    job: &Job<'_>,
+) -> Result<BootIntervals> {
+    use crate::stream::{Quantity, Summary};
+    let (total, k) = (job.count, d.k);
+    crate::engine::check_resamples(total as u64)?;
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(Error::input(format!(
+            "confidence level must be in (0, 1), got {confidence}"
+        )));
+    }
+    if scheme == Scheme::RowsThenColumns {
+        return Err(Error::input(
+            "the bootstrap resamples systems, inputs or both; rows-then-columns is a permutation scheme",
+        ));
+    }
+    let pairs: Vec<(usize, usize)> = (0..k)
+        .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+        .collect();
+    let cols = k + pairs.len();
+    if total.checked_mul(cols).is_some_and(|v| v <= STORE_BELOW) {
+        // few values: keep them and select directly (the same floats, less work per value)
+        let vals = bootstrap(d, level, stat, scheme, job)?;
+        let mut col: Vec<f64> = Vec::with_capacity(total);
+        let (mut ivs, mut valid) = (Vec::with_capacity(cols), Vec::with_capacity(cols));
+        for c in 0..cols {
+            col.clear();
+            for row in vals.chunks_exact(k) {
+                let v = if c < k {
+                    row[c]
+                } else {
+                    let (a, b) = pairs[c - k];
+                    row[a] - row[b]
+                };
+                if !v.is_nan() {
+                    col.push(v);
+                }
+            }
+            valid.push(col.len() as u64);
+            ivs.push(if col.is_empty() {
+                (f64::NAN, f64::NAN)
+            } else {
+                let lo = crate::inference::quantile(&mut col, (1.0 - confidence) / 2.0);
+                let hi = crate::inference::quantile(&mut col, (1.0 + confidence) / 2.0);
+                (lo, hi)
+            });
+        }
+        return Ok(BootIntervals {
+            intervals: ivs[..k].to_vec(),
+            n_valid: valid[..k].to_vec(),
+            deltas: ivs[k..].to_vec(),
+            n_valid_deltas: valid[k..].to_vec(),
+            samples: keep.then_some(vals),
+            passes: 1,
+        });
+    }
+    let mut stored = if keep {
+        Some(crate::engine::alloc_rows(total, k)?)
+    } else {
+        None
+    };
+    let levels = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0];
+    let summary = |n: u64| -> Result<(Summary, [usize; 2])> {
+        let mut sm = Summary::new(total as u64, 1)?;
+        let lo = sm.add_quantile_of(Quantity::Theta, levels[0], n)?;
+        let hi = sm.add_quantile_of(Quantity::Theta, levels[1], n)?;
+        Ok((sm, [lo, hi]))
+    };
+    let mut sums: Vec<Option<(Summary, [usize; 2])>> = (0..cols)
+        .map(|_| summary(total as u64).map(Some))
+        .collect::<Result<_>>()?;
+    let mut valid = vec![0u64; cols];
+    let mut buf: Vec<f64> = Vec::new();
+    let mut passes = 0usize;
+    loop {
+        let active: Vec<bool> = sums
+            .iter()
+            .map(|c| c.as_ref().is_some_and(|(sm, _)| sm.pending()))
+            .collect();
+        if !active.iter().any(|&a| a) {
+            break;
+        }
+        if passes > 64 {
+            return Err(Error::Internal("selection did not converge".into()));
+        }
+        for (c, sm) in sums.iter_mut().enumerate() {
+            if active[c] {
+                if let Some((sm, _)) = sm {
+                    sm.begin_pass();
+                }
+            }
+        }
+        if passes > 0 {
+            // progress counts the resamples of the pass under way
+            job.progress.done.store(0, Ordering::Relaxed);
+        }
+        let mut start = 0usize;
+        while start < total {
+            let len = BOOT_CHUNK.min(total - start);
+            let fresh = if stored.is_some() && passes > 0 {
+                None
+            } else {
+                Some(bootstrap(
+                    d,
+                    level,
+                    stat,
+                    scheme,
+                    &job.range(job.start + start as u64, len),
+                )?)
+            };
+            if passes == 0 {
+                if let (Some(st), Some(f)) = (stored.as_mut(), fresh.as_ref()) {
+                    st[start * k..(start + len) * k].copy_from_slice(f);
+                }
+            }
+            let vals: &[f64] = match (&fresh, &stored) {
+                (Some(f), _) => f,
+                (None, Some(st)) => &st[start * k..(start + len) * k],
+                (None, None) => unreachable!("a pass without values"),
+            };
+            for c in 0..cols {
+                if !active[c] {
+                    continue;
+                }
+                buf.clear();
+                for row in vals.chunks_exact(k) {
+                    let v = if c < k {
+                        row[c]
+                    } else {
+                        let (a, b) = pairs[c - k];
+                        row[a] - row[b]
+                    };
+                    // every NaN as the positive one, above +∞ in total order
+                    buf.push(if v.is_nan() { f64::NAN } else { v });
+                }
+                if passes == 0 {
+                    valid[c] += buf.iter().filter(|v| !v.is_nan()).count() as u64;
+                }
+                if let Some((sm, _)) = sums[c].as_mut() {
+                    sm.feed(&buf)?;
+                }
+            }
+            start += len;
+        }
+        for (c, sm) in sums.iter_mut().enumerate() {
+            if active[c] {
+                if let Some((sm, _)) = sm {
+                    sm.end_pass()?;
+                }
+            }
+        }
+        if passes == 0 {
+            // columns with undefined resamples: the quantiles of the defined ones
+            for c in 0..cols {
+                if valid[c] == 0 {
+                    sums[c] = None;
+                } else if valid[c] < total as u64 {
+                    sums[c] = Some(summary(valid[c])?);
+                }
+            }
+        }
+        passes += 1;
+    }
+    let interval = |c: usize| -> (f64, f64) {
+        match &sums[c] {
+            Some((sm, [lo, hi])) => (
+                sm.quantile(*lo).unwrap_or(f64::NAN),
+                sm.quantile(*hi).unwrap_or(f64::NAN),
+            ),
+            None => (f64::NAN, f64::NAN),
+        }
+    };
+    Ok(BootIntervals {
+        intervals: (0..k).map(interval).collect(),
+        n_valid: valid[..k].to_vec(),
+        deltas: (k..cols).map(interval).collect(),
+        n_valid_deltas: valid[k..].to_vec(),
+        samples: stored,
+        passes,
     })
 }
 
@@ -743,7 +1031,7 @@ pub fn permutation(
     // over the swapped cells, so a resample costs k·S dot products and O(S)
     // per pair.
     let sys_path = level == Level::System;
-    let groups: Vec<Vec<f64>> = if fast {
+    let groups: Vec<Vec<(f64, f64)>> = if fast {
         z.iter().map(|x| d.group_values(level, stat, x)).collect()
     } else {
         Vec::new()
@@ -771,7 +1059,8 @@ pub fn permutation(
     let item_tau = level == Level::Item
         && *stat == ItemStatistic::KendallB
         && !fast
-        && scheme != Scheme::Inputs;
+        && scheme != Scheme::Inputs
+        && n.checked_mul(s * s).is_some_and(|b| b <= SIGN_TABLE_LIMIT);
     let (mut vr, mut voff, mut hcs, mut hoff, mut yts) = (
         Vec::new(),
         vec![0usize],
@@ -826,6 +1115,7 @@ pub fn permutation(
         Scheme::Systems => s,
         Scheme::Inputs => n,
         Scheme::Both => s * n,
+        Scheme::RowsThenColumns => s + n,
     };
     let np = pairs.len();
     let mut counts = vec![0u64; np];
@@ -871,6 +1161,7 @@ pub fn permutation(
                                     Scheme::Systems => mask[rr as usize],
                                     Scheme::Inputs => mask[j],
                                     Scheme::Both => mask[rr as usize * n + j],
+                                    Scheme::RowsThenColumns => mask[rr as usize] ^ mask[s + j],
                                 };
                                 bits |= u64::from(sw) << p;
                             }
@@ -913,6 +1204,15 @@ pub fn permutation(
                                     Scheme::Inputs => dot(&x[i * n..(i + 1) * n], &maskf),
                                     Scheme::Both => {
                                         dot(&x[i * n..(i + 1) * n], &maskf[i * n..(i + 1) * n])
+                                    }
+                                    Scheme::RowsThenColumns => {
+                                        // the columns' bits, flipped for a swapped row
+                                        let t = dot(&x[i * n..(i + 1) * n], &maskf[s..s + n]);
+                                        if mask[i] {
+                                            sums[m][i] - t
+                                        } else {
+                                            t
+                                        }
                                     }
                                 };
                             }
@@ -969,6 +1269,7 @@ pub fn permutation(
                                         Scheme::Systems => mask[r as usize],
                                         Scheme::Inputs => mask[j],
                                         Scheme::Both => mask[p],
+                                        Scheme::RowsThenColumns => mask[r as usize] ^ mask[s + j],
                                     };
                                     if sw {
                                         wk.gx.push(zb[p]);
@@ -1013,6 +1314,7 @@ pub fn permutation(
                                         Scheme::Systems => mask[i],
                                         Scheme::Inputs => mask[j],
                                         Scheme::Both => mask[p],
+                                        Scheme::RowsThenColumns => mask[i] ^ mask[s + j],
                                     };
                                     if sw {
                                         px.push(xb[p]);
@@ -1035,7 +1337,8 @@ pub fn permutation(
         )?;
         for row in vals.chunks(np) {
             for (p, &v) in row.iter().enumerate() {
-                if v.is_nan() {
+                // an undefined observed δ has no p-value: no resample counts
+                if v.is_nan() || observed[p].is_nan() {
                     continue;
                 }
                 valid[p] += 1;
@@ -1179,7 +1482,7 @@ impl crate::simd::Kernel for TauRun<'_, '_> {
 #[inline(always)]
 fn add_tau(c: i64, xt: i64, tot: i64, sy: f64, acc: &mut f64, cnt: &mut f64) {
     if xt != tot {
-        *acc += c as f64 / ((tot - xt) as f64).sqrt() / sy;
+        *acc += (c as f64 / ((tot - xt) as f64).sqrt() / sy).clamp(-1.0, 1.0);
         *cnt += 1.0;
     }
 }
@@ -1192,14 +1495,12 @@ fn mean_or_nan(acc: f64, cnt: f64) -> f64 {
     }
 }
 
-fn mean_values(len: usize, v: impl Fn(usize) -> f64) -> f64 {
+fn mean_values(len: usize, v: impl Fn(usize) -> (f64, f64)) -> f64 {
     let (mut a, mut c) = (0.0, 0.0);
     for g in 0..len {
-        let x = v(g);
-        if !x.is_nan() {
-            a += x;
-            c += 1.0;
-        }
+        let (num, den) = v(g);
+        a += num;
+        c += den;
     }
     if c > 0.0 {
         a / c
@@ -1464,6 +1765,183 @@ mod tests {
             }
             assert_eq!(fast.counts[0], count);
         }
+    }
+
+    #[test]
+    fn streamed_intervals_equal_stored_percentiles() {
+        // a sparse table: some BOOT-INPUTS resamples leave a system with no scored item
+        let (s, n) = (5, 6);
+        let mut h = table(s, n, 31);
+        for j in 1..n {
+            h[j] = f64::NAN; // system 0 is scored on item 0 only
+        }
+        let m = [table(s, n, 32), table(s, n, 33)].concat();
+        let p = Progress::new();
+        for drop in [true, false] {
+            let mut d = MetaData::new(&h, &m, s, n).unwrap();
+            d.drop_empty_systems = drop;
+            let st = ItemStatistic::Pearson;
+            for (level, scheme) in [(Level::System, Scheme::Inputs), (Level::Item, Scheme::Both)] {
+                // above STORE_BELOW values: the streamed path
+                let total = STORE_BELOW / 3 + 1000;
+                let job = Job::new(4, total, 2, &p);
+                let got = bootstrap_intervals(&d, level, &st, scheme, 0.9, true, &job).unwrap();
+                let small = Job::new(4, 3000, 2, &p);
+                let direct =
+                    bootstrap_intervals(&d, level, &st, scheme, 0.9, false, &small).unwrap();
+                let streamed = &got.samples.as_deref().unwrap_or_default()[..3000 * 2];
+                // the direct path on the first 3000 resamples equals percentile_interval on them
+                for c in 0..2 {
+                    let v: Vec<f64> = streamed
+                        .chunks(2)
+                        .map(|r| r[c])
+                        .filter(|v| !v.is_nan())
+                        .collect();
+                    let want = crate::inference::percentile_interval(&v, 0.9);
+                    assert_eq!(direct.intervals[c].0.to_bits(), want.0.to_bits());
+                    assert_eq!(direct.intervals[c].1.to_bits(), want.1.to_bits());
+                    assert_eq!(direct.n_valid[c], v.len() as u64);
+                }
+                let stored = bootstrap(&d, level, &st, scheme, &job).unwrap();
+                let kept = got.samples.as_deref().unwrap_or_default();
+                assert!(kept.len() == stored.len());
+                assert!(kept
+                    .iter()
+                    .zip(&stored)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()));
+                let col = |c: usize| -> Vec<f64> {
+                    stored
+                        .chunks(2)
+                        .map(|r| if c < 2 { r[c] } else { r[0] - r[1] })
+                        .filter(|v| !v.is_nan())
+                        .collect()
+                };
+                for c in 0..3 {
+                    let v = col(c);
+                    let want = crate::inference::percentile_interval(&v, 0.9);
+                    let (iv, nv) = if c < 2 {
+                        (got.intervals[c], got.n_valid[c])
+                    } else {
+                        (got.deltas[0], got.n_valid_deltas[0])
+                    };
+                    assert_eq!(nv, v.len() as u64);
+                    assert_eq!(iv.0.to_bits(), want.0.to_bits(), "{drop} {level:?} {c}");
+                    assert_eq!(iv.1.to_bits(), want.1.to_bits(), "{drop} {level:?} {c}");
+                }
+                if level == Level::System {
+                    // dropping the resample leaves fewer defined values, and takes a second pass
+                    assert_eq!(got.n_valid[0] < total as u64, !drop);
+                    assert_eq!(got.passes > 1, !drop);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_then_columns_swaps_cells_by_xor() {
+        let (s, n) = (5, 12);
+        let mut h = table(s, n, 41);
+        h[3] = f64::NAN;
+        let m = [table(s, n, 42), table(s, n, 43)].concat();
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let p = Progress::new();
+        let (za, zb) = (d.standardized(0), d.standardized(1));
+        for (level, st) in [
+            (Level::System, ItemStatistic::Pearson),
+            (Level::Item, ItemStatistic::KendallB),
+            (Level::Global, ItemStatistic::Spearman),
+        ] {
+            let job = Job::new(6, 300, 1, &p);
+            let got = permutation(
+                &d,
+                level,
+                &st,
+                Scheme::RowsThenColumns,
+                &[(0, 1)],
+                Alternative::TwoSided,
+                &job,
+            )
+            .unwrap();
+            let obs = d.value_of(level, &st, &za) - d.value_of(level, &st, &zb);
+            let g = (obs * 100.0 * f64::EPSILON).abs();
+            let mut count = 0;
+            for b in 0..300u64 {
+                let mut stream = Stream::new(6, TAG_META_PERM, b, 0);
+                let mut mask = vec![false; s + n];
+                swap_bits(&mut mask, || stream.next_u64());
+                let (mut pa, mut pb) = (za.clone(), zb.clone());
+                for i in 0..s {
+                    for j in 0..n {
+                        if mask[i] != mask[s + j] {
+                            pa[i * n + j] = zb[i * n + j];
+                            pb[i * n + j] = za[i * n + j];
+                        }
+                    }
+                }
+                let dstar = d.value_of(level, &st, &pa) - d.value_of(level, &st, &pb);
+                count += u64::from(dstar.abs() >= obs.abs() - g * 1e6);
+            }
+            // the system-level path sums differently: allow for ties at the 1e-10 level
+            assert!(
+                (got.counts[0] as i64 - count as i64).abs() <= 3,
+                "{level:?}: {} vs {count}",
+                got.counts[0]
+            );
+        }
+        assert!(bootstrap(
+            &d,
+            Level::System,
+            &ItemStatistic::Pearson,
+            Scheme::RowsThenColumns,
+            &Job::new(1, 10, 1, &p)
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn pooled_tau_like_adds_pairs_over_groups() {
+        let (s, n) = (6, 9);
+        let mut h = table(s, n, 51);
+        for i in 1..s {
+            h[i * n + 2] = f64::NAN; // item 2: one scored cell, undefined
+        }
+        for i in 0..s {
+            h[i * n + 5] = 3.0; // item 5: every human score tied, no qualifying pair
+        }
+        let m = table(s, n, 52);
+        let d = MetaData::new(&h, &m, s, n).unwrap();
+        let (mut c, mut dd, mut vals) = (0i64, 0i64, Vec::new());
+        for j in 0..n {
+            let (mut cj, mut dj) = (0i64, 0i64);
+            for a in 0..s {
+                for b in a + 1..s {
+                    let (ha, hb) = (h[a * n + j], h[b * n + j]);
+                    if ha.is_nan() || hb.is_nan() || ha == hb {
+                        continue;
+                    }
+                    let (xa, xb) = (m[a * n + j], m[b * n + j]);
+                    if (ha > hb && xa > xb) || (ha < hb && xa < xb) {
+                        cj += 1;
+                    } else {
+                        dj += 1;
+                    }
+                }
+            }
+            c += cj;
+            dd += dj;
+            if cj + dj > 0 {
+                vals.push((cj - dj) as f64 / (cj + dj) as f64);
+            }
+        }
+        let pooled = d.observed(
+            Level::Item,
+            &ItemStatistic::TauLikePooled { threshold: 0.0 },
+            0,
+        );
+        let mean = d.observed(Level::Item, &ItemStatistic::TauLike { threshold: 0.0 }, 0);
+        assert!((pooled - (c - dd) as f64 / (c + dd) as f64).abs() < 1e-15);
+        assert!((mean - vals.iter().sum::<f64>() / vals.len() as f64).abs() < 1e-15);
+        assert_eq!(vals.len(), n - 2); // the undefined items are skipped, not zeros
     }
 
     #[test]

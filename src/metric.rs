@@ -742,6 +742,7 @@ pub static REGISTRY: &[Entry] = &[
     entry::<KendallB>(),
     entry::<KendallC>(),
     entry::<TauLike>(),
+    entry::<TauLikePooled>(),
     entry::<PairwiseAccuracy>(),
     entry::<AccEq>(),
     entry::<Auc>(),
@@ -1445,7 +1446,8 @@ impl Declare for TauLike {
             default: ParamDefault::Float(0.0),
             help: "reference difference that makes a pair (WMT DA: 25)",
         }],
-        description: "WMT DARR Kendall-like tau of scores against a reference",
+        description: "WMT DARR Kendall-like tau of scores against a reference (grouped levels: \
+                      the mean over groups)",
         ..ITEMS
     };
     fn build(p: &Params) -> Result<Self> {
@@ -1455,6 +1457,32 @@ impl Declare for TauLike {
     }
     fn input(&self) -> Input {
         Input::Items(ItemStatistic::TauLike {
+            threshold: self.threshold,
+        })
+    }
+}
+
+/// WMT's DARR Kendall-like τ pooled over groups, Σ(C − D)/Σ(C + D).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TauLikePooled {
+    pub threshold: f64,
+}
+
+impl Declare for TauLikePooled {
+    const SPEC: Spec = Spec {
+        name: "tau_like_pooled",
+        params: TauLike::SPEC.params,
+        description: "WMT DARR Kendall-like tau pooled over groups, sum(C-D)/sum(C+D) \
+                      (mt-metrics-eval KendallLike); tau_like on one group",
+        ..ITEMS
+    };
+    fn build(p: &Params) -> Result<Self> {
+        Ok(TauLikePooled {
+            threshold: p.f("threshold"),
+        })
+    }
+    fn input(&self) -> Input {
+        Input::Items(ItemStatistic::TauLikePooled {
             threshold: self.threshold,
         })
     }

@@ -58,6 +58,8 @@ pub const MAX_KEYS: usize = 1 << 20;
 
 const BINS_LOG2: u32 = 12;
 const FEED_STEP: usize = 8192;
+/// Values between window shrinks in a pass's first 8 × FEED_STEP values.
+const EARLY_STEP: usize = 512;
 
 /// Order-preserving key of a float: `key(a) < key(b)` iff `a.total_cmp(&b)` is `Less`.
 #[inline]
@@ -166,7 +168,17 @@ impl Select {
                 }
             }
             Mode::Adaptive => {
-                for part in values.chunks(FEED_STEP) {
+                let mut rest = values;
+                while !rest.is_empty() {
+                    // shrink often while the window is young (every value would otherwise
+                    // go into the map until the first FEED_STEP values had passed)
+                    let step = if self.seen < 8 * FEED_STEP as u64 {
+                        EARLY_STEP
+                    } else {
+                        FEED_STEP
+                    };
+                    let (part, tail) = rest.split_at(step.min(rest.len()));
+                    rest = tail;
                     for &v in part {
                         self.seen += 1;
                         let k = key(v);
@@ -543,6 +555,8 @@ struct Quantile {
     q: f64,
     prev: usize,
     next: usize,
+    /// how many of the values the quantile is of (the smallest `n` in `f64::total_cmp` order)
+    n: usize,
 }
 
 /// The streaming summary of one test: counts, the blocked mean of θ and
@@ -623,14 +637,27 @@ impl Summary {
 
     /// Ask for quantile `q` of `quantity` (any time; later requests take extra passes).
     pub fn add_quantile(&mut self, quantity: Quantity, q: f64) -> Result<usize> {
+        self.add_quantile_of(quantity, q, self.total)
+    }
+
+    /// Quantile `q` of the `n` smallest values of `quantity` in
+    /// `f64::total_cmp` order: with NaN fed as positive NaN (above +∞) and
+    /// `n` the number of other values, the quantile of the defined values.
+    pub fn add_quantile_of(&mut self, quantity: Quantity, q: f64, n: u64) -> Result<usize> {
         if self.stride == 1 && quantity == Quantity::Y {
             return Err(Error::input("one system has no second value"));
         }
         if !(0.0..=1.0).contains(&q) {
             return Err(Error::input(format!("quantile level {q} is not in [0, 1]")));
         }
+        if n == 0 || n > self.total {
+            return Err(Error::input(format!(
+                "a quantile of {n} of {} values",
+                self.total
+            )));
+        }
         // numpy's "linear" indices, as crate::inference::quantile
-        let n = self.total as usize;
+        let n = n as usize;
         let vi = (n as f64 - 1.0) * q;
         let (prev, next) = if vi >= (n - 1) as f64 {
             (n - 1, n - 1)
@@ -655,6 +682,7 @@ impl Summary {
             q,
             prev,
             next,
+            n,
         });
         Ok(self.quantiles.len() - 1)
     }
@@ -879,7 +907,7 @@ impl Summary {
         };
         let a = get(q.prev)?;
         let b = get(q.next)?;
-        Some(crate::inference::lerp(a, b, q.q, self.total as usize))
+        Some(crate::inference::lerp(a, b, q.q, q.n))
     }
 
     /// Distinct values held now by all selections and shifted counts (for

@@ -183,6 +183,97 @@ def targets() -> list[Target]:
         sfx = (Path(g).suffix or ".txt", Path(s).suffix or ".txt")
         out.append(Target(f"score:{fmt}", seeds, sfx, lambda gp, sp, f=fmt: formats.score(f, gp, sp)))
         out.append(Target(f"read:{fmt}", seeds, sfx, lambda gp, sp, f=fmt: sigfast.read(gp, [sp], format=f)))
+    return out + new_surface_targets()
+
+
+def _meta_seeds() -> dict[str, tuple[bytes, bytes]]:
+    """(human, metric) score tables for the meta-evaluation targets: wide and long layouts."""
+    rng = np.random.default_rng(1)
+    systems, items = ["sysA", "sysB", "sysC", "sysD"], [f"s{j}" for j in range(6)]
+    h = rng.integers(0, 100, (4, 6)).astype(float)
+    m = h + rng.normal(0, 20, h.shape)
+
+    def wide(v: np.ndarray, miss: bool) -> bytes:
+        rows = ["system\t" + "\t".join(items)]
+        for i, s in enumerate(systems):
+            cells = ["NaN" if miss and (i + j) % 5 == 0 else f"{v[i, j]:.3f}" for j in range(6)]
+            rows.append(s + "\t" + "\t".join(cells))
+        return ("\n".join(rows) + "\n").encode()
+
+    def long(v: np.ndarray, sep: str) -> bytes:
+        rows = [sep.join(("system", "seg_id", "score"))]
+        rows += [sep.join((s, it, f"{v[i, j]:.3f}")) for i, s in enumerate(systems) for j, it in enumerate(items)]
+        return ("\n".join(rows) + "\n").encode()
+
+    return {"wide": (wide(h, True), wide(m, False)), "long": (long(h, "\t"), long(m, ","))}
+
+
+def _metaeval(hp: str, mp: str) -> Any:
+    from sigfast import metaeval
+
+    human, metric = metaeval.read_scores(hp), metaeval.read_scores(mp)
+    _s, _i, h, m = metaeval.align(human, {"m": metric, "m2": metric})
+    m[1] = m[1][::-1] if m.shape[1] > 1 else m[1]
+    for level, stat in (("system", "pearson"), ("item", "tau_like_pooled")):
+        metaeval.evaluate(h, m, level=level, statistic=stat, n_resamples=20, n_threads=1)
+    return metaeval.evaluate(h, m, level="global", statistic="kendall_b", n_resamples=20, test="williams")
+
+
+def _seeds(ap: str, bp: str) -> Any:
+    import sigfast
+    from sigfast import seeds
+
+    return sigfast.compare_seeds({"a": seeds.read_scores(ap), "b": seeds.read_scores(bp)}, n_resamples=20)
+
+
+def _per_item(fmt: str, gold: str | None, system: str, **options: Any) -> Any:
+    """The per-item scores of every statistic a format reports (``score --per-item``)."""
+    from sigfast import formats
+
+    rep = formats.score(fmt, gold, system, **options)
+    return [st.item_scores() for st in rep.stats.values() if st.metric is not None]
+
+
+#: formats whose per-item scores are fuzzed (the rest: their per-item path is the same code)
+PER_ITEM = ("mt", "rouge", "conllu", "evalb", "conllx", "alignment", "conlleval", "pos", "ner")
+
+
+def new_surface_targets() -> list[Target]:
+    """The meta-evaluation tables, seeds files, CoNLL-2012 coreference, per-item output and TER."""
+    from sigfast import analysis
+
+    out = []
+    for layout, (hb, mb) in _meta_seeds().items():
+        sfx = (".tsv", ".tsv") if layout == "wide" else (".tsv", ".csv")
+        out.append(Target(f"metaeval:{layout}", (hb, mb), sfx, _metaeval))
+    rng = np.random.default_rng(2)
+    a = "".join(f"{v:.4f}\n" for v in rng.normal(0.7, 0.02, 8)).encode()
+    b = ("score\n" + "".join(f"{v:.4f}\n" for v in rng.normal(0.71, 0.02, 6))).encode()
+    out.append(Target("seeds", (a, b), (".txt", ".txt"), _seeds))
+    coref = tuple((DATA / "analysis" / f).read_bytes() for f in ("coref_key.conll", "coref_r1.conll", "coref_r2.conll"))
+    out.append(Target("coref_diff:conll2012", coref, (".conll",) * 3, lambda k, r1, r2: analysis.coref_diff(k, r1, r2)))
+    for fmt in PER_ITEM:
+        g, s = FORMAT_SEEDS[fmt]
+        if not g:
+            seeds1 = ((DATA / s).read_bytes(),)
+            out.append(
+                Target(f"per_item:{fmt}", seeds1, (Path(s).suffix or ".txt",), lambda sp, f=fmt: _per_item(f, None, sp))
+            )
+            continue
+        seeds = ((DATA / g).read_bytes(), (DATA / s).read_bytes())
+        sfx = (Path(g).suffix or ".txt", Path(s).suffix or ".txt")
+        out.append(Target(f"per_item:{fmt}", seeds, sfx, lambda gp, sp, f=fmt: _per_item(f, gp, sp)))
+    g, s = FORMAT_SEEDS["mt"]
+    ter_seeds = ((DATA / g).read_bytes(), (DATA / s).read_bytes())
+    for opts in (
+        {},
+        {"ter_normalized": True, "ter_no_punct": True},
+        {"ter_asian_support": True, "ter_case_sensitive": True},
+    ):
+        name = "ter:mt" + ("" if not opts else "[" + ",".join(k[4:] for k in opts) + "]")
+        out.append(
+            Target(name, ter_seeds, (".txt", ".txt"), lambda gp, sp, o=opts: _per_item("mt", gp, sp, metric="ter", **o))
+        )
     return out
 
 

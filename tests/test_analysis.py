@@ -10,7 +10,6 @@ port (``sigfast.formats.conllu.counts``) for the character alignment.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from collections import Counter
@@ -34,7 +33,7 @@ from sigfast.analysis import (
     read_units,
     units_from_labels,
 )
-from sigfast.analysis.cli import add_cli
+from sigfast.cli import build_parser, handler
 from sigfast.exceptions import FormatError, InputError, SigfastError
 
 DATA = Path(__file__).parent / "data" / "analysis"
@@ -377,10 +376,8 @@ def test_coref_bad_input(tmp_path):
 
 
 def _run(argv, capsys):
-    ap = argparse.ArgumentParser(prog="sigfast")
-    add_cli(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args(argv)
-    rc = args.handler(args)
+    args = build_parser(argv[0]).parse_args(argv)
+    rc = handler(args.handler)(args)
     return rc, capsys.readouterr().out
 
 

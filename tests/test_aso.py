@@ -264,6 +264,43 @@ def test_compare_seeds_matches_deepsig_multi_aso():
     assert np.all(np.diag(runs[0]) == 1.0) and np.all(np.diag(ds) == 1.0)
 
 
+def test_deepsig_two_systems_multi_aso_is_reproduced():
+    """deepsig 1.2.8's multi_aso raises the level to level + (1 - level)/1 = 1.0 for two systems, so
+    every eps_min is 1: correction="deepsig" reproduces that (with a warning), the default Bonferroni
+    keeps deepsig.aso's 0.95 (where sigfast departs from multi_aso)."""
+    deepsig = pytest.importorskip("deepsig")
+    rng = np.random.default_rng(23)
+    a, b = rng.normal(0.0, 1, 10), rng.normal(0.4, 1, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds = deepsig.multi_aso({"a": list(a), "b": list(b)}, num_bootstrap_iterations=200, seed=7, show_progress=False)
+        ds_aso = deepsig.aso(a, b, num_bootstrap_iterations=200, seed=7, show_progress=False)
+    assert np.array_equal(ds, np.ones((2, 2)))  # deepsig's own numbers
+    c = sigfast.compare_seeds({"a": a, "b": b}, n_resamples=200, correction="deepsig")
+    assert np.array_equal(c.eps_min, np.ones((2, 2)))
+    assert c.adjusted_confidence_level == 1.0 and c.warnings and "deepsig" in str(c)
+    # deepsig.aso corrects only for num_comparisons > 1: aso(correction="deepsig") keeps 0.95
+    one = sigfast.aso(a, b, n_resamples=200, correction="deepsig")
+    assert one.adjusted_confidence_level == 0.95
+    runs = [sigfast.aso(a, b, n_resamples=200, seed=s).statistic for s in range(20)]
+    assert abs(ds_aso - np.mean(runs)) <= 5 * np.std(runs, ddof=1) + 1e-12
+    # the default departs from multi_aso with two systems: a usable bound, no warning
+    d = sigfast.compare_seeds({"a": a, "b": b}, n_resamples=200)
+    assert d.adjusted_confidence_level == 0.95 and not d.warnings and d.eps_min[1, 0] < 1
+
+
+def test_deepsig_level_formula_for_three_systems():
+    """multi_aso's level for m = 3 pairs is 0.95 + 0.05/3 (deepsig's code), Bonferroni's 1 - 0.05/3."""
+    rng = np.random.default_rng(24)
+    scores = {"a": rng.normal(0, 1, 6), "b": rng.normal(0.5, 1, 6), "c": rng.normal(1, 1, 6)}
+    assert sigfast.compare_seeds(scores, n_resamples=50, correction="deepsig").adjusted_confidence_level == (
+        pytest.approx(0.95 + 0.05 / 3, abs=1e-15)
+    )
+    assert sigfast.compare_seeds(scores, n_resamples=50).adjusted_confidence_level == pytest.approx(
+        1 - 0.05 / 3, abs=1e-15
+    )
+
+
 def test_same_bytes_for_any_thread_count():
     rng = np.random.default_rng(2)
     a, b = normal_runs(rng, 20, 0.3)

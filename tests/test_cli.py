@@ -92,3 +92,142 @@ def test_demo_and_info(capsys: pytest.CaptureFixture[str]) -> None:
 def test_module_entry_point() -> None:
     r = subprocess.run([sys.executable, "-m", "sigfast", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "compare" in r.stdout
+
+
+# --------------------------------------------------------------------------- the one CLI (issues 19, 22, 23)
+
+
+def test_demo_runs_every_test_with_the_resamples_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "-n", "1e3", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)
+    assert [r["n_resamples"] for r in runs] == [1000, 1000, 1000]
+    assert runs[1]["test"] == "approximate_randomization"
+
+
+def test_compare_detects_the_format_as_score_does(capsys: pytest.CaptureFixture[str]) -> None:
+    ud = Path(__file__).parent / "data" / "analysis"
+    gold, raw = str(ud / "ud_gold.conllu"), str(ud / "ud_sys_raw.conllu")
+    for cmd in (["compare", "-n", "200"], ["pairwise", "-n", "200"]):
+        assert main([*cmd, gold, f"raw={raw}", f"gold={gold}", "--json"]) == 0, cmd
+        out = json.loads(capsys.readouterr().out)
+        assert out[0]["metric"] == "las", cmd  # CoNLL-U's headline, the first file taken as gold
+    assert main(["compare", "--test", "mcnemar", gold, f"raw={raw}", f"gold={gold}"]) == 0
+    assert "conllu las, align chars" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["score", "-f", "conlu", "A", "B"], "did you mean 'conllu'"),
+        (["compare", "-m", "lass", "GOLD", "A", "B"], "did you mean 'las'"),
+        (["score", "-m", "lass", "GOLD", "A"], "did you mean 'las'"),
+    ],
+)
+def test_mistyped_names_get_the_closest(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ud = Path(__file__).parent / "data" / "analysis"
+    files = {"GOLD": str(ud / "ud_gold.conllu"), "A": str(ud / "ud_sys_raw.conllu"), "B": str(ud / "ud_gold.conllu")}
+    assert main([files.get(a, a) for a in argv]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err, err
+
+
+def test_metrics_get_names_the_closest() -> None:
+    import sigfast
+
+    with pytest.raises(sigfast.MetricError, match="did you mean 'bleu'"):
+        sigfast.metrics.get("blue")
+
+
+def test_resamples_in_scientific_notation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = _write(tmp_path / "a.tsv", np.arange(20.0))
+    b = _write(tmp_path / "b.tsv", np.arange(20.0) + 1)
+    assert main(["compare", str(a), str(b), "-n", "1e3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["n_resamples"] == 1000
+
+
+def _scores(path: Path, systems: list[str], shift: float = 0.0) -> Path:
+    rng = np.random.default_rng(len(systems))
+    path.write_text(
+        "system\titem\tscore\n"
+        + "".join(f"{s}\t{i}\t{k + shift + rng.random():.4f}\n" for k, s in enumerate(systems) for i in range(6))
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    "extra,needle",
+    [
+        (["--rename", "A=B"], "two systems named 'B'"),
+        (["--rename", "A=Z", "--rename", "A=Y"], "--rename A= given twice"),
+        (["--name", "x", "--name", "x"], "--name x given twice"),
+        (["--name", "x", "--name", "y", "--name", "z"], "3 --name for 2 metric score file(s)"),
+    ],
+)
+def test_metaeval_name_collisions_are_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], needle: str
+) -> None:
+    human = _scores(tmp_path / "human.tsv", ["A", "B", "C"])
+    m1 = _scores(tmp_path / "m1.tsv", ["A", "B", "C"], 0.1)
+    m2 = _scores(tmp_path / "m2.tsv", ["A", "B", "C"], 0.2)
+    argv = ["metaeval", str(human), str(m1), str(m2), "--level", "system", "--interval", "none", "--test", "none"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv, *extra]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err, err
+
+
+@pytest.mark.parametrize("content", ['[{"name": "a", ', "\xff\xfe", "{not json}"])
+def test_broken_json_spec_is_one_format_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_bytes(content.encode("latin-1"))
+    assert main(["across-splits", "--spec", str(spec)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"sigfast: error: {spec}") and "internal error" not in err, err
+    manifest = tmp_path / "manifest.json"
+    manifest.write_bytes(content.encode("latin-1"))
+    a = _write(tmp_path / "a.tsv", np.arange(20.0))
+    assert main(["across-splits", "--manifest", str(manifest), str(a), str(a)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(manifest) in err and "internal error" not in err, err
+
+
+def test_info_markdown_tables_keep_their_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    assert main(["info", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    for block in out.split("\n\n"):
+        lines = [ln for ln in block.splitlines() if ln.startswith("|")]
+        if lines:  # every row has as many cells as the header: a | inside a cell is escaped
+            assert len({len(re.findall(r"(?<!\\)\|", ln)) for ln in lines}) == 1, block[:300]
+
+
+def test_compare_mcnemar_refuses_a_metric_and_a_view_that_disagree(capsys: pytest.CaptureFixture[str]) -> None:
+    ud = Path(__file__).parent / "data" / "analysis"
+    gold = str(ud / "ud_gold.conllu")
+    base = ["compare", "--test", "mcnemar", "-f", "conllu", gold, f"A={gold}", f"B={gold}"]
+    assert main([*base, "-m", "upos", "--view", "upos"]) == 0
+    capsys.readouterr()
+    for extra, needle in ((["-m", "upos", "--view", "las"], "name different units"), (["-m", "clas"], "views")):
+        assert main([*base, *extra]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and needle in err, err
+
+
+def test_draws_sacrebleu_from_the_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--draws sacrebleu` is the Python API's draws="sacrebleu" (tests/test_variants.py checks it against
+    sacrebleu itself): the same p-value and signature."""
+    import sigfast
+
+    rng = np.random.default_rng(5)
+    a, b = rng.random(50), rng.random(50) + 0.05
+    fa, fb = _write(tmp_path / "a.tsv", a), _write(tmp_path / "b.tsv", b)
+    argv = ["compare", str(fa), str(fb), "--variant", "sacrebleu", "--draws", "sacrebleu", "-n", "1000", "--json"]
+    assert main(argv) == 0
+    (d,) = json.loads(capsys.readouterr().out)
+    stats = sigfast.read(None, {"a": str(fa), "b": str(fb)}, format="tsv")
+    r = sigfast.paired_bootstrap(stats, variant="sacrebleu", draws="sacrebleu", n_resamples=1000)
+    assert d["pvalue"] == r.pvalue and d["signature"] == r.signature and "draws:sacrebleu" in r.signature
+    assert main(["compare", str(fa), str(fb), "--test", "permutation", "--draws", "sacrebleu"]) == 1
+    assert "--draws sacrebleu is for --test bootstrap" in capsys.readouterr().err

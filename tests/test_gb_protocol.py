@@ -49,7 +49,7 @@ def test_mcnemar_mid_p_per_pair_from_files(shared_data: Path, capsys: pytest.Cap
 
 def test_twenty_random_splits_with_bonferroni(shared_data: Path, tmp_path: Path, capsys) -> None:
     gold, systems = _files(shared_data)
-    assert main(["split", gold, "-k", "20", "--out", str(tmp_path / "s"), "-f", "conllu"]) == 0
+    assert main(["split", gold, "-k", "20", "--out-dir", str(tmp_path / "s"), "-f", "conllu"]) == 0
     capsys.readouterr()
     manifest = tmp_path / "s" / "manifest.json"
     assert main(["across-splits", "-f", "conllu", "--manifest", str(manifest), gold, *systems, "--json"]) == 0

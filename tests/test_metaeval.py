@@ -110,7 +110,7 @@ def _pairs_loop(x: np.ndarray, y: np.ndarray, eps: float | None = None, thr: flo
                     c += 1
                 else:
                     d += 1
-        return (c - d) / (c + d) if c + d else 0.0
+        return (c - d) / (c + d) if c + d else math.nan  # no qualifying pair: undefined
     good = tot = 0
     for i, j in itertools.combinations(range(len(x)), 2):
         dm, dh = x[i] - x[j], y[i] - y[j]
@@ -126,7 +126,10 @@ def test_pair_statistics_equal_loops() -> None:
     for n in (2, 5, 40):
         x, y = _tied(rng, n, 5), rng.integers(0, 100, n).astype(float)
         for thr in (0.0, 25.0, 60.0):
-            assert abs(item_statistic(x, y, "tau_like", threshold=thr) - _pairs_loop(x, y, thr=thr)) <= 1e-12
+            want = _pairs_loop(x, y, thr=thr)
+            for name in ("tau_like", "tau_like_pooled"):  # one group: the two are equal
+                got = item_statistic(x, y, name, threshold=thr)
+                assert (math.isnan(got) and math.isnan(want)) or abs(got - want) <= 1e-12, (name, thr, got, want)
         assert abs(item_statistic(x, y, "pairwise_accuracy") - _pairs_loop(x, y)) <= 1e-12
         for eps in (0.0, 0.5, 1.2):
             assert abs(item_statistic(x, y, "acc_eq", epsilon=eps) - _pairs_loop(x, y, eps=eps)) <= 1e-12
@@ -403,7 +406,9 @@ def _perm_numpy(
             mask = np.repeat(rng.random(s)[:, None] < 0.5, n, 1)
         elif scheme == "inputs":
             mask = np.repeat(rng.random(n)[None, :] < 0.5, s, 0)
-        else:
+        elif scheme == "both-rowcol":  # whole rows, then whole columns: a cell flips when one of the two does
+            mask = (rng.random(s)[:, None] < 0.5) ^ (rng.random(n)[None, :] < 0.5)
+        else:  # "both": every cell on its own coin
             mask = rng.random((s, n)) < 0.5
         xp, yp = np.where(mask, y, x), np.where(mask, x, y)
         d = _fast_level(level, xp, z, f) - _fast_level(level, yp, z, f)
@@ -426,6 +431,8 @@ def _p_close(got: float, want: float, B: int) -> None:
         ("inputs", "item", "kendall_b"),
         ("both", "item", "kendall_b"),
         ("both", "global", "kendall_b"),
+        ("both-rowcol", "system", "pearson"),
+        ("both-rowcol", "item", "kendall_b"),
     ],
 )
 def test_permutation_matches_numpy_loop(scheme: str, level: str, stat: str) -> None:
@@ -440,7 +447,24 @@ def test_permutation_matches_numpy_loop(scheme: str, level: str, stat: str) -> N
     _p_close(r.pvalues[0, 1], want, B)
 
 
-@pytest.mark.parametrize(("scheme", "level"), [("systems", "system"), ("inputs", "system"), ("inputs", "input")])
+def _permute_cells(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cell-wise PERM-BOTH swap (the paper's code, sacrerouge), as an nlpstats permutation method:
+    each (system, input) cell on its own coin."""
+    mask = np.random.rand(*x.shape) > 0.5
+    return np.where(mask, y, x), np.where(mask, x, y)
+
+
+@pytest.mark.parametrize(
+    ("scheme", "level"),
+    [
+        ("systems", "system"),
+        ("inputs", "system"),
+        ("inputs", "input"),
+        ("both-rowcol", "system"),  # nlpstats' own "both": rows, then columns
+        ("both", "system"),  # nlpstats' driver with the cell-wise swap
+        ("both-rowcol", "global"),
+    ],
+)
 def test_permutation_matches_nlpstats(scheme: str, level: str) -> None:
     nl = pytest.importorskip("nlpstats.correlations")
     rng = np.random.default_rng(15)
@@ -448,8 +472,9 @@ def test_permutation_matches_nlpstats(scheme: str, level: str) -> None:
     m[1] = m[0] + rng.normal(0, 1.0, m[0].shape)
     B = 1500 if level == "system" else 600
     np.random.seed(1)
+    method = {"both-rowcol": "both", "both": _permute_cells}.get(scheme, scheme)
     with _quiet():
-        ref = nl.permutation_test(m[0], m[1], h, level, "pearson", scheme, n_resamples=B)
+        ref = nl.permutation_test(m[0], m[1], h, level, "pearson", method, n_resamples=B)
     r = metaeval.evaluate(
         h,
         m[:2],

@@ -138,11 +138,11 @@ def _commands(f: dict[str, str]) -> dict[str, list[str]]:
             str(DATA / "analysis" / "coref_r1.conll"),
             str(DATA / "analysis" / "coref_r2.conll"),
         ],
-        "split": ["split", str(DATA / "studies" / "tiny.conllu"), "-k", "2", "--out", f["dir"] + "/splits"],
+        "split": ["split", str(DATA / "studies" / "tiny.conllu"), "-k", "2", "--out-dir", f["dir"] + "/splits"],
         "resample-train": [
             "resample-train",
             str(DATA / "studies" / "tiny.conllu"),
-            "--out",
+            "--out-dir",
             f["dir"] + "/resampled",
             "--sizes",
             "4",

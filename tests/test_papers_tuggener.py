@@ -23,7 +23,6 @@ independent code path (the per-sentence conll18_ud_eval statistics of the CoNLL-
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from fractions import Fraction
@@ -47,7 +46,7 @@ from sigfast.analysis import (
     units_from_labels,
     without_punct,
 )
-from sigfast.analysis.cli import add_cli
+from sigfast.cli import build_parser, handler
 from sigfast.exceptions import InputError
 
 DATA = Path(__file__).parent / "data" / "analysis"
@@ -57,10 +56,9 @@ EWT = SHARED / "dependency_parsing" / "conll2018_en_ewt"
 
 
 def _run(argv, capsys):
-    ap = argparse.ArgumentParser(prog="sigfast")
-    add_cli(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args([str(a) for a in argv])
-    rc = args.handler(args)
+    argv = [str(a) for a in argv]
+    args = build_parser(argv[0]).parse_args(argv)
+    rc = handler(args.handler)(args)
     return rc, capsys.readouterr().out
 
 
@@ -217,12 +215,12 @@ def test_oracle_cli_systems_and_top(tmp_path, capsys):
         f = tmp_path / f"s{k}.conll"
         write(f, v)
         files.append(f)
-    rc, out = _run(["oracle", g, *files, "--systems", "s2,s0", "--markdown"], capsys)
+    rc, out = _run(["oracle", g, *files, "--show-systems", "s2,s0", "--markdown"], capsys)
     assert rc == 0 and "| label | count | s2 | s0 | oracle | gain |" in out
     rc, out = _run(["oracle", g, *files, "--top-systems", "1", "--markdown"], capsys)
     assert "| label | count | s0 | oracle | gain |" in out  # ties broken by name
     with pytest.raises(InputError):
-        _run(["oracle", g, *files, "--systems", "zz"], capsys)
+        _run(["oracle", g, *files, "--show-systems", "zz"], capsys)
 
 
 # --------------------------------------------------------------------------- Table 12

@@ -400,11 +400,13 @@ def test_output_styles(capsys, tmp_path):
     assert text.splitlines()[1].split()[:2] == ["system", "item"]
     data = json.loads(dest.read_text())
     assert [d["name"] for d in data] == ["edge", "again"] and len(data[1]["items"]) == len(h)
-    # errors: an unknown per-item metric; -m without --per-item
+    # errors: an unknown per-item metric
     assert main(["score", "--per-item", "-f", "mt", "-m", "meteor", str(mt / "edge.ref1"), str(mt / "edge.hyp")]) == 1
     assert "no per-item metric 'meteor'" in capsys.readouterr().err
-    assert main(["score", "-f", "mt", "-m", "ter", str(mt / "edge.ref1"), str(mt / "edge.hyp")]) == 1
-    assert "--per-item" in capsys.readouterr().err
+    # -m without --per-item picks the report's metrics: sacrebleu's report of TER alone
+    assert main(["score", "-f", "mt", "-m", "ter", str(mt / "edge.ref1"), str(mt / "edge.hyp")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("TER|") and "BLEU" not in out
 
 
 def test_per_item_default_metric_and_ids(capsys):

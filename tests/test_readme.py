@@ -24,6 +24,17 @@ def test_tour_runs() -> None:
     assert 0 < r.pvalue <= 1 and r.statistic > 0
 
 
+def test_many_systems_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib")
+    block = re.search(r"## Many systems\n\n```python\n(.*?)```", README, re.S)
+    assert block is not None
+    monkeypatch.chdir(tmp_path)  # it writes gain.png and p.png
+    ns: dict[str, object] = {}
+    exec(compile(block.group(1), "README.md", "exec"), ns)
+    assert (tmp_path / "gain.png").stat().st_size > 0 and (tmp_path / "p.png").stat().st_size > 0
+    assert ns["pw"].n_resamples == 10_000  # type: ignore[attr-defined]
+
+
 def _cli_examples() -> list[str]:
     """The `sigfast` lines of the README's bash blocks, but for blocks marked ``<!-- cli-pending``
     (flags the CLI does not have yet; the integrator drops the mark when it does)."""

@@ -106,6 +106,27 @@ def _splits3(s: dict[str, Any]) -> list[sigfast.Statistics]:
     return [_stats3({"data": s["data"] + 10 * k}, 80) for k in range(3)]
 
 
+def _across_units(s: dict[str, Any]) -> Any:
+    """McNemar across three "splits" (parts of the units) of CoNLL-U units: the view, alignment and format
+    option are signed."""
+    from sigfast.studies import across_splits, unit_statistics
+
+    u = _read_units(s)
+    k = np.arange(u.n_units)
+    masks = [k < u.n_units // 2, k >= u.n_units // 2, k >= 0]
+    return across_splits([unit_statistics(u, m) for m in masks], test="mcnemar", variant=s["variant"])
+
+
+def _across_metric(s: dict[str, Any]) -> Any:
+    """The bootstrap across three "splits" of CoNLL-U statistics: the metric and the alignment are signed."""
+    from sigfast.formats import parse
+
+    gold = str(UD / "ud_gold.conllu")
+    systems = {"A": gold, "B": str(UD / "ud_sys_raw.conllu") if s["data"] == 0 else gold}
+    st = parse("conllu", gold, systems, align=s["align"] if s["data"] == 0 else "tokens").statistics(s["metric"])
+    return sigfast.studies.across_splits([st, st, st], test="bootstrap", n_resamples=s["B"], seed=s["seed"])
+
+
 #: result type -> (function of the settings, base settings, one change per setting)
 CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str, Any]]] = {
     "paired_bootstrap": (
@@ -218,6 +239,16 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
         lambda s: sigfast.studies.across_splits(_splits3(s), test=s["test"], n_resamples=s["B"], seed=s["seed"]),
         {"test": "bootstrap", "data": 0, "B": B, "seed": 1},
         {"test": "permutation", "data": 1, "B": B + 1, "seed": 2},
+    ),
+    "across_splits_units": (
+        _across_units,
+        {**UNITS_BASE, "variant": "mid-p"},
+        {**UNITS_VARY, "variant": "exact"},
+    ),
+    "across_splits_metric": (
+        _across_metric,
+        {"metric": "las", "align": "chars", "data": 0, "B": B, "seed": 1},
+        {"metric": "uas", "align": "tokens", "data": 1, "B": B + 1, "seed": 2},
     ),
     "test_size": (
         lambda s: sigfast.studies.test_size_curve(

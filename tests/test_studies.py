@@ -8,7 +8,6 @@ same items and seed).
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import hashlib
 import json
@@ -420,23 +419,21 @@ def test_calibration_domains_and_errors():
 
 # --------------------------------------------------------------------------- CLI and plots
 def _cli(argv):
-    from sigfast.studies.cli import add_cli
+    from sigfast.cli import build_parser, handler
 
-    ap = argparse.ArgumentParser()
-    add_cli(ap.add_subparsers(dest="command"))
-    args = ap.parse_args(argv)
-    return args.handler(args)
+    args = build_parser(argv[0]).parse_args(argv)
+    return handler(args.handler)(args)
 
 
 def test_cli_split_and_resample(tmp_path, capsys):
-    assert _cli(["split", str(TINY), "--out", str(tmp_path / "s"), "-k", "3", "--seed", "4", "--json"]) == 0
+    assert _cli(["split", str(TINY), "--out-dir", str(tmp_path / "s"), "-k", "3", "--seed", "4", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)[0]
     assert out["n_splits"] == 3 and out["verified"]["ok"]
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert [x["indices"] for x in m["splits"]] == [
         x["indices"] for x in random_splits(TINY, None, n_splits=3, seed=4).splits
     ]
-    assert _cli(["resample-train", str(TINY), "--out", str(tmp_path / "r"), "--sizes", "4", "8"]) == 0
+    assert _cli(["resample-train", str(TINY), "--out-dir", str(tmp_path / "r"), "--sizes", "4", "8"]) == 0
     assert "verified: 2 file(s)" in capsys.readouterr().out
 
 
@@ -465,8 +462,8 @@ def test_cli_studies_on_item_files(tmp_path, capsys):
 def test_main_cli_knows_the_studies(tmp_path):
     from sigfast.cli import main
 
-    assert main(["split", str(DATA / "tiny.src"), "--format", "mt", "--out", str(tmp_path), "-k", "2"]) == 0
-    assert main(["split", str(tmp_path / "missing.txt"), "--out", str(tmp_path)]) == 1
+    assert main(["split", str(DATA / "tiny.src"), "--format", "mt", "--out-dir", str(tmp_path), "-k", "2"]) == 0
+    assert main(["split", str(tmp_path / "missing.txt"), "--out-dir", str(tmp_path)]) == 1
 
 
 def test_plots(tmp_path):

@@ -10,44 +10,10 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sys as _sys
+import types as _types
 
-from . import exceptions, io, metrics, signature
-from ._native import STREAM_VERSION, __version__
-from .classical import (
-    TestResult,
-    binomial_test,
-    mann_whitney_u,
-    mcnemar,
-    paired_ttest,
-    sign_test,
-    welch_ttest,
-    wilcoxon,
-)
-from .exceptions import FormatError, InputError, MetricError, SigfastError
-from .intervals import (
-    BootstrapInterval,
-    agresti_coull_interval,
-    bootstrap_interval,
-    clopper_pearson_interval,
-    proportion_interval,
-    wilson_interval,
-)
-from .multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
-from .pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
-from .power import (
-    BenchmarkPower,
-    bootstrap_power,
-    bootstrap_sample_size,
-    items_needed,
-    mcnemar_power,
-    mcnemar_sample_size,
-    minimum_detectable_difference,
-)
-from .read import read
-from .results import ConfidenceInterval, PairedTestResult
-from .significance import paired_bootstrap, permutation_test
-from .stats import Statistics
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time); mypy reads it so
 
 __all__ = [
     "STREAM_VERSION",
@@ -115,36 +81,107 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
-    from . import analysis, seeds, studies
+    from . import analysis, exceptions, io, metrics, seeds, signature, studies
+    from ._native import STREAM_VERSION, __version__
     from .analysis import agreement, coref_diff, diff, krippendorff_alpha, oracle
+    from .classical import (
+        TestResult,
+        binomial_test,
+        mann_whitney_u,
+        mcnemar,
+        paired_ttest,
+        sign_test,
+        welch_ttest,
+        wilcoxon,
+    )
     from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
+    from .exceptions import FormatError, InputError, MetricError, SigfastError
+    from .intervals import (
+        BootstrapInterval,
+        agresti_coull_interval,
+        bootstrap_interval,
+        clopper_pearson_interval,
+        proportion_interval,
+        wilson_interval,
+    )
+    from .multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
+    from .pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
+    from .power import (
+        BenchmarkPower,
+        bootstrap_power,
+        bootstrap_sample_size,
+        items_needed,
+        mcnemar_power,
+        mcnemar_sample_size,
+        minimum_detectable_difference,
+    )
+    from .read import read
+    from .results import ConfidenceInterval, PairedTestResult
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
+    from .significance import paired_bootstrap, permutation_test
+    from .stats import Statistics
+del TYPE_CHECKING
 
-# Error analysis and studies load on first use, so `import sigfast` stays light.
-_LAZY = {
+# Every public name loads on first use (PEP 562), so `import sigfast` and the command line's start-up
+# stay light: numpy and the engine load when a test runs, not when `sigfast --help` does.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "STREAM_VERSION": ("_native", "STREAM_VERSION"),
+    "__version__": ("_native", "__version__"),
+    "exceptions": ("exceptions", None),
+    "io": ("io", None),
+    "metrics": ("metrics", None),
+    "signature": ("signature", None),
     "analysis": ("analysis", None),
     "studies": ("studies", None),
-    "agreement": ("analysis", "agreement"),
-    "coref_diff": ("analysis", "coref_diff"),
-    "diff": ("analysis", "diff"),
-    "krippendorff_alpha": ("analysis", "krippendorff_alpha"),
-    "oracle": ("analysis", "oracle"),
     "seeds": ("seeds", None),
-    "aso": ("seeds", "aso"),
-    "compare_seeds": ("seeds", "compare_seeds"),
-    "AsoResult": ("seeds", "AsoResult"),
-    "SeedComparison": ("seeds", "SeedComparison"),
     "itemlevel": ("itemlevel", None),
-    "item_bootstrap": ("itemlevel", "item_bootstrap"),
     "metaeval": ("metaeval", None),
+    **{n: ("classical", n) for n in ("TestResult", "binomial_test", "mann_whitney_u", "mcnemar", "paired_ttest")},
+    **{n: ("classical", n) for n in ("sign_test", "welch_ttest", "wilcoxon")},
+    **{n: ("exceptions", n) for n in ("FormatError", "InputError", "MetricError", "SigfastError")},
+    **{
+        n: ("intervals", n)
+        for n in (
+            "BootstrapInterval",
+            "agresti_coull_interval",
+            "bootstrap_interval",
+            "clopper_pearson_interval",
+            "proportion_interval",
+            "wilson_interval",
+        )
+    },
+    **{n: ("multitest", n) for n in ("AdjustedPValues", "ReplicabilityResult", "adjust", "replicability")},
+    **{
+        n: ("pairwise", n)
+        for n in ("PairwiseResult", "UnpairedPairwiseResult", "gain_threshold", "pairwise", "pairwise_unpaired")
+    },
+    **{
+        n: ("power", n)
+        for n in (
+            "BenchmarkPower",
+            "bootstrap_power",
+            "bootstrap_sample_size",
+            "items_needed",
+            "mcnemar_power",
+            "mcnemar_sample_size",
+            "minimum_detectable_difference",
+        )
+    },
+    "read": ("read", "read"),
+    **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
+    **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},
+    "Statistics": ("stats", "Statistics"),
+    **{n: ("analysis", n) for n in ("agreement", "coref_diff", "diff", "krippendorff_alpha", "oracle")},
+    **{n: ("seeds", n) for n in ("aso", "compare_seeds", "AsoResult", "SeedComparison")},
+    "item_bootstrap": ("itemlevel", "item_bootstrap"),
     "errorbars": ("errorbars", None),
-    "leaderboard": ("errorbars", "leaderboard"),
-    "standard_error": ("errorbars", "standard_error"),
-    "Leaderboard": ("errorbars", "Leaderboard"),
-    "StandardErrorResult": ("errorbars", "StandardErrorResult"),
+    **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
     "samples": ("samples", None),
     "clusters": ("clusters", None),
 }
+#: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):
+#: the package attribute is the function, also after the submodule is imported.
+_FUNCTIONS_OVER_MODULES = ("pairwise", "read")
 
 
 def __getattr__(name: str) -> object:
@@ -161,3 +198,16 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(_types.ModuleType):
+    """The package module: importing the submodule ``sigfast.pairwise`` (or ``sigfast.read``) binds the
+    function of that name, as an eager ``from .pairwise import pairwise`` would."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _FUNCTIONS_OVER_MODULES and isinstance(value, _types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package

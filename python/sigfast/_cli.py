@@ -1,32 +1,11 @@
-"""One vocabulary for every subcommand of the ``sigfast`` command line.
+"""What the subcommands of the ``sigfast`` command line share when they run.
 
-Every subcommand builds its flags from these helpers, so the same flag has
-the same name, type, default and meaning everywhere:
-
-* ``-n/--resamples N`` — a positive integer (0, negatives and values above
-  the engine's bound are usage errors);
-* ``--seed S`` — default 12345 everywhere, 0 ≤ S < 2^64;
-* ``--format/-f F`` — one canonical name per format (aliases listed once,
-  by ``sigfast info``); ``-o/--option KEY=VALUE`` — the format's options,
-  checked against its schema;
-* ``-m/--metric M`` — repeatable where several metrics make one table;
-* ``--ref FILE`` — repeatable references (gold) for formats that take
-  several (``mt``, ``rouge``);
-* systems as ``PATH`` or ``NAME=PATH``; by default a system is named after
-  its file (:func:`sigfast.formats.system_names`);
-* ``--align chars|tokens`` wherever units are compared;
-* ``--strict`` (``score``, ``compare``, ``pairwise``): ``-o strict=true`` for
-  every format that has a strict mode, i.e. refuse the input a reference
-  scorer only warns about instead of scoring it as the scorer does; formats
-  without one already refuse all such input, and ``--strict`` with them is
-  an error;
-* ``--output FILE`` (its extension picks JSON, CSV, markdown, LaTeX or
-  text) or ``--json/--csv/--markdown/--latex`` to standard output;
-* ``--threads``, ``--progress/--no-progress``, ``--confidence``,
-  ``--alpha``, ``--correction``.
-
-Output paths and optional extras (matplotlib for plots) are checked before
-any computation starts.
+The flags themselves are defined once, in :data:`sigfast.cli.FLAGS`; this
+module turns parsed arguments into values (format options, gold and system
+files, the detected format, the bootstrap or McNemar variant, the gain
+threshold's band), checks output paths before any work starts, and prints a
+result in the chosen style (:func:`emit`). It imports nothing heavy: each
+subcommand's handler imports what it uses when it runs.
 """
 
 from __future__ import annotations
@@ -41,192 +20,111 @@ from typing import Any
 from .exceptions import InputError
 
 __all__ = [
-    "DEFAULT_SEED",
-    "MAX_RESAMPLES",
-    "add_align",
-    "add_alpha",
-    "add_confidence",
-    "add_correction",
-    "add_format",
-    "add_metric",
-    "add_output",
-    "add_progress",
-    "add_refs",
-    "add_resamples",
-    "add_seed",
-    "add_strict",
-    "add_threads",
+    "BOOTSTRAP_VARIANTS",
+    "MCNEMAR_VARIANTS",
+    "InputError",
+    "Rows",
+    "bootstrap_variant",
+    "detect_gold_format",
+    "did_you_mean",
     "emit",
     "format_options",
+    "mcnemar_variant",
     "one_line_warnings",
+    "parse_inputs",
+    "path_of",
     "precheck",
     "split_systems",
+    "threshold_band",
 ]
 
-DEFAULT_SEED = 12345
-#: The largest resample count any subcommand accepts (the engine's counters and streams allow it).
-MAX_RESAMPLES = 1 << 40
-CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by", "none")
+BOOTSTRAP_VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
+MCNEMAR_VARIANTS = ("mid-p", "exact", "asymptotic", "asymptotic-nocc")
 
 
-def _positive_int(what: str, limit: int | None = None) -> Callable[[str], int]:
-    def parse(s: str) -> int:
-        try:
-            v = int(s.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {s!r}") from None
-        if v < 1:
-            raise argparse.ArgumentTypeError(f"{what} must be at least 1, got {v}")
-        if limit is not None and v > limit:
-            raise argparse.ArgumentTypeError(f"{what} must be at most {limit:,}, got {v:,}")
-        return v
+def did_you_mean(name: str, choices: Any) -> str:
+    """``" (did you mean 'bleu'?)"`` for the closest of ``choices`` to a mistyped ``name`` (or ``""``)."""
+    import difflib
 
-    parse.__name__ = "positive int"
-    return parse
+    close = difflib.get_close_matches(str(name).lower(), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _seed(s: str) -> int:
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the seed must be a whole number, got {s!r}") from None
-    if not 0 <= v < 1 << 64:
-        raise argparse.ArgumentTypeError(f"the seed must be in [0, 2^64), got {v}")
-    return v
-
-
-def _level(s: str) -> float:
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {s!r}") from None
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {v}")
-    return v
-
-
-# --------------------------------------------------------------------------------------------
-# flags
-
-
-def add_resamples(p: argparse.ArgumentParser, default: int, what: str = "resamples") -> None:
-    p.add_argument(
-        "-n",
-        "--resamples",
-        type=_positive_int("--resamples", MAX_RESAMPLES),
-        default=default,
-        metavar="N",
-        help=f"{what} (default {default:,}; at most 2^40)",
-    )
-
-
-def add_seed(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-
-
-def add_threads(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--threads", type=_positive_int("--threads", 1024), default=None, help="threads (default: all cores)"
-    )
-
-
-def add_progress(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar (default: on a terminal for long runs)",
-    )
-
-
-def add_confidence(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--confidence", type=_level, default=0.95, help="confidence level of intervals (default 0.95)")
-
-
-def add_alpha(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--alpha", type=_level, default=0.05, help="significance level (default 0.05)")
-
-
-def add_correction(p: argparse.ArgumentParser, default: str = "holm") -> None:
-    p.add_argument(
-        "--correction",
-        default=default,
-        choices=CORRECTIONS,
-        help=f"multiple-testing correction (default {default})",
-    )
-
-
-def add_format(p: argparse.ArgumentParser, *, required: bool = False) -> None:
-    p.add_argument(
-        "--format",
-        "-f",
-        required=required,
-        metavar="FORMAT",
-        help="file format (`sigfast info` lists formats, aliases and options)",
-    )
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=None,
-        metavar="KEY=VALUE",
-        help="a format option (repeatable; `sigfast info` lists them)",
-    )
-
-
-def add_metric(p: argparse.ArgumentParser, *, repeatable: bool = True) -> None:
-    if repeatable:
-        p.add_argument(
-            "--metric",
-            "-m",
-            action="append",
-            default=None,
-            metavar="METRIC",
-            help="metric (repeatable: several metrics in one table; default: the format's headline metric)",
+def bootstrap_variant(variant: str | None) -> str:
+    """The bootstrap variant of ``--variant`` (default ``bk``); a McNemar variant is an error."""
+    if variant is None:
+        return "bk"
+    if variant not in BOOTSTRAP_VARIANTS:
+        raise InputError(
+            f"--variant {variant} is a McNemar variant; the bootstrap's are {', '.join(BOOTSTRAP_VARIANTS)}"
         )
-    else:
-        p.add_argument("--metric", "-m", default=None, metavar="METRIC", help="metric (default: the headline metric)")
+    return variant
 
 
-def add_refs(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--ref",
-        action="append",
-        default=None,
-        metavar="FILE",
-        help="reference (gold) file, repeatable (mt, rouge: several references); then every FILE is a system",
-    )
+def mcnemar_variant(variant: str | None) -> str:
+    """The McNemar variant of ``--variant`` (default ``mid-p``); a bootstrap variant is an error."""
+    if variant is None:
+        return "mid-p"
+    if variant not in MCNEMAR_VARIANTS:
+        raise InputError(f"--variant {variant} is a bootstrap variant; McNemar's are {', '.join(MCNEMAR_VARIANTS)}")
+    return variant
 
 
-def add_align(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--align",
-        choices=("chars", "tokens"),
-        default=None,
-        help="units: chars aligns words on characters as conll18_ud_eval.py does (CoNLL-U raw-text systems; "
-        "the CoNLL-U default); tokens requires the gold words (every other format)",
-    )
+def threshold_band(args: argparse.Namespace) -> tuple[float, float]:
+    """``--band LOW HIGH`` as a (low, high) pair, checked before any computation."""
+    lo, hi = (float(x) for x in args.band)
+    if lo > hi:
+        raise InputError(f"--band LOW HIGH needs LOW <= HIGH, got {lo:g} {hi:g}")
+    return lo, hi
 
 
-def add_strict(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        help="refuse input that the reference scorer scores with a warning (-o strict=true for the formats that "
-        "have it: conllx, conll07, conll08, conll09, alignment)",
-    )
+class Rows:
+    """Tidy rows a command builds itself, for :func:`emit` (CSV)."""
+
+    def __init__(self, rows: Callable[[], Any]) -> None:
+        self._rows = rows
+
+    def rows(self) -> list[dict[str, Any]]:
+        return list(self._rows())
 
 
-def add_output(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--output",
-        metavar="FILE",
-        default=None,
-        help="also write the result to FILE; its extension picks .json, .csv, .md, .tex or .txt",
-    )
-    g = p.add_mutually_exclusive_group()
-    for style in ("json", "csv", "markdown", "latex"):
-        g.add_argument(f"--{style}", action="store_true", help=f"print {style} instead of the text table")
+def path_of(item: str) -> str:
+    """The path of a system argument (``NAME=PATH`` or ``PATH``)."""
+    return item.partition("=")[2] if "=" in item and not os.path.exists(item) else item
+
+
+def preload_format(name: str | None) -> None:
+    """Import the one module that declares format ``name``, so that looking the name up does not import
+    every format module (start-up time); an unknown name is left to the registry's own error."""
+    if not name or name == "auto":
+        return
+    from ._info import format_module
+
+    module = format_module(name)
+    if module is None:
+        return
+    from . import formats
+
+    short = module.rpartition(".")[2]
+    if name.strip().lower() not in formats._LOADED and short in formats._module_names():
+        formats._load(short)
+
+
+def detect_gold_format(args: argparse.Namespace) -> None:
+    """Without ``--format`` or ``--ref``, detect the first file's format as ``sigfast score`` does: a scorer's
+    format (gold, then systems) sets ``args.format``; per-item files (or files no format claims) stay per-item
+    files, read by their extension."""
+    if getattr(args, "format", None) or getattr(args, "ref", None) or not getattr(args, "files", None):
+        return
+    from .formats import detect_format, spec
+
+    try:
+        fmt = detect_format(path_of(args.files[0]))
+    except InputError:  # no format claims it: per-item scores or statistics
+        return
+    s = spec(fmt)
+    if s.needs_gold:
+        args.format = s.name
 
 
 # --------------------------------------------------------------------------------------------
@@ -247,7 +145,11 @@ def format_options(args: argparse.Namespace) -> dict[str, str]:
     if getattr(args, "align", None) is not None:
         out["align"] = args.align
     # the LLM-log flags are their formats' options
-    flags = {"task": getattr(args, "task", None), "intersect": "true" if getattr(args, "intersect", False) else None}
+    flags = {
+        "task": getattr(args, "task", None),
+        "intersect": "true" if getattr(args, "intersect", False) else None,
+        "cluster": getattr(args, "cluster", None),
+    }
     for key, value in flags.items():
         if value is not None:
             if key in out:
@@ -261,6 +163,7 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
     refs = getattr(args, "ref", None)
     files = list(files)
     fmt = getattr(args, "format", None)
+    preload_format(fmt)
     if fmt and not refs:
         from .formats import spec
 
@@ -275,7 +178,7 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
             raise InputError("give GOLD and SYSTEM files (or --ref GOLD)")
         gold, systems = files[0], files[1:]
     else:
-        gold, systems = None, files
+        gold, systems = None, _runs(getattr(args, "format", None), files)
     if len(systems) < min_systems:
         what = "GOLD and " if gold is not None else ""
         raise InputError(f"give {what}at least {min_systems} SYSTEM file{'s' if min_systems > 1 else ''}")
@@ -342,6 +245,21 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
     return parse(fmt, gold, systems, **opts)
 
 
+def _runs(fmt: str | None, systems: list[str]) -> list[str]:
+    """LLM logs: a folder that holds several systems' runs is those runs (:func:`sigfast.formats.runs_in`);
+    a ``NAME=PATH``, a file or a folder that is one run stays as it is."""
+    if not fmt or fmt == "auto":
+        return systems
+    from .formats import runs_in, spec
+
+    if spec(fmt).join is None:  # not LLM logs
+        return systems
+    out: list[str] = []
+    for s in systems:  # only folders: a file (or a missing path) is left to the format's own reader
+        out += runs_in(s, fmt) if os.path.isdir(s) else [s]
+    return out
+
+
 def style(args: argparse.Namespace) -> str:
     for s in ("json", "csv", "markdown", "latex"):
         if getattr(args, s, False):
@@ -350,13 +268,18 @@ def style(args: argparse.Namespace) -> str:
 
 
 def precheck(args: argparse.Namespace, *, plots: Sequence[str] = ()) -> None:
-    """Check output paths and optional extras before any computation starts."""
-    from .report import EXTENSIONS
+    """Check output paths and optional extras before any computation starts (and import the named format's
+    module alone, :func:`preload_format`)."""
+    fmt = getattr(args, "format", None)
+    if isinstance(fmt, str):
+        preload_format(fmt)
 
     out = getattr(args, "output", None)
     paths = [out] if out else []
     if out:
         ext = os.path.splitext(out)[1].lower()
+        from .report import EXTENSIONS
+
         if ext not in EXTENSIONS:
             raise InputError(f"--output {out}: unknown extension {ext or '(none)'}; use .json, .csv, .md, .tex or .txt")
     wanted_plots = [getattr(args, p, None) for p in plots]
@@ -398,11 +321,10 @@ def emit(
     """
     import json
 
-    from .report import EXTENSIONS, render_tables
-    from .results import flat_row, rows_csv
-
     def default(s: str) -> str:
         if s == "csv" and results is not None:
+            from .results import flat_row, rows_csv
+
             return rows_csv(flat_row(r) for res in results for r in (getattr(res, "to_rows", None) or res.rows)())
         if s == "json":
             if data is not None:
@@ -425,11 +347,15 @@ def emit(
         if tables is None and results is not None:
             return "".join(r.format(s) for r in results)
         assert tables is not None
+        from .report import render_tables
+
         return render_tables(tables(), s)
 
     out = getattr(args, "output", None)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
+            from .report import EXTENSIONS
+
             fh.write(default(EXTENSIONS[os.path.splitext(out)[1].lower()]))
     sys.stdout.write(default(style(args)))
     if out:

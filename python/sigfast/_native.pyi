@@ -280,7 +280,7 @@ def swap_masks(
 ) -> npt.NDArray[np.bool_]: ...
 def tie_calibration(x: _F64, y: _F64, group: npt.NDArray[np.int64]) -> tuple[float, float]: ...
 def meta_observed(human: _F64, metrics: _F64, level: str, name: str, params: Mapping[str, float]) -> _F64: ...
-def meta_bootstrap(
+def meta_bootstrap_intervals(
     human: _F64,
     metrics: _F64,
     level: str,
@@ -288,12 +288,14 @@ def meta_bootstrap(
     params: Mapping[str, float],
     scheme: str,
     seed: int,
-    start: int,
     count: int,
+    confidence: float,
     threads: int,
+    keep: bool = False,
+    drop_empty: bool = True,
     progress: _Progress = None,
     stream: int = 2,
-) -> _F64: ...
+) -> tuple[list[tuple[float, float]], list[int], list[tuple[float, float]], list[int], _F64 | None, int]: ...
 def meta_permutation(
     human: _F64,
     metrics: _F64,

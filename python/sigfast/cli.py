@@ -1,11 +1,22 @@
-"""The ``sigfast`` command line.
+"""The ``sigfast`` command line: one parser, built from two tables.
 
-Every subcommand speaks the vocabulary of :mod:`sigfast._cli` (the same
-flag has the same name, type, default and meaning everywhere). Errors:
-a :class:`~sigfast.exceptions.SigfastError` or an ``OSError`` prints one
-line on standard error and exits 1; a usage error (unknown flag, bad value)
-exits 2, as argparse does; ``--debug`` shows the traceback instead; a closed
-pipe (``| head``) ends quietly; Ctrl-C exits 130.
+:data:`FLAGS` defines every flag once (names, type, default, help); each
+entry of :data:`COMMANDS` names its handler (``module:function``, imported
+only when that subcommand runs), its positional arguments and the flags it
+takes from :data:`FLAGS`. A subcommand may narrow a flag's choices or give it
+another default, and then says why in the help; it cannot redefine a flag.
+So the same flag has the same name, type and meaning everywhere
+(``tests/test_cli_vocabulary.py`` walks every flag of every subcommand).
+
+Start-up stays light: this module imports only :mod:`argparse` (and typing), and only the
+chosen subcommand's parser is filled in; ``sigfast --help`` and
+``--version`` import neither numpy nor the subcommands' code.
+
+Errors: a :class:`~sigfast.exceptions.SigfastError` or an ``OSError`` prints
+one line on standard error and exits 1; a usage error (unknown flag, bad
+value) prints one line and exits 2, as argparse does; ``--debug`` shows the
+traceback instead; a closed pipe (``| head``) ends quietly; Ctrl-C exits 130
+and SIGTERM 143, after stopping worker processes.
 """
 
 from __future__ import annotations
@@ -13,924 +24,1195 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
-from . import _cli
+__all__ = ["COMMANDS", "FLAGS", "Command", "Flag", "Use", "build_parser", "main"]
 
-__all__ = ["main"]
+DEFAULT_SEED = 12345
+#: The largest resample count any subcommand accepts (the engine's counters and streams allow it).
+MAX_RESAMPLES = 1 << 40
+
+# --------------------------------------------------------------------------------------------
+# value types (each gives a one-line usage error)
+
+
+def _whole(s: str, what: str) -> int:
+    """A whole number: ``10000``, ``10_000`` or ``1e4`` (a float that is integral), not ``1.5``."""
+    t = s.strip().replace("_", "")
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        v = float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {s!r}") from None
+    if not v.is_integer():
+        raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {s!r}")
+    return int(v)
+
+
+def count(what: str, limit: int | None = None) -> Callable[[str], int]:
+    """A positive whole number (``1e4`` is accepted, ``1.5``, 0 and negatives are not), at most ``limit``."""
+
+    def parse(s: str) -> int:
+        v = _whole(s, what)
+        if v < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, got {v}")
+        if limit is not None and v > limit:
+            raise argparse.ArgumentTypeError(f"{what} must be at most {limit:,}, got {v:,}")
+        return v
+
+    parse.__name__ = "count"
+    return parse
+
+
+def seed(s: str) -> int:
+    v = _whole(s, "the seed")
+    if not 0 <= v < 1 << 64:
+        raise argparse.ArgumentTypeError(f"the seed must be in [0, 2^64), got {v}")
+    return v
+
+
+def level(s: str) -> float:
+    """A level strictly between 0 and 1 (confidence, alpha)."""
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {s!r}") from None
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {v:g}")
+    return v
+
+
+def unit_interval(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {s!r}") from None
+    if not 0 <= v <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {v:g}")
+    return v
+
+
+def percent(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {s!r}") from None
+    if not 0 <= v <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {v:g}")
+    return v
+
+
+def number(s: str) -> float:
+    """A finite number (``--tau``, ``--dt``, ``--threshold``, ``--epsilon``, ``--ratios``, ``--bands``)."""
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {s!r}") from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {s!r}")
+    return v
+
+
+# --------------------------------------------------------------------------------------------
+# the one table of flags
+
+
+class Flag(NamedTuple):
+    """One flag, defined once: its option strings, how argparse reads it, its default and help.
+
+    ``deprecated``: old spellings, still accepted (hidden from the help) with a one-line warning.
+    ``choices``: every value the flag takes anywhere; a subcommand may accept a subset.
+    """
+
+    names: tuple[str, ...]
+    help: str
+    default: Any = None
+    type: Callable[[str], Any] | None = None
+    action: Any = None
+    choices: tuple[str, ...] | None = None
+    nargs: Any = None
+    metavar: Any = None
+    dest: str | None = None
+    required: bool = False
+    deprecated: tuple[str, ...] = ()
+    const: Any = None
+
+    @property
+    def key(self) -> str:
+        return self.dest or next(n for n in self.names if n.startswith("--"))[2:].replace("-", "_")
+
 
 _BOOT_VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
 _MCNEMAR_VARIANTS = ("mid-p", "exact", "asymptotic", "asymptotic-nocc")
-_TESTS = ("bootstrap", "permutation", "exact", "mcnemar")
+_PAIRED_TESTS = ("bootstrap", "permutation", "exact", "mcnemar", "sign", "wilcoxon", "ttest")
+_META_TESTS = ("perm-systems", "perm-inputs", "perm-both", "williams", "none")
+_CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by", "none")
+_OUTPUT_STYLES = ("json", "csv", "markdown", "latex")
 
-
-def _test_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--test",
-        "-t",
+_flags = [
+    # ---- inputs
+    Flag(
+        ("--format", "-f"),
+        "file format (default: detected from the file name or first lines; `sigfast info` lists formats, aliases "
+        "and options)",
+        metavar="FORMAT",
+    ),
+    Flag(
+        ("--option", "-o"),
+        "a format option (repeatable; `sigfast info` lists each format's options)",
+        action="append",
+        metavar="KEY=VALUE",
+    ),
+    Flag(
+        ("--ref",),
+        "reference (gold) file, repeatable (mt, rouge: several references); then every FILE is a system",
+        action="append",
+        metavar="FILE",
+    ),
+    Flag(
+        ("--metric", "-m"),
+        "metric (repeatable: one result per metric, in one table where they share one; default: the format's "
+        "headline metric)",
+        action="append",
+        metavar="METRIC",
+    ),
+    Flag(
+        ("--view",),
+        "the units compared (`sigfast info` lists each format's views; default: the view of the metric, else the "
+        "format's first)",
+        metavar="VIEW",
+    ),
+    Flag(
+        ("--align",),
+        "units: chars aligns words on characters as conll18_ud_eval.py does (CoNLL-U raw-text systems; the CoNLL-U "
+        "default); tokens requires the gold words (every other format)",
+        choices=("chars", "tokens"),
+    ),
+    Flag(
+        ("--strict",),
+        "refuse input that the reference scorer scores with a warning (-o strict=true for the formats that have "
+        "it: conllx, conll07, conll08, conll09, alignment)",
+        action="store_true",
+        default=False,
+    ),
+    Flag(("--task",), "LLM logs: the task to read from a run folder (-o task=NAME)", metavar="NAME"),
+    Flag(
+        ("--intersect",),
+        "LLM logs: test the items all logs share when they hold different items, with a warning and the counts "
+        "(-o intersect=true); without it, missing or extra items are an error",
+        action="store_true",
+        default=False,
+    ),
+    Flag(
+        ("--cluster",),
+        "the items' cluster key, a field of each item (LLM logs: a sample's metadata or record field; -o "
+        "cluster=FIELD): the bootstrap resamples whole clusters and standard errors are cluster-robust",
+        metavar="FIELD",
+    ),
+    Flag(
+        ("--no-punct",),
+        "leave out units whose gold word is punctuation, by the format scorer's rule (CoNLL-U: gold relation "
+        "punct, as conll18_ud_eval.py's CLAS; CoNLL-X/2007/2008/2009: FORM of Unicode punctuation, as the "
+        "scripts' -p; other formats: that FORM rule)",
+        action="store_true",
+        default=False,
+    ),
+    Flag(
+        ("--per-item",),
+        "each item's score and statistics as the reference scores one sentence or document alone (sentence BLEU "
+        "with the effective order, per-sentence LAS, F1 counts, AER counts, per-document ROUGE)",
+        action="store_true",
+        default=False,
+    ),
+    # ---- the test
+    Flag(
+        ("--test", "-t"),
+        "the significance test",
         default="bootstrap",
-        choices=_TESTS,
-        help="paired bootstrap (default), approximate randomization, exact permutation, or McNemar on the "
-        "units' correctness",
-    )
-    p.add_argument(
-        "--variant",
-        default=None,
-        help="bootstrap: bk (Berg-Kirkpatrick 2012, default), koehn, shifted, sacrebleu (sacrebleu's rule), moses "
-        "(Moses' rule); mcnemar: mid-p (default), exact, asymptotic, asymptotic-nocc",
-    )
-    p.add_argument(
-        "--alternative",
+        choices=_PAIRED_TESTS + _META_TESTS,
+    ),
+    Flag(
+        ("--variant",),
+        "the test's variant (default: bk for the bootstrap, mid-p for McNemar)",
+        choices=_BOOT_VARIANTS + _MCNEMAR_VARIANTS,
+    ),
+    Flag(
+        ("--alternative",),
+        "sidedness (default: two-sided, except the bk and koehn bootstrap, one-sided in the observed direction)",
         choices=("two-sided", "greater", "less"),
-        default=None,
-        help="sidedness (shifted bootstrap, permutation, McNemar; default two-sided)",
-    )
-
-
-def _log_args(p: argparse.ArgumentParser) -> None:
-    """Flags of the LLM-log formats (lm-eval, inspect, helm, lighteval, records): -o task= and -o intersect=."""
-    p.add_argument("--task", default=None, help="LLM logs: the task to read from a run folder (-o task=NAME)")
-    p.add_argument(
-        "--intersect",
-        action="store_true",
-        help="LLM logs: test the items all logs share when they hold different items, with a warning and the "
-        "counts (-o intersect=true); without it, missing or extra items are an error",
-    )
-
-
-def _raw_p(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--raw-p", action="store_true", help="report c/B instead of (c+1)/(B+1)")
-
-
-def _parser() -> argparse.ArgumentParser:
-    from ._native import __version__
-
-    ap = argparse.ArgumentParser(
-        prog="sigfast",
-        description="Exact, deterministic and fast significance tests for NLP evaluation.",
-        epilog="Errors print one line and exit 1; usage errors exit 2; --debug shows tracebacks.",
-    )
-    ap.add_argument("--version", action="version", version=f"sigfast {__version__}")
-    ap.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    c = sub.add_parser(
-        "compare",
-        help="test whether systems differ from a baseline",
-        description="Compare a baseline with one or more systems. Without --format the files hold per-item "
-        "scores or statistics (TSV, JSONL or .npy); with --format the first file is gold (or give --ref) and "
-        "the others are system outputs: BASELINE SYSTEM [SYSTEM ...]. A system may be NAME=PATH.",
-    )
-    c.add_argument("files", nargs="+", metavar="FILE", help="[GOLD] BASELINE SYSTEM [SYSTEM ...]")
-    _cli.add_format(c)
-    _cli.add_refs(c)
-    _cli.add_metric(c)
-    _test_args(c)
-    c.add_argument("--view", help="--test mcnemar: the units to compare (default: the metric's, or the format's first)")
-    _cli.add_align(c)
-    _cli.add_strict(c)
-    _log_args(c)
-    c.add_argument(
-        "-n",
-        "--resamples",
-        type=_cli._positive_int("--resamples", _cli.MAX_RESAMPLES),
-        default=None,
+    ),
+    Flag(
+        ("-n", "--resamples"),
+        "resamples (at most 2^40; 1e6 and 10_000 are accepted)",
+        default=1_000_000,
+        type=count("--resamples", MAX_RESAMPLES),
         metavar="N",
-        help="resamples (default 1,000,000 for the bootstrap, 100,000 for permutations; at most 2^40)",
-    )
-    _cli.add_seed(c)
-    _cli.add_confidence(c)
-    _raw_p(c)
-    _cli.add_threads(c)
-    _cli.add_progress(c)
-    _cli.add_output(c)
-    c.set_defaults(handler=_cmd_compare)
-
-    m = sub.add_parser(
-        "mcnemar",
-        help="McNemar's test on files of per-item 0/1 correctness",
-        description="McNemar's test of each SYSTEM against BASELINE on per-item correctness: one 0 or 1 per line "
-        "(the tsv format; .jsonl/.npy by extension). The same as `sigfast compare --test mcnemar` on such files.",
-    )
-    m.add_argument("files", nargs="+", metavar="FILE", help="BASELINE SYSTEM [SYSTEM ...] (NAME=PATH allowed)")
-    m.add_argument("--variant", default="mid-p", choices=_MCNEMAR_VARIANTS, help="McNemar variant (default mid-p)")
-    m.add_argument("--alternative", choices=("two-sided", "greater", "less"), default=None)
-    _cli.add_confidence(m)
-    _cli.add_output(m)
-    m.set_defaults(handler=_cmd_mcnemar)
-
-    s = sub.add_parser(
-        "score",
-        help="score system files like the reference scorer",
-        description="Print the reference scorer's report for each SYSTEM against GOLD (or --ref). The format "
-        "is detected from the file name or content when --format is not given.",
-    )
-    s.add_argument("files", nargs="+", metavar="FILE", help="GOLD SYSTEM [SYSTEM ...] (or SYSTEM ... with --ref)")
-    _cli.add_format(s)
-    _cli.add_refs(s)
-    _cli.add_strict(s)
-    _log_args(s)
-    s.add_argument(
-        "--per-item",
-        action="store_true",
-        help="each item's score and statistics as the reference scores one sentence or document alone (sentence "
-        "BLEU with the effective order, per-sentence LAS, F1 counts, AER counts, per-document ROUGE)",
-    )
-    _cli.add_metric(s)
-    _cli.add_output(s)
-    s.set_defaults(handler=_cmd_score)
-
-    pw = sub.add_parser(
-        "pairwise",
-        help="test every pair of systems on shared resamples",
-        description="All pairs of systems with shared bootstrap resamples (Berg-Kirkpatrick et al. 2012, fn. 5), "
-        "corrected for the family of comparisons, with a ranking, rank ranges and significance clusters.",
-    )
-    pw.add_argument(
-        "files", nargs="+", metavar="FILE", help="SYSTEM ... (per-item files), or GOLD SYSTEM ... with --format"
-    )
-    _cli.add_format(pw)
-    _cli.add_refs(pw)
-    _cli.add_strict(pw)
-    _log_args(pw)
-    _cli.add_metric(pw)
-    pw.add_argument("--variant", default="bk", choices=_BOOT_VARIANTS, help="bootstrap p-value rule (default bk)")
-    pw.add_argument("--alternative", choices=("two-sided", "greater", "less"), default=None)
-    _cli.add_resamples(pw, 1_000_000)
-    _cli.add_seed(pw)
-    _cli.add_correction(pw)
-    _cli.add_alpha(pw)
-    pw.add_argument(
-        "--groups",
-        default="boundaries",
-        choices=("boundaries", "strict"),
-        help="boundaries (WMT style: a boundary where every system above beats every system below; default) or "
-        "strict (no significant difference inside a group)",
-    )
-    pw.add_argument("--mode", default="shared", choices=("shared", "independent"), help="shared resamples (default)")
-    pw.add_argument(
-        "--resampling",
+    ),
+    Flag(("--seed",), "random seed, in [0, 2^64)", default=DEFAULT_SEED, type=seed),
+    Flag(
+        ("--draws",),
+        "the bootstrap's draws: sigfast's counter-based stream, or sacrebleu 2.x's own (numpy's "
+        "default_rng(seed).choice), which with --variant sacrebleu gives sacrebleu's --paired-bs p-value to "
+        "the digit",
+        default="sigfast",
+        choices=("sigfast", "sacrebleu"),
+    ),
+    Flag(("--confidence",), "confidence level of intervals", default=0.95, type=level),
+    Flag(("--alpha",), "significance level", default=0.05, type=level),
+    Flag(
+        ("--correction",),
+        "multiple-testing correction",
+        default="holm",
+        choices=_CORRECTIONS + ("deepsig",),
+    ),
+    Flag(("--raw-p",), "report c/B instead of (c+1)/(B+1)", action="store_true", default=False),
+    # ---- how it runs
+    Flag(("--threads",), "threads (default: all cores)", type=count("--threads", 1024)),
+    Flag(
+        ("--progress",),
+        "show a progress bar (default: on a terminal for long runs)",
+        action=argparse.BooleanOptionalAction,
+    ),
+    Flag(
+        ("--backend",),
+        "where the tasks run: this process (local), Ray tasks (ray) or worker processes (processes); the same "
+        "numbers on each",
+        default="local",
+        choices=("local", "ray", "processes"),
+    ),
+    # ---- all pairs
+    Flag(
+        ("--mode",),
+        "shared resamples for every pair (shared) or each pair drawn on its own (independent)",
+        default="shared",
+        choices=("shared", "independent"),
+    ),
+    Flag(
+        ("--resampling",),
+        "items, distinct rows, or auto (distinct rows where rows repeat)",
         default="auto",
         choices=("auto", "items", "distinct"),
-        help="items, distinct rows, or auto (default)",
-    )
-    pw.add_argument("--backend", default="local", choices=("local", "ray", "processes"))
-    _cli.add_threads(pw)
-    pw.add_argument("--label", action="append", metavar="SYSTEM=GROUP", help="group of a system (repeatable)")
-    pw.add_argument("--combination", action="append", metavar="SYSTEM", help="a system combination (repeatable)")
-    from .studies.cli import add_threshold_args
-
-    add_threshold_args(pw)
-    pw.add_argument("--plot", metavar="FILE", help="confidence-vs-gain plot (.png, .svg or .pdf)")
-    pw.add_argument("--heatmap", metavar="FILE", help="p-value heat map (.png, .svg or .pdf)")
-    _cli.add_progress(pw)
-    _cli.add_output(pw)
-    pw.set_defaults(handler=_cmd_pairwise)
-
-    d = sub.add_parser("demo", help="run the main job on built-in sample data")
-    d.add_argument(
-        "--save",
+    ),
+    Flag(
+        ("--groups",),
+        "boundaries (WMT style: a boundary where every system above beats every system below) or strict (no "
+        "significant difference inside a group)",
+        default="boundaries",
+        choices=("boundaries", "strict"),
+    ),
+    Flag(("--label",), "the group of a system (repeatable)", action="append", metavar="SYSTEM=GROUP"),
+    Flag(("--combination",), "a system combination (repeatable)", action="append", metavar="SYSTEM"),
+    Flag(
+        ("--band",),
+        "gain threshold: the p-value band of the comparisons it is taken over",
+        default=(0.04, 0.06),
+        type=unit_interval,
+        nargs=2,
+        metavar=("LOW", "HIGH"),
+    ),
+    Flag(
+        ("--percentile",),
+        "gain threshold: the percentile of |gain| over the comparisons in the band",
+        default=95.0,
+        type=percent,
+        metavar="P",
+    ),
+    Flag(("--plot",), "write the plot to FILE (.png, .pdf or .svg; needs matplotlib)", metavar="FILE"),
+    Flag(("--heatmap",), "p-value heat map (.png, .svg or .pdf)", metavar="FILE"),
+    # ---- output
+    Flag(
+        ("--output",),
+        "also write the result to FILE; its extension picks .json, .csv, .md, .tex or .txt",
+        metavar="FILE",
+    ),
+    *(
+        Flag((f"--{s}",), f"print {s} instead of the text table", action="store_true", default=False)
+        for s in _OUTPUT_STYLES
+    ),
+    Flag(
+        ("--top",),
+        "show only the first N rows of the ranked table",
+        type=count("--top"),
+        metavar="N",
+    ),
+    # ---- studies
+    Flag(
+        ("--out-dir",),
+        "output folder",
+        required=True,
+        metavar="DIR",
+        deprecated=("--out", "-O"),
+    ),
+    Flag(("-k", "--splits"), "number of splits", default=20, type=count("--splits"), metavar="K"),
+    Flag(("--ratios",), "part ratios", default=(0.8, 0.1, 0.1), type=number, nargs="+"),
+    Flag(("--parts",), "part names", default=("train", "dev", "test"), nargs="+"),
+    Flag(
+        ("--unit",),
+        "sentence (blank-line blocks), line, or document (# newdoc); default: the format's unit",
+        choices=("sentence", "line", "document"),
+    ),
+    Flag(("--shuffled-order",), "write units in permuted order, not corpus order", action="store_true", default=False),
+    Flag(
+        ("--verify",),
+        "re-read the written files and check them against the corpus",
+        default=True,
+        action=argparse.BooleanOptionalAction,
+    ),
+    Flag(("--sizes",), "set sizes in items (units)", type=count("--sizes"), nargs="+", metavar="N"),
+    Flag(("--samples",), "sets drawn per size", default=1, type=count("--samples")),
+    Flag(
+        ("--subsets",),
+        "initial segments (prefix) or random subsets (random) of the test set",
+        default="prefix",
+        choices=("prefix", "random"),
+        # --mode is pairwise's shared/independent resamples; test-size said --mode before
+        deprecated=("--mode",),
+    ),
+    Flag(("--tests",), "include every test's p-value and gain in the JSON", action="store_true", default=False),
+    Flag(("--size",), "items per drawn test set, m", default=500, type=count("--size")),
+    Flag(("--test-sets",), "test sets drawn per domain", default=200, type=count("--test-sets")),
+    Flag(("--bands",), "band edges, e.g. 0 0.01 0.04 0.06 0.1 0.2 0.5 1", type=number, nargs="+"),
+    Flag(
+        ("--domains-by-id-prefix",),
+        "treat the item-id prefix before SEP (default '-') as the domain; adds cross-domain columns",
+        nargs="?",
+        const="-",
+        metavar="SEP",
+    ),
+    Flag(("--manifest",), "manifest.json written by `sigfast split`", metavar="FILE"),
+    Flag(("--part",), "which part of each split to test on", default="test"),
+    Flag(
+        ("--spec",),
+        "JSON list of per-split gold and system files, or {splits: [...], standard: {gold, systems}}",
+        metavar="FILE",
+    ),
+    Flag(
+        ("--standard",),
+        "the standard split's test set: GOLD SYSTEM ... (with --format; the same system names), scored and tested "
+        "like each split and shown beside the random splits (table and --plot, G&B Figure 1)",
+        nargs="+",
+        metavar="FILE",
+    ),
+    Flag(("--binarize",), "McNemar on whole items: right when perfect", choices=("exact",)),
+    Flag(
+        ("--family",),
+        "correct over each pair's splits (splits) or over all pairs and splits (all)",
+        default="splits",
+        choices=("splits", "all"),
+    ),
+    # ---- looking inside a difference
+    Flag(
+        ("--criterion",),
+        "conll2012: the antecedent criterion",
+        default="nominal",
+        choices=("any", "nominal", "both"),
+    ),
+    Flag(
+        ("--label-rows",),
+        "per-label rows shown (most frequent first)",
+        default=30,
+        type=count("--label-rows"),
+        metavar="N",
+        # --labels N read too much like pairwise's --label SYSTEM=GROUP
+        deprecated=("--labels",),
+    ),
+    Flag(
+        ("--sort",),
+        "order of the per-label table: most frequent label first (frequency), or largest accuracy difference "
+        "|Δ| first (delta, Tuggener 2017, Table 12)",
+        default="frequency",
+        choices=("frequency", "delta"),
+    ),
+    Flag(("--matrix",), "also print the pairwise diff / Δaccuracy matrix", action="store_true", default=False),
+    Flag(
+        ("--show-systems",),
+        "the systems that get a column in the per-label table, in this order (repeatable)",
+        action="append",
+        metavar="NAME[,NAME...]",
+        # --systems read like metaeval's --system (systems used, not shown)
+        deprecated=("--systems",),
+    ),
+    Flag(
+        ("--top-systems",),
+        "per-label columns for the N most accurate systems (default: all; text folds to the 8 most accurate)",
+        type=count("--top-systems"),
+        metavar="N",
+    ),
+    Flag(("--lowest",), "lowest-alpha sentences shown", default=5, type=count("--lowest"), metavar="N"),
+    Flag(("--include-gold",), "count gold as one more coder", action="store_true", default=False),
+    Flag(
+        ("--min-units",), "rank only sentences with at least N units", default=2, type=count("--min-units"), metavar="N"
+    ),
+    # ---- seeds
+    Flag(("--tau",), "dominance threshold on ε_min (strict: 0.2)", default=0.5, type=number),
+    Flag(("--dt",), "integration step", default=0.005, type=number),
+    # ---- metaeval
+    Flag(("--name",), "name of the next metric file (repeatable, in order)", action="append"),
+    Flag(("--hyps",), "system output files (PATH or NAME=PATH), scored against --ref", nargs="+", metavar="FILE"),
+    Flag(("--rename",), "rename a system in every table (repeatable)", action="append", metavar="OLD=NEW"),
+    Flag(("--system",), "a system to use (repeatable; default: those in every table)", action="append", metavar="NAME"),
+    Flag(("--layout",), "human file layout", default="auto", choices=("auto", "long", "wide")),
+    Flag(("--score-column",), "human score column (long files with a header)", metavar="NAME"),
+    Flag(("--metric-layout",), "metric file layout", default="auto", choices=("auto", "long", "wide")),
+    Flag(("--metric-score-column",), "metric score column (long files with a header)", metavar="NAME"),
+    Flag(("--level",), "correlation level", default="item", choices=("system", "global", "item", "system_grouped")),
+    Flag(
+        ("--statistic",),
+        "correlation statistic: pearson, spearman, kendall_b, kendall_c, tau_like, pairwise_accuracy, acc_eq",
+        default="kendall_b",
+    ),
+    Flag(("--threshold",), "tau_like: human difference that makes a pair (WMT DA: 25)", type=number),
+    Flag(("--epsilon",), "acc_eq: fixed tie threshold (default: tie calibration)", type=number),
+    Flag(
+        ("--interval",),
+        "bootstrap intervals resampling systems, inputs, both, or none",
+        default="both",
+        choices=("systems", "inputs", "both", "none"),
+    ),
+    # ---- demo
+    Flag(
+        ("--save",),
+        "write the sample data as files the other subcommands read (F1 statistics, 0/1 correctness, scores)",
         metavar="FOLDER",
-        help="write the sample data as files the other subcommands read (F1 statistics, 0/1 correctness, scores)",
+    ),
+]
+
+#: Every flag of every subcommand, defined once, by key (the long name without dashes).
+FLAGS: dict[str, Flag] = {f.key: f for f in _flags}
+assert len(FLAGS) == len(_flags), "a flag is defined twice"
+
+#: What each choice of a flag means, one meaning everywhere; a subcommand's help lists its own choices.
+CHOICES: dict[str, dict[str, str]] = {
+    "test": {
+        "bootstrap": "paired bootstrap",
+        "permutation": "approximate randomization",
+        "exact": "exact permutation",
+        "mcnemar": "McNemar on the units' 0/1 correctness",
+        "sign": "sign test on per-item values",
+        "wilcoxon": "Wilcoxon signed-rank on per-item values",
+        "ttest": "paired t-test on per-item values",
+        "perm-systems": "permutation over systems",
+        "perm-inputs": "permutation over inputs",
+        "perm-both": "permutation over systems and inputs",
+        "williams": "Williams' test",
+        "none": "no test",
+    },
+    "variant": {
+        "bk": "bootstrap: Berg-Kirkpatrick et al. 2012",
+        "koehn": "bootstrap: Koehn 2004",
+        "shifted": "bootstrap: centred, two-sided",
+        "sacrebleu": "bootstrap: sacrebleu's rule",
+        "moses": "bootstrap: Moses' rule",
+        "mid-p": "McNemar: mid-p",
+        "exact": "McNemar: exact binomial",
+        "asymptotic": "McNemar: chi-square with continuity correction",
+        "asymptotic-nocc": "McNemar: chi-square without continuity correction",
+    },
+    "correction": {"deepsig": "deepsig 1.2.8's formula"},
+}
+
+
+class Use(NamedTuple):
+    """A subcommand's use of a flag: a subset of its choices, another default (with the reason, shown in
+    the help), or help text of its own for what the flag means in this subcommand."""
+
+    key: str
+    default: Any = ...
+    why: str | None = None
+    choices: tuple[str, ...] | None = None
+    help: str | None = None
+    required: bool | None = None
+
+
+class Arg(NamedTuple):
+    """A positional argument."""
+
+    dest: str
+    help: str
+    nargs: Any = None
+    metavar: str | None = None
+
+
+class Command(NamedTuple):
+    name: str
+    handler: str  # "module:function", imported when the subcommand runs
+    help: str
+    description: str
+    args: tuple[Arg, ...] = ()
+    flags: tuple[str | Use, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
+_OUTPUT = ("output", "json", "csv", "markdown", "latex")
+_INPUTS = ("format", "option", "ref", "strict", "task", "intersect")
+_STUDY_N = (
+    "each split, size or drawn test set runs one test per pair: 10,000 resamples per test keep a study within minutes"
+)
+
+_files_arg = Arg(
+    "files",
+    "GOLD SYSTEM [SYSTEM ...] with --format or a detected format (SYSTEM may be NAME=PATH); otherwise files "
+    "of per-item scores/statistics (TSV, JSONL or .npy), one per system",
+    nargs="+",
+    metavar="FILE",
+)
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "compare",
+        "sigfast._commands:run_compare",
+        "test whether systems differ from a baseline",
+        "Compare a baseline with one or more systems. The first file is gold (or give --ref) when the files are "
+        "in a scorer's format (--format, or detected as `score` does); the others are system outputs: BASELINE "
+        "SYSTEM [SYSTEM ...]. Files of per-item scores or statistics (TSV, JSONL or .npy) need no gold. A system "
+        "may be NAME=PATH.",
+        (Arg("files", "[GOLD] BASELINE SYSTEM [SYSTEM ...]", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "cluster",
+            "metric",
+            Use("test", choices=("bootstrap", "permutation", "exact", "mcnemar")),
+            Use("variant"),
+            "alternative",
+            Use("view", help="--test mcnemar: the units compared (default: the metric's view, or the format's first)"),
+            "align",
+            Use(
+                "resamples",
+                default=None,
+                why="1,000,000 for the bootstrap, 100,000 for permutations, whose p-values converge faster",
+            ),
+            "seed",
+            "draws",
+            "confidence",
+            "raw_p",
+            "threads",
+            "progress",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "mcnemar",
+        "sigfast._commands:run_mcnemar",
+        "McNemar's test on files of per-item 0/1 correctness",
+        "McNemar's test of each SYSTEM against BASELINE on per-item correctness: one 0 or 1 per line (the tsv "
+        "format; .jsonl/.npy by extension). The same as `sigfast compare --test mcnemar` on such files.",
+        (Arg("files", "BASELINE SYSTEM [SYSTEM ...] (NAME=PATH allowed)", "+", "FILE"),),
+        (Use("variant", choices=_MCNEMAR_VARIANTS), "alternative", "confidence", *_OUTPUT),
+    ),
+    Command(
+        "score",
+        "sigfast._commands:run_score",
+        "score system files like the reference scorer",
+        "Print the reference scorer's report for each SYSTEM against GOLD (or --ref). The format is detected "
+        "from the file name or content when --format is not given. -m picks the metrics shown.",
+        (Arg("files", "GOLD SYSTEM [SYSTEM ...] (or SYSTEM ... with --ref)", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "per_item",
+            Use("metric", help="the metrics shown (repeatable; default: the reference scorer's whole report)"),
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "pairwise",
+        "sigfast._commands:run_pairwise",
+        "test every pair of systems on shared resamples",
+        "All pairs of systems with shared bootstrap resamples (Berg-Kirkpatrick et al. 2012, fn. 5), corrected "
+        "for the family of comparisons, with a ranking, rank ranges and significance clusters.",
+        (Arg("files", "SYSTEM ... (per-item files), or GOLD SYSTEM ... in a scorer's format", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "cluster",
+            "metric",
+            Use("variant", choices=_BOOT_VARIANTS),
+            "alternative",
+            "resamples",
+            "seed",
+            "draws",
+            Use("correction", choices=_CORRECTIONS),
+            "alpha",
+            "groups",
+            "mode",
+            "resampling",
+            "backend",
+            "threads",
+            "label",
+            "combination",
+            "band",
+            "percentile",
+            Use("plot", help="confidence-vs-gain plot (.png, .svg or .pdf; needs matplotlib)"),
+            "heatmap",
+            "progress",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "interval",
+        "sigfast._commands:run_interval",
+        "every system's score with its standard error and intervals (error bars)",
+        "Each system's score with its standard error (cluster-robust with --cluster), normal interval and "
+        "bootstrap interval (whole clusters resampled): the error bars of one model or of a leaderboard. "
+        "Files as for pairwise; a folder of LLM runs holds one run per system.",
+        (Arg("files", "SYSTEM ... (per-item files, LLM logs), or GOLD SYSTEM ... in a scorer's format", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "cluster",
+            "metric",
+            Use(
+                "resamples",
+                default=10_000,
+                why="an interval's bounds settle with fewer resamples than a small p-value",
+                help="bootstrap resamples",
+            ),
+            "seed",
+            "confidence",
+            "threads",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "demo",
+        "sigfast._commands:run_demo",
+        "run the main job on built-in sample data",
+        "Paired bootstrap and approximate randomization on built-in synthetic taggers; --save writes the data "
+        "as files the other subcommands read.",
+        (),
+        (
+            "save",
+            Use(
+                "resamples",
+                default=None,
+                why="1,000,000 for the bootstrap, 100,000 for the randomization test, as compare; -n N runs every "
+                "test with N",
+            ),
+            "seed",
+            "threads",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "info",
+        "sigfast._info:run_info",
+        "version, random stream, formats (options, views) and metrics (parameters)",
+        "The version, the random stream, every format with its aliases, options, unit views and metrics, and "
+        "every metric with its parameters.",
+        (),
+        _OUTPUT,
+    ),
+    Command(
+        "seeds",
+        "sigfast._commands:run_seeds",
+        "compare score distributions over random seeds (ASO, Welch, Mann-Whitney)",
+        "Almost Stochastic Order between every pair of systems (as deepsig computes it), with Welch's t and "
+        "Mann-Whitney U side by side. Each FILE holds one score per line (one per random seed); name a system "
+        "with NAME=FILE.",
+        (Arg("systems", "scores of one system, one per line", "+", "[NAME=]FILE"),),
+        (
+            Use("resamples", default=1000, why="deepsig's num_bootstrap_iterations"),
+            "seed",
+            "confidence",
+            Use(
+                "correction",
+                default="bonferroni",
+                why="deepsig's multi_aso",
+                choices=("bonferroni", "deepsig", "none"),
+            ),
+            "tau",
+            "dt",
+            Use("alternative", help="sidedness of Welch and Mann-Whitney (default two-sided)"),
+            "threads",
+            "progress",
+            *_OUTPUT,
+        ),
+        aliases=("aso",),
+    ),
+    Command(
+        "diff",
+        "sigfast.analysis.cli:run_diff",
+        "what changed between two systems (corrections, new/changed errors)",
+        "Units labeled differently by SYS1 and SYS2, split into corrections, new errors and changed errors, with "
+        "top transitions and per-label accuracy (Tuggener 2017). --format conll2012 compares coreference "
+        "mentions (ARCS classes).",
+        (
+            Arg("gold", "gold file"),
+            Arg("system1", "SYS1 (PATH or NAME=PATH)"),
+            Arg("system2", "SYS2 (PATH or NAME=PATH)"),
+        ),
+        (
+            Use("top", default=10, why="Tuggener 2017 lists the top 10", help="transitions shown per class"),
+            Use("criterion", default="both", why="both criteria side by side"),
+            "label_rows",
+            "sort",
+            "format",
+            "option",
+            "view",
+            "align",
+            "no_punct",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "oracle",
+        "sigfast.analysis.cli:run_oracle",
+        "oracle upper bound over N systems",
+        "A unit counts as correct if any system gets it right; overall and per gold label, every system's "
+        "accuracy beside the oracle's and its gain over the best single system, and the share of fully correct "
+        "sentences (Tuggener 2017, Tables 3, 5, 9, 10). --format conll2012 gives each response's ARCS recall and "
+        "their upper bound by mention type (Table 11).",
+        (Arg("gold", "gold file"), Arg("systems", "SYSTEM ... (PATH or NAME=PATH)", "+")),
+        (
+            "matrix",
+            "label_rows",
+            "show_systems",
+            "top_systems",
+            Use("criterion", help="conll2012: the antecedent criterion of the recall upper bound (Table 11)"),
+            "format",
+            "option",
+            "view",
+            "align",
+            "no_punct",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "agreement",
+        "sigfast.analysis.cli:run_agreement",
+        "Krippendorff's alpha across systems, lowest-alpha sentences",
+        "Krippendorff's alpha (nominal) per sentence and over the corpus across the systems; the lowest-alpha "
+        "sentences with each system's labels beside gold (Gorman & Bedrick 2019).",
+        (Arg("gold", "gold file"), Arg("systems", "SYSTEM ... (PATH or NAME=PATH)", "+")),
+        ("lowest", "include_gold", "min_units", "format", "option", "view", "align", "no_punct", *_OUTPUT),
+    ),
+    Command(
+        "split",
+        "sigfast.studies.cli:run_split",
+        "K seeded random train/dev/test splits of a corpus, with a manifest",
+        "Cut CORPUS (and parallel files with the same number of units) into K random splits (Gorman & Bedrick "
+        "2019), written byte for byte as DIR/splitKK/STEM.PART.EXT with DIR/manifest.json (seed, sizes, "
+        "indices, SHA-256 of every file and of the unit multiset).",
+        (Arg("corpus", "corpus file(s), plain or gzip; parallel files are cut alike", "+"),),
+        (
+            "out_dir",
+            "splits",
+            "ratios",
+            "parts",
+            "seed",
+            "unit",
+            Use("format", help="pick the unit from the format (conllu: sentence, mt: line, ...)"),
+            "shuffled_order",
+            "verify",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "resample-train",
+        "sigfast.studies.cli:run_resample",
+        "training sets drawn with replacement at given sizes, with a manifest",
+        "Draw training sets of the given sizes with replacement from CORPUS (Berg-Kirkpatrick et al. 2012, "
+        "§3.2.1), written as DIR/sizeM/sampleRR/STEM.EXT with DIR/manifest.json.",
+        (Arg("corpus", "training corpus file(s); parallel files are drawn alike", "+"),),
+        (
+            "out_dir",
+            Use("sizes", required=True, help="training-set sizes in units"),
+            Use("samples", help="training sets drawn per size"),
+            "seed",
+            "unit",
+            Use("format", help="pick the unit from the format (conllu: sentence, mt: line, ...)"),
+            "verify",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "across-splits",
+        "sigfast.studies.cli:run_across",
+        "test every pair on K splits: significant wins, replicability, score ranges",
+        "Gorman & Bedrick (2019): every pair of systems tested on each split's test part; the number of splits "
+        "where one is significantly better after a correction, the replicability estimate (Dror et al. 2017), "
+        "each system's score range and, for proportions (McNemar on the units of a view, POS accuracy), each "
+        "system's accuracy on each split with its Wilson interval. Either score the whole corpus (GOLD SYSTEM "
+        "...) and cut it with --manifest, or give --spec, a JSON list of {name, gold, systems: {name: path}} per "
+        "split. --standard GOLD SYSTEM ... (or 'standard' in --spec) adds the standard split: its accuracy with "
+        "a Wilson interval beside the random splits' range (G&B Table 2, Figure 1 with --plot) and the same test "
+        "of every pair on it.",
+        (Arg("files", "GOLD SYSTEM ... scored on the whole split corpus (with --manifest)", "*", "FILE"),),
+        (
+            "manifest",
+            "part",
+            "spec",
+            "standard",
+            "format",
+            "option",
+            "ref",
+            Use(
+                "metric",
+                help="metric (repeatable: one study per metric); with McNemar on a format with units, a view "
+                "whose units are compared (-m upos is --view upos)",
+            ),
+            Use("view", help="--test mcnemar on a format with units: the units compared (default: the format's first)"),
+            "align",
+            Use(
+                "test",
+                default="mcnemar",
+                why="Gorman & Bedrick 2019 test each split's tokens with McNemar",
+                choices=("mcnemar", "bootstrap", "permutation", "sign", "wilcoxon", "ttest"),
+            ),
+            Use("variant"),
+            "binarize",
+            "alpha",
+            Use("correction", default="bonferroni", why="as Gorman & Bedrick 2019", choices=_CORRECTIONS),
+            "family",
+            Use("resamples", default=10_000, why=_STUDY_N, help="resamples per bootstrap or permutation test"),
+            "seed",
+            Use("backend", choices=("local", "ray")),
+            Use("top", help="show only the N pairs with the largest mean gain"),
+            "confidence",
+            Use(
+                "plot",
+                help="G&B Figure 1: each system's range over the random splits and the standard split with its "
+                "Wilson interval (.png, .pdf or .svg)",
+            ),
+            "progress",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "test-size",
+        "sigfast.studies.cli:run_test_size",
+        "significance and the gain threshold against test-set size",
+        "Berg-Kirkpatrick et al. (2012) Figures 9 and 10: every pair tested on initial segments (or random "
+        "subsets) of 100, 200, 400, ... items and the full set; the gain threshold at each.",
+        (_files_arg,),
+        (
+            "format",
+            "option",
+            "ref",
+            Use("metric", help="metric (repeatable: one curve per metric; default: the headline metric)"),
+            Use("sizes", help="test-set sizes (default 100 200 400 ... and the full set)"),
+            "subsets",
+            Use("samples", help="random subsets per size (--subsets random)"),
+            Use("variant", choices=_BOOT_VARIANTS),
+            "alpha",
+            "band",
+            "percentile",
+            "tests",
+            Use("resamples", default=10_000, why=_STUDY_N, help="bootstrap resamples per test"),
+            "seed",
+            "threads",
+            Use("backend", choices=("local", "ray")),
+            Use("plot", help="B-K Figures 9-10 (.png, .pdf or .svg)"),
+            "progress",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "calibration",
+        "sigfast.studies.cli:run_calibration",
+        "p-value bands against agreement with the population (BK Table 1)",
+        "Berg-Kirkpatrick et al. (2012) §4.2: the scored test set is the population; test sets of --size items "
+        "are drawn with replacement, every pair is tested on each, and among tests with p in a band the share "
+        "whose sign agrees with the population is reported (Table 1). With domains (--domains-by-id-prefix), one "
+        "table per target domain follows the pooled one, and --plot draws the domains overlaid at the fixed test "
+        "size (Fig. 11) beside the calibration curves.",
+        (_files_arg,),
+        (
+            "format",
+            "option",
+            "ref",
+            Use("metric", help="metric (repeatable: one calibration per metric; default: the headline metric)"),
+            "size",
+            "test_sets",
+            Use("variant", choices=_BOOT_VARIANTS),
+            "bands",
+            "domains_by_id_prefix",
+            Use("tests", help="include every test's p-value and delta in the JSON"),
+            Use("resamples", default=10_000, why=_STUDY_N, help="bootstrap resamples per test"),
+            "seed",
+            "threads",
+            Use("backend", choices=("local", "ray")),
+            Use("plot", help="calibration curves and, with domains, B-K Fig. 11 (.png, .pdf or .svg)"),
+            "progress",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "metaeval",
+        "sigfast.metaeval_cli:run_metaeval",
+        "correlate metrics with human scores, with intervals and pairwise metric tests",
+        "Meta-evaluate metrics: correlations with human scores at system, global, item or system-grouped level; "
+        "BOOT-SYSTEMS/INPUTS/BOTH intervals; PERM-SYSTEMS/INPUTS/BOTH or Williams tests of every pair of metrics "
+        "with a multiple-testing correction; WMT-style clusters. Score files hold 'system item score' rows "
+        "(TSV/CSV, a header may name the columns) or one row per system.",
+        (Arg("human", "human score file"), Arg("metrics", "metric score files", "*")),
+        (
+            "name",
+            "ref",
+            "hyps",
+            Use(
+                "metric",
+                help="segment metric scored on --hyps (repeatable; default bleu and chrf): bleu (sentence BLEU), "
+                "chrf, chrf++",
+            ),
+            "rename",
+            "system",
+            "layout",
+            "score_column",
+            "metric_layout",
+            "metric_score_column",
+            "level",
+            "statistic",
+            "threshold",
+            "epsilon",
+            "interval",
+            Use(
+                "test",
+                default="perm-both",
+                why="Deutsch et al. 2021 recommend PERM-BOTH",
+                choices=_META_TESTS,
+            ),
+            Use(
+                "resamples",
+                default=1000,
+                why="every resample recomputes every correlation; 1,000 as nlpstats",
+            ),
+            "seed",
+            "confidence",
+            Use("alternative", choices=("two-sided", "greater")),
+            "raw_p",
+            Use("correction", choices=_CORRECTIONS),
+            "alpha",
+            "threads",
+            *_OUTPUT,
+            Use("plot", help="plot of correlations with intervals (.png, .svg or .pdf)"),
+            "progress",
+        ),
+    ),
+)
+
+_BY_NAME: dict[str, Command] = {n: c for c in COMMANDS for n in (c.name, *c.aliases)}
+
+
+# --------------------------------------------------------------------------------------------
+# building the parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (exit 2) that name the closest valid choice."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        import re
+
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            import difflib
+
+            choices = [c.strip().strip("'") for c in m.group(2).split(",")]
+            close = difflib.get_close_matches(m.group(1), choices, n=1)
+            if close:
+                message += f"; did you mean {close[0]!r}?"
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see `{self.prog} --help`)\n")
+
+
+class _Version(argparse.Action):
+    """``--version``: reads the version from the native module only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=kw.get("help"))
+
+    def __call__(self, parser: argparse.ArgumentParser, *a: Any, **kw: Any) -> None:
+        from ._native import __version__
+
+        parser.exit(0, f"sigfast {__version__}\n")
+
+
+def _deprecated(parser: argparse.ArgumentParser, action: Any, new: str) -> Any:
+    base = action if isinstance(action, type) else parser._registry_get("action", action or "store", action)
+
+    class Deprecated(base):  # type: ignore[misc, valid-type]
+        def __call__(self, p: Any, ns: Any, values: Any, option_string: str | None = None) -> None:
+            print(f"sigfast: warning: {option_string} is deprecated; use {new}", file=sys.stderr)
+            super().__call__(p, ns, values, option_string)
+
+    return Deprecated
+
+
+def _why(flag: Flag, use: Use) -> str:
+    default = flag.default if use.default is ... else use.default
+    text = use.help or flag.help
+    meanings = CHOICES.get(flag.key)
+    if meanings and use.help is None:
+        shown = use.choices or flag.choices or ()
+        text += ": " + ", ".join(f"{c} ({meanings[c]})" if c in meanings else c for c in shown)
+    if use.default is not ... and use.default != flag.default:
+        assert use.why, f"{flag.key}: a default other than the shared one needs its reason"
+        return f"{text} (default {_show(default)}: {use.why})"
+    if flag.action in ("store_true", argparse.BooleanOptionalAction) or default is None:
+        return text
+    return f"{text} (default {_show(default)})"
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 10_000:
+        return f"{v:,}"
+    if isinstance(v, (list, tuple)):
+        return " ".join(str(x) for x in v)
+    return str(v)
+
+
+#: required flags that have deprecated spellings, per parser: (dest, flag)
+_REQUIRED: Any = __import__("weakref").WeakKeyDictionary()
+
+
+def add_flag(p: argparse.ArgumentParser, spec: str | Use, group: Any = None) -> None:
+    """Add one flag of :data:`FLAGS` to a subcommand's parser, as the subcommand uses it."""
+    use = spec if isinstance(spec, Use) else Use(spec)
+    flag = FLAGS[use.key]
+    choices = flag.choices
+    if use.choices is not None:
+        assert flag.choices is not None and set(use.choices) <= set(flag.choices), (flag.key, use.choices)
+        choices = use.choices
+    default = flag.default if use.default is ... else use.default
+    kw: dict[str, Any] = {"dest": flag.key, "help": _why(flag, use)}
+    if flag.action is not None:
+        kw["action"] = flag.action
+    if flag.action not in ("store_true", argparse.BooleanOptionalAction):
+        for k, v in (
+            ("type", flag.type),
+            ("choices", choices),
+            ("nargs", flag.nargs),
+            ("const", flag.const),
+            ("metavar", flag.metavar),
+        ):
+            if v is not None:
+                kw[k] = v
+    kw["default"] = list(default) if isinstance(default, tuple) else default
+    required = flag.required if use.required is None else use.required
+    if required and flag.deprecated:  # argparse would not count the old spellings: checked after parsing
+        _REQUIRED.setdefault(p, []).append((flag.key, flag.names[0]))
+    elif required:
+        kw["required"] = True
+    (group or p).add_argument(*flag.names, **kw)
+    for old in flag.deprecated:
+        dkw = {k: v for k, v in kw.items() if k not in ("help", "default", "required")}
+        dkw["action"] = _deprecated(p, kw.get("action"), flag.names[0])
+        p.add_argument(old, **dkw, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+
+def _fill(p: argparse.ArgumentParser, cmd: Command) -> None:
+    for a in cmd.args:
+        kw: dict[str, Any] = {"help": a.help}
+        if a.nargs is not None:
+            kw["nargs"] = a.nargs
+        if a.metavar is not None:
+            kw["metavar"] = a.metavar
+        p.add_argument(a.dest, **kw)
+    styles = p.add_mutually_exclusive_group()
+    for spec in cmd.flags:
+        key = spec.key if isinstance(spec, Use) else spec
+        add_flag(p, spec, styles if key in _OUTPUT_STYLES else None)
+    p.set_defaults(handler=cmd.handler, command=cmd.name, _parser=p)
+
+
+def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
+    """The whole parser (``"*"``: every subcommand with its flags), the parser of one run of ``command``
+    (that subcommand alone, filled in), or (``None``) every subcommand with its help line but no flags,
+    which is what ``sigfast --help`` and a mistyped subcommand need."""
+    ap = _Parser(
+        prog="sigfast",
+        description="Exact, deterministic and fast significance tests for NLP evaluation.",
+        epilog="Errors print one line and exit 1; usage errors print one line and exit 2; --debug shows tracebacks.",
     )
-    _cli.add_resamples(d, 1_000_000, "bootstrap resamples")
-    _cli.add_seed(d)
-    _cli.add_threads(d)
-    _cli.add_output(d)
-    d.set_defaults(handler=_cmd_demo)
-
-    i = sub.add_parser("info", help="version, random stream, formats (options, views) and metrics (parameters)")
-    _cli.add_output(i)
-    i.set_defaults(handler=_cmd_info)
-
-    from .analysis.cli import add_cli as add_analysis_cli
-    from .seeds import add_cli as add_seeds_cli
-    from .studies.cli import add_cli as add_studies_cli
-
-    add_seeds_cli(sub)
-    add_analysis_cli(sub)
-    add_studies_cli(sub)
-    from .metaeval_cli import add_cli as add_metaeval_cli
-
-    add_metaeval_cli(sub)
+    ap.add_argument("--version", action=_Version, help="show the version and exit")
+    ap.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for cmd in COMMANDS:
+        chosen = command in (cmd.name, *cmd.aliases)
+        if command in ("*", None) or chosen:
+            p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description, aliases=list(cmd.aliases))
+            if command == "*" or chosen:
+                _fill(p, cmd)
     return ap
 
 
-# --------------------------------------------------------------------------------------------
-# compare
+def _parser() -> argparse.ArgumentParser:
+    """Every subcommand's parser, filled in (the vocabulary test walks it)."""
+    return build_parser("*")
 
 
-def _parse_inputs(args: argparse.Namespace, *, min_systems: int) -> Any:
-    return _cli.parse_inputs(args, min_systems=min_systems)
+def _command_of(argv: Sequence[str]) -> str | None:
+    for a in argv:
+        if a in _BY_NAME:
+            return a
+        if not a.startswith("-"):
+            return None
+    return None
 
 
-def _input_error(msg: str) -> Exception:
-    from .exceptions import InputError
+def handler(name: str) -> Callable[[argparse.Namespace], int]:
+    """The handler of a ``module:function`` name, imported now."""
+    import importlib
 
-    return InputError(msg)
-
-
-def _metrics(args: argparse.Namespace) -> list[str | None]:
-    return list(args.metric) if args.metric else [None]
-
-
-def _cmd_compare(args: argparse.Namespace) -> int:
-    _cli.precheck(args)
-    if args.test == "mcnemar":
-        return _run_mcnemar(args, _parse_inputs(args, min_systems=2) if args.format or args.ref else None)
-    import sigfast
-
-    from .significance import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
-
-    if args.view:
-        raise _input_error("--view is for --test mcnemar")
-    parsed = _parse_inputs(args, min_systems=2)
-    results = []
-    for metric in _metrics(args):
-        if parsed.spec.needs_gold:
-            stats, m = parsed.statistics(metric), None
-        else:
-            stats, m = parsed.statistics(metric), metric
-        base = stats.systems[0]
-        common: dict[str, Any] = dict(
-            metric=m,
-            seed=args.seed,
-            pvalue="raw" if args.raw_p else "plus_one",
-            n_threads=args.threads,
-            progress=args.progress,
-        )
-        for other in stats.systems[1:]:
-            if args.test == "bootstrap":
-                r = sigfast.paired_bootstrap(
-                    stats,
-                    systems=(base, other),
-                    n_resamples=args.resamples or DEFAULT_RESAMPLES,
-                    variant=args.variant or "bk",
-                    alternative=args.alternative,
-                    confidence_level=args.confidence,
-                    **common,
-                )
-            else:
-                if args.variant:
-                    raise _input_error("permutation tests have no --variant")
-                r = sigfast.permutation_test(
-                    stats,
-                    systems=(base, other),
-                    method="exact" if args.test == "exact" else "approximate",
-                    n_resamples=args.resamples or DEFAULT_PERMUTATIONS,
-                    alternative=args.alternative or "two-sided",
-                    **common,
-                )
-            results.append(r)
-    source = getattr(parsed, "gold", None)
-    _cli.emit(
-        args,
-        text=_results_text(results, source=f"{parsed.format} vs {source}" if source else None),
-        tables=lambda: [_results_table(results)],
-        results=results,
-    )
-    return 0
-
-
-def _results_table(results: list[Any]) -> Any:
-    from .report import Table, _fmt_p, _fmt_score
-
-    r0 = results[0]
-    several = len({r.metric for r in results}) > 1
-    rows = []
-    for r in results:
-        scale = r.display_scale
-        ci = r.confidence_interval
-        row = [
-            r.systems[0],
-            _fmt_score(scale, r.score_x),
-            r.systems[1],
-            _fmt_score(scale, r.score_y),
-            f"{scale * r.statistic:+.4f}",
-            f"[{scale * ci.low:+.4f}, {scale * ci.high:+.4f}]" if ci else "",
-            _fmt_p(r.pvalue),
-            "*" if r.pvalue < 0.05 else "",
-        ]
-        rows.append(([f"{r.metric}{' x100' if scale == 100 else ''}"] if several else []) + row)
-    unit = "" if several else (" x100" if r0.display_scale == 100 else "")
-    ci_head = f"{round(100 * r0.confidence_level)}% CI" if r0.confidence_level else "CI"
-    head = (["metric"] if several else []) + [
-        "baseline",
-        f"{'score' if several else r0.metric}{unit}",
-        "system",
-        f"{'score' if several else r0.metric}{unit}",
-        "delta",
-        ci_head,
-        "p",
-        "p<.05",
-    ]
-    notes = (
-        f"test: {r0.test} ({r0.variant}, {r0.alternative}); {r0.n_items} items; {r0.n_resamples:,} resamples; "
-        f"seed {r0.seed}; p = {r0.pvalue_method}",
-        *dict.fromkeys(r.sidedness for r in results if r.sidedness),
-    )
-    sig = signature_notes(
-        [f"{r.systems[1]} vs {r.systems[0]}, {r.metric}" for r in results], [r.signature for r in results]
-    )
-    return Table(tuple(head), tuple(tuple(x) for x in rows), notes=notes, signature="\n".join(sig))
-
-
-def signature_notes(labels: list[str], signatures: list[str]) -> tuple[str, ...]:
-    """The signatures of a table's rows: the part they share once, then what each row adds."""
-    from .signature import shared
-
-    sigs = list(dict.fromkeys(signatures))
-    if len(sigs) == 1:
-        return (f"signature: {sigs[0]}",)
-    common, rest = shared(signatures)
-    return (f"signature (shared): {common}", *(f"  {lab}: {r}" for lab, r in zip(labels, rest)))
-
-
-def _results_text(results: list[Any], source: str | None) -> str:
-    t = _results_table(results)
-    head = f"{source}\n" if source else ""
-    warn = "".join(
-        f"WARNING: {w}\n" for w in dict.fromkeys(w for r in results for w in getattr(r, "warnings", ()) or ())
-    )
-    return head + warn + t.render("text")
-
-
-# --------------------------------------------------------------------------------------------
-# McNemar
-
-
-def _mcnemar_kw(variant: str | None, alternative: str | None) -> dict[str, Any]:
-    v = variant or "mid-p"
-    if v not in _MCNEMAR_VARIANTS:
-        raise _input_error(f"McNemar variants: {', '.join(_MCNEMAR_VARIANTS)}; got {v!r}")
-    method = "asymptotic" if v.startswith("asymptotic") else v
-    return dict(method=method, correction=v != "asymptotic-nocc", alternative=alternative or "two-sided")
-
-
-def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
-    import numpy as np
-
-    from .classical import _read_binary_file, mcnemar
-    from .formats import system_names
-    from .intervals import wilson_interval
-
-    if parsed is not None:
-        view = args.view
-        metrics = [m for m in _metrics(args) if m is not None]
-        if view is None and metrics:
-            if len(metrics) > 1:
-                raise _input_error("--test mcnemar compares one view of units; give one --metric or --view")
-            view = metrics[0] if metrics[0] in parsed.spec.views else None
-            if view is None:
-                raise _input_error(
-                    f"--test mcnemar compares units; format {parsed.format!r} has the views "
-                    f"{', '.join(parsed.spec.views) or '(none)'} (--view), not {metrics[0]!r}"
-                )
-        units = parsed.units(view)
-        names = list(units.names)
-        correct = [units.correct(k).astype(np.float64) for k in range(len(names))]
-        what = f"{units.n_units} units ({parsed.format} {units.view}, align {units.align})"
-        from .signature import units_fields
-
-        provenance = {k: v for k, v in units_fields(units).items() if k not in ("data", "systems", "items")}
-    else:
-        if args.view or getattr(args, "align", None):
-            raise _input_error("--view and --align need --format files")
-        files = [f.partition("=")[2] if "=" in f and not os.path.exists(f) else f for f in args.files]
-        given = [f.partition("=")[0] if "=" in f and not os.path.exists(f) else "" for f in args.files]
-        auto = system_names(files)
-        names = [g or a for g, a in zip(given, auto)]
-        if len(files) < 2:
-            raise _input_error("give a BASELINE file and at least one SYSTEM file of 0/1 correctness")
-        correct = [_read_binary_file(f) for f in files]
-        if len({c.size for c in correct}) != 1:
-            raise _input_error(
-                "the 0/1 files list different numbers of items: "
-                + ", ".join(f"{n}: {c.size}" for n, c in zip(names, correct))
-            )
-        what = f"{correct[0].size} items"
-        provenance = {"format": "binary"}
-    kw = _mcnemar_kw(args.variant, args.alternative)
-    from dataclasses import replace
-
-    results = [
-        replace(mcnemar(correct[0], c, **kw), provenance={**provenance, "systems": [names[0], n]})
-        for n, c in zip(names[1:], correct[1:])
-    ]
-    level = getattr(args, "confidence", 0.95)
-    acc = [wilson_interval(int(c.sum()), int(c.size), level) for c in correct]
-    from .report import Table, _fmt_p
-
-    rows = [(names[0], f"{100 * correct[0].mean():.2f}", _ci(acc[0]), "(baseline)", "", "", "", "")]
-    for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results):
-        rows.append(
-            (
-                n,
-                f"{100 * c.mean():.2f}",
-                _ci(a),
-                f"{100 * (c.mean() - correct[0].mean()):+.2f}",
-                int(((c == 1) & (correct[0] == 0)).sum()),
-                int(((c == 0) & (correct[0] == 1)).sum()),
-                _fmt_p(r.pvalue),
-                "*" if r.pvalue < 0.05 else "",
-            )
-        )
-    table = Table(
-        ("system", "accuracy", f"{round(100 * level)}% Wilson", "delta", "fixed", "broken", "p", "p<.05"),
-        tuple(rows),
-        notes=(
-            f"test: McNemar ({results[0].variant}, {results[0].alternative}) on {what}; "
-            "fixed/broken = units only the system / only the baseline gets right",
-        ),
-        signature="\n".join(signature_notes(names[1:], [r.signature for r in results])),
-    )
-
-    def rows() -> list[dict[str, Any]]:
-        return [
-            {
-                "baseline": names[0],
-                "system": n,
-                "accuracy_baseline": float(correct[0].mean()),
-                "accuracy": float(c.mean()),
-                "wilson_low": float(a[0]),
-                "wilson_high": float(a[1]),
-                "fixed": int(((c == 1) & (correct[0] == 0)).sum()),
-                "broken": int(((c == 0) & (correct[0] == 1)).sum()),
-                **r.rows()[0],
-            }
-            for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results)
-        ]
-
-    _cli.emit(
-        args,
-        text=table.render("text"),
-        tables=lambda: [table],
-        results=[_Rows(rows)],
-        data=lambda: [
-            {"baseline": names[0], "system": n, "accuracy": float(c.mean()), "wilson": list(a), **r.to_dict()}
-            for n, c, a, r in zip(names[1:], correct[1:], acc[1:], results)
-        ],
-    )
-    return 0
-
-
-class _Rows:
-    """Tidy rows a command builds itself, for :func:`sigfast._cli.emit` (CSV)."""
-
-    def __init__(self, rows: Any) -> None:
-        self._rows = rows
-
-    def rows(self) -> list[dict[str, Any]]:
-        return list(self._rows())
-
-
-def _ci(ci: Any) -> str:
-    return f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
-
-
-def _cmd_mcnemar(args: argparse.Namespace) -> int:
-    _cli.precheck(args)
-    args.view = None
-    args.align = None
-    return _run_mcnemar(args, None)
-
-
-# --------------------------------------------------------------------------------------------
-# score
-
-
-def _cmd_score(args: argparse.Namespace) -> int:
-    from .report import Table
-
-    _cli.precheck(args)
-    _cli.positional_format_hint(args)
-    if args.metric and not args.per_item:
-        raise _input_error("-m/--metric picks the metrics of --per-item; the report holds the format's own metrics")
-    if not args.format and not args.ref:
-        from .formats import detect_format
-
-        args.format = detect_format(args.files[0])
-    one_file = bool(args.format) and not args.ref and _gold_inside(args.format)
-    if not args.ref and len(args.files) < 2 and not one_file:
-        raise _input_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
-    if one_file:
-        # conlleval's own form: each FILE holds the gold and the system tags; the same file given
-        # twice (GOLD SYSTEM, as for other formats) is that one file
-        if len({os.path.realpath(f) for f in args.files}) == 1:
-            args.files = args.files[:1]
-    parsed = _parse_inputs(args, min_systems=1)
-    if not parsed.spec.needs_gold:
-        raise _input_error(f"format {parsed.format!r} holds per-item values; there is no reference scorer to run")
-    if args.per_item:
-        return _score_per_item(args, parsed)
-    several = len(parsed.names) > 1
-    text = "".join(
-        (f"== {n} ==\n" if several else "") + r.text + ("" if r.text.endswith("\n") else "\n")
-        for n, r in zip(parsed.names, parsed.reports)
-    )
-    metrics = list(parsed.reports[0].scores)
-
-    def tables() -> list[Any]:
-        rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
-        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}")]
-
-    def rows() -> list[dict[str, Any]]:
-        return [
-            {"system": n, "format": r.format, "gold": r.gold, "file": r.system, **{m: r.scores[m] for m in metrics}}
-            for n, r in zip(parsed.names, parsed.reports)
-        ]
-
-    _cli.emit(
-        args,
-        text=text,
-        tables=tables,
-        results=[_Rows(rows)],
-        data=lambda: [
-            {"format": r.format, "gold": r.gold, "system": r.system, "name": n, "scores": r.scores}
-            | ({} if r.reference_json is None else {"reference": r.reference_json})
-            for n, r in zip(parsed.names, parsed.reports)
-        ],
-    )
-    return 0
-
-
-def _gold_inside(fmt: str) -> bool:
-    """The format reads the gold from the system files (conlleval, the LLM logs): one FILE is enough."""
-    from .formats import spec
-
-    return spec(fmt).gold_optional
-
-
-def _score_per_item(args: argparse.Namespace, parsed: Any) -> int:
-    """``score --per-item``: every item's score alone (``ItemStats.item_scores``) and its statistics."""
-    import json
-
-    from .report import Table
-
-    first = parsed.reports[0]
-    wanted = list(dict.fromkeys(args.metric)) if args.metric else [first.default_metric]
-    for m in wanted:
-        if m not in first.stats:
-            raise _input_error(
-                f"format {parsed.format!r} has no per-item metric {m!r}; choose from {', '.join(first.stats)}"
-            )
-    # per system: (item stats, item scores) of each metric
-    per = [{m: (r.stats[m], r.stats[m].item_scores()) for m in wanted} for r in parsed.reports]
-    n_items = {len(next(iter(p.values()))[1]) for p in per}
-    several = len(parsed.names) > 1
-    with_ids = any(r.item_ids for r in parsed.reports)
-
-    def ids(k: int) -> tuple[str, ...]:
-        r = parsed.reports[k]
-        n = len(next(iter(per[k].values()))[1])
-        return tuple(r.item_ids) if r.item_ids else ("",) * n
-
-    def num(v: float, full: bool) -> Any:
-        v = float(v)
-        if v.is_integer() and abs(v) < 2**53:
-            return int(v)
-        return v if full else f"{v:.6g}"
-
-    def table(full: bool) -> Table:
-        head: list[str] = (["system"] if several else []) + ["item"] + (["id"] if with_ids else [])
-        for m in wanted:
-            st = per[0][m][0]
-            head += [m, *(f"{m}:{x}" if len(wanted) > 1 else x for x in st.stat_names)]
-        rows = []
-        for k, name in enumerate(parsed.names):
-            item_ids = ids(k)
-            for i in range(len(item_ids)):
-                row: list[Any] = ([name] if several else []) + [i + 1] + ([item_ids[i]] if with_ids else [])
-                for m in wanted:
-                    st, sc = per[k][m]
-                    row += [num(sc[i], full), *(num(x, full) for x in st.values[i])]
-                rows.append(tuple(row))
-        notes = []
-        for m, (st, _) in per[0].items():
-            im = st.item_metric()
-            params = ", ".join(f"{k}={v}" for k, v in im.params.items() if v is not None)
-            notes.append(f"{m}: metric {im.name}{f' ({params})' if params else ''} on each item's statistics alone")
-        title = f"{parsed.format} per item against {parsed.gold}" + (
-            "" if len(n_items) == 1 else " (systems with different item counts)"
-        )
-        return Table(tuple(head), tuple(rows), title=title, notes=tuple(notes))
-
-    def data() -> list[dict[str, Any]]:
-        out = []
-        for k, (name, r) in enumerate(zip(parsed.names, parsed.reports)):
-            item_ids = ids(k)
-            metrics = {}
-            for m, (st, _) in per[k].items():
-                im = st.item_metric()
-                metrics[m] = {
-                    "metric": im.native or im.name,
-                    "params": dict(im.params),
-                    "stat_names": list(st.stat_names),
-                }
-            items = []
-            for i in range(len(item_ids)):
-                items.append(
-                    {
-                        "item": i + 1,
-                        "id": item_ids[i] or None,
-                        "scores": {m: float(sc[i]) for m, (_, sc) in per[k].items()},
-                        "stats": {
-                            m: dict(zip(st.stat_names, (num(x, True) for x in st.values[i])))
-                            for m, (st, _) in per[k].items()
-                        },
-                    }
-                )
-            out.append(
-                {
-                    "format": r.format,
-                    "gold": r.gold,
-                    "system": r.system,
-                    "name": name,
-                    "metrics": metrics,
-                    "items": items,
-                }
-            )
-        return out
-
-    def render(style: str) -> str:
-        if style == "json":
-            return json.dumps(data(), indent=2, ensure_ascii=False) + "\n"
-        return table(full=style == "csv").render(style)
-
-    _cli.emit(args, render=render)
-    return 0
-
-
-# --------------------------------------------------------------------------------------------
-# pairwise
-
-
-def _cmd_pairwise(args: argparse.Namespace) -> int:
-    import sigfast
-
-    from .pairwise import gain_threshold
-    from .studies.cli import threshold_band
-
-    _cli.precheck(args, plots=("plot", "heatmap"))
-    band = threshold_band(args)
-    parsed = _parse_inputs(args, min_systems=2)
-    labels = {}
-    for it in args.label or ():
-        k, eq, v = it.partition("=")
-        if not eq:
-            raise _input_error(f"--label takes SYSTEM=GROUP, got {it!r}")
-        labels[k] = v
-    results = []
-    for metric in _metrics(args):
-        stats = parsed.statistics(metric)
-        backend: Any = args.backend
-        pool = None
-        if backend == "processes":
-            from concurrent.futures import ProcessPoolExecutor
-
-            pool = ProcessPoolExecutor()
-            backend = pool
-        try:
-            res = sigfast.pairwise(
-                stats,
-                metric=None if parsed.spec.needs_gold else metric,
-                n_resamples=args.resamples,
-                seed=args.seed,
-                variant=args.variant,
-                alternative=args.alternative,
-                correction=args.correction,
-                alpha=args.alpha,
-                mode=args.mode,
-                resampling=args.resampling,
-                groups=args.groups,
-                backend=backend,
-                n_threads=args.threads,
-                labels=labels,
-                combinations=args.combination or (),
-                progress=args.progress,
-            )
-        except BaseException:
-            if pool is not None:  # Ctrl-C or an error: stop the workers now, not after every shard
-                from ._backends import stop_process_pool
-
-                stop_process_pool(pool)
-                pool = None
-            raise
-        finally:
-            if pool is not None:
-                pool.shutdown()
-        results.append(res)
-    last = results[-1]
-    th = dict(band=band, percentile=args.percentile)
-    if args.plot or args.heatmap:
-        from ._plot import pyplot
-
-        if args.plot:
-            pyplot().close(last.plot_confidence_vs_gain(args.plot, **th))
-        if args.heatmap:
-            pyplot().close(last.plot_heatmap(args.heatmap))
-
-    def data() -> Any:
-        out = []
-        for r in results:
-            d = r.to_dict()
-            d["thresholds"] = [t.to_dict() for t in gain_threshold(r, **th)]
-            d["display_scale"] = r.display_scale
-            out.append(d)
-        return out
-
-    _cli.emit(
-        args,
-        text="\n".join(r.report(**th) for r in results),
-        tables=lambda: [t for r in results for t in r.tables(**th)],
-        data=data,
-        results=results,
-    )
-    return 0
-
-
-# --------------------------------------------------------------------------------------------
-# demo, info
-
-
-def _cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo, save_sample
-
-    _cli.precheck(args)
-    if args.save:
-        for p in save_sample(args.save):
-            print(f"wrote {p}", file=sys.stderr)
-    runs = run_demo(n_resamples=args.resamples, seed=args.seed, threads=args.threads)
-    text = "sigfast demo: built-in sample data (synthetic taggers)\n\n" + "".join(
-        f"== {title} ({sec:.2f} s)\n{r}\n\n" for title, r, sec in runs
-    )
-    _cli.emit(
-        args,
-        text=text,
-        tables=lambda: [_results_table([r]) for _, r, _ in runs],
-        data=lambda: [{"title": title, "seconds": sec, **r.to_dict()} for title, r, sec in runs],
-        results=[_Rows(lambda: [{"title": title, **r.rows()[0]} for title, r, _ in runs])],
-    )
-    return 0
-
-
-def _cmd_info(args: argparse.Namespace) -> int:
-    from . import _native
-    from .formats import specs
-    from .metrics import specs as metric_specs
-    from .report import Table
-
-    _cli.precheck(args)
-    fmts = specs()
-    mets = metric_specs()
-
-    def tables() -> list[Any]:
-        f_rows = tuple(
-            (
-                s.name,
-                ", ".join(s.aliases),
-                s.reference,
-                ", ".join(o.describe() for o in s.options),
-                ", ".join(s.views),
-                ", ".join(s.metrics),
-            )
-            for s in fmts
-        )
-        m_rows = tuple(
-            (
-                m["name"],
-                ", ".join(a["name"] for a in m["aliases"]),
-                ", ".join(_param_text(p) for p in m["params"]) or "-",
-                {True: "higher", False: "lower", None: "parameter"}[m["higher_is_better"]],
-                {"fraction": "x100", "points": "0-100", "plain": "as is"}[m["scale"]],
-                m["description"],
-            )
-            for m in mets
-        )
-        return [
-            Table(("format", "aliases", "reference scorer", "options", "unit views", "metrics"), f_rows, "Formats"),
-            Table(("metric", "aliases", "parameters", "better", "shown", "description"), m_rows, "Metrics"),
-        ]
-
-    head = (
-        f"sigfast {_native.__version__} ({_native.BUILD_PROFILE} build)\n"
-        f"random stream: philox4x64-10 keyed (seed, scheme, resample) -> xoshiro256++, "
-        f"version {_native.STREAM_VERSION}\n"
-        f"threads: {os.cpu_count()} cores available\n\n"
-    )
-    lines = [head.rstrip("\n"), "", "Formats (--format NAME; -o KEY=VALUE):"]
-    for f in fmts:
-        lines.append(f"  {f.name}: {f.description} [{f.reference}]")
-        if f.aliases:
-            lines.append(f"      aliases: {', '.join(f.aliases)}")
-        for o in f.options:
-            default = "-" if o.default is None else o.default
-            lines.append(f"      -o {o.describe()} (default {default}): {o.help}")
-        if f.views:
-            lines.append(f"      unit views: {', '.join(f.views)}")
-        lines.append(f"      metrics: {', '.join(f.metrics)}")
-    lines += ["", "Metrics (--metric NAME; parameters in Python: sigfast.metrics.get(NAME, **params)):"]
-    for m in mets:
-        aliases = f" (also {', '.join(a['name'] for a in m['aliases'])})" if m["aliases"] else ""
-        lines.append(f"  {m['name']}{aliases}: {m['description']} [{m['reference']}]")
-        for p in m["params"]:
-            lines.append(f"      {_param_text(p)}: {p['help']}")
-
-    def rows() -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for f in fmts:
-            out.append(
-                {
-                    "kind": "format",
-                    "name": f.name,
-                    "aliases": " ".join(f.aliases),
-                    "reference": f.reference,
-                    "options": " ".join(o.describe() for o in f.options),
-                    "views": " ".join(f.views),
-                    "metrics": " ".join(f.metrics),
-                    "description": f.description,
-                }
-            )
-        for m in mets:
-            out.append(
-                {
-                    "kind": "metric",
-                    "name": m["name"],
-                    "aliases": " ".join(a["name"] for a in m["aliases"]),
-                    "reference": m["reference"],
-                    "options": " ".join(_param_text(p) for p in m["params"]),
-                    "higher_is_better": m["higher_is_better"],
-                    "scale": m["scale"],
-                    "description": m["description"],
-                }
-            )
-        return out
-
-    _cli.emit(
-        args,
-        text="\n".join(lines) + "\n",
-        tables=tables,
-        results=[_Rows(rows)],
-        data=lambda: {
-            "version": _native.__version__,
-            "stream_version": _native.STREAM_VERSION,
-            "formats": [
-                {
-                    "name": s.name,
-                    "aliases": list(s.aliases),
-                    "extensions": list(s.extensions),
-                    "reference": s.reference,
-                    "options": [
-                        {
-                            "name": o.name,
-                            "type": o.type_name,
-                            "default": _jsonable(o.default),
-                            "choices": None if o.choices is None else list(o.choices),
-                            "help": o.help,
-                        }
-                        for o in s.options
-                    ],
-                    "views": list(s.views),
-                    "metrics": list(s.metrics),
-                }
-                for s in fmts
-            ],
-            "metrics": mets,
-        },
-    )
-    return 0
-
-
-def _jsonable(v: Any) -> Any:
-    return list(v) if isinstance(v, tuple) else v
-
-
-def _param_text(p: dict[str, Any]) -> str:
-    if p["type"] == "choice":
-        what = "|".join(p["choices"])
-    elif p["type"] in ("int", "float"):
-        lo = "(" if p.get("open_min") else "["
-        what = f"{p['type']} in {lo}{p['min']:g}, {p['max']:g}]"
-    else:
-        what = p["type"]
-    default = "-" if p["default"] is None else p["default"]
-    return f"{p['name']}={what} (default {default})"
+    module, _, func = name.partition(":")
+    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------
 # main
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: raised where Ctrl-C's KeyboardInterrupt is, so the same clean-up runs (worker processes
+    stop, progress bars close)."""
+
+
+def _on_sigterm(main_pid: int) -> Callable[[int, Any], None]:
+    def on(signum: int, frame: Any) -> None:
+        import signal
+
+        if os.getpid() != main_pid:  # a forked worker inherited the handler: end as SIGTERM ends it
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated()
+
+    return on
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (0 ok, 1 error, 2 usage, 130 interrupted)."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    """Run the CLI; returns the exit status (0 ok, 1 error, 2 usage, 130 interrupted, 143 terminated)."""
+    import signal
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(_command_of(argv)).parse_args(argv)
+    sub = args.__dict__.pop("_parser")
+    missing = [flag for dest, flag in _REQUIRED.get(sub, ()) if getattr(args, dest, None) is None]
+    if missing:
+        sub.error(f"the following arguments are required: {', '.join(missing)}")
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        pass
+    try:
+        return _run(args)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from . import _cli
     from .exceptions import SigfastError
 
     try:
         with _cli.one_line_warnings():
-            return int(args.handler(args))
+            return int(handler(args.handler)(args))
+    except Terminated:
+        print("sigfast: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("sigfast: interrupted", file=sys.stderr)
         return 130

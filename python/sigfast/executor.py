@@ -69,6 +69,9 @@ STREAM_VERSIONS = tuple(int(v) for v in _native.STREAM_VERSIONS)
 MAX_RESAMPLES = int(_native.MAX_RESAMPLES)  # 2^40: a larger count is an InputError
 MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
 BLOCK = int(_native.CHUNK)  # resamples per chunk of a streamed pass
+#: resamples per block of an item statistic's streamed pass (its values come through Python: a
+#: smaller block keeps the working set near 1 MiB; any block size gives the same bytes)
+ITEM_BLOCK = BLOCK // 8
 PAIR_BLOCK = int(_native.PAIR_BLOCK)
 _ITEM_BUDGET = 1 << 22  # items gathered per block for a Python item statistic
 
@@ -169,6 +172,19 @@ def check_level(confidence_level: Any) -> float:
     if not 0.0 < cl < 1.0:
         raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
     return cl
+
+
+def check_alpha(alpha: Any) -> float:
+    """A significance level in (0, 1); anything else (None, a string, 1.5) is an InputError."""
+    if isinstance(alpha, (bool, np.bool_)):
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r:.60}") from None
+    if not 0.0 < a < 1.0:
+        raise InputError(f"alpha must be in (0, 1), got {alpha!r:.60}")
+    return a
 
 
 def check_pvalue(pvalue: str) -> str:
@@ -624,8 +640,7 @@ def request(
         shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
         if shard_size % PAIR_BLOCK:
             raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
-        if not 0 < alpha < 1:
-            raise InputError(f"alpha must be in (0, 1), got {alpha}")
+        alpha = check_alpha(alpha)
         pv = check_pvalue(pvalue)
         cl, meth = math.nan, mode
         test = "bootstrap"
@@ -998,6 +1013,7 @@ def _stream(
             req.seed or 0,
             B,
             req.n_threads,
+            block=ITEM_BLOCK,
             cb=cb,
             draws=req.draws,
             resampling=req.resampling,
@@ -1089,6 +1105,102 @@ class _Pass:
     valid: np.ndarray | None  # the rows fed to the summary, when stored
     n_valid: int
     distinct: int | None
+    #: streamed with nan_policy='omit' and some resample undefined: later passes feed only the
+    #: defined rows
+    filtered: bool = False
+
+
+def _omit_passes(
+    summary: Any, table: np.ndarray, req: Request, n_sys: int, B: int, cb: Any, *, swap: bool = False, sub: int = 0
+) -> int | None:
+    """The passes ``summary`` still needs, feeding only the resamples whose values are all
+    defined (``nan_policy='omit'``, streamed: every resample is recomputed from (seed, index))."""
+    distinct = None
+    while summary.pending():
+        summary.begin_pass()
+        for _, vals, d in blocks(
+            table,
+            req.metric,
+            n_sys,
+            req.seed or 0,
+            B,
+            req.n_threads,
+            block=ITEM_BLOCK,
+            nan_policy="omit",
+            cb=cb,
+            draws=req.draws,
+            resampling=req.resampling,
+            swap=swap,
+            exact=req.method == "exact",
+            sub=sub,
+            clusters=req.clusters,
+            stream=req.stream,
+        ):
+            ok = np.isfinite(vals).all(axis=1)
+            rows = vals if ok.all() else np.ascontiguousarray(vals[ok])
+            if rows.shape[0]:
+                summary.feed(rows)
+            distinct = d
+        summary.end_pass()
+    return distinct
+
+
+def _stream_omit(
+    table: np.ndarray,
+    req: Request,
+    n_sys: int,
+    B: int,
+    setup: Callable[[Any, int], None],
+    cb: Any,
+    *,
+    swap: bool = False,
+    sub: int = 0,
+) -> _Pass:
+    """``nan_policy='omit'`` in memory that does not grow with B. The first pass feeds a summary
+    of all B resamples and counts the defined ones; when every resample is defined that pass
+    stands (one pass, as for 'raise'). Otherwise a summary of the n_valid defined resamples
+    takes its passes over the same resamples, skipping the undefined ones: the same counts and
+    quantiles as filtering a stored distribution, without storing it."""
+    summary = _native.Summary(B, n_sys)
+    setup(summary, B)
+    summary.begin_pass()
+    n_valid = 0
+    clean = True
+    distinct = None
+    for _, vals, d in blocks(
+        table,
+        req.metric,
+        n_sys,
+        req.seed or 0,
+        B,
+        req.n_threads,
+        block=ITEM_BLOCK,
+        nan_policy="omit",
+        cb=cb,
+        draws=req.draws,
+        resampling=req.resampling,
+        swap=swap,
+        exact=req.method == "exact",
+        sub=sub,
+        clusters=req.clusters,
+        stream=req.stream,
+    ):
+        ok = np.isfinite(vals).all(axis=1)
+        n_valid += int(ok.sum())
+        clean = clean and bool(ok.all())
+        if clean:
+            summary.feed(vals)
+        distinct = d
+    if clean:
+        summary.end_pass()
+        d2 = _omit_passes(summary, table, req, n_sys, B, None, swap=swap, sub=sub)
+        return _Pass(summary, None, None, B, distinct if d2 is None else d2)
+    if n_valid == 0:
+        raise InputError(f"{req.metric.name} is undefined on every one of the {B} resamples; no test is possible")
+    summary = _native.Summary(n_valid, n_sys)
+    setup(summary, n_valid)
+    _omit_passes(summary, table, req, n_sys, B, None, swap=swap, sub=sub)
+    return _Pass(summary, None, None, n_valid, distinct, filtered=True)
 
 
 def _summarize(
@@ -1103,6 +1215,8 @@ def _summarize(
 ) -> _Pass:
     """Feed B resamples through a summary that ``setup(summary, total)`` configures."""
     omit = req.nan_policy == "omit" and _may_be_undefined(req.metric)
+    if omit and not req.return_distribution:
+        return _stream_omit(table, req, n_sys, B, setup, cb, swap=swap)
     if omit or req.return_distribution:
         values, distinct = _stored(table, req, n_sys, B, cb, swap=swap)
         valid = values
@@ -1128,6 +1242,8 @@ def _again(ps: _Pass, table: np.ndarray, req: Request, n_sys: int, B: int) -> No
     """A second set of passes over the same resamples (after rules were added)."""
     if ps.valid is not None:
         _feed_stored(ps.summary, ps.valid)
+    elif ps.filtered:
+        _omit_passes(ps.summary, table, req, n_sys, B, None)
     else:
         _stream(ps.summary, table, req, n_sys, B, None)
 
@@ -1330,7 +1446,7 @@ def _run_interval(req: Request, progress: Any) -> Any:
     # second pass over the same resamples. Quantiles are exact (numpy's "linear").
     def setup(summary: Any, total: int) -> None:
         if req.method == "percentile":
-            idx.extend(summary.add_quantile("theta", q) for q in (q1, q2))
+            idx[:] = [summary.add_quantile("theta", q) for q in (q1, q2)]  # a second setup replaces
         else:
             summary.add_less_rule(theta_hat)
             summary.add_less_rule(theta_hat, True)
@@ -1629,29 +1745,7 @@ def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[A
     """One pair's pass of ``mode='independent'`` on its own sub-stream ``sub``."""
     omit = req.nan_policy == "omit" and _may_be_undefined(req.metric)
     if omit:
-        out = np.empty((B, 2))
-        for start, vals, _ in blocks(
-            table2,
-            req.metric,
-            2,
-            req.seed or 0,
-            B,
-            req.n_threads,
-            nan_policy="omit",
-            resampling=req.resampling,
-            sub=sub,
-            clusters=req.clusters,
-            stream=req.stream,
-        ):
-            out[start : start + vals.shape[0]] = vals
-        ok = np.isfinite(out).all(axis=1)
-        valid = np.ascontiguousarray(out[ok])
-        if valid.shape[0] == 0:
-            raise InputError(f"{req.metric.name} is undefined on every one of the {B} resamples; no test is possible")
-        summary = _native.Summary(valid.shape[0], 2)
-        setup(summary, valid.shape[0])
-        _feed_stored(summary, valid)
-        return _Pass(summary, None, valid, int(valid.shape[0]), None)
+        return _stream_omit(table2, req, 2, B, setup, None, sub=sub)
     summary = _native.Summary(B, 2)
     setup(summary, B)
     _stream(summary, table2, req, 2, B, None, sub=sub)

@@ -35,25 +35,35 @@ def _registry() -> dict[str, tuple[int, str]]:
 #: Built-in item statistics: name -> (number of inputs, description). Read off the one metric
 #: registry (the entries of kind "items"), plus the mean.
 ITEM_STATISTICS: dict[str, tuple[int, str]] = _registry()
-_ALIASES = {"tau_b": "kendall_b", "tau_c": "kendall_c", "accuracy": "pairwise_accuracy"}
-_INDEX_BUDGET = 1 << 22  # indices per block handed to a Python callable
 
 
 def resolve_statistic(statistic: str, params: dict[str, Any]) -> tuple[str, dict[str, float]]:
-    """The canonical name and float parameters of a built-in item statistic, validated by the
-    metric registry (names, aliases, parameter ranges)."""
+    """The canonical name and float parameters of a built-in item statistic, resolved by the one metric
+    registry (names, aliases such as ``kendall``, parameter ranges): a name means what it means there."""
     from .metrics import _item_params, get
 
-    name = _ALIASES.get(str(statistic).lower(), str(statistic).lower())
+    name = str(statistic).lower()
     if name == "mean":
         if params:
             raise MetricError(f"item statistic 'mean' takes no parameters, got {sorted(params)}")
         return name, {}
-    if name not in ITEM_STATISTICS and name != "kendall":
-        raise MetricError(f"unknown item statistic {statistic!r}; choose one of {', '.join(ITEM_STATISTICS)}")
+    choose = f"choose one of {', '.join(ITEM_STATISTICS)}"
+    try:
+        base = get(name)
+    except MetricError:
+        import difflib
+
+        close = difflib.get_close_matches(name, [*ITEM_STATISTICS, "kendall"], n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise MetricError(f"unknown item statistic {statistic!r}{hint}; {choose}") from None
+    if base.kind != "items":
+        raise MetricError(
+            f"{statistic!r} is the registry's {base.native} ({base.description}), a metric of summed statistics, "
+            f"not an item statistic; {choose}"
+        )
     m = get(name, **{k: v for k, v in params.items() if v is not None})
     given = {k for k, v in params.items() if v is not None}
-    return str(m.native), {k: v for k, v in _item_params(m).items() if k in given or name == "quantile"}
+    return str(m.native), {k: v for k, v in _item_params(m).items() if k in given or m.native == "quantile"}
 
 
 def _label(name: str, params: dict[str, float]) -> str:

@@ -14,12 +14,34 @@ Statistics (:data:`sigfast.itemlevel.ITEM_STATISTICS`): ``pearson``,
 ``threshold=25`` for DA), ``pairwise_accuracy`` and ``acc_eq`` (with tie
 calibration unless ``epsilon=`` is given; one ε for all groups, as WMT23).
 
+At the grouped levels a group whose statistic is undefined (fewer than two
+scored cells, a constant vector, no qualifying pair) is skipped, for every
+statistic. ``tau_like`` averages the groups' τ-like values;
+``tau_like_pooled`` is WMT's DARR τ-like, which pools the groups' pairs,
+Σ(C − D)/Σ(C + D) (mt-metrics-eval ``KendallLike(average_by="item")``). On
+one group (system and global level) the two are equal.
+
 Intervals: BOOT-SYSTEMS / BOOT-INPUTS / BOOT-BOTH (Deutsch, Dror & Roth 2021)
 resample systems, items or both and recompute the correlation (percentile
-intervals over the resamples on which it is defined). Tests of "A correlates
-better than B": PERM-SYSTEMS / PERM-INPUTS / PERM-BOTH swap A's and B's
-z-normalised scores per system, per item or per cell; or Williams' test for
-dependent correlations (Graham & Baldwin 2014). All heavy loops run in Rust.
+intervals over the resamples on which it is defined, streamed in memory that
+does not grow with B). Tests of "A correlates better than B": PERM-SYSTEMS /
+PERM-INPUTS swap A's and B's z-normalised scores per system or per item;
+PERM-BOTH (``test="perm-both"``, the default) swaps each (system, item) cell
+on its own coin, as the paper's code (sacrerouge) does; PERM-BOTH-ROWCOL
+(``test="perm-both-rowcol"``) swaps whole systems and then whole items, as
+nlpstats' ``permutation_test(..., "both")`` does (a cell ends up swapped when
+exactly one of its row's and its column's coins says so). Or Williams' test
+for dependent correlations (Graham & Baldwin 2014). All heavy loops run in
+Rust.
+
+Undefined resamples (``nan_policy``): a resample on which a correlation is
+undefined (a constant resampled metric; at system level, a resample that
+leaves a system with no scored item) is dropped with ``"omit"`` (the default;
+``n_valid`` says how many each interval rests on), stops the run with
+``"raise"``, or, with ``"omit-system"``, a system-level resample drops the
+system that has no scored item and keeps the others (earlier versions did
+this silently; nlpstats raises instead, as ``"raise"``). An observed correlation that is undefined has no interval and
+no p-value (NaN, with a warning), never a p-value from counting.
 """
 
 from __future__ import annotations
@@ -28,6 +50,7 @@ import json
 import math
 import os
 import re
+import warnings as _warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,7 +63,6 @@ from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
 from .executor import DEFAULT_SEED, check_stream
-from .executor import check_int as _check_int
 from .executor import check_threads as _threads
 from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
 from .results import Result
@@ -64,7 +86,16 @@ __all__ = [
 LEVELS = ("system", "global", "item", "system_grouped")
 _LEVEL_ALIASES = {"segment": "global", "none": "global", "input": "item", "sys": "system_grouped"}
 _SCHEMES = ("systems", "inputs", "both")
-_TESTS = ("perm-systems", "perm-inputs", "perm-both", "williams", "none")
+_TESTS = ("perm-systems", "perm-inputs", "perm-both", "perm-both-rowcol", "williams", "none")
+#: permutation test -> the native swap scheme
+_PERM_SCHEMES = {
+    "perm-systems": "systems",
+    "perm-inputs": "inputs",
+    "perm-both": "both",
+    "perm-both-rowcol": "both-rowcol",
+}
+#: undefined resamples: drop the resample, stop, or (system level) drop the empty system
+NAN_POLICIES = ("omit", "raise", "omit-system")
 _MISSING = {"", "none", "nan", "na", "n/a", "null", "-"}
 
 
@@ -96,6 +127,19 @@ class ScoreTable:
             raise InputError(f"values have shape {v.shape}, expected {len(self.systems)} x {len(self.items)}")
         if np.isinf(v).any():
             raise InputError("scores must be finite or NaN (missing)")
+        for what, names in (("system", self.systems), ("item", self.items)):
+            if len(set(names)) != len(names):
+                seen: dict[str, int] = {}
+                for k, name in enumerate(names):
+                    if name in seen:
+                        raise InputError(
+                            f"{what} {_short(name)} appears twice (rows {seen[name] + 1} and {k + 1} of the "
+                            f"{what}s): each {what} needs one row of scores; remove or rename the duplicate"
+                            if what == "system"
+                            else f"item {_short(name)} appears twice (columns {seen[name] + 1} and {k + 1}): "
+                            "each item needs one column of scores; remove or rename the duplicate"
+                        )
+                    seen[name] = k
         object.__setattr__(self, "values", v)
 
     @classmethod
@@ -128,6 +172,12 @@ class ScoreTable:
             if k is not None:
                 out[r, have] = self.values[k, cidx[have]]
         return out
+
+
+def _short(name: Any, limit: int = 60) -> str:
+    """A name quoted for an error message, cut to ``limit`` characters."""
+    r = repr(str(name))
+    return r if len(r) <= limit else r[: limit - 4] + "...'"
 
 
 def _num(v: Any) -> float:
@@ -563,6 +613,9 @@ def align(
         shared = [s for s in human.systems if all(s in m for m in maps.values())]
     else:
         shared = [str(s) for s in systems]
+        if len(set(shared)) != len(shared):
+            dup = next(s for s in shared if shared.count(s) > 1)
+            raise InputError(f"systems names {_short(dup)} twice; name each system once")
         missing_h = [s for s in shared if s not in human.systems]
         if missing_h:
             raise InputError(f"systems without human scores: {missing_h}")
@@ -716,11 +769,18 @@ class MetaEvalResult(Result):
     data: str = ""
     #: The p-value rule: "plus_one" ((c+1)/(B+1)) or "raw" (c/B).
     p_rule: str = "plus_one"
+    #: What an undefined resample does: "omit" (dropped), "raise" or "omit-system" (module docs).
+    nan_policy: str = "omit"
+    #: Loud caveats: undefined correlations (no interval, no p-value), dropped resamples.
+    warnings: tuple[str, ...] = ()
+    #: Per pair [a, b]: permutation resamples on which δ* was defined (0 where the observed
+    #: δ is undefined, so no p-value); None without a permutation test.
+    n_valid_perm: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def signature(self) -> str:
         """Level, statistic, interval and pair test, the metrics compared, B, seed, level, correction,
-        p-value rule and a hash of the scores (:func:`sigfast.signature.build`)."""
+        p-value rule, undefined-resample policy and a hash of the scores (:func:`sigfast.signature.build`)."""
         from .signature import build
 
         return build(
@@ -737,6 +797,7 @@ class MetaEvalResult(Result):
             conf=self.confidence_level,
             correction=f"{self.correction}@{self.alpha:g}",
             p=self.p_rule,
+            nan=self.nan_policy,
             stream=self.stream_version or None,
             data=self.data or None,
         )
@@ -842,6 +903,9 @@ class MetaEvalResult(Result):
             "n_systems": self.n_systems,
             "n_items": self.n_items,
             "n_cells": self.n_cells,
+            "n_valid": [int(v) for v in self.n_valid],
+            "nan_policy": self.nan_policy,
+            "warnings": list(self.warnings),
             "ranking": [{k: f(v) for k, v in r.items()} for r in self.ranking()],
             "comparisons": [{k: f(v) for k, v in r.items()} for r in self.comparisons()],
             "clusters": self.clusters(),
@@ -913,7 +977,9 @@ class MetaEvalResult(Result):
         return (
             f"{self.statistic} at {self.level} level: {len(self.metrics)} metrics, {self.n_systems} systems, "
             f"{self.n_items} items ({self.n_cells} scored cells); intervals {self.interval_method}, "
-            f"pairs {self.test}, {self.n_resamples} resamples, seed {self.seed}\n{self.table()}\n{self.signature}"
+            f"pairs {self.test}, {self.n_resamples} resamples, seed {self.seed}\n{self.table()}\n"
+            + "".join(f"warning: {w}\n" for w in self.warnings)
+            + self.signature
         )
 
     def plot(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
@@ -964,24 +1030,49 @@ class MetaEvalResult(Result):
 
 
 # --------------------------------------------------------------------------- API
+def _float_array(a: Any, what: str) -> np.ndarray:
+    """``a`` as a float64 array, or an InputError saying why not (a non-numeric cell, ragged rows)."""
+    try:
+        with _warnings.catch_warnings():
+            _warnings.simplefilter("ignore")
+            return np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        msg = str(e)
+        if "inhomogeneous" in msg or "sequence" in msg:
+            why = "its rows have different lengths (give a systems x items table; NaN for a missing score)"
+        else:
+            why = f"a cell is not a number ({msg[:80]}); use NaN for a missing score"
+        raise InputError(f"{what}: {why}") from None
+
+
 def _matrices(human: Any, metrics: Any, names: Sequence[str] | None) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    h = np.asarray(human, dtype=np.float64)
+    h = _float_array(human, "human scores")
     if h.ndim != 2:
         raise InputError(f"human scores must be systems x items (2-D), got shape {h.shape}")
     if isinstance(metrics, Mapping):
         names = [str(k) for k in metrics]
-        m = np.stack([np.asarray(v, dtype=np.float64) for v in metrics.values()]) if metrics else np.zeros((0,))
+        arrays = [_float_array(v, f"metric {_short(k)}") for k, v in metrics.items()]
+        if any(a.shape != h.shape for a in arrays):
+            bad = next(k for k, a in zip(names, arrays) if a.shape != h.shape)
+            shape = next(a.shape for a in arrays if a.shape != h.shape)
+            raise InputError(f"metric {_short(bad)} has shape {shape}; the human scores are {h.shape}")
+        m = np.stack(arrays) if arrays else np.zeros((0,))
     else:
-        m = np.asarray(metrics, dtype=np.float64)
+        m = _float_array(metrics, "metric scores")
         if m.ndim == 2:
             m = m[None]
-        names = list(names) if names is not None else [f"metric{k}" for k in range(m.shape[0])]
+        if names is not None:
+            if isinstance(names, (str, bytes)) or not isinstance(names, (Sequence, np.ndarray)):
+                raise InputError(f"names must be a list of metric names, one per metric, got {names!r:.60}")
+            names = [str(x) for x in names]
+        else:
+            names = [f"metric{k}" for k in range(m.shape[0] if m.ndim == 3 else 0)]
     if m.ndim != 3 or m.shape[1:] != h.shape:
         raise InputError(f"metric scores must be metrics x {h.shape[0]} systems x {h.shape[1]} items, got {m.shape}")
-    if len(names) != m.shape[0] or len(set(names)) != len(names):
-        raise InputError(f"need {m.shape[0]} distinct metric names, got {names}")
     if m.shape[0] < 1:
         raise InputError("no metrics")
+    if len(names) != m.shape[0] or len(set(names)) != len(names):
+        raise InputError(f"need {m.shape[0]} distinct metric names, got {[_short(x, 30) for x in names][:10]}")
     return np.ascontiguousarray(h), np.ascontiguousarray(m.reshape(m.shape[0], -1)), names
 
 
@@ -994,7 +1085,9 @@ def _adjust(p: list[float], correction: str, alpha: float) -> np.ndarray:
 
 
 def _level(level: str) -> str:
-    lv = _LEVEL_ALIASES.get(str(level).lower(), str(level).lower())
+    if not isinstance(level, str):
+        raise InputError(f"level must be one of {', '.join(LEVELS)}, got {level!r:.60}")
+    lv = _LEVEL_ALIASES.get(level.lower(), level.lower())
     if lv not in LEVELS:
         raise InputError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     return lv
@@ -1009,7 +1102,7 @@ def evaluate(
     level: str = "item",
     statistic: str = "kendall_b",
     interval: Literal["systems", "inputs", "both", "none"] = "both",
-    test: Literal["perm-systems", "perm-inputs", "perm-both", "williams", "none"] = "perm-both",
+    test: Literal["perm-systems", "perm-inputs", "perm-both", "perm-both-rowcol", "williams", "none"] = "perm-both",
     n_resamples: int = 1000,
     seed: int = DEFAULT_SEED,
     confidence_level: float = 0.95,
@@ -1017,6 +1110,7 @@ def evaluate(
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     correction: str = "holm",
     alpha: float = 0.05,
+    nan_policy: Literal["omit", "raise", "omit-system"] = "omit",
     stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
@@ -1037,16 +1131,27 @@ def evaluate(
         ``"system"``, ``"global"``, ``"item"`` or ``"system_grouped"``.
     statistic
         ``"pearson"``, ``"spearman"``, ``"kendall_b"``, ``"kendall_c"``,
-        ``"tau_like"`` (``threshold=``), ``"pairwise_accuracy"``, ``"acc_eq"``
-        (tie calibration, or ``epsilon=``).
+        ``"tau_like"`` (``threshold=``; at the grouped levels the mean of the
+        groups' values), ``"tau_like_pooled"`` (WMT's DARR τ-like: the groups'
+        pairs pooled, Σ(C − D)/Σ(C + D), as mt-metrics-eval's
+        ``KendallLike(average_by="item")``), ``"pairwise_accuracy"``,
+        ``"acc_eq"`` (tie calibration, or ``epsilon=``).
     interval
         BOOT-SYSTEMS / BOOT-INPUTS / BOOT-BOTH percentile intervals, or
-        ``"none"``. The same resamples give each pair's δ interval.
+        ``"none"``. The same resamples give each pair's δ interval. The
+        intervals stream over the resamples: memory does not grow with B
+        unless ``return_samples``.
     test
-        PERM-SYSTEMS / PERM-INPUTS / PERM-BOTH permutation tests of every pair
-        (z-normalised scores; the same swap masks for all pairs), Williams'
-        test (absolute correlations; n = systems, cells, or the largest item
-        group, as Deutsch et al.'s code), or ``"none"``.
+        PERM-SYSTEMS / PERM-INPUTS permutation tests of every pair
+        (z-normalised scores; the same swap masks for all pairs); PERM-BOTH
+        (``"perm-both"``: each cell swapped on its own coin, the paper's code)
+        or PERM-BOTH-ROWCOL (``"perm-both-rowcol"``: whole systems, then whole
+        items, as nlpstats); Williams' test (absolute correlations; n =
+        systems, cells, or the largest item group, as Deutsch et al.'s code);
+        or ``"none"``. On simulated nulls PERM-SYSTEMS rejects more often
+        than α (0.061 at α = 0.05 with 8 systems, as a numpy version of the
+        published method does: it is the method), the others hold α
+        (``benches/RESULTS-typeI.md``).
     alternative
         ``"two-sided"``; ``"greater"`` tests r(a) > r(b) for ``pvalues[a, b]``.
     pvalue
@@ -1054,6 +1159,16 @@ def evaluate(
     correction, alpha
         Multiple-testing correction over the unordered pairs
         (:func:`sigfast.adjust`) and the level for clusters.
+    nan_policy
+        A resample on which a correlation is undefined: ``"omit"`` drops it
+        (``n_valid`` counts the others), ``"raise"`` stops with an
+        :class:`~sigfast.exceptions.InputError`, ``"omit-system"`` is
+        ``"omit"`` except that a system-level resample that leaves a system
+        with no scored item drops that system and keeps the resample.
+    return_samples
+        Keep every bootstrap resample's values (``samples``, B × metrics);
+        their memory is reserved before the run (an InputError when it
+        cannot be had).
     stream
         The random stream version (``None``: the default; ``1`` reproduces results
         whose signature says ``stream:...v1``).
@@ -1062,6 +1177,8 @@ def evaluate(
     -------
     MetaEvalResult
     """
+    from .executor import check_alpha, check_level, check_resamples, check_seed
+
     h, m, names_l = _matrices(human, metrics, names)
     s_count, n = h.shape
     k = len(names_l)
@@ -1070,74 +1187,118 @@ def evaluate(
     if ITEM_STATISTICS[sname][0] != 2 or sname == "auc":
         raise InputError(f"{sname} is not a correlation; choose one of pearson, spearman, kendall_b, ...")
     label = _label(sname, p)
-    if interval not in (*_SCHEMES, "none"):
-        raise InputError(f"interval must be one of systems, inputs, both, none; got {interval!r}")
-    test = str(test).lower()
-    if test not in _TESTS:
-        raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r}")
+    if not isinstance(interval, str) or interval not in (*_SCHEMES, "none"):
+        raise InputError(f"interval must be one of systems, inputs, both, none; got {interval!r:.60}")
+    if not isinstance(test, str) or test.lower() not in _TESTS:
+        raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r:.60}")
+    test = test.lower()
     if alternative not in ("two-sided", "greater"):
-        raise InputError(f"alternative must be 'two-sided' or 'greater', got {alternative!r}")
+        raise InputError(f"alternative must be 'two-sided' or 'greater', got {alternative!r:.60}")
     if pvalue not in ("plus_one", "raw"):
-        raise InputError(f"pvalue must be 'plus_one' or 'raw', got {pvalue!r}")
-    B = _check_int("n_resamples", n_resamples, 1)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    cl = float(confidence_level)
-    if not 0 < cl < 1:
-        raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1), got {alpha}")
+        raise InputError(f"pvalue must be 'plus_one' or 'raw', got {pvalue!r:.60}")
+    if nan_policy not in NAN_POLICIES:
+        raise InputError(
+            "nan_policy must be 'omit' (drop undefined resamples and report how many were kept), 'raise' "
+            "(stop at an undefined resample) or 'omit-system' (system level: drop a system left with no "
+            f"scored item, keep the resample); got {nan_policy!r:.60}"
+        )
+    if not isinstance(correction, str):
+        raise InputError(f"correction must be a method name such as 'holm' or 'none', got {correction!r:.60}")
+    B = check_resamples(n_resamples)
+    seed = check_seed(seed)
+    cl = check_level(confidence_level)
+    alpha = check_alpha(alpha)
     threads = _threads(n_threads)
     stream = check_stream(stream)
+    systems = tuple(systems) if systems is not None else ()
+    if systems and (len(systems) != s_count or len(set(map(str, systems))) != len(systems)):
+        raise InputError(f"systems must name the {s_count} systems (rows) once each, got {len(systems)} names")
+    scored = ~np.isnan(h)
+    if lv == "system" and not scored.any(axis=1).all():
+        bad = [systems[i] if systems else i for i in np.flatnonzero(~scored.any(axis=1))][:5]
+        raise InputError(f"systems {bad} have no human score, so no system-level score; remove them from the table")
+    drop_empty = nan_policy == "omit-system"
+    notes: list[str] = []
     observed = np.asarray(_native.meta_observed(h, m, lv, sname, p))
     delta = observed[:, None] - observed[None, :]
+    undefined = [names_l[a] for a in range(k) if not np.isfinite(observed[a])]
+    if undefined:
+        notes.append(
+            f"{label} at {lv} level is undefined for {undefined} (constant metric or human scores in every "
+            "group?): no interval and no p-value for them"
+        )
 
     intervals = delta_iv = None
     samples = None
     n_valid = np.full(k, B)
     if interval != "none":
         cb = _resolve_progress(progress, B, float(B) * s_count * n * k, f"BOOT-{interval.upper()}")
-        samples = np.asarray(
-            _native.meta_bootstrap(h, m, lv, sname, p, interval, seed, 0, B, threads, cb, stream=stream)
+        iv, nv, div, _ndv, smp, _passes = _native.meta_bootstrap_intervals(
+            h, m, lv, sname, p, interval, seed, B, cl, threads, bool(return_samples), drop_empty, cb, stream=stream
         )
-        intervals = np.full((k, 2), np.nan)
+        samples = None if smp is None else np.asarray(smp)
+        n_valid = np.asarray(nv, dtype=np.int64)
+        intervals = np.asarray(iv, dtype=np.float64).reshape(k, 2)
         delta_iv = np.full((k, k, 2), np.nan)
-        for a in range(k):
-            v = samples[:, a]
-            ok = np.isfinite(v)
-            n_valid[a] = int(ok.sum())
-            if ok.any():
-                intervals[a] = _native.percentile_interval(np.ascontiguousarray(v[ok]), cl)
-            for b in range(a + 1, k):
-                d = samples[:, a] - samples[:, b]
-                d = np.ascontiguousarray(d[np.isfinite(d)])
-                if d.size:
-                    lo, hi = _native.percentile_interval(d, cl)
-                    delta_iv[a, b] = (lo, hi)
-                    delta_iv[b, a] = (-hi, -lo)
+        upper = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        for (a, b), (lo, hi) in zip(upper, div):
+            delta_iv[a, b] = (lo, hi)
+            delta_iv[b, a] = (-hi, -lo)
+        for a in range(k):  # an undefined observed correlation has no interval
+            if not np.isfinite(observed[a]):
+                intervals[a] = np.nan
+                delta_iv[a, :] = np.nan
+                delta_iv[:, a] = np.nan
+        short = [(names_l[a], int(n_valid[a])) for a in range(k) if n_valid[a] < B and np.isfinite(observed[a])]
+        if short and nan_policy == "raise":
+            name, got = short[0]
+            raise InputError(
+                f"{label} of {name!r} is undefined on {B - got} of {B} BOOT-{interval.upper()} resamples (a "
+                "resample with constant scores, or a system left with no scored item); pass nan_policy='omit' "
+                "to drop them (the result reports how many were kept)"
+            )
+        for name, got in short:
+            notes.append(
+                f"{label} of {name!r} is undefined on {B - got} of {B} resamples; its interval uses the {got} others"
+            )
 
     pv = np.full((k, k), np.nan)
+    n_valid_perm = None
     pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
     if test.startswith("perm") and pairs:
-        scheme = test.split("-", 1)[1]
+        scheme = _PERM_SCHEMES[test]
         jobs = pairs if alternative == "two-sided" else pairs + [(b, a) for a, b in pairs]
         cb = _resolve_progress(progress, B, float(B) * s_count * n * len(jobs), test.upper())
         _obs, counts, valid = _native.meta_permutation(
             h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb, stream=stream
         )
-        for (a, b), c, t in zip(jobs, counts, valid):
-            val = (c + 1) / (t + 1) if pvalue == "plus_one" else (c / t if t else math.nan)
+        n_valid_perm = np.zeros((k, k), dtype=np.int64)
+        for (a, b), c, t, o in zip(jobs, counts, valid, _obs):
+            n_valid_perm[a, b] = t
+            if not np.isfinite(o) or t == 0:
+                val = math.nan  # an undefined δ (or one never defined on a resample) has no p-value
+            else:
+                if t < B and nan_policy == "raise":
+                    raise InputError(
+                        f"the difference of {names_l[a]!r} and {names_l[b]!r} is undefined on {B - t} of {B} "
+                        f"{test.upper()} resamples; pass nan_policy='omit' to drop them"
+                    )
+                val = (c + 1) / (t + 1) if pvalue == "plus_one" else c / t
             pv[a, b] = val
             if alternative == "two-sided":
                 pv[b, a] = val
+                n_valid_perm[b, a] = t
+        if not all(np.isfinite(pv[a, b]) for a, b in pairs):
+            notes.append(f"{test.upper()}: no p-value where a correlation is undefined (NaN)")
     elif test == "williams" and pairs:
         if lv == "system":
             ns = float(s_count)
         elif lv == "global":
-            ns = float(np.isfinite(h).sum())
+            ns = float(scored.sum())
         elif lv == "item":
-            ns = float(np.isfinite(h).sum(axis=0).max())
+            ns = float(scored.sum(axis=0).max())
         else:
-            ns = float(np.isfinite(h).sum(axis=1).max())
+            ns = float(scored.sum(axis=1).max())
         if ns <= 3:
             raise InputError(f"Williams' test needs more than 3 observations, got {ns:g}")
         mask = np.isnan(h)
@@ -1146,12 +1307,18 @@ def evaluate(
             ha = np.where(mask, np.nan, mm[a])
             r23 = abs(float(_native.meta_observed(np.ascontiguousarray(ha), mm[b].reshape(1, -1), lv, sname, p)[0]))
             r12, r13 = abs(observed[a]), abs(observed[b])
+            if not (np.isfinite(r12) and np.isfinite(r13) and np.isfinite(r23)):
+                continue  # an undefined correlation: no p-value
             t = float(_native.williams_t(r12, r13, r23, ns))
+            if not np.isfinite(t):
+                continue
             if alternative == "two-sided":
                 pv[a, b] = pv[b, a] = 2 * _t_sf(abs(t), ns - 3)
             else:
                 pv[a, b] = _t_sf(t, ns - 3)
                 pv[b, a] = _t_sf(-t, ns - 3)
+        if not all(np.isfinite(pv[a, b]) for a, b in pairs):
+            notes.append("Williams: no p-value where a correlation is undefined (NaN)")
     adjusted = np.full((k, k), np.nan)
     if test != "none" and pairs:
         if alternative == "two-sided":
@@ -1189,8 +1356,8 @@ def evaluate(
         n_resamples=B,
         seed=seed,
         n_systems=s_count,
-        n_items=int((~np.isnan(h)).any(axis=0).sum()),
-        n_cells=int((~np.isnan(h)).sum()),
+        n_items=int(scored.any(axis=0).sum()),
+        n_cells=int(scored.sum()),
         n_valid=n_valid,
         version=_native.__version__,
         stream_version=stream,
@@ -1198,4 +1365,7 @@ def evaluate(
         samples=samples if return_samples else None,
         data=hash_data(h, m, names_l),
         p_rule=pvalue,
+        nan_policy=nan_policy,
+        warnings=tuple(notes),
+        n_valid_perm=n_valid_perm,
     )

@@ -111,7 +111,19 @@ def get(name: str, **params: Any) -> Metric:
 
     if not isinstance(name, str):
         raise MetricError(f"a metric name must be a string, got {name!r}")
-    r = _native.metric_resolve(name, params)
+    try:
+        r = _native.metric_resolve(name, params)
+    except MetricError as e:
+        if not str(e).startswith("unknown metric"):
+            raise
+        import difflib
+
+        close = difflib.get_close_matches(name.lower(), available(), n=1, cutoff=0.6)
+        if not close:
+            raise
+        raise MetricError(
+            f"unknown metric {name!r} (did you mean {close[0]!r}?); built-in metrics: {', '.join(available())}"
+        ) from None
     return Metric(
         name=r["label"],
         stat_names=tuple(r["stat_names"]),

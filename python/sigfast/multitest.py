@@ -72,10 +72,9 @@ def _pvalues(pvalues: Any) -> np.ndarray:
 
 
 def _alpha(alpha: float) -> float:
-    a = float(alpha)
-    if not 0.0 < a < 1.0:
-        raise InputError(f"alpha must be in (0, 1), got {alpha}")
-    return a
+    from .executor import check_alpha
+
+    return check_alpha(alpha)
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,8 @@ class Table:
     signature: str = ""
 
     def _signature_lines(self) -> tuple[str, ...]:
-        """``signature: ...``, or the lines of :func:`sigfast.cli.signature_notes` (shared part, then each row's)."""
+        """``signature: ...``, or the lines of :func:`sigfast._commands.signature_notes` (shared part, then
+        each row's)."""
         if not self.signature:
             return ()
         if self.signature.startswith("signature"):

@@ -19,7 +19,7 @@ Dror, Shlomov & Reichart 2019, after del Barrio, Cuesta-Albertos & Matrán
   stricter τ = 0.2; pass ``tau=0.2`` for that reading.
 
 The numbers follow ``deepsig`` 1.2.8 (``deepsig.aso`` and
-``deepsig.multi_aso``): its quantile function (the sorted score of rank
+``deepsig.multi_aso``), except where listed below: its quantile function (the sorted score of rank
 ⌈n·t⌉), its integration grid ``numpy.arange(dt, 1, dt)`` with the first
 point left out of the violation set, a violation ratio of 0.5 when the
 distance is zero, σ̂ = √(nm/(n+m)) · sd(bootstrap ratios) with numpy's
@@ -30,12 +30,26 @@ the bootstrap here draws from sigfast's counter-based stream, so one seed
 gives the same bytes for any number of threads, and the bootstrap part of
 ε_min agrees with deepsig's within Monte-Carlo error.
 
-Multiple comparisons: ``correction="bonferroni"`` (the default) tests each
-pair at level 1 − α/m, as deepsig's documentation describes.
-``correction="deepsig"`` reproduces what deepsig 1.2.8's code computes,
-level + (1 − level)/m, which equals Bonferroni for m ≤ 2 but is looser
-above (α·(1 − 1/m) instead of α/m); ``correction="none"`` leaves the level
-alone.
+Multiple comparisons, and where sigfast departs from deepsig:
+
+* ``correction="bonferroni"`` (the default) tests each of the m pairs at
+  level 1 − α/m, as deepsig's documentation describes ("Bonferroni
+  correction"). deepsig 1.2.8's *code* computes level + (1 − level)/m
+  instead (``multi_aso(use_bonferroni=True)``, its default, and ``aso(...,
+  num_comparisons=m)`` for m > 1), which is looser for m ≥ 3 (α(1 − 1/m)
+  instead of α/m). So the default ε_min of sigfast differs from deepsig's
+  default for m ≥ 3, and for two systems (below).
+* ``correction="deepsig"`` reproduces deepsig 1.2.8's code: in
+  :func:`compare_seeds`, ``multi_aso``'s level + (1 − level)/m for every
+  m ≥ 1, so with two systems (m = 1) the level is 1.0, Φ⁻¹(0) = −∞ and
+  every ε_min is 1 (NaN when the bootstrap spread is 0), as ``multi_aso``
+  returns; in :func:`aso`, ``deepsig.aso``'s rule, which corrects only for
+  m > 1 (with m = 1 the level stays as given). The two-system ε_min of 1 is
+  deepsig's behaviour, not a finding: the result carries a warning.
+* ``correction="none"`` leaves the level alone.
+
+The other departure is the random stream (above): ε_min agrees with
+deepsig's within Monte-Carlo error, not bit for bit.
 """
 
 from __future__ import annotations
@@ -129,14 +143,30 @@ def _threads(n_threads: int | None) -> int:
     return check_threads(n_threads)
 
 
-def _adjusted_level(confidence_level: float, m: int, correction: str) -> float:
-    if correction not in _CORRECTIONS:
-        raise InputError(f"correction must be one of {', '.join(_CORRECTIONS)}, got {correction!r}")
-    if m <= 1 or correction == "none":
+def _adjusted_level(confidence_level: float, m: int, correction: str, *, multi: bool = False) -> float:
+    """The level each pair is tested at. ``multi``: as ``deepsig.multi_aso`` (its correction applies
+    for every m, so m = 1 gives 1.0); otherwise as ``deepsig.aso`` (only for m > 1)."""
+    if not isinstance(correction, str) or correction not in _CORRECTIONS:
+        raise InputError(f"correction must be one of {', '.join(_CORRECTIONS)}, got {correction!r:.60}")
+    if correction == "none":
         return confidence_level
     if correction == "deepsig":
+        if m <= 1 and not multi:
+            return confidence_level
         return confidence_level + (1.0 - confidence_level) / m
+    if m <= 1:
+        return confidence_level
     return 1.0 - (1.0 - confidence_level) / m
+
+
+def _deepsig_two_systems_warning(level: float, correction: str) -> tuple[str, ...]:
+    if correction == "deepsig" and level >= 1.0:
+        return (
+            "correction='deepsig' reproduces deepsig 1.2.8's multi_aso, which raises the level to 1.0 for two "
+            "systems (level + (1 - level)/1), so every eps_min is 1 whatever the scores; use "
+            "correction='bonferroni' (deepsig.aso's level) for a usable bound",
+        )
+    return ()
 
 
 def _epsilon(vr: float, sd: float, n_a: int, n_b: int, level: float) -> tuple[float, float]:
@@ -145,7 +175,10 @@ def _epsilon(vr: float, sd: float, n_a: int, n_b: int, level: float) -> tuple[fl
 
     const = math.sqrt(n_a * n_b / (n_a + n_b))
     sigma_hat = const * sd
-    eps = vr - (1.0 / const) * sigma_hat * _ndtri(1.0 - level)
+    with np.errstate(all="ignore"):  # level 1.0 (deepsig's two-system multi_aso): Φ⁻¹(0) = −∞
+        eps = float(vr - (1.0 / const) * np.float64(sigma_hat) * _ndtri(1.0 - level))
+    if math.isnan(eps):  # 0 · ∞, as numpy.clip(nan) in deepsig
+        return math.nan, sigma_hat
     return min(1.0, max(0.0, eps)), sigma_hat
 
 
@@ -470,6 +503,8 @@ class SeedComparison(Result):
     stream_version: int = 0
     #: A hash of every system's scores (:func:`sigfast.signature.hash_data`).
     data: str = ""
+    #: Loud caveats (``correction="deepsig"`` with two systems: every ε_min is 1, as deepsig's).
+    warnings: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -577,6 +612,7 @@ class SeedComparison(Result):
             "alternative": self.alternative,
             "version": self.version,
             "stream_version": self.stream_version,
+            "warnings": list(self.warnings),
             "signature": self.signature,
         }
 
@@ -645,7 +681,8 @@ class SeedComparison(Result):
         raise InputError(f"unknown output format {fmt!r}; use text, json, csv, markdown or latex")
 
     def __str__(self) -> str:
-        return "\n".join([self._caption(), "", self.table(), "", _RULE, self.signature])
+        warn = [f"warning: {w}" for w in self.warnings]
+        return "\n".join([self._caption(), "", self.table(), "", _RULE, *warn, self.signature])
 
 
 # --------------------------------------------------------------------------
@@ -735,8 +772,10 @@ def aso(
 
     Returns ε_min (``statistic``) as ``deepsig.aso(scores_a, scores_b,
     confidence_level, num_comparisons, num_bootstrap_iterations=n_resamples,
-    dt)`` defines it (with ``correction="deepsig"`` when num_comparisons > 2;
-    see the module docstring for each choice). A is read as
+    dt)`` defines it with ``correction="deepsig"``; the default
+    ``"bonferroni"`` departs from deepsig's code for num_comparisons ≥ 3
+    (1 − α/m where deepsig uses level + (1 − level)/m; see the module
+    docstring). A is read as
     almost stochastically dominant over B when ε_min < ``tau`` (0.5, Dror et
     al. 2019; 0.2 is the stricter advice of Ulmer et al. 2022).
 
@@ -753,6 +792,8 @@ def aso(
     return_distribution
         Keep the bootstrap violation ratios (``result.distribution``).
     """
+    if isinstance(names, (str, bytes)) or not isinstance(names, (Sequence, np.ndarray)):
+        raise InputError(f"names must be two different names, got {names!r:.60}")
     names = tuple(str(n) for n in names)
     if len(names) != 2 or names[0] == names[1]:
         raise InputError(f"names must be two different names, got {list(names)}")
@@ -788,7 +829,10 @@ def compare_seeds(
     is a list of score lists). Like ``deepsig.multi_aso``, each unordered
     pair is bootstrapped once and both directions are read from it
     (ε_W2(B, A) = 1 − ε_W2(A, B), same σ̂); the level is corrected for the
-    m = S(S−1)/2 pairs by ``correction`` (see :func:`aso`), and the classical
+    m = S(S−1)/2 pairs by ``correction``: ``"bonferroni"`` (default, 1 − α/m;
+    not deepsig's code), ``"deepsig"`` (``multi_aso``'s level + (1 − level)/m
+    for every m, so with two systems the level is 1.0 and every ε_min is 1,
+    as deepsig returns; the result warns) or ``"none"``. The classical
     p-values are Bonferroni-adjusted over the same pairs unless
     ``correction="none"``. Welch's t (:func:`sigfast.welch_ttest`) and
     Mann-Whitney U (:func:`sigfast.mann_whitney_u`) test A (``y``) against B
@@ -809,7 +853,7 @@ def compare_seeds(
     s = len(arrays)
     m = s * (s - 1) // 2
     common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m, stream)
-    level = _adjusted_level(common["confidence_level"], m, correction)
+    level = _adjusted_level(common["confidence_level"], m, correction, multi=True)
     pairs = [(i, j) for i in range(s) for j in range(i + 1, s)]
     vr, mean, sd, _ = _run(
         arrays, names, pairs, common["dt"], common["seed"], common["n_resamples"], n_threads, False, progress,
@@ -854,11 +898,12 @@ def compare_seeds(
         version=common["version"],
         stream_version=common["stream_version"],
         data=hash_data(list(names), arrays),
+        warnings=_deepsig_two_systems_warning(level, correction),
     )
 
 
 # --------------------------------------------------------------------------
-# CLI: sigfast seeds
+# score files (`sigfast seeds`, whose handler is sigfast._commands.run_seeds)
 # --------------------------------------------------------------------------
 
 
@@ -877,70 +922,3 @@ def read_scores(path: str) -> np.ndarray:
     if len(values) < 2:
         raise FormatError(f"{len(values)} score(s); ASO needs at least 2 (one per random seed)", path=str(path))
     return np.ascontiguousarray(values[:, 0], dtype=np.float64)
-
-
-def _system_args(items: Sequence[str]) -> dict[str, str]:
-    from .formats import named_systems
-
-    names, paths = named_systems(list(items))
-    return dict(zip(names, (str(p) for p in paths)))
-
-
-def add_cli(subparsers: Any) -> Any:
-    """Add ``sigfast seeds`` (alias ``aso``) to an argparse subparsers object."""
-
-    p = subparsers.add_parser(
-        "seeds",
-        aliases=["aso"],
-        help="compare score distributions over random seeds (ASO, Welch, Mann-Whitney)",
-        description="Almost Stochastic Order between every pair of systems (as deepsig computes it), "
-        "with Welch's t and Mann-Whitney U side by side. Each FILE holds one score per line (one "
-        "per random seed); name a system with NAME=FILE.",
-    )
-    p.add_argument("systems", nargs="+", metavar="[NAME=]FILE", help="scores of one system, one per line")
-    from . import _cli
-
-    _cli.add_resamples(p, DEFAULT_RESAMPLES, "bootstrap resamples")
-    _cli.add_seed(p)
-    _cli.add_confidence(p)
-    p.add_argument(
-        "--correction",
-        default="bonferroni",
-        choices=list(_CORRECTIONS),
-        help="correction of the level over the pairs (default bonferroni; deepsig: deepsig 1.2.8's formula)",
-    )
-    p.add_argument(
-        "--tau", type=float, default=DEFAULT_TAU, help="dominance threshold on ε_min (default 0.5; strict 0.2)"
-    )
-    p.add_argument("--dt", type=float, default=DEFAULT_DT, help=f"integration step (default {DEFAULT_DT})")
-    p.add_argument("--alternative", default="two-sided", choices=list(_ALTERNATIVES), help="for Welch and Mann-Whitney")
-    _cli.add_threads(p)
-    _cli.add_output(p)
-    _cli.add_progress(p)
-    p.set_defaults(handler=run_cli)
-    return p
-
-
-def run_cli(args: Any) -> int:
-    """Handler of ``sigfast seeds``; returns the exit status."""
-    from . import _cli
-
-    _cli.precheck(args)
-    files = _system_args(args.systems)
-    if len(files) < 2:
-        raise InputError("give at least two systems' score files (NAME=FILE or FILE)")
-    scores = {name: read_scores(path) for name, path in files.items()}
-    res = compare_seeds(
-        scores,
-        confidence_level=args.confidence,
-        n_resamples=args.resamples,
-        seed=args.seed,
-        dt=args.dt,
-        correction=args.correction,
-        tau=args.tau,
-        alternative=args.alternative,
-        n_threads=args.threads,
-        progress=args.progress,
-    )
-    _cli.emit(args, render=res.render, results=[res])
-    return 0

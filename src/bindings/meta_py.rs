@@ -241,6 +241,16 @@ fn meta_data<'a>(
     human: &'a PyReadonlyArray2<'_, f64>,
     metrics: &'a PyReadonlyArray2<'_, f64>,
 ) -> PyResult<MetaData<'a>> {
+    meta_data_with(human, metrics, true)
+}
+
+/// The table, with a system-level resample that leaves a system without
+/// scored items dropping that system (`drop_empty`) or undefined.
+fn meta_data_with<'a>(
+    human: &'a PyReadonlyArray2<'_, f64>,
+    metrics: &'a PyReadonlyArray2<'_, f64>,
+    drop_empty: bool,
+) -> PyResult<MetaData<'a>> {
     let sh = human.shape();
     let h = human
         .as_slice()
@@ -248,7 +258,9 @@ fn meta_data<'a>(
     let m = metrics
         .as_slice()
         .map_err(|_| input("metric scores must be C-contiguous float64"))?;
-    MetaData::new(h, m, sh[0], sh[1]).map_err(|e| to_py(e, &Names::default()))
+    let mut d = MetaData::new(h, m, sh[0], sh[1]).map_err(|e| to_py(e, &Names::default()))?;
+    d.drop_empty_systems = drop_empty;
+    Ok(d)
 }
 
 /// Observed level correlation of each metric (metrics: k × (S·N)).
@@ -270,11 +282,14 @@ fn meta_observed<'py>(
     Ok(PyArray1::from_vec(py, v))
 }
 
-/// Level correlations of every metric on bootstrap resamples (count × k).
+/// Percentile intervals of every metric and every pair's difference over
+/// `count` bootstrap resamples, streamed in bounded memory: (intervals k × 2,
+/// defined resamples per metric, pair intervals, defined resamples per pair,
+/// the values count × k when `keep` else None, passes).
 #[pyfunction]
-#[pyo3(signature = (human, metrics, level, name, params, scheme, seed, start, count, threads, progress=None, stream=STREAM_VERSION))]
-#[allow(clippy::too_many_arguments)]
-fn meta_bootstrap<'py>(
+#[pyo3(signature = (human, metrics, level, name, params, scheme, seed, count, confidence, threads, keep=false, drop_empty=true, progress=None, stream=STREAM_VERSION))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn meta_bootstrap_intervals<'py>(
     py: Python<'py>,
     human: PyReadonlyArray2<'py, f64>,
     metrics: PyReadonlyArray2<'py, f64>,
@@ -283,26 +298,49 @@ fn meta_bootstrap<'py>(
     params: HashMap<String, f64>,
     scheme: &str,
     seed: u64,
-    start: u64,
     count: usize,
+    confidence: f64,
     threads: usize,
+    keep: bool,
+    drop_empty: bool,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<(
+    Vec<(f64, f64)>,
+    Vec<u64>,
+    Vec<(f64, f64)>,
+    Vec<u64>,
+    Option<Bound<'py, PyAny>>,
+    usize,
+)> {
     let sv = version(stream)?;
-    let d = meta_data(&human, &metrics)?;
+    let d = meta_data_with(&human, &metrics, drop_empty)?;
     let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
     let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
     let (st, _) = statistic(py, name, &params)?;
     let k = d.k;
-    let v = enter(
+    let o = enter(
         py,
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| meta::bootstrap(&d, lv, &st, sc, &job(sv, seed, 0, start, count, threads, p)),
+        |p| {
+            let job = job(sv, seed, 0, 0, count, threads, p);
+            meta::bootstrap_intervals(&d, lv, &st, sc, confidence, keep, &job)
+        },
     )?;
-    vec2(py, v, k)
+    let samples = match o.samples {
+        Some(v) => Some(vec2(py, v, k)?),
+        None => None,
+    };
+    Ok((
+        o.intervals,
+        o.n_valid,
+        o.deltas,
+        o.n_valid_deltas,
+        samples,
+        o.passes,
+    ))
 }
 
 /// Permutation tests of metric pairs: (observed δ, counts, valid resamples).
@@ -362,7 +400,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(item_indices, m)?)?;
     m.add_function(wrap_pyfunction!(swap_masks, m)?)?;
     m.add_function(wrap_pyfunction!(meta_observed, m)?)?;
-    m.add_function(wrap_pyfunction!(meta_bootstrap, m)?)?;
+    m.add_function(wrap_pyfunction!(meta_bootstrap_intervals, m)?)?;
     m.add_function(wrap_pyfunction!(meta_permutation, m)?)?;
     m.add_function(wrap_pyfunction!(williams_t, m)?)?;
     Ok(())

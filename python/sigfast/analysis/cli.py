@@ -1,10 +1,10 @@
-"""Subcommands ``sigfast diff``, ``sigfast oracle`` and ``sigfast agreement``.
+"""The handlers of ``sigfast diff``, ``sigfast oracle`` and ``sigfast agreement``.
 
-:func:`add_cli` registers them on the main parser's subparsers; each sets
-``handler`` (a function of the parsed arguments returning the exit
-status). Files are read through the format registry (one parse per file;
-units from the format's own scorer), with the flags of :mod:`sigfast._cli`.
-Bad input raises :class:`sigfast.exceptions.SigfastError`.
+:mod:`sigfast.cli` registers the subcommands and their flags and calls a
+handler (a function of the parsed arguments returning the exit status) when
+its subcommand runs. Files are read through the format registry (one parse
+per file; units from the format's own scorer). Bad input raises
+:class:`sigfast.exceptions.SigfastError`.
 """
 
 from __future__ import annotations
@@ -15,24 +15,7 @@ from typing import Any
 
 from .. import _cli
 
-__all__ = ["add_cli", "run_agreement", "run_diff", "run_oracle"]
-
-
-def _reading(p: argparse.ArgumentParser) -> None:
-    _cli.add_format(p)
-    p.add_argument(
-        "--view",
-        help="the units to compare (default: the format's first view; `sigfast info` lists every format's views)",
-    )
-    _cli.add_align(p)
-    p.add_argument(
-        "--no-punct",
-        action="store_true",
-        help="leave out units whose gold word is punctuation, by the format scorer's rule (CoNLL-U: gold "
-        "relation punct, as conll18_ud_eval.py's CLAS; CoNLL-X/2007/2008/2009: FORM of Unicode punctuation, "
-        "as the scripts' -p; other formats: that FORM rule)",
-    )
-    _cli.add_output(p)
+__all__ = ["run_agreement", "run_diff", "run_oracle"]
 
 
 def _units(args: argparse.Namespace, gold: str, systems: list[str]) -> tuple[Any, str]:
@@ -57,7 +40,7 @@ def _is_coref(args: argparse.Namespace) -> bool:
             ("--no-punct", args.no_punct),
             ("--view", args.view),
             ("--align", getattr(args, "align", None)),
-            ("--systems", getattr(args, "show_systems", None)),
+            ("--show-systems", getattr(args, "show_systems", None)),
             ("--top-systems", getattr(args, "top_systems", None)),
             ("--matrix", getattr(args, "matrix", False)),
         )
@@ -111,7 +94,7 @@ def run_diff(args: argparse.Namespace) -> int:
         lambda style: (
             r.to_json(sort=args.sort, indent=2) + "\n"
             if style == "json"
-            else r.format(style, max_labels=args.labels, sort=args.sort)
+            else r.format(style, max_labels=args.label_rows, sort=args.sort)
         ),
         [r],
     )
@@ -154,7 +137,7 @@ def run_oracle(args: argparse.Namespace) -> int:
             if args.matrix:
                 d["pairwise"] = pairwise(u).to_dict()
             return json.dumps(d, ensure_ascii=False, indent=2) + "\n"
-        out = o.format(style, per_label=args.labels, systems=chosen, top_systems=args.top_systems)
+        out = o.format(style, per_label=args.label_rows, systems=chosen, top_systems=args.top_systems)
         if args.matrix:
             out = out.rstrip("\n") + "\n\n" + pairwise(u).format(style)
         return out
@@ -189,84 +172,3 @@ def run_agreement(args: argparse.Namespace) -> int:
     u, note = _units(args, args.gold, args.systems)
     r = agreement_units(u, lowest=args.lowest, include_gold=args.include_gold, min_units=args.min_units, note=note)
     return _emit(args, lambda style: r.to_json(indent=2) + "\n" if style == "json" else r.format(style), [r])
-
-
-def add_cli(subparsers: Any) -> None:
-    """Register ``diff``, ``oracle`` and ``agreement`` on ``subparsers``."""
-    d = subparsers.add_parser(
-        "diff",
-        help="what changed between two systems (corrections, new/changed errors)",
-        description="Units labeled differently by SYS1 and SYS2, split into corrections, new errors and changed "
-        "errors, with top transitions and per-label accuracy (Tuggener 2017). --format conll2012 compares "
-        "coreference mentions (ARCS classes).",
-    )
-    d.add_argument("gold")
-    d.add_argument("system1", help="SYS1 (PATH or NAME=PATH)")
-    d.add_argument("system2", help="SYS2 (PATH or NAME=PATH)")
-    d.add_argument("--top", type=int, default=10, help="transitions shown per class (default 10)")
-    d.add_argument(
-        "--criterion",
-        choices=["any", "nominal", "both"],
-        default="both",
-        help="conll2012: antecedent criterion (default both)",
-    )
-    d.add_argument("--labels", type=int, default=30, help="per-label rows shown (default 30)")
-    d.add_argument(
-        "--sort",
-        choices=["frequency", "delta"],
-        default="frequency",
-        help="order of the per-label table: most frequent label first (default), or largest accuracy "
-        "difference |Δ| first (Tuggener 2017, Table 12)",
-    )
-    _reading(d)
-    d.set_defaults(handler=run_diff)
-
-    o = subparsers.add_parser(
-        "oracle",
-        help="oracle upper bound over N systems",
-        description="A unit counts as correct if any system gets it right; overall and per gold label, every "
-        "system's accuracy beside the oracle's and its gain over the best single system, and the share of "
-        "fully correct sentences (Tuggener 2017, Tables 3, 5, 9, 10). --format conll2012 gives each response's "
-        "ARCS recall and their upper bound by mention type (Table 11).",
-    )
-    o.add_argument("gold")
-    o.add_argument("systems", nargs="+", help="SYSTEM ... (PATH or NAME=PATH)")
-    o.add_argument("--matrix", action="store_true", help="also print the pairwise diff / Δaccuracy matrix")
-    o.add_argument("--labels", type=int, default=30, help="per-label rows shown (most frequent; default 30)")
-    o.add_argument(
-        "--systems",
-        dest="show_systems",
-        action="append",
-        default=None,
-        metavar="NAME[,NAME...]",
-        help="the systems that get a column in the per-label table, in this order (repeatable)",
-    )
-    o.add_argument(
-        "--top-systems",
-        type=_cli._positive_int("--top-systems"),
-        default=None,
-        metavar="N",
-        help="per-label columns for the N most accurate systems (default: all; text folds to the 8 most accurate)",
-    )
-    o.add_argument(
-        "--criterion",
-        choices=["any", "nominal", "both"],
-        default="nominal",
-        help="conll2012: antecedent criterion of the recall upper bound (default nominal, Tuggener 2017 Table 11)",
-    )
-    _reading(o)
-    o.set_defaults(handler=run_oracle)
-
-    a = subparsers.add_parser(
-        "agreement",
-        help="Krippendorff's alpha across systems, lowest-alpha sentences",
-        description="Krippendorff's alpha (nominal) per sentence and over the corpus across the systems; the "
-        "lowest-alpha sentences with each system's labels beside gold (Gorman & Bedrick 2019).",
-    )
-    a.add_argument("gold")
-    a.add_argument("systems", nargs="+", help="SYSTEM ... (PATH or NAME=PATH)")
-    a.add_argument("--lowest", type=int, default=5, help="lowest-alpha sentences shown (default 5)")
-    a.add_argument("--include-gold", action="store_true", help="count gold as one more coder")
-    a.add_argument("--min-units", type=int, default=2, help="rank only sentences with at least N units (default 2)")
-    _reading(a)
-    a.set_defaults(handler=run_agreement)

@@ -143,7 +143,11 @@ def spec(fmt: str) -> FormatSpec:
     if key not in _LOADED:
         _scan()
     if key not in _LOADED:
-        raise InputError(f"unknown format {fmt!r}; available: {', '.join(available())}")
+        import difflib
+
+        close = difflib.get_close_matches(key, sorted(_LOADED), n=1, cutoff=0.6)
+        hint = f" (did you mean {_LOADED[close[0]].name!r}?)" if close else ""
+        raise InputError(f"unknown format {fmt!r}{hint}; available: {', '.join(available())}")
     return _LOADED[key]
 
 

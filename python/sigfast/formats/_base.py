@@ -588,7 +588,10 @@ class Parsed:
         from ..metrics import get
 
         stats = first.stats
-        choose = f"choose one of {', '.join(sorted(stats))}"
+        import difflib
+
+        close = difflib.get_close_matches(str(name).lower(), list(stats), n=1, cutoff=0.6)
+        choose = (f"did you mean {close[0]!r}? " if close else "") + f"choose one of {', '.join(sorted(stats))}"
 
         def native(m: Any) -> str:
             return m.native or m.name

@@ -30,6 +30,49 @@ def subset(stats: Statistics, idx: Any) -> Statistics:
     return stats.take(idx)
 
 
+def read_json(path: Any, what: str) -> Any:
+    """The JSON document in the file ``path`` (a split manifest, a ``--spec``); a file that is not JSON is a
+    one-line :class:`~sigfast.exceptions.FormatError` naming the file, the line and the column."""
+    import json
+    from pathlib import Path
+
+    from ..exceptions import FormatError
+
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise FormatError(
+            f"{what} is not UTF-8 text (byte {e.start}); write it as UTF-8 JSON", path=str(path)
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(
+            f"column {e.colno}: {what} is not valid JSON ({e.msg}); fix the file", path=str(path), line=e.lineno
+        ) from None
+
+
+def input_fields(provenance: Any) -> dict[str, Any]:
+    """Signature fields of what a study's statistics were read from: the format with every option, the
+    units' view and the alignment used (nothing for numbers passed from Python)."""
+    if not provenance:
+        return {}
+    from ..signature import format_part
+
+    return {
+        "format": format_part(provenance),
+        "view": provenance.get("view"),
+        "align": provenance.get("align", (provenance.get("options") or {}).get("align")),
+    }
+
+
+def with_signature(tables: list[Any], signature: str) -> list[Any]:
+    """``tables`` with the result's signature under the last one (text, markdown; a comment in LaTeX)."""
+    from dataclasses import replace
+
+    return [*tables[:-1], replace(tables[-1], signature=signature)] if tables else tables
+
+
 def check_int(name: str, v: Any, lo: int) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
         raise InputError(f"{name} must be an integer >= {lo}, got {v!r}")

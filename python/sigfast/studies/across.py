@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,7 @@ from ..multitest import adjust, replicability
 from ..results import Result, flat_row
 from ..signature import hash_data
 from ..stats import Statistics
-from ._common import check_int, plain, progress_cb, sub_seed, subset
+from ._common import check_int, input_fields, plain, progress_cb, read_json, sub_seed, subset, with_signature
 
 __all__ = [
     "TESTS",
@@ -55,9 +55,7 @@ def split_statistics(stats: Statistics, splits: Any, part: str = "test") -> list
 
 def _manifest(splits: Any, n_units: int, part: str) -> Mapping[str, Any]:
     if isinstance(splits, (str, os.PathLike)):
-        from pathlib import Path
-
-        splits = json.loads(Path(splits).read_text())
+        splits = read_json(splits, "the split manifest")
     manifest = getattr(splits, "manifest", splits)
     if not isinstance(manifest, Mapping) or manifest.get("kind") != "sigfast-splits":
         raise InputError("expected a split manifest (SplitResult, dict or manifest.json path)")
@@ -98,7 +96,10 @@ def unit_statistics(units: Any, mask: np.ndarray | None = None) -> Statistics:
     (e.g. the standard split beside the random ones)."""
     m = np.ones(units.n_units, bool) if mask is None else np.asarray(mask, bool)
     st = _unit_accuracy({n: units.correct(k).astype(np.float64)[m] for k, n in enumerate(units.names)})
-    return st.replace(metric_label=f"{units.view} accuracy (units)")
+    provenance = {"view": units.view, "align": getattr(units, "align", None)}
+    if units.format:
+        provenance.update(format=units.format, options=dict(getattr(units, "options", {}) or {}))
+    return st.replace(metric_label=units.view, provenance=provenance)
 
 
 def _unit_accuracy(correct: Mapping[str, np.ndarray]) -> Statistics:
@@ -291,6 +292,8 @@ class AcrossSplitsResult(Result):
     standard_n_items: int | None = None
     #: A hash of the per-split statistics (:func:`sigfast.signature.hash_data`).
     data: str = ""
+    #: What the statistics were read from (``Statistics.provenance``: format, options, view, alignment).
+    provenance: Mapping[str, Any] = field(default_factory=dict)
     #: The oracle ensemble's (successes, trials) on each split (K x 2) and on the standard split, when
     #: the items are 0/1 units (:func:`_oracle_counts`), else None.
     oracle: np.ndarray | None = None
@@ -461,6 +464,7 @@ class AcrossSplitsResult(Result):
                 "standard": None
                 if self.standard_scores is None
                 else {"n_items": self.standard_n_items, "systems": self.standard()},
+                "signature": self.signature,
                 "oracle": None
                 if self.oracle is None
                 else {
@@ -484,8 +488,9 @@ class AcrossSplitsResult(Result):
 
     @property
     def signature(self) -> str:
-        """Test, variant and sidedness, the metric, the splits and their sizes, B, seed, the correction and
-        its family, and a hash of the per-split statistics (:func:`sigfast.signature.build`)."""
+        """Test, variant and sidedness, the metric, the format with its options, the view and alignment of
+        the units, the splits and their sizes, B, seed, the correction and its family, and a hash of the
+        per-split statistics (:func:`sigfast.signature.build`)."""
         from ..signature import build
 
         return build(
@@ -493,6 +498,7 @@ class AcrossSplitsResult(Result):
             variant=f"{self.test}:{self.variant or '-'}",
             alt=self.sidedness,
             metric=[self.metric],
+            **input_fields(self.provenance),
             splits=self.n_splits,
             items=list(self.n_items),
             systems=list(self.systems),
@@ -720,7 +726,7 @@ class AcrossSplitsResult(Result):
             ),
         )
         out.append(t3)
-        return out
+        return with_signature(out, self.signature)
 
     def table(self, markdown: bool = False, max_rows: int | None = None) -> str:
         from ..report import render_tables
@@ -1030,5 +1036,6 @@ def across_splits(
         seed=seed,
         n_resamples=n_resamples if test in ("bootstrap", "permutation") else None,
         data=hash_data(list(stats_list), standard),
+        provenance=dict(stats_list[0].provenance),
         stream_version=stream,
     )

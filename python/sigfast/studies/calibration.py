@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ from ..metrics import resolve_metric
 from ..results import Result
 from ..signature import hash_data
 from ..stats import Statistics
-from ._common import check_int, pairwise_task, plain, progress_cb, rng, sub_seed
+from ._common import check_int, input_fields, pairwise_task, plain, progress_cb, rng, sub_seed, with_signature
 
 __all__ = ["DEFAULT_BANDS", "CalibrationResult", "calibration", "domains_from_item_ids"]
 
@@ -84,6 +84,8 @@ class CalibrationResult(Result):
     scale: int = 1
     #: A hash of the pools of statistics (:func:`sigfast.signature.hash_data`).
     data: str = ""
+    #: What the statistics were read from (``Statistics.provenance``: format, options).
+    provenance: Mapping[str, Any] = field(default_factory=dict)
     #: The random stream version of the bootstraps.
     stream_version: int = 0
 
@@ -97,6 +99,7 @@ class CalibrationResult(Result):
             "calibration",
             variant=self.variant,
             metric=[self.metric],
+            **input_fields(self.provenance),
             m=self.m,
             test_sets=self.n_test_sets,
             domains=list(self.domains),
@@ -209,6 +212,7 @@ class CalibrationResult(Result):
             "summary": self.summary(),
             "per_target": self.per_target(),
             "rows": self.rows(),
+            "signature": self.signature,
         }
         if include_tests:
             d["pvalues"] = {k: v.tolist() for k, v in self.pvalues.items()}
@@ -278,7 +282,7 @@ class CalibrationResult(Result):
             notes += ("pooled over domains; one table per target domain follows",)
         out = [Table(tuple(head), tuple(tuple(r) for r in body), title=head_line, notes=notes)]
         if not cross:
-            return out
+            return with_signature(out, self.signature)
         mean_p = [e["mean_p"] for e in self.summary()]
         for tgt, entries in self.per_target().items():
             sources = list(entries[0]["sources"])
@@ -302,7 +306,7 @@ class CalibrationResult(Result):
                     ),
                 )
             )
-        return out
+        return with_signature(out, self.signature)
 
     def table(self, markdown: bool = False) -> str:
         """Every table (:meth:`tables`), as text or markdown."""
@@ -578,7 +582,7 @@ def calibration(
         systems=first.systems,
         pairs=pair_idx,
         domains=domains,
-        metric=metric if isinstance(metric, str) else met.name,
+        metric=metric if isinstance(metric, str) else (first.metric_label or met.name),
         m=m,
         n_test_sets=n_test_sets,
         n_resamples=n_resamples,
@@ -590,5 +594,6 @@ def calibration(
         population_delta=pop_delta,
         scale=met.display_scale,
         data=hash_data(list(pools.values())),
+        provenance=dict(first.provenance),
         stream_version=stream,
     )

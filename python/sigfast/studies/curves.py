@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from ..metrics import resolve_metric
 from ..results import Result, flat_row
 from ..signature import data_hash
 from ..stats import Statistics
-from ._common import check_int, pairwise_task, plain, progress_cb, rng, sub_seed
+from ._common import check_int, input_fields, pairwise_task, plain, progress_cb, rng, sub_seed
 
 __all__ = ["TestSizeCurve", "default_sizes", "test_size_curve"]
 
@@ -64,6 +64,8 @@ class TestSizeCurve(Result):
     scale: int
     #: A hash of the statistics the curve was drawn from (:func:`sigfast.signature.hash_data`).
     data: str = ""
+    #: What the statistics were read from (``Statistics.provenance``: format, options).
+    provenance: Mapping[str, Any] = field(default_factory=dict)
     #: The random stream version of the bootstraps.
     stream_version: int = 0
 
@@ -77,6 +79,7 @@ class TestSizeCurve(Result):
             "test_size",
             variant=self.variant,
             metric=[self.metric],
+            **input_fields(self.provenance),
             mode=self.mode,
             sizes=list(self.sizes),
             draws=self.n_draws,
@@ -133,6 +136,7 @@ class TestSizeCurve(Result):
             "thresholds": self.thresholds(),
             "gain_thresholds": [t.to_dict() for t in self.gain_thresholds()],
             "display_scale": self.scale,
+            "signature": self.signature,
         }
         if include_tests:
             d["pvalues"] = [p.tolist() for p in self.pvalues]
@@ -218,7 +222,7 @@ class TestSizeCurve(Result):
             f"{self.percentile:g}th percentile of gains with p in the band"
         )
         notes = tuple(th.describe(s, u) for th in ths)
-        return [Table(tuple(head), tuple(tuple(r) for r in rows), title=title, notes=notes)]
+        return [Table(tuple(head), tuple(tuple(r) for r in rows), title=title, notes=notes, signature=self.signature)]
 
     def table(self, markdown: bool = False) -> str:
         return self.tables()[0].render("markdown" if markdown else "text").rstrip("\n")
@@ -443,7 +447,7 @@ def test_size_curve(
         block = results[z * n_draws : (z + 1) * n_draws]
         pv.append(np.stack([p[qi, qj] for _, p in block]))
         gains.append(np.stack([np.abs(sc[qj] - sc[qi]) for sc, _ in block]))
-    name = metric if isinstance(metric, str) else met.name
+    name = metric if isinstance(metric, str) else (stats.metric_label or met.name)
     return TestSizeCurve(
         systems=stats.systems,
         pairs=pair_idx,
@@ -461,6 +465,7 @@ def test_size_curve(
         gains=tuple(gains),
         scale=met.display_scale,
         data=data_hash(stats),
+        provenance=dict(stats.provenance),
         stream_version=stream,
     )
 

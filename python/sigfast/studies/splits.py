@@ -37,6 +37,7 @@ import numpy as np
 from ..exceptions import FormatError, InputError
 from ..formats._base import SPLIT_UNITS, read_file_bytes
 from ..results import Result
+from ._common import read_json
 
 __all__ = [
     "UNITS",
@@ -401,8 +402,8 @@ def verify_splits(manifest: str | os.PathLike[str] | Mapping[str, Any]) -> dict[
     a summary.
     """
     if not isinstance(manifest, Mapping):
-        manifest = json.loads(Path(manifest).read_text())
-    if manifest.get("kind") != "sigfast-splits":
+        manifest = read_json(manifest, "the split manifest")
+    if not isinstance(manifest, Mapping) or manifest.get("kind") != "sigfast-splits":
         raise InputError("not a sigfast split manifest (kind != 'sigfast-splits')")
     unit = manifest["unit"]
     checked = 0
@@ -558,8 +559,8 @@ def resample_train(
 def verify_resample(manifest: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, Any]:
     """Check resampled training files: each is exactly the corpus units at its recorded indices."""
     if not isinstance(manifest, Mapping):
-        manifest = json.loads(Path(manifest).read_text())
-    if manifest.get("kind") != "sigfast-resample-train":
+        manifest = read_json(manifest, "the resample-train manifest")
+    if not isinstance(manifest, Mapping) or manifest.get("kind") != "sigfast-resample-train":
         raise InputError("not a sigfast resample-train manifest")
     unit = manifest["unit"]
     n = 0

@@ -1,0 +1,158 @@
+"""The command line as a whole process: what it imports at start-up, and how it ends on SIGTERM.
+
+Start-up: ``sigfast --help`` and ``--version`` import no subcommand code and no third-party module,
+``info`` no numpy, and ``score -f ner`` only its format's module, the engine and numpy (which the
+format needs). The sets are pinned here, so a new import at start-up is a decision, not an accident.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NER = ROOT / "tests" / "data" / "chunk"
+
+_PROBE = r"""
+import contextlib, io, json, runpy, sys
+before = set(sys.modules)
+sys.argv = ["sigfast", *json.loads(sys.argv[1])]
+out = io.StringIO()
+try:
+    with contextlib.redirect_stdout(out):
+        runpy.run_module("sigfast", run_name="__main__")
+except SystemExit as e:
+    code = e.code
+new = set(sys.modules) - before
+third = {m.split(".")[0] for m in new} - set(sys.stdlib_module_names) - {"sigfast", "__main__"}
+print(json.dumps({"code": code, "sigfast": sorted(m for m in new if m.split(".")[0] == "sigfast"),
+                  "third": sorted(third), "out": out.getvalue()[:200]}))
+"""
+
+
+def _imports(*argv: str) -> dict[str, object]:
+    r = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(list(argv))], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_help_and_version_import_nothing_else() -> None:
+    for argv in (["--help"], ["compare", "--help"], ["metaeval", "--help"]):
+        d = _imports(*argv)
+        assert d["code"] == 0 and d["sigfast"] == ["sigfast", "sigfast.cli"] and d["third"] == [], (argv, d)
+    d = _imports("--version")
+    assert d["sigfast"] == ["sigfast", "sigfast._native", "sigfast.cli"] and d["third"] == [], d
+
+
+def test_info_imports_no_numpy() -> None:
+    d = _imports("info")
+    assert d["code"] == 0 and "random stream" in str(d["out"])
+    assert d["third"] == [], d
+    assert d["sigfast"] == [
+        "sigfast",
+        "sigfast._cli",
+        "sigfast._formats_table",
+        "sigfast._info",
+        "sigfast._native",
+        "sigfast.cli",
+        "sigfast.exceptions",
+    ], d
+
+
+def test_score_imports_its_format_the_engine_and_numpy() -> None:
+    d = _imports("score", "-f", "ner", str(NER / "ner_gold.txt"), str(NER / "ner_system.txt"))
+    assert d["code"] == 0 and "accuracy" in str(d["out"])
+    assert d["third"] == ["numpy"], d
+    assert d["sigfast"] == [
+        "sigfast",
+        "sigfast._cli",
+        "sigfast._commands",
+        "sigfast._formats_table",
+        "sigfast._info",
+        "sigfast._native",
+        "sigfast.cli",
+        "sigfast.exceptions",
+        "sigfast.formats",
+        "sigfast.formats._base",
+        "sigfast.formats._logs",  # sigfast.formats re-exports runs_in from it
+        "sigfast.formats.chunk",
+        "sigfast.metrics",
+    ], d
+
+
+def test_info_reads_a_current_format_table() -> None:
+    """`info` reads the generated table only while it matches the format modules; the repository keeps it
+    current (after changing a format: `python -m sigfast._info`)."""
+    from sigfast import _formats_table, _info
+
+    stale = "stale sigfast/_formats_table.py: run python -m sigfast._info"
+    assert _formats_table.SOURCE == _info._source_hash(), stale
+    table = _info.format_table()
+    assert json.loads(_formats_table.FORMATS) == table, stale
+    assert _formats_table.MODULES == {n: f["module"] for f in table for n in (f["name"], *f["aliases"])}, stale
+    code = "import sys; from sigfast import _info; f = _info._formats(); print('sigfast.formats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"  # a fresh process reads the table, not the format modules
+
+
+def test_info_falls_back_to_the_format_modules() -> None:
+    code = (
+        "import sys; from sigfast import _formats_table, _info; _formats_table.SOURCE = 'stale'; "
+        "f = _info._formats(); print(f == _info.format_table() and 'sigfast.formats' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.add(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the worker processes")
+def test_sigterm_stops_process_pool_workers(tmp_path: Path) -> None:
+    """SIGTERM ends `pairwise --backend processes` as Ctrl-C does: the workers stop, exit status 143."""
+    files = []
+    rng = np.random.default_rng(0)
+    for k in "abc":
+        f = tmp_path / f"{k}.tsv"
+        f.write_text("".join(f"{v}\n" for v in rng.random(3000)))
+        files.append(str(f))
+    cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", "100000000", "--backend", "processes"]
+    cmd += ["--threads", "1", "--no-progress"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not workers:
+        time.sleep(0.2)
+        workers |= _children(p.pid)
+    time.sleep(1.5)  # the workers are busy with shards
+    workers |= _children(p.pid)
+    assert workers, "no worker processes started"
+    t = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=30)
+    assert time.monotonic() - t < 5
+    assert p.returncode == 143 and err.strip() == "sigfast: terminated", err
+    time.sleep(0.5)
+    alive = [
+        w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in open(f"/proc/{w}/stat").read().split()[2]
+    ]
+    assert not alive, f"orphaned workers {alive}"
