@@ -1866,7 +1866,7 @@ mod tests {
             let g = (obs * 100.0 * f64::EPSILON).abs();
             let mut count = 0;
             for b in 0..300u64 {
-                let mut stream = Stream::new(6, TAG_META_PERM, b, 0);
+                let mut stream = Stream::new(Version::default(), 6, TAG_META_PERM, b, 0);
                 let mut mask = vec![false; s + n];
                 swap_bits(&mut mask, || stream.next_u64());
                 let (mut pa, mut pb) = (za.clone(), zb.clone());
