@@ -29,6 +29,7 @@ __all__ = [
     "PairedTestResult",
     "PairwiseResult",
     "ReplicabilityResult",
+    "ScorerWarning",
     "SeedComparison",
     "SigfastError",
     "StandardErrorResult",
@@ -95,7 +96,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         wilcoxon,
     )
     from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
-    from .exceptions import FormatError, InputError, MetricError, SigfastError
+    from .exceptions import FormatError, InputError, MetricError, ScorerWarning, SigfastError
     from .intervals import (
         BootstrapInterval,
         agresti_coull_interval,
@@ -138,7 +139,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "metaeval": ("metaeval", None),
     **{n: ("classical", n) for n in ("TestResult", "binomial_test", "mann_whitney_u", "mcnemar", "paired_ttest")},
     **{n: ("classical", n) for n in ("sign_test", "welch_ttest", "wilcoxon")},
-    **{n: ("exceptions", n) for n in ("FormatError", "InputError", "MetricError", "SigfastError")},
+    **{n: ("exceptions", n) for n in ("FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError")},
     **{
         n: ("intervals", n)
         for n in (

@@ -7,7 +7,7 @@ and also a :class:`ValueError`, so ``except ValueError`` catches it.
 
 from __future__ import annotations
 
-__all__ = ["FormatError", "InputError", "MetricError", "SigfastError"]
+__all__ = ["FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError"]
 
 
 class SigfastError(ValueError):
@@ -35,3 +35,10 @@ class FormatError(SigfastError):
 
 class MetricError(SigfastError):
     """An unknown metric, or statistics that do not fit the metric."""
+
+
+class ScorerWarning(UserWarning):
+    """Base class of the warnings a reader gives where a reference scorer would warn, or would
+    read the input differently (``DependencyWarning``, ``EvalbWarning``, ``AlignmentWarning``,
+    ``LogWarning``): ``warnings.simplefilter("ignore", ScorerWarning)`` silences them all, and
+    ``"error"`` turns them into exceptions (``--strict`` refuses such input outright)."""

@@ -49,6 +49,7 @@ m: sigfast.metrics.Metric = sigfast.metrics.get("bleu", smooth="floor")
 version: str = sigfast.__version__ + str(sigfast.STREAM_VERSION)
 err: type[sigfast.SigfastError] = sigfast.InputError
 errs = (sigfast.FormatError, sigfast.MetricError, sigfast.exceptions.SigfastError)
+warn: type[UserWarning] = sigfast.ScorerWarning
 cd = sigfast.coref_diff
 rd = sigfast.read
 studies = sigfast.studies.across_splits

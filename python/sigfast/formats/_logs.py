@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FormatError, InputError
+from ..exceptions import FormatError, InputError, ScorerWarning
 from ._base import ItemStats, Option, ScoreReport, read_text
 
 __all__ = [
@@ -290,7 +290,7 @@ def report(run: LogRun, fmt: str) -> ScoreReport:
     )
 
 
-class LogWarning(UserWarning):
+class LogWarning(ScorerWarning):
     """A log that sigfast reads with a caveat (no results file, items dropped by --intersect, ...)."""
 
 

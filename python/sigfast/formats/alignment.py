@@ -97,7 +97,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FormatError, InputError
+from ..exceptions import FormatError, InputError, ScorerWarning
 from ..metrics import get as _get_metric
 from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_text, shorten
 
@@ -116,7 +116,7 @@ _INT = re.compile(r"^[0-9]+$")
 Link = tuple[int, int]
 
 
-class AlignmentWarning(UserWarning):
+class AlignmentWarning(ScorerWarning):
     """Input that ``wa_eval_align.pl`` reads differently from sigfast (sentence ids written
     differently in gold and system): sigfast says so and gives its own reading; the option
     ``sentence_ids="text"`` gives the script's, ``strict=True`` refuses such input."""

@@ -109,7 +109,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..exceptions import FormatError, InputError
+from ..exceptions import FormatError, InputError, ScorerWarning
 from ..metrics import get as get_metric
 from ._base import (
     FormatSpec,
@@ -138,7 +138,7 @@ _DIGITS = re.compile(r"[0-9]+\Z")
 _SIGNED_DIGITS = re.compile(r"\+?[0-9]+\Z")
 
 
-class DependencyWarning(UserWarning):
+class DependencyWarning(ScorerWarning):
     """Input that the CoNLL dependency scorers (``eval.pl``, ``eval07.pl``, ``eval08.pl``,
     ``eval09.pl``) score with a warning, or read in a way that changes the number: sigfast scores
     it as they do and says so (``strict=True`` refuses what it refused before)."""

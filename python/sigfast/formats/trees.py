@@ -94,7 +94,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import FormatError, InputError
+from ..exceptions import FormatError, InputError, ScorerWarning
 from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
 
 __all__ = ["SPECS", "VIEWS", "EvalbWarning", "score_evalb"]
@@ -105,7 +105,7 @@ VIEWS = ("brackets", "pos")
 _ABSENT = "O"
 
 
-class EvalbWarning(UserWarning):
+class EvalbWarning(ScorerWarning):
     """Sentences EVALB reports as errors on stderr (length or word mismatch)."""
 
 
