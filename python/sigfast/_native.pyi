@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 __version__: str
 STREAM_VERSION: int
+STREAM_VERSIONS: tuple[int, ...]
 TAG_BOOTSTRAP: int
 TAG_PERMUTE: int
 BLOCK: int
@@ -58,6 +59,7 @@ def stream_bootstrap(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> int | None: ...
 def stream_permutation(
     summary: Summary,
@@ -68,6 +70,7 @@ def stream_permutation(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> None: ...
 def bootstrap_values(
     data: _F64,
@@ -79,6 +82,7 @@ def bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> tuple[_F64, int | None]: ...
 def bootstrap_sums(
     data: _F64,
@@ -89,6 +93,7 @@ def bootstrap_sums(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> tuple[_F64, int | None]: ...
 def permutation_values(
     data: _F64,
@@ -98,6 +103,7 @@ def permutation_values(
     n_resamples: int,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def exact_permutation_values(
     data: _F64,
@@ -114,6 +120,7 @@ def permutation_sums(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def metric_scores(sums: _F64, metric: str, params: Mapping[str, float], n_items: float) -> _F64: ...
 def metric_rows(
@@ -129,9 +136,11 @@ def bootstrap_pvalue(
 ) -> tuple[int, int, float]: ...
 def permutation_pvalue(deltas: _F64, observed: float, alternative: str, plus_one: bool) -> tuple[int, int, float]: ...
 def percentile_interval(values: _F64, confidence: float) -> tuple[float, float]: ...
-def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int) -> int: ...
-def stream_words(seed: int, tag: int, resample: int, sub: int, count: int) -> npt.NDArray[np.uint64]: ...
-def binomial_draws(seed: int, n: int, p: float, count: int) -> npt.NDArray[np.uint64]: ...
+def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int, stream: int = 2) -> int: ...
+def stream_words(
+    seed: int, tag: int, resample: int, sub: int, count: int, stream: int = 2
+) -> npt.NDArray[np.uint64]: ...
+def binomial_draws(seed: int, n: int, p: float, count: int, stream: int = 2) -> npt.NDArray[np.uint64]: ...
 def pairwise_shard(
     data: _F64,
     metric: str,
@@ -148,6 +157,7 @@ def pairwise_shard(
     means: list[float] | None,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[npt.NDArray[np.uint64], _F64, int | None]: ...
 def pair_counts(
     values: _F64,
@@ -271,6 +281,7 @@ def aso_bootstrap(
     threads: int,
     keep: bool = False,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[list[float], list[int], list[float], list[float], _F64 | None]: ...
 def aso_grid(dt: float) -> _F64: ...
 def aso_violation_ratio(a: _F64, b: _F64, dt: float) -> float: ...
@@ -290,6 +301,7 @@ def item_bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> _F64: ...
 def item_permutation_values(
     data: _F64,
@@ -301,9 +313,12 @@ def item_permutation_values(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
-def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0) -> npt.NDArray[np.int64]: ...
-def swap_masks(n: int, seed: int, start: int, count: int, exact: bool = False) -> npt.NDArray[np.bool_]: ...
+def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0, stream: int = 2) -> npt.NDArray[np.int64]: ...
+def swap_masks(
+    n: int, seed: int, start: int, count: int, exact: bool = False, stream: int = 2
+) -> npt.NDArray[np.bool_]: ...
 def tie_calibration(x: _F64, y: _F64, group: npt.NDArray[np.int64]) -> tuple[float, float]: ...
 def meta_observed(human: _F64, metrics: _F64, level: str, name: str, params: Mapping[str, float]) -> _F64: ...
 def meta_bootstrap_intervals(
@@ -320,6 +335,7 @@ def meta_bootstrap_intervals(
     keep: bool = False,
     drop_empty: bool = True,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[list[tuple[float, float]], list[int], list[tuple[float, float]], list[int], _F64 | None, int]: ...
 def meta_permutation(
     human: _F64,
@@ -334,6 +350,7 @@ def meta_permutation(
     alternative: str,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[_F64, npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
 def williams_t(r12: float, r13: float, r23: float, n: int) -> float: ...
 
@@ -352,6 +369,7 @@ def cluster_bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> _F64: ...
 def cluster_bootstrap_sums(
     data: _F64,
@@ -362,6 +380,7 @@ def cluster_bootstrap_sums(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> tuple[_F64, _F64]: ...
 def cluster_permutation_values(
     data: _F64,
@@ -374,6 +393,7 @@ def cluster_permutation_values(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def cluster_item_bootstrap_values(
     data: _F64,
@@ -386,6 +406,7 @@ def cluster_item_bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> _F64: ...
 def cluster_item_permutation_values(
     data: _F64,
@@ -398,6 +419,7 @@ def cluster_item_permutation_values(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def stream_cluster_bootstrap(
     summary: Summary,
@@ -409,6 +431,7 @@ def stream_cluster_bootstrap(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> None: ...
 def stream_cluster_permutation(
     summary: Summary,
@@ -420,6 +443,7 @@ def stream_cluster_permutation(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> None: ...
 def cluster_pairwise_shard(
     data: _F64,
@@ -437,5 +461,8 @@ def cluster_pairwise_shard(
     means: list[float] | None,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[npt.NDArray[np.uint64], _F64]: ...
-def cluster_draws(n_clusters: int, seed: int, start: int, count: int, sub: int = 0) -> npt.NDArray[np.int64]: ...
+def cluster_draws(
+    n_clusters: int, seed: int, start: int, count: int, sub: int = 0, stream: int = 2
+) -> npt.NDArray[np.int64]: ...

@@ -62,7 +62,7 @@ from . import _native
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
-from .executor import DEFAULT_SEED
+from .executor import DEFAULT_SEED, check_stream
 from .executor import check_threads as _threads
 from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
 from .results import Result
@@ -808,6 +808,7 @@ class MetaEvalResult(Result):
             correction=f"{self.correction}@{self.alpha:g}",
             p=self.p_rule,
             nan=self.nan_policy,
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -1120,6 +1121,7 @@ def evaluate(
     correction: str = "holm",
     alpha: float = 0.05,
     nan_policy: Literal["omit", "raise", "omit-system"] = "omit",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_samples: bool = False,
@@ -1177,6 +1179,9 @@ def evaluate(
         Keep every bootstrap resample's values (``samples``, B × metrics);
         their memory is reserved before the run (an InputError when it
         cannot be had).
+    stream
+        The random stream version (``None``: the default; ``1`` reproduces results
+        whose signature says ``stream:...v1``).
 
     Returns
     -------
@@ -1214,6 +1219,7 @@ def evaluate(
     cl = check_level(confidence_level)
     alpha = check_alpha(alpha)
     threads = _threads(n_threads)
+    stream = check_stream(stream)
     systems = tuple(systems) if systems is not None else ()
     if systems and (len(systems) != s_count or len(set(map(str, systems))) != len(systems)):
         raise InputError(f"systems must name the {s_count} systems (rows) once each, got {len(systems)} names")
@@ -1238,7 +1244,7 @@ def evaluate(
     if interval != "none":
         cb = _resolve_progress(progress, B, float(B) * s_count * n * k, f"BOOT-{interval.upper()}")
         iv, nv, div, _ndv, smp, _passes = _native.meta_bootstrap_intervals(
-            h, m, lv, sname, p, interval, seed, B, cl, threads, bool(return_samples), drop_empty, cb
+            h, m, lv, sname, p, interval, seed, B, cl, threads, bool(return_samples), drop_empty, cb, stream=stream
         )
         samples = None if smp is None else np.asarray(smp)
         n_valid = np.asarray(nv, dtype=np.int64)
@@ -1274,7 +1280,7 @@ def evaluate(
         jobs = pairs if alternative == "two-sided" else pairs + [(b, a) for a, b in pairs]
         cb = _resolve_progress(progress, B, float(B) * s_count * n * len(jobs), test.upper())
         _obs, counts, valid = _native.meta_permutation(
-            h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb
+            h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb, stream=stream
         )
         n_valid_perm = np.zeros((k, k), dtype=np.int64)
         for (a, b), c, t, o in zip(jobs, counts, valid, _obs):
@@ -1364,7 +1370,7 @@ def evaluate(
         n_cells=int(scored.sum()),
         n_valid=n_valid,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=stream,
         systems=tuple(systems),
         samples=samples if return_samples else None,
         data=hash_data(h, m, names_l),

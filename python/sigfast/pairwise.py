@@ -770,6 +770,7 @@ def pairwise(
     combinations: Sequence[str] = (),
     groups: Literal["boundaries", "strict"] = "boundaries",
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     draws: Literal["sigfast", "sacrebleu"] = "sigfast",
@@ -793,6 +794,7 @@ def pairwise(
     :func:`sigfast.paired_bootstrap`) draws whole clusters, shared by all systems.
     ``draws="sacrebleu"`` resamples with sacrebleu's draws (see :func:`sigfast.paired_bootstrap`):
     every pair then has sacrebleu's p-value of that pair.
+    ``stream`` picks the random stream version (as in :func:`sigfast.paired_bootstrap`).
     """
     from .executor import request, run
 
@@ -810,6 +812,7 @@ def pairwise(
         resampling=resampling,
         clusters=clusters,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         backend=backend,
         correction=correction,

@@ -218,11 +218,12 @@ def _run(
     n_threads: int | None,
     keep: bool,
     progress: ProgressArg,
+    stream: int,
 ) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
     from .executor import run_aso
 
     try:
-        return run_aso(arrays, names, pairs, dt, seed, n_resamples, n_threads, keep, progress)
+        return run_aso(arrays, names, pairs, dt, seed, n_resamples, n_threads, keep, progress, stream)
     except ValueError as e:  # the core's Error::Input
         if isinstance(e, InputError):
             raise
@@ -254,6 +255,7 @@ def _aso_signature(r: Any, test: str, **fields: Any) -> str:
         correction=correction,
         dt=r.dt,
         tau=r.tau,
+        stream=r.stream_version or None,
         **fields,
     )
 
@@ -730,9 +732,9 @@ def _result(
 
 
 def _common(
-    confidence_level: Any, n_resamples: Any, seed: Any, dt: Any, tau: Any, correction: str, m: int
+    confidence_level: Any, n_resamples: Any, seed: Any, dt: Any, tau: Any, correction: str, m: int, stream: Any
 ) -> dict[str, Any]:
-    from .executor import check_resamples
+    from .executor import check_resamples, check_stream
 
     dt = _unit("dt", dt)
     return {
@@ -745,7 +747,7 @@ def _common(
         "dt": dt,
         "grid_points": len(_native_call(_native.aso_grid, dt)),
         "version": _native.__version__,
-        "stream_version": _native.STREAM_VERSION,
+        "stream_version": check_stream(stream),
     }
 
 
@@ -761,6 +763,7 @@ def aso(
     correction: Literal["bonferroni", "deepsig", "none"] = "bonferroni",
     tau: float = DEFAULT_TAU,
     names: tuple[str, str] = ("A", "B"),
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
@@ -783,6 +786,9 @@ def aso(
     seed, n_threads
         Key of the counter-based stream; the same seed gives the same bytes
         for any number of threads.
+    stream
+        The random stream version (``None``: the default; ``1`` reproduces results
+        whose signature says ``stream:...v1``).
     return_distribution
         Keep the bootstrap violation ratios (``result.distribution``).
     """
@@ -793,11 +799,11 @@ def aso(
         raise InputError(f"names must be two different names, got {list(names)}")
     a, b = _scores(scores_a, f"scores_a ({names[0]})"), _scores(scores_b, f"scores_b ({names[1]})")
     m = _int("num_comparisons", num_comparisons, 1, 2**31)
-    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m)
+    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m, stream)
     level = _adjusted_level(common["confidence_level"], m, correction)
     vr, mean, sd, samples = _run(
         [a, b], list(names), [(0, 1)], common["dt"], common["seed"], common["n_resamples"], n_threads,
-        return_distribution, progress,
+        return_distribution, progress, common["stream_version"],
     )  # fmt: skip
     dist = None if samples is None else np.asarray(samples)[:, 0].copy()
     return _result((names[0], names[1]), a, b, vr[0], mean[0], sd[0], level, common, dist)
@@ -813,6 +819,7 @@ def compare_seeds(
     correction: Literal["bonferroni", "deepsig", "none"] = "bonferroni",
     tau: float = DEFAULT_TAU,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
 ) -> SeedComparison:
@@ -832,7 +839,8 @@ def compare_seeds(
     (``x``) with ``alternative``.
 
     Every system's resample r comes from its own stream, shared by all of
-    its pairs, so two systems give exactly :func:`aso`'s result.
+    its pairs, so two systems give exactly :func:`aso`'s result. ``stream``
+    picks the random stream version (as in :func:`aso`).
     """
     from .classical import mann_whitney_u, welch_ttest
     from .multitest import adjust
@@ -844,12 +852,13 @@ def compare_seeds(
         raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
     s = len(arrays)
     m = s * (s - 1) // 2
-    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m)
+    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m, stream)
     level = _adjusted_level(common["confidence_level"], m, correction, multi=True)
     pairs = [(i, j) for i in range(s) for j in range(i + 1, s)]
     vr, mean, sd, _ = _run(
-        arrays, names, pairs, common["dt"], common["seed"], common["n_resamples"], n_threads, False, progress
-    )
+        arrays, names, pairs, common["dt"], common["seed"], common["n_resamples"], n_threads, False, progress,
+        common["stream_version"],
+    )  # fmt: skip
     welch = [welch_ttest(arrays[j], arrays[i], alternative=alternative) for i, j in pairs]
     mwu = [mann_whitney_u(arrays[j], arrays[i], alternative=alternative) for i, j in pairs]
     if correction == "none" or m == 1:

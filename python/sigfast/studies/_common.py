@@ -118,7 +118,13 @@ COLUMN_BLOCK = 0
 
 
 def blocked_pair_pvalues(
-    stats: Statistics, n_resamples: int, seed: int, variant: str, metric: Any, n_threads: int | None
+    stats: Statistics,
+    n_resamples: int,
+    seed: int,
+    variant: str,
+    metric: Any,
+    n_threads: int | None,
+    stream: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """All-pairs BK/Koehn p-values on shared resamples, summing ``COLUMN_BLOCK`` columns per engine call.
 
@@ -131,7 +137,7 @@ def blocked_pair_pvalues(
     metric, the shifted variant, narrow tables).
     """
     from .. import _native
-    from ..executor import _NATIVE_VARIANT, PAIR_BLOCK, resolve_variant
+    from ..executor import _NATIVE_VARIANT, PAIR_BLOCK, check_stream, resolve_variant
     from ..executor import check_threads as _threads
     from ..metrics import resolve_metric
 
@@ -156,7 +162,14 @@ def blocked_pair_pvalues(
         for c0 in range(0, w, COLUMN_BLOCK):
             c1 = min(c0 + COLUMN_BLOCK, w)
             part, _ = _native.bootstrap_sums(
-                np.ascontiguousarray(uniq[:, c0:c1]), seed, start, count, "items", threads, None
+                np.ascontiguousarray(uniq[:, c0:c1]),
+                seed,
+                start,
+                count,
+                "items",
+                threads,
+                None,
+                stream=check_stream(stream),
             )
             usums[:, c0:c1] = part
         sums = usums[:, inverse]
@@ -181,7 +194,14 @@ def blocked_pair_pvalues(
 
 
 def pairwise_task(
-    stats: Statistics, idx: Any, n_resamples: int, seed: int, variant: str, metric: Any, n_threads: int | None
+    stats: Statistics,
+    idx: Any,
+    n_resamples: int,
+    seed: int,
+    variant: str,
+    metric: Any,
+    n_threads: int | None,
+    stream: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Scores (S,) and p-values (S×S, [i, j] tests j against i) of all pairs on the items at ``idx``.
 
@@ -192,7 +212,7 @@ def pairwise_task(
     from ..pairwise import pairwise
 
     sub = stats if idx is None else subset(stats, idx)
-    fast = blocked_pair_pvalues(sub, n_resamples, seed, variant, metric, n_threads)
+    fast = blocked_pair_pvalues(sub, n_resamples, seed, variant, metric, n_threads, stream)
     if fast is not None:
         return fast
     r = pairwise(
@@ -203,6 +223,7 @@ def pairwise_task(
         variant=variant,
         correction="none",
         resampling="items",
+        stream=stream,
         n_threads=n_threads,
         progress=False,
     )

@@ -183,6 +183,7 @@ def _split_pvalues(
     seed: int,
     metric: Any,
     variant: str | None = None,
+    stream: int | None = None,
 ) -> np.ndarray:
     """p-values of every pair on one split: [i, j] tests j against i (symmetric).
 
@@ -218,6 +219,7 @@ def _split_pvalues(
             alternative="two-sided" if v in ("shifted",) else None,
             correction="none",
             resampling="items",
+            stream=stream,
         )
         iu = np.triu_indices(s, 1)
         pv[iu] = r.pvalues[iu]  # [i, j], i < j: the two-sided test of j against i
@@ -229,7 +231,12 @@ def _split_pvalues(
         for i in range(s):
             for j in range(i + 1, s):
                 pv[i, j] = pv[j, i] = permutation_test(
-                    st.select(i, j), metric=metric, n_resamples=n_resamples, seed=seed, method="approximate"
+                    st.select(i, j),
+                    metric=metric,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                    method="approximate",
+                    stream=stream,
                 ).pvalue
         return pv
     from ..classical import paired_ttest, sign_test, wilcoxon
@@ -279,6 +286,8 @@ class AcrossSplitsResult(Result):
     confidence: float = 0.95
     standard_scores: np.ndarray | None = None
     standard_counts: np.ndarray | None = None
+    #: The random stream version of the resampling tests.
+    stream_version: int = 0
     standard_pvalues: np.ndarray | None = None
     standard_n_items: int | None = None
     #: A hash of the per-split statistics (:func:`sigfast.signature.hash_data`).
@@ -496,6 +505,7 @@ class AcrossSplitsResult(Result):
             B=self.n_resamples,
             seed=self.seed,
             correction=f"{self.correction}@{self.alpha:g}/{self.family}",
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -863,6 +873,7 @@ def across_splits(
     progress: Any = None,
     standard: Statistics | None = None,
     confidence: float = 0.95,
+    stream: int | None = None,
 ) -> AcrossSplitsResult:
     """Test every pair of systems on each of K splits (Gorman & Bedrick 2019).
 
@@ -891,6 +902,8 @@ def across_splits(
     (seed, 0, 1)) and, for proportions, Wilson intervals. Wilson intervals at
     ``confidence`` accompany every score that is a proportion of units
     (:func:`proportion_counts`: 0/1 items such as tokens, or accuracy counts).
+    ``stream`` picks the random stream version of the resampling tests (``None``:
+    the default).
     """
     if isinstance(per_split, Mapping):
         names = tuple(str(k) for k in per_split)
@@ -922,6 +935,9 @@ def across_splits(
         raise InputError(f"unknown test {test!r}; choose one of {', '.join(TESTS)} or pass a callable")
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
+    from ..executor import check_stream
+
+    stream = check_stream(stream)
     if not 0 < confidence < 1:
         raise InputError(f"confidence must be in (0, 1), got {confidence}")
     if standard is not None:
@@ -949,7 +965,9 @@ def across_splits(
         resolve_variant(variant or "bk", "two-sided" if (variant or "bk") == "shifted" else None)
     one_sided = test == "bootstrap" and (variant or "bk") in ("bk", "berg-kirkpatrick", "koehn")
     used_variant = variant or {"mcnemar": "mid-p", "bootstrap": "bk"}.get(str(test))
-    tasks = [(st, test, binarize, n_resamples, sub_seed(seed, k), metric, variant) for k, st in enumerate(stats_list)]
+    tasks = [
+        (st, test, binarize, n_resamples, sub_seed(seed, k), metric, variant, stream) for k, st in enumerate(stats_list)
+    ]
     pv = np.stack(run_tasks(backend, _split_pvalues, tasks, cb))
     iu = np.triu_indices(S, 1)
     adj = np.full_like(pv, np.nan)
@@ -988,7 +1006,7 @@ def across_splits(
     if standard is not None:
         std_scores = np.asarray(m.evaluate(standard.totals(), standard.n_items))
         std_counts = proportion_counts(standard) if counts is not None else None
-        std_pv = _split_pvalues(standard, test, binarize, n_resamples, sub_seed(seed, 0, 1), metric, variant)
+        std_pv = _split_pvalues(standard, test, binarize, n_resamples, sub_seed(seed, 0, 1), metric, variant, stream)
     return AcrossSplitsResult(
         oracle=oracle,
         standard_oracle=None if standard is None or oracle is None else _oracle_counts(standard),
@@ -1019,4 +1037,5 @@ def across_splits(
         n_resamples=n_resamples if test in ("bootstrap", "permutation") else None,
         data=hash_data(list(stats_list), standard),
         provenance=dict(stats_list[0].provenance),
+        stream_version=stream,
     )

@@ -86,6 +86,8 @@ class CalibrationResult(Result):
     data: str = ""
     #: What the statistics were read from (``Statistics.provenance``: format, options).
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    #: The random stream version of the bootstraps.
+    stream_version: int = 0
 
     @property
     def signature(self) -> str:
@@ -105,6 +107,7 @@ class CalibrationResult(Result):
             bands=[f"{lo:g}-{hi:g}" for lo, hi in self.bands],
             B=self.n_resamples,
             seed=self.seed,
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -504,6 +507,7 @@ def calibration(
     metric: Any = None,
     backend: Any = "local",
     n_threads: int | None = None,
+    stream: int | None = None,
     progress: Any = None,
 ) -> CalibrationResult:
     """A calibration study (Berg-Kirkpatrick et al. 2012, §4.2, Table 1).
@@ -518,6 +522,7 @@ def calibration(
     restricts the pairs (default: all). ``backend``: ``"local"``, ``"ray"``
     or a ``concurrent.futures.Executor`` (one task per test set; results do
     not depend on it).
+    ``stream`` picks the random stream version of the bootstraps (``None``: the default).
     """
     if isinstance(pools, Statistics):
         pools = {"population": pools}
@@ -540,6 +545,9 @@ def calibration(
     n_test_sets = check_int("n_test_sets", n_test_sets, 1)
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
+    from ..executor import check_stream
+
+    stream = check_stream(stream)
     bands = tuple((float(lo), float(hi)) for lo, hi in bands)
     for lo, hi in bands:
         if not 0 <= lo < hi <= 1:
@@ -562,7 +570,7 @@ def calibration(
     for di, st in enumerate(pools.values()):
         for t in range(n_test_sets):
             idx = rng(seed, di, t).integers(0, st.n_items, m)
-            tasks.append((st, idx, n_resamples, sub_seed(seed, di, t, 1), variant, metric, n_threads))
+            tasks.append((st, idx, n_resamples, sub_seed(seed, di, t, 1), variant, metric, n_threads, stream))
     cb = progress_cb(progress, len(tasks), "calibration test sets")
     results = run_tasks(backend, pairwise_task, tasks, cb)
     pvalues, deltas = {}, {}
@@ -587,4 +595,5 @@ def calibration(
         scale=met.display_scale,
         data=hash_data(list(pools.values())),
         provenance=dict(first.provenance),
+        stream_version=stream,
     )

@@ -66,6 +66,8 @@ class TestSizeCurve(Result):
     data: str = ""
     #: What the statistics were read from (``Statistics.provenance``: format, options).
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    #: The random stream version of the bootstraps.
+    stream_version: int = 0
 
     @property
     def signature(self) -> str:
@@ -87,6 +89,7 @@ class TestSizeCurve(Result):
             alpha=self.alpha,
             band=list(self.band),
             percentile=self.percentile,
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -384,6 +387,7 @@ def test_size_curve(
     metric: Any = None,
     backend: Any = "local",
     n_threads: int | None = None,
+    stream: int | None = None,
     progress: Any = None,
 ) -> TestSizeCurve:
     """Test every pair on growing test sets (Berg-Kirkpatrick et al. 2012, Figures 9 and 10).
@@ -396,6 +400,7 @@ def test_size_curve(
     (seed, z, r, 1). Gains are oriented so that positive means the observed
     winner's margin; p-values are the BK test's (one-sided, observed
     direction) unless ``variant`` says otherwise.
+    ``stream`` picks the random stream version of the bootstraps (``None``: the default).
     """
     if not isinstance(stats, Statistics):
         raise InputError("test_size_curve() takes a sigfast.Statistics")
@@ -412,6 +417,9 @@ def test_size_curve(
         raise InputError("prefix mode has one test set per size; use mode='random' for several draws")
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
+    from ..executor import check_stream
+
+    stream = check_stream(stream)
     if not 0 <= band[0] <= band[1] <= 1:
         raise InputError(f"band must satisfy 0 <= low <= high <= 1, got {band}")
     if not 0 <= percentile <= 100:
@@ -431,7 +439,7 @@ def test_size_curve(
                 idx = np.arange(size)
             else:
                 idx = np.sort(rng(seed, z, r).choice(n, size, replace=False))
-            tasks.append((stats, idx, n_resamples, sub_seed(seed, z, r, 1), variant, metric, n_threads))
+            tasks.append((stats, idx, n_resamples, sub_seed(seed, z, r, 1), variant, metric, n_threads, stream))
     cb = progress_cb(progress, len(tasks), "test sizes")
     results = run_tasks(backend, pairwise_task, tasks, cb)
     pv, gains = [], []
@@ -458,6 +466,7 @@ def test_size_curve(
         scale=met.display_scale,
         data=data_hash(stats),
         provenance=dict(stats.provenance),
+        stream_version=stream,
     )
 
 
