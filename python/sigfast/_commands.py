@@ -598,8 +598,8 @@ def run_pairwise(args: argparse.Namespace) -> int:
 
     _cli.emit(
         args,
-        text="\n".join(r.report(**th) for r in results),
-        tables=lambda: [t for r in results for t in r.tables(**th)],
+        text="\n".join(r.format("text", **th) for r in results),
+        tables=lambda: [t for r in results for t in r.with_options(**th).tables()],
         data=data,
         results=results,
     )
@@ -658,7 +658,7 @@ def run_seeds(args: argparse.Namespace) -> int:
         n_threads=args.threads,
         progress=args.progress,
     )
-    _cli.emit(args, render=res.render, results=[res])
+    _cli.emit(args, render=res.format, results=[res])
     return 0
 
 

@@ -272,6 +272,7 @@ def for_request(req: Any, test: str, **fields: Any) -> str:
             correction=f"{req.correction}@{req.alpha:g}",
             p=req.pvalue,
             mode=req.mode,
+            groups="strict" if getattr(req, "groups", "boundaries") == "strict" else None,  # default: unsigned
         )
     if req.nan_policy != "raise":
         f["nan"] = req.nan_policy
