@@ -532,8 +532,64 @@ def test_parse_refuses_what_is_not_a_signature() -> None:
     assert name == "bleu" and params == {"max_order": "4", "smooth": "exp"}
 
 
+_SETTINGS = {
+    "level": "system",
+    "statistic": "pearson",
+    "params": {},
+    "interval": "both",
+    "test": "perm-both",
+    "n_resamples": 10,
+    "seed": 1,
+    "confidence_level": 0.95,
+    "alternative": "two-sided",
+    "pvalue": "plus_one",
+    "correction": "holm",
+    "alpha": 0.05,
+    "nan_policy": "omit",
+}
+
+
 def test_metaeval_signature_names_the_metrics_and_hashes_the_data() -> None:
     base = {"metrics": 2, "statistic": "pearson", "params": {}, "data": 0, "B": 50, "seed": 1}
     two, three = _meta(base), _meta({**base, "metrics": 3})
     assert parse(two.signature)["metric"] == "m0+m1" and parse(three.signature)["metric"] == "m0+m1+m2"
     assert parse(two.signature)["data"] != parse(_meta({**base, "data": 1}).signature)["data"]
+    # the signature is built from the one frozen, validated value of the settings
+    import dataclasses
+
+    st = two.settings
+    assert isinstance(st, sigfast.metaeval.MetaEvalSettings) and dataclasses.is_dataclass(st)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        st.seed = 2  # type: ignore[misc]
+    assert two.signature == st.signature(
+        metrics=two.metrics, n_items=two.n_items, n_systems=two.n_systems, data=two.data
+    )
+    with pytest.raises(sigfast.InputError, match="n_resamples"):
+        sigfast.metaeval.MetaEvalSettings.of(**{**_SETTINGS, "n_resamples": True})
+
+
+def test_score_json_signs_each_report(capsys: pytest.CaptureFixture) -> None:
+    """`sigfast score --json` signs each report (format with every option, metrics, system, data hash); the text
+    stays the reference scorer's report (no signature line: the parity tests compare it byte for byte)."""
+    import json
+
+    from sigfast.cli import main
+
+    def run(*argv: str) -> tuple[list[dict[str, Any]], str]:
+        capsys.readouterr()
+        assert main(["score", "-f", "mt", *argv, "--json"]) == 0
+        records = json.loads(capsys.readouterr().out)
+        assert main(["score", "-f", "mt", *argv]) == 0
+        return records, capsys.readouterr().out
+
+    (base,), text = run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"))
+    sig = base["signature"]
+    assert "signature" not in text and unparse(parse(sig)) == sig and parse(sig)["test"] == "score"
+    assert parse(sig)["format"].startswith("mt[") and parse(sig)["systems"] == "edge" and "data" in parse(sig)
+    assert sig == run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"))[0][0]["signature"]
+    for other in (
+        run("--ref", str(MT / "edge.ref2"), str(MT / "edge.hyp")),  # other data
+        run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"), "-o", "tokenize=intl"),  # a format option
+        run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"), "-m", "chrf"),  # other metrics
+    ):
+        assert other[0][0]["signature"] != sig

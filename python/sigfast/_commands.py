@@ -347,11 +347,19 @@ def run_score(args: argparse.Namespace) -> int:
             for n, r in zip(parsed.names, parsed.reports)
         )
 
-    def tables() -> list[Any]:
+    from .signature import for_report
+
+    # every report's signature (format with its options, metrics, system, data hash): in the JSON records and
+    # under the markdown and LaTeX tables; the text stays the reference scorer's report, byte for byte, and
+    # the CSV its tidy scores as before
+    signatures = [for_report(parsed, k, metrics) for k in range(len(parsed.names))]
+
+    def tables(signed: bool = True) -> list[Any]:
         from .report import Table
 
         rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
-        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}")]
+        sig = "\n".join(signature_notes(list(parsed.names), signatures)) if signed else ""
+        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}", signature=sig)]
 
     def rows() -> list[dict[str, Any]]:
         return [
@@ -361,7 +369,7 @@ def run_score(args: argparse.Namespace) -> int:
 
     _cli.emit(
         args,
-        text=text if text is not None else tables()[0].render("text"),
+        text=text if text is not None else tables(signed=False)[0].render("text"),
         tables=tables,
         results=[_cli.Rows(rows)],
         data=lambda: [
@@ -373,7 +381,8 @@ def run_score(args: argparse.Namespace) -> int:
                 "scores": {m: r.scores[m] for m in metrics},
             }
             | ({} if r.reference_json is None else {"reference": r.reference_json})
-            for n, r in zip(parsed.names, parsed.reports)
+            | {"signature": sig}
+            for n, r, sig in zip(parsed.names, parsed.reports, signatures)
         ],
     )
     return 0
