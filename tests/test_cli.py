@@ -231,3 +231,170 @@ def test_draws_sacrebleu_from_the_shell(tmp_path: Path, capsys: pytest.CaptureFi
     assert d["pvalue"] == r.pvalue and d["signature"] == r.signature and "draws:sacrebleu" in r.signature
     assert main(["compare", str(fa), str(fb), "--test", "permutation", "--draws", "sacrebleu"]) == 1
     assert "--draws sacrebleu is for --test bootstrap" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# metaeval: each flag reaches the library (the library is checked against numpy, scipy, nlpstats and
+# mt-metrics-eval in tests/test_metaeval*.py); the command line gives the API's result on the same files
+
+
+def _long(path: Path, values: np.ndarray, systems: list[str]) -> Path:
+    path.write_text(
+        "system\titem\tscore\n"
+        + "".join(
+            f"{s}\t{j}\t{'None' if np.isnan(v) else repr(float(v))}\n"
+            for s, row in zip(systems, values)
+            for j, v in enumerate(row, start=1)  # items 1, 2, ... as a block file numbers them
+        )
+    )
+    return path
+
+
+def _blocks(path: Path, values: np.ndarray, systems: list[str]) -> Path:
+    """mt-metrics-eval's ``SYSTEM SCORE`` lines: a block per system, one line per item in item order."""
+    path.write_text(
+        "".join(f"{s}\t{'None' if np.isnan(v) else repr(float(v))}\n" for s, row in zip(systems, values) for v in row)
+    )
+    return path
+
+
+def _metaeval_api(human: Path, metrics: dict[str, Path], *, missing: str = "error", **kw: object) -> dict:
+    from sigfast import metaeval
+
+    h = metaeval.read_scores(human)
+    tables = {k: metaeval.read_scores(p) for k, p in metrics.items()}
+    level = str(kw.get("level", "item"))
+    systems, _items, hv, mv = metaeval.align(h, tables, missing=missing, level=level)  # type: ignore[arg-type]
+    r = metaeval.evaluate(hv, mv, names=list(tables), systems=systems, **kw)  # type: ignore[arg-type]
+    return json.loads(r.to_json())
+
+
+def _metaeval_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict:
+    assert main(["metaeval", *argv, "--json"]) == 0
+    (d,) = json.loads(capsys.readouterr().out)
+    return d
+
+
+def test_metaeval_rowcol_test_and_pooled_tau_like_are_the_api(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(21)
+    systems = ["A", "B", "C", "D", "E"]
+    h = np.round(rng.normal(size=(5, 12)) * 2)  # integer human scores: ties, as MQM has them
+    human = _long(tmp_path / "human.tsv", h, systems)
+    m1 = _long(tmp_path / "m1.tsv", h + rng.normal(0, 1, h.shape), systems)
+    m2 = _long(tmp_path / "m2.tsv", h + rng.normal(0, 2, h.shape), systems)
+    kw = dict(statistic="tau_like_pooled", n_resamples=300, seed=9)
+    for test in ("perm-both-rowcol", "perm-both"):
+        argv = [str(human), str(m1), str(m2), "--test", test, "--statistic", "tau_like_pooled"]
+        got = _metaeval_cli([*argv, "-n", "300", "--seed", "9"], capsys)
+        assert got == _metaeval_api(human, {"m1": m1, "m2": m2}, test=test, **kw)
+        assert f"pairs:{test.upper()}|" in got["signature"] + "|" and "variant:item:tau_like_pooled" in got["signature"]
+    rowcol = _metaeval_cli([str(human), str(m1), str(m2), "--test", "perm-both-rowcol", "-n", "300"], capsys)
+    cells = _metaeval_cli([str(human), str(m1), str(m2), "-n", "300"], capsys)
+    assert rowcol["comparisons"][0]["pvalue"] != cells["comparisons"][0]["pvalue"]  # two schemes, not one
+
+
+def test_metaeval_help_says_which_scheme_and_statistic_is_which() -> None:
+    from sigfast.cli import build_parser
+
+    def helps(command: str) -> dict[str, str]:
+        p = build_parser(command)
+        sub = next(a for a in p._actions if a.__class__.__name__ == "_SubParsersAction").choices[command]
+        return {s: a.help or "" for a in sub._actions for s in a.option_strings}
+
+    meta = helps("metaeval")
+    assert "perm-both (" in meta["--test"] and "own coin" in meta["--test"]
+    assert "perm-both-rowcol (" in meta["--test"] and "nlpstats" in meta["--test"]
+    stat = meta["--statistic"]
+    assert "tau_like (" in stat and "mean over items" in stat
+    assert "tau_like_pooled (" in stat and "KendallLike(average_by='item')" in stat and "sum(C-D)/sum(C+D)" in stat
+    assert "(default omit: " in meta["--nan-policy"] and "omit-system (" in meta["--nan-policy"]
+    seeds = helps("seeds")["--correction"]
+    assert "multi_aso" in seeds and "1.0" in seeds and "two systems" in seeds
+
+
+def _sparse_files(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """System A is scored on one item only: a resample of items that misses it leaves A empty."""
+    rng = np.random.default_rng(5)
+    h = rng.normal(size=(6, 8))
+    h[0, 1:] = np.nan
+    systems = list("ABCDEF")
+    return (
+        _long(tmp_path / "human.tsv", h, systems),
+        _long(tmp_path / "m1.tsv", h + rng.normal(0, 0.5, h.shape), systems),
+        _long(tmp_path / "m2.tsv", h + rng.normal(0, 1.5, h.shape), systems),
+    )
+
+
+def test_metaeval_nan_policy_is_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    human, m1, m2 = _sparse_files(tmp_path)
+    base = [str(human), str(m1), str(m2), "--level", "system", "--statistic", "pearson", "--interval", "inputs"]
+    base += ["-n", "400"]
+    kw = dict(level="system", statistic="pearson", interval="inputs", n_resamples=400)
+    default = _metaeval_cli(base, capsys)
+    assert default == _metaeval_api(human, {"m1": m1, "m2": m2}, nan_policy="omit", **kw)
+    assert default["nan_policy"] == "omit" and min(default["n_valid"]) < 400  # some resamples dropped
+    keep = _metaeval_cli([*base, "--nan-policy", "omit-system"], capsys)
+    assert keep == _metaeval_api(human, {"m1": m1, "m2": m2}, nan_policy="omit-system", **kw)
+    assert keep["n_valid"] == [400, 400] and "nan:omit-system" in keep["signature"]
+    assert main(["metaeval", *base, "--nan-policy", "raise"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pass --nan-policy omit" in err, err
+    with pytest.raises(SystemExit) as e:
+        main(["metaeval", *base, "--nan-policy", "drop"])
+    assert e.value.code == 2
+
+
+def test_metaeval_unscored_cells_names_and_layouts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--missing, --level passed to align, --rename keeping the file in messages, mt-metrics-eval names."""
+    rng = np.random.default_rng(8)
+    systems = ["A", "B", "C", "D"]
+    h = rng.normal(size=(4, 6))
+    human = _long(tmp_path / "human.tsv", h, systems)
+    m = h + rng.normal(0, 0.5, h.shape)
+    m[1, 2] = np.nan  # B, item 3: scored by the human, not by the metric
+    chrf = _blocks(tmp_path / "chrF-refA.seg.score", m, systems)
+    bleu = _blocks(tmp_path / "BLEU-refA.seg.score", h + rng.normal(0, 1, h.shape), systems)
+    base = [str(human), str(chrf), str(bleu), "--interval", "none", "--test", "none"]
+    for extra in ([], ["--rename", "B=Bee"]):
+        assert main(["metaeval", *base, *extra]) == 1
+        err = capsys.readouterr().err
+        b = "Bee" if extra else "B"
+        want = f"metric 'chrF-refA' ({chrf}) has no score for system '{b}', item '3'"
+        assert err.count("\n") == 1 and want in err and "--missing omit" in err, err
+    assert main(["metaeval", *base, "--missing", "omit", "--metric-layout", "blocks", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "warning: missing='omit': 1 human-scored cell(s)" in err, err
+    (got,) = json.loads(out)
+    with pytest.warns(UserWarning, match="1 human-scored cell"):
+        want = _metaeval_api(
+            human, {"chrF-refA": chrf, "BLEU-refA": bleu}, missing="omit", interval="none", test="none"
+        )
+    assert got == want and got["metrics"] == ["chrF-refA", "BLEU-refA"]  # named as mt-metrics-eval names them
+    # a system-level table at item level is refused by align, naming the file
+    sys_file = tmp_path / "COMET.tsv"
+    sys_file.write_text("".join(f"{s}\t{float(v)!r}\n" for s, v in zip(systems, np.nanmean(m, 1))))
+    assert main(["metaeval", str(human), str(sys_file), "--interval", "none", "--test", "none"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{sys_file} holds one score per system" in err and "--level system" in err, err
+    # --lp and --gold belong to a test-set folder
+    assert main(["metaeval", *base, "--lp", "de-en"]) == 1
+    assert "is a file" in capsys.readouterr().err
+
+
+def test_seeds_deepsig_correction_is_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`seeds --correction deepsig` is compare_seeds(correction="deepsig") (checked against deepsig 1.2.8's
+    multi_aso in tests/test_seeds*.py): with two systems the level is 1.0, every eps_min 1, with a warning."""
+    from sigfast.seeds import compare_seeds
+
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(0.7, 0.02, 8), rng.normal(0.72, 0.02, 8)
+    fa, fb = _write(tmp_path / "a.txt", a), _write(tmp_path / "b.txt", b)
+    argv = ["seeds", f"A={fa}", f"B={fb}", "--correction", "deepsig", "-n", "200", "--json"]
+    assert main(argv) == 0
+    (got,) = json.loads(capsys.readouterr().out)
+    read = {k: np.loadtxt(p) for k, p in (("A", fa), ("B", fb))}
+    want = json.loads(json.dumps(compare_seeds(read, correction="deepsig", n_resamples=200).to_dict()))
+    assert got == want
+    assert got["adjusted_confidence_level"] == 1.0 and any("multi_aso" in w for w in got["warnings"])

@@ -613,6 +613,7 @@ def test_read_system_and_segment_score_files(tmp_path) -> None:
         name, score = line.split()
         ref.setdefault(name, []).append(float(score) if score != "None" else math.nan)
     assert t.items == ("1", "2", "3") and not t.is_system_level
+    assert t.name == "BLEU-refA" and sys_t.name == ""  # the metric an mt-metrics-eval file name names
     np.testing.assert_array_equal(t.values, np.array([ref["A"], ref["B"]]))
     # a .seg.score file with one line per system is still segment-level; a .sys.score with blocks is refused
     assert not metaeval.read_scores(_w(tmp_path, "X-refA.seg.score", "A 1\nB 2\n")).is_system_level

@@ -382,3 +382,43 @@ def test_readme_metaeval_example(capsys: pytest.CaptureFixture[str], monkeypatch
     out = capsys.readouterr().out
     shown = block.group(2).strip().splitlines()
     assert out.strip().splitlines()[: len(shown)] == shown
+
+
+def test_cli_reads_an_mtme_test_set_folder(mtme_layout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """HUMAN a test-set folder: `--lp`, `--gold`, `-m` picking its metrics, `--level system` reading the
+    .sys.score files; the correlations and p-values are read_mtme + align + evaluate's, the correlations
+    scipy's on the files' numbers."""
+    import json
+
+    from sigfast.cli import main
+
+    def cli(*extra: str) -> dict:
+        argv = ["metaeval", str(mtme_layout), "--lp", "de-en", "--gold", "wmt-z", *extra, "--json"]
+        assert main(argv) == 0
+        (d,) = json.loads(capsys.readouterr().out)
+        return d
+
+    got = cli("-m", "sentBLEU", "-m", "chrF-refA", "--statistic", "pearson", "--interval", "none", "-n", "100")
+    d = metaeval.read_mtme(mtme_layout, lp="de-en", human="wmt-z", level="seg", metrics=["sentBLEU", "chrF-refA"])
+    systems, _items, h, m = metaeval.align(d.human, d.metrics, level="item")
+    want = metaeval.evaluate(
+        h, m, names=list(d.metrics), systems=systems, statistic="pearson", interval="none", n_resamples=100
+    )
+    assert got == json.loads(want.to_json())
+    assert got["metrics"] == ["chrF-refA", "sentBLEU-refA"] and len(got["systems"]) == 19
+    k = got["metrics"].index("sentBLEU-refA")
+    per_item = []  # item level: scipy's r on each item with two scored systems and no constant vector, averaged
+    for j in range(h.shape[1]):
+        x, y = m[k][np.isfinite(h[:, j]), j], h[np.isfinite(h[:, j]), j]
+        if len(y) >= 2 and np.ptp(x) > 0 and np.ptp(y) > 0:
+            per_item.append(scipy_stats.pearsonr(x, y)[0])
+    row = next(r for r in got["ranking"] if r["metric"] == "sentBLEU-refA")
+    assert row["correlation"] == pytest.approx(np.mean(per_item), abs=1e-12)
+    # system level reads the .sys.score files: COMET against the organisers' system scores
+    sys_got = cli("--level", "system", "--statistic", "pearson", "--interval", "none", "--test", "none")
+    s = metaeval.read_mtme(mtme_layout, level="sys")
+    _systems, _items, h, m = metaeval.align(s.human, s.metrics, level="system")
+    assert sys_got["metrics"] == ["COMET-refA"]
+    assert sys_got["ranking"][0]["correlation"] == pytest.approx(
+        scipy_stats.pearsonr(m[0, :, 0], h[:, 0])[0], abs=1e-12
+    )

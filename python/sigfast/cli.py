@@ -149,7 +149,7 @@ class Flag(NamedTuple):
 _BOOT_VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
 _MCNEMAR_VARIANTS = ("mid-p", "exact", "asymptotic", "asymptotic-nocc")
 _PAIRED_TESTS = ("bootstrap", "permutation", "exact", "mcnemar", "sign", "wilcoxon", "ttest")
-_META_TESTS = ("perm-systems", "perm-inputs", "perm-both", "williams", "none")
+_META_TESTS = ("perm-systems", "perm-inputs", "perm-both", "perm-both-rowcol", "williams", "none")
 _CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by", "none")
 _OUTPUT_STYLES = ("json", "csv", "markdown", "latex")
 
@@ -270,6 +270,13 @@ _flags = [
         choices=_CORRECTIONS + ("deepsig",),
     ),
     Flag(("--raw-p",), "report c/B instead of (c+1)/(B+1)", action="store_true", default=False),
+    Flag(
+        ("--nan-policy",),
+        "a resample on which the statistic is undefined (a constant resampled score; at system level, a system "
+        "left with no scored item)",
+        default="raise",
+        choices=("raise", "omit", "omit-system"),
+    ),
     # ---- how it runs
     Flag(("--threads",), "threads (default: all cores)", type=count("--threads", 1024)),
     Flag(
@@ -455,18 +462,49 @@ _flags = [
     Flag(("--hyps",), "system output files (PATH or NAME=PATH), scored against --ref", nargs="+", metavar="FILE"),
     Flag(("--rename",), "rename a system in every table (repeatable)", action="append", metavar="OLD=NEW"),
     Flag(("--system",), "a system to use (repeatable; default: those in every table)", action="append", metavar="NAME"),
-    Flag(("--layout",), "human file layout", default="auto", choices=("auto", "long", "wide")),
+    Flag(
+        ("--layout",),
+        "human file layout: long (system item score rows), wide (a row per system, a column per item), blocks "
+        "('system score' lines: one per system, or a block per system in item order, as mt-metrics-eval's files)",
+        default="auto",
+        choices=("auto", "long", "wide", "blocks"),
+    ),
     Flag(("--score-column",), "human score column (long files with a header)", metavar="NAME"),
-    Flag(("--metric-layout",), "metric file layout", default="auto", choices=("auto", "long", "wide")),
+    Flag(
+        ("--metric-layout",),
+        "metric file layout (as --layout)",
+        default="auto",
+        choices=("auto", "long", "wide", "blocks"),
+    ),
     Flag(("--metric-score-column",), "metric score column (long files with a header)", metavar="NAME"),
     Flag(("--level",), "correlation level", default="item", choices=("system", "global", "item", "system_grouped")),
     Flag(
         ("--statistic",),
-        "correlation statistic: pearson, spearman, kendall_b, kendall_c, tau_like, pairwise_accuracy, acc_eq",
+        "correlation statistic: pearson, spearman, kendall_b, kendall_c, tau_like (grouped levels: the mean over "
+        "items of each item's tau-like), tau_like_pooled (WMT's DARR tau-like: all items' pairs pooled, "
+        "sum(C-D)/sum(C+D), as mt-metrics-eval's KendallLike(average_by='item')), pairwise_accuracy, acc_eq",
         default="kendall_b",
     ),
     Flag(("--threshold",), "tau_like: human difference that makes a pair (WMT DA: 25)", type=number),
     Flag(("--epsilon",), "acc_eq: fixed tie threshold (default: tie calibration)", type=number),
+    Flag(
+        ("--missing",),
+        "a cell the human table scores and a metric does not: error (naming the metric, its file, the system and "
+        "the item) or omit (leave the cell out for every metric, with a warning)",
+        default="error",
+        choices=("error", "omit"),
+    ),
+    Flag(
+        ("--lp",),
+        "HUMAN as an mt-metrics-eval test-set folder: the language pair (e.g. de-en), where it holds several",
+        metavar="SRC-TGT",
+    ),
+    Flag(
+        ("--gold",),
+        "HUMAN as an mt-metrics-eval test-set folder: the human scores human-scores/LP.NAME.LEVEL.score (e.g. mqm, "
+        "wmt-z), where there are several",
+        metavar="NAME",
+    ),
     Flag(
         ("--interval",),
         "bootstrap intervals resampling systems, inputs, both, or none",
@@ -497,7 +535,9 @@ CHOICES: dict[str, dict[str, str]] = {
         "ttest": "paired t-test on per-item values",
         "perm-systems": "permutation over systems",
         "perm-inputs": "permutation over inputs",
-        "perm-both": "permutation over systems and inputs",
+        "perm-both": "permutation over systems and inputs, each (system, input) cell on its own coin, as Deutsch "
+        "et al.'s code",
+        "perm-both-rowcol": "permutation of whole systems, then of whole inputs, as nlpstats' PERM-BOTH",
         "williams": "Williams' test",
         "none": "no test",
     },
@@ -512,7 +552,15 @@ CHOICES: dict[str, dict[str, str]] = {
         "asymptotic": "McNemar: chi-square with continuity correction",
         "asymptotic-nocc": "McNemar: chi-square without continuity correction",
     },
-    "correction": {"deepsig": "deepsig 1.2.8's formula"},
+    "correction": {
+        "deepsig": "deepsig 1.2.8's multi_aso: level + (1 - level)/m for every m, so with two systems the level "
+        "is 1.0 and every eps_min is 1, with a warning",
+    },
+    "nan_policy": {
+        "raise": "stop with an error",
+        "omit": "drop the resample and report how many were kept",
+        "omit-system": "system level: drop the system left with no scored item and keep the resample",
+    },
 }
 
 
@@ -943,10 +991,15 @@ COMMANDS: tuple[Command, ...] = (
         "sigfast.metaeval_cli:run_metaeval",
         "correlate metrics with human scores, with intervals and pairwise metric tests",
         "Meta-evaluate metrics: correlations with human scores at system, global, item or system-grouped level; "
-        "BOOT-SYSTEMS/INPUTS/BOTH intervals; PERM-SYSTEMS/INPUTS/BOTH or Williams tests of every pair of metrics "
-        "with a multiple-testing correction; WMT-style clusters. Score files hold 'system item score' rows "
-        "(TSV/CSV, a header may name the columns) or one row per system.",
-        (Arg("human", "human score file"), Arg("metrics", "metric score files", "*")),
+        "BOOT-SYSTEMS/INPUTS/BOTH intervals; PERM-SYSTEMS/INPUTS/BOTH (cell-wise, or rows then columns as "
+        "nlpstats) or Williams tests of every pair of metrics with a multiple-testing correction; WMT-style "
+        "clusters. Score files hold 'system item score' rows (TSV/CSV, a header may name the columns), one row per "
+        "system, or 'system score' lines (WMT's and mt-metrics-eval's files); HUMAN may be an mt-metrics-eval "
+        "test-set folder (human-scores/, metric-scores/), whose metrics are then compared.",
+        (
+            Arg("human", "human score file, or an mt-metrics-eval test-set folder (see --lp, --gold)"),
+            Arg("metrics", "metric score files", "*"),
+        ),
         (
             "name",
             "ref",
@@ -954,7 +1007,8 @@ COMMANDS: tuple[Command, ...] = (
             Use(
                 "metric",
                 help="segment metric scored on --hyps (repeatable; default bleu and chrf): bleu (sentence BLEU), "
-                "chrf, chrf++",
+                "chrf, chrf++; without --hyps, with a test-set folder as HUMAN: the folder's metrics compared "
+                "(chrF keeps every reference's chrF-REF, chrF-refA one; default all)",
             ),
             "rename",
             "system",
@@ -962,6 +1016,9 @@ COMMANDS: tuple[Command, ...] = (
             "score_column",
             "metric_layout",
             "metric_score_column",
+            "lp",
+            "gold",
+            "missing",
             "level",
             "statistic",
             "threshold",
@@ -982,6 +1039,7 @@ COMMANDS: tuple[Command, ...] = (
             "confidence",
             Use("alternative", choices=("two-sided", "greater")),
             "raw_p",
+            Use("nan_policy", default="omit", why="metaeval has always dropped undefined resamples, and counts them"),
             Use("correction", choices=_CORRECTIONS),
             "alpha",
             "threads",

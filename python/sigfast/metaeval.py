@@ -232,6 +232,13 @@ def _mtme_level(name: str) -> str | None:
     return toks[-2]
 
 
+def _mtme_name(path: str) -> str:
+    """The name an mt-metrics-eval score file gives its scores: ``chrF-refA`` for
+    ``chrF-refA.seg.score``, ``de-en.mqm`` for ``de-en.mqm.seg.score`` (``.gz`` too)."""
+    base = os.path.basename(path)
+    return (base[:-3] if base.endswith(".gz") else base).rsplit(".", 2)[0]
+
+
 def read_scores(
     path: str | os.PathLike[str],
     *,
@@ -261,7 +268,9 @@ def read_scores(
 
     ``auto`` tells them apart by the header and the number of fields. Missing
     scores: empty, ``None``, ``NaN``, ``NA``, ``-``. System names are mapped
-    through ``aliases`` (default :data:`WMT_ALIASES`).
+    through ``aliases`` (default :data:`WMT_ALIASES`). A file named as
+    mt-metrics-eval names them (``METRIC-REF.LEVEL.score``) names its table
+    ``METRIC-REF`` (:attr:`ScoreTable.name`).
     """
     from .formats._base import read_text
 
@@ -306,7 +315,8 @@ def read_scores(
         else:
             layout = "wide"
     if layout == "blocks":
-        return _read_blocks(rows, linenos, name, alias, mtme)
+        t = _read_blocks(rows, linenos, name, alias, mtme)
+        return replace(t, name=_mtme_name(name)) if mtme else t
     if layout == "system":
         return _read_system_rows(rows, linenos, name, alias, score_column)
     if layout == "long":

@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from . import _cli
@@ -29,20 +31,48 @@ def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
-def _renamed(systems: tuple[str, ...], rename: dict[str, str], what: str) -> tuple[str, ...]:
-    """``systems`` after ``--rename``: a new name that is already another system's is an error."""
+def _renamed(table: Any, rename: dict[str, str], what: str) -> Any:
+    """``table`` (a :class:`~sigfast.metaeval.ScoreTable`) after ``--rename``, keeping its file name for
+    error messages: a new name that is already another system's is an error."""
     from .exceptions import InputError
 
-    new = tuple(rename.get(s, s) for s in systems)
+    if not rename:
+        return table
     seen: dict[str, str] = {}
-    for old, n in zip(systems, new):
+    for old in table.systems:
+        n = rename.get(old, old)
         if n in seen:
             raise InputError(
                 f"--rename: {what} would have two systems named {n!r} ({seen[n]!r} and {old!r}); rename onto a "
                 "name no other system has"
             )
         seen[n] = old
-    return new
+    return table.renamed(rename)
+
+
+#: the Python keyword a library message suggests -> the flag that sets it here
+_FLAG_OF = {
+    "missing='omit'": "--missing omit",
+    "nan_policy='omit'": "--nan-policy omit",
+    "with human=": "with --gold NAME",
+    "with lp=": "with --lp",
+}
+
+
+@contextlib.contextmanager
+def _as_flags() -> Iterator[None]:
+    """Errors that suggest a keyword argument (``pass missing='omit'``) name the flag instead."""
+    from .exceptions import InputError
+
+    try:
+        yield
+    except InputError as e:
+        msg = str(e)
+        if not any(k in msg for k in _FLAG_OF):
+            raise
+        for k, flag in _FLAG_OF.items():
+            msg = msg.replace(k, flag)
+        raise InputError(msg) from None
 
 
 def _system_of(name: str, systems: tuple[str, ...]) -> str:
@@ -56,10 +86,44 @@ def _system_of(name: str, systems: tuple[str, ...]) -> str:
     return hits[0] if len(hits) == 1 else name
 
 
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _read_human(args: argparse.Namespace, metric_names: list[str] | None) -> tuple[Any, dict[str, Any]]:
+    """The human table, and the metric tables of an mt-metrics-eval test set when HUMAN is one."""
+    from .exceptions import InputError
+    from .metaeval import read_mtme, read_scores
+
+    if not os.path.isdir(args.human):
+        given = [f for f, v in (("--lp", args.lp), ("--gold", args.gold)) if v is not None]
+        if given:
+            raise InputError(
+                f"{' and '.join(given)} name{'s' if len(given) == 1 else ''} the scores of an mt-metrics-eval "
+                f"test-set folder, but HUMAN {args.human} is a file"
+            )
+        return read_scores(args.human, layout=args.layout, score_column=args.score_column), {}
+    given = [f for f, v in (("--layout", args.layout != "auto"), ("--score-column", args.score_column)) if v]
+    if given:
+        raise InputError(
+            f"{' and '.join(given)}: HUMAN {args.human} is an mt-metrics-eval test-set folder, whose files are "
+            "read as mt-metrics-eval writes them; drop the flag"
+        )
+    with _as_flags():
+        d = read_mtme(
+            args.human,
+            lp=args.lp,
+            human=args.gold,
+            level="sys" if args.level == "system" else "seg",
+            metrics=metric_names,
+        )
+    return d.human, dict(d.metrics)
+
+
 def run_metaeval(args: argparse.Namespace) -> int:
     """Run ``sigfast metaeval`` with parsed arguments; returns the exit status."""
     from .exceptions import InputError
-    from .metaeval import ScoreTable, align, evaluate, read_scores, segment_scores
+    from .metaeval import align, evaluate, read_scores, segment_scores
 
     _cli.precheck(args, plots=("plot",))
 
@@ -70,18 +134,18 @@ def run_metaeval(args: argparse.Namespace) -> int:
         raise InputError(f"--name {dup} given twice; every metric needs its own name")
     if len(names) > len(args.metrics):
         raise InputError(f"{len(names)} --name for {len(args.metrics)} metric score file(s); give one per file")
-    human = read_scores(args.human, layout=args.layout, score_column=args.score_column)
-    if rename:
-        human = ScoreTable(_renamed(human.systems, rename, f"the human table {args.human}"), human.items, human.values)
-    tables: dict[str, ScoreTable] = {}
+    # -m picks the test set's metrics when it does not name the metrics scored on --hyps
+    human, tables = _read_human(args, None if args.hyps else args.metric)
+    human = _renamed(human, rename, f"the human table {human.source or args.human}")
+    tables = {k: _renamed(t, rename, f"the metric table {t.source or k}") for k, t in tables.items()}
     for k, path in enumerate(args.metrics):
-        name = names[k] if k < len(names) else os.path.splitext(os.path.basename(path))[0]
+        t = read_scores(path, layout=args.metric_layout, score_column=args.metric_score_column)
+        name = names[k] if k < len(names) else (t.name or _stem(path))
         if name in tables:
             raise InputError(
-                f"two metric score files are named {name!r} ({path} and an earlier one); name them with --name"
+                f"two metric score tables are named {name!r} ({path} and an earlier one); name them with --name"
             )
-        t = read_scores(path, layout=args.metric_layout, score_column=args.metric_score_column)
-        tables[name] = ScoreTable(_renamed(t.systems, rename, f"the metric table {path}"), t.items, t.values)
+        tables[name] = _renamed(t, rename, f"the metric table {path}")
     if args.hyps:
         if not args.ref:
             raise InputError("--hyps needs --ref (reference files line-aligned with the outputs)")
@@ -108,34 +172,44 @@ def run_metaeval(args: argparse.Namespace) -> int:
             if label in tables:
                 raise InputError(f"metric {label!r} given twice (-m {m}, or a score file of that name)")
             tables[label] = segment_scores(args.ref, hyps, metric=m)
+    elif args.metric and not os.path.isdir(args.human):
+        raise InputError(
+            "--metric names the metrics scored on --hyps (with --ref) or kept from a test-set folder given as "
+            "HUMAN; a metric score file is named by its file name or --name"
+        )
     if not tables:
         raise InputError("no metrics: give METRIC score files and/or --refs with --hyps")
-    systems, _items, h, m = align(human, tables, systems=args.system or None)
+    with _as_flags():
+        systems, _items, h, m = align(
+            human, tables, systems=args.system or None, missing=args.missing, level=args.level
+        )
     params: dict[str, Any] = {}
     if args.threshold is not None:
         params["threshold"] = args.threshold
     if args.epsilon is not None:
         params["epsilon"] = args.epsilon
-    result = evaluate(
-        h,
-        m,
-        names=list(tables),
-        systems=systems,
-        level=args.level,
-        statistic=args.statistic,
-        interval=args.interval,
-        test=args.test,
-        n_resamples=args.resamples,
-        seed=args.seed,
-        confidence_level=args.confidence,
-        alternative=args.alternative or "two-sided",
-        pvalue="raw" if args.raw_p else "plus_one",
-        correction=args.correction,
-        alpha=args.alpha,
-        n_threads=args.threads,
-        progress=args.progress,
-        **params,
-    )
+    with _as_flags():
+        result = evaluate(
+            h,
+            m,
+            names=list(tables),
+            systems=systems,
+            level=args.level,
+            statistic=args.statistic,
+            interval=args.interval,
+            test=args.test,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            confidence_level=args.confidence,
+            alternative=args.alternative or "two-sided",
+            pvalue="raw" if args.raw_p else "plus_one",
+            correction=args.correction,
+            alpha=args.alpha,
+            nan_policy=args.nan_policy,
+            n_threads=args.threads,
+            progress=args.progress,
+            **params,
+        )
     if args.plot:
         result.plot(args.plot)
     _cli.emit(args, render=result.format, results=[result])
