@@ -347,18 +347,19 @@ def run_score(args: argparse.Namespace) -> int:
             for n, r in zip(parsed.names, parsed.reports)
         )
 
-    from .signature import for_report
+    def signatures() -> list[str]:
+        """Every report's signature (format with its options, metrics, system, data hash): in the JSON records
+        and under the markdown and LaTeX tables; the text stays the reference scorer's report, byte for byte
+        (and imports no signature code), and the CSV its tidy scores as before."""
+        from .signature import for_report
 
-    # every report's signature (format with its options, metrics, system, data hash): in the JSON records and
-    # under the markdown and LaTeX tables; the text stays the reference scorer's report, byte for byte, and
-    # the CSV its tidy scores as before
-    signatures = [for_report(parsed, k, metrics) for k in range(len(parsed.names))]
+        return [for_report(parsed, k, metrics) for k in range(len(parsed.names))]
 
     def tables(signed: bool = True) -> list[Any]:
         from .report import Table
 
         rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
-        sig = "\n".join(signature_notes(list(parsed.names), signatures)) if signed else ""
+        sig = "\n".join(signature_notes(list(parsed.names), signatures())) if signed else ""
         return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}", signature=sig)]
 
     def rows() -> list[dict[str, Any]]:
@@ -382,7 +383,7 @@ def run_score(args: argparse.Namespace) -> int:
             }
             | ({} if r.reference_json is None else {"reference": r.reference_json})
             | {"signature": sig}
-            for n, r, sig in zip(parsed.names, parsed.reports, signatures)
+            for n, r, sig in zip(parsed.names, parsed.reports, signatures())
         ],
     )
     return 0

@@ -110,7 +110,7 @@ def deprecated_alias(style: str, name: str) -> Any:
 class Result:
     """The shape every result shares (a mixin of frozen dataclasses): one protocol for every output.
 
-    The output methods live here and nowhere else: :meth:`to_dict`, :meth:`to_json`, :meth:`rows`'
+    The output methods live here and nowhere else: :meth:`to_dict`, :meth:`to_json`, :meth:`rows` as
     :meth:`to_frame` and :meth:`to_csv`, :meth:`format` (``"text"``, ``"markdown"``, ``"latex"``,
     ``"csv"``, ``"json"``) and ``str()`` (the text without its last line break). A result class
     says what differs as data, and fills in the hooks:
@@ -126,6 +126,7 @@ class Result:
       where a field is already named ``rows``.)
     - ``tables()``: the :class:`sigfast.report.Table` list that text, markdown and LaTeX show
       (title, notes, signature, LaTeX header and rule rows are table data). Default: :meth:`rows`.
+      It may take the options as keywords too (``pairwise.tables(band=...)``: :meth:`with_options`).
     - ``_text()``: the readable text block, where it is more than the tables as text.
     - ``_report(style)``: text, markdown and LaTeX of a report that is more than tables (prose and
       tables interleaved: the error analyses of :mod:`sigfast.analysis`).
