@@ -347,11 +347,20 @@ def run_score(args: argparse.Namespace) -> int:
             for n, r in zip(parsed.names, parsed.reports)
         )
 
-    def tables() -> list[Any]:
+    def signatures() -> list[str]:
+        """Every report's signature (format with its options, metrics, system, data hash): in the JSON records
+        and under the markdown and LaTeX tables; the text stays the reference scorer's report, byte for byte
+        (and imports no signature code), and the CSV its tidy scores as before."""
+        from .signature import for_report
+
+        return [for_report(parsed, k, metrics) for k in range(len(parsed.names))]
+
+    def tables(signed: bool = True) -> list[Any]:
         from .report import Table
 
         rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
-        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}")]
+        sig = "\n".join(signature_notes(list(parsed.names), signatures())) if signed else ""
+        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}", signature=sig)]
 
     def rows() -> list[dict[str, Any]]:
         return [
@@ -361,7 +370,7 @@ def run_score(args: argparse.Namespace) -> int:
 
     _cli.emit(
         args,
-        text=text if text is not None else tables()[0].render("text"),
+        text=text if text is not None else tables(signed=False)[0].render("text"),
         tables=tables,
         results=[_cli.Rows(rows)],
         data=lambda: [
@@ -373,7 +382,8 @@ def run_score(args: argparse.Namespace) -> int:
                 "scores": {m: r.scores[m] for m in metrics},
             }
             | ({} if r.reference_json is None else {"reference": r.reference_json})
-            for n, r in zip(parsed.names, parsed.reports)
+            | {"signature": sig}
+            for n, r, sig in zip(parsed.names, parsed.reports, signatures())
         ],
     )
     return 0
@@ -598,8 +608,8 @@ def run_pairwise(args: argparse.Namespace) -> int:
 
     _cli.emit(
         args,
-        text="\n".join(r.report(**th) for r in results),
-        tables=lambda: [t for r in results for t in r.tables(**th)],
+        text="\n".join(r.format("text", **th) for r in results),
+        tables=lambda: [t for r in results for t in r.with_options(**th).tables()],
         data=data,
         results=results,
     )
@@ -658,7 +668,7 @@ def run_seeds(args: argparse.Namespace) -> int:
         n_threads=args.threads,
         progress=args.progress,
     )
-    _cli.emit(args, render=res.render, results=[res])
+    _cli.emit(args, render=res.format, results=[res])
     return 0
 
 

@@ -45,7 +45,7 @@ from ._api import checked_keywords
 from .clusters import Clusters, cluster_se
 from .exceptions import InputError
 from .metrics import Metric
-from .results import ConfidenceInterval, Result
+from .results import ConfidenceInterval, Key, Result
 
 __all__ = ["Leaderboard", "StandardErrorResult", "leaderboard", "standard_error"]
 
@@ -297,7 +297,12 @@ class Leaderboard(Result):
     signature: str = ""
     warnings: tuple[str, ...] = ()
 
-    _hidden = ("distribution", "samples", "pairwise", "delta", "pair_se", "pvalues", "adjusted")
+    _keys = (
+        *("systems", "metric", "higher_is_better", "n_items", "n_clusters", "cluster_field", "confidence_level"),
+        *("pairs", "correction", "alpha", "n_resamples", "seed", "method", "models"),
+        Key("groups", "significance_groups"),
+        *("warnings", "signature"),
+    )
 
     @property
     def design_effects(self) -> np.ndarray | None:
@@ -392,29 +397,9 @@ class Leaderboard(Result):
                 )
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {
-            "systems": list(self.systems),
-            "metric": self.metric,
-            "higher_is_better": self.higher_is_better,
-            "n_items": self.n_items,
-            "n_clusters": self.n_clusters,
-            "cluster_field": self.cluster_field,
-            "confidence_level": self.confidence_level,
-            "pairs": self.pairs,
-            "correction": self.correction,
-            "alpha": self.alpha,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "method": self.method,
-            "models": [{k: v for k, v in r.items() if k != "signature"} for r in self.rows()],
-            "groups": self.significance_groups(),
-            "warnings": list(self.warnings),
-            "signature": self.signature,
-        }
-        from .results import _plain
-
-        return _plain(out)
+    def models(self) -> list[dict[str, Any]]:
+        """:meth:`rows` without the signature (the ``models`` of :meth:`to_dict`)."""
+        return [{k: v for k, v in r.items() if k != "signature"} for r in self.rows()]
 
     def tables(self) -> list[Any]:
         from .report import Table
@@ -608,6 +593,7 @@ def leaderboard(
         conf=cl,
         correction=f"{correction}@{alpha:g}" if pairs != "none" else None,
         pairs=pairs,
+        groups="strict" if groups == "strict" and pairs != "none" else None,  # the default is not signed
     )
     return Leaderboard(
         systems=tuple(stats.systems),

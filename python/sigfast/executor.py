@@ -1756,28 +1756,85 @@ def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[A
 # unpaired resampling: ASO's bootstrap of each system's scores over random seeds
 
 
-def run_aso(
-    arrays: list[np.ndarray],
-    names: list[str],
-    pairs: list[tuple[int, int]],
-    dt: float,
-    seed: int,
-    n_resamples: int,
-    n_threads: int | None,
-    keep: bool,
-    progress: Any,
-    stream: int = DEFAULT_STREAM,
-) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+@dataclass(frozen=True)
+class AsoRequest:
+    """Everything that decides ASO's bootstrap (:mod:`sigfast.seeds`), validated once (:meth:`of`), as
+    :class:`Request` is for the paired tests: the systems' scores (one per random seed) with their
+    names, the pairs compared, the quantile-grid step ``dt``, B, seed, threads and the stream version; ``keep`` keeps
+    every resample's violation ratios. (A request of its own: ASO resamples each system's seeds
+    apart, unpaired, so none of :class:`Request`'s statistics, metric or paired schemes apply.)"""
+
+    arrays: tuple[np.ndarray, ...]
+    names: tuple[str, ...]
+    pairs: tuple[tuple[int, int], ...]
+    dt: float
+    n_resamples: int
+    seed: int
+    n_threads: int
+    keep: bool = False
+    #: the random stream version (:func:`check_stream`)
+    stream: int = DEFAULT_STREAM
+
+    @classmethod
+    def of(
+        cls,
+        arrays: Sequence[np.ndarray],
+        names: Sequence[str],
+        pairs: Sequence[tuple[int, int]],
+        *,
+        dt: Any,
+        n_resamples: Any,
+        seed: Any,
+        n_threads: Any = None,
+        keep: bool = False,
+        stream: Any = None,
+    ) -> AsoRequest:
+        """The request with each setting checked (the scores are checked by :mod:`sigfast.seeds`)."""
+        try:
+            step = float(dt)
+        except (TypeError, ValueError):
+            raise InputError(f"dt must be a number, got {dt!r}") from None
+        if not 0.0 < step < 1.0:
+            raise InputError(f"dt must be in (0, 1), got {dt!r}")
+        if len(names) != len(arrays):
+            raise InputError(f"{len(arrays)} systems but {len(names)} names")
+        if any(not (0 <= i < len(arrays) and 0 <= j < len(arrays) and i != j) for i, j in pairs):
+            raise InputError(f"pairs must name two different systems among {len(arrays)}, got {list(pairs)}")
+        return cls(
+            arrays=tuple(arrays),
+            names=tuple(str(n) for n in names),
+            pairs=tuple((int(i), int(j)) for i, j in pairs),
+            dt=step,
+            n_resamples=check_resamples(n_resamples),
+            seed=check_seed(seed),
+            n_threads=check_threads(n_threads),
+            keep=bool(keep),
+            stream=check_stream(stream),
+        )
+
+    @property
+    def grid_points(self) -> int:
+        """Points of the quantile grid the violation ratio is integrated on."""
+        return len(_native.aso_grid(self.dt))
+
+
+def run_aso(req: AsoRequest, progress: Any = None) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
     """ASO's bootstrap (:mod:`sigfast.seeds`): every system's scores resampled on its own stream,
     the violation ratio of each pair per resample, summarised in Rust (mean and sd; all of them
-    when ``keep``). Validated here like every request (B, seed, threads, stream version)."""
-    B = check_resamples(n_resamples)
-    seed = check_seed(seed)
-    threads = check_threads(n_threads)
-    grid = len(_native.aso_grid(dt))
-    work = float(B) * (grid * (len(arrays) + len(pairs)) + sum(a.size for a in arrays)) * 20.0
+    when ``req.keep``)."""
+    B = req.n_resamples
+    work = float(B) * (req.grid_points * (len(req.arrays) + len(req.pairs)) + sum(a.size for a in req.arrays)) * 20.0
     cb = _resolve_progress(progress, B, work, "ASO bootstrap")
     vr, _count, mean, sd, samples = _native.aso_bootstrap(
-        arrays, names, pairs, dt, seed, B, threads, keep, cb, stream=check_stream(stream)
+        list(req.arrays),
+        list(req.names),
+        list(req.pairs),
+        req.dt,
+        req.seed,
+        B,
+        req.n_threads,
+        req.keep,
+        cb,
+        stream=req.stream,
     )
     return list(vr), list(mean), list(sd), samples

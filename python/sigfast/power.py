@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from . import _native
 from ._api import checked_keywords
-from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcnemar
+from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _ndtri, mcnemar
 from .exceptions import InputError
 from .results import Result
 
@@ -89,21 +89,15 @@ class SampleSizeResult(Result):
             data=d.get("data"),
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "details"}
-        out["details"] = {k: _json_value(v) for k, v in self.details.items()}
-        out["signature"] = self.signature
-        return out
-
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per evaluated test size: (n, estimated power) with the search's settings."""
         base = {k: v for k, v in self.to_dict().items() if k not in ("curve", "details", "n", "power")}
         return [{"n_items": int(size), "power": float(pw), "chosen": size == self.n, **base} for size, pw in self.curve]
 
     def _text(self) -> str:
-        return f"{self}\n  {self.signature}\n"
+        return f"{self._summary()}\n  {self.signature}\n"
 
-    def __str__(self) -> str:
+    def _summary(self) -> str:
         if self.n is None and self.gain == 0 and not self.curve:
             return (
                 f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} is reached at no test size: "
@@ -628,6 +622,9 @@ class BenchmarkPower(Result):
             alpha=self.alpha,
             power=self.power,
             items=self.n_items,
+            # items_needed answers for a given difference (its input); minimum_detectable_difference
+            # computes it from the items
+            difference=self.difference if self.question == "items_needed" else None,
             cluster_size=self.cluster_size,
             icc=self.icc,
             correlation=self.correlation,

@@ -26,7 +26,7 @@ they share, printed once, and what each row adds.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -296,6 +296,28 @@ def shared(signatures: Any) -> tuple[str, list[str]]:
     return unparse(common), rest
 
 
+def for_report(parsed: Any, system: int, metrics: Sequence[str]) -> str:
+    """The signature of a reference scorer's report (``sigfast score``): the format with every option,
+    the metrics reported, the system, its item count and a hash of the per-item statistics and the
+    scores the report rests on."""
+    r = parsed.reports[system]
+    provenance: dict[str, Any] = {
+        "format": parsed.format,
+        "options": {o.name: parsed.options.get(o.name, o.default) for o in parsed.spec.options},
+    }
+    if isinstance(parsed.gold_input, (list, tuple)):
+        provenance["gold_files"] = len(parsed.gold_input)
+    first = r.stats.get(r.default_metric) or next(iter(r.stats.values()), None)
+    return build(
+        "score",
+        metric=list(metrics),
+        format=format_part(provenance),
+        systems=[parsed.names[system]],
+        items=None if first is None else int(first.values.shape[0]),
+        data=[{m: r.scores[m] for m in metrics}, {k: v.values for k, v in r.stats.items()}],
+    )
+
+
 def for_request(req: Any, test: str, **fields: Any) -> str:
     """The signature of the result of an executor request (:class:`sigfast.executor.Request`):
     every setting of the request that can change the numbers, and ``fields`` the run adds
@@ -316,6 +338,7 @@ def for_request(req: Any, test: str, **fields: Any) -> str:
             correction=f"{req.correction}@{req.alpha:g}",
             p=req.pvalue,
             mode=req.mode,
+            groups="strict" if getattr(req, "groups", "boundaries") == "strict" else None,  # default: unsigned
         )
     if req.nan_policy != "raise":
         f["nan"] = req.nan_policy

@@ -16,7 +16,6 @@ agree on the others (BK's in-domain vs. out-of-domain columns of Table 1).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,10 +27,10 @@ from .._backends import run_tasks
 from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
-from ..results import Result
+from ..results import Key, Result, option
 from ..signature import hash_data
 from ..stats import Statistics
-from ._common import check_int, input_fields, pairwise_task, plain, progress_cb, rng, sub_seed, with_signature
+from ._common import check_int, input_fields, pairwise_task, progress_cb, rng, sub_seed, with_signature
 
 __all__ = ["DEFAULT_BANDS", "CalibrationResult", "calibration", "domains_from_item_ids"]
 
@@ -88,6 +87,15 @@ class CalibrationResult(Result):
     provenance: Mapping[str, Any] = field(default_factory=dict)
     #: The random stream version of the bootstraps.
     stream_version: int = 0
+    #: Output option: put every test's p-value and difference (``pvalues``, ``deltas``) in to_dict/JSON.
+    include_tests: bool = option(False)
+
+    _keys = (
+        *("systems", "pairs", "domains", "metric", "m", "n_test_sets", "n_resamples", "seed", "variant", "bands"),
+        *("population_delta", "summary", "per_target", "rows", "signature"),
+        Key("pvalues", when="include_tests"),
+        Key("deltas", when="include_tests"),
+    )
 
     @property
     def signature(self) -> str:
@@ -196,39 +204,6 @@ class CalibrationResult(Result):
             out[tgt] = entries
         return out
 
-    def to_dict(self, include_tests: bool = False) -> dict[str, Any]:
-        d = {
-            "systems": list(self.systems),
-            "pairs": [list(p) for p in self.pairs],
-            "domains": list(self.domains),
-            "metric": self.metric,
-            "m": self.m,
-            "n_test_sets": self.n_test_sets,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "variant": self.variant,
-            "bands": [list(b) for b in self.bands],
-            "population_delta": {k: list(v) for k, v in self.population_delta.items()},
-            "summary": self.summary(),
-            "per_target": self.per_target(),
-            "rows": self.rows(),
-            "signature": self.signature,
-        }
-        if include_tests:
-            d["pvalues"] = {k: v.tolist() for k, v in self.pvalues.items()}
-            d["deltas"] = {k: v.tolist() for k, v in self.deltas.items()}
-        return plain(d)
-
-    def to_json(self, include_tests: bool = False, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(include_tests), **kwargs)
-
-    def to_frame(self) -> Any:
-        """One row per band and domain pair (:meth:`rows`) as a pandas DataFrame."""
-        from .._api import frame
-
-        return frame(self.rows())
-
     def __repr__(self) -> str:
         from .._api import short_repr
 
@@ -309,13 +284,8 @@ class CalibrationResult(Result):
         return with_signature(out, self.signature)
 
     def table(self, markdown: bool = False) -> str:
-        """Every table (:meth:`tables`), as text or markdown."""
-        from ..report import render_tables
-
-        return render_tables(self.tables(), "markdown" if markdown else "text").rstrip("\n")
-
-    def __str__(self) -> str:
-        return self.table()
+        """Every table (:meth:`tables`), as text or markdown (``format``, without the last line break)."""
+        return self.format("markdown" if markdown else "text").removesuffix("\n")
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """Two panels: confidence against gain overlaid per domain at the fixed test size m
