@@ -71,6 +71,7 @@ def run_compare(args: argparse.Namespace) -> int:
         common: dict[str, Any] = dict(
             metric=m,
             seed=args.seed,
+            stream=args.stream,
             pvalue="raw" if args.raw_p else "plus_one",
             n_threads=args.threads,
             progress=args.progress,
@@ -562,6 +563,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
                 metric=None if parsed.spec.needs_gold else metric,
                 n_resamples=args.resamples,
                 seed=args.seed,
+                stream=args.stream,
                 variant=_cli.bootstrap_variant(args.variant),
                 alternative=args.alternative,
                 draws=args.draws,
@@ -661,6 +663,7 @@ def run_seeds(args: argparse.Namespace) -> int:
         confidence_level=args.confidence,
         n_resamples=args.resamples,
         seed=args.seed,
+        stream=args.stream,
         dt=args.dt,
         correction=args.correction,
         tau=args.tau,
@@ -691,6 +694,7 @@ def run_interval(args: argparse.Namespace) -> int:
             confidence_level=args.confidence,
             n_resamples=args.resamples,
             seed=args.seed,
+            stream=args.stream,
             pairs="none",
             n_threads=args.threads,
         )

@@ -477,6 +477,7 @@ def leaderboard(
     correction: str = "holm",
     alpha: float = 0.05,
     groups: Literal["boundaries", "strict"] = "boundaries",
+    stream: int | None = None,
     n_threads: int | None = None,
     **metric_params: Any,
 ) -> Leaderboard:
@@ -494,9 +495,10 @@ def leaderboard(
     (whole clusters when clustered). ``pairs``: ``"normal"`` (default: paired z-tests on the
     cluster-robust errors of the per-item differences, see the module docstring for why),
     ``"bootstrap"`` (:func:`sigfast.pairwise`) or ``"none"``; ``correction`` and ``alpha``
-    adjust the family of all pairs, ``groups`` the grouping rule.
+    adjust the family of all pairs, ``groups`` the grouping rule. ``stream``: the random stream
+    version of the bootstrap draws (``None``: the default; the signature names it).
     """
-    from .executor import check_level, check_threads, many_inputs, request, run
+    from .executor import check_level, check_stream, check_threads, many_inputs, request, run
     from .metrics import observed, resolve_metric
     from .pairwise import _adjust_matrix
 
@@ -508,6 +510,7 @@ def leaderboard(
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
     threads = check_threads(n_threads)
+    stream = check_stream(stream)
     stats = many_inputs(data, metric)
     if systems is not None:
         stats = stats.select(*systems)
@@ -542,6 +545,7 @@ def leaderboard(
                 seed=seed,
                 confidence_level=cl,
                 clusters=spec if spec is not None else False,
+                stream=stream,
                 n_threads=threads or None,
             )
             boot[j] = tuple(run(req, progress=False).confidence_interval)
@@ -573,6 +577,7 @@ def leaderboard(
             alpha=alpha,
             groups=groups,
             clusters=spec if spec is not None else False,
+            stream=stream,
             n_threads=n_threads,
             progress=False,
         )
@@ -590,6 +595,7 @@ def leaderboard(
         cluster=spec.label if spec is not None else None,
         B=n_resamples if (bootstrap or pairs == "bootstrap") else None,
         seed=seed if (bootstrap or pairs == "bootstrap") else None,
+        stream=stream if (bootstrap or pairs == "bootstrap") else None,
         conf=cl,
         correction=f"{correction}@{alpha:g}" if pairs != "none" else None,
         pairs=pairs,

@@ -200,6 +200,7 @@ def run_metaeval(args: argparse.Namespace) -> int:
             test=args.test,
             n_resamples=args.resamples,
             seed=args.seed,
+            stream=args.stream,
             confidence_level=args.confidence,
             alternative=args.alternative or "two-sided",
             pvalue="raw" if args.raw_p else "plus_one",
