@@ -50,6 +50,7 @@ REGISTRY: dict[str, str] = {
     "analysis": "bench_analysis:analysis",
     "conlleval": "bench_chunk:conlleval",
     "evalb": "bench_trees:evalb",
+    "startup": "bench_startup:startup",
     "mt": "bench_mt:mt",
     "ter": "bench_ter:ter",
     "rouge": "bench_rouge:rouge",

@@ -27,7 +27,7 @@
 //!
 //! # Determinism and memory
 //! The resample `b` of system `s` draws from the stream `(seed, TAG_ASO, b,
-//! s)`, so a system's resamples do not depend on the other systems, on
+//! s)` of the chosen stream version, so a system's resamples do not depend on the other systems, on
 //! threads or on batching. Resamples run in fixed blocks of [`BLOCK`]; each
 //! block reduces its own values to (count, mean, M2) per pair with two
 //! passes in resample order, and blocks are merged in block order (Chan et
@@ -39,7 +39,7 @@ use std::sync::atomic::Ordering;
 use rayon::prelude::*;
 
 use crate::engine::{Progress, BLOCK};
-use crate::rng::{Bounded, Stream};
+use crate::rng::{Bounded, Stream, Version};
 use crate::{Error, Result};
 
 /// Scheme tag of ASO's bootstrap streams: "aso_".
@@ -355,7 +355,7 @@ impl AsoData {
 
     /// Resample `b` of every system in `used`: each system's quantile
     /// function on the grid, written to its slot of `sc.q`.
-    fn resample_quantiles(&self, seed: u64, b: u64, used: &[bool], sc: &mut Scratch) {
+    fn resample_quantiles(&self, v: Version, seed: u64, b: u64, used: &[bool], sc: &mut Scratch) {
         let g = self.grid_len;
         for (s, sorted) in self.sorted.iter().enumerate() {
             if !used[s] {
@@ -364,7 +364,7 @@ impl AsoData {
             let n = sorted.len();
             let counts = &mut sc.counts[..n];
             counts.fill(0);
-            let mut stream = Stream::new(seed, TAG_ASO, b, s as u64);
+            let mut stream = Stream::new(v, seed, TAG_ASO, b, s as u64);
             self.bounded[s].for_each(&mut stream, n, |i| counts[i] += 1);
             // the resample, sorted: sorted scores repeated by their counts
             let res = &mut sc.resample[..n];
@@ -381,11 +381,14 @@ impl AsoData {
     }
 
     /// Bootstrap the violation ratio of each pair `(i, j)` (A = i, B = j)
-    /// over resamples `0 .. n_resamples` with `threads` threads (0: all).
+    /// over resamples `0 .. n_resamples` of stream version `version` with
+    /// `threads` threads (0: all).
+    #[allow(clippy::too_many_arguments)]
     pub fn bootstrap(
         &self,
         pairs: &[(usize, usize)],
         seed: u64,
+        version: Version,
         n_resamples: u64,
         threads: usize,
         keep_samples: bool,
@@ -443,7 +446,7 @@ impl AsoData {
                             values.clear();
                             values.resize(rows * p, 0.0);
                             for (r, row) in values.chunks_exact_mut(p).enumerate() {
-                                self.resample_quantiles(seed, b0 + r as u64, &used, sc);
+                                self.resample_quantiles(version, seed, b0 + r as u64, &used, sc);
                                 for (v, &(i, j)) in row.iter_mut().zip(pairs) {
                                     let (qi, qj) =
                                         (&sc.q[i * g..(i + 1) * g], &sc.q[j * g..(j + 1) * g]);
@@ -600,8 +603,12 @@ mod tests {
         let d = AsoData::new(&[&a, &b, &c], &["a", "b", "c"], 0.005).unwrap();
         let pairs = upper_pairs(3);
         let p = Progress::new();
-        let one = d.bootstrap(&pairs, 7, 1000, 1, true, &p).unwrap();
-        let four = d.bootstrap(&pairs, 7, 1000, 4, true, &p).unwrap();
+        let one = d
+            .bootstrap(&pairs, 7, Version::default(), 1000, 1, true, &p)
+            .unwrap();
+        let four = d
+            .bootstrap(&pairs, 7, Version::default(), 1000, 4, true, &p)
+            .unwrap();
         assert_eq!(one.pairs, four.pairs);
         assert_eq!(one.samples, four.samples);
         assert_eq!(one.samples.as_ref().unwrap().len(), 3000);
@@ -610,7 +617,9 @@ mod tests {
         let m = Moments::of(s.iter().skip(1).step_by(3).copied());
         assert!((m.mean - one.pairs[1].boot.mean).abs() < 1e-14);
         // a system's resamples do not depend on the other pairs asked for
-        let only = d.bootstrap(&[(0, 1)], 7, 1000, 2, false, &p).unwrap();
+        let only = d
+            .bootstrap(&[(0, 1)], 7, Version::default(), 1000, 2, false, &p)
+            .unwrap();
         assert_eq!(only.pairs[0], one.pairs[0]);
         assert!(only.samples.is_none());
     }
@@ -621,7 +630,15 @@ mod tests {
         let d = AsoData::new(&[&a, &b], &["a", "b"], 0.005).unwrap();
         assert_eq!(d.observed(0, 1), violation_ratio(&a, &b, 0.005).unwrap());
         let r = d
-            .bootstrap(&[(0, 1)], 1, 300, 1, false, &Progress::new())
+            .bootstrap(
+                &[(0, 1)],
+                1,
+                Version::default(),
+                300,
+                1,
+                false,
+                &Progress::new(),
+            )
             .unwrap();
         assert_eq!(r.pairs[0].violation_ratio, d.observed(0, 1));
         assert_eq!(r.pairs[0].boot.count, 300);
@@ -635,7 +652,7 @@ mod tests {
         let p = Progress::new();
         p.cancel.store(true, Ordering::Relaxed);
         assert!(matches!(
-            d.bootstrap(&[(0, 1)], 1, 10_000, 1, false, &p),
+            d.bootstrap(&[(0, 1)], 1, Version::default(), 10_000, 1, false, &p),
             Err(Error::Cancelled)
         ));
     }

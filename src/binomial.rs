@@ -181,10 +181,10 @@ pub fn multinomial(stream: &mut Stream, n: u64, weights: &[u64], out: &mut [u64]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::TAG_BOOTSTRAP;
+    use crate::rng::{Version, TAG_BOOTSTRAP};
 
     fn moments(n: u64, p: f64, draws: usize) -> (f64, f64) {
-        let mut s = Stream::new(7, TAG_BOOTSTRAP, n, 1);
+        let mut s = Stream::new(Version::default(), 7, TAG_BOOTSTRAP, n, 1);
         let (mut sum, mut sq) = (0.0, 0.0);
         for _ in 0..draws {
             let k = binomial(&mut s, n, p) as f64;
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn multinomial_sums_to_n() {
-        let mut s = Stream::new(3, TAG_BOOTSTRAP, 0, 0);
+        let mut s = Stream::new(Version::default(), 3, TAG_BOOTSTRAP, 0, 0);
         let w = [5u64, 0, 100, 1, 7];
         let mut out = [0u64; 5];
         for _ in 0..1000 {

@@ -4,17 +4,19 @@
 //! glue lives in `bindings` behind the `python` feature.
 //!
 //! # Determinism
-//! 1. The only randomness is [`rng::Stream`], keyed by (seed, scheme,
-//!    resample index) through Philox4x64-10.
+//! 1. The only randomness is [`rng::Stream`], keyed by (stream version,
+//!    seed, scheme, resample index) through Philox4x64-10.
 //! 2. Parallel work is split into fixed blocks of resamples; a resample's
 //!    output row depends only on its own stream, never on a thread.
 //! 3. Sums inside a resample run in a fixed order; integer statistics are
 //!    summed exactly. Floating-point reductions never cross threads.
-//! 4. [`rng::STREAM_VERSION`] names the stream layout; changing it is a
-//!    breaking change.
+//! 4. [`rng::Version`] names the stream layout ([`rng::STREAM_VERSION`] is
+//!    the default); a new layout is a new version, and every version stays
+//!    selectable ([`engine::Job::stream`]).
 
 pub mod aso;
 pub mod binomial;
+pub mod conlleval;
 pub mod engine;
 pub mod evalb;
 pub mod inference;

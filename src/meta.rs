@@ -18,10 +18,10 @@
 //!
 //! # Random streams
 //! Bootstrap resample `b` draws its systems from
-//! `Stream::new(seed, TAG_META_BOOT, b, 0)` and its items from sub-stream 1
+//! `Stream::new(version, seed, TAG_META_BOOT, b, 0)` and its items from sub-stream 1
 //! (so BOOT-BOTH draws the same systems as BOOT-SYSTEMS); permutation
-//! resample `b` takes its swap bits from `Stream::new(seed, TAG_META_PERM, b,
-//! 0)`, 64 per word, low bit first, one per system, item or cell. Every pair
+//! resample `b` takes its swap bits from `Stream::new(version, seed, TAG_META_PERM, b,
+//! 0)`, 64 per 64-bit word, low bit first, one per system, item or cell. Every pair
 //! of metrics sees the same swap masks, so a pair's p-value does not depend on
 //! which other metrics are tested. Resamples run in fixed blocks; counts are
 //! integers, so results are the same bytes for any thread count.
@@ -31,7 +31,7 @@ use std::sync::atomic::Ordering;
 use crate::engine::{par_blocks, Job};
 use crate::inference::Alternative;
 use crate::itemstat::{tie_calibrated, Group, ItemStatistic, Scratch};
-use crate::rng::{swap_bits, Bounded, Stream, TAG_META_BOOT, TAG_META_PERM};
+use crate::rng::{swap_bits, Bounded, Stream, Version, TAG_META_BOOT, TAG_META_PERM};
 use crate::simd::{dot, dotg, GROUP};
 use crate::{Error, Result};
 
@@ -583,14 +583,14 @@ fn mean_defined(v: &[(f64, f64)], w: impl Fn(usize) -> f64) -> f64 {
     }
 }
 
-fn draw_rows(seed: u64, b: u64, s: usize, rows: &mut Vec<usize>) {
-    let mut st = Stream::new(seed, TAG_META_BOOT, b, 0);
+fn draw_rows(v: Version, seed: u64, b: u64, s: usize, rows: &mut Vec<usize>) {
+    let mut st = Stream::new(v, seed, TAG_META_BOOT, b, 0);
     rows.clear();
     Bounded::new(s as u64).for_each(&mut st, s, |i| rows.push(i));
 }
 
-fn draw_items(seed: u64, b: u64, n: usize, w: &mut Vec<u32>) {
-    let mut st = Stream::new(seed, TAG_META_BOOT, b, 1);
+fn draw_items(v: Version, seed: u64, b: u64, n: usize, w: &mut Vec<u32>) {
+    let mut st = Stream::new(v, seed, TAG_META_BOOT, b, 1);
     w.clear();
     w.resize(n, 0);
     Bounded::new(n as u64).for_each(&mut st, n, |j| w[j] += 1);
@@ -616,7 +616,7 @@ pub fn bootstrap(
     scheme: Scheme,
     job: &Job<'_>,
 ) -> Result<Vec<f64>> {
-    let seed = job.seed;
+    let (seed, v) = (job.seed, job.stream);
     let (s, n, k) = (d.s, d.n, d.k);
     if scheme == Scheme::RowsThenColumns {
         return Err(Error::input(
@@ -642,10 +642,10 @@ pub fn bootstrap(
         for (r, out) in chunk.chunks_mut(k).enumerate() {
             let b = first + r as u64;
             if scheme != Scheme::Inputs {
-                draw_rows(seed, b, s, &mut rows);
+                draw_rows(v, seed, b, s, &mut rows);
             }
             if scheme != Scheme::Systems {
-                draw_items(seed, b, n, &mut w);
+                draw_items(v, seed, b, n, &mut w);
             }
             if fast {
                 if level == Level::SystemGrouped {
@@ -687,7 +687,7 @@ fn system_bootstrap(
     job: &Job<'_>,
 ) -> Result<Vec<f64>> {
     let (s, n, k) = (d.s, d.n, d.k);
-    let seed = job.seed;
+    let (seed, v) = (job.seed, job.stream);
     par_blocks(job, k, |first, chunk| {
         let len = chunk.len() / k;
         let mut sc = Scratch::default();
@@ -705,10 +705,10 @@ fn system_bootstrap(
             for q in 0..gl {
                 let b = first + (g + q) as u64;
                 if scheme != Scheme::Inputs {
-                    draw_rows(seed, b, s, &mut rows[q]);
+                    draw_rows(v, seed, b, s, &mut rows[q]);
                 }
                 if scheme != Scheme::Systems {
-                    draw_items(seed, b, n, &mut w[q]);
+                    draw_items(v, seed, b, n, &mut w[q]);
                     for (f, &c) in wf[q].iter_mut().zip(&w[q]) {
                         *f = f64::from(c);
                     }
@@ -1013,7 +1013,7 @@ pub fn permutation(
     alternative: Alternative,
     job: &Job<'_>,
 ) -> Result<PermOutcome> {
-    let (seed, n_resamples, progress) = (job.seed, job.count, job.progress);
+    let (seed, v, n_resamples, progress) = (job.seed, job.stream, job.count, job.progress);
     let (s, n, k) = (d.s, d.n, d.k);
     if let Some(&(a, b)) = pairs.iter().find(|&&(a, b)| a >= k || b >= k || a == b) {
         return Err(Error::input(format!(
@@ -1152,7 +1152,7 @@ pub fn permutation(
                     let mut msk = vec![0u64; len * n];
                     for r in 0..len {
                         let b = first + r as u64;
-                        let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
+                        let mut st = Stream::new(v, seed, TAG_META_PERM, b, 0);
                         swap_bits(&mut mask, || st.next_u64());
                         for j in 0..n {
                             let mut bits = 0u64;
@@ -1182,7 +1182,7 @@ pub fn permutation(
                 }
                 for (r, out) in chunk.chunks_mut(np).enumerate() {
                     let b = first + r as u64;
-                    let mut st = Stream::new(seed, TAG_META_PERM, b, 0);
+                    let mut st = Stream::new(v, seed, TAG_META_PERM, b, 0);
                     swap_bits(&mut mask, || st.next_u64());
                     if sys_path {
                         // sums of each metric over its swapped cells, per system
@@ -1616,7 +1616,7 @@ mod tests {
         let mut w = Vec::new();
         let rows: Vec<usize> = (0..s).collect();
         for b in 0..50u64 {
-            draw_items(9, b, n, &mut w);
+            draw_items(Version::default(), 9, b, n, &mut w);
             let rs = Resample {
                 rows: &rows,
                 w: &w,
@@ -1684,10 +1684,10 @@ mod tests {
                         let mut rows: Vec<usize> = (0..s).collect();
                         let mut w = vec![1u32; n];
                         if scheme != Scheme::Inputs {
-                            draw_rows(9, b, s, &mut rows);
+                            draw_rows(Version::default(), 9, b, s, &mut rows);
                         }
                         if scheme != Scheme::Systems {
-                            draw_items(9, b, n, &mut w);
+                            draw_items(Version::default(), 9, b, n, &mut w);
                         }
                         let rs = Resample {
                             rows: &rows,
@@ -1737,7 +1737,7 @@ mod tests {
             let g = (obs * 100.0 * f64::EPSILON).abs();
             let mut count = 0;
             for b in 0..400u64 {
-                let mut stream = Stream::new(5, TAG_META_PERM, b, 0);
+                let mut stream = Stream::new(Version::default(), 5, TAG_META_PERM, b, 0);
                 let bits = if scheme == Scheme::Systems { s } else { s * n };
                 let mut word = 0;
                 let mask: Vec<bool> = (0..bits)
@@ -1866,7 +1866,7 @@ mod tests {
             let g = (obs * 100.0 * f64::EPSILON).abs();
             let mut count = 0;
             for b in 0..300u64 {
-                let mut stream = Stream::new(6, TAG_META_PERM, b, 0);
+                let mut stream = Stream::new(Version::default(), 6, TAG_META_PERM, b, 0);
                 let mut mask = vec![false; s + n];
                 swap_bits(&mut mask, || stream.next_u64());
                 let (mut pa, mut pb) = (za.clone(), zb.clone());

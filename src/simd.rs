@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP};
+use crate::rng::{Bounded, Lanes, Words, Xoshiro, TAG_BOOTSTRAP};
 
 // ------------------------------------------------------------------------ detection
 
@@ -75,8 +75,8 @@ pub fn popcnt() -> bool {
 
 // ------------------------------------------------------------------------ bootstrap sums
 
-/// Four resamples with their streams interleaved in registers: each stream
-/// is consumed exactly as [`Bounded::for_each`] consumes it, and each
+/// Four resamples with their (version-1) streams interleaved in registers:
+/// each stream is consumed exactly as [`Bounded::for_each_v1`] consumes it, and each
 /// accumulator receives its resample's draws in draw order.
 macro_rules! interleaved4 {
     ($rows:expr, $bnd:expr, $n:expr, $streams:expr, $zero:expr, $add:path) => {{
@@ -107,10 +107,10 @@ macro_rules! interleaved4 {
             step!(s2, a2, l2);
             step!(s3, a3, l3);
         }
-        bnd.for_each(&mut s0, l0, |i| $add(&mut a0, &rows[i]));
-        bnd.for_each(&mut s1, l1, |i| $add(&mut a1, &rows[i]));
-        bnd.for_each(&mut s2, l2, |i| $add(&mut a2, &rows[i]));
-        bnd.for_each(&mut s3, l3, |i| $add(&mut a3, &rows[i]));
+        bnd.for_each_v1(&mut s0, l0, |i| $add(&mut a0, &rows[i]));
+        bnd.for_each_v1(&mut s1, l1, |i| $add(&mut a1, &rows[i]));
+        bnd.for_each_v1(&mut s2, l2, |i| $add(&mut a2, &rows[i]));
+        bnd.for_each_v1(&mut s3, l3, |i| $add(&mut a3, &rows[i]));
         [a0, a1, a2, a3]
     }};
 }
@@ -122,15 +122,15 @@ pub(crate) fn add4f(a: &mut [f64; 4], r: &[f64; 4]) {
     }
 }
 
-/// Float rows of at most 4 columns, summed in draw order.
+/// Float rows of at most 4 columns, summed in draw order (version 1).
 pub(crate) fn float_seq_1(
     rows: &[[f64; 4]],
     bnd: &Bounded,
-    stream: &mut Stream,
+    stream: &mut Xoshiro,
     n: usize,
 ) -> [f64; 4] {
     let mut a = [0.0f64; 4];
-    bnd.for_each(stream, n, |i| add4f(&mut a, &rows[i]));
+    bnd.for_each_v1(stream, n, |i| add4f(&mut a, &rows[i]));
     a
 }
 
@@ -173,8 +173,8 @@ pub(crate) fn sums4_f64_body(
     b: u64,
     sub: u64,
 ) -> [[f64; 4]; 4] {
-    let streams: [Stream; 4] =
-        std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
+    let streams: [Xoshiro; 4] =
+        std::array::from_fn(|r| Xoshiro::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
     interleaved4!(rows, bnd, n, streams, [0.0f64; 4], add4f)
 }
 
@@ -188,7 +188,7 @@ macro_rules! wide_kernel {
             rows: &[[$lane; $w]],
             chunks: usize,
             bnd: &Bounded,
-            stream: &mut Stream,
+            stream: &mut Xoshiro,
             n: usize,
             out: &mut [f64],
         ) {
@@ -199,7 +199,7 @@ macro_rules! wide_kernel {
                 return unsafe { $avx(rows, chunks, bnd, stream, n, out) };
             }
             let mut acc = vec![[$zero; $w]; chunks];
-            bnd.for_each(stream, n, |i| {
+            bnd.for_each_v1(stream, n, |i| {
                 for (a, r) in acc.iter_mut().zip(&rows[i * chunks..(i + 1) * chunks]) {
                     $add(a, r);
                 }
@@ -215,7 +215,7 @@ macro_rules! wide_kernel {
             rows: &[[$lane; $w]],
             chunks: usize,
             bnd: &Bounded,
-            stream: &mut Stream,
+            stream: &mut Xoshiro,
             n: usize,
             out: &mut [f64],
         ) {
@@ -300,8 +300,8 @@ pub(crate) fn add8(a: &mut [i32; 8], r: &[i32; 8]) {
     }
 }
 
-/// Four resamples' sums with their streams interleaved in registers.
-/// Each stream is consumed exactly as [`Bounded::for_each`] consumes it.
+/// Four resamples' sums with their (version-1) streams interleaved in
+/// registers. Each stream is consumed exactly as [`Bounded::for_each_v1`] consumes it.
 pub(crate) fn sums4_i32(
     rows: &[[i32; 8]],
     bnd: &Bounded,
@@ -340,8 +340,8 @@ pub(crate) fn sums4_i32_body(
     b: u64,
     sub: u64,
 ) -> [[i32; 8]; 4] {
-    let streams: [Stream; 4] =
-        std::array::from_fn(|r| Stream::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
+    let streams: [Xoshiro; 4] =
+        std::array::from_fn(|r| Xoshiro::new(seed, TAG_BOOTSTRAP, b + r as u64, sub));
     interleaved4!(rows, bnd, n, streams, [0i32; 8], add8)
 }
 
@@ -349,9 +349,9 @@ pub(crate) fn sums4_i32_body(
 pub(crate) fn floor_one(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
     let n = counts.len();
     debug_assert!(n as u64 == bnd.n);
-    let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, 0);
+    let mut stream = Xoshiro::new(seed, TAG_BOOTSTRAP, b, 0);
     // SAFETY: Bounded::map returns indices below bnd.n == counts.len().
-    bnd.for_each(&mut stream, n, |i| unsafe {
+    bnd.for_each_v1(&mut stream, n, |i| unsafe {
         *counts.get_unchecked_mut(i) += 1
     });
 }
@@ -360,6 +360,564 @@ pub(crate) fn floor_one(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
 #[target_feature(enable = "avx2,bmi2")]
 pub(crate) unsafe fn floor_one_avx2(bnd: &Bounded, counts: &mut [u32], seed: u64, b: u64) {
     floor_one(bnd, counts, seed, b);
+}
+
+// ------------------------------------------------------------------------ version-2 draws
+
+/// A count cell: integer or float counts of drawn items.
+pub(crate) trait Cell: Copy {
+    fn inc(&mut self);
+    /// A count as this cell (exact: f32 cells hold counts below 2^24).
+    fn of(count: u32) -> Self;
+}
+
+impl Cell for u32 {
+    #[inline(always)]
+    fn inc(&mut self) {
+        *self += 1;
+    }
+    #[inline(always)]
+    fn of(count: u32) -> Self {
+        count
+    }
+}
+
+impl Cell for f32 {
+    #[inline(always)]
+    fn inc(&mut self) {
+        *self += 1.0;
+    }
+    #[inline(always)]
+    fn of(count: u32) -> Self {
+        count as f32
+    }
+}
+
+impl Cell for f64 {
+    #[inline(always)]
+    fn inc(&mut self) {
+        *self += 1.0;
+    }
+    #[inline(always)]
+    fn of(count: u32) -> Self {
+        f64::from(count)
+    }
+}
+
+/// Whole steps of a version-2 bounded draw in AVX2 registers for a consumer
+/// whose result does not depend on the order of the indices within a step
+/// (counts, integer sums): the four lanes' state words in four registers,
+/// the eight words of a step mapped by two 32 × 32-bit products, two steps
+/// at a time. The words consumed are exactly those of
+/// [`Lanes::bounded_step`] (a step with a rejected word goes word by word,
+/// in order). Runs while at least eight indices are still to draw (`*left`);
+/// `n < 2^32`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn steps_v2_avx2<F: FnMut(usize)>(
+    stream: &mut Lanes,
+    bnd: &Bounded,
+    left: &mut usize,
+    f: &mut F,
+) {
+    use std::arch::x86_64::*;
+    debug_assert!(bnd.n < 1 << 32);
+    let st = stream.state_mut();
+    let mut s0 = _mm256_loadu_si256(st[0].as_ptr().cast());
+    let mut s1 = _mm256_loadu_si256(st[1].as_ptr().cast());
+    let mut s2 = _mm256_loadu_si256(st[2].as_ptr().cast());
+    let mut s3 = _mm256_loadu_si256(st[3].as_ptr().cast());
+    // both halves of each 64-bit lane hold n: the products read the low ones
+    let nv = _mm256_set1_epi32(bnd.n as u32 as i32);
+    // the threshold in the low half of each 64-bit lane (the product's low word), 0 above
+    let tv = _mm256_set1_epi64x(i64::from(bnd.threshold));
+    macro_rules! step {
+        () => {{
+            // xoshiro256++ on four lanes
+            let sum = _mm256_add_epi64(s0, s3);
+            let rot = _mm256_or_si256(_mm256_slli_epi64::<23>(sum), _mm256_srli_epi64::<41>(sum));
+            let out = _mm256_add_epi64(rot, s0);
+            let t = _mm256_slli_epi64::<17>(s1);
+            s2 = _mm256_xor_si256(s2, s0);
+            s3 = _mm256_xor_si256(s3, s1);
+            s1 = _mm256_xor_si256(s1, s2);
+            s0 = _mm256_xor_si256(s0, s3);
+            s2 = _mm256_xor_si256(s2, t);
+            s3 = _mm256_or_si256(_mm256_slli_epi64::<45>(s3), _mm256_srli_epi64::<19>(s3));
+            // Lemire: the low halves (even words) and the high halves (odd words) times n;
+            // each 64-bit product holds its word's verdict (low) and index (high)
+            (
+                _mm256_mul_epu32(out, nv),
+                _mm256_mul_epu32(_mm256_srli_epi64::<32>(out), nv),
+            )
+        }};
+    }
+    // whether every product's low word is at least the threshold
+    macro_rules! accepted {
+        ($m:expr) => {{
+            let m = $m;
+            _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(m, tv), m)) == -1
+        }};
+    }
+    // one step in word order (words 2l and 2l + 1: lane l's low and high half)
+    macro_rules! in_order {
+        ($me:expr, $mo:expr) => {{
+            let mut p = [[0u64; 4]; 2];
+            _mm256_storeu_si256(p[0].as_mut_ptr().cast(), $me);
+            _mm256_storeu_si256(p[1].as_mut_ptr().cast(), $mo);
+            for l in 0..4 {
+                for h in 0..2 {
+                    let m = p[h][l];
+                    if (m as u32) >= bnd.threshold {
+                        f((m >> 32) as usize);
+                        *left -= 1;
+                    }
+                }
+            }
+        }};
+    }
+    let mut p = [0u32; 32];
+    while *left >= 16 {
+        let (ae, ao) = step!();
+        let (be, bo) = step!();
+        let lo = _mm256_min_epu32(_mm256_min_epu32(ae, ao), _mm256_min_epu32(be, bo));
+        if accepted!(lo) {
+            _mm256_storeu_si256(p.as_mut_ptr().cast(), ae);
+            _mm256_storeu_si256(p.as_mut_ptr().add(8).cast(), ao);
+            _mm256_storeu_si256(p.as_mut_ptr().add(16).cast(), be);
+            _mm256_storeu_si256(p.as_mut_ptr().add(24).cast(), bo);
+            // the indices, in the high words (one load each: cheaper than extracting lanes)
+            for k in 0..16 {
+                f(std::ptr::read_volatile(p.as_ptr().add(2 * k + 1)) as usize);
+            }
+            *left -= 16;
+        } else {
+            // a rejected word: both steps word by word, each consumed whole (one of them
+            // accepts at most seven words, so at least one index remains)
+            in_order!(ae, ao);
+            in_order!(be, bo);
+        }
+    }
+    while *left >= 8 {
+        let (me, mo) = step!();
+        in_order!(me, mo);
+    }
+    _mm256_storeu_si256(st[0].as_mut_ptr().cast(), s0);
+    _mm256_storeu_si256(st[1].as_mut_ptr().cast(), s1);
+    _mm256_storeu_si256(st[2].as_mut_ptr().cast(), s2);
+    _mm256_storeu_si256(st[3].as_mut_ptr().cast(), s3);
+}
+
+/// [`Lanes::bounded`] with its whole steps in AVX2 ([`steps_v2_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn bounded_v2_avx2<F: FnMut(usize)>(
+    stream: &mut Lanes,
+    bnd: &Bounded,
+    count: usize,
+    mut f: F,
+) {
+    let mut left = stream.bounded_head(bnd, count, &mut f);
+    if bnd.n < 1 << 32 {
+        steps_v2_avx2(stream, bnd, &mut left, &mut f);
+    } else {
+        while left >= 8 {
+            stream.bounded_step(bnd, &mut left, &mut f);
+        }
+    }
+    stream.bounded_tail(bnd, left, &mut f);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn count_v2_avx2<C: Cell>(
+    bnd: &Bounded,
+    stream: &mut Lanes,
+    draws: usize,
+    counts: &mut [C],
+) {
+    assert!(counts.len() as u64 >= bnd.n);
+    // SAFETY: the indices are below bnd.n <= counts.len() (asserted).
+    bounded_v2_avx2(stream, bnd, draws, |i| unsafe {
+        counts.get_unchecked_mut(i).inc()
+    });
+}
+
+/// Add one to `counts[i]` for each of `draws` indices drawn from a
+/// version-2 stream (the eight words of a step in SIMD lanes where the CPU
+/// has AVX2; the same indices either way).
+#[inline]
+pub(crate) fn count_v2<C: Cell>(bnd: &Bounded, stream: &mut Lanes, draws: usize, counts: &mut [C]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU supports AVX2 (checked above).
+        return unsafe { count_v2_avx2(bnd, stream, draws, counts) };
+    }
+    assert!(counts.len() as u64 >= bnd.n);
+    // SAFETY: the indices are below bnd.n <= counts.len() (asserted).
+    stream.bounded(bnd, draws, |i| unsafe { counts.get_unchecked_mut(i).inc() });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sums_i32_v2_avx2(
+    rows: &[[i32; 8]],
+    bnd: &Bounded,
+    stream: &mut Lanes,
+    n: usize,
+) -> [i32; 8] {
+    use std::arch::x86_64::*;
+    assert!(rows.len() as u64 >= bnd.n);
+    let mut acc = _mm256_setzero_si256();
+    let rp = rows.as_ptr();
+    // SAFETY: the indices are below bnd.n <= rows.len() (asserted).
+    bounded_v2_avx2(stream, bnd, n, |i| unsafe {
+        acc = _mm256_add_epi32(acc, _mm256_loadu_si256(rp.add(i).cast()));
+    });
+    let mut out = [0i32; 8];
+    _mm256_storeu_si256(out.as_mut_ptr().cast(), acc);
+    out
+}
+
+/// Integer rows of at most 8 columns summed over `n` draws of a version-2
+/// stream (exact: any order gives these integers).
+#[inline]
+pub(crate) fn sums_i32_v2(
+    rows: &[[i32; 8]],
+    bnd: &Bounded,
+    stream: &mut Lanes,
+    n: usize,
+) -> [i32; 8] {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU supports AVX2 (checked above).
+        return unsafe { sums_i32_v2_avx2(rows, bnd, stream, n) };
+    }
+    assert!(rows.len() as u64 >= bnd.n);
+    let mut acc = [0i32; 8];
+    // SAFETY: the indices are below bnd.n <= rows.len() (asserted).
+    stream.bounded(bnd, n, |i| add8(&mut acc, unsafe { rows.get_unchecked(i) }));
+    acc
+}
+
+// ------------------------------------------------------------------------ fixed-order products
+
+/// Items per block of [`fixed_product`]: accumulators go back to memory
+/// between blocks and come back for the next, which changes no byte.
+pub(crate) const KBLOCK: usize = 256;
+
+/// One tile of [`fixed_product`]: the `M` rows of row tile `t` of `a`
+/// (`PACKED`: item-major within the tile; else `a` is row-major, `k` per
+/// row) by a panel of `P` columns, items `i0 .. i1`, accumulated onto `c`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fixed_tile<const M: usize, const P: usize, const PACKED: bool>(
+    a: &[f64],
+    k: usize,
+    t: usize,
+    panel: &[f64],
+    i0: usize,
+    i1: usize,
+    c: &mut [f64],
+    ldc: usize,
+    c0: usize,
+    cols: usize,
+) {
+    let tile = &a[t * k * M..(t + 1) * k * M];
+    // where item i of the tile's row r lies
+    let at = |i: usize, r: usize| if PACKED { i * M + r } else { r * k + i };
+    assert!(i1 <= k && i1 * P <= panel.len() && cols <= P);
+    assert!((t * M + M - 1) * ldc + c0 + cols <= c.len());
+    let mut acc = [[0.0f64; P]; M];
+    for (r, ar) in acc.iter_mut().enumerate() {
+        let row = (t * M + r) * ldc + c0;
+        ar[..cols].copy_from_slice(&c[row..row + cols]);
+    }
+    for i in i0..i1 {
+        // SAFETY: i < i1 <= k: i * P + P <= panel.len() and i * M + M <= tile.len() (asserted).
+        let x: [f64; P] = std::array::from_fn(|l| unsafe { *panel.get_unchecked(i * P + l) });
+        for (r, ar) in acc.iter_mut().enumerate() {
+            let av = unsafe { *tile.get_unchecked(at(i, r)) };
+            for l in 0..P {
+                ar[l] += av * x[l];
+            }
+        }
+    }
+    for (r, ar) in acc.iter().enumerate() {
+        let row = (t * M + r) * ldc + c0;
+        c[row..row + cols].copy_from_slice(&ar[..cols]);
+    }
+}
+
+#[inline(always)]
+fn fixed_body<const M: usize, const P: usize, const PACKED: bool>(
+    a: &[f64],
+    tiles: usize,
+    k: usize,
+    packed: &[f64],
+    c: &mut [f64],
+    w: usize,
+) {
+    let panels = w.div_ceil(P);
+    for i0 in (0..k).step_by(KBLOCK) {
+        let i1 = (i0 + KBLOCK).min(k);
+        for p in 0..panels {
+            let panel = &packed[p * k * P..(p + 1) * k * P];
+            let (c0, cols) = (p * P, P.min(w - p * P));
+            for t in 0..tiles {
+                fixed_tile::<M, P, PACKED>(a, k, t, panel, i0, i1, c, w, c0, cols);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fixed_avx2<const M: usize, const P: usize, const PACKED: bool>(
+    a: &[f64],
+    tiles: usize,
+    k: usize,
+    packed: &[f64],
+    c: &mut [f64],
+    w: usize,
+) {
+    fixed_body::<M, P, PACKED>(a, tiles, k, packed, c, w);
+}
+
+/// Columns per panel of [`fixed_product`] for a table `w` columns wide.
+#[must_use]
+pub(crate) fn fixed_panel(w: usize) -> usize {
+    if w <= 4 {
+        4
+    } else {
+        8
+    }
+}
+
+/// Whether [`fixed_product`] takes its counts packed in tiles (tables of
+/// more than one panel of columns) rather than row-major.
+#[must_use]
+pub(crate) fn fixed_packed(w: usize) -> bool {
+    w > fixed_panel(w)
+}
+
+/// Rows per tile of [`fixed_product`] for a table `w` columns wide.
+#[must_use]
+pub(crate) fn fixed_rows(w: usize) -> usize {
+    if w <= 4 {
+        8
+    } else {
+        4
+    }
+}
+
+/// `c = a · x` in a fixed order: `c[r][j]` is the sum over items `i` in
+/// increasing order of `a[r][i] · x[i][j]`, each product rounded, then
+/// added (no fused multiply-add), starting from +0.0. `a` holds `tiles`
+/// tiles of [`fixed_rows`]`(w)` rows: item-major within each tile
+/// (`a[t][i][r]`) for a table of more than one panel, where every panel
+/// reads the counts again; row-major (`a[r][i]`) for one panel; `x` arrives packed in panels of [`fixed_panel`]`(w)` columns (panel `p`:
+/// `k` rows of its columns, zero-padded); `c` is `(tiles · rows) × w`.
+/// Every entry is its own chain in item order, so tiles, blocks and the
+/// SIMD build change no byte.
+pub(crate) fn fixed_product(
+    a: &[f64],
+    tiles: usize,
+    k: usize,
+    packed: &[f64],
+    c: &mut [f64],
+    w: usize,
+) {
+    let m = fixed_rows(w);
+    assert!(a.len() >= tiles * m * k && c.len() >= tiles * m * w);
+    c[..tiles * m * w].fill(0.0);
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU supports AVX2 (checked above).
+        unsafe {
+            match (fixed_panel(w) == 8, fixed_packed(w)) {
+                (true, true) => fixed_avx2::<4, 8, true>(a, tiles, k, packed, c, w),
+                (true, false) => fixed_avx2::<4, 8, false>(a, tiles, k, packed, c, w),
+                (false, _) => fixed_avx2::<8, 4, false>(a, tiles, k, packed, c, w),
+            }
+        }
+        return;
+    }
+    match (fixed_panel(w) == 8, fixed_packed(w)) {
+        (true, true) => fixed_body::<4, 8, true>(a, tiles, k, packed, c, w),
+        (true, false) => fixed_body::<4, 8, false>(a, tiles, k, packed, c, w),
+        (false, _) => fixed_body::<8, 4, false>(a, tiles, k, packed, c, w),
+    }
+}
+
+// ------------------------------------------------------------------------ pair counts
+
+/// The transform a paired-bootstrap rule applies to δ* (and a mean) before
+/// comparing (see `crate::pairwise`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PairKind {
+    /// δ*
+    Delta,
+    /// δ* · orient
+    Scaled(f64),
+    /// |δ* − m|
+    AbsShift,
+    /// δ* − m
+    Shift,
+    /// |δ*| − m
+    AbsMinus,
+}
+
+/// Eight pairs (i, j0 + l) of `crate::pairwise`'s loop over `rows`
+/// resamples of `values` (resample-major, `s` per row): δ* = v_j − v_i; the
+/// sums (of |δ*| when `abs_sum`) run on in resample order; each direction
+/// counts `t > hi or t < lo` with `t` the transform of δ* and its lane's
+/// mean (`fwd`/`rev`: hi, lo, mean per lane).
+pub(crate) struct Pair8<'a> {
+    pub values: &'a [f64],
+    pub s: usize,
+    pub i: usize,
+    pub j0: usize,
+    pub rows: usize,
+    pub kind: PairKind,
+    pub abs_sum: bool,
+    pub fwd: [[f64; 8]; 3],
+    pub rev: [[f64; 8]; 3],
+    pub sums: [f64; 8],
+    pub cf: [u64; 8],
+    pub cr: [u64; 8],
+}
+
+/// [`Pair8`] in AVX2 registers: the same IEEE operations as the portable
+/// loop (subtract, clear the sign bit, multiply, ordered compares), so the
+/// same sums and counts. Returns false (and does nothing) without AVX2.
+pub(crate) fn pair8(p: &mut Pair8<'_>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        assert!(p.j0 + 8 <= p.s && p.i < p.s && p.values.len() >= p.rows * p.s);
+        // SAFETY: the CPU supports AVX2 (checked above); the bounds are asserted.
+        unsafe { pair8_avx2(p) };
+        return true;
+    }
+    let _ = p;
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pair8_avx2(p: &mut Pair8<'_>) {
+    use std::arch::x86_64::*;
+    let ld = |a: &[f64; 8], h: usize| _mm256_loadu_pd(a.as_ptr().add(4 * h));
+    let (fh, fl, fm) = (
+        [ld(&p.fwd[0], 0), ld(&p.fwd[0], 1)],
+        [ld(&p.fwd[1], 0), ld(&p.fwd[1], 1)],
+        [ld(&p.fwd[2], 0), ld(&p.fwd[2], 1)],
+    );
+    let (rh, rl, rm) = (
+        [ld(&p.rev[0], 0), ld(&p.rev[0], 1)],
+        [ld(&p.rev[1], 0), ld(&p.rev[1], 1)],
+        [ld(&p.rev[2], 0), ld(&p.rev[2], 1)],
+    );
+    let mut acc = [ld(&p.sums, 0), ld(&p.sums, 1)];
+    let mut cf = [_mm256_setzero_si256(); 2];
+    let mut cr = [_mm256_setzero_si256(); 2];
+    let sign = _mm256_set1_pd(-0.0);
+    let base = p.values.as_ptr();
+    let (s, i, j0, rows) = (p.s, p.i, p.j0, p.rows);
+    macro_rules! run {
+        ($abs:expr, |$d:ident, $m:ident| $t:expr) => {
+            for b in 0..rows {
+                let row = base.add(b * s);
+                let vi = _mm256_broadcast_sd(&*row.add(i));
+                for h in 0..2 {
+                    let $d = _mm256_sub_pd(_mm256_loadu_pd(row.add(j0 + 4 * h)), vi);
+                    acc[h] =
+                        _mm256_add_pd(acc[h], if $abs { _mm256_andnot_pd(sign, $d) } else { $d });
+                    let t = {
+                        let $m = fm[h];
+                        $t
+                    };
+                    let c = _mm256_or_pd(
+                        _mm256_cmp_pd::<_CMP_GT_OQ>(t, fh[h]),
+                        _mm256_cmp_pd::<_CMP_LT_OQ>(t, fl[h]),
+                    );
+                    cf[h] = _mm256_sub_epi64(cf[h], _mm256_castpd_si256(c));
+                    let t = {
+                        let $m = rm[h];
+                        $t
+                    };
+                    let c = _mm256_or_pd(
+                        _mm256_cmp_pd::<_CMP_GT_OQ>(t, rh[h]),
+                        _mm256_cmp_pd::<_CMP_LT_OQ>(t, rl[h]),
+                    );
+                    cr[h] = _mm256_sub_epi64(cr[h], _mm256_castpd_si256(c));
+                }
+            }
+        };
+    }
+    macro_rules! kinds {
+        ($abs:expr) => {
+            match p.kind {
+                PairKind::Delta => run!($abs, |d, _m| d),
+                PairKind::Scaled(o) => {
+                    let ov = _mm256_set1_pd(o);
+                    run!($abs, |d, _m| _mm256_mul_pd(d, ov))
+                }
+                PairKind::AbsShift => {
+                    run!($abs, |d, m| _mm256_andnot_pd(sign, _mm256_sub_pd(d, m)))
+                }
+                PairKind::Shift => run!($abs, |d, m| _mm256_sub_pd(d, m)),
+                PairKind::AbsMinus => {
+                    run!($abs, |d, m| _mm256_sub_pd(_mm256_andnot_pd(sign, d), m))
+                }
+            }
+        };
+    }
+    if p.abs_sum {
+        kinds!(true)
+    } else {
+        kinds!(false)
+    }
+    let mut sums = [0.0f64; 8];
+    _mm256_storeu_pd(sums.as_mut_ptr(), acc[0]);
+    _mm256_storeu_pd(sums.as_mut_ptr().add(4), acc[1]);
+    p.sums = sums;
+    let mut c = [0u64; 8];
+    _mm256_storeu_si256(c.as_mut_ptr().cast(), cf[0]);
+    _mm256_storeu_si256(c.as_mut_ptr().add(4).cast(), cf[1]);
+    for (a, x) in p.cf.iter_mut().zip(c) {
+        *a += x;
+    }
+    _mm256_storeu_si256(c.as_mut_ptr().cast(), cr[0]);
+    _mm256_storeu_si256(c.as_mut_ptr().add(4).cast(), cr[1]);
+    for (a, x) in p.cr.iter_mut().zip(c) {
+        *a += x;
+    }
+}
+
+// ------------------------------------------------------------------------ any kernel in AVX2
+
+/// `k.run()` in the AVX2 build where [`avx2`] says the CPU has it (the
+/// kernel's `run` must be `#[inline(always)]`, and give the same bytes in
+/// either build: no fused multiply-add, no reassociation).
+#[inline]
+pub(crate) fn with_avx2<K: Kernel>(k: K) -> K::Out {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if avx2() {
+            // SAFETY: the CPU supports AVX2 (checked at run time).
+            return unsafe { avx2_build(k) };
+        }
+    }
+    k.run()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_build<K: Kernel>(k: K) -> K::Out {
+    k.run()
 }
 
 // ------------------------------------------------------------------------ swap sums
@@ -375,11 +933,11 @@ pub(crate) const SWAP_GROUP: usize = 4;
 /// at +0.0, and only −0.0 + −0.0 gives −0.0), so both leave it unchanged and
 /// the sums have the same bytes.
 #[inline(always)]
-fn float_group_body(
+fn float_group_body<G: Words>(
     cols: &[f64],
     words: usize,
     k: usize,
-    streams: &mut [Stream; SWAP_GROUP],
+    streams: &mut [G; SWAP_GROUP],
     lanes: &mut [[[f64; 4]; SWAP_GROUP]],
 ) {
     let npad = words * 64;
@@ -422,11 +980,11 @@ const LANE_MASKS: [[u64; 4]; 16] = {
 /// same terms in the same order, so the same bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn float_group_avx2(
+unsafe fn float_group_avx2<G: Words>(
     cols: &[f64],
     words: usize,
     k: usize,
-    streams: &mut [Stream; SWAP_GROUP],
+    streams: &mut [G; SWAP_GROUP],
     lanes: &mut [[[f64; 4]; SWAP_GROUP]],
 ) {
     use std::arch::x86_64::{
@@ -461,11 +1019,11 @@ unsafe fn float_group_avx2(
     }
 }
 
-pub(crate) fn float_group(
+pub(crate) fn float_group<G: Words>(
     cols: &[f64],
     words: usize,
     k: usize,
-    streams: &mut [Stream; SWAP_GROUP],
+    streams: &mut [G; SWAP_GROUP],
     lanes: &mut [[[f64; 4]; SWAP_GROUP]],
 ) {
     #[cfg(target_arch = "x86_64")]
@@ -641,6 +1199,34 @@ unsafe fn popcnt_build<K: Kernel>(k: K) -> K::Out {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn v2_avx2_steps_take_the_words_of_the_scalar_path() {
+        // the AVX2 steps may hand a step's indices in any order (their consumers add them up),
+        // but take exactly the words of the scalar path, rejections (n = 2^31 + 1: about half
+        // the words) included
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            for n in [1u64, 3, 1000, (1 << 31) + 1, (1 << 31) + 12345] {
+                let bnd = Bounded::new(n);
+                for count in [0usize, 5, 8, 16, 17, 200, 1001] {
+                    let mut a = Lanes::new(1, TAG_BOOTSTRAP, n, 0);
+                    let mut b = a.clone();
+                    let _ = a.next_u32(); // start mid-step
+                    let _ = b.next_u32();
+                    let mut got = Vec::new();
+                    // SAFETY: the CPU supports AVX2 (checked above).
+                    unsafe { bounded_v2_avx2(&mut a, &bnd, count, |i| got.push(i)) };
+                    let mut want = Vec::new();
+                    b.bounded(&bnd, count, |i| want.push(i));
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "n={n} count={count}");
+                    assert_eq!(a.next_u32(), b.next_u32(), "n={n} count={count}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn dot_paths_agree() {

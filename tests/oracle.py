@@ -1,10 +1,17 @@
 """A slow, independent pure-numpy oracle of sigfast's random streams and sums.
 
-It reimplements the documented stream (Philox4x64-10 keyed by (seed, tag),
-counter (resample, sub), seeding xoshiro256++; Lemire bounded integers on
-32-bit halves with rejection) using numpy's own Philox for the key step, so a
-bug in sigfast's Philox, xoshiro, bounded-int mapping or summation order
-shows up as a mismatch.
+It reimplements both documented stream versions (CHANGELOG.md, "Random stream") using numpy's
+own Philox for the key step, so a bug in sigfast's Philox, xoshiro, lane order, bounded-int
+mapping or summation order shows up as a mismatch:
+
+* version 1: Philox4x64-10 keyed by (seed, tag), counter (resample, sub, 0, 0), seeds one
+  xoshiro256++; its 64-bit outputs are the words; Lemire bounded integers on the 32-bit halves
+  (low half first) with rejection, the last index of a run reading the high half only if the
+  low half was rejected; float sums in draw order;
+* version 2: four xoshiro256++ lanes, lane l seeded by the Philox block of counter
+  (resample, sub, l, 2); step t gives 32-bit words lo(o[t][0]), hi(o[t][0]), lo(o[t][1]), ...;
+  a bounded integer takes one word (Lemire, rejection), a 64-bit word two (low first); float
+  sums are the count-weighted sum over items in item order.
 """
 
 from __future__ import annotations
@@ -16,9 +23,14 @@ TAG_PERMUTE = 0x7065726D
 U64 = np.uint64
 
 
-def philox_state(seed: int, tag: int, resample: int, sub: int = 0) -> np.ndarray:
+STREAMS = (1, 2)
+LANES = 4
+
+
+def philox_state(seed: int, tag: int, resample: int, sub: int = 0, lane: int = 0, version: int = 0) -> np.ndarray:
+    """The Philox4x64-10 block of counter (resample, sub, lane, version) under key (seed, tag)."""
     key = seed | (tag << 64)
-    counter = ((resample | (sub << 64)) - 1) % (1 << 256)  # numpy increments before use
+    counter = ((resample | (sub << 64) | (lane << 128) | (version << 192)) - 1) % (1 << 256)  # numpy increments first
     g = np.random.Philox(key=key, counter=counter)
     return g.random_raw(4).astype(U64)
 
@@ -45,6 +57,26 @@ def xoshiro_words(state: np.ndarray, count: int) -> np.ndarray:
     return out
 
 
+def lane_words(seed: int, tag: int, resample: int, sub: int, count: int) -> np.ndarray:
+    """The first ``count`` 32-bit words of a version-2 stream (as uint64 values below 2^32)."""
+    steps = -(-count // (2 * LANES))
+    outs = np.stack(
+        [xoshiro_words(philox_state(seed, tag, resample, sub, lane, 2), steps) for lane in range(LANES)], axis=1
+    )  # (steps, lanes)
+    words = np.empty((steps, LANES, 2), dtype=U64)
+    words[:, :, 0] = outs & U64(0xFFFFFFFF)
+    words[:, :, 1] = outs >> U64(32)
+    return words.reshape(-1)[:count]
+
+
+def words64(seed: int, tag: int, resample: int, sub: int, count: int, stream: int) -> np.ndarray:
+    """The first ``count`` 64-bit words of a stream (version 2: two 32-bit words each, low first)."""
+    if stream == 1:
+        return xoshiro_words(philox_state(seed, tag, resample, sub), count)
+    w = lane_words(seed, tag, resample, sub, 2 * count)
+    return w[0::2] | (w[1::2] << U64(32))
+
+
 def bounded(words: np.ndarray, n: int, count: int) -> np.ndarray | None:
     """First `count` accepted indices in [0, n) from the 32-bit halves, low half first."""
     halves = np.empty(2 * len(words), dtype=np.uint64)
@@ -59,25 +91,49 @@ def bounded(words: np.ndarray, n: int, count: int) -> np.ndarray | None:
     return idx[:count].astype(np.int64)
 
 
-def boot_indices(seed: int, b: int, n: int) -> np.ndarray:
-    words = xoshiro_words(philox_state(seed, TAG_BOOTSTRAP, b), n // 2 + 8)
-    idx = bounded(words, n, n)
-    assert idx is not None
-    return idx
+def bounded32(words: np.ndarray, n: int, count: int) -> np.ndarray | None:
+    """First ``count`` accepted indices in [0, n), one 32-bit word each (version 2)."""
+    m = words * U64(n)
+    ok = (m & U64(0xFFFFFFFF)) >= U64((1 << 32) % n)
+    idx = (m >> U64(32))[ok]
+    if len(idx) < count:
+        return None
+    return idx[:count].astype(np.int64)
 
 
-def boot_sums(table: np.ndarray, seed: int, b: int) -> np.ndarray:
-    """Summed statistics of bootstrap resample b over items (exact for integers; floats summed in draw order)."""
+def indices(seed: int, tag: int, b: int, sub: int, n: int, count: int, stream: int = 2) -> np.ndarray:
+    """The first ``count`` bounded indices in [0, n) of stream (seed, tag, b, sub), in draw order."""
+    extra = 8
+    while True:
+        if stream == 1:
+            idx = bounded(xoshiro_words(philox_state(seed, tag, b, sub), count // 2 + extra), n, count)
+        else:
+            idx = bounded32(lane_words(seed, tag, b, sub, count + extra), n, count)
+        if idx is not None:
+            return idx
+        extra *= 4
+
+
+def boot_indices(seed: int, b: int, n: int, stream: int = 2, sub: int = 0) -> np.ndarray:
+    """The item indices of bootstrap resample b, in draw order."""
+    return indices(seed, TAG_BOOTSTRAP, b, sub, n, n, stream)
+
+
+def boot_sums(table: np.ndarray, seed: int, b: int, stream: int = 2, sub: int = 0) -> np.ndarray:
+    """Summed statistics of bootstrap resample b over items: exact for integers; floats summed in
+    draw order (version 1) or as the count-weighted sum in item order (version 2)."""
     n = table.shape[0]
-    idx = boot_indices(seed, b, n)
+    idx = boot_indices(seed, b, n, stream, sub)
+    counts = np.bincount(idx, minlength=n).astype(np.float64)
     if np.all(table == np.round(table)):
-        counts = np.bincount(idx, minlength=n).astype(np.float64)
         return counts @ table
-    return np.cumsum(table[idx], axis=0)[-1]  # floats: in draw order
+    if stream == 1:
+        return np.cumsum(table[idx], axis=0)[-1]  # floats: in draw order
+    return np.cumsum(counts[:, None] * table, axis=0)[-1]  # floats: products, added in item order
 
 
-def swap_bits(seed: int, b: int, n: int) -> np.ndarray:
-    words = xoshiro_words(philox_state(seed, TAG_PERMUTE, b), (n + 63) // 64)
+def swap_bits(seed: int, b: int, n: int, stream: int = 2) -> np.ndarray:
+    words = words64(seed, TAG_PERMUTE, b, 0, (n + 63) // 64, stream)
     bits = [(int(words[i // 64]) >> (i % 64)) & 1 for i in range(n)]
     return np.array(bits, dtype=np.float64)
 

@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 import sigfast
-from oracle import bounded, philox_state, xoshiro_words
+from oracle import STREAMS, indices
 from sigfast import InputError, _native
 from sigfast.cli import main
 
@@ -76,21 +76,18 @@ def exact_violation_ratio(a: np.ndarray, b: np.ndarray) -> float:
     return 0.5 if total == 0 else viol / total
 
 
-def oracle_resample(scores: np.ndarray, seed: int, b: int, sub: int) -> np.ndarray:
-    """Resample b of one system from the independent stream oracle."""
+def oracle_resample(scores: np.ndarray, seed: int, b: int, sub: int, stream: int = 2) -> np.ndarray:
+    """Resample b of one system from the independent stream oracle (stream version ``stream``)."""
     n = len(scores)
-    words = xoshiro_words(philox_state(seed, TAG_ASO, b, sub), n + 16)
-    idx = bounded(words, n, n)
-    assert idx is not None
-    return np.sort(scores)[idx]
+    return np.sort(scores)[indices(seed, TAG_ASO, b, sub, n, n, stream)]
 
 
-def oracle_aso(a, b, seed, n_resamples, dt=0.005, level=0.95):
+def oracle_aso(a, b, seed, n_resamples, dt=0.005, level=0.95, stream=2):
     """(bootstrap ratios, ε_min) with numpy only, from the definitions."""
     vr = slow_violation_ratio(a, b, dt)
     ratios = np.array(
         [
-            slow_violation_ratio(oracle_resample(a, seed, r, 0), oracle_resample(b, seed, r, 1), dt)
+            slow_violation_ratio(oracle_resample(a, seed, r, 0, stream), oracle_resample(b, seed, r, 1, stream), dt)
             for r in range(n_resamples)
         ]
     )
@@ -169,13 +166,15 @@ def test_empirical_violation_ratio_equals_deepsig_exactly():
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("stream", STREAMS)
 @pytest.mark.parametrize(("n_a", "n_b", "effect"), [(5, 5, 0.0), (20, 20, 0.5), (7, 30, 1.5), (50, 12, -0.3)])
-def test_bootstrap_equals_independent_oracle(n_a, n_b, effect):
+def test_bootstrap_equals_independent_oracle(n_a, n_b, effect, stream):
     rng = np.random.default_rng(n_a * 100 + n_b)
     a, b = rng.normal(effect, 1, n_a), rng.normal(0, 1, n_b)
     B, seed = 60, 987
-    r = sigfast.aso(a, b, n_resamples=B, seed=seed, return_distribution=True, n_threads=1)
-    ratios, eps = oracle_aso(a, b, seed, B)
+    r = sigfast.aso(a, b, n_resamples=B, seed=seed, return_distribution=True, n_threads=1, stream=stream)
+    assert r.stream_version == stream and f"/v{stream}|" in r.signature
+    ratios, eps = oracle_aso(a, b, seed, B, stream=stream)
     np.testing.assert_allclose(r.distribution, ratios, rtol=1e-12, atol=1e-15)
     assert r.violation_ratio == slow_violation_ratio(a, b, 0.005)
     assert r.statistic == pytest.approx(eps, rel=1e-10, abs=1e-12)

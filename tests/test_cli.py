@@ -233,6 +233,37 @@ def test_draws_sacrebleu_from_the_shell(tmp_path: Path, capsys: pytest.CaptureFi
     assert "--draws sacrebleu is for --test bootstrap" in capsys.readouterr().err
 
 
+def test_stream_from_the_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--stream N` is the Python API's stream=N on compare, pairwise and interval: the same numbers and
+    signature (tests/test_engine_oracle.py checks both versions against an independent oracle); the
+    default is the newest version; an unknown version is one line, exit 1."""
+    import sigfast
+
+    rng = np.random.default_rng(6)
+    cols = {k: rng.random(60) + d for k, d in (("a", 0.0), ("b", 0.04), ("c", 0.08))}
+    paths = {k: str(_write(tmp_path / f"{k}.tsv", v)) for k, v in cols.items()}
+    stats = sigfast.read(None, paths, format="tsv")
+    for v in (1, 2):
+        assert main(["compare", paths["a"], paths["b"], "-n", "2000", "--stream", str(v), "--json"]) == 0
+        (d,) = json.loads(capsys.readouterr().out)
+        r = sigfast.paired_bootstrap(stats, systems=("a", "b"), n_resamples=2000, stream=v)
+        assert d["pvalue"] == r.pvalue and d["signature"] == r.signature
+        assert sigfast.signature.stream_version(r.signature) == v
+        assert main(["interval", *paths.values(), "-n", "500", "--stream", str(v), "--json"]) == 0
+        (board,) = json.loads(capsys.readouterr().out)
+        lb = sigfast.leaderboard(stats, n_resamples=500, stream=v, pairs="none")
+        low = {x["system"]: x["bootstrap_low"] for x in board["models"]}
+        assert low == {s: float(x) for s, x in zip(lb.systems, lb.bootstrap_intervals[:, 0])}
+        assert board["signature"] == lb.signature
+        assert sigfast.signature.stream_version(lb.signature) == v
+    assert main(["compare", paths["a"], paths["b"], "-n", "100", "--json"]) == 0
+    (d,) = json.loads(capsys.readouterr().out)
+    assert sigfast.signature.stream_version(d["signature"]) == max(sigfast.executor.STREAM_VERSIONS)
+    assert main(["pairwise", *paths.values(), "-n", "100", "--stream", "9"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "stream must be one of" in err
+
+
 # --------------------------------------------------------------------------------------------
 # metaeval: each flag reaches the library (the library is checked against numpy, scipy, nlpstats and
 # mt-metrics-eval in tests/test_metaeval*.py); the command line gives the API's result on the same files

@@ -1,62 +1,92 @@
-"""The engine's random draws and resampled sums equal an independent numpy oracle, bit for bit."""
+"""The engine's random draws and resampled sums equal an independent numpy oracle, bit for bit,
+in every stream version; and give the same bytes for any thread count, block split, shard and
+SIMD build."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from oracle import TAG_BOOTSTRAP, TAG_PERMUTE, boot_sums, philox_state, swap_bits, swap_sums, xoshiro_words
+from oracle import STREAMS, TAG_BOOTSTRAP, TAG_PERMUTE, boot_indices, boot_sums, swap_bits, swap_sums, words64
 from sigfast import _native
 
 
-@pytest.mark.parametrize("seed,b", [(0, 0), (12345, 7), (2**64 - 1, 2**40 + 3)])
-def test_stream_words_equal_oracle(seed: int, b: int) -> None:
+def test_versions() -> None:
+    assert _native.STREAM_VERSION == 2
+    assert tuple(_native.STREAM_VERSIONS) == STREAMS
+    with pytest.raises(ValueError, match="stream version 3"):
+        _native.stream_words(1, TAG_BOOTSTRAP, 0, 0, 4, stream=3)
+
+
+@pytest.mark.parametrize("stream", STREAMS)
+@pytest.mark.parametrize("seed,b,sub", [(0, 0, 0), (12345, 7, 3), (2**64 - 1, 2**40 + 3, 2**64 - 1)])
+def test_stream_words_equal_oracle(stream: int, seed: int, b: int, sub: int) -> None:
     for tag in (TAG_BOOTSTRAP, TAG_PERMUTE):
-        got = np.asarray(_native.stream_words(seed, tag, b, 0, 40))
-        want = xoshiro_words(philox_state(seed, tag, b), 40)
-        np.testing.assert_array_equal(got, want)
+        got = np.asarray(_native.stream_words(seed, tag, b, sub, 40, stream=stream))
+        np.testing.assert_array_equal(got, words64(seed, tag, b, sub, 40, stream))
 
 
-@pytest.mark.parametrize("seed", [0, 1, 987654321])
+@pytest.mark.parametrize("stream", STREAMS)
+@pytest.mark.parametrize("n", [1, 2, 7, 250, 1000])
+def test_item_indices_equal_oracle(stream: int, n: int) -> None:
+    got = np.asarray(_native.item_indices(n, 99, 5, 3, 2, stream=stream))
+    for r in range(3):
+        np.testing.assert_array_equal(got[r], boot_indices(99, 5 + r, n, stream, sub=2))
+
+
+@pytest.mark.parametrize("stream", STREAMS)
+@pytest.mark.parametrize("seed", [0, 987654321])
 @pytest.mark.parametrize("n", [1, 2, 3, 17, 250])
-def test_bootstrap_sums_integer_exact(seed: int, n: int) -> None:
+def test_bootstrap_sums_integer_exact(stream: int, seed: int, n: int) -> None:
     rng = np.random.default_rng(n + seed)
     table = rng.integers(0, 40, (n, 6)).astype(np.float64)
-    got, distinct = _native.bootstrap_sums(np.ascontiguousarray(table), seed, 0, 9, "items", 1, None)
+    got, distinct = _native.bootstrap_sums(np.ascontiguousarray(table), seed, 0, 9, "items", 1, None, stream=stream)
     assert distinct is None
     for b in range(9):
-        np.testing.assert_array_equal(got[b], boot_sums(table, seed, b))
+        np.testing.assert_array_equal(got[b], boot_sums(table, seed, b, stream))
 
 
-@pytest.mark.parametrize("width", [1, 2, 7, 20])
-def test_bootstrap_sums_wide_and_large_integers(width: int) -> None:
+@pytest.mark.parametrize("stream", STREAMS)
+@pytest.mark.parametrize("width", [1, 2, 7, 20, 300])
+def test_bootstrap_sums_wide_and_large_integers(stream: int, width: int) -> None:
+    """Narrow tables add drawn rows; wide ones (and large values) go through a GEMM: exact either way."""
     rng = np.random.default_rng(width)
     n = 60
     table = rng.integers(0, 50, (n, width)).astype(np.float64)
-    table[0, 0] = 2.0**40  # forces 64-bit integer lanes
-    got, _ = _native.bootstrap_sums(np.ascontiguousarray(table), 3, 5, 4, "items", 2, None)
+    table[0, 0] = 2.0**40  # forces 64-bit exactness (an f64 product)
+    got, _ = _native.bootstrap_sums(np.ascontiguousarray(table), 3, 5, 4, "items", 2, None, 1, stream=stream)
+    small = np.ascontiguousarray(table[:, 1:]) if width > 1 else None  # sums below 2^24: an f32 product
+    got_small = None if small is None else _native.bootstrap_sums(small, 3, 5, 4, "items", 2, None, 1, stream=stream)[0]
     for j, b in enumerate(range(5, 9)):
-        np.testing.assert_array_equal(got[j], boot_sums(table, 3, b))
+        np.testing.assert_array_equal(got[j], boot_sums(table, 3, b, stream, sub=1))
+        if got_small is not None:
+            np.testing.assert_array_equal(got_small[j], boot_sums(small, 3, b, stream, sub=1))
 
 
-@pytest.mark.parametrize("n", [5, 64, 301])
-def test_bootstrap_sums_float_lane_order(n: int) -> None:
-    rng = np.random.default_rng(n)
-    table = rng.normal(size=(n, 2))
-    got, _ = _native.bootstrap_sums(np.ascontiguousarray(table), 42, 0, 6, "items", 1, None)
+@pytest.mark.parametrize("stream", STREAMS)
+@pytest.mark.parametrize("n,width", [(5, 2), (64, 2), (301, 2), (301, 5), (300, 13), (700, 1)])
+def test_bootstrap_sums_float_order(stream: int, n: int, width: int) -> None:
+    """Floats: draw order (version 1); the count-weighted sum in item order (version 2)."""
+    rng = np.random.default_rng(n + width)
+    table = rng.normal(size=(n, width)) * rng.choice([1e-3, 1.0, 1e3], size=(n, width))
+    got, _ = _native.bootstrap_sums(np.ascontiguousarray(table), 42, 0, 6, "items", 1, None, stream=stream)
     for b in range(6):
-        np.testing.assert_array_equal(got[b], boot_sums(table, 42, b))
+        np.testing.assert_array_equal(got[b], boot_sums(table, 42, b, stream))
 
 
+@pytest.mark.parametrize("stream", STREAMS)
 @pytest.mark.parametrize("n", [3, 64, 65, 200])
 @pytest.mark.parametrize("kind", ["int", "float"])
-def test_permutation_sums_equal_oracle(n: int, kind: str) -> None:
+def test_permutation_sums_equal_oracle(stream: int, n: int, kind: str) -> None:
     rng = np.random.default_rng(n)
     table = rng.integers(0, 9, (n, 4)).astype(np.float64) if kind == "int" else rng.normal(size=(n, 4))
     table = np.ascontiguousarray(table)
-    got = _native.permutation_sums(table, 77, 0, 5, False, 1, None)
+    got = _native.permutation_sums(table, 77, 0, 5, False, 1, None, stream=stream)
+    masks = np.asarray(_native.swap_masks(n, 77, 0, 5, stream=stream))
     for b in range(5):
-        np.testing.assert_array_equal(got[b], swap_sums(table, swap_bits(77, b, n)))
+        bits = swap_bits(77, b, n, stream)
+        np.testing.assert_array_equal(masks[b], bits.astype(bool))
+        np.testing.assert_array_equal(got[b], swap_sums(table, bits))
 
 
 def test_exact_permutation_sums_enumerate_masks() -> None:
@@ -69,58 +99,117 @@ def test_exact_permutation_sums_enumerate_masks() -> None:
         np.testing.assert_array_equal(got[mask], swap_sums(table, bits))
 
 
-def test_values_follow_sums() -> None:
+@pytest.mark.parametrize("stream", STREAMS)
+def test_values_follow_sums(stream: int) -> None:
     """bootstrap_values = metric(bootstrap_sums) for a built-in metric."""
     rng = np.random.default_rng(5)
     from conftest import f1_counts
 
     table = np.ascontiguousarray(np.concatenate([f1_counts(rng, 80, 0.7), f1_counts(rng, 80, 0.8)], 1))
-    vals, _ = _native.bootstrap_values(table, "fbeta", {"beta": 1.0}, 8, 37, "items", 2, None)
+    vals, _ = _native.bootstrap_values(table, "fbeta", {"beta": 1.0}, 8, 37, "items", 2, None, stream=stream)
     for b in range(37):
-        s = boot_sums(table, 8, b)
+        s = boot_sums(table, 8, b, stream)
         for k in range(2):
             tp, g, gold = s[3 * k : 3 * k + 3]
             p, r = tp / g, tp / gold
             assert vals[b, k] == pytest.approx(2 * p * r / (p + r), rel=1e-15)
 
 
-@pytest.mark.parametrize("kind", ["int", "float", "wide"])
-def test_simd_and_scalar_builds_give_same_bytes(kind: str) -> None:
+@pytest.mark.parametrize("stream", STREAMS)
+@pytest.mark.parametrize("kind", ["int", "float", "wide", "widefloat"])
+def test_simd_and_scalar_builds_give_same_bytes(stream: int, kind: str) -> None:
     rng = np.random.default_rng(1)
     if kind == "int":
         table = rng.integers(0, 9, (300, 6)).astype(np.float64)
     elif kind == "float":
         table = rng.normal(size=(300, 2))
+    elif kind == "wide":
+        table = rng.integers(0, 9, (300, 30)).astype(np.float64)
     else:
         table = rng.normal(size=(300, 9))
     table = np.ascontiguousarray(table)
+    pt = np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table
     try:
         _native.set_simd(True)
-        a, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None)
-        p = _native.permutation_sums(
-            np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table, 5, 0, 301, False, 2, None
-        )
+        a, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None, stream=stream)
+        p = _native.permutation_sums(pt, 5, 0, 301, False, 2, None, stream=stream)
+        f = _native.draw_count_floor(300, 500, 5, 2, stream)
         _native.set_simd(False)
-        b, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None)
-        q = _native.permutation_sums(
-            np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table, 5, 0, 301, False, 2, None
-        )
+        b, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None, stream=stream)
+        q = _native.permutation_sums(pt, 5, 0, 301, False, 2, None, stream=stream)
+        g = _native.draw_count_floor(300, 500, 5, 2, stream)
     finally:
         _native.set_simd(True)
-    assert a.tobytes() == b.tobytes() and p.tobytes() == q.tobytes()
+    assert a.tobytes() == b.tobytes() and p.tobytes() == q.tobytes() and f == g
     for r in range(0, 1001, 97):
-        np.testing.assert_array_equal(a[r], boot_sums(table, 5, r))
+        np.testing.assert_array_equal(a[r], boot_sums(table, 5, r, stream))
 
 
-def test_duplicate_columns_summed_once_same_bytes() -> None:
+@pytest.mark.parametrize("stream", STREAMS)
+def test_duplicate_columns_summed_once_same_bytes(stream: int) -> None:
     """Identical columns are summed once inside the engine; the sums are the oracle's."""
     rng = np.random.default_rng(3)
     base = rng.integers(0, 9, (200, 3)).astype(np.float64)
     table = np.ascontiguousarray(np.concatenate([base, base[:, 2:3], base, base[:, :1]], 1))
-    got, _ = _native.bootstrap_sums(table, 4, 0, 40, "items", 2, None)
+    got, _ = _native.bootstrap_sums(table, 4, 0, 40, "items", 2, None, stream=stream)
     for b in range(40):
-        np.testing.assert_array_equal(got[b], boot_sums(table, 4, b))
+        np.testing.assert_array_equal(got[b], boot_sums(table, 4, b, stream))
     fl = np.ascontiguousarray(np.concatenate([rng.normal(size=(100, 1))] * 3, 1))
-    got, _ = _native.bootstrap_sums(fl, 4, 0, 10, "items", 1, None)
+    got, _ = _native.bootstrap_sums(fl, 4, 0, 10, "items", 1, None, stream=stream)
     for b in range(10):
-        np.testing.assert_array_equal(got[b], boot_sums(fl, 4, b))
+        np.testing.assert_array_equal(got[b], boot_sums(fl, 4, b, stream))
+
+
+@pytest.mark.parametrize("stream", STREAMS)
+def test_same_bytes_for_any_threads_blocks_and_shards(stream: int) -> None:
+    """One seed gives the same bytes on 1 or 2 threads, in one block or several, in one shard or
+    two, for the narrow (drawn rows), wide (GEMM) and float (fixed-order) sums and the pair counts."""
+    rng = np.random.default_rng(11)
+    n, s = 90, 5
+    tables = {
+        "narrow": rng.integers(0, 9, (n, 6)).astype(np.float64),
+        "wide": rng.integers(0, 9, (n, 3 * s)).astype(np.float64),
+        "float": rng.normal(size=(n, 3 * s)),
+    }
+    for t in tables.values():
+        t = np.ascontiguousarray(t)
+        one, _ = _native.bootstrap_sums(t, 3, 0, 700, "items", 1, None, stream=stream)
+        two, _ = _native.bootstrap_sums(t, 3, 0, 700, "items", 2, None, stream=stream)
+        split = np.concatenate(
+            [
+                _native.bootstrap_sums(t, 3, a, c, "items", 2, None, stream=stream)[0]
+                for a, c in ((0, 3), (3, 290), (293, 407))
+            ]
+        )
+        assert one.tobytes() == two.tobytes() == split.tobytes()
+    table = np.ascontiguousarray(tables["wide"])
+    obs = [0.5 + 0.01 * j for j in range(s)]
+    B = 2 * _native.PAIR_BLOCK + 100
+    for variant in ("bk", "shifted"):
+        runs = []
+        for threads, shards in ((1, [(0, B)]), (2, [(0, _native.PAIR_BLOCK), (_native.PAIR_BLOCK, B)])):
+            parts = [
+                _native.pairwise_shard(
+                    table,
+                    "f1",
+                    None,
+                    7,
+                    0,
+                    a,
+                    b,
+                    "items",
+                    obs,
+                    variant,
+                    "two-sided",
+                    1.0,
+                    None,
+                    threads,
+                    None,
+                    stream=stream,
+                )
+                for a, b in shards
+            ]
+            counts = sum(np.asarray(c, dtype=np.uint64) for c, _, _ in parts)
+            sums = np.concatenate([np.asarray(x) for _, x, _ in parts])
+            runs.append((counts.tobytes(), sums.tobytes()))
+        assert runs[0] == runs[1]

@@ -292,17 +292,6 @@ def test_bad_input(tmp_path):
         chunk.score_conlleval(None, DATA / "iob1.txt", scheme="iobx")
 
 
-@pytest.mark.parametrize("distinct", [3, 50, 5000])
-def test_factorize_exact(distinct):
-    # hash table, sampled lookup and np.unique fallbacks must all give exact ids
-    rng = np.random.default_rng(distinct)
-    values = rng.integers(0, 2**63, size=distinct, dtype=np.uint64)
-    keys = values[rng.integers(0, distinct, size=20000)]
-    idx, inv = chunk._factorize(keys)
-    assert np.array_equal(keys[idx][inv], keys)
-    assert len(set(keys[idx].tolist())) == len(idx) == len(set(keys.tolist()))
-
-
 # ------------------------------------------------------------------------------- conlleval -l
 
 NO_CHUNK_LATEX = (

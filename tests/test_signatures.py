@@ -84,9 +84,30 @@ def _meta(s: dict[str, Any]) -> Any:
     h = rng.normal(size=(6, 10)) + np.arange(6)[:, None]
     metrics = {f"m{k}": h + rng.normal(size=h.shape) * (k + 1) for k in range(s["metrics"])}
     params = s["params"] if s["statistic"] == "tau_like" else {}
+    rest = {k: s[k] for k in META_MORE if k in s}
     return sigfast.metaeval.evaluate(
-        h, metrics, level="system", statistic=s["statistic"], n_resamples=s["B"], seed=s["seed"], **params
+        h,
+        metrics,
+        level=s.get("level", "system"),
+        statistic=s["statistic"],
+        n_resamples=s["B"],
+        seed=s["seed"],
+        **rest,
+        **params,
     )
+
+
+#: every other setting of metaeval.evaluate that changes its result (MetaEvalSettings), base -> other value
+META_MORE = {
+    "interval": ("both", "systems"),
+    "test": ("perm-both", "perm-systems"),
+    "confidence_level": (0.95, 0.9),
+    "alternative": ("two-sided", "greater"),
+    "pvalue": ("plus_one", "raw"),
+    "correction": ("holm", "bonferroni"),
+    "alpha": (0.05, 0.1),
+    "nan_policy": ("omit", "omit-system"),
+}
 
 
 def _split_file(s: dict[str, Any], tmp: Path) -> str:
@@ -127,6 +148,17 @@ def _across_metric(s: dict[str, Any]) -> Any:
     return sigfast.studies.across_splits([st, st, st], test="bootstrap", n_resamples=s["B"], seed=s["seed"])
 
 
+#: the benchmark design of the analytic power results: base, one change per setting
+DESIGN = (
+    {"cluster_size": 5, "icc": 0.1, "correlation": 0.2, "accuracy": 0.5, "alpha": 0.05, "power": 0.8},
+    {"cluster_size": 4, "icc": 0.2, "correlation": 0.3, "accuracy": 0.7, "alpha": 0.1, "power": 0.9},
+)
+
+
+def _design(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: s[k] for k in DESIGN[0]}
+
+
 #: result type -> (function of the settings, base settings, one change per setting)
 CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str, Any]]] = {
     "paired_bootstrap": (
@@ -154,10 +186,77 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
             metric=s["metric"],
             n_resamples=s["B"],
             seed=s["seed"],
+            groups=s["groups"],
             **({"q": s["q"]} if s["metric"] == "quantile" else {}),
         ),
-        {"metric": "quantile", "q": 0.5, "data": 0, "B": B, "seed": 1},
-        {"metric": "median", "q": 0.4, "data": 1, "B": B + 1, "seed": 2},
+        {"metric": "quantile", "q": 0.5, "data": 0, "B": B, "seed": 1, "groups": "boundaries"},
+        {"metric": "median", "q": 0.4, "data": 1, "B": B + 1, "seed": 2, "groups": "strict"},
+    ),
+    "paired_bootstrap_clusters": (
+        lambda s: sigfast.paired_bootstrap(
+            _scores(s, 2, 60)["s0"],
+            _scores(s, 2, 60)["s1"],
+            clusters=np.arange(60) // s["cluster_size"],
+            n_resamples=s["B"],
+            seed=s["seed"],
+        ),
+        {"cluster_size": 4, "data": 0, "B": B, "seed": 1},
+        {"cluster_size": 5, "data": 1, "B": B + 1, "seed": 2},
+    ),
+    "standard_error": (
+        lambda s: sigfast.standard_error(
+            _scores(s, 2, 60)["s0"],
+            _scores(s, 2, 60)["s1"] if s["pair"] else None,
+            clusters=np.arange(60) // s["cluster_size"] if s["cluster_size"] else False,
+            confidence_level=s["conf"],
+        ),
+        {"pair": True, "cluster_size": 4, "conf": 0.95, "data": 0},
+        {"pair": False, "cluster_size": 5, "conf": 0.9, "data": 1},
+    ),
+    "leaderboard": (
+        lambda s: sigfast.leaderboard(
+            _scores(s, 3, 60),
+            clusters=np.arange(60) // s["cluster_size"],
+            pairs=s["pairs"],
+            groups=s["groups"],
+            method=s["method"],
+            confidence_level=s["conf"],
+            correction=s["correction"],
+            n_resamples=s["B"],
+            seed=s["seed"],
+        ),
+        {
+            "cluster_size": 4,
+            "pairs": "bootstrap",
+            "groups": "boundaries",
+            "method": "percentile",
+            "conf": 0.95,
+            "correction": "holm",
+            "data": 0,
+            "B": 100,
+            "seed": 1,
+        },
+        {
+            "cluster_size": 5,
+            "pairs": "normal",
+            "groups": "strict",
+            "method": "bca",
+            "conf": 0.9,
+            "correction": "bonferroni",
+            "data": 1,
+            "B": 101,
+            "seed": 2,
+        },
+    ),
+    "benchmark_power": (
+        lambda s: sigfast.minimum_detectable_difference(s["n"], **_design(s)),
+        {"n": 500, **DESIGN[0]},
+        {"n": 400, **DESIGN[1]},
+    ),
+    "items_needed": (
+        lambda s: sigfast.items_needed(s["difference"], **_design(s)),
+        {"difference": 0.05, **DESIGN[0]},
+        {"difference": 0.04, **DESIGN[1]},
     ),
     "pairwise_unpaired": (
         lambda s: sigfast.pairwise_unpaired(_scores(s), test=s["test"]),
@@ -204,8 +303,26 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
     ),
     "metaeval": (
         _meta,
-        {"metrics": 2, "statistic": "tau_like", "params": {"threshold": 0.0}, "data": 0, "B": 100, "seed": 1},
-        {"metrics": 3, "statistic": "pearson", "params": {"threshold": 0.5}, "data": 1, "B": 101, "seed": 2},
+        {
+            "metrics": 2,
+            "statistic": "tau_like",
+            "params": {"threshold": 0.0},
+            "data": 0,
+            "B": 100,
+            "seed": 1,
+            "level": "system",
+            **{k: v[0] for k, v in META_MORE.items()},
+        },
+        {
+            "metrics": 3,
+            "statistic": "pearson",
+            "params": {"threshold": 0.5},
+            "data": 1,
+            "B": 101,
+            "seed": 2,
+            "level": "item",
+            **{k: v[1] for k, v in META_MORE.items()},
+        },
     ),
     "adjust": (
         lambda s: sigfast.adjust([0.01, 0.02 + s["data"] / 100, 0.3], s["method"]),
@@ -271,6 +388,45 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
 }
 
 
+#: the result type each case gives (every public result class has at least one case)
+TYPES = {
+    "paired_bootstrap": "PairedTestResult",
+    "permutation_test": "PairedTestResult",
+    "paired_bootstrap_clusters": "PairedTestResult",
+    "bootstrap_interval": "BootstrapInterval",
+    "pairwise": "PairwiseResult",
+    "pairwise_unpaired": "UnpairedPairwiseResult",
+    "mcnemar": "TestResult",
+    "sample_size": "SampleSizeResult",
+    "benchmark_power": "BenchmarkPower",
+    "items_needed": "BenchmarkPower",
+    "standard_error": "StandardErrorResult",
+    "leaderboard": "Leaderboard",
+    "aso": "AsoResult",
+    "seeds": "SeedComparison",
+    "seeds_pair": "SeedPair",
+    "metaeval": "MetaEvalResult",
+    "adjust": "AdjustedPValues",
+    "replicability": "ReplicabilityResult",
+    "diff": "DiffResult",
+    "diff_pairwise": "PairwiseDiffResult",
+    "oracle": "OracleResult",
+    "agreement": "AgreementResult",
+    "coref_diff": "CorefDiffResult",
+    "coref_oracle": "CorefOracleResult",
+    "across_splits": "AcrossSplitsResult",
+    "across_splits_units": "AcrossSplitsResult",
+    "across_splits_metric": "AcrossSplitsResult",
+    "test_size": "TestSizeCurve",
+    "calibration": "CalibrationResult",
+    "split": "SplitResult",
+    "resample_train": "ResampleResult",
+}
+
+#: analytic results that rest on no data (the settings are the whole question)
+NO_DATA = {"benchmark_power", "items_needed"}
+
+
 def _split_cases(tmp: Path) -> dict[str, Any]:
     from sigfast.studies import random_splits, resample_train
 
@@ -288,14 +444,19 @@ def _split_cases(tmp: Path) -> dict[str, Any]:
     }
 
 
-def _check(make: Callable[[dict[str, Any]], Any], base: dict[str, Any], vary: dict[str, Any]) -> None:
+def _check(make: Callable[[dict[str, Any]], Any], base: dict[str, Any], vary: dict[str, Any], name: str = "") -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sig = make(dict(base)).signature
+        r = make(dict(base))
+        assert type(r).__name__ == TYPES[name], (name, type(r))
+        sig = r.signature
         assert sig == make(dict(base)).signature  # identical runs, identical signatures
         fields = parse(sig)
         assert unparse(fields) == sig and fields["sigfast"] == sigfast.__version__ and fields["test"]
-        assert "data" in fields, sig
+        assert ("data" in fields) != (name in NO_DATA), sig
+        # printed and serialized: the text, markdown and JSON carry it, LaTeX as a comment line
+        assert sig in r.format("text") and sig in r.format("markdown") and f"% signature: {sig}" in r.format("latex")
+        assert r.to_dict()["signature"] == sig
         for key, value in vary.items():
             other = make({**base, key: value}).signature
             assert other != sig, f"changing {key} left the signature alone: {sig}"
@@ -304,79 +465,40 @@ def _check(make: Callable[[dict[str, Any]], Any], base: dict[str, Any], vary: di
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_one_setting_changes_the_signature(name: str) -> None:
-    _check(*CASES[name])
+    _check(*CASES[name], name=name)
 
 
 @pytest.mark.parametrize("name", ["split", "resample_train"])
 def test_manifests_sign_their_settings_and_data(name: str, tmp_path: Path) -> None:
-    _check(*_split_cases(tmp_path)[name])
+    _check(*_split_cases(tmp_path)[name], name=name)
+
+
+def public_result_classes() -> set[type]:
+    """Every Result subclass of the package (found by walking ``Result.__subclasses__()`` after importing
+    every module), but for private ones."""
+    import importlib
+    import pkgutil
+
+    from sigfast.results import Result
+
+    for m in pkgutil.walk_packages(sigfast.__path__, "sigfast."):
+        if not m.name.endswith("__main__"):
+            importlib.import_module(m.name)
+
+    def walk(c: type) -> set[type]:
+        return {c, *(x for s in c.__subclasses__() for x in walk(s))}
+
+    return {
+        c for c in walk(Result) - {Result} if c.__module__.startswith("sigfast.") and not c.__name__.startswith("_")
+    }
 
 
 def test_every_result_type_is_covered() -> None:
     """Every public result class has a case above (the classes are found, not listed by hand)."""
-    import dataclasses
-    import importlib
-
-    from sigfast.results import Result
-
-    modules = [
-        "results",
-        "intervals",
-        "pairwise",
-        "classical",
-        "power",
-        "seeds",
-        "metaeval",
-        "multitest",
-        "analysis.diff",
-        "analysis.oracle",
-        "analysis.agreement",
-        "analysis.coref",
-        "studies.across",
-        "studies.curves",
-        "studies.calibration",
-        "studies.splits",
-    ]
-    found = set()
-    for m in modules:
-        mod = importlib.import_module(f"sigfast.{m}")
-        for obj in vars(mod).values():
-            if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == mod.__name__:
-                if obj.__name__.endswith("Result") or obj.__name__ in (
-                    "BootstrapInterval",
-                    "AdjustedPValues",
-                    "SeedComparison",
-                    "SeedPair",
-                    "TestSizeCurve",
-                ):
-                    found.add(obj)
-    assert all(issubclass(c, Result) for c in found), [c for c in found if not issubclass(c, Result)]
-    covered = {
-        "PairedTestResult",
-        "BootstrapInterval",
-        "PairwiseResult",
-        "UnpairedPairwiseResult",
-        "TestResult",
-        "SampleSizeResult",
-        "AsoResult",
-        "SeedComparison",
-        "SeedPair",
-        "MetaEvalResult",
-        "AdjustedPValues",
-        "ReplicabilityResult",
-        "DiffResult",
-        "PairwiseDiffResult",
-        "OracleResult",
-        "AgreementResult",
-        "CorefDiffResult",
-        "CorefOracleResult",
-        "AcrossSplitsResult",
-        "TestSizeCurve",
-        "CalibrationResult",
-        "SplitResult",
-        "ResampleResult",
-    }
-    assert {c.__name__ for c in found} == covered
+    found = {c.__name__ for c in public_result_classes()}
+    assert len(found) >= 25
+    assert found == set(TYPES.values()), (found - set(TYPES.values()), set(TYPES.values()) - found)
+    assert set(TYPES) == set(CASES) | {"split", "resample_train"}
 
 
 def test_mcnemar_from_the_shell_signs_view_alignment_and_format_options(capsys: pytest.CaptureFixture) -> None:
@@ -410,8 +532,64 @@ def test_parse_refuses_what_is_not_a_signature() -> None:
     assert name == "bleu" and params == {"max_order": "4", "smooth": "exp"}
 
 
+_SETTINGS = {
+    "level": "system",
+    "statistic": "pearson",
+    "params": {},
+    "interval": "both",
+    "test": "perm-both",
+    "n_resamples": 10,
+    "seed": 1,
+    "confidence_level": 0.95,
+    "alternative": "two-sided",
+    "pvalue": "plus_one",
+    "correction": "holm",
+    "alpha": 0.05,
+    "nan_policy": "omit",
+}
+
+
 def test_metaeval_signature_names_the_metrics_and_hashes_the_data() -> None:
     base = {"metrics": 2, "statistic": "pearson", "params": {}, "data": 0, "B": 50, "seed": 1}
     two, three = _meta(base), _meta({**base, "metrics": 3})
     assert parse(two.signature)["metric"] == "m0+m1" and parse(three.signature)["metric"] == "m0+m1+m2"
     assert parse(two.signature)["data"] != parse(_meta({**base, "data": 1}).signature)["data"]
+    # the signature is built from the one frozen, validated value of the settings
+    import dataclasses
+
+    st = two.settings
+    assert isinstance(st, sigfast.metaeval.MetaEvalSettings) and dataclasses.is_dataclass(st)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        st.seed = 2  # type: ignore[misc]
+    assert two.signature == st.signature(
+        metrics=two.metrics, n_items=two.n_items, n_systems=two.n_systems, data=two.data
+    )
+    with pytest.raises(sigfast.InputError, match="n_resamples"):
+        sigfast.metaeval.MetaEvalSettings.of(**{**_SETTINGS, "n_resamples": True})
+
+
+def test_score_json_signs_each_report(capsys: pytest.CaptureFixture) -> None:
+    """`sigfast score --json` signs each report (format with every option, metrics, system, data hash); the text
+    stays the reference scorer's report (no signature line: the parity tests compare it byte for byte)."""
+    import json
+
+    from sigfast.cli import main
+
+    def run(*argv: str) -> tuple[list[dict[str, Any]], str]:
+        capsys.readouterr()
+        assert main(["score", "-f", "mt", *argv, "--json"]) == 0
+        records = json.loads(capsys.readouterr().out)
+        assert main(["score", "-f", "mt", *argv]) == 0
+        return records, capsys.readouterr().out
+
+    (base,), text = run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"))
+    sig = base["signature"]
+    assert "signature" not in text and unparse(parse(sig)) == sig and parse(sig)["test"] == "score"
+    assert parse(sig)["format"].startswith("mt[") and parse(sig)["systems"] == "edge" and "data" in parse(sig)
+    assert sig == run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"))[0][0]["signature"]
+    for other in (
+        run("--ref", str(MT / "edge.ref2"), str(MT / "edge.hyp")),  # other data
+        run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"), "-o", "tokenize=intl"),  # a format option
+        run("--ref", str(MT / "edge.ref1"), str(MT / "edge.hyp"), "-m", "chrf"),  # other metrics
+    ):
+        assert other[0][0]["signature"] != sig

@@ -521,30 +521,3 @@ def test_leading_blank_lines_and_crlf(tmp_path):
     assert c.n_units == 5 and c.units[0] == b"\r\n\r\n# c\r\n1\ta\r\n\r\n"
     r = random_splits(p, tmp_path / "out", n_splits=5, seed=0, ratios=(0.6, 0.2, 0.2))
     assert verify_splits(r.manifest_path)["splits_checked"] == 5
-
-
-def test_column_blocked_path_equals_pairwise(monkeypatch):
-    from sigfast.studies import _common
-
-    monkeypatch.setattr(_common, "COLUMN_BLOCK", 8)  # off by default since the engine's wide-row kernels
-
-    rng = np.random.default_rng(4)
-    gold = rng.integers(1, 30, 200).astype(float)
-    counts = {
-        f"p{k}": np.stack([rng.binomial(gold.astype(int), 0.6 + 0.03 * k), gold + rng.integers(0, 3, 200), gold], 1)
-        for k in range(5)
-    }
-    st = sigfast.Statistics.from_counts(counts, stat_names=("correct", "system", "gold"), metric="f1")
-    for variant in ("bk", "koehn"):
-        fast = _common.blocked_pair_pvalues(st, 3000, 8, variant, None, 2)
-        assert fast is not None  # 15 columns > COLUMN_BLOCK
-        ref = sigfast.pairwise(st, n_resamples=3000, seed=8, variant=variant, correction="none", resampling="items")
-        assert np.array_equal(fast[1], ref.pvalues, equal_nan=True)
-        assert np.array_equal(fast[0], ref.scores)
-    assert _common.blocked_pair_pvalues(st.select(0, 1), 100, 8, "bk", None, 1) is None  # 6 columns: direct
-    # systems that share columns (same tokens as gold: system count = gold count) are summed once
-    same = {f"q{k}": np.stack([rng.binomial(gold.astype(int), 0.5 + 0.04 * k), gold, gold], 1) for k in range(6)}
-    st2 = sigfast.Statistics.from_counts(same, stat_names=("correct", "system", "gold"), metric="f1")
-    fast = _common.blocked_pair_pvalues(st2, 2000, 3, "bk", None, 2)
-    ref = sigfast.pairwise(st2, n_resamples=2000, seed=3, correction="none", resampling="items")
-    assert np.array_equal(fast[1], ref.pvalues, equal_nan=True)

@@ -71,6 +71,7 @@ def run_compare(args: argparse.Namespace) -> int:
         common: dict[str, Any] = dict(
             metric=m,
             seed=args.seed,
+            stream=args.stream,
             pvalue="raw" if args.raw_p else "plus_one",
             n_threads=args.threads,
             progress=args.progress,
@@ -347,11 +348,20 @@ def run_score(args: argparse.Namespace) -> int:
             for n, r in zip(parsed.names, parsed.reports)
         )
 
-    def tables() -> list[Any]:
+    def signatures() -> list[str]:
+        """Every report's signature (format with its options, metrics, system, data hash): in the JSON records
+        and under the markdown and LaTeX tables; the text stays the reference scorer's report, byte for byte
+        (and imports no signature code), and the CSV its tidy scores as before."""
+        from .signature import for_report
+
+        return [for_report(parsed, k, metrics) for k in range(len(parsed.names))]
+
+    def tables(signed: bool = True) -> list[Any]:
         from .report import Table
 
         rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
-        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}")]
+        sig = "\n".join(signature_notes(list(parsed.names), signatures())) if signed else ""
+        return [Table(("system", *metrics), rows, title=f"{parsed.format} scores against {parsed.gold}", signature=sig)]
 
     def rows() -> list[dict[str, Any]]:
         return [
@@ -361,7 +371,7 @@ def run_score(args: argparse.Namespace) -> int:
 
     _cli.emit(
         args,
-        text=text if text is not None else tables()[0].render("text"),
+        text=text if text is not None else tables(signed=False)[0].render("text"),
         tables=tables,
         results=[_cli.Rows(rows)],
         data=lambda: [
@@ -373,7 +383,8 @@ def run_score(args: argparse.Namespace) -> int:
                 "scores": {m: r.scores[m] for m in metrics},
             }
             | ({} if r.reference_json is None else {"reference": r.reference_json})
-            for n, r in zip(parsed.names, parsed.reports)
+            | {"signature": sig}
+            for n, r, sig in zip(parsed.names, parsed.reports, signatures())
         ],
     )
     return 0
@@ -552,6 +563,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
                 metric=None if parsed.spec.needs_gold else metric,
                 n_resamples=args.resamples,
                 seed=args.seed,
+                stream=args.stream,
                 variant=_cli.bootstrap_variant(args.variant),
                 alternative=args.alternative,
                 draws=args.draws,
@@ -598,8 +610,8 @@ def run_pairwise(args: argparse.Namespace) -> int:
 
     _cli.emit(
         args,
-        text="\n".join(r.report(**th) for r in results),
-        tables=lambda: [t for r in results for t in r.tables(**th)],
+        text="\n".join(r.format("text", **th) for r in results),
+        tables=lambda: [t for r in results for t in r.with_options(**th).tables()],
         data=data,
         results=results,
     )
@@ -651,6 +663,7 @@ def run_seeds(args: argparse.Namespace) -> int:
         confidence_level=args.confidence,
         n_resamples=args.resamples,
         seed=args.seed,
+        stream=args.stream,
         dt=args.dt,
         correction=args.correction,
         tau=args.tau,
@@ -658,7 +671,7 @@ def run_seeds(args: argparse.Namespace) -> int:
         n_threads=args.threads,
         progress=args.progress,
     )
-    _cli.emit(args, render=res.render, results=[res])
+    _cli.emit(args, render=res.format, results=[res])
     return 0
 
 
@@ -681,6 +694,7 @@ def run_interval(args: argparse.Namespace) -> int:
             confidence_level=args.confidence,
             n_resamples=args.resamples,
             seed=args.seed,
+            stream=args.stream,
             pairs="none",
             n_threads=args.threads,
         )

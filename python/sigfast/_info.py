@@ -193,8 +193,9 @@ def run_info(args: argparse.Namespace) -> int:
 
     head = (
         f"sigfast {_native.__version__} ({_native.BUILD_PROFILE} build)\n"
-        f"random stream: philox4x64-10 keyed (seed, scheme, resample) -> xoshiro256++, "
-        f"version {_native.STREAM_VERSION}\n"
+        f"random stream: philox4x64-10 keyed (seed, scheme, resample) -> xoshiro256++ "
+        f"(version 2: four SIMD lanes), version {_native.STREAM_VERSION} by default "
+        f"(versions {', '.join(map(str, _native.STREAM_VERSIONS))}: stream= in Python)\n"
         f"threads: {os.cpu_count()} cores available\n\n"
     )
     lines = [head.rstrip("\n"), "", "Formats (--format NAME; -o KEY=VALUE):"]
@@ -252,6 +253,7 @@ def run_info(args: argparse.Namespace) -> int:
         data=lambda: {
             "version": _native.__version__,
             "stream_version": _native.STREAM_VERSION,
+            "stream_versions": list(_native.STREAM_VERSIONS),
             "formats": [
                 {
                     "name": s["name"],

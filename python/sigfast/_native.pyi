@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 __version__: str
 STREAM_VERSION: int
+STREAM_VERSIONS: tuple[int, ...]
 TAG_BOOTSTRAP: int
 TAG_PERMUTE: int
 BLOCK: int
@@ -58,6 +59,7 @@ def stream_bootstrap(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> int | None: ...
 def stream_permutation(
     summary: Summary,
@@ -68,6 +70,7 @@ def stream_permutation(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> None: ...
 def bootstrap_values(
     data: _F64,
@@ -79,6 +82,7 @@ def bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> tuple[_F64, int | None]: ...
 def bootstrap_sums(
     data: _F64,
@@ -89,6 +93,7 @@ def bootstrap_sums(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> tuple[_F64, int | None]: ...
 def permutation_values(
     data: _F64,
@@ -98,6 +103,7 @@ def permutation_values(
     n_resamples: int,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def exact_permutation_values(
     data: _F64,
@@ -114,8 +120,12 @@ def permutation_sums(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def metric_scores(sums: _F64, metric: str, params: Mapping[str, float], n_items: float) -> _F64: ...
+def metric_rows(
+    rows: list[list[float]], metric: str, params: Mapping[str, object] | None, n_items: float
+) -> list[float]: ...
 def bootstrap_pvalue(
     deltas: _F64,
     observed: float,
@@ -126,9 +136,11 @@ def bootstrap_pvalue(
 ) -> tuple[int, int, float]: ...
 def permutation_pvalue(deltas: _F64, observed: float, alternative: str, plus_one: bool) -> tuple[int, int, float]: ...
 def percentile_interval(values: _F64, confidence: float) -> tuple[float, float]: ...
-def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int) -> int: ...
-def stream_words(seed: int, tag: int, resample: int, sub: int, count: int) -> npt.NDArray[np.uint64]: ...
-def binomial_draws(seed: int, n: int, p: float, count: int) -> npt.NDArray[np.uint64]: ...
+def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int, stream: int = 2) -> int: ...
+def stream_words(
+    seed: int, tag: int, resample: int, sub: int, count: int, stream: int = 2
+) -> npt.NDArray[np.uint64]: ...
+def binomial_draws(seed: int, n: int, p: float, count: int, stream: int = 2) -> npt.NDArray[np.uint64]: ...
 def pairwise_shard(
     data: _F64,
     metric: str,
@@ -145,6 +157,7 @@ def pairwise_shard(
     means: list[float] | None,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[npt.NDArray[np.uint64], _F64, int | None]: ...
 def pair_counts(
     values: _F64,
@@ -164,7 +177,7 @@ def tokenize_lines(lines: list[str], tokenize: str) -> list[str]: ...
 def lcs_lengths(a: list[str], b: list[str]) -> list[int]: ...
 def ud_evaluate(
     gold: bytes, system: bytes, gold_name: str | None = None, system_name: str | None = None
-) -> tuple[Any, Any]: ...
+) -> tuple[bytes, list[str | None]]: ...
 def evalb_score(
     gold: bytes,
     test: bytes,
@@ -175,6 +188,44 @@ def evalb_score(
     system_name: str | None = None,
     prm_name: str | None = None,
 ) -> Any: ...
+
+# --- conlleval chunk scoring (formats conlleval and ner): plain values for the report, the parse for the rest
+_Lines = bytes | list[list[str]]
+
+class _ChunkParse:
+    """The parse of one scored file: per-item counts, the chunking and the tokens, on request."""
+
+    def counts(self) -> npt.NDArray[np.int64]: ...
+    def chunked(self) -> dict[str, Any]: ...
+    def tokens(self) -> list[str]: ...
+
+def chunk_conlleval(
+    system: _Lines,
+    delimiter: int,
+    gold: _Lines | None = None,
+    *,
+    iobes: bool = False,
+    raw: bool = False,
+    o_tag: str = "O",
+    boundary: str = "-X-",
+    skip_docstart: bool = False,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+) -> tuple[dict[str, Any], _ChunkParse]: ...
+def chunk_ner(
+    gold: _Lines,
+    system: _Lines,
+    gold_delimiter: int,
+    system_delimiter: int,
+    *,
+    iobes: bool = False,
+    raw: bool = False,
+    o_tag: str = "O",
+    boundary: str = "-X-",
+    skip_docstart: bool = False,
+    gold_name: str | None = None,
+    system_name: str | None = None,
+) -> tuple[dict[str, Any], _ChunkParse]: ...
 
 # --- units of the formats' own parses
 MISSING: str
@@ -230,6 +281,7 @@ def aso_bootstrap(
     threads: int,
     keep: bool = False,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[list[float], list[int], list[float], list[float], _F64 | None]: ...
 def aso_grid(dt: float) -> _F64: ...
 def aso_violation_ratio(a: _F64, b: _F64, dt: float) -> float: ...
@@ -249,6 +301,7 @@ def item_bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> _F64: ...
 def item_permutation_values(
     data: _F64,
@@ -260,9 +313,12 @@ def item_permutation_values(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
-def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0) -> npt.NDArray[np.int64]: ...
-def swap_masks(n: int, seed: int, start: int, count: int, exact: bool = False) -> npt.NDArray[np.bool_]: ...
+def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0, stream: int = 2) -> npt.NDArray[np.int64]: ...
+def swap_masks(
+    n: int, seed: int, start: int, count: int, exact: bool = False, stream: int = 2
+) -> npt.NDArray[np.bool_]: ...
 def tie_calibration(x: _F64, y: _F64, group: npt.NDArray[np.int64]) -> tuple[float, float]: ...
 def meta_observed(human: _F64, metrics: _F64, level: str, name: str, params: Mapping[str, float]) -> _F64: ...
 def meta_bootstrap_intervals(
@@ -279,6 +335,7 @@ def meta_bootstrap_intervals(
     keep: bool = False,
     drop_empty: bool = True,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[list[tuple[float, float]], list[int], list[tuple[float, float]], list[int], _F64 | None, int]: ...
 def meta_permutation(
     human: _F64,
@@ -293,6 +350,7 @@ def meta_permutation(
     alternative: str,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[_F64, npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
 def williams_t(r12: float, r13: float, r23: float, n: int) -> float: ...
 
@@ -311,6 +369,7 @@ def cluster_bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> _F64: ...
 def cluster_bootstrap_sums(
     data: _F64,
@@ -321,6 +380,7 @@ def cluster_bootstrap_sums(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> tuple[_F64, _F64]: ...
 def cluster_permutation_values(
     data: _F64,
@@ -333,6 +393,7 @@ def cluster_permutation_values(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def cluster_item_bootstrap_values(
     data: _F64,
@@ -345,6 +406,7 @@ def cluster_item_bootstrap_values(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> _F64: ...
 def cluster_item_permutation_values(
     data: _F64,
@@ -357,6 +419,7 @@ def cluster_item_permutation_values(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> _F64: ...
 def stream_cluster_bootstrap(
     summary: Summary,
@@ -368,6 +431,7 @@ def stream_cluster_bootstrap(
     threads: int,
     progress: _Progress = None,
     sub: int = 0,
+    stream: int = 2,
 ) -> None: ...
 def stream_cluster_permutation(
     summary: Summary,
@@ -379,6 +443,7 @@ def stream_cluster_permutation(
     exact: bool,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> None: ...
 def cluster_pairwise_shard(
     data: _F64,
@@ -396,5 +461,8 @@ def cluster_pairwise_shard(
     means: list[float] | None,
     threads: int,
     progress: _Progress = None,
+    stream: int = 2,
 ) -> tuple[npt.NDArray[np.uint64], _F64]: ...
-def cluster_draws(n_clusters: int, seed: int, start: int, count: int, sub: int = 0) -> npt.NDArray[np.int64]: ...
+def cluster_draws(
+    n_clusters: int, seed: int, start: int, count: int, sub: int = 0, stream: int = 2
+) -> npt.NDArray[np.int64]: ...

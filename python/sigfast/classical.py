@@ -16,13 +16,13 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from .exceptions import InputError
-from .results import ConfidenceInterval, Result, _plain
+from .results import ConfidenceInterval, Result
 
 __all__ = [
     "TestResult",
@@ -74,6 +74,11 @@ class TestResult(Result):
     #: alignment, systems).
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
+    _keys = (
+        *("test", "variant", "alternative", "statistic", "pvalue", "n", "effect_size", "effect_size_name"),
+        *("confidence_level", "confidence_interval", "data", "details", "signature"),
+    )
+
     @property
     def signature(self) -> str:
         """What produced the result: the test, variant, sidedness, size, the counts it rests on and a
@@ -96,14 +101,6 @@ class TestResult(Result):
     def df(self) -> float | None:
         """Degrees of freedom (t-tests), else None."""
         return self.details.get("df")
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {
-            f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name not in ("details", "provenance")
-        }
-        out["details"] = {k: _json_value(v) for k, v in self.details.items()}
-        out["signature"] = self.signature
-        return out
 
     def rows(self) -> list[dict[str, Any]]:
         """One tidy row (details flattened into columns)."""
@@ -133,9 +130,6 @@ class TestResult(Result):
         )
 
     def _text(self) -> str:
-        return str(self) + "\n"
-
-    def __str__(self) -> str:
         lines = [f"{self.test} ({self.variant}, {self.alternative})"]
         lines.append(f"  statistic = {self.statistic:.6g}   p = {self.pvalue:.6g}   n = {self.n}")
         if self.effect_size is not None:
@@ -144,7 +138,7 @@ class TestResult(Result):
             lo, hi = self.confidence_interval
             lines.append(f"  {100 * (self.confidence_level or 0):g}% CI [{lo:.6g}, {hi:.6g}]")
         lines.append(f"  {self.signature}")
-        return "\n".join(lines)
+        return "\n".join(lines) + "\n"
 
 
 def _hashed(func: Callable[..., TestResult]) -> Callable[..., TestResult]:
@@ -161,13 +155,6 @@ def _hashed(func: Callable[..., TestResult]) -> Callable[..., TestResult]:
         return replace(r, data=hash_data(*[a if isinstance(a, (int, float)) else np.asarray(a) for a in arrays]))
 
     return wrapper
-
-
-def _json_value(v: Any) -> Any:
-    """A JSON-ready value: infinite or NaN floats (also inside intervals) become None."""
-    if isinstance(v, ConfidenceInterval):
-        return {"low": _json_value(float(v.low)), "high": _json_value(float(v.high))}
-    return _plain(v)
 
 
 # --------------------------------------------------------------------------

@@ -254,6 +254,12 @@ _flags = [
     ),
     Flag(("--seed",), "random seed, in [0, 2^64)", default=DEFAULT_SEED, type=seed),
     Flag(
+        ("--stream",),
+        "random stream version (default: the newest, 2); 1 reproduces a result whose signature says stream:...v1",
+        type=int,
+        metavar="N",
+    ),
+    Flag(
         ("--draws",),
         "the bootstrap's draws: sigfast's counter-based stream, or sacrebleu 2.x's own (numpy's "
         "default_rng(seed).choice), which with --variant sacrebleu gives sacrebleu's --paired-bs p-value to "
@@ -634,6 +640,7 @@ COMMANDS: tuple[Command, ...] = (
                 why="1,000,000 for the bootstrap, 100,000 for permutations, whose p-values converge faster",
             ),
             "seed",
+            "stream",
             "draws",
             "confidence",
             "raw_p",
@@ -680,6 +687,7 @@ COMMANDS: tuple[Command, ...] = (
             "alternative",
             "resamples",
             "seed",
+            "stream",
             "draws",
             Use("correction", choices=_CORRECTIONS),
             "alpha",
@@ -717,6 +725,7 @@ COMMANDS: tuple[Command, ...] = (
                 help="bootstrap resamples",
             ),
             "seed",
+            "stream",
             "confidence",
             "threads",
             *_OUTPUT,
@@ -762,6 +771,7 @@ COMMANDS: tuple[Command, ...] = (
         (
             Use("resamples", default=1000, why="deepsig's num_bootstrap_iterations"),
             "seed",
+            "stream",
             "confidence",
             Use(
                 "correction",
@@ -915,6 +925,7 @@ COMMANDS: tuple[Command, ...] = (
             "family",
             Use("resamples", default=10_000, why=_STUDY_N, help="resamples per bootstrap or permutation test"),
             "seed",
+            "stream",
             Use("backend", choices=("local", "ray")),
             Use("top", help="show only the N pairs with the largest mean gain"),
             "confidence",
@@ -949,6 +960,7 @@ COMMANDS: tuple[Command, ...] = (
             "tests",
             Use("resamples", default=10_000, why=_STUDY_N, help="bootstrap resamples per test"),
             "seed",
+            "stream",
             "threads",
             Use("backend", choices=("local", "ray")),
             Use("plot", help="B-K Figures 9-10 (.png, .pdf or .svg)"),
@@ -979,6 +991,7 @@ COMMANDS: tuple[Command, ...] = (
             Use("tests", help="include every test's p-value and delta in the JSON"),
             Use("resamples", default=10_000, why=_STUDY_N, help="bootstrap resamples per test"),
             "seed",
+            "stream",
             "threads",
             Use("backend", choices=("local", "ray")),
             Use("plot", help="calibration curves and, with domains, B-K Fig. 11 (.png, .pdf or .svg)"),
@@ -1036,6 +1049,7 @@ COMMANDS: tuple[Command, ...] = (
                 why="every resample recomputes every correlation; 1,000 as nlpstats",
             ),
             "seed",
+            "stream",
             "confidence",
             Use("alternative", choices=("two-sided", "greater")),
             "raw_p",

@@ -45,7 +45,7 @@ from ._api import checked_keywords
 from .clusters import Clusters, cluster_se
 from .exceptions import InputError
 from .metrics import Metric
-from .results import ConfidenceInterval, Result
+from .results import ConfidenceInterval, Key, Result
 
 __all__ = ["Leaderboard", "StandardErrorResult", "leaderboard", "standard_error"]
 
@@ -297,7 +297,12 @@ class Leaderboard(Result):
     signature: str = ""
     warnings: tuple[str, ...] = ()
 
-    _hidden = ("distribution", "samples", "pairwise", "delta", "pair_se", "pvalues", "adjusted")
+    _keys = (
+        *("systems", "metric", "higher_is_better", "n_items", "n_clusters", "cluster_field", "confidence_level"),
+        *("pairs", "correction", "alpha", "n_resamples", "seed", "method", "models"),
+        Key("groups", "significance_groups"),
+        *("warnings", "signature"),
+    )
 
     @property
     def design_effects(self) -> np.ndarray | None:
@@ -392,29 +397,9 @@ class Leaderboard(Result):
                 )
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {
-            "systems": list(self.systems),
-            "metric": self.metric,
-            "higher_is_better": self.higher_is_better,
-            "n_items": self.n_items,
-            "n_clusters": self.n_clusters,
-            "cluster_field": self.cluster_field,
-            "confidence_level": self.confidence_level,
-            "pairs": self.pairs,
-            "correction": self.correction,
-            "alpha": self.alpha,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "method": self.method,
-            "models": [{k: v for k, v in r.items() if k != "signature"} for r in self.rows()],
-            "groups": self.significance_groups(),
-            "warnings": list(self.warnings),
-            "signature": self.signature,
-        }
-        from .results import _plain
-
-        return _plain(out)
+    def models(self) -> list[dict[str, Any]]:
+        """:meth:`rows` without the signature (the ``models`` of :meth:`to_dict`)."""
+        return [{k: v for k, v in r.items() if k != "signature"} for r in self.rows()]
 
     def tables(self) -> list[Any]:
         from .report import Table
@@ -492,6 +477,7 @@ def leaderboard(
     correction: str = "holm",
     alpha: float = 0.05,
     groups: Literal["boundaries", "strict"] = "boundaries",
+    stream: int | None = None,
     n_threads: int | None = None,
     **metric_params: Any,
 ) -> Leaderboard:
@@ -509,9 +495,10 @@ def leaderboard(
     (whole clusters when clustered). ``pairs``: ``"normal"`` (default: paired z-tests on the
     cluster-robust errors of the per-item differences, see the module docstring for why),
     ``"bootstrap"`` (:func:`sigfast.pairwise`) or ``"none"``; ``correction`` and ``alpha``
-    adjust the family of all pairs, ``groups`` the grouping rule.
+    adjust the family of all pairs, ``groups`` the grouping rule. ``stream``: the random stream
+    version of the bootstrap draws (``None``: the default; the signature names it).
     """
-    from .executor import check_level, check_threads, many_inputs, request, run
+    from .executor import check_level, check_stream, check_threads, many_inputs, request, run
     from .metrics import observed, resolve_metric
     from .pairwise import _adjust_matrix
 
@@ -523,6 +510,7 @@ def leaderboard(
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
     threads = check_threads(n_threads)
+    stream = check_stream(stream)
     stats = many_inputs(data, metric)
     if systems is not None:
         stats = stats.select(*systems)
@@ -557,6 +545,7 @@ def leaderboard(
                 seed=seed,
                 confidence_level=cl,
                 clusters=spec if spec is not None else False,
+                stream=stream,
                 n_threads=threads or None,
             )
             boot[j] = tuple(run(req, progress=False).confidence_interval)
@@ -588,6 +577,7 @@ def leaderboard(
             alpha=alpha,
             groups=groups,
             clusters=spec if spec is not None else False,
+            stream=stream,
             n_threads=n_threads,
             progress=False,
         )
@@ -605,9 +595,11 @@ def leaderboard(
         cluster=spec.label if spec is not None else None,
         B=n_resamples if (bootstrap or pairs == "bootstrap") else None,
         seed=seed if (bootstrap or pairs == "bootstrap") else None,
+        stream=stream if (bootstrap or pairs == "bootstrap") else None,
         conf=cl,
         correction=f"{correction}@{alpha:g}" if pairs != "none" else None,
         pairs=pairs,
+        groups="strict" if groups == "strict" and pairs != "none" else None,  # the default is not signed
     )
     return Leaderboard(
         systems=tuple(stats.systems),

@@ -49,6 +49,7 @@ __all__ = [
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "DEFAULT_STREAM",
     "DRAWS",
     "NAN_POLICIES",
     "RESAMPLING",
@@ -63,6 +64,8 @@ __all__ = [
 DEFAULT_RESAMPLES = 1_000_000
 DEFAULT_PERMUTATIONS = 100_000
 DEFAULT_SEED = 12345
+DEFAULT_STREAM = int(_native.STREAM_VERSION)  # the random stream version results use by default
+STREAM_VERSIONS = tuple(int(v) for v in _native.STREAM_VERSIONS)
 MAX_RESAMPLES = int(_native.MAX_RESAMPLES)  # 2^40: a larger count is an InputError
 MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
 BLOCK = int(_native.CHUNK)  # resamples per chunk of a streamed pass
@@ -139,6 +142,20 @@ def check_resamples(v: Any, lo: int = 1) -> int:
 
 def check_seed(seed: Any) -> int:
     return check_int("seed", seed, 0, 2**64 - 1)
+
+
+def check_stream(stream: Any) -> int:
+    """The random stream version to draw from: ``None`` gives the default (:data:`DEFAULT_STREAM`);
+    every version this build knows (``STREAM_VERSIONS``) stays selectable, so a result's signature
+    (``stream:...vN``) reproduces it."""
+    if stream is None:
+        return DEFAULT_STREAM
+    if isinstance(stream, bool) or not isinstance(stream, (int, np.integer)) or int(stream) not in STREAM_VERSIONS:
+        raise InputError(
+            f"stream must be one of the stream versions {list(STREAM_VERSIONS)} (default {DEFAULT_STREAM}), "
+            f"got {stream!r}"
+        )
+    return int(stream)
 
 
 def check_threads(n_threads: int | None) -> int:
@@ -450,8 +467,9 @@ class Request:
     ``"interval"`` (a bootstrap interval of one system's score, or of the
     difference of two) or ``"pairwise"`` (every pair of several systems).
     ``stats`` holds the systems compared, in order, with their names; ``metric``
-    the resolved metric with its parameters. Settings that cannot change the
-    numbers (threads, backend) are here too, so one value runs anywhere.
+    the resolved metric with its parameters; ``stream`` the random stream
+    version. Settings that cannot change the numbers (threads, backend) are
+    here too, so one value runs anywhere.
     """
 
     question: str
@@ -468,6 +486,7 @@ class Request:
     pvalue: str
     resampling: str
     nan_policy: str = "raise"
+    stream: int = DEFAULT_STREAM
     n_threads: int = 0
     backend: Any = "local"
     return_distribution: bool = False
@@ -512,6 +531,7 @@ def request(
     pvalue: str = "plus_one",
     resampling: str = "auto",
     nan_policy: str = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     backend: Any = "local",
     return_distribution: bool = False,
@@ -540,6 +560,7 @@ def request(
     """
     params = dict(metric_params or {})
     nan_policy = check_nan_policy(nan_policy)
+    stream_version = check_stream(stream)
     if question == "paired":
         stats, m = pair_inputs(x, y, systems, metric, params)
         if test == "bootstrap":
@@ -655,6 +676,7 @@ def request(
         pvalue=pv,
         resampling=res,
         nan_policy=nan_policy,
+        stream=stream_version,
         n_threads=threads,
         backend=backend,
         return_distribution=bool(return_distribution),
@@ -694,32 +716,40 @@ def block_values(
     exact: bool = False,
     sub: int = 0,
     clusters: Clusters | None = None,
+    stream: int = DEFAULT_STREAM,
 ) -> tuple[np.ndarray, int | None]:
     """The metric's values on resamples ``start .. start+count`` (count x systems) of ``table``
     (items x systems·k): bootstrap draws, or the paired swaps when ``swap``; whole clusters
-    drawn or swapped when ``clusters`` is given. The same counter-based draws as the streamed
-    native paths. Returns the values (NaN where the statistic is undefined) and the
-    distinct-row count (None for item and cluster draws)."""
+    drawn or swapped when ``clusters`` is given; from stream version ``stream``. The same
+    counter-based draws as the streamed native paths. Returns the values (NaN where the
+    statistic is undefined) and the distinct-row count (None for item and cluster draws)."""
     n = table.shape[0]
     k = table.shape[1] // n_systems
     if clusters is not None:
-        return _cluster_values(table, m, n_systems, seed, start, count, threads, swap, exact, sub, clusters), None
+        vals = _cluster_values(table, m, n_systems, seed, start, count, threads, swap, exact, sub, clusters, stream)
+        return vals, None
     if m.on_items and m.native is None:
-        return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub), None
+        return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, stream), None
     if m.on_items:
         from .metrics import _item_params
 
         p = _item_params(m)
         if swap:
-            vals = _native.item_permutation_values(table, m.native, p, seed, start, count, exact, threads, None)
+            vals = _native.item_permutation_values(
+                table, m.native, p, seed, start, count, exact, threads, None, stream=stream
+            )
         else:
-            vals = _native.item_bootstrap_values(table, m.native, p, seed, start, count, threads, None, sub)
+            vals = _native.item_bootstrap_values(
+                table, m.native, p, seed, start, count, threads, None, sub, stream=stream
+            )
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
     distinct = None
     if swap:
-        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None)
+        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream)
     else:
-        sums, distinct = _native.bootstrap_sums(table, seed, start, count, resampling, threads, None, sub)
+        sums, distinct = _native.bootstrap_sums(
+            table, seed, start, count, resampling, threads, None, sub, stream=stream
+        )
     vals = np.empty((count, n_systems))
     for j in range(n_systems):
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -753,7 +783,16 @@ def _sacrebleu_draws(n: int, seed: int) -> Callable[[int], np.ndarray]:
 
 
 def _python_item_values(
-    table: np.ndarray, m: Metric, n_systems: int, seed: int, start: int, count: int, swap: bool, exact: bool, sub: int
+    table: np.ndarray,
+    m: Metric,
+    n_systems: int,
+    seed: int,
+    start: int,
+    count: int,
+    swap: bool,
+    exact: bool,
+    sub: int,
+    stream: int,
 ) -> np.ndarray:
     from .metrics import call_items
 
@@ -764,12 +803,12 @@ def _python_item_values(
     for first in range(0, count, step):
         c = min(step, count - first)
         if swap:
-            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact))[:, :, None]
+            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact, stream=stream))[:, :, None]
             x, y = table[None, :, :k], table[None, :, k:]
             out[first : first + c, 0] = call_items(m, np.where(mask, y, x))
             out[first : first + c, 1] = call_items(m, np.where(mask, x, y))
         else:
-            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub))
+            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub, stream=stream))
             for j in range(n_systems):
                 out[first : first + c, j] = call_items(m, table[:, j * k : (j + 1) * k][idx])
     return out
@@ -787,31 +826,34 @@ def _cluster_values(
     exact: bool,
     sub: int,
     clusters: Clusters,
+    stream: int,
 ) -> np.ndarray:
     """:func:`block_values` on whole clusters (see :mod:`sigfast.engine`'s cluster drivers)."""
     n = table.shape[0]
     k = table.shape[1] // n_systems
     codes = clusters.codes
     if m.on_items and m.native is None:
-        return _python_cluster_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, clusters)
+        return _python_cluster_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, clusters, stream)
     if m.on_items:
         from .metrics import _item_params
 
         p = _item_params(m)
         if swap:
             vals = _native.cluster_item_permutation_values(
-                table, codes, m.native, p, seed, start, count, exact, threads, None
+                table, codes, m.native, p, seed, start, count, exact, threads, None, stream=stream
             )
         else:
             vals = _native.cluster_item_bootstrap_values(
-                table, codes, m.native, p, seed, start, count, threads, None, sub
+                table, codes, m.native, p, seed, start, count, threads, None, sub, stream=stream
             )
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
     if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows
         ctable, _ = _native.cluster_sums(table, codes)
-        sums = _native.permutation_sums(np.ascontiguousarray(ctable), seed, start, count, exact, threads, None)
+        sums = _native.permutation_sums(
+            np.ascontiguousarray(ctable), seed, start, count, exact, threads, None, stream=stream
+        )
     else:
-        sums, _ = _native.cluster_bootstrap_sums(table, codes, seed, start, count, threads, None, sub)
+        sums, _ = _native.cluster_bootstrap_sums(table, codes, seed, start, count, threads, None, sub, stream=stream)
     vals = np.empty((count, n_systems))
     for j in range(n_systems):  # a Python callable takes no item count
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -829,6 +871,7 @@ def _python_cluster_item_values(
     exact: bool,
     sub: int,
     clusters: Clusters,
+    stream: int,
 ) -> np.ndarray:
     """A Python item statistic on the items of the drawn clusters (drawn clusters in draw order,
     each cluster's items in item order), or with every item of a swapped cluster swapped."""
@@ -839,7 +882,7 @@ def _python_cluster_item_values(
     codes = clusters.codes
     g = clusters.n_clusters
     if swap:
-        masks = np.asarray(_native.swap_masks(g, seed, start, count, exact))[:, codes][:, :, None]
+        masks = np.asarray(_native.swap_masks(g, seed, start, count, exact, stream=stream))[:, codes][:, :, None]
         x, y = table[None, :, :k], table[None, :, k:]
         out[:, 0] = call_items(m, np.where(masks, y, x))
         out[:, 1] = call_items(m, np.where(masks, x, y))
@@ -847,7 +890,7 @@ def _python_cluster_item_values(
     members = np.argsort(codes, kind="stable")  # cluster c's items, in item order
     sizes = np.bincount(codes, minlength=g)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    draws = np.asarray(_native.cluster_draws(g, seed, start, count, sub))
+    draws = np.asarray(_native.cluster_draws(g, seed, start, count, sub, stream=stream))
     for r in range(count):
         d = draws[r]
         lens = sizes[d]
@@ -926,19 +969,39 @@ def _stream(
     if m.native is not None and not m.on_items and cl is not None:
         if swap:
             _native.stream_cluster_permutation(
-                summary, table, cl.codes, m.native, dict(m.params), req.seed or 0, exact, req.n_threads, cb
+                summary,
+                table,
+                cl.codes,
+                m.native,
+                dict(m.params),
+                req.seed or 0,
+                exact,
+                req.n_threads,
+                cb,
+                stream=req.stream,
             )
         else:
             _native.stream_cluster_bootstrap(
-                summary, table, cl.codes, m.native, dict(m.params), req.seed, req.n_threads, cb, sub
+                summary, table, cl.codes, m.native, dict(m.params), req.seed, req.n_threads, cb, sub, stream=req.stream
             )
         return None
     if m.native is not None and not m.on_items and req.draws == "sigfast":
         if swap:
-            _native.stream_permutation(summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb)
+            _native.stream_permutation(
+                summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb, stream=req.stream
+            )
             return None
         return _native.stream_bootstrap(
-            summary, table, m.native, dict(m.params), req.seed, req.resampling, req.n_threads, cb, sub
+            summary,
+            table,
+            m.native,
+            dict(m.params),
+            req.seed,
+            req.resampling,
+            req.n_threads,
+            cb,
+            sub,
+            stream=req.stream,
         )
     distinct = None
     while summary.pending():
@@ -958,6 +1021,7 @@ def _stream(
             exact=exact,
             sub=sub,
             clusters=cl,
+            stream=req.stream,
         ):
             summary.feed(vals)
             distinct = d
@@ -976,11 +1040,11 @@ def _stored(
         p = dict(m.params)
         if swap:
             vals = _native.cluster_permutation_values(
-                table, cl.codes, m.native, p, req.seed or 0, 0, B, exact, req.n_threads, cb
+                table, cl.codes, m.native, p, req.seed or 0, 0, B, exact, req.n_threads, cb, stream=req.stream
             )
         else:
             vals = _native.cluster_bootstrap_values(
-                table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub
+                table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub, stream=req.stream
             )
         return np.asarray(vals), None
     if m.native is not None and not m.on_items and req.draws == "sigfast":
@@ -989,10 +1053,12 @@ def _stored(
                 return np.asarray(
                     _native.exact_permutation_values(table, m.native, dict(m.params), req.n_threads, cb)
                 ), None
-            values = _native.permutation_values(table, m.native, dict(m.params), req.seed, B, req.n_threads, cb)
+            values = _native.permutation_values(
+                table, m.native, dict(m.params), req.seed, B, req.n_threads, cb, stream=req.stream
+            )
             return np.asarray(values), None
         values, distinct = _native.bootstrap_values(
-            table, m.native, dict(m.params), req.seed, B, req.resampling, req.n_threads, cb, sub
+            table, m.native, dict(m.params), req.seed, B, req.resampling, req.n_threads, cb, sub, stream=req.stream
         )
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
@@ -1012,6 +1078,7 @@ def _stored(
         exact=exact,
         sub=sub,
         clusters=cl,
+        stream=req.stream,
     ):
         out[start : start + vals.shape[0]] = vals
         distinct = d
@@ -1067,6 +1134,7 @@ def _omit_passes(
             exact=req.method == "exact",
             sub=sub,
             clusters=req.clusters,
+            stream=req.stream,
         ):
             ok = np.isfinite(vals).all(axis=1)
             rows = vals if ok.all() else np.ascontiguousarray(vals[ok])
@@ -1115,6 +1183,7 @@ def _stream_omit(
         exact=req.method == "exact",
         sub=sub,
         clusters=req.clusters,
+        stream=req.stream,
     ):
         ok = np.isfinite(vals).all(axis=1)
         n_valid += int(ok.sum())
@@ -1284,7 +1353,7 @@ def _run_bootstrap(req: Request, progress: Any) -> Any:
         score_x_interval=cx,
         score_y_interval=cy,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=req.stream,
         distribution=ps.values if req.return_distribution else None,
         warnings=_unit_warnings(req) + _omitted_warning(ps.n_valid, B),
         n_valid=ps.n_valid,
@@ -1347,7 +1416,7 @@ def _run_permutation(req: Request, progress: Any) -> Any:
         n_items=n,
         resampling=resampling,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=req.stream,
         distribution=ps.values if req.return_distribution else None,
         warnings=_unit_warnings(req) + _omitted_warning(ps.n_valid, B),
         n_valid=ps.n_valid,
@@ -1441,6 +1510,7 @@ def _shard_task(
     orient: float,
     means: list[float] | None,
     threads: int,
+    stream: int = DEFAULT_STREAM,
     clusters: np.ndarray | None = None,
     progress: Any = None,
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
@@ -1463,6 +1533,7 @@ def _shard_task(
             means,
             threads,
             progress,
+            stream=stream,
         )
         return np.asarray(c), np.asarray(s), None
     counts, sums, distinct = _native.pairwise_shard(
@@ -1481,6 +1552,7 @@ def _shard_task(
         means,
         threads,
         progress,
+        stream=stream,
     )
     return np.asarray(counts), np.asarray(sums), distinct
 
@@ -1546,6 +1618,7 @@ def _python_pair_counts(
         draws=req.draws,
         resampling=req.resampling,
         clusters=req.clusters,
+        stream=req.stream,
     ):
         distinct = d
         if req.nan_policy == "omit":
@@ -1604,7 +1677,7 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
             if req.backend == "local":
                 shards = [(0, B)]
             args = (m.native, dict(m.params), req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
-            args = args + (req.n_threads, None if req.clusters is None else req.clusters.codes)
+            args = args + (req.n_threads, req.stream, None if req.clusters is None else req.clusters.codes)
             results = _run_shards(req.backend, table, shards, args, cb)
             counts, block_sums = _merge(results, s)
             distinct = results[0][2]
@@ -1658,7 +1731,7 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         resampling=resampling_used,
         n_items=n,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=req.stream,
         labels=dict(req.labels),
         combinations=req.combinations,
         warnings=_unit_warnings(req) + (_omitted_warning(B - omitted, B) if omitted else ()),
@@ -1683,25 +1756,85 @@ def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[A
 # unpaired resampling: ASO's bootstrap of each system's scores over random seeds
 
 
-def run_aso(
-    arrays: list[np.ndarray],
-    names: list[str],
-    pairs: list[tuple[int, int]],
-    dt: float,
-    seed: int,
-    n_resamples: int,
-    n_threads: int | None,
-    keep: bool,
-    progress: Any,
-) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+@dataclass(frozen=True)
+class AsoRequest:
+    """Everything that decides ASO's bootstrap (:mod:`sigfast.seeds`), validated once (:meth:`of`), as
+    :class:`Request` is for the paired tests: the systems' scores (one per random seed) with their
+    names, the pairs compared, the quantile-grid step ``dt``, B, seed, threads and the stream version; ``keep`` keeps
+    every resample's violation ratios. (A request of its own: ASO resamples each system's seeds
+    apart, unpaired, so none of :class:`Request`'s statistics, metric or paired schemes apply.)"""
+
+    arrays: tuple[np.ndarray, ...]
+    names: tuple[str, ...]
+    pairs: tuple[tuple[int, int], ...]
+    dt: float
+    n_resamples: int
+    seed: int
+    n_threads: int
+    keep: bool = False
+    #: the random stream version (:func:`check_stream`)
+    stream: int = DEFAULT_STREAM
+
+    @classmethod
+    def of(
+        cls,
+        arrays: Sequence[np.ndarray],
+        names: Sequence[str],
+        pairs: Sequence[tuple[int, int]],
+        *,
+        dt: Any,
+        n_resamples: Any,
+        seed: Any,
+        n_threads: Any = None,
+        keep: bool = False,
+        stream: Any = None,
+    ) -> AsoRequest:
+        """The request with each setting checked (the scores are checked by :mod:`sigfast.seeds`)."""
+        try:
+            step = float(dt)
+        except (TypeError, ValueError):
+            raise InputError(f"dt must be a number, got {dt!r}") from None
+        if not 0.0 < step < 1.0:
+            raise InputError(f"dt must be in (0, 1), got {dt!r}")
+        if len(names) != len(arrays):
+            raise InputError(f"{len(arrays)} systems but {len(names)} names")
+        if any(not (0 <= i < len(arrays) and 0 <= j < len(arrays) and i != j) for i, j in pairs):
+            raise InputError(f"pairs must name two different systems among {len(arrays)}, got {list(pairs)}")
+        return cls(
+            arrays=tuple(arrays),
+            names=tuple(str(n) for n in names),
+            pairs=tuple((int(i), int(j)) for i, j in pairs),
+            dt=step,
+            n_resamples=check_resamples(n_resamples),
+            seed=check_seed(seed),
+            n_threads=check_threads(n_threads),
+            keep=bool(keep),
+            stream=check_stream(stream),
+        )
+
+    @property
+    def grid_points(self) -> int:
+        """Points of the quantile grid the violation ratio is integrated on."""
+        return len(_native.aso_grid(self.dt))
+
+
+def run_aso(req: AsoRequest, progress: Any = None) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
     """ASO's bootstrap (:mod:`sigfast.seeds`): every system's scores resampled on its own stream,
     the violation ratio of each pair per resample, summarised in Rust (mean and sd; all of them
-    when ``keep``). Validated here like every request (B, seed, threads)."""
-    B = check_resamples(n_resamples)
-    seed = check_seed(seed)
-    threads = check_threads(n_threads)
-    grid = len(_native.aso_grid(dt))
-    work = float(B) * (grid * (len(arrays) + len(pairs)) + sum(a.size for a in arrays)) * 20.0
+    when ``req.keep``)."""
+    B = req.n_resamples
+    work = float(B) * (req.grid_points * (len(req.arrays) + len(req.pairs)) + sum(a.size for a in req.arrays)) * 20.0
     cb = _resolve_progress(progress, B, work, "ASO bootstrap")
-    vr, _count, mean, sd, samples = _native.aso_bootstrap(arrays, names, pairs, dt, seed, B, threads, keep, cb)
+    vr, _count, mean, sd, samples = _native.aso_bootstrap(
+        list(req.arrays),
+        list(req.names),
+        list(req.pairs),
+        req.dt,
+        req.seed,
+        B,
+        req.n_threads,
+        req.keep,
+        cb,
+        stream=req.stream,
+    )
     return list(vr), list(mean), list(sd), samples

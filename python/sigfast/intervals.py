@@ -316,6 +316,7 @@ def bootstrap_interval(
     resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
     clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     return_distribution: bool = False,
     draws: Literal["sigfast", "sacrebleu"] = "sigfast",
@@ -345,7 +346,7 @@ def bootstrap_interval(
     ``nan_policy`` is as in :func:`sigfast.paired_bootstrap`: ``"omit"`` drops the
     resamples on which the metric is undefined and reports how many were kept
     (``n_valid``). ``draws="sacrebleu"`` resamples with sacrebleu's draws (see
-    :func:`sigfast.paired_bootstrap`).
+    :func:`sigfast.paired_bootstrap`); ``stream`` picks the random stream version (as there).
     """
     from .executor import request, run
 
@@ -364,6 +365,7 @@ def bootstrap_interval(
         resampling=resampling,
         clusters=clusters,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
         draws=draws,

@@ -99,17 +99,22 @@ def item_statistic(x: Any, y: Any = None, statistic: str = "median", **params: A
     return float(_native.item_statistic(name, p, xv, None))
 
 
-def item_indices(n: int, *, n_resamples: int, seed: int = DEFAULT_SEED, start: int = 0) -> np.ndarray:
+def item_indices(
+    n: int, *, n_resamples: int, seed: int = DEFAULT_SEED, start: int = 0, stream: int | None = None
+) -> np.ndarray:
     """Item indices of bootstrap resamples ``start .. start + n_resamples`` (``(n_resamples, n)``, int64).
 
     Exactly the draws :func:`item_bootstrap` (and :func:`sigfast.paired_bootstrap`
-    with ``resampling="items"``) use, whatever the block.
+    with ``resampling="items"``) use, whatever the block, in random stream version
+    ``stream`` (``None``: the default).
     """
+    from .executor import check_stream
+
     n = _check_int("n", n, 1, 2**32)
     count = _check_int("n_resamples", n_resamples, 0)
     start = _check_int("start", start, 0)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
-    return np.asarray(_native.item_indices(n, seed, start, count))
+    return np.asarray(_native.item_indices(n, seed, start, count, stream=check_stream(stream)))
 
 
 def item_bootstrap(
@@ -125,6 +130,7 @@ def item_bootstrap(
     alternative: Literal["two-sided", "greater", "less"] | None = None,
     confidence_level: float = 0.95,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
@@ -190,6 +196,7 @@ def item_bootstrap(
         confidence_level=confidence_level,
         resampling="items",
         nan_policy="omit",
+        stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
     )

@@ -46,7 +46,6 @@ no p-value (NaN, with a warning), never a p-value from counting.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -62,10 +61,10 @@ from . import _native
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
-from .executor import DEFAULT_SEED
+from .executor import DEFAULT_SEED, check_stream
 from .executor import check_threads as _threads
 from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
-from .results import Result
+from .results import Result, deprecated_alias
 from .signature import hash_data
 
 __all__ = [
@@ -786,29 +785,40 @@ class MetaEvalResult(Result):
     #: Per pair [a, b]: permutation resamples on which δ* was defined (0 where the observed
     #: δ is undefined, so no p-value); None without a permutation test.
     n_valid_perm: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: The validated settings the result was computed with (its signature is built from them).
+    settings: MetaEvalSettings | None = field(default=None, repr=False, compare=False)
+
+    _keys = (
+        *("metrics", "systems", "level", "statistic", "interval_method", "test", "alternative", "correction"),
+        *("alpha", "confidence_level", "n_resamples", "seed", "n_systems", "n_items", "n_cells", "n_valid"),
+        *("nan_policy", "warnings", "ranking", "comparisons", "clusters", "signature"),
+    )
 
     @property
     def signature(self) -> str:
         """Level, statistic, interval and pair test, the metrics compared, B, seed, level, correction,
-        p-value rule, undefined-resample policy and a hash of the scores (:func:`sigfast.signature.build`)."""
-        from .signature import build
-
-        return build(
-            "metaeval",
-            variant=f"{self.level}:{self.statistic}",
-            alt=self.alternative,
-            metric=list(self.metrics),
-            interval=self.interval_method,
-            pairs=self.test,
-            items=self.n_items,
-            systems=self.n_systems,
-            B=self.n_resamples,
-            seed=self.seed,
-            conf=self.confidence_level,
-            correction=f"{self.correction}@{self.alpha:g}",
-            p=self.p_rule,
-            nan=self.nan_policy,
-            data=self.data or None,
+        p-value rule, undefined-resample policy and a hash of the scores: :meth:`MetaEvalSettings.signature`
+        of the settings the result was computed with."""
+        st = self.settings
+        if st is None:  # a result built by hand: its fields stand for the settings
+            st = MetaEvalSettings(
+                level=self.level,
+                statistic=self.statistic,
+                params=(),
+                interval=self.interval_method.removeprefix("BOOT-").lower(),
+                test=self.test.lower(),
+                n_resamples=self.n_resamples,
+                seed=self.seed,
+                confidence_level=self.confidence_level,
+                alternative=self.alternative,
+                pvalue=self.p_rule,
+                correction=self.correction,
+                alpha=self.alpha,
+                nan_policy=self.nan_policy,
+                stream=self.stream_version,
+            )
+        return st.signature(
+            metrics=self.metrics, n_items=self.n_items, n_systems=self.n_systems, data=self.data or None
         )
 
     def rows(self) -> list[dict[str, Any]]:
@@ -890,41 +900,6 @@ class MetaEvalResult(Result):
                 )
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        def f(v: Any) -> Any:
-            if isinstance(v, float) and not math.isfinite(v):
-                return None
-            return v
-
-        return {
-            "metrics": list(self.metrics),
-            "systems": list(self.systems),
-            "level": self.level,
-            "statistic": self.statistic,
-            "interval_method": self.interval_method,
-            "test": self.test,
-            "alternative": self.alternative,
-            "correction": self.correction,
-            "alpha": self.alpha,
-            "confidence_level": self.confidence_level,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "n_systems": self.n_systems,
-            "n_items": self.n_items,
-            "n_cells": self.n_cells,
-            "n_valid": [int(v) for v in self.n_valid],
-            "nan_policy": self.nan_policy,
-            "warnings": list(self.warnings),
-            "ranking": [{k: f(v) for k, v in r.items()} for r in self.ranking()],
-            "comparisons": [{k: f(v) for k, v in r.items()} for r in self.comparisons()],
-            "clusters": self.clusters(),
-            "signature": self.signature,
-        }
-
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
-
     def _rows(self) -> tuple[list[str], list[list[str]]]:
         cl = int(round(100 * self.confidence_level))
         order = self.order()
@@ -946,49 +921,33 @@ class MetaEvalResult(Result):
         return head, rows
 
     def table(self, markdown: bool = False) -> str:
+        """The ranking table alone (text or markdown)."""
         from .report import format_table
 
         head, rows = self._rows()
         return format_table(rows, head, markdown=markdown)
 
-    def to_markdown(self) -> str:
-        return self.table(markdown=True) + f"\n\nsignature: {self.signature}\n"
+    def tables(self) -> list[Any]:
+        """The ranking (rank = significance cluster, correlation, interval, p against the next metric),
+        with the warnings and the signature; LaTeX draws a rule between clusters."""
+        from .report import Table
 
-    def to_latex(self) -> str:
         head, rows = self._rows()
+        starts = tuple(k for k in range(1, len(rows)) if rows[k][0] != rows[k - 1][0])
+        notes = tuple(f"warning: {w}" for w in self.warnings)
+        return [Table(tuple(head), tuple(tuple(r) for r in rows), notes=notes, signature=self.signature, rules=starts)]
 
-        def esc(s: str) -> str:
-            return s.replace("\\", r"\textbackslash{}").replace("&", r"\&").replace("%", r"\%").replace("_", r"\_")
-
-        out = [r"\begin{tabular}{" + "l" * len(head) + "}", r"\hline"]
-        out.append(" & ".join(esc(h) for h in head) + r" \\")
-        out.append(r"\hline")
-        prev = None
-        for r in rows:
-            if prev is not None and r[0] != prev:
-                out.append(r"\hline")
-            prev = r[0]
-            out.append(" & ".join(esc(c) for c in r) + r" \\")
-        out += [r"\hline", r"\end{tabular}"]
-        return "\n".join(out) + f"\n% signature: {self.signature}\n"
+    to_markdown = deprecated_alias("markdown", "to_markdown")
+    to_latex = deprecated_alias("latex", "to_latex")
 
     def _text(self) -> str:
-        return str(self) + "\n"
-
-    def format(self, style: str = "text") -> str:
-        if style == "markdown":
-            return self.to_markdown()
-        if style == "latex":
-            return self.to_latex()
-        return super().format(style)
-
-    def __str__(self) -> str:
         return (
             f"{self.statistic} at {self.level} level: {len(self.metrics)} metrics, {self.n_systems} systems, "
             f"{self.n_items} items ({self.n_cells} scored cells); intervals {self.interval_method}, "
             f"pairs {self.test}, {self.n_resamples} resamples, seed {self.seed}\n{self.table()}\n"
             + "".join(f"warning: {w}\n" for w in self.warnings)
             + self.signature
+            + "\n"
         )
 
     def plot(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
@@ -1102,6 +1061,128 @@ def _level(level: str) -> str:
     return lv
 
 
+@dataclass(frozen=True)
+class MetaEvalSettings:
+    """Every setting of :func:`evaluate` that can change its numbers, validated once (:meth:`of`): the
+    level, the statistic and its parameters, the interval and pair-test schemes, B, seed, confidence
+    level, sidedness, p-value rule, correction and alpha, and the undefined-resample policy. The
+    result's signature is built from it (:meth:`signature`), with the metrics compared and a hash of
+    the scores; threads and progress are not here: they cannot change a number."""
+
+    level: str
+    statistic: str
+    params: tuple[tuple[str, Any], ...]
+    interval: str
+    test: str
+    n_resamples: int
+    seed: int
+    confidence_level: float
+    alternative: str
+    pvalue: str
+    correction: str
+    alpha: float
+    nan_policy: str
+    #: the random stream version (:data:`sigfast.executor.DEFAULT_STREAM` unless asked)
+    stream: int
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        level: Any,
+        statistic: Any,
+        params: Mapping[str, Any],
+        interval: Any,
+        test: Any,
+        n_resamples: Any,
+        seed: Any,
+        confidence_level: Any,
+        alternative: Any,
+        pvalue: Any,
+        correction: Any,
+        alpha: Any,
+        nan_policy: Any,
+        stream: Any = None,
+    ) -> MetaEvalSettings:
+        """The settings, each checked (through the executor's checks where they are shared), or an
+        :class:`~sigfast.exceptions.InputError` naming the first bad one."""
+        from .executor import check_alpha, check_level, check_resamples, check_seed
+
+        lv = _level(level)
+        sname, p = resolve_statistic(statistic, dict(params))
+        if ITEM_STATISTICS[sname][0] != 2 or sname == "auc":
+            raise InputError(f"{sname} is not a correlation; choose one of pearson, spearman, kendall_b, ...")
+        if not isinstance(interval, str) or interval not in (*_SCHEMES, "none"):
+            raise InputError(f"interval must be one of systems, inputs, both, none; got {interval!r:.60}")
+        if not isinstance(test, str) or test.lower() not in _TESTS:
+            raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r:.60}")
+        if alternative not in ("two-sided", "greater"):
+            raise InputError(f"alternative must be 'two-sided' or 'greater', got {alternative!r:.60}")
+        if pvalue not in ("plus_one", "raw"):
+            raise InputError(f"pvalue must be 'plus_one' or 'raw', got {pvalue!r:.60}")
+        if nan_policy not in NAN_POLICIES:
+            raise InputError(
+                "nan_policy must be 'omit' (drop undefined resamples and report how many were kept), 'raise' "
+                "(stop at an undefined resample) or 'omit-system' (system level: drop a system left with no "
+                f"scored item, keep the resample); got {nan_policy!r:.60}"
+            )
+        if not isinstance(correction, str):
+            raise InputError(f"correction must be a method name such as 'holm' or 'none', got {correction!r:.60}")
+        return cls(
+            level=lv,
+            statistic=sname,
+            params=tuple(p.items()),
+            interval=interval,
+            test=test.lower(),
+            n_resamples=check_resamples(n_resamples),
+            seed=check_seed(seed),
+            confidence_level=check_level(confidence_level),
+            alternative=alternative,
+            pvalue=pvalue,
+            correction=correction,
+            alpha=float(check_alpha(alpha)),
+            nan_policy=nan_policy,
+            stream=check_stream(stream),
+        )
+
+    @property
+    def label(self) -> str:
+        """The statistic with its parameters, as reports name it."""
+        return _label(self.statistic, dict(self.params))
+
+    @property
+    def interval_method(self) -> str:
+        return "none" if self.interval == "none" else f"BOOT-{self.interval.upper()}"
+
+    @property
+    def test_name(self) -> str:
+        return self.test.upper() if self.test.startswith("perm") else self.test
+
+    def signature(self, *, metrics: Sequence[str], n_items: int, n_systems: int, data: str | None) -> str:
+        """Every setting, the metrics compared, the items and systems scored and a hash of the scores
+        (:func:`sigfast.signature.build`)."""
+        from .signature import build
+
+        return build(
+            "metaeval",
+            variant=f"{self.level}:{self.label}",
+            alt=self.alternative,
+            metric=list(metrics),
+            interval=self.interval_method,
+            pairs=self.test_name,
+            items=n_items,
+            systems=n_systems,
+            B=self.n_resamples,
+            seed=self.seed,
+            conf=self.confidence_level,
+            correction=f"{self.correction}@{self.alpha:g}",
+            p=self.pvalue,
+            nan=self.nan_policy,
+            stream=self.stream or None,
+            data=data,
+        )
+
+
 def evaluate(
     human: Any,
     metrics: Any,
@@ -1120,6 +1201,7 @@ def evaluate(
     correction: str = "holm",
     alpha: float = 0.05,
     nan_policy: Literal["omit", "raise", "omit-system"] = "omit",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_samples: bool = False,
@@ -1177,43 +1259,38 @@ def evaluate(
         Keep every bootstrap resample's values (``samples``, B × metrics);
         their memory is reserved before the run (an InputError when it
         cannot be had).
+    stream
+        The random stream version (``None``: the default; ``1`` reproduces results
+        whose signature says ``stream:...v1``).
 
     Returns
     -------
     MetaEvalResult
     """
-    from .executor import check_alpha, check_level, check_resamples, check_seed
-
     h, m, names_l = _matrices(human, metrics, names)
     s_count, n = h.shape
     k = len(names_l)
-    lv = _level(level)
-    sname, p = resolve_statistic(statistic, dict(params))
-    if ITEM_STATISTICS[sname][0] != 2 or sname == "auc":
-        raise InputError(f"{sname} is not a correlation; choose one of pearson, spearman, kendall_b, ...")
-    label = _label(sname, p)
-    if not isinstance(interval, str) or interval not in (*_SCHEMES, "none"):
-        raise InputError(f"interval must be one of systems, inputs, both, none; got {interval!r:.60}")
-    if not isinstance(test, str) or test.lower() not in _TESTS:
-        raise InputError(f"test must be one of {', '.join(_TESTS)}; got {test!r:.60}")
-    test = test.lower()
-    if alternative not in ("two-sided", "greater"):
-        raise InputError(f"alternative must be 'two-sided' or 'greater', got {alternative!r:.60}")
-    if pvalue not in ("plus_one", "raw"):
-        raise InputError(f"pvalue must be 'plus_one' or 'raw', got {pvalue!r:.60}")
-    if nan_policy not in NAN_POLICIES:
-        raise InputError(
-            "nan_policy must be 'omit' (drop undefined resamples and report how many were kept), 'raise' "
-            "(stop at an undefined resample) or 'omit-system' (system level: drop a system left with no "
-            f"scored item, keep the resample); got {nan_policy!r:.60}"
-        )
-    if not isinstance(correction, str):
-        raise InputError(f"correction must be a method name such as 'holm' or 'none', got {correction!r:.60}")
-    B = check_resamples(n_resamples)
-    seed = check_seed(seed)
-    cl = check_level(confidence_level)
-    alpha = check_alpha(alpha)
+    st = MetaEvalSettings.of(
+        level=level,
+        statistic=statistic,
+        params=params,
+        interval=interval,
+        test=test,
+        n_resamples=n_resamples,
+        seed=seed,
+        confidence_level=confidence_level,
+        alternative=alternative,
+        pvalue=pvalue,
+        correction=correction,
+        alpha=alpha,
+        nan_policy=nan_policy,
+        stream=stream,
+    )
+    lv, sname, p, label, interval, test = st.level, st.statistic, dict(st.params), st.label, st.interval, st.test
+    alternative, pvalue, correction, nan_policy = st.alternative, st.pvalue, st.correction, st.nan_policy
+    B, seed, cl, alpha = st.n_resamples, st.seed, st.confidence_level, st.alpha
     threads = _threads(n_threads)
+    stream = st.stream
     systems = tuple(systems) if systems is not None else ()
     if systems and (len(systems) != s_count or len(set(map(str, systems))) != len(systems)):
         raise InputError(f"systems must name the {s_count} systems (rows) once each, got {len(systems)} names")
@@ -1238,7 +1315,7 @@ def evaluate(
     if interval != "none":
         cb = _resolve_progress(progress, B, float(B) * s_count * n * k, f"BOOT-{interval.upper()}")
         iv, nv, div, _ndv, smp, _passes = _native.meta_bootstrap_intervals(
-            h, m, lv, sname, p, interval, seed, B, cl, threads, bool(return_samples), drop_empty, cb
+            h, m, lv, sname, p, interval, seed, B, cl, threads, bool(return_samples), drop_empty, cb, stream=stream
         )
         samples = None if smp is None else np.asarray(smp)
         n_valid = np.asarray(nv, dtype=np.int64)
@@ -1274,7 +1351,7 @@ def evaluate(
         jobs = pairs if alternative == "two-sided" else pairs + [(b, a) for a, b in pairs]
         cb = _resolve_progress(progress, B, float(B) * s_count * n * len(jobs), test.upper())
         _obs, counts, valid = _native.meta_permutation(
-            h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb
+            h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb, stream=stream
         )
         n_valid_perm = np.zeros((k, k), dtype=np.int64)
         for (a, b), c, t, o in zip(jobs, counts, valid, _obs):
@@ -1347,12 +1424,12 @@ def evaluate(
         statistic=label,
         correlations=observed,
         intervals=intervals,
-        interval_method="none" if interval == "none" else f"BOOT-{interval.upper()}",
+        interval_method=st.interval_method,
         delta=delta,
         delta_intervals=delta_iv,
         pvalues=pv,
         adjusted=adjusted,
-        test=test.upper() if test.startswith("perm") else test,
+        test=st.test_name,
         alternative=alternative,
         correction=correction,
         alpha=float(alpha),
@@ -1364,7 +1441,7 @@ def evaluate(
         n_cells=int(scored.sum()),
         n_valid=n_valid,
         version=_native.__version__,
-        stream_version=_native.STREAM_VERSION,
+        stream_version=stream,
         systems=tuple(systems),
         samples=samples if return_samples else None,
         data=hash_data(h, m, names_l),
@@ -1372,4 +1449,5 @@ def evaluate(
         nan_policy=nan_policy,
         warnings=tuple(notes),
         n_valid_perm=n_valid_perm,
+        settings=st,
     )

@@ -200,6 +200,7 @@ def run_metaeval(args: argparse.Namespace) -> int:
             test=args.test,
             n_resamples=args.resamples,
             seed=args.seed,
+            stream=args.stream,
             confidence_level=args.confidence,
             alternative=args.alternative or "two-sided",
             pvalue="raw" if args.raw_p else "plus_one",
@@ -212,12 +213,5 @@ def run_metaeval(args: argparse.Namespace) -> int:
         )
     if args.plot:
         result.plot(args.plot)
-    render = {
-        "json": lambda: result.to_json() + "\n",
-        "csv": result.to_csv,
-        "markdown": result.to_markdown,
-        "latex": result.to_latex,
-        "text": lambda: str(result) + "\n",
-    }
-    _cli.emit(args, render=lambda style: render[style](), results=[result])
+    _cli.emit(args, render=result.format, results=[result])
     return 0

@@ -8,13 +8,14 @@ one value per resample returned.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .exceptions import MetricError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Metric", "available", "custom", "display_scale", "gain_unit", "get", "observed", "specs"]
 
@@ -63,6 +64,8 @@ class Metric:
 
         A Python callable is called as :func:`custom` documents; ``check_finite=False``
         leaves NaN in place (the executor applies the request's ``nan_policy``)."""
+        import numpy as np
+
         sums = np.ascontiguousarray(np.atleast_2d(np.asarray(sums, dtype=np.float64)))
         if self.on_items:
             raise MetricError(
@@ -85,6 +88,18 @@ class Metric:
         if check_finite and not np.all(np.isfinite(out)):
             raise MetricError(f"custom metric {self.name!r} returned a non-finite value")
         return out
+
+    def score_rows(self, rows: Sequence[Sequence[float]], n_items: int) -> list[float]:
+        """The metric on each of a few rows of summed statistics given as lists, without numpy: a
+        report's corpus scores (``sigfast score`` prints them without importing numpy). The same
+        Rust kernel as :meth:`evaluate`, so the same values; built-in metrics only."""
+        if self.native is None or self.on_items:
+            raise MetricError(f"metric {self.name!r}: score_rows needs a built-in metric on summed statistics")
+        from . import _native
+
+        return list(
+            _native.metric_rows([[float(x) for x in r] for r in rows], self.native, dict(self.params), float(n_items))
+        )
 
 
 def specs() -> list[dict[str, Any]]:
@@ -141,6 +156,8 @@ def observed(m: Metric, stats: Any) -> np.ndarray:
     """The metric on each system of ``stats`` (one value per system): from the summed
     statistics, or for an item statistic from each system's items (column 0: its scores,
     column 1: the reference, for two-input statistics)."""
+    import numpy as np
+
     if not m.on_items:
         return np.asarray(m.evaluate(stats.totals(), stats.n_items), dtype=np.float64)
 
@@ -152,6 +169,8 @@ def observed(m: Metric, stats: Any) -> np.ndarray:
 
 def item_value(m: Metric, v: np.ndarray) -> float:
     """An item statistic on one system's items ``v`` (items × statistics)."""
+    import numpy as np
+
     if m.native is None:
         return float(call_items(m, v[None, :, :])[0])
     from . import _native
@@ -282,6 +301,8 @@ def _one_argument(func: Callable[..., Any], k: int) -> bool:
 
 def _call(m: Metric, args: np.ndarray | tuple[np.ndarray, ...]) -> np.ndarray:
     """Call a Python metric with the columns ``args`` (or, deprecated, one array)."""
+    import numpy as np
+
     assert m.func is not None
     out = m.func(args) if isinstance(args, np.ndarray) else m.func(*args)
     return np.asarray(out, dtype=np.float64)
@@ -329,6 +350,8 @@ def resolve_metric(metric: Any, stats: Any = None, **params: Any) -> Metric:
 def check_items(m: Metric, stats: Any) -> None:
     """An item statistic needs finite values, and a reference (column 1) for two-input
     statistics; raises InputError naming the system and item."""
+    import numpy as np
+
     from .exceptions import InputError
 
     vals = np.asarray(stats.values, dtype=np.float64)
@@ -345,6 +368,8 @@ def check_statistics(m: Metric, stats: Any) -> None:
     """Check each system's statistics against the metric's invariants, declared once in the
     Rust registry (non-negative whole counts where the metric reads counts; tp <= guessed,
     correct <= total, ...). Raises InputError naming the system, item and statistic."""
+    import numpy as np
+
     from . import _native
     from .exceptions import InputError
 

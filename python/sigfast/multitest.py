@@ -17,16 +17,15 @@ p-values combined by Bonferroni or Fisher) and identifies which (Holm).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .classical import _chi2_sf_even
 from .exceptions import InputError
-from .results import Result, _plain
+from .results import Result
 
 __all__ = ["METHODS", "AdjustedPValues", "ReplicabilityResult", "adjust", "replicability"]
 
@@ -108,16 +107,6 @@ class AdjustedPValues(Result):
             correction=f"{self.method}@{self.alpha:g}",
             data=self.pvalues,
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "alpha": self.alpha,
-            "pvalues": self.pvalues.tolist(),
-            "adjusted": self.adjusted.tolist(),
-            "reject": self.reject.tolist(),
-            "signature": self.signature,
-        }
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per hypothesis: its p-value, adjusted p-value and decision."""
@@ -225,6 +214,8 @@ class ReplicabilityResult(Result):
     identified: tuple[int, ...]
     names: tuple[str, ...] | None = None
 
+    _extra = ("identified_names",)
+
     @property
     def identified_names(self) -> tuple[str, ...] | None:
         if self.names is None:
@@ -243,12 +234,6 @@ class ReplicabilityResult(Result):
             alpha=self.alpha,
             data=[list(self.pvalues), list(self.names or ())],
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
-        out["identified_names"] = _plain(self.identified_names)
-        out["signature"] = self.signature
-        return out
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per dataset: its p-value, the partial-conjunction p-value p^{u/N} of
@@ -269,17 +254,10 @@ class ReplicabilityResult(Result):
         ]
 
     def _text(self) -> str:
-        return f"{self}\n  {self.signature}\n"
-
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
-
-    def __str__(self) -> str:
         who = self.identified_names if self.names is not None else self.identified
         return (
             f"replicability ({self.method}, alpha={self.alpha:g}): effect in k̂ = {self.k_estimate} of "
-            f"{len(self.pvalues)} datasets; identified (Holm): {list(who)}"
+            f"{len(self.pvalues)} datasets; identified (Holm): {list(who)}\n  {self.signature}\n"
         )
 
 

@@ -9,7 +9,6 @@ local run, a process pool and a Ray cluster give the same bytes.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -23,7 +22,7 @@ from ._api import checked_keywords
 from ._plot import pyplot
 from ._progress import ProgressArg
 from .exceptions import InputError
-from .results import Result
+from .results import Result, deprecated_alias, option
 from .significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -163,6 +162,16 @@ class PairwiseResult(Result):
     nan_policy: str = "raise"
     #: Clusters resampled (whole clusters drawn), or None when items were.
     n_clusters: int | None = None
+    #: Output options: the p-value band and the percentile of the gain thresholds (Berg-Kirkpatrick
+    #: et al. 2012, 3.1.1) that the text, markdown and LaTeX reports show.
+    band: tuple[float, float] = option((0.04, 0.06))
+    percentile: float = option(95.0)
+
+    _keys = (
+        *("systems", "metric", "higher_is_better", "scores", "delta", "pvalues", "adjusted", "counts"),
+        *("correction", "alpha", "variant", "alternative", "n_resamples", "seed", "pvalue_method", "mode"),
+        *("resampling", "n_items", "groups", "clusters", "rank_ranges", "signature", "warnings"),
+    )
 
     # ---------------------------------------------------------------- views
     @property
@@ -244,40 +253,6 @@ class PairwiseResult(Result):
                 )
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        def mat(a: np.ndarray) -> list[list[float | None]]:
-            return [[None if not math.isfinite(float(v)) else float(v) for v in row] for row in a]
-
-        return {
-            "systems": list(self.systems),
-            "metric": self.metric,
-            "higher_is_better": self.higher_is_better,
-            "scores": [float(v) for v in self.scores],
-            "delta": mat(self.delta),
-            "pvalues": mat(self.pvalues),
-            "adjusted": mat(self.adjusted),
-            "counts": self.counts.astype(int).tolist(),
-            "correction": self.correction,
-            "alpha": self.alpha,
-            "variant": self.variant,
-            "alternative": self.alternative,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "pvalue_method": self.pvalue_method,
-            "mode": self.mode,
-            "resampling": self.resampling,
-            "n_items": self.n_items,
-            "groups": self.groups,
-            "clusters": self.clusters(),
-            "rank_ranges": {k: list(v) for k, v in self.rank_ranges().items()},
-            "signature": self.signature,
-            "warnings": list(self.warnings),
-        }
-
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
-
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per unordered pair (:meth:`comparisons`) with the metric, the test's
         settings, the decision and the signature as columns."""
@@ -303,17 +278,24 @@ class PairwiseResult(Result):
         return [c for c in _PAIR_CLASSES if c in present]
 
     def gain_thresholds(
-        self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0
+        self, *, band: tuple[float, float] | None = None, percentile: float | None = None
     ) -> list[GainThreshold]:
-        """The thresholds worth printing: all pairs, then each class when the pairs fall in several."""
+        """The thresholds worth printing: all pairs, then each class when the pairs fall in several
+        (``band`` and ``percentile``: default the result's options)."""
+        band = self.band if band is None else band
+        percentile = self.percentile if percentile is None else percentile
         ths = gain_threshold(self, band=band, percentile=percentile)
         classes = self.pair_classes()
         return [t for t in ths if t.pair_class == "all" or (len(classes) > 1 and t.pair_class in classes)]
 
-    def tables(self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0) -> list[Any]:
+    def tables(self, **options: Any) -> list[Any]:
         """The ranking (with groups, rank ranges and p against the next system), every pair, and the gain
-        thresholds (Berg-Kirkpatrick et al. 2012 §3.1.1) of all pairs and of each pair class."""
+        thresholds (Berg-Kirkpatrick et al. 2012 §3.1.1) of all pairs and of each pair class (the
+        options ``band`` and ``percentile``, here or on the result: :meth:`with_options`)."""
         from .report import Table, _fmt_p, _fmt_score
+
+        if options:
+            return self.with_options(**options).tables()
 
         ranges = self.rank_ranges()
         order = self.order()
@@ -378,12 +360,14 @@ class PairwiseResult(Result):
             pair_rows,
             title="all pairs",
         )
-        return [ranking, pairs, self.threshold_table(band=band, percentile=percentile)]
+        return [ranking, pairs, self.threshold_table()]
 
-    def threshold_table(self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0) -> Any:
+    def threshold_table(self, *, band: tuple[float, float] | None = None, percentile: float | None = None) -> Any:
         """The gain thresholds as a table, in the metric's display scale, with each one's warning."""
         from .report import Table
 
+        band = self.band if band is None else band
+        percentile = self.percentile if percentile is None else percentile
         ths = self.gain_thresholds(band=band, percentile=percentile)
         unit = f" ({self.gain_unit})"
         classes = self.pair_classes()
@@ -435,22 +419,18 @@ class PairwiseResult(Result):
         """The ranking table (text or markdown)."""
         return self.tables()[0].render("markdown" if markdown else "text")
 
-    def report(self, *, band: tuple[float, float] = (0.04, 0.06), percentile: float = 95.0) -> str:
+    report = deprecated_alias("text", "report")
+
+    def _text(self) -> str:
         """The ranking, the gain thresholds (all pairs and each pair class) and the signature, as the CLI
         prints them; thresholds in the display scale (points for fractions), with their warnings."""
         from .report import format_table
 
-        t = self.tables(band=band, percentile=percentile)[0]
+        t = self.tables()[0]
         lines = [t.title, format_table(t.rows, t.header)]
-        lines += [
-            th.describe(self.display_scale, self.gain_unit)
-            for th in self.gain_thresholds(band=band, percentile=percentile)
-        ]
+        lines += [th.describe(self.display_scale, self.gain_unit) for th in self.gain_thresholds()]
         lines += list(t._notes())
         return "\n".join(lines) + "\n"
-
-    def _text(self) -> str:
-        return self.report()
 
     # ---------------------------------------------------------------- plots
     def plot_confidence_vs_gain(
@@ -770,6 +750,7 @@ def pairwise(
     combinations: Sequence[str] = (),
     groups: Literal["boundaries", "strict"] = "boundaries",
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     draws: Literal["sigfast", "sacrebleu"] = "sigfast",
@@ -793,6 +774,7 @@ def pairwise(
     :func:`sigfast.paired_bootstrap`) draws whole clusters, shared by all systems.
     ``draws="sacrebleu"`` resamples with sacrebleu's draws (see :func:`sigfast.paired_bootstrap`):
     every pair then has sacrebleu's p-value of that pair.
+    ``stream`` picks the random stream version (as in :func:`sigfast.paired_bootstrap`).
     """
     from .executor import request, run
 
@@ -810,6 +792,7 @@ def pairwise(
         resampling=resampling,
         clusters=clusters,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         backend=backend,
         correction=correction,
@@ -861,6 +844,8 @@ class UnpairedPairwiseResult(Result):
     alpha: float
     signature: str = ""
 
+    _keys = ("signature", "systems", "test", "alternative", "means", "n", "pvalues", "adjusted", "correction", "alpha")
+
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per ordered pair (i, j): [i, j] tests system j against system i."""
         s = len(self.systems)
@@ -883,27 +868,6 @@ class UnpairedPairwiseResult(Result):
             for j in range(s)
             if i != j
         ]
-
-    def to_dict(self) -> dict[str, Any]:
-        def mat(a: np.ndarray) -> list[list[float | None]]:
-            return [[None if not math.isfinite(float(v)) else float(v) for v in row] for row in a]
-
-        return {
-            "signature": self.signature,
-            "systems": list(self.systems),
-            "test": self.test,
-            "alternative": self.alternative,
-            "means": [float(v) for v in self.means],
-            "n": [int(v) for v in self.n],
-            "pvalues": mat(self.pvalues),
-            "adjusted": mat(self.adjusted),
-            "correction": self.correction,
-            "alpha": self.alpha,
-        }
-
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
 
     def _text(self) -> str:
         return f"{self.table()}\nsignature: {self.signature}\n"

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from . import _native
 from ._api import checked_keywords
-from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _json_value, _ndtri, mcnemar
+from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _ndtri, mcnemar
 from .exceptions import InputError
 from .results import Result
 
@@ -85,14 +85,9 @@ class SampleSizeResult(Result):
             pool_metric=d.get("metric"),
             correction=d.get("correction"),
             rtol=d.get("rtol"),
+            stream=d.get("stream"),
             data=d.get("data"),
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {f.name: _json_value(getattr(self, f.name)) for f in fields(self) if f.name != "details"}
-        out["details"] = {k: _json_value(v) for k, v in self.details.items()}
-        out["signature"] = self.signature
-        return out
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per evaluated test size: (n, estimated power) with the search's settings."""
@@ -100,9 +95,9 @@ class SampleSizeResult(Result):
         return [{"n_items": int(size), "power": float(pw), "chosen": size == self.n, **base} for size, pw in self.curve]
 
     def _text(self) -> str:
-        return f"{self}\n  {self.signature}\n"
+        return f"{self._summary()}\n  {self.signature}\n"
 
-    def __str__(self) -> str:
+    def _summary(self) -> str:
         if self.n is None and self.gain == 0 and not self.curve:
             return (
                 f"{self.test}: power {self.target_power:g} at alpha {self.alpha:g} is reached at no test size: "
@@ -146,14 +141,19 @@ def _model(gain: float, discordance: float) -> tuple[float, float]:
     return g, d
 
 
-def _discordant_draws(n: int, gain: float, disc: float, sims: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _discordant_draws(
+    n: int, gain: float, disc: float, sims: int, seed: int, stream: int
+) -> tuple[np.ndarray, np.ndarray]:
     """(b, c) for ``sims`` simulated test sets of n items: b = only-x-right, c = only-y-right."""
-    d = np.asarray(_native.binomial_draws(_stream_seed(seed, n, 0), int(n), disc, int(sims)), dtype=np.int64)
+    d = np.asarray(
+        _native.binomial_draws(_stream_seed(seed, n, 0), int(n), disc, int(sims), stream=stream), dtype=np.int64
+    )
     share = 0.5 * (1.0 + gain / disc)
     c = np.empty_like(d)
     for val in np.unique(d):
         idx = np.flatnonzero(d == val)
-        c[idx] = _native.binomial_draws(_stream_seed(seed, n, 1, int(val)), int(val), share, int(idx.size))
+        key = _stream_seed(seed, n, 1, int(val))
+        c[idx] = _native.binomial_draws(key, int(val), share, int(idx.size), stream=stream)
     return d - c, c
 
 
@@ -283,6 +283,7 @@ def mcnemar_power(
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
     n_simulations: int = 2000,
     seed: int = 12345,
+    stream: int | None = None,
 ) -> float:
     """Simulated power of :func:`sigfast.mcnemar` on ``n`` items.
 
@@ -290,15 +291,18 @@ def mcnemar_power(
     ``gain`` of y over x, the systems differing on a share ``discordance``
     of items) on which McNemar's test rejects at ``alpha``. For a two-sided
     test a rejection in the wrong direction counts, as it does for the test.
+    ``stream`` picks the random stream version (``None``: the default).
     """
     from .executor import check_int as _check_int
+    from .executor import check_stream
 
     g, d = _model(gain, discordance)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
+    stream = check_stream(stream)
     n = _check_int("n", n, 1, _MAX_ITEMS)
     m, alt = _mcnemar_args(method, alternative)
     rule = _McNemarRule(m, alt, correction, a)
-    b, c = _discordant_draws(n, g, d, sims, seed)
+    b, c = _discordant_draws(n, g, d, sims, seed, stream)
     return float(np.mean(rule.reject(b, c)))
 
 
@@ -315,6 +319,7 @@ def mcnemar_sample_size(
     seed: int = 12345,
     max_n: int = 100_000_000,
     rtol: float = 0.01,
+    stream: int | None = None,
 ) -> SampleSizeResult:
     """Smallest number of test items at which McNemar's test detects ``gain`` with ``power``.
 
@@ -325,18 +330,21 @@ def mcnemar_sample_size(
     :func:`mcnemar_power`); the size is found by doubling, then bisection,
     stopping when the bracket is narrower than ``rtol`` × n: sizes closer
     than that cannot be told apart by power estimates whose Monte-Carlo
-    error is ±≈ √(p(1−p)/n_simulations) (``details["power_se"]``).
+    error is ±≈ √(p(1−p)/n_simulations) (``details["power_se"]``). ``stream`` picks the
+    random stream version (``None``: the default).
     """
     from .executor import check_int as _check_int
+    from .executor import check_stream
 
     g, d = _model(gain, discordance)
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
+    stream = check_stream(stream)
     max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
     m, alt = _mcnemar_args(method, alternative)
     rule = _McNemarRule(m, alt, correction, a)
 
     def power_at(n: int) -> float:
-        b, c = _discordant_draws(n, g, d, sims, seed)
+        b, c = _discordant_draws(n, g, d, sims, seed, stream)
         return float(np.mean(rule.reject(b, c)))
 
     # a normal-approximation first guess keeps the search short
@@ -361,6 +369,7 @@ def mcnemar_sample_size(
             "correction": correction,
             "power_se": math.sqrt(pw * (1 - pw) / sims),
             "rtol": rtol,
+            "stream": stream,
         },
     )
 
@@ -380,11 +389,12 @@ def _bootstrap_detects(
     alpha: float,
     direction: float,
     metric_params: dict[str, Any],
+    stream: int,
 ) -> bool:
     from .significance import paired_bootstrap
 
     r = paired_bootstrap(
-        x, y, metric=metric, n_resamples=B, seed=seed, variant=variant, progress=False, **metric_params
+        x, y, metric=metric, n_resamples=B, seed=seed, variant=variant, stream=stream, progress=False, **metric_params
     )
     better = (r.statistic * direction > 0) if r.higher_is_better else (r.statistic * direction < 0)
     return bool(better and r.pvalue <= alpha)
@@ -404,6 +414,7 @@ def bootstrap_power(
     n_simulations: int = 200,
     n_resamples: int = 1000,
     seed: int = 12345,
+    stream: int | None = None,
     **metric_params: Any,
 ) -> float:
     """Simulated power of :func:`sigfast.paired_bootstrap` on test sets of ``n`` items.
@@ -412,15 +423,19 @@ def bootstrap_power(
     module docstring) or a pool of real per-item scores / statistics ``x``,
     ``y`` (with ``metric``) from which each simulated test set draws ``n``
     items with replacement; the gain is then the pool's own. A simulated
-    test set counts as detected when y is better and p ≤ ``alpha``.
+    test set counts as detected when y is better and p ≤ ``alpha``. ``stream`` picks the
+    random stream version (``None``: the default).
     """
     from .executor import check_int as _check_int
     from .executor import check_resamples as _resamples
+    from .executor import check_stream
 
     n = _check_int("n", n, 1, _MAX_ITEMS)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
-    run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
+    run = _bootstrap_runner(
+        gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params), check_stream(stream)
+    )
     return run(n)
 
 
@@ -436,6 +451,7 @@ def _bootstrap_runner(
     B: int,
     seed: int,
     params: dict[str, Any],
+    stream: int,
 ) -> Callable[[int], float]:
     if x is None and y is None:
         if gain is None or discordance is None:
@@ -444,7 +460,7 @@ def _bootstrap_runner(
         direction = 1.0 if g >= 0 else -1.0
 
         def run(n: int) -> float:
-            b, c = _discordant_draws(n, g, d, sims, seed)
+            b, c = _discordant_draws(n, g, d, sims, seed, stream)
             hits = 0
             for s in range(sims):
                 xs = np.zeros(n)
@@ -452,7 +468,7 @@ def _bootstrap_runner(
                 xs[: b[s]] = 1.0
                 ys[b[s] : b[s] + c[s]] = 1.0
                 hits += _bootstrap_detects(
-                    xs, ys, "mean", B, _stream_seed(seed, n, 2, s), variant, alpha, direction, {}
+                    xs, ys, "mean", B, _stream_seed(seed, n, 2, s), variant, alpha, direction, {}, stream
                 )
             return hits / sims
 
@@ -474,7 +490,7 @@ def _bootstrap_runner(
         for s in range(sims):
             idx = np.random.Generator(np.random.Philox(key=_stream_seed(seed, n, 3, s))).integers(0, pool, n)
             hits += _bootstrap_detects(
-                vx[idx], vy[idx], m, B, _stream_seed(seed, n, 2, s), variant, alpha, direction, {}
+                vx[idx], vy[idx], m, B, _stream_seed(seed, n, 2, s), variant, alpha, direction, {}, stream
             )
         return hits / sims
 
@@ -497,6 +513,7 @@ def bootstrap_sample_size(
     seed: int = 12345,
     max_n: int = 10_000_000,
     rtol: float = 0.02,
+    stream: int | None = None,
     **metric_params: Any,
 ) -> SampleSizeResult:
     """Smallest test size at which the paired bootstrap detects the gain with ``power``.
@@ -505,15 +522,17 @@ def bootstrap_sample_size(
     Each evaluated size runs ``n_simulations`` bootstraps of
     ``n_resamples`` resamples on the core engine; keep both modest (the
     defaults take seconds on the accuracy model, where resampling runs over
-    the three distinct item types).
+    the three distinct item types). ``stream`` picks the random stream version.
     """
     from .executor import check_int as _check_int
     from .executor import check_resamples as _resamples
+    from .executor import check_stream
 
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
     max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
-    run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params))
+    stream = check_stream(stream)
+    run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params), stream)
     start = 16
     rt = _rtol(rtol)
     no_gain = False
@@ -545,6 +564,7 @@ def bootstrap_sample_size(
             "model": "pool" if x is not None else "accuracy",
             "power_se": math.sqrt(pw * (1 - pw) / sims),
             "rtol": rtol,
+            "stream": stream,
             **_pool_fields(x, y, metric, metric_params),
         },
     )
@@ -602,6 +622,9 @@ class BenchmarkPower(Result):
             alpha=self.alpha,
             power=self.power,
             items=self.n_items,
+            # items_needed answers for a given difference (its input); minimum_detectable_difference
+            # computes it from the items
+            difference=self.difference if self.question == "items_needed" else None,
             cluster_size=self.cluster_size,
             icc=self.icc,
             correlation=self.correlation,

@@ -122,6 +122,10 @@ class Table:
     notes: tuple[str, ...] = ()
     #: printed as the last note in text and markdown, as a comment line in LaTeX (never in a caption)
     signature: str = ""
+    #: LaTeX only: the header cells as TeX (math, for instance) instead of the escaped ``header``
+    latex_header: tuple[str, ...] | None = None
+    #: LaTeX only: indices of the rows a rule is drawn above (between groups of rows)
+    rules: tuple[int, ...] = ()
 
     def _signature_lines(self) -> tuple[str, ...]:
         """``signature: ...``, or the lines of :func:`sigfast._commands.signature_notes` (shared part, then
@@ -218,10 +222,13 @@ def _latex(t: Table) -> str:
         r"\centering",
         r"\begin{tabular}{" + align + "}",
         r"\toprule",
-        " & ".join(latex_escape(h) for h in t.header) + r" \\",
+        " & ".join(t.latex_header or [latex_escape(h) for h in t.header]) + r" \\",
         r"\midrule",
     ]
-    lines += [" & ".join(latex_escape(c) for c in r) + r" \\" for r in t.rows]
+    for k, r in enumerate(t.rows):
+        if k in t.rules and k > 0:
+            lines.append(r"\midrule")
+        lines.append(" & ".join(latex_escape(c) for c in r) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     caption = " ".join([t.title, *(n for n in t.notes if not n.startswith("signature: "))]).strip()
     if caption:

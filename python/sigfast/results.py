@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-__all__ = ["ConfidenceInterval", "PairedTestResult", "Result"]
+__all__ = ["ConfidenceInterval", "Key", "PairedTestResult", "Result", "deprecated_alias", "option"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -28,6 +28,10 @@ class ConfidenceInterval(NamedTuple):
 def _plain(v: Any) -> Any:
     if isinstance(v, ConfidenceInterval):
         return {"low": _plain(float(v.low)), "high": _plain(float(v.high))}
+    if isinstance(v, Result):
+        return v.to_dict()
+    if is_dataclass(v) and not isinstance(v, type) and hasattr(v, "to_dict"):  # a part of a result
+        return _plain(v.to_dict())
     if isinstance(v, (tuple, list)):
         return [_plain(x) for x in v]
     if isinstance(v, np.ndarray):
@@ -65,76 +69,187 @@ def flat_row(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return row
 
 
-class Result:
-    """The shape every result shares (a mixin of frozen dataclasses).
+class Key(NamedTuple):
+    """One entry of a result's :meth:`Result.to_dict` (see ``Result._keys``): ``name`` holds the value of
+    ``source`` (a field, a property or a method called without arguments; default: ``name`` itself),
+    and is left out unless the option ``when`` is true. The name ``"*"`` merges the items of a mapping
+    (a manifest) in."""
 
-    A subclass has a ``signature`` (a field or a property built by
-    :func:`sigfast.signature.build`); it may give ``rows()`` (tidy records: one per
-    system, pair or metric, numbers as numbers), ``tables()`` (what text,
-    markdown and LaTeX show) and ``_text()`` (a readable block). The rest follows:
-    ``to_dict``, ``to_json``, ``to_frame``, ``format(style)`` and ``str()``.
+    name: str
+    source: str = ""
+    when: str = ""
+
+
+def option(default: Any) -> Any:
+    """A display setting of a result (how a table is sorted or cut, whether the per-test values go into
+    the JSON), not part of what was computed: a dataclass field that :meth:`Result.format`,
+    :meth:`Result.to_dict`, :meth:`Result.to_json`, :meth:`Result.to_frame` and :meth:`Result.to_csv` take
+    as a keyword (``r.format("text", sort="delta")``; :meth:`Result.with_options`), left out of
+    ``to_dict()``, ``repr()`` and comparisons."""
+    return field(default=default, compare=False, repr=False, metadata={"option": True})
+
+
+def deprecated_alias(style: str, name: str) -> Any:
+    """A thin, deprecated method ``name`` that returns ``self.format(style, **options)`` (an old name kept
+    because tests or users still call it)."""
+
+    def alias(self: Result, **options: Any) -> str:
+        import warnings
+
+        warnings.warn(
+            f"{type(self).__name__}.{name}() is deprecated; use .format({style!r})", DeprecationWarning, stacklevel=2
+        )
+        return self.format(style, **options)
+
+    alias.__name__ = alias.__qualname__ = name
+    alias.__doc__ = f"Deprecated: ``format({style!r})``."
+    alias.deprecated_alias = True  # type: ignore[attr-defined]
+    return alias
+
+
+class Result:
+    """The shape every result shares (a mixin of frozen dataclasses): one protocol for every output.
+
+    The output methods live here and nowhere else: :meth:`to_dict`, :meth:`to_json`, :meth:`rows` as
+    :meth:`to_frame` and :meth:`to_csv`, :meth:`format` (``"text"``, ``"markdown"``, ``"latex"``,
+    ``"csv"``, ``"json"``) and ``str()`` (the text without its last line break). A result class
+    says what differs as data, and fills in the hooks:
+
+    - ``signature``: a field, or a property built by :func:`sigfast.signature.build`.
+    - ``_keys`` (data): the keys of :meth:`to_dict` in order, each a name or a :class:`Key` (a value
+      taken from another field, property or method; one present only under an option). Without it:
+      every field but ``_hidden`` and the options, then the properties named in ``_extra``, then the
+      signature (at its field's place when it is a field).
+    - :func:`option` fields (data): display settings that every output method takes as keywords.
+    - ``rows()``: tidy records, one per system, pair, metric or label; numbers as numbers (the CSV
+      and :meth:`to_frame`). Default: the one flat row of :meth:`to_dict`. (``to_rows()`` instead,
+      where a field is already named ``rows``.)
+    - ``tables()``: the :class:`sigfast.report.Table` list that text, markdown and LaTeX show
+      (title, notes, signature, LaTeX header and rule rows are table data). Default: :meth:`rows`.
+      It may take the options as keywords too (``pairwise.tables(band=...)``: :meth:`with_options`).
+    - ``_text()``: the readable text block, where it is more than the tables as text.
+    - ``_report(style)``: text, markdown and LaTeX of a report that is more than tables (prose and
+      tables interleaved: the error analyses of :mod:`sigfast.analysis`).
+
+    A structural test (``tests/test_results_protocol.py``) keeps subclasses from defining the
+    output methods themselves, but for :func:`deprecated_alias` methods.
     """
 
     #: fields left out of to_dict (large arrays kept for the caller)
     _hidden: tuple[str, ...] = ("distribution", "samples")
+    #: the keys of to_dict, in order (names or :class:`Key`); empty: the fields (see the class docs)
+    _keys: tuple[str | Key, ...] = ()
+    #: properties appended to the fields in to_dict (without ``_keys``)
+    _extra: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in self._hidden}  # type: ignore[arg-type]
-        out["signature"] = self.signature  # type: ignore[attr-defined]
+    # ---------------------------------------------------------------- options
+    def _option_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self) if f.metadata.get("option"))  # type: ignore[arg-type]
+
+    def with_options(self: _R, **options: Any) -> _R:
+        """The same result with other display settings (:func:`option` fields)."""
+        if not options:
+            return self
+        known = self._option_names()
+        unknown = [k for k in options if k not in known]
+        if unknown:
+            have = f"; its options are {', '.join(known)}" if known else "; it takes none"
+            raise TypeError(f"{type(self).__name__} has no output option {unknown[0]!r}{have}")
+        return replace(self, **options)  # type: ignore[type-var]
+
+    # ---------------------------------------------------------------- data
+    def _dict_keys(self) -> tuple[str | Key, ...]:
+        if self._keys:
+            return self._keys
+        names = [
+            f.name
+            for f in fields(self)  # type: ignore[arg-type]
+            if f.name not in self._hidden and not f.metadata.get("option")
+        ]
+        return (*names, *self._extra, *(() if "signature" in names else ("signature",)))
+
+    def to_dict(self, **options: Any) -> dict[str, Any]:
+        """Everything the result holds, as JSON-ready values (non-finite numbers as None)."""
+        r = self.with_options(**options)
+        out: dict[str, Any] = {}
+        for key in r._dict_keys():
+            k = Key(key) if isinstance(key, str) else key
+            if k.when and not getattr(r, k.when):
+                continue
+            v = getattr(r, k.source or k.name)
+            v = _plain(v() if callable(v) else v)
+            if k.name == "*":
+                out.update(v)
+            else:
+                out[k.name] = v
         return out
 
     def to_json(self, **kwargs: Any) -> str:
+        """:meth:`to_dict` as JSON (indented by 2, UTF-8 kept); options and ``json.dumps`` keywords."""
+        names = self._option_names()
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k in names}
         kwargs.setdefault("indent", 2)
         kwargs.setdefault("ensure_ascii", False)
-        return json.dumps(self.to_dict(), **kwargs)
+        return json.dumps(self.to_dict(**options), **kwargs)
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records: one per system, pair or metric; numbers as numbers (here: one row)."""
         return [flat_row(self.to_dict())]
 
-    def to_frame(self) -> Any:
-        """:meth:`rows` as a pandas DataFrame (pandas is optional, imported here)."""
+    def to_rows(self) -> list[dict[str, Any]]:
+        """:meth:`rows` (the name every output method calls: a result may hold a field named ``rows``)."""
+        return self.rows()
+
+    def to_frame(self, **options: Any) -> Any:
+        """:meth:`rows` as a pandas DataFrame, the table :meth:`to_csv` writes (pandas is optional,
+        imported here)."""
         from ._api import frame
 
-        return frame(self.rows())
+        return frame(flat_row(r) for r in self.with_options(**options).to_rows())
 
-    def to_csv(self) -> str:
+    def to_csv(self, **options: Any) -> str:
         """:meth:`rows` as CSV that ``pandas.read_csv`` loads as it is."""
-        return rows_csv(flat_row(r) for r in self.rows())
+        return rows_csv(flat_row(r) for r in self.with_options(**options).to_rows())
 
+    # ---------------------------------------------------------------- presentation
     def tables(self) -> list[Any]:
         """What text, markdown and LaTeX show: by default :meth:`rows` as one table."""
         from .report import Table
 
-        rows = self.rows()
+        rows = self.to_rows()
         head = tuple(dict.fromkeys(k for r in rows for k in r if k != "signature"))
         body = tuple(tuple(_cell(r.get(k)) for k in head) for r in rows)
         return [Table(head, body, title=type(self).__name__, signature=self.signature)]  # type: ignore[attr-defined]
 
+    def _report(self, style: str) -> str:
+        from .report import render_tables
+
+        return render_tables(self.tables(), style)
+
     def _text(self) -> str:
-        from .report import render_tables
+        return self._report("text")
 
-        return render_tables(self.tables(), "text")
-
-    def format(self, style: str = "text") -> str:
+    def format(self, style: str = "text", **options: Any) -> str:
         """The result as ``"text"``, ``"markdown"``, ``"latex"`` (the signature in a comment line),
-        ``"csv"`` (:meth:`rows`) or ``"json"`` (:meth:`to_dict`)."""
-        from .report import render_tables
-
+        ``"csv"`` (:meth:`rows`) or ``"json"`` (:meth:`to_dict`); ``options``: its :func:`option` fields."""
+        r = self.with_options(**options)
         if style == "text":
-            return self._text()
+            return r._text()
         if style == "csv":
-            return self.to_csv()
+            return r.to_csv()
         if style == "json":
-            return self.to_json() + "\n"
+            return r.to_json() + "\n"
         if style in ("markdown", "latex"):
-            return render_tables(self.tables(), style)
+            return r._report(style)
         from .exceptions import InputError
 
         raise InputError(f"style must be text, markdown, latex, csv or json, got {style!r}")
 
     def __str__(self) -> str:
-        return self.format("text")
+        return self.format("text").removesuffix("\n")
+
+
+_R = TypeVar("_R", bound=Result)
 
 
 def _cell(v: Any) -> Any:
@@ -276,8 +391,3 @@ class PairedTestResult(Result):
                 "n_items": self.n_items,
             },
         )
-
-    def __str__(self) -> str:
-        from .report import format_result
-
-        return format_result(self)

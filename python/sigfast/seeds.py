@@ -54,10 +54,9 @@ deepsig's within Monte-Carlo error, not bit for bit.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -65,7 +64,8 @@ import numpy as np
 from . import _native
 from ._progress import ProgressArg
 from .exceptions import FormatError, InputError
-from .results import Result, _plain, flat_row
+from .report import latex_escape
+from .results import Key, Result, deprecated_alias, flat_row
 
 __all__ = [
     "DEFAULT_DT",
@@ -137,12 +137,6 @@ def _unit(name: str, v: Any, closed_high: bool = False) -> float:
     return f
 
 
-def _threads(n_threads: int | None) -> int:
-    from .executor import check_threads
-
-    return check_threads(n_threads)
-
-
 def _adjusted_level(confidence_level: float, m: int, correction: str, *, multi: bool = False) -> float:
     """The level each pair is tested at. ``multi``: as ``deepsig.multi_aso`` (its correction applies
     for every m, so m = 1 gives 1.0); otherwise as ``deepsig.aso`` (only for m > 1)."""
@@ -208,21 +202,12 @@ def _names(scores: Any) -> tuple[list[str], list[Any]]:
     return names, values
 
 
-def _run(
-    arrays: list[np.ndarray],
-    names: list[str],
-    pairs: list[tuple[int, int]],
-    dt: float,
-    seed: int,
-    n_resamples: int,
-    n_threads: int | None,
-    keep: bool,
-    progress: ProgressArg,
-) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+def _run(req: Any, progress: ProgressArg) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+    """ASO's bootstrap of a validated :class:`sigfast.executor.AsoRequest`, through the executor."""
     from .executor import run_aso
 
     try:
-        return run_aso(arrays, names, pairs, dt, seed, n_resamples, n_threads, keep, progress)
+        return run_aso(req, progress)
     except ValueError as e:  # the core's Error::Input
         if isinstance(e, InputError):
             raise
@@ -254,6 +239,7 @@ def _aso_signature(r: Any, test: str, **fields: Any) -> str:
         correction=correction,
         dt=r.dt,
         tau=r.tau,
+        stream=r.stream_version or None,
         **fields,
     )
 
@@ -297,6 +283,8 @@ class AsoResult(Result):
     #: A hash of the two systems' scores (:func:`sigfast.signature.hash_data`).
     data: str = ""
 
+    _extra = ("dominant", "reading")
+
     @property
     def epsilon_min(self) -> float:
         """ε_min (the same as ``statistic``)."""
@@ -321,23 +309,12 @@ class AsoResult(Result):
         system, B, seed, confidence level (and its correction), dt, τ and a hash of the scores."""
         return _aso_signature(self, "aso", systems=list(self.systems), items=[self.n_a, self.n_b], data=self.data)
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "distribution"}
-        out["systems"] = list(self.systems)
-        out["dominant"] = self.dominant
-        out["reading"] = self.reading
-        out["signature"] = self.signature
-        return out
-
     def rows(self) -> list[dict[str, Any]]:
         row = flat_row(self.to_dict())
         row["a"], row["b"] = self.systems
         return [row]
 
     def _text(self) -> str:
-        return str(self) + "\n"
-
-    def __str__(self) -> str:
         a, b = self.systems
         w = max(len(a), len(b), 6)
         level = f"{100 * self.adjusted_confidence_level:.4g}%"
@@ -345,18 +322,21 @@ class AsoResult(Result):
             level += (
                 f" ({100 * self.confidence_level:g}% with {self.correction} over {self.num_comparisons} comparisons)"
             )
-        return "\n".join(
-            [
-                f"Almost Stochastic Order ({self.variant}): {a} over {b}",
-                f"  {a:<{w}}  mean {_g(self.mean_a)}  sd {_g(self.sd_a)}  ({self.n_a} seeds)",
-                f"  {b:<{w}}  mean {_g(self.mean_b)}  sd {_g(self.sd_b)}  ({self.n_b} seeds)",
-                f"  violation ratio ε_W2 = {self.violation_ratio:.4f}   σ̂ = {self.sigma:.4f}"
-                f"   ({self.n_resamples} bootstrap resamples)",
-                f"  ε_min = {self.statistic:.4f}   (upper {level} bound on ε_W2)",
-                f"  {self.reading}",
-                f"  {_RULE}",
-                f"  {self.signature}",
-            ]
+        return (
+            "\n".join(
+                [
+                    f"Almost Stochastic Order ({self.variant}): {a} over {b}",
+                    f"  {a:<{w}}  mean {_g(self.mean_a)}  sd {_g(self.sd_a)}  ({self.n_a} seeds)",
+                    f"  {b:<{w}}  mean {_g(self.mean_b)}  sd {_g(self.sd_b)}  ({self.n_b} seeds)",
+                    f"  violation ratio ε_W2 = {self.violation_ratio:.4f}   σ̂ = {self.sigma:.4f}"
+                    f"   ({self.n_resamples} bootstrap resamples)",
+                    f"  ε_min = {self.statistic:.4f}   (upper {level} bound on ε_W2)",
+                    f"  {self.reading}",
+                    f"  {_RULE}",
+                    f"  {self.signature}",
+                ]
+            )
+            + "\n"
         )
 
 
@@ -378,6 +358,11 @@ class SeedPair(Result):
     mann_whitney: Any
     welch_pvalue_adjusted: float
     mann_whitney_pvalue_adjusted: float
+
+    _keys = (
+        *("signature", "a", "b", "verdict", "aso_ab", "aso_ba", "welch", "welch_pvalue_adjusted", "mann_whitney"),
+        "mann_whitney_pvalue_adjusted",
+    )
 
     @property
     def verdict(self) -> str:
@@ -406,36 +391,6 @@ class SeedPair(Result):
 
     def rows(self) -> list[dict[str, Any]]:
         return [_pair_row(self, self.aso_ab)]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "signature": self.signature,
-            "a": self.a,
-            "b": self.b,
-            "verdict": self.verdict,
-            "aso_ab": self.aso_ab.to_dict(),
-            "aso_ba": self.aso_ba.to_dict(),
-            "welch": self.welch.to_dict(),
-            "welch_pvalue_adjusted": _plain(self.welch_pvalue_adjusted),
-            "mann_whitney": self.mann_whitney.to_dict(),
-            "mann_whitney_pvalue_adjusted": _plain(self.mann_whitney_pvalue_adjusted),
-        }
-
-
-def _latex_escape(s: str) -> str:
-    rep = {
-        "\\": r"\textbackslash{}",
-        "&": r"\&",
-        "%": r"\%",
-        "$": r"\$",
-        "#": r"\#",
-        "_": r"\_",
-        "{": r"\{",
-        "}": r"\}",
-        "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}",
-    }
-    return "".join(rep.get(c, c) for c in s)
 
 
 def _fp(p: float) -> str:
@@ -503,6 +458,12 @@ class SeedComparison(Result):
     data: str = ""
     #: Loud caveats (``correction="deepsig"`` with two systems: every ε_min is 1, as deepsig's).
     warnings: tuple[str, ...] = ()
+
+    _keys = (
+        *("systems", "n", "means", "sds", "eps_min", "violation_ratio", "pairs", Key("dominance", "dominance_records")),
+        *("tau", "confidence_level", "adjusted_confidence_level", "correction", "num_comparisons", "n_resamples"),
+        *("seed", "dt", "alternative", "version", "stream_version", "warnings", "signature"),
+    )
 
     @property
     def signature(self) -> str:
@@ -589,47 +550,25 @@ class SeedComparison(Result):
             parts.append(format_table(rows, header, markdown=markdown))
         return "\n\n".join(parts)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "systems": list(self.systems),
-            "n": list(self.n),
-            "means": [_plain(m) for m in self.means],
-            "sds": [_plain(s) for s in self.sds],
-            "eps_min": [[_plain(float(v)) for v in row] for row in self.eps_min],
-            "violation_ratio": [[_plain(float(v)) for v in row] for row in self.violation_ratio],
-            "pairs": [p.to_dict() for p in self.pairs],
-            "dominance": [{"a": a, "b": b, "eps_min": e} for a, b, e in self.dominance()],
-            "tau": self.tau,
-            "confidence_level": self.confidence_level,
-            "adjusted_confidence_level": self.adjusted_confidence_level,
-            "correction": self.correction,
-            "num_comparisons": self.num_comparisons,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "dt": self.dt,
-            "alternative": self.alternative,
-            "version": self.version,
-            "stream_version": self.stream_version,
-            "warnings": list(self.warnings),
-            "signature": self.signature,
-        }
-
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        kwargs.setdefault("ensure_ascii", False)
-        return json.dumps(self.to_dict(), **kwargs)
+    def dominance_records(self) -> list[dict[str, Any]]:
+        """:meth:`dominance` as records (``a``, ``b``, ``eps_min``): the ``dominance`` of :meth:`to_dict`."""
+        return [{"a": a, "b": b, "eps_min": e} for a, b, e in self.dominance()]
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per pair, every number at full precision."""
         return [_pair_row(p, p.aso_ab, signature=self.signature) for p in self.pairs]
 
-    def to_markdown(self) -> str:
-        return f"{self._caption()}\n\n{self.table(markdown=True)}\n\n{_RULE}\n\n`{self.signature}`\n"
+    def tables(self) -> list[Any]:
+        """The systems' seeds, means and sds (under the caption), the pairs side by side (ε_min both
+        ways, the verdict, Welch, Mann-Whitney) and the ε_min matrix, with the reading rule."""
+        from .report import Table
 
-    def to_latex(self) -> str:
-        """A booktabs table of the pairs (ε_min both ways, verdict, Welch, Mann-Whitney)."""
-        header, rows = self.pair_rows()
-        tex_head = [
+        def table(head_rows: tuple[list[str], list[list[str]]], **kw: Any) -> Table:
+            head, rows = head_rows
+            return Table(tuple(head), tuple(tuple(r) for r in rows), **kw)
+
+        header, _ = self.pair_rows()
+        tex_head = (
             "A",
             "B",
             r"$\varepsilon_{\min}(A \succ B)$",
@@ -637,50 +576,27 @@ class SeedComparison(Result):
             rf"ASO ($\tau={self.tau:g}$)",
             r"mean $A-B$",
             "Welch $t$",
-            _latex_escape(header[7]),
+            latex_escape(header[7]),
             "MWU $U$",
-            _latex_escape(header[9]),
+            latex_escape(header[9]),
+        )
+        return [
+            table(self._summary_rows(), title=self._caption()),
+            table(self.pair_rows(), latex_header=tex_head),
+            table(
+                self.matrix_rows(),
+                latex_header=(r"$\varepsilon_{\min}$ (row over column)", *(latex_escape(x) for x in self.systems)),
+                notes=(_RULE, *(f"warning: {w}" for w in self.warnings)),
+                signature=self.signature,
+            ),
         ]
-        lines = [
-            r"\begin{table}[t]",
-            r"\centering",
-            r"\begin{tabular}{ll" + "r" * 2 + "l" + "r" * 5 + "}",
-            r"\toprule",
-            " & ".join(tex_head) + r" \\",
-            r"\midrule",
-        ]
-        for row in rows:
-            cells = [_latex_escape(c).replace("≻", r"$\succ$").replace("−", "-") for c in row]
-            lines.append(" & ".join(cells) + r" \\")
-        lines += [
-            r"\bottomrule",
-            r"\end{tabular}",
-            r"\caption{" + _latex_escape(self._caption()).replace("τ", r"$\tau$") + "}",
-            r"\end{table}",
-        ]
-        return "\n".join(lines) + f"\n% signature: {self.signature}\n"
 
-    def format(self, style: str = "text") -> str:
-        return self.render(style)
+    to_markdown = deprecated_alias("markdown", "to_markdown")
+    to_latex = deprecated_alias("latex", "to_latex")
 
-    def render(self, fmt: str) -> str:
-        """The comparison as ``"text"``, ``"json"``, ``"csv"``, ``"markdown"`` or ``"latex"``."""
-        f = {"md": "markdown", "tex": "latex"}.get(fmt, fmt)
-        if f == "text":
-            return str(self) + "\n"
-        if f == "json":
-            return self.to_json() + "\n"
-        if f == "csv":
-            return self.to_csv()
-        if f == "markdown":
-            return self.to_markdown()
-        if f == "latex":
-            return self.to_latex()
-        raise InputError(f"unknown output format {fmt!r}; use text, json, csv, markdown or latex")
-
-    def __str__(self) -> str:
+    def _text(self) -> str:
         warn = [f"warning: {w}" for w in self.warnings]
-        return "\n".join([self._caption(), "", self.table(), "", _RULE, *warn, self.signature])
+        return "\n".join([self._caption(), "", self.table(), "", _RULE, *warn, self.signature]) + "\n"
 
 
 # --------------------------------------------------------------------------
@@ -729,23 +645,52 @@ def _result(
     )
 
 
-def _common(
-    confidence_level: Any, n_resamples: Any, seed: Any, dt: Any, tau: Any, correction: str, m: int
-) -> dict[str, Any]:
-    from .executor import check_resamples
+def _request(
+    arrays: list[np.ndarray],
+    names: Sequence[str],
+    pairs: list[tuple[int, int]],
+    n_resamples: Any,
+    seed: Any,
+    dt: Any,
+    n_threads: Any,
+    keep: bool = False,
+    stream: Any = None,
+) -> Any:
+    """The one validated request of the bootstrap (:class:`sigfast.executor.AsoRequest`)."""
+    from .executor import AsoRequest
 
-    dt = _unit("dt", dt)
+    try:
+        return AsoRequest.of(
+            arrays,
+            names,
+            pairs,
+            dt=dt,
+            n_resamples=n_resamples,
+            seed=seed,
+            n_threads=n_threads,
+            keep=keep,
+            stream=stream,
+        )
+    except ValueError as e:  # the grid's own check in the core
+        if isinstance(e, InputError):
+            raise
+        raise InputError(str(e)) from None
+
+
+def _common(req: Any, confidence_level: Any, tau: Any, correction: str, m: int) -> dict[str, Any]:
+    """The result fields every ASO result shares: the request's B, seed and dt, and the reading's τ
+    and levels."""
     return {
         "tau": _unit("tau", tau, closed_high=True),
         "confidence_level": _unit("confidence_level", confidence_level),
         "correction": correction,
         "num_comparisons": m,
-        "n_resamples": check_resamples(n_resamples),
-        "seed": _int("seed", seed, 0, 2**64 - 1),
-        "dt": dt,
-        "grid_points": len(_native_call(_native.aso_grid, dt)),
+        "n_resamples": req.n_resamples,
+        "seed": req.seed,
+        "dt": req.dt,
+        "grid_points": _native_call(lambda: req.grid_points),
         "version": _native.__version__,
-        "stream_version": _native.STREAM_VERSION,
+        "stream_version": req.stream,
     }
 
 
@@ -761,6 +706,7 @@ def aso(
     correction: Literal["bonferroni", "deepsig", "none"] = "bonferroni",
     tau: float = DEFAULT_TAU,
     names: tuple[str, str] = ("A", "B"),
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
@@ -783,6 +729,9 @@ def aso(
     seed, n_threads
         Key of the counter-based stream; the same seed gives the same bytes
         for any number of threads.
+    stream
+        The random stream version (``None``: the default; ``1`` reproduces results
+        whose signature says ``stream:...v1``).
     return_distribution
         Keep the bootstrap violation ratios (``result.distribution``).
     """
@@ -793,12 +742,10 @@ def aso(
         raise InputError(f"names must be two different names, got {list(names)}")
     a, b = _scores(scores_a, f"scores_a ({names[0]})"), _scores(scores_b, f"scores_b ({names[1]})")
     m = _int("num_comparisons", num_comparisons, 1, 2**31)
-    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m)
+    req = _request([a, b], names, [(0, 1)], n_resamples, seed, dt, n_threads, return_distribution, stream)
+    common = _common(req, confidence_level, tau, correction, m)
     level = _adjusted_level(common["confidence_level"], m, correction)
-    vr, mean, sd, samples = _run(
-        [a, b], list(names), [(0, 1)], common["dt"], common["seed"], common["n_resamples"], n_threads,
-        return_distribution, progress,
-    )  # fmt: skip
+    vr, mean, sd, samples = _run(req, progress)
     dist = None if samples is None else np.asarray(samples)[:, 0].copy()
     return _result((names[0], names[1]), a, b, vr[0], mean[0], sd[0], level, common, dist)
 
@@ -813,6 +760,7 @@ def compare_seeds(
     correction: Literal["bonferroni", "deepsig", "none"] = "bonferroni",
     tau: float = DEFAULT_TAU,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
 ) -> SeedComparison:
@@ -832,7 +780,8 @@ def compare_seeds(
     (``x``) with ``alternative``.
 
     Every system's resample r comes from its own stream, shared by all of
-    its pairs, so two systems give exactly :func:`aso`'s result.
+    its pairs, so two systems give exactly :func:`aso`'s result. ``stream``
+    picks the random stream version (as in :func:`aso`).
     """
     from .classical import mann_whitney_u, welch_ttest
     from .multitest import adjust
@@ -844,12 +793,11 @@ def compare_seeds(
         raise InputError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
     s = len(arrays)
     m = s * (s - 1) // 2
-    common = _common(confidence_level, n_resamples, seed, dt, tau, correction, m)
-    level = _adjusted_level(common["confidence_level"], m, correction, multi=True)
     pairs = [(i, j) for i in range(s) for j in range(i + 1, s)]
-    vr, mean, sd, _ = _run(
-        arrays, names, pairs, common["dt"], common["seed"], common["n_resamples"], n_threads, False, progress
-    )
+    req = _request(arrays, names, pairs, n_resamples, seed, dt, n_threads, stream=stream)
+    common = _common(req, confidence_level, tau, correction, m)
+    level = _adjusted_level(common["confidence_level"], m, correction, multi=True)
+    vr, mean, sd, _ = _run(req, progress)
     welch = [welch_ttest(arrays[j], arrays[i], alternative=alternative) for i, j in pairs]
     mwu = [mann_whitney_u(arrays[j], arrays[i], alternative=alternative) for i, j in pairs]
     if correction == "none" or m == 1:

@@ -26,12 +26,28 @@ they share, printed once, and what each row adds.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["build", "data_hash", "for_request", "format_part", "hash_data", "metric_part", "parse", "shared", "unparse"]
+__all__ = [
+    "build",
+    "data_hash",
+    "for_request",
+    "format_part",
+    "hash_data",
+    "metric_part",
+    "parse",
+    "shared",
+    "stream_name",
+    "stream_version",
+    "unparse",
+]
+
+# The random stream of each version, as signatures name it (``stream:NAME``); see CHANGELOG.md,
+# "Random stream", for each one's exact definition.
+_STREAMS = {1: "philox4x64-10+xoshiro256pp/v1", 2: "philox4x64-10+xoshiro256pp-x4/v2"}
 
 _ORDER = (
     "test",
@@ -160,6 +176,31 @@ def hash_data(*parts: Any) -> str:
     return h.hexdigest()[:12]
 
 
+def stream_name(version: int) -> str:
+    """The signature's name of random stream version ``version`` (``stream:`` field)."""
+    from .exceptions import InputError
+
+    if version not in _STREAMS:
+        raise InputError(f"unknown stream version {version!r}; known: {sorted(_STREAMS)}")
+    return _STREAMS[version]
+
+
+def stream_version(signature: Any) -> int | None:
+    """The random stream version a signature (a string, or a dict from :func:`parse`) names, or
+    None when it names none (a result without resamples). Pass it back as ``stream=`` to
+    reproduce the result."""
+    from .exceptions import InputError
+
+    fields = parse(signature) if isinstance(signature, str) else signature
+    name = fields.get("stream")
+    if name is None:
+        return None
+    _, sep, tail = str(name).rpartition("/v")
+    if not sep or not tail.isdigit() or _STREAMS.get(int(tail)) != name:
+        raise InputError(f"unknown random stream {name!r} in a signature; this build knows {sorted(_STREAMS.values())}")
+    return int(tail)
+
+
 def units_fields(units: Any) -> dict[str, Any]:
     """Signature fields of labelled units (``diff``, ``oracle``, ``agreement``, McNemar): the
     format with its options, the view, the alignment used, the unit count and a hash of the
@@ -188,12 +229,15 @@ def build(
     data hash. Other fields (``variant``, ``alt``, ``resampling``, ``B``,
     ``seed``, ``conf``, ``correction``, ``p``, ``stream``, ``view``, ``data``, ...) are
     added as given (a ``data`` that is not a string is hashed with :func:`hash_data`);
-    None values are left out. ``stream`` is added wherever a seed or B is.
+    None values are left out. ``stream`` (a stream version number, or its name) is added
+    wherever a seed or B is: the default version unless given.
     """
     from . import _native
 
     if "data" in fields and fields["data"] is not None and not isinstance(fields["data"], str):
         fields["data"] = hash_data(fields["data"])
+    if isinstance(fields.get("stream"), (int, np.integer)) and not isinstance(fields["stream"], bool):
+        fields["stream"] = stream_name(int(fields["stream"]))
     f: dict[str, str] = {"test": _value(test)}
     if units is not None:
         f.update({k: _value(v) for k, v in units_fields(units).items() if v is not None})
@@ -205,7 +249,7 @@ def build(
         f.setdefault("items", str(stats.n_items))
         f["data"] = data_hash(stats, clusters)
     if "stream" not in f and ("B" in f or "seed" in f):
-        f["stream"] = f"philox4x64-10+xoshiro256pp/v{_native.STREAM_VERSION}"
+        f["stream"] = stream_name(int(_native.STREAM_VERSION))
     keys = [k for k in _ORDER if k in f] + sorted(k for k in f if k not in _ORDER)
     return "|".join([f"sigfast:{_native.__version__}"] + [f"{k}:{f[k]}" for k in keys])
 
@@ -252,6 +296,28 @@ def shared(signatures: Any) -> tuple[str, list[str]]:
     return unparse(common), rest
 
 
+def for_report(parsed: Any, system: int, metrics: Sequence[str]) -> str:
+    """The signature of a reference scorer's report (``sigfast score``): the format with every option,
+    the metrics reported, the system, its item count and a hash of the per-item statistics and the
+    scores the report rests on."""
+    r = parsed.reports[system]
+    provenance: dict[str, Any] = {
+        "format": parsed.format,
+        "options": {o.name: parsed.options.get(o.name, o.default) for o in parsed.spec.options},
+    }
+    if isinstance(parsed.gold_input, (list, tuple)):
+        provenance["gold_files"] = len(parsed.gold_input)
+    first = r.stats.get(r.default_metric) or next(iter(r.stats.values()), None)
+    return build(
+        "score",
+        metric=list(metrics),
+        format=format_part(provenance),
+        systems=[parsed.names[system]],
+        items=None if first is None else int(first.values.shape[0]),
+        data=[{m: r.scores[m] for m in metrics}, {k: v.values for k, v in r.stats.items()}],
+    )
+
+
 def for_request(req: Any, test: str, **fields: Any) -> str:
     """The signature of the result of an executor request (:class:`sigfast.executor.Request`):
     every setting of the request that can change the numbers, and ``fields`` the run adds
@@ -272,9 +338,11 @@ def for_request(req: Any, test: str, **fields: Any) -> str:
             correction=f"{req.correction}@{req.alpha:g}",
             p=req.pvalue,
             mode=req.mode,
+            groups="strict" if getattr(req, "groups", "boundaries") == "strict" else None,  # default: unsigned
         )
     if req.nan_policy != "raise":
         f["nan"] = req.nan_policy
+    f["stream"] = req.stream
     if req.clusters is not None:
         f.setdefault("resampling", req.clusters.label)
     if getattr(req, "draws", "sigfast") != "sigfast":  # explicit draws: their source names the stream

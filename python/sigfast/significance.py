@@ -42,6 +42,7 @@ def paired_bootstrap(
     resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
     clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
@@ -96,6 +97,10 @@ def paired_bootstrap(
         values, a callable returning NaN): ``"raise"`` (default) stops with an error;
         ``"omit"`` drops them, uses the others for the p-value and intervals and
         reports how many it kept (``n_valid``, and a line in ``warnings``).
+    stream
+        The random stream version (``None``: the default, 2). Every version stays
+        selectable: ``stream=1`` reproduces results whose signature says
+        ``stream:...v1`` (sigfast before stream version 2), bit for bit.
     draws
         Where the resampled items come from: ``"sigfast"`` (default), sigfast's own
         counter-based stream; ``"sacrebleu"``, sacrebleu 2.x's draws
@@ -133,6 +138,7 @@ def paired_bootstrap(
         resampling=resampling,
         clusters=clusters,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
         draws=draws,
@@ -155,6 +161,7 @@ def permutation_test(
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
+    stream: int | None = None,
     n_threads: int | None = None,
     progress: ProgressArg = None,
     return_distribution: bool = False,
@@ -193,6 +200,7 @@ def permutation_test(
         pvalue=pvalue,
         clusters=clusters,
         nan_policy=nan_policy,
+        stream=stream,
         n_threads=n_threads,
         return_distribution=return_distribution,
     )

@@ -33,7 +33,7 @@ type Boot<'py> = (
 );
 
 #[pyfunction]
-#[pyo3(signature = (systems, names, pairs, dt, seed, n_resamples, threads, keep=false, progress=None))]
+#[pyo3(signature = (systems, names, pairs, dt, seed, n_resamples, threads, keep=false, progress=None, stream=crate::rng::STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn aso_bootstrap<'py>(
     py: Python<'py>,
@@ -46,13 +46,15 @@ fn aso_bootstrap<'py>(
     threads: usize,
     keep: bool,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<Boot<'py>> {
+    let sv = super::version(stream)?;
     let owned = systems.iter().map(scores).collect::<PyResult<Vec<_>>>()?;
     let refs: Vec<&[f64]> = owned.iter().map(Vec::as_slice).collect();
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let data = AsoData::new(&refs, &name_refs, dt).map_err(|e| to_py(e, &Names::default()))?;
     let boot = enter(py, progress.as_ref(), n_resamples, &Names::default(), |p| {
-        data.bootstrap(&pairs, seed, n_resamples, threads, keep, p)
+        data.bootstrap(&pairs, seed, sv, n_resamples, threads, keep, p)
     })?;
     let samples = match boot.samples {
         Some(v) => Some(

@@ -12,9 +12,10 @@ use pyo3::types::PyDict;
 use super::errors::{enter, quick, Names};
 use super::meta_py::statistic;
 use super::{
-    input, job, pair_spec, parse_metric, stream_total, table, u64_matrix, vec2, PySummary,
+    input, job, pair_spec, parse_metric, stream_total, table, u64_matrix, vec2, version, PySummary,
 };
 use crate::engine::{self, Clusters};
+use crate::rng::STREAM_VERSION;
 use crate::stream;
 
 fn codes<'a>(a: &'a PyReadonlyArray1<'_, u32>) -> PyResult<&'a [u32]> {
@@ -41,7 +42,7 @@ fn cluster_sums<'py>(
 
 /// Metric values of every system on cluster-bootstrap resamples start..start+count (count × S).
 #[pyfunction]
-#[pyo3(signature = (data, clusters, metric, params, seed, start, count, threads, progress=None, sub=0))]
+#[pyo3(signature = (data, clusters, metric, params, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn cluster_bootstrap_values<'py>(
     py: Python<'py>,
@@ -55,7 +56,9 @@ fn cluster_bootstrap_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     let m = parse_metric(py, metric, params.as_ref())?;
     let t = table(&data)?;
     let c = codes(&clusters)?;
@@ -67,7 +70,7 @@ fn cluster_bootstrap_values<'py>(
         &Names::default(),
         |p| {
             let cl = Clusters::new(&t, c)?;
-            engine::cluster_bootstrap_values(&cl, &m, &job(seed, sub, start, count, threads, p))
+            engine::cluster_bootstrap_values(&cl, &m, &job(sv, seed, sub, start, count, threads, p))
         },
     )?;
     vec2(py, v, systems.max(1))
@@ -76,7 +79,7 @@ fn cluster_bootstrap_values<'py>(
 /// Summed statistics of cluster-bootstrap resamples start..start+count (count × width)
 /// and each resample's item count (count).
 #[pyfunction]
-#[pyo3(signature = (data, clusters, seed, start, count, threads, progress=None, sub=0))]
+#[pyo3(signature = (data, clusters, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn cluster_bootstrap_sums<'py>(
     py: Python<'py>,
@@ -88,7 +91,9 @@ fn cluster_bootstrap_sums<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f64>>)> {
+    let sv = version(stream)?;
     let t = table(&data)?;
     let c = codes(&clusters)?;
     let width = t.width;
@@ -99,7 +104,7 @@ fn cluster_bootstrap_sums<'py>(
         &Names::default(),
         |p| {
             let cl = Clusters::new(&t, c)?;
-            engine::cluster_bootstrap_sums(&cl, &job(seed, sub, start, count, threads, p))
+            engine::cluster_bootstrap_sums(&cl, &job(sv, seed, sub, start, count, threads, p))
         },
     )?;
     Ok((vec2(py, v, width)?, PyArray1::from_vec(py, n)))
@@ -108,7 +113,7 @@ fn cluster_bootstrap_sums<'py>(
 /// Metric values (x', y') of cluster-swap resamples start..start+count (count × 2);
 /// `exact`: arrangements start..start+count of the 2^G.
 #[pyfunction]
-#[pyo3(signature = (data, clusters, metric, params, seed, start, count, exact, threads, progress=None))]
+#[pyo3(signature = (data, clusters, metric, params, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn cluster_permutation_values<'py>(
     py: Python<'py>,
@@ -122,7 +127,9 @@ fn cluster_permutation_values<'py>(
     exact: bool,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     let m = parse_metric(py, metric, params.as_ref())?;
     let t = table(&data)?;
     let c = codes(&clusters)?;
@@ -137,7 +144,7 @@ fn cluster_permutation_values<'py>(
                 &cl,
                 &m,
                 exact,
-                &job(seed, 0, start, count, threads, p),
+                &job(sv, seed, 0, start, count, threads, p),
             )
         },
     )?;
@@ -146,7 +153,7 @@ fn cluster_permutation_values<'py>(
 
 /// An item statistic on the items of cluster-bootstrap resamples start..start+count (count × S).
 #[pyfunction]
-#[pyo3(signature = (data, clusters, name, params, seed, start, count, threads, progress=None, sub=0))]
+#[pyo3(signature = (data, clusters, name, params, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn cluster_item_bootstrap_values<'py>(
     py: Python<'py>,
@@ -160,7 +167,9 @@ fn cluster_item_bootstrap_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     let (st, label) = statistic(py, name, &params)?;
     let t = table(&data)?;
     let c = codes(&clusters)?;
@@ -172,7 +181,7 @@ fn cluster_item_bootstrap_values<'py>(
         &Names::default(),
         |p| {
             let cl = Clusters::new(&t, c)?;
-            let job = job(seed, sub, start, count, threads, p);
+            let job = job(sv, seed, sub, start, count, threads, p);
             engine::cluster_item_bootstrap_values(&t, &cl, &st, &label, &job)
         },
     )?;
@@ -181,7 +190,7 @@ fn cluster_item_bootstrap_values<'py>(
 
 /// An item statistic (x', y') on cluster-swap resamples start..start+count of two systems (count × 2).
 #[pyfunction]
-#[pyo3(signature = (data, clusters, name, params, seed, start, count, exact, threads, progress=None))]
+#[pyo3(signature = (data, clusters, name, params, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn cluster_item_permutation_values<'py>(
     py: Python<'py>,
@@ -195,7 +204,9 @@ fn cluster_item_permutation_values<'py>(
     exact: bool,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     let (st, label) = statistic(py, name, &params)?;
     let t = table(&data)?;
     let c = codes(&clusters)?;
@@ -206,7 +217,7 @@ fn cluster_item_permutation_values<'py>(
         &Names::default(),
         |p| {
             let cl = Clusters::new(&t, c)?;
-            let job = job(seed, 0, start, count, threads, p);
+            let job = job(sv, seed, 0, start, count, threads, p);
             engine::cluster_item_permutation_values(&t, &cl, &st, &label, exact, &job)
         },
     )?;
@@ -215,7 +226,7 @@ fn cluster_item_permutation_values<'py>(
 
 /// Run the passes a summary needs over cluster-bootstrap resamples of a native metric.
 #[pyfunction]
-#[pyo3(signature = (summary, data, clusters, metric, params, seed, threads, progress=None, sub=0))]
+#[pyo3(signature = (summary, data, clusters, metric, params, seed, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn stream_cluster_bootstrap<'py>(
     py: Python<'py>,
@@ -228,7 +239,9 @@ fn stream_cluster_bootstrap<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<()> {
+    let sv = version(stream)?;
     let m = parse_metric(py, metric, params.as_ref())?;
     let t = table(&data)?;
     let c = codes(&clusters)?;
@@ -246,7 +259,7 @@ fn stream_cluster_bootstrap<'py>(
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
         let cl = Clusters::new(&t, c)?;
         stream::run(s, |start, len| {
-            engine::cluster_bootstrap_values(&cl, &m, &job(seed, sub, start, len, threads, p))
+            engine::cluster_bootstrap_values(&cl, &m, &job(sv, seed, sub, start, len, threads, p))
         })
     })
 }
@@ -254,7 +267,7 @@ fn stream_cluster_bootstrap<'py>(
 /// Run the passes a summary needs over cluster-swap resamples (random, or all
 /// 2^G arrangements when `exact`) of a native metric.
 #[pyfunction]
-#[pyo3(signature = (summary, data, clusters, metric, params, seed, exact, threads, progress=None))]
+#[pyo3(signature = (summary, data, clusters, metric, params, seed, exact, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn stream_cluster_permutation<'py>(
     py: Python<'py>,
@@ -267,7 +280,9 @@ fn stream_cluster_permutation<'py>(
     exact: bool,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<()> {
+    let sv = version(stream)?;
     let m = parse_metric(py, metric, params.as_ref())?;
     let t = table(&data)?;
     let c = codes(&clusters)?;
@@ -283,7 +298,7 @@ fn stream_cluster_permutation<'py>(
         let cl = Clusters::new(&t, c)?;
         let sw = engine::Swapper::new(&cl.table())?;
         stream::run(s, |start, len| {
-            let job = job(seed, 0, start, len, threads, p);
+            let job = job(sv, seed, 0, start, len, threads, p);
             engine::cluster_swap_values_range(&cl, &sw, &m, exact, &job)
         })
     })
@@ -291,7 +306,7 @@ fn stream_cluster_permutation<'py>(
 
 /// One pairwise shard on cluster-bootstrap resamples: (counts S×S, per-block δ* sums (blocks·S)×S).
 #[pyfunction]
-#[pyo3(signature = (data, clusters, metric, params, seed, sub, start, stop, observed, variant, alternative, orient, means, threads, progress=None))]
+#[pyo3(signature = (data, clusters, metric, params, seed, sub, start, stop, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn cluster_pairwise_shard<'py>(
     py: Python<'py>,
@@ -310,7 +325,9 @@ fn cluster_pairwise_shard<'py>(
     means: Option<Vec<f64>>,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let sv = version(stream)?;
     let m = parse_metric(py, metric, params.as_ref())?;
     let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
@@ -327,7 +344,7 @@ fn cluster_pairwise_shard<'py>(
         &Names::default(),
         |p| {
             let cl = Clusters::new(&t, c)?;
-            let job = job(seed, sub, start, count, threads, p);
+            let job = job(sv, seed, sub, start, count, threads, p);
             crate::pairwise::cluster_pairwise_shard(
                 &cl,
                 &m,
@@ -344,7 +361,7 @@ fn cluster_pairwise_shard<'py>(
 /// The clusters drawn by cluster-bootstrap resamples start..start+count (count × G,
 /// in draw order): `item_indices(G, ...)`, named for what it gives here.
 #[pyfunction]
-#[pyo3(signature = (n_clusters, seed, start, count, sub=0))]
+#[pyo3(signature = (n_clusters, seed, start, count, sub=0, stream=STREAM_VERSION))]
 fn cluster_draws<'py>(
     py: Python<'py>,
     n_clusters: usize,
@@ -352,12 +369,14 @@ fn cluster_draws<'py>(
     start: u64,
     count: usize,
     sub: u64,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     if n_clusters == 0 || n_clusters as u64 > 1 << 32 {
         return Err(input("n_clusters must be in 1..=2^32".to_string()));
     }
     let v = quick(py, &Names::default(), || {
-        Ok(engine::index_block(n_clusters, seed, sub, start, count))
+        Ok(engine::index_block(sv, n_clusters, seed, sub, start, count))
     })?;
     let v: Vec<i64> = v.into_iter().map(i64::from).collect();
     Ok(PyArray1::from_vec(py, v)

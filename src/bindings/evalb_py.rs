@@ -39,9 +39,10 @@ fn params(
 
 /// Score `test` against `gold` (file contents as bytes) like EVALB.
 ///
-/// Returns `(text, rows, messages, warnings, cutoff_len)` where `rows` is an
-/// int64 array (sentences × 9: id, len, status, matched, gold, test,
-/// crossing, words, correct tags) and `messages` the error sentences'
+/// Returns `(text, rows, messages, warnings, cutoff_len)` where `rows` is the
+/// bytes of a native-endian int64 array (sentences × 9: id, len, status,
+/// matched, gold, test, crossing, words, correct tags; read without numpy as
+/// `memoryview(rows).cast("q")`) and `messages` the error sentences'
 /// `(line, text)`. Bad input raises `FormatError` naming the file.
 #[pyfunction]
 #[pyo3(signature = (gold, test, prm=None, cutoff_len=None, max_error=None, gold_name=None, system_name=None, prm_name=None))]
@@ -67,7 +68,7 @@ fn evalb_score<'py>(
         let text = evalb::render(&rows, &p);
         Ok(((p, w), rows, text))
     })?;
-    let arr = row_array(py, rows.iter())?;
+    let arr = PyBytes::new(py, &row_bytes(rows.iter()));
     let messages: Vec<(usize, String)> = rows
         .iter()
         .filter_map(|r| r.error.as_ref().map(|m| (r.id, m.clone())))
@@ -77,12 +78,9 @@ fn evalb_score<'py>(
         .into_any())
 }
 
-/// EVALB's per-sentence rows as an int64 array (sentences × 9: id, len,
-/// status, matched, gold, test, crossing, words, correct tags).
-fn row_array<'py, 'r>(
-    py: Python<'py>,
-    rows: impl ExactSizeIterator<Item = &'r evalb::Sentence>,
-) -> PyResult<Bound<'py, PyArray2<i64>>> {
+/// EVALB's per-sentence rows, flat (sentences × 9: id, len, status, matched,
+/// gold, test, crossing, words, correct tags).
+fn rows_flat<'r>(rows: impl ExactSizeIterator<Item = &'r evalb::Sentence>) -> Vec<i64> {
     let n = rows.len();
     let mut flat: Vec<i64> = Vec::with_capacity(n * 9);
     for r in rows {
@@ -98,7 +96,24 @@ fn row_array<'py, 'r>(
             i64::from(r.correct_tags),
         ]);
     }
-    PyArray1::from_vec(py, flat).reshape([n, 9])
+    flat
+}
+
+/// The rows as the bytes of a native-endian int64 array.
+fn row_bytes<'r>(rows: impl ExactSizeIterator<Item = &'r evalb::Sentence>) -> Vec<u8> {
+    rows_flat(rows)
+        .iter()
+        .flat_map(|x| x.to_ne_bytes())
+        .collect()
+}
+
+/// The rows as an int64 array (sentences × 9).
+fn row_array<'py, 'r>(
+    py: Python<'py>,
+    rows: impl ExactSizeIterator<Item = &'r evalb::Sentence>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let n = rows.len();
+    PyArray1::from_vec(py, rows_flat(rows)).reshape([n, 9])
 }
 
 /// The units of `test` against `gold` from the same evaluation as

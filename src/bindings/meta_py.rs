@@ -8,11 +8,12 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 
 use super::errors::{enter, quick, to_py, Names};
-use super::{job, parse_alternative, table, vec2};
+use super::{job, parse_alternative, table, vec2, version};
 use crate::engine::Job;
 use crate::itemstat::ItemStatistic;
 use crate::meta::{self, Level, MetaData, Scheme};
 use crate::metric::{self, Value};
+use crate::rng::STREAM_VERSION;
 
 fn input(m: impl Into<String>) -> PyErr {
     to_py(crate::Error::Input(m.into()), &Names::default())
@@ -123,7 +124,7 @@ fn tie_calibration(
 
 /// Item statistic on bootstrap resamples start..start+count (count × systems).
 #[pyfunction]
-#[pyo3(signature = (data, name, params, seed, start, count, threads, progress=None, sub=0))]
+#[pyo3(signature = (data, name, params, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn item_bootstrap_values<'py>(
     py: Python<'py>,
@@ -136,7 +137,9 @@ fn item_bootstrap_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     let (st, label) = statistic(py, name, &params)?;
     let t = table(&data)?;
     let systems = t.width / st.n_inputs();
@@ -146,7 +149,7 @@ fn item_bootstrap_values<'py>(
         count as u64,
         &Names::default(),
         |p| {
-            let job = job(seed, sub, start, count, threads, p);
+            let job = job(sv, seed, sub, start, count, threads, p);
             crate::engine::item_bootstrap_values(&t, &st, &label, &job)
         },
     )?;
@@ -157,7 +160,7 @@ fn item_bootstrap_values<'py>(
 /// start..start+count of two systems (count × 2): the same swaps as the
 /// sums-based permutation test (all 2^n arrangements with `exact`).
 #[pyfunction]
-#[pyo3(signature = (data, name, params, seed, start, count, exact, threads, progress=None))]
+#[pyo3(signature = (data, name, params, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn item_permutation_values<'py>(
     py: Python<'py>,
@@ -170,7 +173,9 @@ fn item_permutation_values<'py>(
     exact: bool,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     let (st, label) = statistic(py, name, &params)?;
     let t = table(&data)?;
     let v = enter(
@@ -179,7 +184,7 @@ fn item_permutation_values<'py>(
         count as u64,
         &Names::default(),
         |p| {
-            let job = job(seed, 0, start, count, threads, p);
+            let job = job(sv, seed, 0, start, count, threads, p);
             crate::engine::item_permutation_values(&t, &st, &label, exact, &job)
         },
     )?;
@@ -188,7 +193,7 @@ fn item_permutation_values<'py>(
 
 /// Item indices of bootstrap resamples start..start+count (count × n, int64).
 #[pyfunction]
-#[pyo3(signature = (n, seed, start, count, sub=0))]
+#[pyo3(signature = (n, seed, start, count, sub=0, stream=STREAM_VERSION))]
 fn item_indices<'py>(
     py: Python<'py>,
     n: usize,
@@ -196,12 +201,14 @@ fn item_indices<'py>(
     start: u64,
     count: usize,
     sub: u64,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     if n == 0 || n as u64 > 1 << 32 {
         return Err(input("n must be in 1..=2^32"));
     }
     let v = quick(py, &Names::default(), || {
-        Ok(crate::engine::index_block(n, seed, sub, start, count))
+        Ok(crate::engine::index_block(sv, n, seed, sub, start, count))
     })?;
     let v: Vec<i64> = v.into_iter().map(i64::from).collect();
     Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
@@ -209,7 +216,7 @@ fn item_indices<'py>(
 
 /// Swap masks of permutation resamples `start .. start + count` (`count × n`, bool).
 #[pyfunction]
-#[pyo3(signature = (n, seed, start, count, exact = false))]
+#[pyo3(signature = (n, seed, start, count, exact = false, stream=STREAM_VERSION))]
 fn swap_masks<'py>(
     py: Python<'py>,
     n: usize,
@@ -217,12 +224,14 @@ fn swap_masks<'py>(
     start: u64,
     count: usize,
     exact: bool,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     if n == 0 || n as u64 > 1 << 32 {
         return Err(input("n must be in 1..=2^32"));
     }
     let v = quick(py, &Names::default(), || {
-        Ok(crate::engine::swap_block(n, seed, start, count, exact))
+        Ok(crate::engine::swap_block(sv, n, seed, start, count, exact))
     })?;
     let v: Vec<bool> = v.into_iter().map(|b| b == 1).collect();
     Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
@@ -278,7 +287,7 @@ fn meta_observed<'py>(
 /// defined resamples per metric, pair intervals, defined resamples per pair,
 /// the values count × k when `keep` else None, passes).
 #[pyfunction]
-#[pyo3(signature = (human, metrics, level, name, params, scheme, seed, count, confidence, threads, keep=false, drop_empty=true, progress=None))]
+#[pyo3(signature = (human, metrics, level, name, params, scheme, seed, count, confidence, threads, keep=false, drop_empty=true, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn meta_bootstrap_intervals<'py>(
     py: Python<'py>,
@@ -295,6 +304,7 @@ fn meta_bootstrap_intervals<'py>(
     keep: bool,
     drop_empty: bool,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<(
     Vec<(f64, f64)>,
     Vec<u64>,
@@ -303,6 +313,7 @@ fn meta_bootstrap_intervals<'py>(
     Option<Bound<'py, PyAny>>,
     usize,
 )> {
+    let sv = version(stream)?;
     let d = meta_data_with(&human, &metrics, drop_empty)?;
     let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
     let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
@@ -314,7 +325,7 @@ fn meta_bootstrap_intervals<'py>(
         count as u64,
         &Names::default(),
         |p| {
-            let job = job(seed, 0, 0, count, threads, p);
+            let job = job(sv, seed, 0, 0, count, threads, p);
             meta::bootstrap_intervals(&d, lv, &st, sc, confidence, keep, &job)
         },
     )?;
@@ -334,7 +345,7 @@ fn meta_bootstrap_intervals<'py>(
 
 /// Permutation tests of metric pairs: (observed δ, counts, valid resamples).
 #[pyfunction]
-#[pyo3(signature = (human, metrics, level, name, params, scheme, pairs, seed, n_resamples, alternative, threads, progress=None))]
+#[pyo3(signature = (human, metrics, level, name, params, scheme, pairs, seed, n_resamples, alternative, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn meta_permutation<'py>(
     py: Python<'py>,
@@ -350,7 +361,9 @@ fn meta_permutation<'py>(
     alternative: &str,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<(Vec<f64>, Vec<u64>, Vec<u64>)> {
+    let sv = version(stream)?;
     let d = meta_data(&human, &metrics)?;
     let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
     let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
@@ -362,7 +375,7 @@ fn meta_permutation<'py>(
         n_resamples as u64,
         &Names::default(),
         |p| {
-            let job = Job::new(seed, n_resamples, threads, p);
+            let job = Job::new(seed, n_resamples, threads, p).with_stream(sv);
             meta::permutation(&d, lv, &st, sc, &pairs, alt, &job)
         },
     )?;

@@ -10,6 +10,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 use crate::engine::{self, Job, Resampling, Table};
 use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{self, Metric, Value};
+use crate::rng::{Version, STREAM_VERSION};
 use crate::stream;
 use crate::Error;
 
@@ -17,6 +18,7 @@ pub(crate) mod errors;
 use errors::{enter, quick, to_py, MetricError, Names};
 
 mod aso_py;
+mod chunk_py;
 mod cluster_py;
 mod evalb_py;
 mod meta_py;
@@ -92,9 +94,16 @@ fn parse_metric(
     Ok(r.metric)
 }
 
+/// The stream version numbered `v` (an `InputError` when unknown).
+pub(crate) fn version(v: u32) -> PyResult<Version> {
+    Version::from_number(v).map_err(|e| to_py(e, &Names::default()))
+}
+
 /// The job of a call: its stream, resamples and threads, with the progress
 /// of the call's wrapper ([`enter`]).
+#[allow(clippy::too_many_arguments)]
 fn job(
+    v: Version,
     seed: u64,
     sub: u64,
     start: u64,
@@ -103,6 +112,7 @@ fn job(
     p: &engine::Progress,
 ) -> Job<'_> {
     Job::new(seed, count, threads, p)
+        .with_stream(v)
         .on_sub(sub)
         .range(start, count)
 }
@@ -275,7 +285,7 @@ fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, P
 /// Metric values of every system on each bootstrap resample (B × S) and the
 /// number of distinct rows when resampling over them.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None, sub=0))]
+#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_values<'py>(
     py: Python<'py>,
@@ -288,9 +298,11 @@ fn bootstrap_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
     let m = parse_metric(py, metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
+    let v = version(stream)?;
     let t = table(&data)?;
     let systems = t.width / m.n_stats().max(1);
     let (v, d) = enter(
@@ -298,7 +310,7 @@ fn bootstrap_values<'py>(
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| engine::bootstrap_values(&t, &m, r, &job(seed, sub, 0, n_resamples, threads, p)),
+        |p| engine::bootstrap_values(&t, &m, r, &job(v, seed, sub, 0, n_resamples, threads, p)),
     )?;
     Ok((vec2(py, v, systems)?, d))
 }
@@ -330,7 +342,7 @@ fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<
 /// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
 /// when resampling over them).
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None))]
+#[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn pairwise_shard<'py>(
     py: Python<'py>,
@@ -349,9 +361,11 @@ fn pairwise_shard<'py>(
     means: Option<Vec<f64>>,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
     let m = parse_metric(py, metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
+    let v = version(stream)?;
     let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
     let s = observed.len();
@@ -365,8 +379,8 @@ fn pairwise_shard<'py>(
         count as u64,
         &Names::default(),
         |p| {
-            let boot = engine::Bootstrap::new(&t, r);
-            let job = job(seed, sub, start, count, threads, p);
+            let boot = engine::Bootstrap::new(&t, r, v);
+            let job = job(v, seed, sub, start, count, threads, p);
             let (c, sums) = crate::pairwise::pairwise_shard(
                 &t,
                 &boot,
@@ -409,7 +423,7 @@ fn pair_counts<'py>(
 
 /// Summed statistics of bootstrap resamples start..start+count (count × width).
 #[pyfunction]
-#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0))]
+#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_sums<'py>(
     py: Python<'py>,
@@ -421,8 +435,10 @@ fn bootstrap_sums<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
     let r = parse_resampling(resampling)?;
+    let v = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
     let (v, d) = enter(
@@ -430,14 +446,14 @@ fn bootstrap_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::bootstrap_sums(&t, r, &job(seed, sub, start, count, threads, p)),
+        |p| engine::bootstrap_sums(&t, r, &job(v, seed, sub, start, count, threads, p)),
     )?;
     Ok((vec2(py, v, width)?, d))
 }
 
 /// Metric values (x', y') of approximate-randomization resamples (B × 2).
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, threads, progress=None))]
+#[pyo3(signature = (data, metric, params, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn permutation_values<'py>(
     py: Python<'py>,
@@ -448,15 +464,17 @@ fn permutation_values<'py>(
     n_resamples: usize,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
     let m = parse_metric(py, metric, params.as_ref())?;
+    let sv = version(stream)?;
     let t = table(&data)?;
     let v = enter(
         py,
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| engine::permutation_values(&t, &m, &job(seed, 0, 0, n_resamples, threads, p)),
+        |p| engine::permutation_values(&t, &m, &job(sv, seed, 0, 0, n_resamples, threads, p)),
     )?;
     vec2(py, v, 2)
 }
@@ -476,14 +494,14 @@ fn exact_permutation_values<'py>(
     let t = table(&data)?;
     let total = 1u64 << t.n.min(63);
     let v = enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        engine::exact_permutation_values(&t, &m, &job(0, 0, 0, 0, threads, p))
+        engine::exact_permutation_values(&t, &m, &job(Version::default(), 0, 0, 0, 0, threads, p))
     })?;
     vec2(py, v, 2)
 }
 
 /// Summed statistics of swap resamples start..start+count (count × width).
 #[pyfunction]
-#[pyo3(signature = (data, seed, start, count, exact, threads, progress=None))]
+#[pyo3(signature = (data, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn permutation_sums<'py>(
     py: Python<'py>,
@@ -494,7 +512,9 @@ fn permutation_sums<'py>(
     exact: bool,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let sv = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
     let v = enter(
@@ -502,7 +522,7 @@ fn permutation_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::permutation_sums(&t, exact, &job(seed, 0, start, count, threads, p)),
+        |p| engine::permutation_sums(&t, exact, &job(sv, seed, 0, start, count, threads, p)),
     )?;
     vec2(py, v, width)
 }
@@ -531,6 +551,30 @@ fn metric_scores<'py>(
         Ok(data.chunks(k).map(|row| m.score(row, n_items)).collect())
     })?;
     Ok(PyArray1::from_vec(py, out))
+}
+
+/// The metric on each of a few rows of summed statistics given as lists (a
+/// report's corpus scores): the same kernel as `metric_scores`, without an array.
+#[pyfunction]
+#[pyo3(signature = (rows, metric, params, n_items))]
+fn metric_rows(
+    py: Python<'_>,
+    rows: Vec<Vec<f64>>,
+    metric: &str,
+    params: Option<Bound<'_, PyDict>>,
+    n_items: f64,
+) -> PyResult<Vec<f64>> {
+    let m = parse_metric(py, metric, params.as_ref())?;
+    let k = m.n_stats();
+    if let Some(r) = rows.iter().find(|r| r.len() != k) {
+        return Err(input(format!(
+            "metric {metric} needs {k} statistics per row, got {}",
+            r.len()
+        )));
+    }
+    quick(py, &Names::default(), || {
+        Ok(rows.iter().map(|row| m.score(row, n_items)).collect())
+    })
 }
 
 /// (count, total, p) of a paired-bootstrap variant.
@@ -736,7 +780,7 @@ impl PySummary {
 /// Run the passes a summary needs over bootstrap resamples of a native metric;
 /// returns the number of distinct rows when resampling over them.
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, resampling, threads, progress=None, sub=0))]
+#[pyo3(signature = (summary, data, metric, params, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn stream_bootstrap<'py>(
     py: Python<'py>,
@@ -749,9 +793,11 @@ fn stream_bootstrap<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
+    stream: u32,
 ) -> PyResult<Option<usize>> {
     let m = parse_metric(py, metric, params.as_ref())?;
     let r = parse_resampling(resampling)?;
+    let v = version(stream)?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
     let s = &mut guard.inner;
@@ -765,9 +811,14 @@ fn stream_bootstrap<'py>(
     }
     let total = stream_total(s);
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        let boot = engine::Bootstrap::new(&t, r);
+        let boot = engine::Bootstrap::new(&t, r, v);
         stream::run(s, |start, len| {
-            engine::bootstrap_values_range(&t, &boot, &m, &job(seed, sub, start, len, threads, p))
+            engine::bootstrap_values_range(
+                &t,
+                &boot,
+                &m,
+                &job(v, seed, sub, start, len, threads, p),
+            )
         })?;
         Ok(boot.distinct_rows())
     })
@@ -776,7 +827,7 @@ fn stream_bootstrap<'py>(
 /// Run the passes a summary needs over swap resamples (random, or all
 /// 2^n arrangements when `exact`) of a native metric.
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, exact, threads, progress=None))]
+#[pyo3(signature = (summary, data, metric, params, seed, exact, threads, progress=None, stream=STREAM_VERSION))]
 #[allow(clippy::too_many_arguments)]
 fn stream_permutation<'py>(
     py: Python<'py>,
@@ -788,8 +839,10 @@ fn stream_permutation<'py>(
     exact: bool,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
+    stream: u32,
 ) -> PyResult<()> {
     let m = parse_metric(py, metric, params.as_ref())?;
+    let v = version(stream)?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
     let s = &mut guard.inner;
@@ -802,7 +855,7 @@ fn stream_permutation<'py>(
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
         let sw = engine::Swapper::new(&t)?;
         stream::run(s, |start, len| {
-            engine::swap_values_range(&t, &sw, &m, exact, &job(seed, 0, start, len, threads, p))
+            engine::swap_values_range(&t, &sw, &m, exact, &job(v, seed, 0, start, len, threads, p))
         })
     })
 }
@@ -812,22 +865,32 @@ fn stream_total(s: &stream::Summary) -> u64 {
     s.total().saturating_mul(s.expected_passes() as u64)
 }
 
-/// Benchmark floor: draw and count n_resamples × n indices; returns a checksum.
+/// Benchmark floor: draw and count n_resamples × n indices of stream
+/// version `stream`; returns a checksum.
 #[pyfunction]
+#[pyo3(signature = (n, n_resamples, seed, threads, stream=STREAM_VERSION))]
 fn draw_count_floor(
     py: Python<'_>,
     n: usize,
     n_resamples: usize,
     seed: u64,
     threads: usize,
+    stream: u32,
 ) -> PyResult<u64> {
+    let v = version(stream)?;
+    if n == 0 || n as u64 > 1 << 32 {
+        return Err(input("n must be in 1..=2^32".to_string()));
+    }
     quick(py, &Names::default(), || {
-        engine::draw_count_floor(n, n_resamples, seed, threads)
+        engine::draw_count_floor(n, n_resamples, seed, threads, v)
     })
 }
 
-/// The first `count` words of the xoshiro stream of (seed, tag, resample, sub).
+/// The first `count` 64-bit words of the stream of (seed, tag, resample,
+/// sub) in stream version `stream` (version 2: each two 32-bit words, the
+/// first the low half).
 #[pyfunction]
+#[pyo3(signature = (seed, tag, resample, sub, count, stream=STREAM_VERSION))]
 fn stream_words<'py>(
     py: Python<'py>,
     seed: u64,
@@ -835,12 +898,14 @@ fn stream_words<'py>(
     resample: u64,
     sub: u64,
     count: usize,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-    let v = quick(py, &Names::default(), || {
-        let mut s = crate::rng::Stream::new(seed, tag, resample, sub);
+    let v = version(stream)?;
+    let words = quick(py, &Names::default(), || {
+        let mut s = crate::rng::Stream::new(v, seed, tag, resample, sub);
         Ok((0..count).map(|_| s.next_u64()).collect())
     })?;
-    Ok(PyArray1::from_vec(py, v))
+    Ok(PyArray1::from_vec(py, words))
 }
 
 /// Turn the SIMD kernels off or on (they give the same bytes; for tests and benches).
@@ -852,17 +917,20 @@ fn set_simd(py: Python<'_>, enabled: bool) -> PyResult<()> {
     })
 }
 
-/// Binomial draws from one stream (for distribution tests).
+/// Binomial draws from one stream (for distribution tests and power simulations).
 #[pyfunction]
+#[pyo3(signature = (seed, n, p, count, stream=STREAM_VERSION))]
 fn binomial_draws<'py>(
     py: Python<'py>,
     seed: u64,
     n: u64,
     p: f64,
     count: usize,
+    stream: u32,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let sv = version(stream)?;
     let v = quick(py, &Names::default(), || {
-        let mut s = crate::rng::Stream::new(seed, crate::rng::TAG_BOOTSTRAP, 0, 7);
+        let mut s = crate::rng::Stream::new(sv, seed, crate::rng::TAG_BOOTSTRAP, 0, 7);
         Ok((0..count)
             .map(|_| crate::binomial::binomial(&mut s, n, p))
             .collect())
@@ -874,6 +942,10 @@ fn binomial_draws<'py>(
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("STREAM_VERSION", crate::rng::STREAM_VERSION)?;
+    m.add(
+        "STREAM_VERSIONS",
+        pyo3::types::PyTuple::new(m.py(), crate::rng::STREAM_VERSIONS)?,
+    )?;
     m.add("TAG_BOOTSTRAP", crate::rng::TAG_BOOTSTRAP)?;
     m.add("TAG_PERMUTE", crate::rng::TAG_PERMUTE)?;
     m.add("BLOCK", engine::BLOCK)?;
@@ -888,6 +960,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact_permutation_values, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_sums, m)?)?;
     m.add_function(wrap_pyfunction!(metric_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(metric_rows, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(percentile_interval, m)?)?;
@@ -905,6 +978,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySummary>()?;
     m.add_function(wrap_pyfunction!(stream_bootstrap, m)?)?;
     m.add_function(wrap_pyfunction!(stream_permutation, m)?)?;
+    chunk_py::register(m)?;
     evalb_py::register(m)?;
     rouge_py::register(m)?;
     ter_py::register(m)?;

@@ -6,12 +6,14 @@ use pyo3::types::{PyBytes, PyDict};
 use super::errors::{quick, Names};
 use crate::udstats;
 
-type Evaluated<'py> = (Bound<'py, PyArray1<u64>>, Vec<Option<String>>);
+type Evaluated<'py> = (Bound<'py, PyBytes>, Vec<Option<String>>);
 
 /// Score system CoNLL-U bytes against gold ones as conll18_ud_eval.py v1.2.
 ///
-/// Returns `(counts, sent_ids)`: counts is a flat uint64 array of
-/// (gold sentences × 13 metrics × [correct, system, gold, aligned]).
+/// Returns `(counts, sent_ids)`: counts is the bytes of a flat native-endian
+/// uint64 array of (gold sentences × 13 metrics × [correct, system, gold,
+/// aligned]), read without numpy (`memoryview(counts).cast("Q")`) for the
+/// report and as an array (`numpy.frombuffer`) for the statistics.
 /// Bad input raises `FormatError` naming `gold_name` or `system_name`.
 #[pyfunction]
 #[pyo3(signature = (gold, system, gold_name=None, system_name=None))]
@@ -25,7 +27,8 @@ fn ud_evaluate<'py>(
     let (g, s) = (gold.as_bytes(), system.as_bytes());
     let names = Names::new(gold_name, system_name);
     let e = quick(py, &names, || Ok(udstats::evaluate(g, s)?))?;
-    Ok((PyArray1::from_vec(py, e.counts), e.sent_ids))
+    let raw: Vec<u8> = e.counts.iter().flat_map(|x| x.to_ne_bytes()).collect();
+    Ok((PyBytes::new(py, &raw), e.sent_ids))
 }
 
 /// The units of `system` against `gold` (conll18_ud_eval's parse and word

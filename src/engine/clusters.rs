@@ -9,7 +9,7 @@
 //! count.
 //!
 //! **Bootstrap.** Resample `b` draws `G` cluster indices with
-//! `Bounded::new(G)` from `Stream::new(seed, TAG_BOOTSTRAP, b, sub)` — the
+//! `Bounded::new(G)` from `Stream::new(version, seed, TAG_BOOTSTRAP, b, sub)` — the
 //! item bootstrap's stream, so that `G = n` singleton clusters draw exactly
 //! the item bootstrap's indices — and counts them (`k_c` draws of cluster
 //! `c`). Its summed statistics are, column by column,
@@ -22,8 +22,8 @@
 //!
 //! **Permutation.** Resample `b` swaps the two systems' statistics of whole
 //! clusters: the item permutation test run on the G-row table (cluster `c`
-//! reads swap bit `c mod 64` of word `c / 64` of `Stream::new(seed,
-//! TAG_PERMUTE, b, 0)`; exact enumeration swaps the clusters whose bits of
+//! reads swap bit `c mod 64` of 64-bit word `c / 64` of `Stream::new(version,
+//! seed, TAG_PERMUTE, b, 0)`; exact enumeration swaps the clusters whose bits of
 //! `b` are set, for `G` ≤ [`MAX_EXACT_ITEMS`]), the metric scored with the
 //! total item count `n` (float sums are added as [`super::Swapper`] adds
 //! them, over cluster rows).
@@ -37,7 +37,8 @@
 
 use crate::itemstat::{ItemStatistic, Scratch};
 use crate::metric::Metric;
-use crate::rng::{Bounded, Stream, TAG_BOOTSTRAP};
+use crate::rng::{Bounded, Lanes, Stream, Version, Xoshiro, TAG_BOOTSTRAP};
+use crate::simd::count_v2;
 use crate::{Error, Result};
 
 use super::items::swap_mask;
@@ -152,17 +153,27 @@ impl Clusters {
         &self.members[self.offsets[c]..self.offsets[c + 1]]
     }
 
-    /// How often each cluster is drawn in resample `b` of stream `(seed, sub)`.
-    pub fn draw_counts(&self, seed: u64, sub: u64, b: u64, counts: &mut [u32]) {
+    /// How often each cluster is drawn in resample `b` of stream `(seed, sub)`
+    /// of version `v`.
+    pub fn draw_counts(&self, v: Version, seed: u64, sub: u64, b: u64, counts: &mut [u32]) {
         counts.fill(0);
-        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, sub);
-        Bounded::new(self.g as u64).for_each(&mut stream, self.g, |c| counts[c] += 1);
+        let bnd = Bounded::new(self.g as u64);
+        match v {
+            Version::V1 => {
+                let mut x = Xoshiro::new(seed, TAG_BOOTSTRAP, b, sub);
+                bnd.for_each_v1(&mut x, self.g, |c| counts[c] += 1);
+            }
+            Version::V2 => {
+                let mut l = Lanes::new(seed, TAG_BOOTSTRAP, b, sub);
+                count_v2(&bnd, &mut l, self.g, counts);
+            }
+        }
     }
 
-    /// The clusters drawn in resample `b`, in draw order.
-    pub fn draws(&self, seed: u64, sub: u64, b: u64, out: &mut Vec<usize>) {
+    /// The clusters drawn in resample `b` of version `v`, in draw order.
+    pub fn draws(&self, v: Version, seed: u64, sub: u64, b: u64, out: &mut Vec<usize>) {
         out.clear();
-        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, sub);
+        let mut stream = Stream::new(v, seed, TAG_BOOTSTRAP, b, sub);
         Bounded::new(self.g as u64).for_each(&mut stream, self.g, |c| out.push(c));
     }
 
@@ -197,7 +208,7 @@ pub fn cluster_bootstrap_values(cl: &Clusters, metric: &Metric, job: &Job<'_>) -
         let mut counts = vec![0u32; cl.g];
         let mut sums = vec![0.0; cl.width];
         for (r, row) in chunk.chunks_mut(systems).enumerate() {
-            cl.draw_counts(job.seed, job.sub, first + r as u64, &mut counts);
+            cl.draw_counts(job.stream, job.seed, job.sub, first + r as u64, &mut counts);
             let nf = cl.resample_sums(&counts, &mut sums);
             for (s, v) in row.iter_mut().enumerate() {
                 *v = metric.score(&sums[s * k..(s + 1) * k], nf);
@@ -214,7 +225,7 @@ pub fn cluster_bootstrap_sums(cl: &Clusters, job: &Job<'_>) -> Result<(Vec<f64>,
     let out = par_blocks(job, w + 1, |first, chunk| {
         let mut counts = vec![0u32; cl.g];
         for (r, row) in chunk.chunks_mut(w + 1).enumerate() {
-            cl.draw_counts(job.seed, job.sub, first + r as u64, &mut counts);
+            cl.draw_counts(job.stream, job.seed, job.sub, first + r as u64, &mut counts);
             row[w] = cl.resample_sums(&counts, &mut row[..w]);
         }
     })?;
@@ -303,7 +314,7 @@ pub fn cluster_item_bootstrap_values(
         let mut idx: Vec<usize> = Vec::new();
         let (mut gx, mut gy) = (Vec::new(), Vec::new());
         for (r, row) in chunk.chunks_mut(systems).enumerate() {
-            cl.draws(job.seed, job.sub, first + r as u64, &mut draws);
+            cl.draws(job.stream, job.seed, job.sub, first + r as u64, &mut draws);
             idx.clear();
             for &c in &draws {
                 idx.extend(cl.members(c).iter().map(|&i| i as usize));
@@ -363,14 +374,14 @@ pub fn cluster_item_permutation_values(
             cluster_of[i as usize] = c;
         }
     }
-    let seed = job.seed;
+    let (seed, v) = (job.seed, job.stream);
     par_blocks(job, 2, |first, chunk| {
         let mut scratch = Scratch::default();
         let (mut gx, mut gy) = (vec![0.0; n], vec![0.0; n]);
         let (mut grx, mut gry) = (rx.clone(), ry.clone());
         let mut mask = vec![false; cl.g];
         for (r, row) in chunk.chunks_mut(2).enumerate() {
-            swap_mask(seed, first + r as u64, exact, &mut mask);
+            swap_mask(v, seed, first + r as u64, exact, &mut mask);
             for i in 0..n {
                 let swap = mask[cluster_of[i]];
                 (gx[i], gy[i]) = if swap { (y[i], x[i]) } else { (x[i], y[i]) };
@@ -421,7 +432,7 @@ mod tests {
         let p = Progress::new();
         let job = Job::new(11, 300, 2, &p).on_sub(2);
         let (sums, items) = cluster_bootstrap_sums(&cl, &job).unwrap();
-        let draws = index_block(7, 11, 2, 0, 300);
+        let draws = index_block(Version::default(), 7, 11, 2, 0, 300);
         for b in 0..300 {
             // the cluster rows, each summed in item order from 0.0
             let mut rows = vec![0.0f64; 7 * 3];
@@ -537,7 +548,7 @@ mod tests {
             v
         );
         let g = cl.n_clusters();
-        let draws = index_block(g, 4, 0, 0, 40);
+        let draws = index_block(Version::default(), g, 4, 0, 0, 40);
         for b in 0..40 {
             let mut xs: Vec<f64> = Vec::new();
             for &c in &draws[b * g..(b + 1) * g] {

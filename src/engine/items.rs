@@ -2,7 +2,7 @@
 //! statistic is recomputed on every resample's items, not read off sums.
 //!
 //! Resample `b` of the bootstrap draws its item indices from
-//! `Stream::new(seed, TAG_BOOTSTRAP, b, sub)` exactly as the bootstrap of
+//! `Stream::new(version, seed, TAG_BOOTSTRAP, b, sub)` exactly as the bootstrap of
 //! summed statistics does ([`super::Bootstrap`] over items), so a
 //! statistic's bootstrap sees the same resamples as `paired_bootstrap` with
 //! the same seed; a permutation resample swaps exactly the items the sums
@@ -13,7 +13,7 @@
 use rayon::prelude::*;
 
 use crate::itemstat::{ItemStatistic, Scratch};
-use crate::rng::{swap_bits, Bounded, Stream, TAG_BOOTSTRAP, TAG_PERMUTE};
+use crate::rng::{swap_bits, Bounded, Stream, Version, TAG_BOOTSTRAP, TAG_PERMUTE};
 use crate::{Error, Result};
 
 use super::{par_blocks, Job, Table, MAX_EXACT_ITEMS};
@@ -50,7 +50,7 @@ pub fn item_bootstrap_values(
         }
     }
     let bnd = Bounded::new(n as u64);
-    let (seed, sub) = (job.seed, job.sub);
+    let (seed, sub, v) = (job.seed, job.sub, job.stream);
     par_blocks(job, systems, |first, chunk| {
         let mut scratch = Scratch::default();
         let mut draws: Vec<usize> = Vec::with_capacity(n);
@@ -58,7 +58,7 @@ pub fn item_bootstrap_values(
         let mut gy = vec![0.0; n];
         for (r, row) in chunk.chunks_mut(systems).enumerate() {
             let b = first + r as u64;
-            let mut stream = Stream::new(seed, TAG_BOOTSTRAP, b, sub);
+            let mut stream = Stream::new(v, seed, TAG_BOOTSTRAP, b, sub);
             draws.clear();
             bnd.for_each(&mut stream, n, |i| draws.push(i));
             for (s, o) in row.iter_mut().enumerate() {
@@ -115,7 +115,7 @@ pub fn item_permutation_values(
         stat.validate(&rx)?;
         stat.validate(&ry)?;
     }
-    let seed = job.seed;
+    let (seed, v) = (job.seed, job.stream);
     par_blocks(job, 2, |first, chunk| {
         let mut scratch = Scratch::default();
         let mut gx = vec![0.0; n];
@@ -123,7 +123,7 @@ pub fn item_permutation_values(
         let (mut grx, mut gry) = (rx.clone(), ry.clone());
         let mut mask = vec![false; n];
         for (r, row) in chunk.chunks_mut(2).enumerate() {
-            swap_mask(seed, first + r as u64, exact, &mut mask);
+            swap_mask(v, seed, first + r as u64, exact, &mut mask);
             for (i, &swap) in mask.iter().enumerate() {
                 (gx[i], gy[i]) = if swap { (y[i], x[i]) } else { (x[i], y[i]) };
                 if k == 2 {
@@ -139,12 +139,12 @@ pub fn item_permutation_values(
 /// The swaps of permutation resample `b` (`mask[i]`: item i's two systems
 /// trade places): the resample's stream words, bit i mod 64 of word i / 64,
 /// as [`super::Swapper`] reads them; or (`exact`) the bits of `b` itself.
-pub fn swap_mask(seed: u64, b: u64, exact: bool, mask: &mut [bool]) {
+pub fn swap_mask(v: Version, seed: u64, b: u64, exact: bool, mask: &mut [bool]) {
     if exact {
         let mut word = Some(b);
         swap_bits(mask, || word.take().unwrap_or(0));
     } else {
-        let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
+        let mut stream = Stream::new(v, seed, TAG_PERMUTE, b, 0);
         swap_bits(mask, || stream.next_u64());
     }
 }
@@ -153,14 +153,21 @@ pub fn swap_mask(seed: u64, b: u64, exact: bool, mask: &mut [bool]) {
 /// resample-major, 1 = the item's two outputs trade places): exactly the swaps
 /// [`item_permutation_values`] and the sums permutation use (`exact`: the bits of `b`).
 #[must_use]
-pub fn swap_block(n: usize, seed: u64, start: u64, count: usize, exact: bool) -> Vec<u8> {
+pub fn swap_block(
+    v: Version,
+    n: usize,
+    seed: u64,
+    start: u64,
+    count: usize,
+    exact: bool,
+) -> Vec<u8> {
     let mut out = vec![0u8; n * count];
     if n == 0 {
         return out;
     }
     out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
         let mut mask = vec![false; n];
-        swap_mask(seed, start + r as u64, exact, &mut mask);
+        swap_mask(v, seed, start + r as u64, exact, &mut mask);
         for (v, &m) in row.iter_mut().zip(&mask) {
             *v = u8::from(m);
         }
@@ -171,14 +178,21 @@ pub fn swap_block(n: usize, seed: u64, start: u64, count: usize, exact: bool) ->
 /// Item indices of bootstrap resamples `start .. start + count` (`count × n`,
 /// resample-major): exactly the draws [`item_bootstrap_values`] uses.
 #[must_use]
-pub fn index_block(n: usize, seed: u64, sub: u64, start: u64, count: usize) -> Vec<u32> {
+pub fn index_block(
+    v: Version,
+    n: usize,
+    seed: u64,
+    sub: u64,
+    start: u64,
+    count: usize,
+) -> Vec<u32> {
     let mut out = vec![0u32; n * count];
     if n == 0 {
         return out;
     }
     let bnd = Bounded::new(n as u64);
     out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
-        let mut stream = Stream::new(seed, TAG_BOOTSTRAP, start + r as u64, sub);
+        let mut stream = Stream::new(v, seed, TAG_BOOTSTRAP, start + r as u64, sub);
         let mut k = 0;
         bnd.for_each(&mut stream, n, |i| {
             row[k] = i as u32;
@@ -207,7 +221,7 @@ mod tests {
         let tail = Job { threads: 2, ..job }.range(300, 300);
         let c = item_bootstrap_values(&t, &med, "median", &tail).unwrap();
         assert_eq!(&a[900..], &c[..]);
-        let idx = index_block(100, 5, 0, 0, 2);
+        let idx = index_block(Version::default(), 100, 5, 0, 0, 2);
         let x0: Vec<f64> = idx[..100].iter().map(|&i| data[i as usize * 3]).collect();
         assert_eq!(quantile(&x0, 0.5), a[0]);
         assert!(matches!(
@@ -220,17 +234,19 @@ mod tests {
     fn swap_masks_are_the_swapper_bits() {
         // bit i mod 64 of word i / 64 of the resample's stream
         let n = 130;
-        let m = swap_block(n, 9, 4, 3, false);
-        for r in 0..3u64 {
-            let mut s = Stream::new(9, TAG_PERMUTE, 4 + r, 0);
-            let words = [s.next_u64(), s.next_u64(), s.next_u64()];
-            for i in 0..n {
-                let want = u8::from((words[i / 64] >> (i % 64)) & 1 == 1);
-                assert_eq!(m[r as usize * n + i], want, "resample {r} item {i}");
+        for v in [Version::V1, Version::V2] {
+            let m = swap_block(v, n, 9, 4, 3, false);
+            for r in 0..3u64 {
+                let mut s = Stream::new(v, 9, TAG_PERMUTE, 4 + r, 0);
+                let words = [s.next_u64(), s.next_u64(), s.next_u64()];
+                for i in 0..n {
+                    let want = u8::from((words[i / 64] >> (i % 64)) & 1 == 1);
+                    assert_eq!(m[r as usize * n + i], want, "resample {r} item {i}");
+                }
             }
         }
         // exact: the bits of the arrangement's index
-        let e = swap_block(5, 0, 0b10110, 1, true);
+        let e = swap_block(Version::V2, 5, 0, 0b10110, 1, true);
         assert_eq!(e, vec![0, 1, 1, 0, 1]);
     }
 }

@@ -24,10 +24,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::metric::Metric;
+use crate::rng::Version;
 use crate::{Error, Result};
 
 mod bootstrap;
 mod clusters;
+mod gemm;
 mod items;
 mod pack;
 mod swap;
@@ -83,14 +85,16 @@ pub fn check_resamples(b: u64) -> Result<()> {
     Ok(())
 }
 
-/// One run of resamples: which stream (`seed`, sub-stream `sub`), which
-/// resamples (`start .. start + count`), on how many threads, and the shared
-/// progress counter and cancel flag. Every driver takes one; a resample's
-/// output is a pure function of (seed, sub, its index), never of the job's
-/// split or threads.
+/// One run of resamples: which stream (`seed`, sub-stream `sub`, stream
+/// version `stream`), which resamples (`start .. start + count`), on how many
+/// threads, and the shared progress counter and cancel flag. Every driver
+/// takes one; a resample's output is a pure function of (stream version,
+/// seed, sub, its index), never of the job's split or threads.
 #[derive(Clone, Copy, Debug)]
 pub struct Job<'a> {
     pub seed: u64,
+    /// The stream version every draw of the job uses ([`crate::rng`]).
+    pub stream: Version,
     /// The sub-stream: 0 by default; independent resamples per system pair
     /// use others. (Meta-evaluation keys its draws by its own sub-streams.)
     pub sub: u64,
@@ -104,17 +108,24 @@ pub struct Job<'a> {
 }
 
 impl<'a> Job<'a> {
-    /// Resamples `0 .. count` of `seed`'s default stream.
+    /// Resamples `0 .. count` of `seed`'s default stream (the default version).
     #[must_use]
     pub fn new(seed: u64, count: usize, threads: usize, progress: &'a Progress) -> Self {
         Job {
             seed,
+            stream: Version::default(),
             sub: 0,
             start: 0,
             count,
             threads,
             progress,
         }
+    }
+
+    /// The same job drawing from stream version `stream`.
+    #[must_use]
+    pub fn with_stream(self, stream: Version) -> Self {
+        Job { stream, ..self }
     }
 
     /// The same job on sub-stream `sub`.
@@ -384,12 +395,18 @@ mod tests {
         let p = Progress::new();
         let job = Job::new(9, 600, 2, &p);
         let (all, _) = bootstrap_sums(&t, Resampling::Items, &job).unwrap();
-        // grouped (4 at a time) and single resamples agree
-        let boot = Bootstrap::new(&t, Resampling::Items);
-        let mut four = vec![0.0; 8];
-        let mut c = Vec::new();
-        boot.sums4(&job, 8, &mut four, &mut c);
-        assert_eq!(&all[16..24], &four[..]);
+        // grouped (4 at a time) and single resamples agree, in both versions
+        for v in [Version::V1, Version::V2] {
+            let job = job.with_stream(v);
+            let (all, _) = bootstrap_sums(&t, Resampling::Items, &job).unwrap();
+            let boot = Bootstrap::new(&t, Resampling::Items, v);
+            let mut four = vec![0.0; 8];
+            boot.block_sums(&job, 8, 4, &mut four);
+            assert_eq!(&all[16..24], &four[..]);
+            let mut one = vec![0.0; 2];
+            boot.sums(&job, 9, &mut one);
+            assert_eq!(&all[18..20], &one[..]);
+        }
         let tail_job = Job { threads: 1, ..job }.range(300, 300);
         let (tail, _) = bootstrap_sums(&t, Resampling::Items, &tail_job).unwrap();
         assert_eq!(&all[600..], &tail[..]);
@@ -408,20 +425,21 @@ mod tests {
     #[test]
     fn distinct_rows_draw_n_items() {
         let n = 4000;
+        // column 0: 1 on every fourth item; column 1: 1 on every item
         let data: Vec<f64> = (0..n * 2)
-            .map(|i| ((i / 2) % 4 == 0) as u8 as f64)
+            .map(|i| (i % 2 == 1 || (i / 2) % 4 == 0) as u8 as f64)
             .collect();
         let t = table(&data, n, 2);
-        let boot = Bootstrap::new(&t, Resampling::Auto);
+        let boot = Bootstrap::new(&t, Resampling::Auto, Version::default());
         assert_eq!(boot.distinct_rows(), Some(2));
         let mut out = vec![0.0; 2];
-        let mut counts = Vec::new();
         let mut mean = 0.0;
         let p = Progress::new();
         let job = Job::new(1, 2000, 1, &p);
         for b in 0..2000 {
-            boot.sums(&job, b, &mut out, &mut counts);
-            assert_eq!(counts.iter().sum::<u64>(), n as u64);
+            boot.sums(&job, b, &mut out);
+            // column 1 is 1 on every item: the resample's item count
+            assert_eq!(out[1], n as f64);
             mean += out[0];
         }
         mean /= 2000.0;
@@ -443,10 +461,11 @@ mod tests {
             crate::simd::set_enabled(simd);
             for g in 1..=4 {
                 let mut got = vec![0.0; g * 4];
-                sw.random_sums_group(77, 10, g, &mut got, &mut ai, &mut af);
+                let v = if g % 2 == 0 { Version::V1 } else { Version::V2 };
+                sw.random_sums_group(v, 77, 10, g, &mut got, &mut ai, &mut af);
                 for r in 0..g {
                     let mut one = [0.0; 4];
-                    sw.random_sums(77, 10 + r as u64, &mut one, &mut ai, &mut af);
+                    sw.random_sums(v, 77, 10 + r as u64, &mut one, &mut ai, &mut af);
                     for c in 0..4 {
                         assert_eq!(
                             got[r * 4 + c].to_bits(),

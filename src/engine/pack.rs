@@ -1,6 +1,6 @@
-//! Exact packing of the statistics for summing: 32-bit or 64-bit integers
-//! where every value is integral and sums cannot overflow, floats otherwise;
-//! and the table's distinct columns and rows.
+//! Packing of the statistics for adding drawn rows (32-bit integers where
+//! every value is integral and sums cannot overflow, floats otherwise), and
+//! the table's distinct columns and rows.
 
 use std::collections::HashMap;
 
@@ -20,26 +20,11 @@ pub(super) fn pack<T: Copy + Default, const L: usize>(
     (rows, chunks)
 }
 
+/// A table packed for adding drawn rows: 32-bit integer rows in chunks of 8
+/// columns (exact: sums stay below 2^31), or float rows in chunks of 4.
 pub(super) enum Packed {
     I32(Vec<[i32; 8]>, usize),
-    I64(Vec<[i64; 4]>, usize),
     F64(Vec<[f64; 4]>, usize),
-}
-
-/// Which exact representation the sums use, from the data alone.
-pub(super) fn choose_packing(t: &Table<'_>, worst_sum: f64) -> Packed {
-    if t.all_integral() {
-        if worst_sum < f64::from(i32::MAX) {
-            let (r, c) = pack::<i32, 8>(t, |v| v as i32);
-            return Packed::I32(r, c);
-        }
-        if worst_sum < 9_007_199_254_740_992.0 {
-            let (r, c) = pack::<i64, 4>(t, |v| v as i64);
-            return Packed::I64(r, c);
-        }
-    }
-    let (r, c) = pack::<f64, 4>(t, |v| v);
-    Packed::F64(r, c)
 }
 
 /// The table's distinct columns (item-major) and, for every column, the

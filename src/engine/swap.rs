@@ -2,7 +2,7 @@
 //! systems' statistics.
 
 use crate::metric::Metric;
-use crate::rng::{Stream, TAG_PERMUTE};
+use crate::rng::{Stream, Version, TAG_PERMUTE};
 use crate::simd::{float_group, SWAP_GROUP};
 use crate::{Error, Result};
 
@@ -180,24 +180,28 @@ impl Swapper {
         }
     }
 
-    /// Random swaps of resample `b`: item i uses bit i mod 64 of word i / 64.
+    /// Random swaps of resample `b` of stream version `v`: item i uses bit
+    /// i mod 64 of 64-bit word i / 64.
     pub fn random_sums(
         &self,
+        v: Version,
         seed: u64,
         b: u64,
         out: &mut [f64],
         acc_i: &mut [i64],
         acc_f: &mut [f64],
     ) {
-        let mut stream = Stream::new(seed, TAG_PERMUTE, b, 0);
+        let mut stream = Stream::new(v, seed, TAG_PERMUTE, b, 0);
         self.sums(|_| stream.next_u64(), out, acc_i, acc_f);
     }
 
     /// Random swap sums of resamples `b0 .. b0 + g` (`g ≤ SWAP_GROUP`) into
     /// `out` (`g × 2k`), each the bytes [`Swapper::random_sums`] gives it; the
     /// float path runs the resamples side by side.
+    #[allow(clippy::too_many_arguments)]
     pub fn random_sums_group(
         &self,
+        v: Version,
         seed: u64,
         b0: u64,
         g: usize,
@@ -209,6 +213,7 @@ impl Swapper {
         if self.diff_i32.is_some() || self.diff_i64.is_some() || g < 2 {
             for r in 0..g {
                 self.random_sums(
+                    v,
                     seed,
                     b0 + r as u64,
                     &mut out[r * width..(r + 1) * width],
@@ -219,7 +224,7 @@ impl Swapper {
             return;
         }
         let mut streams: [Stream; SWAP_GROUP] =
-            std::array::from_fn(|r| Stream::new(seed, TAG_PERMUTE, b0 + r as u64, 0));
+            std::array::from_fn(|r| Stream::new(v, seed, TAG_PERMUTE, b0 + r as u64, 0));
         let mut lanes = vec![[[0.0f64; 4]; SWAP_GROUP]; k];
         float_group(&self.diff_f, self.words, k, &mut streams, &mut lanes);
         for r in 0..g {
@@ -268,7 +273,7 @@ pub(super) fn swap_blocks(
                     );
                 }
             } else {
-                sw.random_sums_group(job.seed, b0, gl, &mut sums, &mut ai, &mut af);
+                sw.random_sums_group(job.stream, job.seed, b0, gl, &mut sums, &mut ai, &mut af);
             }
             for r in 0..gl {
                 finish(

@@ -20,7 +20,6 @@ ranked by α, ties by sentence order (Gorman & Bedrick 2019, Table 4).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -123,6 +122,15 @@ class AgreementResult(Result):
     #: systems, unit count and a hash of the labels
     signature: str = ""
 
+    _keys = (
+        *("view", "names", "include_gold", "corpus_alpha", "mean_sentence_alpha", "n_sentences", "n_undefined"),
+        *("sentence_alpha", "lowest", "note", "signature"),
+    )
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.sentence_alpha)
+
     @property
     def mean_sentence_alpha(self) -> float:
         a = np.array(self.sentence_alpha, dtype=float)
@@ -132,24 +140,6 @@ class AgreementResult(Result):
     @property
     def n_undefined(self) -> int:
         return int(np.isnan(np.array(self.sentence_alpha, dtype=float)).sum())
-
-    def to_dict(self) -> dict[str, Any]:
-        def f(x: float) -> float | None:
-            return None if math.isnan(x) else x
-
-        return {
-            "view": self.view,
-            "names": list(self.names),
-            "include_gold": self.include_gold,
-            "corpus_alpha": f(self.corpus_alpha),
-            "mean_sentence_alpha": f(self.mean_sentence_alpha),
-            "n_sentences": len(self.sentence_alpha),
-            "n_undefined": self.n_undefined,
-            "sentence_alpha": [f(x) for x in self.sentence_alpha],
-            "lowest": [s.to_dict() for s in self.lowest],
-            "note": self.note,
-            "signature": self.signature,
-        }
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per sentence: its α (empty where undefined) beside the corpus α."""
@@ -166,15 +156,6 @@ class AgreementResult(Result):
             for k, a in enumerate(self.sentence_alpha)
         ]
 
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
-
-    def to_frame(self) -> Any:
-        """The lowest-alpha sentences (sentence, id, alpha) as a pandas DataFrame."""
-        from .._api import frame
-
-        return frame([{"sentence": v.sentence, "sentence_id": v.sentence_id, "alpha": v.alpha} for v in self.lowest])
-
     def __repr__(self) -> str:
         from .._api import short_repr
 
@@ -184,16 +165,11 @@ class AgreementResult(Result):
             {"corpus_alpha": f"{self.corpus_alpha:.4f}", "include_gold": self.include_gold},
         )
 
-    def format(self, style: str = "text") -> str:
+    def _report(self, style: str) -> str:
         from .diff import _signed
         from .report import format_agreement
 
-        if style == "csv":
-            return self.to_csv()
         return _signed(format_agreement(self, style), self.signature, style)
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def agreement_units(

@@ -49,7 +49,6 @@ overall and by mention type (the pronoun's lower-cased form, or
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -66,7 +65,7 @@ from ..formats.conll2012 import (
     read_conll2012,
 )
 from ..formats.conll2012 import is_nominal as _is_nominal
-from ..results import Result
+from ..results import Key, Result
 from ..signature import build
 
 __all__ = [
@@ -152,6 +151,8 @@ class CorefDiffResult(Result):
     new_errors: int
     changed_errors: int
 
+    _extra = ("share_differ", "arcs1", "arcs2")
+
     @property
     def share_differ(self) -> float:
         return self.n_differ / self.n_mentions if self.n_mentions else float("nan")
@@ -177,14 +178,6 @@ class CorefDiffResult(Result):
             data=[self.transitions, self.by_type],
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["share_differ"] = self.share_differ
-        d["arcs1"] = self.arcs1.to_dict()
-        d["arcs2"] = self.arcs2.to_dict()
-        d["signature"] = self.signature
-        return d
-
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per transition (class in response 1 -> class in response 2) with its count."""
         return [
@@ -201,19 +194,11 @@ class CorefDiffResult(Result):
             for b in self.classes
         ]
 
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
-
-    def format(self, style: str = "text") -> str:
+    def _report(self, style: str) -> str:
         from .diff import _signed
         from .report import format_coref_diff
 
-        if style == "csv":
-            return self.to_csv()
         return _signed(format_coref_diff(self, style), self.signature, style)
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def coref_diff(
@@ -313,6 +298,8 @@ class CorefOracleResult(Result):
     rows: tuple[tuple[str, int, tuple[int, ...], int], ...]
     noun_tags: tuple[str, ...] = NOUN_TAGS
 
+    _keys = ("criterion", "names", "noun_tags", Key("rows", "type_records"), "signature")
+
     @staticmethod
     def type_label(t: str) -> str:
         return _TYPE_LABELS.get(t, t)
@@ -331,24 +318,20 @@ class CorefOracleResult(Result):
         _t, n, _tps, u = self.row(mention_type)
         return u / n if n else float("nan")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "criterion": self.criterion,
-            "names": list(self.names),
-            "noun_tags": list(self.noun_tags),
-            "rows": [
-                {
-                    "type": t,
-                    "mentions": n,
-                    "tp": dict(zip(self.names, tps)),
-                    "recall": {k: (v / n if n else None) for k, v in zip(self.names, tps)},
-                    "upper_bound_tp": u,
-                    "upper_bound": u / n if n else None,
-                }
-                for t, n, tps, u in self.rows
-            ],
-            "signature": self.signature,
-        }
+    def type_records(self) -> list[dict[str, Any]]:
+        """Per mention type: the key mentions, each response's TP and recall, and the upper bound (the
+        ``rows`` of :meth:`to_dict`)."""
+        return [
+            {
+                "type": t,
+                "mentions": n,
+                "tp": dict(zip(self.names, tps)),
+                "recall": {k: (v / n if n else None) for k, v in zip(self.names, tps)},
+                "upper_bound_tp": u,
+                "upper_bound": u / n if n else None,
+            }
+            for t, n, tps, u in self.rows
+        ]
 
     @property
     def signature(self) -> str:
@@ -362,7 +345,8 @@ class CorefOracleResult(Result):
         )
 
     def to_rows(self) -> list[dict[str, Any]]:
-        """Tidy records, one per (mention type, response), the upper bound as response "upper bound"."""
+        """Tidy records, one per (mention type, response), the upper bound as response "upper bound" (the
+        protocol's ``rows()``: this result's field ``rows`` holds the per-type counts)."""
         out = []
         for t, n, tps, u in self.rows:
             for name, tp in [*zip(self.names, tps), ("upper bound", u)]:
@@ -379,29 +363,11 @@ class CorefOracleResult(Result):
                 )
         return out
 
-    def to_csv(self) -> str:
-        from ..results import rows_csv
-
-        return rows_csv(self.to_rows())
-
-    def to_frame(self) -> Any:
-        from .._api import frame
-
-        return frame(self.to_rows())
-
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
-
-    def format(self, style: str = "text") -> str:
+    def _report(self, style: str) -> str:
         from .diff import _signed
         from .report import format_coref_oracle
 
-        if style == "csv":
-            return self.to_csv()
         return _signed(format_coref_oracle(self, style), self.signature, style)
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def coref_oracle(

@@ -14,16 +14,15 @@ so a small Δ can hide many changes.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import InputError
-from ..results import Result
+from ..results import Key, Result, option
 from ..signature import build
 from .units import Units, exact_sentences
 
@@ -116,6 +115,17 @@ class DiffResult(Result):
     #: what produced the result (:func:`sigfast.signature.build`): format and options, view, alignment,
     #: the two systems, unit count and a hash of the labels
     signature: str = ""
+    #: Output options: the order of the per-label rows (``"frequency"`` or ``"delta"``: the largest
+    #: accuracy difference first) and how many the text, markdown and LaTeX reports show (None: all).
+    sort: str = option("frequency")
+    max_labels: int | None = option(None)
+
+    _keys = (
+        *("view", "system1", "system2", "n_units", "n_correct1", "n_correct2", "n_differ", "corrections"),
+        *("new_errors", "changed_errors", Key("*", "transition_records"), "top_k", "n_sentences", "exact1"),
+        *("exact2", "note", "signature", "accuracy1", "accuracy2", "delta", "share_differ", "shares_of_differ"),
+        *("shares_of_units", "exact_share1", "exact_share2", Key("labels", "label_records")),
+    )
 
     @property
     def accuracy1(self) -> float:
@@ -147,22 +157,24 @@ class DiffResult(Result):
         d = self.n_differ if of == "differ" else self.n_units
         return n / d if d else float("nan")
 
-    def to_dict(self, sort: str = "frequency") -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k not in ("labels",)}
-        for k in ("top_corrections", "top_new_errors", "top_changed_errors"):
-            d[k] = [{"transition": t, "count": n} for t, n in getattr(self, k)]
-        d.update(
-            accuracy1=self.accuracy1,
-            accuracy2=self.accuracy2,
-            delta=self.delta,
-            share_differ=self.share_differ,
-            shares_of_differ={k: self.share(k) for k in ("corrections", "new_errors", "changed_errors")},
-            shares_of_units={k: self.share(k, "units") for k in ("corrections", "new_errors", "changed_errors")},
-            exact_share1=_nan_none(self.exact_share1),
-            exact_share2=_nan_none(self.exact_share2),
-            labels=self.labels.to_dict(sort),
-        )
-        return d
+    def shares_of_differ(self) -> dict[str, float]:
+        """Corrections, new and changed errors as shares of the units labeled differently."""
+        return {k: self.share(k) for k in ("corrections", "new_errors", "changed_errors")}
+
+    def shares_of_units(self) -> dict[str, float]:
+        """Corrections, new and changed errors as shares of all units."""
+        return {k: self.share(k, "units") for k in ("corrections", "new_errors", "changed_errors")}
+
+    def transition_records(self) -> dict[str, list[dict[str, Any]]]:
+        """The top transitions of each class as records (``transition``, ``count``)."""
+        return {
+            k: [{"transition": t, "count": n} for t, n in getattr(self, k)]
+            for k in ("top_corrections", "top_new_errors", "top_changed_errors")
+        }
+
+    def label_records(self) -> dict[str, Any]:
+        """Per-label accuracy (:class:`LabelAccuracy`) in the ``sort`` order."""
+        return self.labels.to_dict(self.sort)
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records (long format): ``kind`` "all" (every unit), "sentences" (sentences all of whose
@@ -207,22 +219,6 @@ class DiffResult(Result):
             out += [{"kind": kind, "key": t, "count": c, "correct1": None, "correct2": None, **common} for t, c in top]
         return out
 
-    def to_json(self, sort: str = "frequency", **kw: Any) -> str:
-        return json.dumps(self.to_dict(sort), ensure_ascii=False, **kw)
-
-    def to_frame(self) -> Any:
-        """One row per transition (class, transition, count) as a pandas DataFrame."""
-        from .._api import frame
-
-        rows = []
-        for cls, top in (
-            ("correction", self.top_corrections),
-            ("new error", self.top_new_errors),
-            ("changed error", self.top_changed_errors),
-        ):
-            rows += [{"class": cls, "transition": t, "count": c} for t, c in top]
-        return frame(rows)
-
     def __repr__(self) -> str:
         from .._api import short_repr
 
@@ -239,15 +235,10 @@ class DiffResult(Result):
             },
         )
 
-    def format(self, style: str = "text", max_labels: int | None = None, sort: str = "frequency") -> str:
+    def _report(self, style: str) -> str:
         from .report import format_diff
 
-        if style == "csv":
-            return self.to_csv()
-        return _signed(format_diff(self, style, max_labels, sort), self.signature, style)
-
-    def __str__(self) -> str:
-        return self.format()
+        return _signed(format_diff(self, style, self.max_labels, self.sort), self.signature, style)
 
 
 def _signed(text: str, signature: str, style: str) -> str:
@@ -256,10 +247,6 @@ def _signed(text: str, signature: str, style: str) -> str:
         return text
     line = f"% signature: {signature}" if style == "latex" else f"signature: {signature}"
     return text.rstrip("\n") + "\n" + line + "\n"
-
-
-def _nan_none(x: float) -> float | None:
-    return None if x != x else x
 
 
 def _arrow(*xs: str) -> str:
@@ -352,12 +339,6 @@ class PairwiseDiffResult(Result):
     delta: tuple[tuple[float, ...], ...]
     signature: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
-
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per ordered pair (i, j): share of units labeled differently and Δaccuracy."""
         n = len(self.names)
@@ -378,15 +359,10 @@ class PairwiseDiffResult(Result):
             if i != j
         ]
 
-    def format(self, style: str = "text") -> str:
+    def _report(self, style: str) -> str:
         from .report import format_pairwise
 
-        if style == "csv":
-            return self.to_csv()
         return _signed(format_pairwise(self, style), self.signature, style)
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def pairwise(units: Units) -> PairwiseDiffResult:

@@ -10,16 +10,15 @@ it is recall over gold words (see :mod:`.units`).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..exceptions import InputError
-from ..results import Result
+from ..results import Key, Result, option
 from ..signature import build
 from .units import Units, exact_sentences
 
@@ -56,6 +55,20 @@ class OracleResult(Result):
     #: what produced the result (:func:`sigfast.signature.build`): format and options, view, alignment,
     #: systems, unit count and a hash of the labels
     signature: str = ""
+    #: Output options of the text, markdown and LaTeX reports: the per-label rows shown (None: all) and
+    #: the systems given a per-label column (``systems`` by name, or the ``top_systems`` most accurate;
+    #: text shows at most 8 unless told, the other styles all).
+    per_label: int | None = option(None)
+    systems: Sequence[str] | None = option(None)
+    top_systems: int | None = option(None)
+
+    _keys = (
+        *("view", "names", "n_units", Key("correct", "correct_by_system"), "oracle_correct", "best"),
+        *(Key("labels", "label_records"), Key("only_one", "only_one_by_system"), "none_correct", "group_name"),
+        *("n_sentences", Key("exact", "exact_by_system"), "oracle_exact", "note", "signature"),
+        *(Key("accuracy", "accuracy_by_system"), "oracle", "best_accuracy", "gain"),
+        *(Key("exact_share", "exact_share_by_system"), "oracle_exact_share"),
+    )
 
     @property
     def accuracy(self) -> tuple[float, ...]:
@@ -86,10 +99,25 @@ class OracleResult(Result):
         """Per label: (label, count, each system's correct count in ``names`` order, oracle correct)."""
         return tuple((l, n, c, o) for (l, n, _b, o), c in zip(self.labels, self.label_correct))
 
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("label_correct")
-        d["labels"] = [
+    def correct_by_system(self) -> dict[str, int]:
+        return dict(zip(self.names, self.correct))
+
+    def only_one_by_system(self) -> dict[str, int]:
+        return dict(zip(self.names, self.only_one))
+
+    def exact_by_system(self) -> dict[str, int]:
+        return dict(zip(self.names, self.exact))
+
+    def accuracy_by_system(self) -> dict[str, float]:
+        return dict(zip(self.names, self.accuracy))
+
+    def exact_share_by_system(self) -> dict[str, float]:
+        return dict(zip(self.names, self.exact_share))
+
+    def label_records(self) -> list[dict[str, Any]]:
+        """Per label: count, the best system's and the oracle's correct units and accuracy, and each
+        system's (the ``labels`` of :meth:`to_dict`)."""
+        return [
             {
                 "label": l,
                 "count": n,
@@ -102,21 +130,6 @@ class OracleResult(Result):
             }
             for (l, n, b, o), c in zip(self.labels, self.label_correct)
         ]
-        d.update(
-            accuracy=dict(zip(self.names, self.accuracy)),
-            oracle=self.oracle,
-            best_accuracy=self.best_accuracy,
-            gain=self.gain,
-            only_one=dict(zip(self.names, self.only_one)),
-            correct=dict(zip(self.names, self.correct)),
-            exact=dict(zip(self.names, self.exact)),
-            exact_share={k: (None if v != v else v) for k, v in zip(self.names, self.exact_share)},
-            oracle_exact_share=None if self.oracle_exact_share != self.oracle_exact_share else self.oracle_exact_share,
-        )
-        return d
-
-    def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per (label, system): label "(all)" for every unit, "(sentences)" for
@@ -144,25 +157,14 @@ class OracleResult(Result):
             {"best": self.best, "oracle": f"{self.oracle:.4f}", "gain": f"{self.gain:+.4f}"},
         )
 
-    def format(
-        self,
-        style: str = "text",
-        per_label: int | None = None,
-        systems: Sequence[str] | None = None,
-        top_systems: int | None = None,
-    ) -> str:
-        """The report; the per-label table has a column per system (``systems``, or the
+    def _report(self, style: str) -> str:
+        """The report; the per-label table has a column per system (the options ``systems``, or the
         ``top_systems`` most accurate; text shows at most 8 unless told, the other styles all)."""
         from .diff import _signed
         from .report import format_oracle
 
-        if style == "csv":
-            return self.to_csv()
-        text = format_oracle(self, style, per_label, systems=systems, top_systems=top_systems)
+        text = format_oracle(self, style, self.per_label, systems=self.systems, top_systems=self.top_systems)
         return _signed(text, self.signature, style)
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def oracle_units(units: Units, *, note: str = "") -> OracleResult:

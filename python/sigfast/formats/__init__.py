@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..exceptions import InputError
-from ._base import MISSING, FormatSpec, ItemStats, Option, Parsed, Punct, ScoreReport, Units, UnitTable
+from ._base import MISSING, FormatSpec, ItemStats, LazyStats, Option, Parsed, Punct, ScoreReport, Units, UnitTable
 from ._logs import runs_in
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "MISSING",
     "FormatSpec",
     "ItemStats",
+    "LazyStats",
     "Option",
     "Parsed",
     "Punct",

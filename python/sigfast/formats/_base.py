@@ -7,7 +7,8 @@ function. One call of ``score`` parses one system file against gold once;
 its :class:`ScoreReport` serves the three views of that parse:
 
 * ``text`` — the reference scorer's report, byte for byte;
-* ``stats`` — per-item sufficient statistics for each of the format's metrics;
+* ``stats`` — per-item sufficient statistics for each of the format's metrics
+  (a mapping; :class:`LazyStats` builds the arrays from the parse on first access);
 * ``units(view)`` — the labelled units (tokens, arcs, spans, brackets,
   links) that diff, oracle, agreement and McNemar compare, as a
   :class:`UnitTable`.
@@ -21,14 +22,16 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import FormatError, InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "FORM_PUNCT",
@@ -36,6 +39,7 @@ __all__ = [
     "SPLIT_UNITS",
     "FormatSpec",
     "ItemStats",
+    "LazyStats",
     "Option",
     "Parsed",
     "Punct",
@@ -106,6 +110,11 @@ class Option:
             raise self._bad(value, fmt)
         t = self.type
         v: Any = value
+        # numpy's scalar types, where numpy is loaded (a value cannot be one where it is not)
+        np_ = sys.modules.get("numpy")
+        np_bool: tuple[type, ...] = (np_.bool_,) if np_ is not None else ()
+        np_int: tuple[type, ...] = (np_.integer,) if np_ is not None else ()
+        np_float: tuple[type, ...] = (np_.floating,) if np_ is not None else ()
         if t == "path":
             if not isinstance(value, (str, os.PathLike)):
                 raise self._bad(value, fmt)
@@ -119,7 +128,7 @@ class Option:
                     v = False
                 else:
                     raise self._bad(value, fmt)
-            elif isinstance(value, (bool, np.bool_)):
+            elif isinstance(value, (bool, *np_bool)):
                 v = bool(value)
             else:
                 raise self._bad(value, fmt)
@@ -129,7 +138,7 @@ class Option:
                     v = int(value.strip())
                 except ValueError:
                     raise self._bad(value, fmt) from None
-            elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+            elif isinstance(value, (int, *np_int)) and not isinstance(value, (bool, *np_bool)):
                 v = int(value)
             else:
                 raise self._bad(value, fmt)
@@ -139,7 +148,7 @@ class Option:
                     v = float(value.strip())
                 except ValueError:
                     raise self._bad(value, fmt) from None
-            elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+            elif isinstance(value, (int, float, *np_int, *np_float)) and not isinstance(value, bool):
                 v = float(value)
             else:
                 raise self._bad(value, fmt)
@@ -208,6 +217,51 @@ class ItemStats:
         return self.item_metric().evaluate(self.values, 1)
 
 
+class LazyStats(Mapping[str, ItemStats]):
+    """A report's per-item statistics by metric name, built on first access.
+
+    The names are known from the parse; ``build()`` makes every
+    :class:`ItemStats` at once (the arrays of one parse), the first time one is
+    read. A format whose report needs no numpy (``ner``, ``conlleval``) gives
+    this, so that ``sigfast score`` prints its report without importing numpy,
+    while ``compare``, ``--per-item`` and the API read the same parse's arrays.
+    """
+
+    __slots__ = ("_build", "_built", "_keys")
+
+    def __init__(self, keys: Sequence[str], build: Callable[[], Mapping[str, ItemStats]]) -> None:
+        self._keys = dict.fromkeys(keys)
+        self._build: Callable[[], Mapping[str, ItemStats]] | None = build
+        self._built: Mapping[str, ItemStats] | None = None
+
+    def _get(self) -> Mapping[str, ItemStats]:
+        if self._built is None:
+            assert self._build is not None
+            built = self._build()
+            if list(built) != list(self._keys):
+                raise InputError("internal: a format's statistics do not have the names it declared")
+            self._built, self._build = built, None
+        return self._built
+
+    def __getitem__(self, key: str) -> ItemStats:
+        if key not in self._keys:
+            raise KeyError(key)
+        return self._get()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __repr__(self) -> str:
+        state = "built" if self._built is not None else "not built yet"
+        return f"LazyStats({list(self._keys)}, {state})"
+
+
 @dataclass(frozen=True)
 class UnitTable:
     """One system's labels for the units of one view, from the same parse as its score.
@@ -254,7 +308,7 @@ class ScoreReport:
     system: str
     text: str
     scores: dict[str, float]
-    stats: dict[str, ItemStats]
+    stats: Mapping[str, ItemStats]
     default_metric: str
     item_ids: tuple[str, ...] | None = None
     views: tuple[str, ...] = ()
@@ -334,6 +388,8 @@ class Units:
 
 def combine_units(tables: Sequence[UnitTable], names: Sequence[str], fmt: str, align: str) -> Units:
     """The units of several systems' tables of one view, united (see :class:`UnitTable`)."""
+    import numpy as np
+
     first = tables[0]
     if first.keys is None:
         for t in tables[1:]:
@@ -524,6 +580,8 @@ class Parsed:
 
     def statistics(self, metric: str | None = None) -> Any:
         """Per-item statistics of every system for ``metric`` (default: the headline metric)."""
+        import numpy as np
+
         from ..stats import Statistics
 
         reports = self.reports

@@ -56,12 +56,13 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import FormatError, InputError, ScorerWarning
 from ._base import ItemStats, Option, ScoreReport, read_text
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -209,6 +210,8 @@ def check_unique(ids: Sequence[str], path: str, where: Sequence[Any] | None = No
 
 def pad_samples(per_item: Sequence[Sequence[float]]) -> np.ndarray:
     """Per-item lists of sample values as an (items, most samples) array, NaN-padded."""
+    import numpy as np
+
     k = max((len(s) for s in per_item), default=0)
     out = np.full((len(per_item), k), np.nan)
     for i, s in enumerate(per_item):
@@ -246,6 +249,8 @@ def _num(v: float) -> str:
 
 def report(run: LogRun, fmt: str) -> ScoreReport:
     """A ScoreReport of one log: its text, sigfast's scores and per-item statistics of every metric."""
+    import numpy as np
+
     stats = {
         m: ItemStats(
             "mean",
@@ -338,6 +343,8 @@ def join(
 ) -> tuple[ScoreReport, ...]:
     """The systems' reports with their items matched by id (see the module's docstring): every report with the
     same items, in the first log's order, and the shared data in each metric's ``ItemStats.extra``."""
+    import numpy as np
+
     options = options or {}
     runs: list[LogRun] = [r.log for r in reports]
     first = runs[0]

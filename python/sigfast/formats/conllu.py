@@ -63,10 +63,8 @@ import os
 import stat
 from typing import Any
 
-import numpy as np
-
 from ..exceptions import FormatError, InputError
-from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
+from ._base import FormatSpec, ItemStats, LazyStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
 
 __all__ = ["METRICS", "SPECS", "VIEWS", "counts", "score_conllu"]
 
@@ -112,22 +110,46 @@ def _read(path: Any, role: str) -> tuple[bytes, str]:
     return data, name
 
 
-def _evaluate(gold: Any, system: Any) -> tuple[np.ndarray, list[str | None], tuple[bytes, str, bytes, str]]:
-    """Counts and sentence ids, and the bytes read (the units come from these, never from a second read)."""
+_WIDTH = 4 * len(METRICS)  # per sentence: [correct, system, gold, aligned] of each metric
+
+
+def _evaluate(gold: Any, system: Any) -> tuple[bytes, list[str | None], tuple[bytes, str, bytes, str]]:
+    """Counts (the bytes of a uint64 array, sentences × metrics × 4) and sentence ids, and the bytes read
+    (the units come from these, never from a second read)."""
     from .. import _native
 
     gbytes, gname = _read(gold, "gold")
     sbytes, sname = _read(system, "system")
     counts, ids = _native.ud_evaluate(gbytes, sbytes, gname, sname)
-    return np.asarray(counts).reshape(-1, len(METRICS), 4), ids, (gbytes, gname, sbytes, sname)
+    return counts, ids, (gbytes, gname, sbytes, sname)
+
+
+def _totals(raw: bytes) -> tuple[int, list[tuple[int, int, int, int]]]:
+    """The number of sentences, and each metric's counts summed over them (no numpy)."""
+    flat = memoryview(raw).cast("Q")
+    col = [sum(flat[j::_WIDTH]) for j in range(_WIDTH)]
+    return len(flat) // _WIDTH, [
+        (col[4 * k], col[4 * k + 1], col[4 * k + 2], col[4 * k + 3]) for k in range(len(METRICS))
+    ]
+
+
+def _item_stats(raw: bytes) -> dict[str, ItemStats]:
+    """Each metric's per-sentence statistics [correct, system, gold]."""
+    import numpy as np
+
+    counts = np.frombuffer(raw, np.uint64).reshape(-1, len(METRICS), 4)
+    return {
+        m.lower(): ItemStats("f1", _STAT_NAMES, np.ascontiguousarray(counts[:, k, :3], dtype=np.float64))
+        for k, m in enumerate(METRICS)
+    }
 
 
 def _p(c: int, d: int) -> float:
     return c / d if d else 0.0
 
 
-def _table(tot: np.ndarray, table: str) -> str:
-    rows = [(int(c), int(s), int(g), int(a)) for c, s, g, a in tot]
+def _table(tot: list[tuple[int, int, int, int]], table: str) -> str:
+    rows = tot
     if table == "short":
         f1 = {m: (2 * c / (s + g) if s + g else 0.0) for m, (c, s, g, a) in zip(METRICS, rows)}
         return "LAS F1 Score: {:.2f}\nMLAS Score: {:.2f}\nBLEX Score: {:.2f}\n".format(
@@ -162,17 +184,11 @@ def score_conllu(gold: Any, system: Any, *, table: str = "verbose", align: str =
 
     if table not in ("verbose", "counts", "short"):
         raise InputError(f"conllu: table must be 'verbose', 'counts' or 'short', got {table!r}")
-    counts, ids, read = _evaluate(gold, system)
-    n = counts.shape[0]
-    tot = counts.sum(axis=0)
-    f1 = _metrics.get("f1")
-    stats: dict[str, ItemStats] = {}
-    scores: dict[str, float] = {}
-    for k, m in enumerate(METRICS):
-        key = m.lower()
-        vals = np.ascontiguousarray(counts[:, k, :3], dtype=np.float64)
-        stats[key] = ItemStats("f1", _STAT_NAMES, vals)
-        scores[key] = float(f1.evaluate(vals.sum(0, keepdims=True), n)[0])
+    raw, ids, read = _evaluate(gold, system)
+    n, tot = _totals(raw)
+    f1 = _metrics.get("f1").score_rows([t[:3] for t in tot], n)
+    scores = {m.lower(): v for m, v in zip(METRICS, f1)}
+    stats = LazyStats(list(scores), lambda: _item_stats(raw))
     item_ids = tuple(ids) if all(i is not None for i in ids) else None  # type: ignore[arg-type]
     return ScoreReport(
         format="conllu",
@@ -190,6 +206,8 @@ def score_conllu(gold: Any, system: Any, *, table: str = "verbose", align: str =
 
 def _units(read: tuple[bytes, str, bytes, str], view: str, align: str) -> UnitTable:
     """One view's units, from the bytes the score was computed from and the same word alignment."""
+    import numpy as np
+
     from .. import _native
 
     gbytes, gname, sbytes, sname = read
@@ -215,6 +233,8 @@ def _units(read: tuple[bytes, str, bytes, str], view: str, align: str) -> UnitTa
 
 
 def _not_same_words(u: dict[str, Any], gname: str, sname: str) -> None:
+    import numpy as np
+
     aligned = np.asarray(u["aligned"])
     hint = "; to compare raw-text outputs, align on characters (align=chars, --align chars)"
     missing = np.flatnonzero(aligned < 0)
@@ -242,9 +262,9 @@ def _name(p: Any) -> str:
 
 def counts(gold: Any, system: Any) -> dict[str, tuple[int, int, int, int]]:
     """Corpus counts ``(correct, gold, system, aligned)`` per metric, as ``--counts`` prints them."""
-    c, _, _ = _evaluate(gold, system)
-    tot = c.sum(axis=0)
-    return {m: (int(t[0]), int(t[2]), int(t[1]), int(t[3])) for m, t in zip(METRICS, tot)}
+    raw, _, _ = _evaluate(gold, system)
+    _, tot = _totals(raw)
+    return {m: (t[0], t[2], t[1], t[3]) for m, t in zip(METRICS, tot)}
 
 
 def _is_conllu(head: list[str]) -> bool:

@@ -42,11 +42,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import numpy as np
-
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, UnitTable, display, read_text, shorten
+from ._base import FormatSpec, ItemStats, LazyStats, Option, ScoreReport, UnitTable, display, read_text, shorten
 
 __all__ = ["SPECS", "VIEWS", "score_pos"]
 
@@ -238,18 +236,14 @@ def score_pos(
         else:
             co = no = 0
         rows.append((c, len(ok), int(c == len(ok)), 1, co, no))
-    v = np.array(rows, np.int64)
-    stats = {
-        "accuracy": ItemStats("accuracy", ("correct", "total"), v[:, [0, 1]].copy()),
-        "sentence_accuracy": ItemStats("accuracy", ("correct", "total"), v[:, [2, 3]].copy()),
-    }
+    # per sentence: (correct, tokens) of each statistic, in these columns of ``rows``
+    columns = {"accuracy": [0, 1], "sentence_accuracy": [2, 3]}
     if vocab is not None:
-        stats["oov_accuracy"] = ItemStats("accuracy", ("correct", "total"), v[:, [4, 5]].copy())
+        columns["oov_accuracy"] = [4, 5]
     n = len(rows)
-    scores = {
-        k: float(_get_metric(st.metric).evaluate(st.values.sum(0, keepdims=True), n)[0]) for k, st in stats.items()
-    }
-    t = v.sum(0)
+    t = [sum(col) for col in zip(*rows)] if rows else [0] * 6
+    accuracy = _get_metric("accuracy")
+    scores = {k: accuracy.score_rows([[t[i] for i in c]], n)[0] for k, c in columns.items()}
     text = (
         f"tokens: {t[1]}; sentences: {n}\n"
         f"token accuracy: {100 * t[0] / t[1]:6.2f}% ({t[0]}/{t[1]})\n"
@@ -264,7 +258,7 @@ def score_pos(
         sp,
         text,
         scores,
-        stats,
+        LazyStats(list(columns), lambda: _item_stats(rows, columns)),
         "accuracy",
         tuple(f"line {s[0]}" for s in ss),
         views=VIEWS,
@@ -272,8 +266,18 @@ def score_pos(
     )
 
 
+def _item_stats(rows: list[tuple[int, ...]], columns: dict[str, list[int]]) -> dict[str, ItemStats]:
+    """Each statistic's per-sentence (correct, total), from the rows the report summed."""
+    import numpy as np
+
+    v = np.array(rows, np.int64).reshape(len(rows), 6)
+    return {k: ItemStats("accuracy", ("correct", "total"), v[:, c].copy()) for k, c in columns.items()}
+
+
 def _units(gold: list[Sentence], system: list[Sentence], view: str) -> UnitTable:
     """One unit per gold token: its gold and system tags, as the accuracy compared them."""
+    import numpy as np
+
     if view != "tags":  # pragma: no cover - ScoreReport.units checks the view
         raise InputError(f"format 'pos' has no view {view!r}")
     lengths = [len(g[1]) for g in gold]

@@ -87,15 +87,15 @@ correctly here), and malformed trees, which are errors here.
 
 from __future__ import annotations
 
+import numbers
 import os
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ..exceptions import FormatError, InputError, ScorerWarning
-from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
+from ..metrics import get as _get_metric
+from ._base import FormatSpec, ItemStats, LazyStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
 
 __all__ = ["SPECS", "VIEWS", "EvalbWarning", "score_evalb"]
 
@@ -142,7 +142,7 @@ def score_evalb(
         prm_path = display(prm)
         prm_bytes = _read(prm, "parameter (prm)")
     for name, v in (("max_error", max_error), ("cutoff_len", cutoff_len)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Integral)):
             raise InputError(f"option {name} must be an integer, got {v!r}")
     args = (
         g,
@@ -166,12 +166,70 @@ def score_evalb(
             EvalbWarning,
             stacklevel=2,
         )
-    return _report(text, np.asarray(rows), int(cutoff), gpath, spath, _unit_source(args))
+    return _report(text, rows, int(cutoff), gpath, spath, _unit_source(args))
+
+
+#: each statistic's metric and names (the arrays: :func:`_item_stats`)
+_BRACKETS = ("matched", "test_brackets", "gold_brackets")
+_METRICS = {
+    "f1": ("f1", _BRACKETS),
+    "precision": ("precision", _BRACKETS),
+    "recall": ("recall", _BRACKETS),
+    "f1_len": ("f1", _BRACKETS),
+    "tagging_accuracy": ("accuracy", ("correct_tags", "words")),
+    "complete_match": ("accuracy", ("complete", "valid")),
+    "no_crossing": ("accuracy", ("no_crossing", "valid")),
+    "two_or_less_crossing": ("accuracy", ("two_or_less_crossing", "valid")),
+    "avg_crossing": ("error_rate", ("crossing", "valid")),
+}
 
 
 def _report(
-    text: str, rows: np.ndarray, cutoff: int, gpath: str, spath: str, unit_source: Callable[[str], UnitTable]
+    text: str, rows: bytes, cutoff: int, gpath: str, spath: str, unit_source: Callable[[str], UnitTable]
 ) -> ScoreReport:
+    """The report: EVALB's text, and the corpus scores from the per-sentence rows summed (plain Python
+    values, no numpy); the per-sentence statistics are built from the same rows when asked."""
+    flat = memoryview(rows).cast("q")  # sentences × 9: id, len, status, matched, gold, test, crossing, words, tags
+    n = len(flat) // 9
+    sid, length, status, matched, gold_b, test_b, crossing, words, tags = (flat[k::9].tolist() for k in range(9))
+    valid = [int(x == 0) for x in status]
+    complete = [v * (g == t == m) for v, g, t, m in zip(valid, gold_b, test_b, matched)]
+    sums = {
+        "f1": [sum(matched), sum(test_b), sum(gold_b)],
+        "f1_len": [sum(x for x, ln in zip(col, length) if ln <= cutoff) for col in (matched, test_b, gold_b)],
+        "tagging_accuracy": [sum(tags), sum(words)],
+        "complete_match": [sum(complete), sum(valid)],
+        "no_crossing": [sum(v for v, c in zip(valid, crossing) if c == 0), sum(valid)],
+        "two_or_less_crossing": [sum(v for v, c in zip(valid, crossing) if c <= 2), sum(valid)],
+        "avg_crossing": [sum(crossing), sum(valid)],
+    }
+    sums["precision"] = sums["recall"] = sums["f1"]
+    scores = {
+        _key(name, cutoff): _get_metric(metric).score_rows([sums[name]], n)[0] for name, (metric, _) in _METRICS.items()
+    }
+    return ScoreReport(
+        format=_KIND,
+        gold=gpath,
+        system=spath,
+        text=text,
+        scores=scores,
+        stats=LazyStats(list(scores), lambda: _item_stats(rows, cutoff)),
+        default_metric="f1",
+        item_ids=tuple(f"line {i}" for i in sid),
+        views=VIEWS,
+        unit_source=unit_source,
+    )
+
+
+def _key(name: str, cutoff: int) -> str:
+    return f"f1_len{cutoff}" if name == "f1_len" else name
+
+
+def _item_stats(raw: bytes, cutoff: int) -> dict[str, ItemStats]:
+    """The per-sentence statistics of every metric, from the rows."""
+    import numpy as np
+
+    rows = np.frombuffer(raw, np.int64).reshape(-1, 9)
     status = rows[:, 2]
     valid = (status == 0).astype(np.float64)
     matched = rows[:, 3].astype(np.float64)
@@ -181,34 +239,18 @@ def _report(
     brackets = np.column_stack([matched, test_b, gold_b])
     inside = (rows[:, 1] <= cutoff).astype(np.float64)[:, None]
     complete = valid * ((gold_b == test_b) & (test_b == matched))
-    stats: dict[str, ItemStats] = {
-        "f1": ItemStats("f1", ("matched", "test_brackets", "gold_brackets"), brackets),
-        "precision": ItemStats("precision", ("matched", "test_brackets", "gold_brackets"), brackets),
-        "recall": ItemStats("recall", ("matched", "test_brackets", "gold_brackets"), brackets),
-        f"f1_len{cutoff}": ItemStats("f1", ("matched", "test_brackets", "gold_brackets"), brackets * inside),
-        "tagging_accuracy": ItemStats("accuracy", ("correct_tags", "words"), rows[:, [8, 7]].astype(np.float64)),
-        "complete_match": ItemStats("accuracy", ("complete", "valid"), np.column_stack([complete, valid])),
-        "no_crossing": ItemStats(
-            "accuracy", ("no_crossing", "valid"), np.column_stack([valid * (crossing == 0), valid])
-        ),
-        "two_or_less_crossing": ItemStats(
-            "accuracy", ("two_or_less_crossing", "valid"), np.column_stack([valid * (crossing <= 2), valid])
-        ),
-        "avg_crossing": ItemStats("error_rate", ("crossing", "valid"), np.column_stack([crossing, valid])),
+    values = {
+        "f1": brackets,
+        "precision": brackets,
+        "recall": brackets,
+        "f1_len": brackets * inside,
+        "tagging_accuracy": rows[:, [8, 7]].astype(np.float64),
+        "complete_match": np.column_stack([complete, valid]),
+        "no_crossing": np.column_stack([valid * (crossing == 0), valid]),
+        "two_or_less_crossing": np.column_stack([valid * (crossing <= 2), valid]),
+        "avg_crossing": np.column_stack([crossing, valid]),
     }
-    scores = {name: _corpus(st) for name, st in stats.items()}
-    return ScoreReport(
-        format=_KIND,
-        gold=gpath,
-        system=spath,
-        text=text,
-        scores=scores,
-        stats=stats,
-        default_metric="f1",
-        item_ids=tuple(f"line {i}" for i in rows[:, 0].tolist()),
-        views=VIEWS,
-        unit_source=unit_source,
-    )
+    return {_key(k, cutoff): ItemStats(m, names, values[k]) for k, (m, names) in _METRICS.items()}
 
 
 # --------------------------------------------------------------------------------------------
@@ -239,10 +281,14 @@ def _shown(label: str) -> str:
 
 
 def _sentence_ids(u: dict[str, Any]) -> tuple[str, ...]:
+    import numpy as np
+
     return tuple(f"line {i}" for i in np.asarray(u["rows"])[:, 0].tolist())
 
 
 def _brackets(u: dict[str, Any]) -> UnitTable:
+    import numpy as np
+
     words: list[str] = u["words"]
     off: list[int] = np.asarray(u["word_offsets"]).tolist()
     g_sent, g_start, g_end = (np.asarray(u[k]).tolist() for k in ("gold_sentence", "gold_start", "gold_end"))
@@ -304,6 +350,8 @@ def _brackets(u: dict[str, Any]) -> UnitTable:
 
 
 def _pos(u: dict[str, Any]) -> UnitTable:
+    import numpy as np
+
     words: list[str] = u["words"]
     off: list[int] = np.asarray(u["word_offsets"]).tolist()
     sent: list[int] = np.asarray(u["tag_sentence"]).tolist()
@@ -325,13 +373,6 @@ def _pos(u: dict[str, Any]) -> UnitTable:
         sentence_ids=ids,
         note="the words of EVALB's tagging accuracy (none in error and skip sentences)",
     )
-
-
-def _corpus(st: ItemStats) -> float:
-    from ..metrics import get
-
-    n = st.values.shape[0]
-    return float(get(st.metric, **st.metric_params).evaluate(st.values.sum(0, keepdims=True), n)[0])
 
 
 def _is_trees(head: list[str]) -> bool:

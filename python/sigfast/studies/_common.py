@@ -110,78 +110,15 @@ def progress_cb(progress: Any, total: int, desc: str) -> Any:
     return resolve(progress, total, float("inf") if total > 1 else 0.0, desc)
 
 
-#: Columns per engine call in the column-blocked path (0: off, the default). It was written when the
-#: engine took 29 ms at 9-16 columns and 122 ms at 75 (500 items, B = 10^4, one thread); with the
-#: engine's const-generic wide-row kernels (6.6 ms at 15 columns, 23 ms at 75) one call for all columns
-#: is faster (measured when the engine gained wide-row kernels), so the path stays off; it gives the same p-values.
-COLUMN_BLOCK = 0
-
-
-def blocked_pair_pvalues(
-    stats: Statistics, n_resamples: int, seed: int, variant: str, metric: Any, n_threads: int | None
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """All-pairs BK/Koehn p-values on shared resamples, summing ``COLUMN_BLOCK`` columns per engine call.
-
-    Identical columns are summed once (a column's sums depend only on the
-    column and the resamples).
-
-    The same resamples, sums, metric values and exceedance counts as
-    :func:`sigfast.pairwise` with ``resampling="items"`` and ``correction="none"``
-    (checked by the tests); None where this path does not apply (a Python
-    metric, the shifted variant, narrow tables).
-    """
-    from .. import _native
-    from ..executor import _NATIVE_VARIANT, PAIR_BLOCK, resolve_variant
-    from ..executor import check_threads as _threads
-    from ..metrics import resolve_metric
-
-    v = resolve_variant(variant, None)[0] if str(variant).lower() in ("bk", "berg-kirkpatrick", "koehn") else None
-    m = resolve_metric(metric, stats)
-    s, n, k = stats.n_systems, stats.n_items, stats.n_stats
-    if COLUMN_BLOCK <= 0 or v not in ("berg-kirkpatrick", "koehn") or m.native is None or s * k <= COLUMN_BLOCK:
-        return None
-    threads = _threads(n_threads)
-    table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
-    observed = m.evaluate(stats.totals(), n)
-    orient = 1.0 if m.higher_is_better else -1.0
-    # identical columns (the gold counts every system shares, systems on gold tokens) are summed once
-    uniq, inverse = np.unique(table, axis=1, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
-    w = uniq.shape[1]
-    counts = np.zeros((s, s), dtype=np.uint64)
-    params = dict(m.params)
-    for start in range(0, n_resamples, PAIR_BLOCK):
-        count = min(PAIR_BLOCK, n_resamples - start)
-        usums = np.empty((count, w))
-        for c0 in range(0, w, COLUMN_BLOCK):
-            c1 = min(c0 + COLUMN_BLOCK, w)
-            part, _ = _native.bootstrap_sums(
-                np.ascontiguousarray(uniq[:, c0:c1]), seed, start, count, "items", threads, None
-            )
-            usums[:, c0:c1] = part
-        sums = usums[:, inverse]
-        vals = np.empty((count, s))
-        for j in range(s):
-            vals[:, j] = _native.metric_scores(
-                np.ascontiguousarray(sums[:, j * k : (j + 1) * k]), m.native, params, float(n)
-            )
-        c, _ = _native.pair_counts(
-            np.ascontiguousarray(vals),
-            [float(x) for x in observed],
-            _NATIVE_VARIANT[v],
-            "two-sided",
-            orient,
-            None,
-            threads,
-        )
-        counts += np.asarray(c, dtype=np.uint64).reshape(s, s)
-    pv = (counts.astype(np.float64) + 1) / (n_resamples + 1)
-    np.fill_diagonal(pv, np.nan)
-    return np.asarray(observed), pv
-
-
 def pairwise_task(
-    stats: Statistics, idx: Any, n_resamples: int, seed: int, variant: str, metric: Any, n_threads: int | None
+    stats: Statistics,
+    idx: Any,
+    n_resamples: int,
+    seed: int,
+    variant: str,
+    metric: Any,
+    n_threads: int | None,
+    stream: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Scores (S,) and p-values (S×S, [i, j] tests j against i) of all pairs on the items at ``idx``.
 
@@ -192,9 +129,6 @@ def pairwise_task(
     from ..pairwise import pairwise
 
     sub = stats if idx is None else subset(stats, idx)
-    fast = blocked_pair_pvalues(sub, n_resamples, seed, variant, metric, n_threads)
-    if fast is not None:
-        return fast
     r = pairwise(
         sub,
         metric=metric,
@@ -203,6 +137,7 @@ def pairwise_task(
         variant=variant,
         correction="none",
         resampling="items",
+        stream=stream,
         n_threads=n_threads,
         progress=False,
     )

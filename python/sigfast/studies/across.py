@@ -10,7 +10,6 @@ range across splits is reported.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,10 +23,10 @@ from ..classical import mcnemar
 from ..exceptions import InputError
 from ..metrics import resolve_metric
 from ..multitest import adjust, replicability
-from ..results import Result, flat_row
+from ..results import Key, Result, flat_row, option
 from ..signature import hash_data
 from ..stats import Statistics
-from ._common import check_int, input_fields, plain, progress_cb, read_json, sub_seed, subset, with_signature
+from ._common import check_int, input_fields, progress_cb, read_json, sub_seed, subset, with_signature
 
 __all__ = [
     "TESTS",
@@ -183,6 +182,7 @@ def _split_pvalues(
     seed: int,
     metric: Any,
     variant: str | None = None,
+    stream: int | None = None,
 ) -> np.ndarray:
     """p-values of every pair on one split: [i, j] tests j against i (symmetric).
 
@@ -218,6 +218,7 @@ def _split_pvalues(
             alternative="two-sided" if v in ("shifted",) else None,
             correction="none",
             resampling="items",
+            stream=stream,
         )
         iu = np.triu_indices(s, 1)
         pv[iu] = r.pvalues[iu]  # [i, j], i < j: the two-sided test of j against i
@@ -229,7 +230,12 @@ def _split_pvalues(
         for i in range(s):
             for j in range(i + 1, s):
                 pv[i, j] = pv[j, i] = permutation_test(
-                    st.select(i, j), metric=metric, n_resamples=n_resamples, seed=seed, method="approximate"
+                    st.select(i, j),
+                    metric=metric,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                    method="approximate",
+                    stream=stream,
                 ).pvalue
         return pv
     from ..classical import paired_ttest, sign_test, wilcoxon
@@ -279,6 +285,8 @@ class AcrossSplitsResult(Result):
     confidence: float = 0.95
     standard_scores: np.ndarray | None = None
     standard_counts: np.ndarray | None = None
+    #: The random stream version of the resampling tests.
+    stream_version: int = 0
     standard_pvalues: np.ndarray | None = None
     standard_n_items: int | None = None
     #: A hash of the per-split statistics (:func:`sigfast.signature.hash_data`).
@@ -289,6 +297,16 @@ class AcrossSplitsResult(Result):
     #: the items are 0/1 units (:func:`_oracle_counts`), else None.
     oracle: np.ndarray | None = None
     standard_oracle: np.ndarray | None = None
+    #: Output option: the pairs shown in the text, markdown and LaTeX tables (largest mean gain first;
+    #: None: all).
+    max_rows: int | None = option(None)
+
+    _keys = (
+        *("systems", Key("splits", "split_names"), "metric", "higher_is_better", "test", "variant", "sidedness"),
+        *("alpha", "correction", "family", "seed", "n_resamples", "n_items", Key("scores", "scores_by_system")),
+        *("score_ranges", "comparisons", "confidence", "per_split", Key("standard", "standard_split")),
+        *("signature", Key("oracle", "oracle_summary")),
+    )
 
     @property
     def gain_unit(self) -> str:
@@ -431,51 +449,21 @@ class AcrossSplitsResult(Result):
                 )
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        return plain(
-            {
-                "systems": list(self.systems),
-                "splits": list(self.split_names),
-                "metric": self.metric,
-                "higher_is_better": self.higher_is_better,
-                "test": self.test,
-                "variant": self.variant,
-                "sidedness": self.sidedness,
-                "alpha": self.alpha,
-                "correction": self.correction,
-                "family": self.family,
-                "seed": self.seed,
-                "n_resamples": self.n_resamples,
-                "n_items": list(self.n_items),
-                "scores": {n: list(self.scores[s]) for s, n in enumerate(self.systems)},
-                "score_ranges": self.score_ranges(),
-                "comparisons": self.comparisons(),
-                "confidence": self.confidence,
-                "per_split": self.per_split(),
-                "standard": None
-                if self.standard_scores is None
-                else {"n_items": self.standard_n_items, "systems": self.standard()},
-                "signature": self.signature,
-                "oracle": None
-                if self.oracle is None
-                else {
-                    "scores": list(self.oracle_scores()),  # type: ignore[arg-type]
-                    "standard": None
-                    if self.standard_oracle is None
-                    else float(self.standard_oracle[0] / self.standard_oracle[1]),
-                },
-            }
-        )
+    def scores_by_system(self) -> dict[str, list[float]]:
+        """Each system's score on each split (the ``scores`` of :meth:`to_dict`)."""
+        return {n: list(self.scores[s]) for s, n in enumerate(self.systems)}
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(), **kwargs)
+    def standard_split(self) -> dict[str, Any] | None:
+        """The standard split's size and :meth:`standard` (the ``standard`` of :meth:`to_dict`), or None."""
+        return None if self.standard_scores is None else {"n_items": self.standard_n_items, "systems": self.standard()}
 
-    def to_frame(self) -> Any:
-        """One row per pair of systems (:meth:`comparisons`) as a pandas DataFrame."""
-        from .._api import frame
-
-        return frame(self.comparisons())
+    def oracle_summary(self) -> dict[str, Any] | None:
+        """The oracle ensemble's score on each split and on the standard split (the ``oracle`` of
+        :meth:`to_dict`), or None."""
+        if self.oracle is None:
+            return None
+        so = self.standard_oracle
+        return {"scores": list(self.oracle_scores()), "standard": None if so is None else float(so[0] / so[1])}  # type: ignore[arg-type]
 
     @property
     def signature(self) -> str:
@@ -496,6 +484,7 @@ class AcrossSplitsResult(Result):
             B=self.n_resamples,
             seed=self.seed,
             correction=f"{self.correction}@{self.alpha:g}/{self.family}",
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -518,11 +507,16 @@ class AcrossSplitsResult(Result):
             },
         )
 
-    def tables(self, max_rows: int | None = None) -> list[Any]:
+    def tables(self, **options: Any) -> list[Any]:
         """For every output style: score ranges per system; with a standard split, the standard split
-        against the random splits (G&B Table 2 / Figure 1); significant wins per pair (G&B Table 3);
-        and each system's score on each split with its Wilson interval (when scores are proportions)."""
+        against the random splits (G&B Table 2 / Figure 1); significant wins per pair (G&B Table 3; the
+        ``max_rows`` option cuts it); and each system's score on each split with its Wilson interval
+        (when scores are proportions)."""
         from ..report import Table, _fmt_p, _fmt_score
+
+        if options:
+            return self.with_options(**options).tables()
+        max_rows = self.max_rows
 
         scale = self.display_scale
         u = self.gain_unit
@@ -719,12 +713,8 @@ class AcrossSplitsResult(Result):
         return with_signature(out, self.signature)
 
     def table(self, markdown: bool = False, max_rows: int | None = None) -> str:
-        from ..report import render_tables
-
-        return render_tables(self.tables(max_rows), "markdown" if markdown else "text").rstrip("\n")
-
-    def __str__(self) -> str:
-        return self.table()
+        """Every table as text or markdown (``format``, without the last line break)."""
+        return self.format("markdown" if markdown else "text", max_rows=max_rows).removesuffix("\n")
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """Gorman & Bedrick (2019) Figure 1: per system, the range of its scores over the random splits
@@ -863,6 +853,7 @@ def across_splits(
     progress: Any = None,
     standard: Statistics | None = None,
     confidence: float = 0.95,
+    stream: int | None = None,
 ) -> AcrossSplitsResult:
     """Test every pair of systems on each of K splits (Gorman & Bedrick 2019).
 
@@ -891,6 +882,8 @@ def across_splits(
     (seed, 0, 1)) and, for proportions, Wilson intervals. Wilson intervals at
     ``confidence`` accompany every score that is a proportion of units
     (:func:`proportion_counts`: 0/1 items such as tokens, or accuracy counts).
+    ``stream`` picks the random stream version of the resampling tests (``None``:
+    the default).
     """
     if isinstance(per_split, Mapping):
         names = tuple(str(k) for k in per_split)
@@ -922,6 +915,9 @@ def across_splits(
         raise InputError(f"unknown test {test!r}; choose one of {', '.join(TESTS)} or pass a callable")
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
+    from ..executor import check_stream
+
+    stream = check_stream(stream)
     if not 0 < confidence < 1:
         raise InputError(f"confidence must be in (0, 1), got {confidence}")
     if standard is not None:
@@ -949,7 +945,9 @@ def across_splits(
         resolve_variant(variant or "bk", "two-sided" if (variant or "bk") == "shifted" else None)
     one_sided = test == "bootstrap" and (variant or "bk") in ("bk", "berg-kirkpatrick", "koehn")
     used_variant = variant or {"mcnemar": "mid-p", "bootstrap": "bk"}.get(str(test))
-    tasks = [(st, test, binarize, n_resamples, sub_seed(seed, k), metric, variant) for k, st in enumerate(stats_list)]
+    tasks = [
+        (st, test, binarize, n_resamples, sub_seed(seed, k), metric, variant, stream) for k, st in enumerate(stats_list)
+    ]
     pv = np.stack(run_tasks(backend, _split_pvalues, tasks, cb))
     iu = np.triu_indices(S, 1)
     adj = np.full_like(pv, np.nan)
@@ -988,7 +986,7 @@ def across_splits(
     if standard is not None:
         std_scores = np.asarray(m.evaluate(standard.totals(), standard.n_items))
         std_counts = proportion_counts(standard) if counts is not None else None
-        std_pv = _split_pvalues(standard, test, binarize, n_resamples, sub_seed(seed, 0, 1), metric, variant)
+        std_pv = _split_pvalues(standard, test, binarize, n_resamples, sub_seed(seed, 0, 1), metric, variant, stream)
     return AcrossSplitsResult(
         oracle=oracle,
         standard_oracle=None if standard is None or oracle is None else _oracle_counts(standard),
@@ -1019,4 +1017,5 @@ def across_splits(
         n_resamples=n_resamples if test in ("bootstrap", "permutation") else None,
         data=hash_data(list(stats_list), standard),
         provenance=dict(stats_list[0].provenance),
+        stream_version=stream,
     )

@@ -16,7 +16,6 @@ agree on the others (BK's in-domain vs. out-of-domain columns of Table 1).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,10 +27,10 @@ from .._backends import run_tasks
 from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
-from ..results import Result
+from ..results import Key, Result, option
 from ..signature import hash_data
 from ..stats import Statistics
-from ._common import check_int, input_fields, pairwise_task, plain, progress_cb, rng, sub_seed, with_signature
+from ._common import check_int, input_fields, pairwise_task, progress_cb, rng, sub_seed, with_signature
 
 __all__ = ["DEFAULT_BANDS", "CalibrationResult", "calibration", "domains_from_item_ids"]
 
@@ -86,6 +85,17 @@ class CalibrationResult(Result):
     data: str = ""
     #: What the statistics were read from (``Statistics.provenance``: format, options).
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    #: The random stream version of the bootstraps.
+    stream_version: int = 0
+    #: Output option: put every test's p-value and difference (``pvalues``, ``deltas``) in to_dict/JSON.
+    include_tests: bool = option(False)
+
+    _keys = (
+        *("systems", "pairs", "domains", "metric", "m", "n_test_sets", "n_resamples", "seed", "variant", "bands"),
+        *("population_delta", "summary", "per_target", "rows", "signature"),
+        Key("pvalues", when="include_tests"),
+        Key("deltas", when="include_tests"),
+    )
 
     @property
     def signature(self) -> str:
@@ -105,6 +115,7 @@ class CalibrationResult(Result):
             bands=[f"{lo:g}-{hi:g}" for lo, hi in self.bands],
             B=self.n_resamples,
             seed=self.seed,
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -193,39 +204,6 @@ class CalibrationResult(Result):
             out[tgt] = entries
         return out
 
-    def to_dict(self, include_tests: bool = False) -> dict[str, Any]:
-        d = {
-            "systems": list(self.systems),
-            "pairs": [list(p) for p in self.pairs],
-            "domains": list(self.domains),
-            "metric": self.metric,
-            "m": self.m,
-            "n_test_sets": self.n_test_sets,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "variant": self.variant,
-            "bands": [list(b) for b in self.bands],
-            "population_delta": {k: list(v) for k, v in self.population_delta.items()},
-            "summary": self.summary(),
-            "per_target": self.per_target(),
-            "rows": self.rows(),
-            "signature": self.signature,
-        }
-        if include_tests:
-            d["pvalues"] = {k: v.tolist() for k, v in self.pvalues.items()}
-            d["deltas"] = {k: v.tolist() for k, v in self.deltas.items()}
-        return plain(d)
-
-    def to_json(self, include_tests: bool = False, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(include_tests), **kwargs)
-
-    def to_frame(self) -> Any:
-        """One row per band and domain pair (:meth:`rows`) as a pandas DataFrame."""
-        from .._api import frame
-
-        return frame(self.rows())
-
     def __repr__(self) -> str:
         from .._api import short_repr
 
@@ -306,13 +284,8 @@ class CalibrationResult(Result):
         return with_signature(out, self.signature)
 
     def table(self, markdown: bool = False) -> str:
-        """Every table (:meth:`tables`), as text or markdown."""
-        from ..report import render_tables
-
-        return render_tables(self.tables(), "markdown" if markdown else "text").rstrip("\n")
-
-    def __str__(self) -> str:
-        return self.table()
+        """Every table (:meth:`tables`), as text or markdown (``format``, without the last line break)."""
+        return self.format("markdown" if markdown else "text").removesuffix("\n")
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """Two panels: confidence against gain overlaid per domain at the fixed test size m
@@ -504,6 +477,7 @@ def calibration(
     metric: Any = None,
     backend: Any = "local",
     n_threads: int | None = None,
+    stream: int | None = None,
     progress: Any = None,
 ) -> CalibrationResult:
     """A calibration study (Berg-Kirkpatrick et al. 2012, §4.2, Table 1).
@@ -518,6 +492,7 @@ def calibration(
     restricts the pairs (default: all). ``backend``: ``"local"``, ``"ray"``
     or a ``concurrent.futures.Executor`` (one task per test set; results do
     not depend on it).
+    ``stream`` picks the random stream version of the bootstraps (``None``: the default).
     """
     if isinstance(pools, Statistics):
         pools = {"population": pools}
@@ -540,6 +515,9 @@ def calibration(
     n_test_sets = check_int("n_test_sets", n_test_sets, 1)
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
+    from ..executor import check_stream
+
+    stream = check_stream(stream)
     bands = tuple((float(lo), float(hi)) for lo, hi in bands)
     for lo, hi in bands:
         if not 0 <= lo < hi <= 1:
@@ -562,7 +540,7 @@ def calibration(
     for di, st in enumerate(pools.values()):
         for t in range(n_test_sets):
             idx = rng(seed, di, t).integers(0, st.n_items, m)
-            tasks.append((st, idx, n_resamples, sub_seed(seed, di, t, 1), variant, metric, n_threads))
+            tasks.append((st, idx, n_resamples, sub_seed(seed, di, t, 1), variant, metric, n_threads, stream))
     cb = progress_cb(progress, len(tasks), "calibration test sets")
     results = run_tasks(backend, pairwise_task, tasks, cb)
     pvalues, deltas = {}, {}
@@ -587,4 +565,5 @@ def calibration(
         scale=met.display_scale,
         data=hash_data(list(pools.values())),
         provenance=dict(first.provenance),
+        stream_version=stream,
     )

@@ -61,9 +61,9 @@ def _manifest_report(args: argparse.Namespace, r: Any, key: str, check: Any, ver
             rows.append((s.get("name", ""), s.get("seed", ""), *(f"{p}={n}" for p, n in sizes.items())))
         width = max(len(x) for x in rows) if rows else 2
         head = ("name", "seed", *(f"part {i + 1}" for i in range(width - 2)))
-        return [Table(head, tuple(x + ("",) * (width - len(x)) for x in rows), title=str(r), signature=r.signature)]
+        return [Table(head, tuple(x + ("",) * (width - len(x)) for x in rows), title=r.headline, signature=r.signature)]
 
-    text = f"{r}\nmanifest: {r.manifest_path}\n" + (verified if check else "") + f"signature: {r.signature}\n"
+    text = f"{r.headline}\nmanifest: {r.manifest_path}\n" + (verified if check else "") + f"signature: {r.signature}\n"
     _cli.emit(args, text=text, tables=tables, data=data, results=[r])
     return 0
 
@@ -241,6 +241,7 @@ def run_across(args: argparse.Namespace) -> int:
                 binarize=args.binarize,
                 n_resamples=args.resamples,
                 seed=args.seed,
+                stream=args.stream,
                 backend=args.backend,
                 progress=args.progress,
                 standard=standard,
@@ -252,7 +253,7 @@ def run_across(args: argparse.Namespace) -> int:
     _cli.emit(
         args,
         text="\n\n".join(r.table(max_rows=args.top) for r in results),
-        tables=lambda: [t for r in results for t in r.tables(args.top)],
+        tables=lambda: [t for r in results for t in r.with_options(max_rows=args.top).tables()],
         data=lambda: [r.to_dict() for r in results],
         results=results,
     )
@@ -280,6 +281,7 @@ def run_test_size(args: argparse.Namespace) -> int:
             n_draws=args.samples,
             n_resamples=args.resamples,
             seed=args.seed,
+            stream=args.stream,
             variant=variant,
             alpha=args.alpha,
             band=band,
@@ -316,6 +318,7 @@ def run_calibration(args: argparse.Namespace) -> int:
                 n_test_sets=args.test_sets,
                 n_resamples=args.resamples,
                 seed=args.seed,
+                stream=args.stream,
                 variant=variant,
                 backend=args.backend,
                 n_threads=args.threads,

@@ -10,7 +10,6 @@ the test set grows.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,10 +21,10 @@ from .._backends import run_tasks
 from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
-from ..results import Result, flat_row
+from ..results import Key, Result, flat_row, option
 from ..signature import data_hash
 from ..stats import Statistics
-from ._common import check_int, input_fields, pairwise_task, plain, progress_cb, rng, sub_seed
+from ._common import check_int, input_fields, pairwise_task, progress_cb, rng, sub_seed
 
 __all__ = ["TestSizeCurve", "default_sizes", "test_size_curve"]
 
@@ -66,6 +65,17 @@ class TestSizeCurve(Result):
     data: str = ""
     #: What the statistics were read from (``Statistics.provenance``: format, options).
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    #: The random stream version of the bootstraps.
+    stream_version: int = 0
+    #: Output option: put every test's p-value and gain (``pvalues``, ``gains``) in to_dict/JSON.
+    include_tests: bool = option(True)
+
+    _keys = (
+        *("systems", "pairs", "metric", "sizes", "mode", "n_draws", "n_resamples", "seed", "variant", "alpha"),
+        *("band", "percentile", "thresholds", "gain_thresholds", Key("display_scale", "scale"), "signature"),
+        Key("pvalues", when="include_tests"),
+        Key("gains", when="include_tests"),
+    )
 
     @property
     def signature(self) -> str:
@@ -87,6 +97,7 @@ class TestSizeCurve(Result):
             alpha=self.alpha,
             band=list(self.band),
             percentile=self.percentile,
+            stream=self.stream_version or None,
             data=self.data or None,
         )
 
@@ -115,40 +126,6 @@ class TestSizeCurve(Result):
                 }
             )
         return out
-
-    def to_dict(self, include_tests: bool = True) -> dict[str, Any]:
-        d = {
-            "systems": list(self.systems),
-            "pairs": [list(p) for p in self.pairs],
-            "metric": self.metric,
-            "sizes": list(self.sizes),
-            "mode": self.mode,
-            "n_draws": self.n_draws,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-            "variant": self.variant,
-            "alpha": self.alpha,
-            "band": list(self.band),
-            "percentile": self.percentile,
-            "thresholds": self.thresholds(),
-            "gain_thresholds": [t.to_dict() for t in self.gain_thresholds()],
-            "display_scale": self.scale,
-            "signature": self.signature,
-        }
-        if include_tests:
-            d["pvalues"] = [p.tolist() for p in self.pvalues]
-            d["gains"] = [g.tolist() for g in self.gains]
-        return plain(d)
-
-    def to_json(self, include_tests: bool = True, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 2)
-        return json.dumps(self.to_dict(include_tests), **kwargs)
-
-    def to_frame(self) -> Any:
-        """One row per test-set size (:meth:`thresholds`) as a pandas DataFrame."""
-        from .._api import frame
-
-        return frame(self.thresholds())
 
     def __repr__(self) -> str:
         from .._api import short_repr
@@ -222,10 +199,8 @@ class TestSizeCurve(Result):
         return [Table(tuple(head), tuple(tuple(r) for r in rows), title=title, notes=notes, signature=self.signature)]
 
     def table(self, markdown: bool = False) -> str:
-        return self.tables()[0].render("markdown" if markdown else "text").rstrip("\n")
-
-    def __str__(self) -> str:
-        return self.table()
+        """The threshold table as text or markdown (``format``, without the last line break)."""
+        return self.format("markdown" if markdown else "text").removesuffix("\n")
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """Left: confidence (1 − p) against gain, one colour per size (BK Figs. 9, 10); right: the gain
@@ -384,6 +359,7 @@ def test_size_curve(
     metric: Any = None,
     backend: Any = "local",
     n_threads: int | None = None,
+    stream: int | None = None,
     progress: Any = None,
 ) -> TestSizeCurve:
     """Test every pair on growing test sets (Berg-Kirkpatrick et al. 2012, Figures 9 and 10).
@@ -396,6 +372,7 @@ def test_size_curve(
     (seed, z, r, 1). Gains are oriented so that positive means the observed
     winner's margin; p-values are the BK test's (one-sided, observed
     direction) unless ``variant`` says otherwise.
+    ``stream`` picks the random stream version of the bootstraps (``None``: the default).
     """
     if not isinstance(stats, Statistics):
         raise InputError("test_size_curve() takes a sigfast.Statistics")
@@ -412,6 +389,9 @@ def test_size_curve(
         raise InputError("prefix mode has one test set per size; use mode='random' for several draws")
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
+    from ..executor import check_stream
+
+    stream = check_stream(stream)
     if not 0 <= band[0] <= band[1] <= 1:
         raise InputError(f"band must satisfy 0 <= low <= high <= 1, got {band}")
     if not 0 <= percentile <= 100:
@@ -431,7 +411,7 @@ def test_size_curve(
                 idx = np.arange(size)
             else:
                 idx = np.sort(rng(seed, z, r).choice(n, size, replace=False))
-            tasks.append((stats, idx, n_resamples, sub_seed(seed, z, r, 1), variant, metric, n_threads))
+            tasks.append((stats, idx, n_resamples, sub_seed(seed, z, r, 1), variant, metric, n_threads, stream))
     cb = progress_cb(progress, len(tasks), "test sizes")
     results = run_tasks(backend, pairwise_task, tasks, cb)
     pv, gains = [], []
@@ -458,6 +438,7 @@ def test_size_curve(
         scale=met.display_scale,
         data=data_hash(stats),
         provenance=dict(stats.provenance),
+        stream_version=stream,
     )
 
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..formats._base import SPLIT_UNITS, read_file_bytes
-from ..results import Result
+from ..results import Key, Result
 from ._common import read_json
 
 __all__ = [
@@ -248,6 +248,8 @@ class SplitResult(Result):
     manifest: dict[str, Any]
     manifest_path: str | None = None
 
+    _keys = (Key("*", "manifest"), "signature")
+
     @property
     def signature(self) -> str:
         return _manifest_signature(
@@ -274,20 +276,18 @@ class SplitResult(Result):
     def indices(self, k: int, part: str = "test") -> np.ndarray:
         return np.asarray(self.splits[k]["indices"][part], dtype=np.int64)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**self.manifest, "signature": self.signature}
-
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 1)
-        return json.dumps(self.to_dict(), **kwargs)
-
-    def __str__(self) -> str:
+    @property
+    def headline(self) -> str:
+        """One line: the splits, the corpus and the seed."""
         m = self.manifest
         sizes = m["splits"][0]["sizes"] if m["splits"] else {}
         return (
             f"{m['n_splits']} random {'/'.join(m['parts'])} splits of {m['n_units']} {m['unit']}s "
             f"(seed {m['seed']}, sizes {sizes}) from {', '.join(c['path'] for c in m['corpus'])}"
         )
+
+    def _text(self) -> str:
+        return f"{self.headline}\n  {self.signature}\n"
 
 
 def random_splits(
@@ -454,8 +454,12 @@ def _manifest_signature(test: str, m: dict[str, Any], **fields: Any) -> str:
 
 @dataclass(frozen=True)
 class ResampleResult(Result):
+    """Training sets drawn with replacement: ``samples[k]["indices"]`` are corpus unit indices."""
+
     manifest: dict[str, Any]
     manifest_path: str | None = None
+
+    _keys = (Key("*", "manifest"), "signature")
 
     @property
     def signature(self) -> str:
@@ -474,19 +478,17 @@ class ResampleResult(Result):
     def samples(self) -> list[dict[str, Any]]:
         return self.manifest["samples"]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**self.manifest, "signature": self.signature}
-
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("indent", 1)
-        return json.dumps(self.to_dict(), **kwargs)
-
-    def __str__(self) -> str:
+    @property
+    def headline(self) -> str:
+        """One line: the training sets, the corpus size and the seed."""
         m = self.manifest
         return (
             f"{len(m['samples'])} training sets drawn with replacement from {m['n_units']} {m['unit']}s "
             f"(sizes {m['sizes']}, {m['n_samples']} per size, seed {m['seed']})"
         )
+
+    def _text(self) -> str:
+        return f"{self.headline}\n  {self.signature}\n"
 
 
 def resample_train(
