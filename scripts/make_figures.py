@@ -58,7 +58,7 @@ if want("pairwise"):
     longn = system_names(hyps[:8], shorten=False)
     stl = sigfast.read(f"{WMT}/newstest2021.de-en.ref.A.en", dict(zip(longn, hyps[:8])), format="mt", metric="bleu")
     plt.close(sigfast.pairwise(stl, n_resamples=5000).plot_heatmap(f"{OUT}/heatmap_long_names.png"))
-    print(pw.report())
+    print(pw.format("text"))
     print(pw8.tables()[2].render("text"))
     print("pairwise", time.time() - t0)
 if want("curve"):

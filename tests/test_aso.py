@@ -402,8 +402,8 @@ def test_result_object():
     assert dc["eps_min"][0][0] == 1.0 and dc["violation_ratio"][0][0] is None
     assert "ε_min (row over column)" in str(c)
     assert c.to_csv().count("\n") == 4
-    assert c.to_latex().startswith("\\begin{table}") and "\\succ" in c.to_latex()
-    assert "| system" in c.to_markdown() and "|-" in c.to_markdown()
+    assert c.format("latex").startswith("\\begin{table}") and "\\succ" in c.format("latex")
+    assert "| system" in c.format("markdown") and "|-" in c.format("markdown")
 
 
 # --------------------------------------------------------------------------

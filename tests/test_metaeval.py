@@ -537,8 +537,8 @@ def test_result_views_and_determinism() -> None:
     d = r1.to_dict()
     assert d["ranking"][0]["metric"] == "a" and "signature" in d
     assert r1.to_csv().startswith("metric,rank,correlation,low,high")
-    assert r1.to_markdown().startswith("| rank")
-    assert "\\begin{tabular}" in r1.to_latex()
+    assert r1.format("markdown").startswith("| rank")
+    assert "\\begin{tabular}" in r1.format("latex")
     assert "PERM-BOTH" in str(r1)
 
 

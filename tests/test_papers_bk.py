@@ -99,14 +99,14 @@ def test_threshold_by_hand_in_report_and_tables() -> None:
     assert th.threshold == pytest.approx(expected, abs=1e-12)
     assert th.n_comparisons == len(gains)
     line = f"gain threshold (all pairs): {100 * expected:.2f} points, the 80th percentile of |delta| over {len(gains)}"
-    assert line in pw.report(band=band, percentile=q)
+    assert line in pw.format("text", band=band, percentile=q)
     ttab = pw.tables(band=band, percentile=q)[2]
     assert ttab.rows[0][:3] == ("all pairs", f"{100 * expected:.2f}", len(gains))
     assert any(line in n for n in ttab.notes)
     for style in ("text", "csv", "markdown", "latex"):
         assert f"{100 * expected:.2f}" in ttab.render(style)
     # the default band and percentile: 95th percentile, few comparisons -> a warning in the report
-    assert "gain threshold (all pairs)" in pw.report()
+    assert "gain threshold (all pairs)" in pw.format("text")
 
 
 def test_pair_classes_unlabeled_by_default() -> None:
@@ -478,7 +478,7 @@ def test_gain_threshold_units_for_bleu_fractions_and_plain_metrics() -> None:
     t = pw.threshold_table(band=(0, 1), percentile=50)
     assert t.header[1] == "gain threshold (points)"
     assert t.notes[0].startswith("gain threshold (all pairs): ") and " points, the 50th" in t.notes[0]
-    assert " points, the 50th" in pw.report(band=(0, 1), percentile=50)
+    assert " points, the 50th" in pw.format("text", band=(0, 1), percentile=50)
 
 
 def test_heatmap_colour_scale_spans_the_p_values_shown(tmp_path) -> None:

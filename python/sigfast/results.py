@@ -97,7 +97,9 @@ def deprecated_alias(style: str, name: str) -> Any:
         import warnings
 
         warnings.warn(
-            f"{type(self).__name__}.{name}() is deprecated; use .format({style!r})", DeprecationWarning, stacklevel=2
+            f"sigfast: {type(self).__name__}.{name}() is deprecated; use .format({style!r})",
+            DeprecationWarning,
+            stacklevel=2,
         )
         return self.format(style, **options)
 
