@@ -39,7 +39,7 @@ use std::sync::atomic::Ordering;
 use rayon::prelude::*;
 
 use crate::engine::{Progress, BLOCK};
-use crate::rng::{Bounded, Stream, Version};
+use crate::rng::{Bounded, Version};
 use crate::{Error, Result};
 
 /// Scheme tag of ASO's bootstrap streams: "aso_".
@@ -364,7 +364,7 @@ impl AsoData {
             let n = sorted.len();
             let counts = &mut sc.counts[..n];
             counts.fill(0);
-            let mut stream = Stream::new(v, seed, TAG_ASO, b, s as u64);
+            let mut stream = crate::simd::stream_new(v, seed, TAG_ASO, b, s as u64);
             self.bounded[s].for_each(&mut stream, n, |i| counts[i] += 1);
             // the resample, sorted: sorted scores repeated by their counts
             let res = &mut sc.resample[..n];

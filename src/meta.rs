@@ -31,7 +31,7 @@ use std::sync::atomic::Ordering;
 use crate::engine::{par_blocks, Job};
 use crate::inference::Alternative;
 use crate::itemstat::{tie_calibrated, Group, ItemStatistic, Scratch};
-use crate::rng::{swap_bits, Bounded, Stream, Version, TAG_META_BOOT, TAG_META_PERM};
+use crate::rng::{swap_bits, Bounded, Version, TAG_META_BOOT, TAG_META_PERM};
 use crate::simd::{dot, dotg, GROUP};
 use crate::{Error, Result};
 
@@ -584,13 +584,13 @@ fn mean_defined(v: &[(f64, f64)], w: impl Fn(usize) -> f64) -> f64 {
 }
 
 fn draw_rows(v: Version, seed: u64, b: u64, s: usize, rows: &mut Vec<usize>) {
-    let mut st = Stream::new(v, seed, TAG_META_BOOT, b, 0);
+    let mut st = crate::simd::stream_new(v, seed, TAG_META_BOOT, b, 0);
     rows.clear();
     Bounded::new(s as u64).for_each(&mut st, s, |i| rows.push(i));
 }
 
 fn draw_items(v: Version, seed: u64, b: u64, n: usize, w: &mut Vec<u32>) {
-    let mut st = Stream::new(v, seed, TAG_META_BOOT, b, 1);
+    let mut st = crate::simd::stream_new(v, seed, TAG_META_BOOT, b, 1);
     w.clear();
     w.resize(n, 0);
     Bounded::new(n as u64).for_each(&mut st, n, |j| w[j] += 1);
@@ -1152,7 +1152,7 @@ pub fn permutation(
                     let mut msk = vec![0u64; len * n];
                     for r in 0..len {
                         let b = first + r as u64;
-                        let mut st = Stream::new(v, seed, TAG_META_PERM, b, 0);
+                        let mut st = crate::simd::stream_new(v, seed, TAG_META_PERM, b, 0);
                         swap_bits(&mut mask, || st.next_u64());
                         for j in 0..n {
                             let mut bits = 0u64;
@@ -1182,7 +1182,7 @@ pub fn permutation(
                 }
                 for (r, out) in chunk.chunks_mut(np).enumerate() {
                     let b = first + r as u64;
-                    let mut st = Stream::new(v, seed, TAG_META_PERM, b, 0);
+                    let mut st = crate::simd::stream_new(v, seed, TAG_META_PERM, b, 0);
                     swap_bits(&mut mask, || st.next_u64());
                     if sys_path {
                         // sums of each metric over its swapped cells, per system
@@ -1737,7 +1737,8 @@ mod tests {
             let g = (obs * 100.0 * f64::EPSILON).abs();
             let mut count = 0;
             for b in 0..400u64 {
-                let mut stream = Stream::new(Version::default(), 5, TAG_META_PERM, b, 0);
+                let mut stream =
+                    crate::rng::Stream::new(Version::default(), 5, TAG_META_PERM, b, 0);
                 let bits = if scheme == Scheme::Systems { s } else { s * n };
                 let mut word = 0;
                 let mask: Vec<bool> = (0..bits)
@@ -1866,7 +1867,8 @@ mod tests {
             let g = (obs * 100.0 * f64::EPSILON).abs();
             let mut count = 0;
             for b in 0..300u64 {
-                let mut stream = Stream::new(Version::default(), 6, TAG_META_PERM, b, 0);
+                let mut stream =
+                    crate::rng::Stream::new(Version::default(), 6, TAG_META_PERM, b, 0);
                 let mut mask = vec![false; s + n];
                 swap_bits(&mut mask, || stream.next_u64());
                 let (mut pa, mut pb) = (za.clone(), zb.clone());

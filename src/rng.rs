@@ -73,10 +73,10 @@ pub const TAG_META_BOOT: u64 = 0x6d62_6f6f; // "mboo"
 /// Meta-evaluation permutation swap bits (`crate::meta`).
 pub const TAG_META_PERM: u64 = 0x6d70_6572; // "mper"
 
-const M0: u64 = 0xD2E7_470E_E14C_6C93;
-const M1: u64 = 0xCA5A_8263_9512_1157;
-const W0: u64 = 0x9E37_79B9_7F4A_7C15;
-const W1: u64 = 0xBB67_AE85_84CA_A73B;
+pub(crate) const M0: u64 = 0xD2E7_470E_E14C_6C93;
+pub(crate) const M1: u64 = 0xCA5A_8263_9512_1157;
+pub(crate) const W0: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const W1: u64 = 0xBB67_AE85_84CA_A73B;
 
 #[inline(always)]
 fn mulhilo(a: u64, b: u64) -> (u64, u64) {
@@ -164,7 +164,25 @@ impl Lanes {
     pub fn new(seed: u64, tag: u64, resample: u64, sub: u64) -> Self {
         // four independent Philox blocks: out-of-order execution overlaps their multiply chains
         let blocks: [[u64; 4]; LANES] =
-            std::array::from_fn(|l| seeded([resample, sub, l as u64, 2], [seed, tag]));
+            Self::counters(resample, sub).map(|c| seeded(c, [seed, tag]));
+        Self::from_blocks(blocks)
+    }
+
+    /// The Philox counters of the lanes' seeds (lane l: block l), under the key `[seed, tag]`.
+    #[inline(always)]
+    pub(crate) fn counters(resample: u64, sub: u64) -> [[u64; 4]; LANES] {
+        std::array::from_fn(|l| [resample, sub, l as u64, 2])
+    }
+
+    /// The lanes seeded from their Philox blocks (each an all-zero block made
+    /// (1, 0, 0, 0), as [`seeded`] does).
+    #[inline(always)]
+    pub(crate) fn from_blocks(mut blocks: [[u64; 4]; LANES]) -> Self {
+        for b in &mut blocks {
+            if *b == [0; 4] {
+                b[0] = 1;
+            }
+        }
         let s: [[u64; LANES]; 4] = std::array::from_fn(|k| std::array::from_fn(|l| blocks[l][k]));
         Lanes {
             s,
@@ -354,6 +372,12 @@ impl Stream {
 /// Generators that give 64-bit words (the swap bits of permutations read them).
 pub trait Words {
     fn next_u64(&mut self) -> u64;
+
+    /// The next four words (what four calls of `next_u64` give).
+    #[inline(always)]
+    fn next4(&mut self) -> [u64; 4] {
+        std::array::from_fn(|_| self.next_u64())
+    }
 }
 
 impl Words for Xoshiro {
@@ -367,6 +391,17 @@ impl Words for Lanes {
     #[inline(always)]
     fn next_u64(&mut self) -> u64 {
         Lanes::next_u64(self)
+    }
+
+    /// At a step, one step: lane l's output is the l-th 64-bit word (its low
+    /// half first), as `next_u64` reads the step's words.
+    #[inline(always)]
+    fn next4(&mut self) -> [u64; 4] {
+        if self.at_step() {
+            self.step()
+        } else {
+            std::array::from_fn(|_| Lanes::next_u64(self))
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-use crate::rng::{Bounded, Lanes, Words, Xoshiro, TAG_BOOTSTRAP};
+use crate::rng::{Bounded, Lanes, Stream, Version, Words, Xoshiro, TAG_BOOTSTRAP};
 
 // ------------------------------------------------------------------------ detection
 
@@ -64,6 +64,13 @@ pub fn avx2() -> bool {
 #[must_use]
 pub fn avx2_bmi2() -> bool {
     avx2() && cpu().bmi2
+}
+
+/// Whether the BMI2 builds run.
+#[inline]
+#[must_use]
+pub fn bmi2() -> bool {
+    !OFF.load(Ordering::Relaxed) && cpu().bmi2
 }
 
 /// Whether the POPCNT builds run.
@@ -509,6 +516,84 @@ unsafe fn steps_v2_avx2<F: FnMut(usize)>(
     _mm256_storeu_si256(st[3].as_mut_ptr().cast(), s3);
 }
 
+/// [`Lanes::new`]: with BMI2 the four Philox blocks' rounds are interleaved
+/// on `mulx`, so that their multiplies overlap (the same blocks, the same
+/// lanes; plain `u128` products side by side get turned into slow emulated
+/// SIMD products instead).
+#[inline]
+pub(crate) fn lanes_new(seed: u64, tag: u64, resample: u64, sub: u64) -> Lanes {
+    #[cfg(target_arch = "x86_64")]
+    if bmi2() {
+        // SAFETY: the CPU supports BMI2 (checked above).
+        return Lanes::from_blocks(unsafe {
+            philox_x4_bmi2(Lanes::counters(resample, sub), [seed, tag])
+        });
+    }
+    Lanes::new(seed, tag, resample, sub)
+}
+
+/// [`Stream::new`], its version-2 lanes seeded by [`lanes_new`] (the same stream).
+#[inline]
+pub(crate) fn stream_new(version: Version, seed: u64, tag: u64, resample: u64, sub: u64) -> Stream {
+    match version {
+        Version::V1 => Stream::V1(Xoshiro::new(seed, tag, resample, sub)),
+        Version::V2 => Stream::V2(lanes_new(seed, tag, resample, sub)),
+    }
+}
+
+/// [`crate::rng::philox4x64_10`] of four counters under one key, rounds interleaved.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn philox_x4_bmi2(ctrs: [[u64; 4]; 4], key: [u64; 2]) -> [[u64; 4]; 4] {
+    use crate::rng::{M0, M1, W0, W1};
+    use std::arch::x86_64::_mulx_u64;
+    let mut c = ctrs;
+    let mut k = key;
+    for round in 0..10 {
+        if round > 0 {
+            k[0] = k[0].wrapping_add(W0);
+            k[1] = k[1].wrapping_add(W1);
+        }
+        for b in &mut c {
+            let (mut hi0, mut hi1) = (0u64, 0u64);
+            let lo0 = _mulx_u64(M0, b[0], &mut hi0);
+            let lo1 = _mulx_u64(M1, b[2], &mut hi1);
+            *b = [hi1 ^ b[1] ^ k[0], lo1, hi0 ^ b[3] ^ k[1], lo0];
+        }
+    }
+    c
+}
+
+/// One step of a version-2 stream's lanes in AVX2: the lanes' outputs, as
+/// [`Lanes::step`] gives them (the same words).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) unsafe fn lanes_step_avx2(st: &mut [[u64; 4]; 4]) -> [u64; 4] {
+    use std::arch::x86_64::*;
+    let s0 = _mm256_loadu_si256(st[0].as_ptr().cast());
+    let s1 = _mm256_loadu_si256(st[1].as_ptr().cast());
+    let mut s2 = _mm256_loadu_si256(st[2].as_ptr().cast());
+    let mut s3 = _mm256_loadu_si256(st[3].as_ptr().cast());
+    let sum = _mm256_add_epi64(s0, s3);
+    let rot = _mm256_or_si256(_mm256_slli_epi64::<23>(sum), _mm256_srli_epi64::<41>(sum));
+    let out = _mm256_add_epi64(rot, s0);
+    let t = _mm256_slli_epi64::<17>(s1);
+    s2 = _mm256_xor_si256(s2, s0);
+    s3 = _mm256_xor_si256(s3, s1);
+    let s1 = _mm256_xor_si256(s1, s2);
+    let s0 = _mm256_xor_si256(s0, s3);
+    s2 = _mm256_xor_si256(s2, t);
+    s3 = _mm256_or_si256(_mm256_slli_epi64::<45>(s3), _mm256_srli_epi64::<19>(s3));
+    _mm256_storeu_si256(st[0].as_mut_ptr().cast(), s0);
+    _mm256_storeu_si256(st[1].as_mut_ptr().cast(), s1);
+    _mm256_storeu_si256(st[2].as_mut_ptr().cast(), s2);
+    _mm256_storeu_si256(st[3].as_mut_ptr().cast(), s3);
+    let mut o = [0u64; 4];
+    _mm256_storeu_si256(o.as_mut_ptr().cast(), out);
+    o
+}
+
 /// [`Lanes::bounded`] with its whole steps in AVX2 ([`steps_v2_avx2`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
@@ -932,17 +1017,76 @@ pub(crate) const SWAP_GROUP: usize = 4;
 /// `float_masked` adds `d · 0.0` (±0.0): a lane never holds −0.0 (it starts
 /// at +0.0, and only −0.0 + −0.0 gives −0.0), so both leave it unchanged and
 /// the sums have the same bytes.
+/// The swap words of a group's resamples, word-major (`words × SWAP_GROUP`:
+/// word `wi` of resample `r` at `wi * SWAP_GROUP + r`), each resample's in
+/// its stream's order, drawn four at a time.
+/// `make(r)` gives resample `r`'s stream (made one at a time, in place).
+pub(crate) fn group_words<G: Words>(mut make: impl FnMut(usize) -> G, words: usize) -> Vec<u64> {
+    let mut all = vec![0u64; words * SWAP_GROUP];
+    for r in 0..SWAP_GROUP {
+        let mut g = make(r);
+        let mut wi = 0;
+        while wi + 4 <= words {
+            for (j, w) in g.next4().into_iter().enumerate() {
+                all[(wi + j) * SWAP_GROUP + r] = w;
+            }
+            wi += 4;
+        }
+        for w in wi..words {
+            all[w * SWAP_GROUP + r] = g.next_u64();
+        }
+    }
+    all
+}
+
+/// [`group_words`] for version-2 streams: whole steps in AVX2 where the CPU
+/// has it ([`lanes_step_avx2`]; the same words).
+pub(crate) fn group_words_v2(make: impl FnMut(usize) -> Lanes, words: usize) -> Vec<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU supports AVX2 (checked above).
+        return unsafe { group_words_v2_avx2(make, words) };
+    }
+    group_words(make, words)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn group_words_v2_avx2(mut make: impl FnMut(usize) -> Lanes, words: usize) -> Vec<u64> {
+    let mut all = vec![0u64; words * SWAP_GROUP];
+    for r in 0..SWAP_GROUP {
+        let mut g = make(r);
+        let mut wi = 0;
+        while wi + 4 <= words {
+            let four = if g.at_step() {
+                lanes_step_avx2(g.state_mut())
+            } else {
+                g.next4()
+            };
+            for (j, w) in four.into_iter().enumerate() {
+                all[(wi + j) * SWAP_GROUP + r] = w;
+            }
+            wi += 4;
+        }
+        for w in wi..words {
+            all[w * SWAP_GROUP + r] = g.next_u64();
+        }
+    }
+    all
+}
+
 #[inline(always)]
-fn float_group_body<G: Words>(
+fn float_group_body(
     cols: &[f64],
     words: usize,
     k: usize,
-    streams: &mut [G; SWAP_GROUP],
+    all: &[u64],
     lanes: &mut [[[f64; 4]; SWAP_GROUP]],
 ) {
     let npad = words * 64;
+    assert!(all.len() >= words * SWAP_GROUP);
     for wi in 0..words {
-        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| streams[r].next_u64());
+        let ws = &all[wi * SWAP_GROUP..(wi + 1) * SWAP_GROUP];
         for (c, lane) in lanes.iter_mut().enumerate().take(k) {
             let col = &cols[c * npad + wi * 64..c * npad + wi * 64 + 64];
             for q in 0..16 {
@@ -980,11 +1124,11 @@ const LANE_MASKS: [[u64; 4]; 16] = {
 /// same terms in the same order, so the same bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn float_group_avx2<G: Words>(
+unsafe fn float_group_avx2(
     cols: &[f64],
     words: usize,
     k: usize,
-    streams: &mut [G; SWAP_GROUP],
+    all: &[u64],
     lanes: &mut [[[f64; 4]; SWAP_GROUP]],
 ) {
     use std::arch::x86_64::{
@@ -998,11 +1142,18 @@ unsafe fn float_group_avx2<G: Words>(
         .take(k)
         .map(|l| std::array::from_fn(|r| _mm256_loadu_pd(l[r].as_ptr())))
         .collect();
+    assert!(all.len() >= words * SWAP_GROUP);
     for wi in 0..words {
-        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| streams[r].next_u64());
-        for (c, a) in acc.iter_mut().enumerate() {
+        // each word read on its own (a volatile read): as one vector, its nibbles would be
+        // cut out with slow lane extracts instead of scalar shifts
+        let wp = all.as_ptr().add(wi * SWAP_GROUP);
+        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| std::ptr::read_volatile(wp.add(r)));
+        for (c, acc_c) in acc.iter_mut().enumerate() {
             // SAFETY: c * npad + wi * 64 + 64 <= k * npad <= cols.len()
             let col = cols.as_ptr().add(c * npad + wi * 64);
+            // a local copy: the raw-pointer loads below could alias the vector's memory, so
+            // without it every add would go back to memory (same adds, same order)
+            let mut a = *acc_c;
             for q in 0..16 {
                 let x = _mm256_loadu_pd(col.add(4 * q));
                 for r in 0..SWAP_GROUP {
@@ -1010,6 +1161,7 @@ unsafe fn float_group_avx2<G: Words>(
                     a[r] = _mm256_add_pd(a[r], _mm256_and_pd(x, m));
                 }
             }
+            *acc_c = a;
         }
     }
     for (l, a) in lanes.iter_mut().zip(&acc) {
@@ -1019,21 +1171,21 @@ unsafe fn float_group_avx2<G: Words>(
     }
 }
 
-pub(crate) fn float_group<G: Words>(
+pub(crate) fn float_group(
     cols: &[f64],
     words: usize,
     k: usize,
-    streams: &mut [G; SWAP_GROUP],
+    all: &[u64],
     lanes: &mut [[[f64; 4]; SWAP_GROUP]],
 ) {
     #[cfg(target_arch = "x86_64")]
     {
         if avx2() {
             // SAFETY: the CPU supports AVX2 (checked at run time).
-            return unsafe { float_group_avx2(cols, words, k, streams, lanes) };
+            return unsafe { float_group_avx2(cols, words, k, all, lanes) };
         }
     }
-    float_group_body(cols, words, k, streams, lanes);
+    float_group_body(cols, words, k, all, lanes);
 }
 
 // ------------------------------------------------------------------------ dot products
@@ -1199,6 +1351,62 @@ unsafe fn popcnt_build<K: Kernel>(k: K) -> K::Out {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lanes_new_is_the_scalar_seeding() {
+        let mut x = Xoshiro::new(5, 6, 7, 8);
+        for i in 0..300u64 {
+            let (seed, tag, resample, sub) = if i < 4 {
+                ([0, u64::MAX, 1, 0][i as usize], i, i, 0)
+            } else {
+                (x.next_u64(), x.next_u64(), x.next_u64(), x.next_u64())
+            };
+            for on in [true, false] {
+                set_enabled(on);
+                let mut a = lanes_new(seed, tag, resample, sub);
+                set_enabled(true);
+                let mut b = Lanes::new(seed, tag, resample, sub);
+                for _ in 0..12 {
+                    assert_eq!(a.next_u64(), b.next_u64());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn group_words_are_each_streams_words_in_order() {
+        // word-major: word wi of resample r at wi * SWAP_GROUP + r, as next_u64 gives them,
+        // for both versions, every word count around the four-word steps, with and without AVX2
+        for words in [0usize, 1, 3, 4, 5, 8, 31, 32, 33] {
+            for seed in [0u64, 7, u64::MAX] {
+                let want = |mut next: Box<dyn FnMut(usize) -> Vec<u64>>| {
+                    let rows: Vec<Vec<u64>> = (0..SWAP_GROUP).map(&mut next).collect();
+                    (0..words * SWAP_GROUP)
+                        .map(|i| rows[i % SWAP_GROUP][i / SWAP_GROUP])
+                        .collect::<Vec<u64>>()
+                };
+                let v1 = want(Box::new(|r| {
+                    let mut x = Xoshiro::new(seed, 3, r as u64, 1);
+                    (0..words).map(|_| x.next_u64()).collect()
+                }));
+                let v2 = want(Box::new(|r| {
+                    let mut l = Lanes::new(seed, 3, r as u64, 1);
+                    (0..words).map(|_| l.next_u64()).collect()
+                }));
+                assert_eq!(
+                    group_words(|r| Xoshiro::new(seed, 3, r as u64, 1), words),
+                    v1
+                );
+                assert_eq!(group_words(|r| Lanes::new(seed, 3, r as u64, 1), words), v2);
+                for on in [true, false] {
+                    set_enabled(on);
+                    let got = group_words_v2(|r| Lanes::new(seed, 3, r as u64, 1), words);
+                    set_enabled(true);
+                    assert_eq!(got, v2);
+                }
+            }
+        }
+    }
 
     #[test]
     fn v2_avx2_steps_take_the_words_of_the_scalar_path() {

@@ -18,7 +18,7 @@
 
 use crate::binomial::multinomial;
 use crate::metric::Metric;
-use crate::rng::{Bounded, Lanes, Stream, Version, Xoshiro, TAG_BOOTSTRAP};
+use crate::rng::{Bounded, Version, Xoshiro, TAG_BOOTSTRAP};
 use crate::simd::{
     add4f, add8, avx2_bmi2, count_v2, float_seq_1, floor_one, sums4_f64, sums4_i32, sums_i32_v2,
     wide_f64, wide_i32, Cell,
@@ -177,7 +177,8 @@ impl Bootstrap {
                 let mut counts = vec![0u64; weights.len()];
                 for r in 0..rows {
                     let b = first + r as u64;
-                    let mut stream = Stream::new(self.version, key.0, TAG_BOOTSTRAP, b, key.1);
+                    let mut stream =
+                        crate::simd::stream_new(self.version, key.0, TAG_BOOTSTRAP, b, key.1);
                     multinomial(&mut stream, self.n as u64, weights, &mut counts);
                     let o = &mut out[r * w..(r + 1) * w];
                     o.fill(0.0);
@@ -220,7 +221,7 @@ impl Bootstrap {
                 });
             }
             Version::V2 => {
-                let mut l = Lanes::new(key.0, TAG_BOOTSTRAP, b, key.1);
+                let mut l = crate::simd::lanes_new(key.0, TAG_BOOTSTRAP, b, key.1);
                 count_v2(&bnd, &mut l, self.n, scratch);
             }
         }
@@ -320,7 +321,7 @@ impl Bootstrap {
                 unreachable!("version 2 draws only integer rows")
             };
             debug_assert_eq!(*chunks, 1);
-            let mut lanes = Lanes::new(seed, TAG_BOOTSTRAP, b, sub);
+            let mut lanes = crate::simd::lanes_new(seed, TAG_BOOTSTRAP, b, sub);
             let acc = sums_i32_v2(rows, &bnd, &mut lanes, self.n);
             for (o, a) in out.iter_mut().zip(acc) {
                 *o = f64::from(a);
@@ -461,7 +462,7 @@ pub fn draw_count_floor(
             counts.fill(0);
             let b = start + r as u64;
             if version == Version::V2 {
-                let mut l = Lanes::new(seed, TAG_BOOTSTRAP, b, 0);
+                let mut l = crate::simd::lanes_new(seed, TAG_BOOTSTRAP, b, 0);
                 count_v2(&bnd, &mut l, n, &mut counts);
                 *o = f64::from(counts[0]);
                 continue;

@@ -37,7 +37,7 @@
 
 use crate::itemstat::{ItemStatistic, Scratch};
 use crate::metric::Metric;
-use crate::rng::{Bounded, Lanes, Stream, Version, Xoshiro, TAG_BOOTSTRAP};
+use crate::rng::{Bounded, Version, Xoshiro, TAG_BOOTSTRAP};
 use crate::simd::count_v2;
 use crate::{Error, Result};
 
@@ -164,7 +164,7 @@ impl Clusters {
                 bnd.for_each_v1(&mut x, self.g, |c| counts[c] += 1);
             }
             Version::V2 => {
-                let mut l = Lanes::new(seed, TAG_BOOTSTRAP, b, sub);
+                let mut l = crate::simd::lanes_new(seed, TAG_BOOTSTRAP, b, sub);
                 count_v2(&bnd, &mut l, self.g, counts);
             }
         }
@@ -173,7 +173,7 @@ impl Clusters {
     /// The clusters drawn in resample `b` of version `v`, in draw order.
     pub fn draws(&self, v: Version, seed: u64, sub: u64, b: u64, out: &mut Vec<usize>) {
         out.clear();
-        let mut stream = Stream::new(v, seed, TAG_BOOTSTRAP, b, sub);
+        let mut stream = crate::simd::stream_new(v, seed, TAG_BOOTSTRAP, b, sub);
         Bounded::new(self.g as u64).for_each(&mut stream, self.g, |c| out.push(c));
     }
 

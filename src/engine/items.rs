@@ -13,7 +13,7 @@
 use rayon::prelude::*;
 
 use crate::itemstat::{ItemStatistic, Scratch};
-use crate::rng::{swap_bits, Bounded, Stream, Version, TAG_BOOTSTRAP, TAG_PERMUTE};
+use crate::rng::{swap_bits, Bounded, Version, TAG_BOOTSTRAP, TAG_PERMUTE};
 use crate::{Error, Result};
 
 use super::{par_blocks, Job, Table, MAX_EXACT_ITEMS};
@@ -58,7 +58,7 @@ pub fn item_bootstrap_values(
         let mut gy = vec![0.0; n];
         for (r, row) in chunk.chunks_mut(systems).enumerate() {
             let b = first + r as u64;
-            let mut stream = Stream::new(v, seed, TAG_BOOTSTRAP, b, sub);
+            let mut stream = crate::simd::stream_new(v, seed, TAG_BOOTSTRAP, b, sub);
             draws.clear();
             bnd.for_each(&mut stream, n, |i| draws.push(i));
             for (s, o) in row.iter_mut().enumerate() {
@@ -144,7 +144,7 @@ pub fn swap_mask(v: Version, seed: u64, b: u64, exact: bool, mask: &mut [bool]) 
         let mut word = Some(b);
         swap_bits(mask, || word.take().unwrap_or(0));
     } else {
-        let mut stream = Stream::new(v, seed, TAG_PERMUTE, b, 0);
+        let mut stream = crate::simd::stream_new(v, seed, TAG_PERMUTE, b, 0);
         swap_bits(mask, || stream.next_u64());
     }
 }
@@ -192,7 +192,7 @@ pub fn index_block(
     }
     let bnd = Bounded::new(n as u64);
     out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
-        let mut stream = Stream::new(v, seed, TAG_BOOTSTRAP, start + r as u64, sub);
+        let mut stream = crate::simd::stream_new(v, seed, TAG_BOOTSTRAP, start + r as u64, sub);
         let mut k = 0;
         bnd.for_each(&mut stream, n, |i| {
             row[k] = i as u32;
@@ -237,7 +237,7 @@ mod tests {
         for v in [Version::V1, Version::V2] {
             let m = swap_block(v, n, 9, 4, 3, false);
             for r in 0..3u64 {
-                let mut s = Stream::new(v, 9, TAG_PERMUTE, 4 + r, 0);
+                let mut s = crate::rng::Stream::new(v, 9, TAG_PERMUTE, 4 + r, 0);
                 let words = [s.next_u64(), s.next_u64(), s.next_u64()];
                 for i in 0..n {
                     let want = u8::from((words[i / 64] >> (i % 64)) & 1 == 1);

@@ -2,8 +2,8 @@
 //! systems' statistics.
 
 use crate::metric::Metric;
-use crate::rng::{Stream, Version, TAG_PERMUTE};
-use crate::simd::{float_group, SWAP_GROUP};
+use crate::rng::{Version, Xoshiro, TAG_PERMUTE};
+use crate::simd::{float_group, group_words, group_words_v2, lanes_new, SWAP_GROUP};
 use crate::{Error, Result};
 
 use super::{par_blocks, two_systems, Job, Table, MAX_EXACT_ITEMS};
@@ -191,7 +191,7 @@ impl Swapper {
         acc_i: &mut [i64],
         acc_f: &mut [f64],
     ) {
-        let mut stream = Stream::new(v, seed, TAG_PERMUTE, b, 0);
+        let mut stream = crate::simd::stream_new(v, seed, TAG_PERMUTE, b, 0);
         self.sums(|_| stream.next_u64(), out, acc_i, acc_f);
     }
 
@@ -223,10 +223,14 @@ impl Swapper {
             }
             return;
         }
-        let mut streams: [Stream; SWAP_GROUP] =
-            std::array::from_fn(|r| Stream::new(v, seed, TAG_PERMUTE, b0 + r as u64, 0));
         let mut lanes = vec![[[0.0f64; 4]; SWAP_GROUP]; k];
-        float_group(&self.diff_f, self.words, k, &mut streams, &mut lanes);
+        // each version's own generator (what Stream::new makes), its words drawn four at a time
+        let b = |r: usize| b0 + r as u64;
+        let all = match v {
+            Version::V1 => group_words(|r| Xoshiro::new(seed, TAG_PERMUTE, b(r), 0), self.words),
+            Version::V2 => group_words_v2(|r| lanes_new(seed, TAG_PERMUTE, b(r), 0), self.words),
+        };
+        float_group(&self.diff_f, self.words, k, &all, &mut lanes);
         for r in 0..g {
             let o = &mut out[r * width..(r + 1) * width];
             for c in 0..k {
