@@ -76,12 +76,19 @@ def test_ctrl_c_stops_a_long_run() -> None:
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True); sys.exit(3)\n"
     )
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    from _signals import as_from_a_terminal, signal_state
+
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal)
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "started"
     time.sleep(1.0)
     t = time.perf_counter()
     p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=20)
+    try:
+        out, _ = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        state = signal_state(p.pid)
+        p.kill()
+        raise AssertionError(f"still running 20 s after Ctrl-C: {state}") from None
     assert p.returncode == 3 and "interrupted" in out
     assert time.perf_counter() - t < 5

@@ -1,0 +1,26 @@
+"""Child processes that take Ctrl-C as a terminal delivers it.
+
+A test runner may run tests with SIGINT blocked or ignored (a worker process of a parallel
+runner, a thread that masks signals), and a child inherits both: its SIGINT would then never
+arrive, whatever sigfast does. ``as_from_a_terminal`` (a ``preexec_fn``) gives the child the
+state an interactive shell gives it, SIGINT unblocked with its default action, so that the test
+checks sigfast's handling of Ctrl-C and not the runner's signal state; ``signal_state`` says
+what a child that did not stop had, for the failure message.
+"""
+
+from __future__ import annotations
+
+import signal
+
+
+def as_from_a_terminal() -> None:
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def signal_state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return "; ".join(line.strip() for line in fh if line.startswith(("State", "SigBlk", "SigIgn", "SigPnd")))
+    except OSError as e:
+        return f"no /proc status ({e})"
