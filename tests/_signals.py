@@ -1,8 +1,10 @@
 """Child processes that take Ctrl-C as a terminal delivers it.
 
-A test runner may run tests with SIGINT blocked or ignored (a worker process of a parallel
-runner, a thread that masks signals), and a child inherits both: its SIGINT would then never
-arrive, whatever sigfast does. ``as_from_a_terminal`` (a ``preexec_fn``) gives the child the
+A test run may start with SIGINT ignored or blocked, and a child inherits both: its SIGINT
+would then never arrive, whatever sigfast does. This happened: the test command started as a
+background job of a non-interactive shell under ``nohup`` (which ignores SIGINT, SIGQUIT and
+SIGHUP for the job), and both Ctrl-C tests timed out, leaving a child that ran on for minutes
+with SigIgn 0x1001007. ``as_from_a_terminal`` (a ``preexec_fn``) gives the child the
 state an interactive shell gives it, SIGINT unblocked with its default action, so that the test
 checks sigfast's handling of Ctrl-C and not the runner's signal state; ``signal_state`` says
 what a child that did not stop had, for the failure message.
