@@ -441,17 +441,7 @@ unsafe fn steps_v2_avx2<F: FnMut(usize)>(
     let tv = _mm256_set1_epi64x(i64::from(bnd.threshold));
     macro_rules! step {
         () => {{
-            // xoshiro256++ on four lanes
-            let sum = _mm256_add_epi64(s0, s3);
-            let rot = _mm256_or_si256(_mm256_slli_epi64::<23>(sum), _mm256_srli_epi64::<41>(sum));
-            let out = _mm256_add_epi64(rot, s0);
-            let t = _mm256_slli_epi64::<17>(s1);
-            s2 = _mm256_xor_si256(s2, s0);
-            s3 = _mm256_xor_si256(s3, s1);
-            s1 = _mm256_xor_si256(s1, s2);
-            s0 = _mm256_xor_si256(s0, s3);
-            s2 = _mm256_xor_si256(s2, t);
-            s3 = _mm256_or_si256(_mm256_slli_epi64::<45>(s3), _mm256_srli_epi64::<19>(s3));
+            let out = xoshiro_x4_avx2(&mut s0, &mut s1, &mut s2, &mut s3);
             // Lemire: the low halves (even words) and the high halves (odd words) times n;
             // each 64-bit product holds its word's verdict (low) and index (high)
             (
@@ -564,6 +554,31 @@ unsafe fn philox_x4_bmi2(ctrs: [[u64; 4]; 4], key: [u64; 2]) -> [[u64; 4]; 4] {
     c
 }
 
+/// xoshiro256++ on four lanes in AVX2 (state word k of every lane in `sk`):
+/// advances the lanes once and returns their outputs, as [`Lanes::step`] does.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn xoshiro_x4_avx2(
+    s0: &mut std::arch::x86_64::__m256i,
+    s1: &mut std::arch::x86_64::__m256i,
+    s2: &mut std::arch::x86_64::__m256i,
+    s3: &mut std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let sum = _mm256_add_epi64(*s0, *s3);
+    let rot = _mm256_or_si256(_mm256_slli_epi64::<23>(sum), _mm256_srli_epi64::<41>(sum));
+    let out = _mm256_add_epi64(rot, *s0);
+    let t = _mm256_slli_epi64::<17>(*s1);
+    *s2 = _mm256_xor_si256(*s2, *s0);
+    *s3 = _mm256_xor_si256(*s3, *s1);
+    *s1 = _mm256_xor_si256(*s1, *s2);
+    *s0 = _mm256_xor_si256(*s0, *s3);
+    *s2 = _mm256_xor_si256(*s2, t);
+    *s3 = _mm256_or_si256(_mm256_slli_epi64::<45>(*s3), _mm256_srli_epi64::<19>(*s3));
+    out
+}
+
 /// One step of a version-2 stream's lanes in AVX2: the lanes' outputs, as
 /// [`Lanes::step`] gives them (the same words).
 #[cfg(target_arch = "x86_64")]
@@ -571,20 +586,11 @@ unsafe fn philox_x4_bmi2(ctrs: [[u64; 4]; 4], key: [u64; 2]) -> [[u64; 4]; 4] {
 #[inline]
 pub(crate) unsafe fn lanes_step_avx2(st: &mut [[u64; 4]; 4]) -> [u64; 4] {
     use std::arch::x86_64::*;
-    let s0 = _mm256_loadu_si256(st[0].as_ptr().cast());
-    let s1 = _mm256_loadu_si256(st[1].as_ptr().cast());
+    let mut s0 = _mm256_loadu_si256(st[0].as_ptr().cast());
+    let mut s1 = _mm256_loadu_si256(st[1].as_ptr().cast());
     let mut s2 = _mm256_loadu_si256(st[2].as_ptr().cast());
     let mut s3 = _mm256_loadu_si256(st[3].as_ptr().cast());
-    let sum = _mm256_add_epi64(s0, s3);
-    let rot = _mm256_or_si256(_mm256_slli_epi64::<23>(sum), _mm256_srli_epi64::<41>(sum));
-    let out = _mm256_add_epi64(rot, s0);
-    let t = _mm256_slli_epi64::<17>(s1);
-    s2 = _mm256_xor_si256(s2, s0);
-    s3 = _mm256_xor_si256(s3, s1);
-    let s1 = _mm256_xor_si256(s1, s2);
-    let s0 = _mm256_xor_si256(s0, s3);
-    s2 = _mm256_xor_si256(s2, t);
-    s3 = _mm256_or_si256(_mm256_slli_epi64::<45>(s3), _mm256_srli_epi64::<19>(s3));
+    let out = xoshiro_x4_avx2(&mut s0, &mut s1, &mut s2, &mut s3);
     _mm256_storeu_si256(st[0].as_mut_ptr().cast(), s0);
     _mm256_storeu_si256(st[1].as_mut_ptr().cast(), s1);
     _mm256_storeu_si256(st[2].as_mut_ptr().cast(), s2);

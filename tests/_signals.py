@@ -13,6 +13,7 @@ what a child that did not stop had, for the failure message.
 from __future__ import annotations
 
 import signal
+import subprocess
 
 
 def as_from_a_terminal() -> None:
@@ -26,3 +27,14 @@ def signal_state(pid: int) -> str:
             return "; ".join(line.strip() for line in fh if line.startswith(("State", "SigBlk", "SigIgn", "SigPnd")))
     except OSError as e:
         return f"no /proc status ({e})"
+
+
+def communicate_after_ctrl_c(p: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
+    """``p.communicate(timeout)`` after a signal; a child still running then is killed and the test
+    fails with its signal state."""
+    try:
+        return p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        state = signal_state(p.pid)
+        p.kill()
+        raise AssertionError(f"still running {timeout:g} s after the signal: {state}") from None

@@ -304,7 +304,7 @@ def test_ctrl_c_stops_process_pool_workers(tmp_path: Path) -> None:
         files.append(str(f))
     cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", "100000000", "--backend", "processes"]
     cmd += ["--threads", "1", "--no-progress"]
-    from _signals import as_from_a_terminal, signal_state
+    from _signals import as_from_a_terminal, communicate_after_ctrl_c
 
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal)
 
@@ -330,12 +330,7 @@ def test_ctrl_c_stops_process_pool_workers(tmp_path: Path) -> None:
     assert workers, "no worker processes started"
     t = time.monotonic()
     p.send_signal(signal.SIGINT)
-    try:
-        _, err = p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        state = signal_state(p.pid)
-        p.kill()
-        raise AssertionError(f"still running 30 s after Ctrl-C: {state}") from None
+    _, err = communicate_after_ctrl_c(p, 30)
     assert time.monotonic() - t < 5
     assert p.returncode == 130 and "interrupted" in err
     time.sleep(0.5)
