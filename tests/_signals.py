@@ -12,8 +12,15 @@ what a child that did not stop had, for the failure message.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
 
 
 def as_from_a_terminal() -> None:
@@ -38,3 +45,57 @@ def communicate_after_ctrl_c(p: subprocess.Popen[str], timeout: float) -> tuple[
         state = signal_state(p.pid)
         p.kill()
         raise AssertionError(f"still running {timeout:g} s after the signal: {state}") from None
+
+
+class PoolStop(NamedTuple):
+    """What sending a signal to a busy ``pairwise --backend processes`` run gave."""
+
+    returncode: int
+    stderr: str
+    seconds: float  # from the signal to the exit
+    workers: set[int]  # the worker processes seen before the signal
+    alive: list[int]  # those still running half a second after the exit (orphans)
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    out = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.add(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+def stop_process_pool(tmp_path: Path, sig: int) -> PoolStop:
+    """Start ``sigfast pairwise --backend processes`` on three systems with 10^8 resamples, wait
+    until its workers are busy, send ``sig`` and report how the run ended."""
+    rng = np.random.default_rng(0)
+    files = []
+    for k in "abc":
+        f = tmp_path / f"{k}.tsv"
+        f.write_text("".join(f"{v}\n" for v in rng.random(3000)))
+        files.append(str(f))
+    cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", "100000000", "--backend", "processes"]
+    cmd += ["--threads", "1", "--no-progress"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal)
+    workers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not workers:
+        time.sleep(0.2)
+        workers |= children(p.pid)
+    time.sleep(1.5)  # the workers are busy with shards
+    workers |= children(p.pid)
+    t = time.monotonic()
+    p.send_signal(sig)
+    _, err = communicate_after_ctrl_c(p, 30)
+    seconds = time.monotonic() - t
+    time.sleep(0.5)
+    alive = [
+        w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in open(f"/proc/{w}/stat").read().split()[2]
+    ]
+    return PoolStop(p.returncode, err, seconds, workers, alive)

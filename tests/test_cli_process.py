@@ -13,10 +13,8 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,46 +149,13 @@ def test_info_falls_back_to_the_format_modules() -> None:
     assert out.strip() == "True"
 
 
-def _children(pid: int) -> set[int]:
-    out = set()
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as fh:
-                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        out.add(int(d))
-            except (OSError, ValueError, IndexError):
-                pass
-    return out
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the worker processes")
 def test_sigterm_stops_process_pool_workers(tmp_path: Path) -> None:
     """SIGTERM ends `pairwise --backend processes` as Ctrl-C does: the workers stop, exit status 143."""
-    files = []
-    rng = np.random.default_rng(0)
-    for k in "abc":
-        f = tmp_path / f"{k}.tsv"
-        f.write_text("".join(f"{v}\n" for v in rng.random(3000)))
-        files.append(str(f))
-    cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", "100000000", "--backend", "processes"]
-    cmd += ["--threads", "1", "--no-progress"]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    workers: set[int] = set()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not workers:
-        time.sleep(0.2)
-        workers |= _children(p.pid)
-    time.sleep(1.5)  # the workers are busy with shards
-    workers |= _children(p.pid)
-    assert workers, "no worker processes started"
-    t = time.monotonic()
-    p.send_signal(signal.SIGTERM)
-    _, err = p.communicate(timeout=30)
-    assert time.monotonic() - t < 5
-    assert p.returncode == 143 and err.strip() == "sigfast: terminated", err
-    time.sleep(0.5)
-    alive = [
-        w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in open(f"/proc/{w}/stat").read().split()[2]
-    ]
-    assert not alive, f"orphaned workers {alive}"
+    from _signals import stop_process_pool
+
+    r = stop_process_pool(tmp_path, signal.SIGTERM)
+    assert r.workers, "no worker processes started"
+    assert r.seconds < 5
+    assert r.returncode == 143 and r.stderr.strip() == "sigfast: terminated", r.stderr
+    assert not r.alive, f"orphaned workers {r.alive}"

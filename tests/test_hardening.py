@@ -14,7 +14,6 @@ import signal
 import struct
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -296,48 +295,13 @@ def test_cli_rejects_bad_counts_as_usage_errors(tmp_path: Path, capsys: pytest.C
 
 
 def test_ctrl_c_stops_process_pool_workers(tmp_path: Path) -> None:
-    files = []
-    rng = np.random.default_rng(0)
-    for k in "abc":
-        f = tmp_path / f"{k}.tsv"
-        f.write_text("".join(f"{v}\n" for v in rng.random(3000)))
-        files.append(str(f))
-    cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", "100000000", "--backend", "processes"]
-    cmd += ["--threads", "1", "--no-progress"]
-    from _signals import as_from_a_terminal, communicate_after_ctrl_c
+    from _signals import stop_process_pool
 
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=as_from_a_terminal)
-
-    def children() -> set[int]:
-        out = set()
-        for d in os.listdir("/proc"):
-            if d.isdigit():
-                try:
-                    with open(f"/proc/{d}/stat") as fh:
-                        if int(fh.read().rsplit(")", 1)[1].split()[1]) == p.pid:
-                            out.add(int(d))
-                except (OSError, ValueError, IndexError):
-                    pass
-        return out
-
-    workers: set[int] = set()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(workers) < 1:
-        time.sleep(0.2)
-        workers |= children()
-    time.sleep(1.5)  # the workers are busy with shards
-    workers |= children()
-    assert workers, "no worker processes started"
-    t = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    _, err = communicate_after_ctrl_c(p, 30)
-    assert time.monotonic() - t < 5
-    assert p.returncode == 130 and "interrupted" in err
-    time.sleep(0.5)
-    alive = [
-        w for w in workers if os.path.exists(f"/proc/{w}") and "Z" not in open(f"/proc/{w}/stat").read().split()[2]
-    ]
-    assert not alive, f"orphaned workers {alive}"
+    r = stop_process_pool(tmp_path, signal.SIGINT)
+    assert r.workers, "no worker processes started"
+    assert r.seconds < 5
+    assert r.returncode == 130 and "interrupted" in r.stderr
+    assert not r.alive, f"orphaned workers {r.alive}"
 
 
 def test_errors_are_sigfast_errors() -> None:

@@ -75,35 +75,28 @@ def seed(s: str) -> int:
     return v
 
 
-def level(s: str) -> float:
-    """A level strictly between 0 and 1 (confidence, alpha)."""
+def _float_in(s: str, what: str, inside: Callable[[float], bool]) -> float:
+    """``s`` as a float for which ``inside`` holds, else an argparse error naming ``what``."""
     try:
         v = float(s)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {s!r}") from None
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {v:g}")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {s!r}") from None
+    if not inside(v):
+        raise argparse.ArgumentTypeError(f"expected {what}, got {v:g}")
     return v
+
+
+def level(s: str) -> float:
+    """A level strictly between 0 and 1 (confidence, alpha)."""
+    return _float_in(s, "a number in (0, 1)", lambda v: 0 < v < 1)
 
 
 def unit_interval(s: str) -> float:
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {s!r}") from None
-    if not 0 <= v <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {v:g}")
-    return v
+    return _float_in(s, "a number in [0, 1]", lambda v: 0 <= v <= 1)
 
 
 def percent(s: str) -> float:
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {s!r}") from None
-    if not 0 <= v <= 100:
-        raise argparse.ArgumentTypeError(f"expected a percentile in [0, 100], got {v:g}")
-    return v
+    return _float_in(s, "a percentile in [0, 100]", lambda v: 0 <= v <= 100)
 
 
 def number(s: str) -> float:

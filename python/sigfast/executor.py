@@ -926,6 +926,40 @@ def _raise_undefined(vals: np.ndarray, m: Metric, start: int) -> None:
     )
 
 
+def _request_blocks(
+    table: np.ndarray,
+    req: Request,
+    n_sys: int,
+    B: int,
+    cb: Any,
+    *,
+    block: int = BLOCK,
+    nan_policy: str = "raise",
+    swap: bool = False,
+    sub: int = 0,
+) -> Any:
+    """:func:`blocks` of the request's resamples: its metric, seed, threads, draws, resampling,
+    method, clusters and stream."""
+    return blocks(
+        table,
+        req.metric,
+        n_sys,
+        req.seed or 0,
+        B,
+        req.n_threads,
+        block=block,
+        nan_policy=nan_policy,
+        cb=cb,
+        draws=req.draws,
+        resampling=req.resampling,
+        swap=swap,
+        exact=req.method == "exact",
+        sub=sub,
+        clusters=req.clusters,
+        stream=req.stream,
+    )
+
+
 def blocks(
     table: np.ndarray,
     m: Metric,
@@ -1006,23 +1040,7 @@ def _stream(
     distinct = None
     while summary.pending():
         summary.begin_pass()
-        for _, vals, d in blocks(
-            table,
-            m,
-            n_sys,
-            req.seed or 0,
-            B,
-            req.n_threads,
-            block=ITEM_BLOCK,
-            cb=cb,
-            draws=req.draws,
-            resampling=req.resampling,
-            swap=swap,
-            exact=exact,
-            sub=sub,
-            clusters=cl,
-            stream=req.stream,
-        ):
+        for _, vals, d in _request_blocks(table, req, n_sys, B, cb, block=ITEM_BLOCK, swap=swap, sub=sub):
             summary.feed(vals)
             distinct = d
         summary.end_pass()
@@ -1063,23 +1081,7 @@ def _stored(
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
     distinct = None
-    for start, vals, d in blocks(
-        table,
-        m,
-        n_sys,
-        req.seed or 0,
-        B,
-        req.n_threads,
-        nan_policy=req.nan_policy,
-        cb=cb,
-        draws=req.draws,
-        resampling=req.resampling,
-        swap=swap,
-        exact=exact,
-        sub=sub,
-        clusters=cl,
-        stream=req.stream,
-    ):
+    for start, vals, d in _request_blocks(table, req, n_sys, B, cb, nan_policy=req.nan_policy, swap=swap, sub=sub):
         out[start : start + vals.shape[0]] = vals
         distinct = d
     return out, distinct
@@ -1118,23 +1120,8 @@ def _omit_passes(
     distinct = None
     while summary.pending():
         summary.begin_pass()
-        for _, vals, d in blocks(
-            table,
-            req.metric,
-            n_sys,
-            req.seed or 0,
-            B,
-            req.n_threads,
-            block=ITEM_BLOCK,
-            nan_policy="omit",
-            cb=cb,
-            draws=req.draws,
-            resampling=req.resampling,
-            swap=swap,
-            exact=req.method == "exact",
-            sub=sub,
-            clusters=req.clusters,
-            stream=req.stream,
+        for _, vals, d in _request_blocks(
+            table, req, n_sys, B, cb, block=ITEM_BLOCK, nan_policy="omit", swap=swap, sub=sub
         ):
             ok = np.isfinite(vals).all(axis=1)
             rows = vals if ok.all() else np.ascontiguousarray(vals[ok])
@@ -1167,23 +1154,8 @@ def _stream_omit(
     n_valid = 0
     clean = True
     distinct = None
-    for _, vals, d in blocks(
-        table,
-        req.metric,
-        n_sys,
-        req.seed or 0,
-        B,
-        req.n_threads,
-        block=ITEM_BLOCK,
-        nan_policy="omit",
-        cb=cb,
-        draws=req.draws,
-        resampling=req.resampling,
-        swap=swap,
-        exact=req.method == "exact",
-        sub=sub,
-        clusters=req.clusters,
-        stream=req.stream,
+    for _, vals, d in _request_blocks(
+        table, req, n_sys, B, cb, block=ITEM_BLOCK, nan_policy="omit", swap=swap, sub=sub
     ):
         ok = np.isfinite(vals).all(axis=1)
         n_valid += int(ok.sum())
@@ -1605,21 +1577,7 @@ def _python_pair_counts(
     parts = []
     distinct = None
     n_valid = 0
-    for _, vals, d in blocks(
-        table,
-        m,
-        s,
-        req.seed or 0,
-        B,
-        req.n_threads,
-        block=PAIR_BLOCK,
-        nan_policy=req.nan_policy,
-        cb=cb,
-        draws=req.draws,
-        resampling=req.resampling,
-        clusters=req.clusters,
-        stream=req.stream,
-    ):
+    for _, vals, d in _request_blocks(table, req, s, B, cb, block=PAIR_BLOCK, nan_policy=req.nan_policy):
         distinct = d
         if req.nan_policy == "omit":
             ok = np.isfinite(vals).all(axis=1)
