@@ -5,7 +5,10 @@
 //! when [`avx2`] (or [`avx2_bmi2`]) says the CPU has the features. The two
 //! builds perform the same operations in the same order (Rust never fuses a
 //! multiply and an add), so they give the same bytes; [`set_enabled`] turns
-//! the SIMD builds off to test exactly that.
+//! the SIMD builds off to test exactly that. The version-2 draws have a third
+//! build for CPUs with AVX-512F/VL ([`avx512`]: one-instruction rotations and
+//! compares into masks, on the same 256-bit registers), which
+//! [`set_avx512`] turns off alone.
 //!
 //! The kernels: the bootstrap's summing loops (scalar, interleaved over four
 //! resamples, and wide rows), the float swap sums of approximate
@@ -24,6 +27,9 @@ struct Cpu {
     avx2: bool,
     bmi2: bool,
     popcnt: bool,
+    /// AVX-512 foundation and vector-length extensions (512-bit rotations and
+    /// compares into masks on 256-bit registers)
+    avx512: bool,
 }
 
 fn cpu() -> Cpu {
@@ -35,6 +41,8 @@ fn cpu() -> Cpu {
                 avx2: std::arch::is_x86_feature_detected!("avx2"),
                 bmi2: std::arch::is_x86_feature_detected!("bmi2"),
                 popcnt: std::arch::is_x86_feature_detected!("popcnt"),
+                avx512: std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl"),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -45,11 +53,26 @@ fn cpu() -> Cpu {
 }
 
 static OFF: AtomicBool = AtomicBool::new(false);
+static AVX512_OFF: AtomicBool = AtomicBool::new(false);
 
 /// Turn the SIMD builds off (or back on). They compute the same bytes as the
 /// portable ones; the switch exists to test exactly that, and to measure.
 pub fn set_enabled(enabled: bool) {
     OFF.store(!enabled, Ordering::Relaxed);
+}
+
+/// Turn the AVX-512 builds off (or back on), leaving the AVX2 ones: they
+/// compute the same bytes; the switch exists to test that on CPUs with both.
+pub fn set_avx512(enabled: bool) {
+    AVX512_OFF.store(!enabled, Ordering::Relaxed);
+}
+
+/// Whether the AVX-512VL builds run (the CPU has AVX2, AVX-512F and
+/// AVX-512VL, and neither switch is off).
+#[inline]
+#[must_use]
+pub fn avx512() -> bool {
+    avx2() && !AVX512_OFF.load(Ordering::Relaxed) && cpu().avx512
 }
 
 /// Whether the AVX2 builds run (the CPU has AVX2 and they are not switched off).
@@ -389,6 +412,18 @@ impl Cell for u32 {
     }
 }
 
+impl Cell for u16 {
+    #[inline(always)]
+    fn inc(&mut self) {
+        *self += 1;
+    }
+    #[inline(always)]
+    fn of(count: u32) -> Self {
+        debug_assert!(count <= u32::from(u16::MAX));
+        count as u16
+    }
+}
+
 impl Cell for f32 {
     #[inline(always)]
     fn inc(&mut self) {
@@ -409,101 +444,6 @@ impl Cell for f64 {
     fn of(count: u32) -> Self {
         f64::from(count)
     }
-}
-
-/// Whole steps of a version-2 bounded draw in AVX2 registers for a consumer
-/// whose result does not depend on the order of the indices within a step
-/// (counts, integer sums): the four lanes' state words in four registers,
-/// the eight words of a step mapped by two 32 × 32-bit products, two steps
-/// at a time. The words consumed are exactly those of
-/// [`Lanes::bounded_step`] (a step with a rejected word goes word by word,
-/// in order). Runs while at least eight indices are still to draw (`*left`);
-/// `n < 2^32`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn steps_v2_avx2<F: FnMut(usize)>(
-    stream: &mut Lanes,
-    bnd: &Bounded,
-    left: &mut usize,
-    f: &mut F,
-) {
-    use std::arch::x86_64::*;
-    debug_assert!(bnd.n < 1 << 32);
-    let st = stream.state_mut();
-    let mut s0 = _mm256_loadu_si256(st[0].as_ptr().cast());
-    let mut s1 = _mm256_loadu_si256(st[1].as_ptr().cast());
-    let mut s2 = _mm256_loadu_si256(st[2].as_ptr().cast());
-    let mut s3 = _mm256_loadu_si256(st[3].as_ptr().cast());
-    // both halves of each 64-bit lane hold n: the products read the low ones
-    let nv = _mm256_set1_epi32(bnd.n as u32 as i32);
-    // the threshold in the low half of each 64-bit lane (the product's low word), 0 above
-    let tv = _mm256_set1_epi64x(i64::from(bnd.threshold));
-    macro_rules! step {
-        () => {{
-            let out = xoshiro_x4_avx2(&mut s0, &mut s1, &mut s2, &mut s3);
-            // Lemire: the low halves (even words) and the high halves (odd words) times n;
-            // each 64-bit product holds its word's verdict (low) and index (high)
-            (
-                _mm256_mul_epu32(out, nv),
-                _mm256_mul_epu32(_mm256_srli_epi64::<32>(out), nv),
-            )
-        }};
-    }
-    // whether every product's low word is at least the threshold
-    macro_rules! accepted {
-        ($m:expr) => {{
-            let m = $m;
-            _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(m, tv), m)) == -1
-        }};
-    }
-    // one step in word order (words 2l and 2l + 1: lane l's low and high half)
-    macro_rules! in_order {
-        ($me:expr, $mo:expr) => {{
-            let mut p = [[0u64; 4]; 2];
-            _mm256_storeu_si256(p[0].as_mut_ptr().cast(), $me);
-            _mm256_storeu_si256(p[1].as_mut_ptr().cast(), $mo);
-            for l in 0..4 {
-                for h in 0..2 {
-                    let m = p[h][l];
-                    if (m as u32) >= bnd.threshold {
-                        f((m >> 32) as usize);
-                        *left -= 1;
-                    }
-                }
-            }
-        }};
-    }
-    let mut p = [0u32; 32];
-    while *left >= 16 {
-        let (ae, ao) = step!();
-        let (be, bo) = step!();
-        let lo = _mm256_min_epu32(_mm256_min_epu32(ae, ao), _mm256_min_epu32(be, bo));
-        if accepted!(lo) {
-            _mm256_storeu_si256(p.as_mut_ptr().cast(), ae);
-            _mm256_storeu_si256(p.as_mut_ptr().add(8).cast(), ao);
-            _mm256_storeu_si256(p.as_mut_ptr().add(16).cast(), be);
-            _mm256_storeu_si256(p.as_mut_ptr().add(24).cast(), bo);
-            // the indices, in the high words (one load each: cheaper than extracting lanes)
-            for k in 0..16 {
-                f(std::ptr::read_volatile(p.as_ptr().add(2 * k + 1)) as usize);
-            }
-            *left -= 16;
-        } else {
-            // a rejected word: both steps word by word, each consumed whole (one of them
-            // accepts at most seven words, so at least one index remains)
-            in_order!(ae, ao);
-            in_order!(be, bo);
-        }
-    }
-    while *left >= 8 {
-        let (me, mo) = step!();
-        in_order!(me, mo);
-    }
-    _mm256_storeu_si256(st[0].as_mut_ptr().cast(), s0);
-    _mm256_storeu_si256(st[1].as_mut_ptr().cast(), s1);
-    _mm256_storeu_si256(st[2].as_mut_ptr().cast(), s2);
-    _mm256_storeu_si256(st[3].as_mut_ptr().cast(), s3);
 }
 
 /// [`Lanes::new`]: with BMI2 the four Philox blocks' rounds are interleaved
@@ -579,6 +519,45 @@ unsafe fn xoshiro_x4_avx2(
     out
 }
 
+/// `vprolq` on a 256-bit register (AVX-512VL: a 64-bit rotation in one
+/// instruction). Inline assembly, not `_mm256_rol_epi64`: that intrinsic is
+/// stable only since Rust 1.89, above the crate's `rust-version`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! vprolq {
+    ($x:expr, $imm:literal) => {{
+        let out: std::arch::x86_64::__m256i;
+        std::arch::asm!(
+            concat!("vprolq {o}, {i}, ", $imm),
+            o = lateout(ymm_reg) out,
+            i = in(ymm_reg) $x,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+        out
+    }};
+}
+
+/// [`xoshiro_x4_avx2`] with AVX-512VL rotations (one instruction each; the same outputs).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[inline]
+unsafe fn xoshiro_x4_avx512(
+    s0: &mut std::arch::x86_64::__m256i,
+    s1: &mut std::arch::x86_64::__m256i,
+    s2: &mut std::arch::x86_64::__m256i,
+    s3: &mut std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let out = _mm256_add_epi64(vprolq!(_mm256_add_epi64(*s0, *s3), 23), *s0);
+    let t = _mm256_slli_epi64::<17>(*s1);
+    *s2 = _mm256_xor_si256(*s2, *s0);
+    *s3 = _mm256_xor_si256(*s3, *s1);
+    *s1 = _mm256_xor_si256(*s1, *s2);
+    *s0 = _mm256_xor_si256(*s0, *s3);
+    *s2 = _mm256_xor_si256(*s2, t);
+    *s3 = vprolq!(*s3, 45);
+    out
+}
+
 /// One step of a version-2 stream's lanes in AVX2: the lanes' outputs, as
 /// [`Lanes::step`] gives them (the same words).
 #[cfg(target_arch = "x86_64")]
@@ -600,76 +579,254 @@ pub(crate) unsafe fn lanes_step_avx2(st: &mut [[u64; 4]; 4]) -> [u64; 4] {
     o
 }
 
-/// [`Lanes::bounded`] with its whole steps in AVX2 ([`steps_v2_avx2`]).
+/// Hand the eight indices of `v` (a step's, in word order) to `f`, two per
+/// 64-bit lane moved to a general register: `f(i, false)` for the first of a
+/// pair, `f(j, true)` for the second (a consumer may keep two accumulators).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn bounded_v2_avx2<F: FnMut(usize)>(
-    stream: &mut Lanes,
-    bnd: &Bounded,
-    count: usize,
-    mut f: F,
-) {
-    let mut left = stream.bounded_head(bnd, count, &mut f);
-    if bnd.n < 1 << 32 {
-        steps_v2_avx2(stream, bnd, &mut left, &mut f);
-    } else {
-        while left >= 8 {
-            stream.bounded_step(bnd, &mut left, &mut f);
-        }
+unsafe fn pairs<F: FnMut(usize, bool)>(v: std::arch::x86_64::__m256i, f: &mut F) {
+    use std::arch::x86_64::*;
+    let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    for w in [
+        _mm_cvtsi128_si64(lo),
+        _mm_extract_epi64::<1>(lo),
+        _mm_cvtsi128_si64(hi),
+        _mm_extract_epi64::<1>(hi),
+    ] {
+        let w = w as u64;
+        f(w as u32 as usize, false);
+        f((w >> 32) as usize, true);
     }
-    stream.bounded_tail(bnd, left, &mut f);
 }
 
+/// Whether every product's low word is at least `threshold` (AVX2: unsigned
+/// maximum, equality, byte mask; the high words hold 0 in the threshold).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn count_v2_avx2<C: Cell>(
-    bnd: &Bounded,
-    stream: &mut Lanes,
-    draws: usize,
-    counts: &mut [C],
-) {
-    assert!(counts.len() as u64 >= bnd.n);
-    // SAFETY: the indices are below bnd.n <= counts.len() (asserted).
-    bounded_v2_avx2(stream, bnd, draws, |i| unsafe {
-        counts.get_unchecked_mut(i).inc()
-    });
+#[inline]
+unsafe fn accepted_avx2(m: std::arch::x86_64::__m256i, threshold: u32) -> bool {
+    use std::arch::x86_64::*;
+    let tv = _mm256_set1_epi64x(i64::from(threshold));
+    _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(m, tv), m)) == -1
 }
 
+/// [`accepted_avx2`] with one AVX-512VL unsigned compare into a mask (even
+/// words only; inline assembly for the crate's `rust-version`, as [`vprolq`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[inline]
+unsafe fn accepted_avx512(m: std::arch::x86_64::__m256i, threshold: u32) -> bool {
+    use std::arch::x86_64::*;
+    let below: u32;
+    // predicate 1: unsigned less than
+    std::arch::asm!(
+        "vpcmpud {k}, {m}, {t}, 1",
+        "kmovb {r:e}, {k}",
+        k = out(kreg) _,
+        r = lateout(reg) below,
+        m = in(ymm_reg) m,
+        t = in(ymm_reg) _mm256_set1_epi32(threshold as i32),
+        options(pure, nomem, nostack, preserves_flags),
+    );
+    below & 0b0101_0101 == 0
+}
+
+/// The version-2 draws (whole steps in SIMD registers) and their consumers,
+/// one body built for each instruction set: `$feat` enables it, `$xoshiro`
+/// advances the four lanes once, `$accepted` says whether a step's eight
+/// products all pass Lemire's threshold. Both builds take the same words and
+/// give the same indices as [`Lanes::bounded`].
+macro_rules! v2_kernels {
+    ($isa:ident, $feat:literal, $xoshiro:ident, $accepted:ident) => {
+        #[cfg(target_arch = "x86_64")]
+        mod $isa {
+            use super::{pairs, $accepted, $xoshiro, Cell};
+            use crate::rng::{Bounded, Lanes};
+            use std::arch::x86_64::*;
+
+            /// Whole steps of a bounded draw for a consumer whose result does not
+            /// depend on the order of the indices within a step (counts, integer
+            /// sums): the lanes' state words in four registers, a step's eight
+            /// words mapped by two 32 × 32-bit products, two steps at a time. The
+            /// words consumed are exactly those of [`Lanes::bounded_step`] (a step
+            /// with a rejected word goes word by word, in order). Runs while at
+            /// least eight indices are still to draw (`*left`); `n < 2^32`.
+            #[target_feature(enable = $feat)]
+            #[inline]
+            unsafe fn steps<F: FnMut(usize, bool)>(
+                stream: &mut Lanes,
+                bnd: &Bounded,
+                left: &mut usize,
+                f: &mut F,
+            ) {
+                debug_assert!(bnd.n < 1 << 32);
+                let st = stream.state_mut();
+                let mut s0 = _mm256_loadu_si256(st[0].as_ptr().cast());
+                let mut s1 = _mm256_loadu_si256(st[1].as_ptr().cast());
+                let mut s2 = _mm256_loadu_si256(st[2].as_ptr().cast());
+                let mut s3 = _mm256_loadu_si256(st[3].as_ptr().cast());
+                // both halves of each 64-bit lane hold n: the products read the low ones
+                let nv = _mm256_set1_epi32(bnd.n as u32 as i32);
+                macro_rules! step {
+                    () => {{
+                        let out = $xoshiro(&mut s0, &mut s1, &mut s2, &mut s3);
+                        // Lemire: the low halves (even words) and the high halves (odd
+                        // words) times n; each 64-bit product holds its word's verdict
+                        // (low) and index (high)
+                        (
+                            _mm256_mul_epu32(out, nv),
+                            _mm256_mul_epu32(_mm256_srli_epi64::<32>(out), nv),
+                        )
+                    }};
+                }
+                // a step's eight indices in word order: word 2l's (the even product's
+                // high half, shifted down) and word 2l + 1's (the odd product's)
+                macro_rules! indices {
+                    ($me:expr, $mo:expr) => {
+                        _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<32>($me), $mo)
+                    };
+                }
+                // one step word by word, in order (words 2l and 2l + 1: lane l's halves)
+                macro_rules! in_order {
+                    ($me:expr, $mo:expr) => {{
+                        let mut p = [[0u64; 4]; 2];
+                        _mm256_storeu_si256(p[0].as_mut_ptr().cast(), $me);
+                        _mm256_storeu_si256(p[1].as_mut_ptr().cast(), $mo);
+                        for l in 0..4 {
+                            for h in 0..2 {
+                                let m = p[h][l];
+                                if (m as u32) >= bnd.threshold {
+                                    f((m >> 32) as usize, false);
+                                    *left -= 1;
+                                }
+                            }
+                        }
+                    }};
+                }
+                while *left >= 16 {
+                    let (ae, ao) = step!();
+                    let (be, bo) = step!();
+                    let lo = _mm256_min_epu32(_mm256_min_epu32(ae, ao), _mm256_min_epu32(be, bo));
+                    if $accepted(lo, bnd.threshold) {
+                        pairs(indices!(ae, ao), f);
+                        pairs(indices!(be, bo), f);
+                        *left -= 16;
+                    } else {
+                        // a rejected word: both steps word by word, each consumed whole
+                        // (one of them accepts at most seven words, so at least one
+                        // index remains)
+                        in_order!(ae, ao);
+                        in_order!(be, bo);
+                    }
+                }
+                while *left >= 8 {
+                    let (me, mo) = step!();
+                    if $accepted(_mm256_min_epu32(me, mo), bnd.threshold) {
+                        pairs(indices!(me, mo), f);
+                        *left -= 8;
+                    } else {
+                        in_order!(me, mo);
+                    }
+                }
+                _mm256_storeu_si256(st[0].as_mut_ptr().cast(), s0);
+                _mm256_storeu_si256(st[1].as_mut_ptr().cast(), s1);
+                _mm256_storeu_si256(st[2].as_mut_ptr().cast(), s2);
+                _mm256_storeu_si256(st[3].as_mut_ptr().cast(), s3);
+            }
+
+            /// [`Lanes::bounded`] with its whole steps in SIMD registers ([`steps`]):
+            /// `f(i, odd)` for each index, `odd` only ever true for the second of
+            /// a pair handed together.
+            #[target_feature(enable = $feat)]
+            #[inline]
+            pub(in crate::simd) unsafe fn bounded<F: FnMut(usize, bool)>(
+                stream: &mut Lanes,
+                bnd: &Bounded,
+                count: usize,
+                mut f: F,
+            ) {
+                let mut left = stream.bounded_head(bnd, count, &mut |i| f(i, false));
+                if bnd.n < 1 << 32 {
+                    steps(stream, bnd, &mut left, &mut f);
+                } else {
+                    while left >= 8 {
+                        stream.bounded_step(bnd, &mut left, &mut |i| f(i, false));
+                    }
+                }
+                stream.bounded_tail(bnd, left, &mut |i| f(i, false));
+            }
+
+            /// [`super::count_v2`] in this build.
+            #[target_feature(enable = $feat)]
+            pub(in crate::simd) unsafe fn count<C: Cell>(
+                bnd: &Bounded,
+                stream: &mut Lanes,
+                draws: usize,
+                counts: &mut [C],
+            ) {
+                assert!(counts.len() as u64 >= bnd.n);
+                let c = counts.as_mut_ptr();
+                // SAFETY: the indices are below bnd.n <= counts.len() (asserted).
+                bounded(stream, bnd, draws, |i, _| unsafe { (*c.add(i)).inc() });
+            }
+
+            /// [`super::sums_i32_v2`] in this build: two accumulators (a pair's
+            /// first and second index), added at the end (integers: the same sums).
+            #[target_feature(enable = $feat)]
+            pub(in crate::simd) unsafe fn sums_i32(
+                rows: &[[i32; 8]],
+                bnd: &Bounded,
+                stream: &mut Lanes,
+                n: usize,
+            ) -> [i32; 8] {
+                assert!(rows.len() as u64 >= bnd.n);
+                let (mut even, mut odd) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+                let rp = rows.as_ptr();
+                // SAFETY: the indices are below bnd.n <= rows.len() (asserted).
+                bounded(stream, bnd, n, |i, second| unsafe {
+                    let r = _mm256_loadu_si256(rp.add(i).cast());
+                    if second {
+                        odd = _mm256_add_epi32(odd, r);
+                    } else {
+                        even = _mm256_add_epi32(even, r);
+                    }
+                });
+                let mut out = [0i32; 8];
+                _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi32(even, odd));
+                out
+            }
+        }
+    };
+}
+
+v2_kernels!(v2_avx2, "avx2", xoshiro_x4_avx2, accepted_avx2);
+v2_kernels!(
+    v2_avx512,
+    "avx2,avx512f,avx512vl",
+    xoshiro_x4_avx512,
+    accepted_avx512
+);
+
 /// Add one to `counts[i]` for each of `draws` indices drawn from a
-/// version-2 stream (the eight words of a step in SIMD lanes where the CPU
-/// has AVX2; the same indices either way).
+/// version-2 stream (whole steps in SIMD registers where the CPU has AVX2 or
+/// AVX-512VL; the same indices either way).
 #[inline]
 pub(crate) fn count_v2<C: Cell>(bnd: &Bounded, stream: &mut Lanes, draws: usize, counts: &mut [C]) {
     #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the CPU supports AVX2 (checked above).
-        return unsafe { count_v2_avx2(bnd, stream, draws, counts) };
+    {
+        if avx512() {
+            // SAFETY: the CPU supports AVX2 and AVX-512F/VL (checked above).
+            return unsafe { v2_avx512::count(bnd, stream, draws, counts) };
+        }
+        if avx2() {
+            // SAFETY: the CPU supports AVX2 (checked above).
+            return unsafe { v2_avx2::count(bnd, stream, draws, counts) };
+        }
     }
     assert!(counts.len() as u64 >= bnd.n);
     // SAFETY: the indices are below bnd.n <= counts.len() (asserted).
     stream.bounded(bnd, draws, |i| unsafe { counts.get_unchecked_mut(i).inc() });
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn sums_i32_v2_avx2(
-    rows: &[[i32; 8]],
-    bnd: &Bounded,
-    stream: &mut Lanes,
-    n: usize,
-) -> [i32; 8] {
-    use std::arch::x86_64::*;
-    assert!(rows.len() as u64 >= bnd.n);
-    let mut acc = _mm256_setzero_si256();
-    let rp = rows.as_ptr();
-    // SAFETY: the indices are below bnd.n <= rows.len() (asserted).
-    bounded_v2_avx2(stream, bnd, n, |i| unsafe {
-        acc = _mm256_add_epi32(acc, _mm256_loadu_si256(rp.add(i).cast()));
-    });
-    let mut out = [0i32; 8];
-    _mm256_storeu_si256(out.as_mut_ptr().cast(), acc);
-    out
 }
 
 /// Integer rows of at most 8 columns summed over `n` draws of a version-2
@@ -682,9 +839,15 @@ pub(crate) fn sums_i32_v2(
     n: usize,
 ) -> [i32; 8] {
     #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the CPU supports AVX2 (checked above).
-        return unsafe { sums_i32_v2_avx2(rows, bnd, stream, n) };
+    {
+        if avx512() {
+            // SAFETY: the CPU supports AVX2 and AVX-512F/VL (checked above).
+            return unsafe { v2_avx512::sums_i32(rows, bnd, stream, n) };
+        }
+        if avx2() {
+            // SAFETY: the CPU supports AVX2 (checked above).
+            return unsafe { v2_avx2::sums_i32(rows, bnd, stream, n) };
+        }
     }
     assert!(rows.len() as u64 >= bnd.n);
     let mut acc = [0i32; 8];
@@ -1415,30 +1578,78 @@ mod tests {
     }
 
     #[test]
-    fn v2_avx2_steps_take_the_words_of_the_scalar_path() {
-        // the AVX2 steps may hand a step's indices in any order (their consumers add them up),
-        // but take exactly the words of the scalar path, rejections (n = 2^31 + 1: about half
-        // the words) included
+    fn v2_simd_steps_take_the_words_of_the_scalar_path() {
+        // the SIMD steps (AVX2, and AVX-512VL where the CPU has it) may hand a step's indices
+        // in any order (their consumers add them up), but take exactly the words of the scalar
+        // path, rejections (n = 2^31 + 1: about half the words) included
         #[cfg(target_arch = "x86_64")]
-        if avx2() {
-            for n in [1u64, 3, 1000, (1 << 31) + 1, (1 << 31) + 12345] {
-                let bnd = Bounded::new(n);
-                for count in [0usize, 5, 8, 16, 17, 200, 1001] {
+        for n in [1u64, 3, 1000, (1 << 31) + 1, (1 << 31) + 12345, 1 << 32] {
+            let bnd = Bounded::new(n);
+            for count in [0usize, 5, 8, 15, 16, 17, 24, 200, 1001] {
+                let mut want = Vec::new();
+                let mut b = Lanes::new(1, TAG_BOOTSTRAP, n, 0);
+                let _ = b.next_u32(); // start mid-step
+                b.bounded(&bnd, count, |i| want.push(i));
+                want.sort_unstable();
+                let after = b.next_u32();
+                for isa in [512, 2] {
+                    if (isa == 512 && !avx512()) || !avx2() {
+                        continue;
+                    }
                     let mut a = Lanes::new(1, TAG_BOOTSTRAP, n, 0);
-                    let mut b = a.clone();
-                    let _ = a.next_u32(); // start mid-step
-                    let _ = b.next_u32();
+                    let _ = a.next_u32();
                     let mut got = Vec::new();
-                    // SAFETY: the CPU supports AVX2 (checked above).
-                    unsafe { bounded_v2_avx2(&mut a, &bnd, count, |i| got.push(i)) };
-                    let mut want = Vec::new();
-                    b.bounded(&bnd, count, |i| want.push(i));
+                    let push = |i: usize, _: bool| got.push(i);
+                    // SAFETY: the CPU supports the build's features (checked above).
+                    unsafe {
+                        if isa == 512 {
+                            v2_avx512::bounded(&mut a, &bnd, count, push);
+                        } else {
+                            v2_avx2::bounded(&mut a, &bnd, count, push);
+                        }
+                    }
                     got.sort_unstable();
-                    want.sort_unstable();
-                    assert_eq!(got, want, "n={n} count={count}");
-                    assert_eq!(a.next_u32(), b.next_u32(), "n={n} count={count}");
+                    assert_eq!(got, want, "isa {isa} n={n} count={count}");
+                    assert_eq!(a.next_u32(), after, "isa {isa} n={n} count={count}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn v2_counts_and_sums_agree_across_builds() {
+        // every build (portable, AVX2, AVX-512VL) counts and sums the same draws
+        let n = 997usize;
+        let rows: Vec<[i32; 8]> = (0..n)
+            .map(|i| std::array::from_fn(|c| ((i * 31 + c * 7) % 23) as i32 - 11))
+            .collect();
+        let bnd = Bounded::new(n as u64);
+        let run = || {
+            let mut counts = vec![0u32; n];
+            let mut l = Lanes::new(9, TAG_BOOTSTRAP, 4, 0);
+            count_v2(&bnd, &mut l, 3 * n + 5, &mut counts);
+            let mut m = Lanes::new(9, TAG_BOOTSTRAP, 5, 0);
+            (
+                counts,
+                sums_i32_v2(&rows, &bnd, &mut m, n),
+                l.next_u32(),
+                m.next_u32(),
+            )
+        };
+        let mut want_counts = vec![0u32; n];
+        let mut l = Lanes::new(9, TAG_BOOTSTRAP, 4, 0);
+        l.bounded(&bnd, 3 * n + 5, |i| want_counts[i] += 1);
+        let mut want_sums = [0i32; 8];
+        let mut m = Lanes::new(9, TAG_BOOTSTRAP, 5, 0);
+        m.bounded(&bnd, n, |i| add8(&mut want_sums, &rows[i]));
+        let want = (want_counts, want_sums, l.next_u32(), m.next_u32());
+        for (on, wide) in [(true, true), (true, false), (false, false)] {
+            set_enabled(on);
+            set_avx512(wide);
+            let got = run();
+            set_enabled(true);
+            set_avx512(true);
+            assert!(got == want, "simd {on} avx512 {wide}");
         }
     }
 

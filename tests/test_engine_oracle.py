@@ -129,20 +129,45 @@ def test_simd_and_scalar_builds_give_same_bytes(stream: int, kind: str) -> None:
         table = rng.normal(size=(300, 9))
     table = np.ascontiguousarray(table)
     pt = np.ascontiguousarray(table[:, :8]) if table.shape[1] % 2 else table
+    got = []
     try:
-        _native.set_simd(True)
-        a, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None, stream=stream)
-        p = _native.permutation_sums(pt, 5, 0, 301, False, 2, None, stream=stream)
-        f = _native.draw_count_floor(300, 500, 5, 2, stream)
-        _native.set_simd(False)
-        b, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None, stream=stream)
-        q = _native.permutation_sums(pt, 5, 0, 301, False, 2, None, stream=stream)
-        g = _native.draw_count_floor(300, 500, 5, 2, stream)
+        # every build: AVX-512 where the CPU has it, AVX2 alone, portable
+        for on, wide in [(True, True), (True, False), (False, False)]:
+            _native.set_simd(on, avx512=wide)
+            a, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None, stream=stream)
+            p = _native.permutation_sums(pt, 5, 0, 301, False, 2, None, stream=stream)
+            f = _native.draw_count_floor(300, 500, 5, 2, stream)
+            got.append((a.tobytes(), p.tobytes(), f))
     finally:
         _native.set_simd(True)
-    assert a.tobytes() == b.tobytes() and p.tobytes() == q.tobytes() and f == g
+    assert got[0] == got[1] == got[2]
     for r in range(0, 1001, 97):
         np.testing.assert_array_equal(a[r], boot_sums(table, 5, r, stream))
+
+
+@pytest.mark.parametrize("kind", ["float", "wide"])
+def test_counts_past_16_bits_follow_the_oracle(kind: str) -> None:
+    """Past 65,535 items a resample is counted in 32-bit cells, below in 16-bit ones: both give the
+    oracle's sums (stream 2 counts every float or wide table), in every build."""
+    rng = np.random.default_rng(8)
+    for n in (65_535, 65_536, 70_001):
+        if kind == "float":
+            table = np.ascontiguousarray(rng.normal(size=(n, 2)))
+        else:
+            table = rng.integers(0, 5, (n, 12)).astype(np.float64)
+        got = []
+        try:
+            for on, wide in [(True, True), (True, False), (False, False)]:
+                _native.set_simd(on, avx512=wide)
+                sums, _ = _native.bootstrap_sums(table, 3, 0, 3, "items", 1, None, stream=2)
+                got.append((sums.tobytes(), _native.draw_count_floor(n, 3, 3, 1, 2)))
+        finally:
+            _native.set_simd(True)
+        assert got[0] == got[1] == got[2]
+        for b in range(3):
+            np.testing.assert_array_equal(sums[b], boot_sums(table, 3, b, 2))
+        # the floor's checksum: item 0's count summed over the resamples
+        assert got[0][1] == sum(int(np.sum(boot_indices(3, b, n, 2) == 0)) for b in range(3))
 
 
 @pytest.mark.parametrize("stream", STREAMS)

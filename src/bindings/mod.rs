@@ -908,11 +908,14 @@ fn stream_words<'py>(
     Ok(PyArray1::from_vec(py, words))
 }
 
-/// Turn the SIMD kernels off or on (they give the same bytes; for tests and benches).
+/// Turn the SIMD kernels off or on, and their AVX-512 builds alone (they
+/// give the same bytes; for tests and benches).
 #[pyfunction]
-fn set_simd(py: Python<'_>, enabled: bool) -> PyResult<()> {
+#[pyo3(signature = (enabled, avx512=true))]
+fn set_simd(py: Python<'_>, enabled: bool, avx512: bool) -> PyResult<()> {
     quick(py, &Names::default(), || {
         crate::simd::set_enabled(enabled);
+        crate::simd::set_avx512(avx512);
         Ok(())
     })
 }

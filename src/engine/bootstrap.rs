@@ -209,15 +209,21 @@ impl Bootstrap {
 
     /// Counts of resample `b` into `row` (one cell per item), counted in
     /// `scratch` (integers: the fastest increments).
-    fn count_row<C: Cell>(&self, key: (u64, u64), b: u64, scratch: &mut [u32], row: &mut [C]) {
-        scratch.fill(0);
+    fn count_row<S: Cell + Default + Into<u32>, C: Cell>(
+        &self,
+        key: (u64, u64),
+        b: u64,
+        scratch: &mut [S],
+        row: &mut [C],
+    ) {
+        scratch.fill(S::default());
         let bnd = Bounded::new(self.n as u64);
         match self.version {
             Version::V1 => {
                 let mut x = Xoshiro::new(key.0, TAG_BOOTSTRAP, b, key.1);
                 // SAFETY: Bounded::map returns indices below n == scratch.len().
                 bnd.for_each_v1(&mut x, self.n, |i| unsafe {
-                    *scratch.get_unchecked_mut(i) += 1
+                    scratch.get_unchecked_mut(i).inc()
                 });
             }
             Version::V2 => {
@@ -226,13 +232,30 @@ impl Bootstrap {
             }
         }
         for (o, &c) in row.iter_mut().zip(scratch.iter()) {
-            *o = C::of(c);
+            *o = C::of(c.into());
         }
     }
 
     /// Sums through a product of counts, in sub-blocks that keep the count
-    /// matrix near [`COUNTS_BYTES`].
+    /// matrix near [`COUNTS_BYTES`]; each resample counted in 16-bit cells
+    /// where n fits (a resample's counts are at most n), else 32-bit ones.
     fn product_sums(
+        &self,
+        product: &Product,
+        key: (u64, u64),
+        first: u64,
+        rows: usize,
+        out: &mut [f64],
+    ) {
+        if self.n <= usize::from(u16::MAX) {
+            self.product_sums_in::<u16>(product, key, first, rows, out);
+        } else {
+            self.product_sums_in::<u32>(product, key, first, rows, out);
+        }
+    }
+
+    /// [`Bootstrap::product_sums`], counting in `S`.
+    fn product_sums_in<S: Cell + Default + Into<u32>>(
         &self,
         product: &Product,
         key: (u64, u64),
@@ -249,7 +272,7 @@ impl Bootstrap {
         };
         let cap = (bytes / (n * cell)).clamp(8, 256);
         let m = rows.min(cap);
-        let mut scratch = vec![0u32; n];
+        let mut scratch = vec![S::default(); n];
         if product.single() {
             let mut a = vec![0.0f32; m * n];
             let mut c = vec![0.0f32; m * w];
@@ -443,6 +466,23 @@ pub fn bootstrap_sums(
     Ok((out, boot.distinct_rows()))
 }
 
+/// [`draw_count_floor`]'s version-2 block: resamples `start ..` counted in cells `C`.
+fn floor_v2<C: Cell + Default + Into<u32>>(
+    bnd: &Bounded,
+    seed: u64,
+    start: u64,
+    chunk: &mut [f64],
+) {
+    let n = bnd.n as usize;
+    let mut counts = vec![C::default(); n];
+    for (r, o) in chunk.iter_mut().enumerate() {
+        counts.fill(C::default());
+        let mut l = crate::simd::lanes_new(seed, TAG_BOOTSTRAP, start + r as u64, 0);
+        count_v2(bnd, &mut l, n, &mut counts);
+        *o = f64::from(counts[0].into());
+    }
+}
+
 /// The floor of any exact item bootstrap: draw and count `n_resamples × n`
 /// indices with the same generator (stream `version`), and nothing else.
 /// Returns a checksum.
@@ -457,16 +497,19 @@ pub fn draw_count_floor(
     let job = Job::new(seed, n_resamples, threads, &progress);
     let out = par_blocks(&job, 1, |start, chunk| {
         let bnd = Bounded::new(n as u64);
+        if version == Version::V2 {
+            // a resample's counts are at most n: 16-bit cells where n fits (half the bytes to clear)
+            if n <= usize::from(u16::MAX) {
+                floor_v2::<u16>(&bnd, seed, start, chunk);
+            } else {
+                floor_v2::<u32>(&bnd, seed, start, chunk);
+            }
+            return;
+        }
         let mut counts = vec![0u32; n];
         for (r, o) in chunk.iter_mut().enumerate() {
             counts.fill(0);
             let b = start + r as u64;
-            if version == Version::V2 {
-                let mut l = crate::simd::lanes_new(seed, TAG_BOOTSTRAP, b, 0);
-                count_v2(&bnd, &mut l, n, &mut counts);
-                *o = f64::from(counts[0]);
-                continue;
-            }
             #[cfg(target_arch = "x86_64")]
             if avx2_bmi2() {
                 // SAFETY: the CPU supports the enabled features (checked above).
