@@ -1180,18 +1180,18 @@ unsafe fn avx2_build<K: Kernel>(k: K) -> K::Out {
 /// chains, so the adds pipeline instead of waiting on each other).
 pub(crate) const SWAP_GROUP: usize = 4;
 
-/// [`float_masked`] for [`SWAP_GROUP`] resamples at once, resample `r` taking
-/// its swap words from `streams[r]` in order: each resample's lanes receive
-/// the same terms in the same order. An unswapped item adds +0.0 where
-/// `float_masked` adds `d · 0.0` (±0.0): a lane never holds −0.0 (it starts
-/// at +0.0, and only −0.0 + −0.0 gives −0.0), so both leave it unchanged and
-/// the sums have the same bytes.
-/// The swap words of a group's resamples, word-major (`words × SWAP_GROUP`:
-/// word `wi` of resample `r` at `wi * SWAP_GROUP + r`), each resample's in
-/// its stream's order, drawn four at a time.
-/// `make(r)` gives resample `r`'s stream (made one at a time, in place).
-pub(crate) fn group_words<G: Words>(mut make: impl FnMut(usize) -> G, words: usize) -> Vec<u64> {
-    let mut all = vec![0u64; words * SWAP_GROUP];
+/// The swap words of a group's resamples into `all`, word-major (`words ×
+/// SWAP_GROUP`: word `wi` of resample `r` at `wi * SWAP_GROUP + r`), each
+/// resample's in its stream's order, drawn four at a time. `make(r)` gives
+/// resample `r`'s stream (made one at a time, in place); `all` is reused
+/// from group to group.
+pub(crate) fn group_words<G: Words>(
+    mut make: impl FnMut(usize) -> G,
+    words: usize,
+    all: &mut Vec<u64>,
+) {
+    all.clear();
+    all.resize(words * SWAP_GROUP, 0);
     for r in 0..SWAP_GROUP {
         let mut g = make(r);
         let mut wi = 0;
@@ -1205,24 +1205,28 @@ pub(crate) fn group_words<G: Words>(mut make: impl FnMut(usize) -> G, words: usi
             all[w * SWAP_GROUP + r] = g.next_u64();
         }
     }
-    all
 }
 
 /// [`group_words`] for version-2 streams: whole steps in AVX2 where the CPU
 /// has it ([`lanes_step_avx2`]; the same words).
-pub(crate) fn group_words_v2(make: impl FnMut(usize) -> Lanes, words: usize) -> Vec<u64> {
+pub(crate) fn group_words_v2(make: impl FnMut(usize) -> Lanes, words: usize, all: &mut Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the CPU supports AVX2 (checked above).
-        return unsafe { group_words_v2_avx2(make, words) };
+        return unsafe { group_words_v2_avx2(make, words, all) };
     }
-    group_words(make, words)
+    group_words(make, words, all)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn group_words_v2_avx2(mut make: impl FnMut(usize) -> Lanes, words: usize) -> Vec<u64> {
-    let mut all = vec![0u64; words * SWAP_GROUP];
+unsafe fn group_words_v2_avx2(
+    mut make: impl FnMut(usize) -> Lanes,
+    words: usize,
+    all: &mut Vec<u64>,
+) {
+    all.clear();
+    all.resize(words * SWAP_GROUP, 0);
     for r in 0..SWAP_GROUP {
         let mut g = make(r);
         let mut wi = 0;
@@ -1241,9 +1245,14 @@ unsafe fn group_words_v2_avx2(mut make: impl FnMut(usize) -> Lanes, words: usize
             all[w * SWAP_GROUP + r] = g.next_u64();
         }
     }
-    all
 }
 
+/// [`float_masked`] for [`SWAP_GROUP`] resamples at once, resample `r` taking
+/// its swap words from `all` ([`group_words`]) in order: each resample's
+/// lanes receive the same terms in the same order. An unswapped item adds
+/// +0.0 where `float_masked` adds `d · 0.0` (±0.0): a lane never holds −0.0
+/// (it starts at +0.0, and only −0.0 + −0.0 gives −0.0), so both leave it
+/// unchanged and the sums have the same bytes.
 #[inline(always)]
 fn float_group_body(
     cols: &[f64],
@@ -1306,23 +1315,19 @@ unsafe fn float_group_avx2(
     let npad = words * 64;
     assert!(cols.len() >= k * npad && lanes.len() >= k);
     let masks = LANE_MASKS.as_ptr().cast::<f64>();
-    let mut acc: Vec<[__m256d; SWAP_GROUP]> = lanes
-        .iter()
-        .take(k)
-        .map(|l| std::array::from_fn(|r| _mm256_loadu_pd(l[r].as_ptr())))
-        .collect();
     assert!(all.len() >= words * SWAP_GROUP);
-    for wi in 0..words {
-        // each word read on its own (a volatile read): as one vector, its nibbles would be
-        // cut out with slow lane extracts instead of scalar shifts
-        let wp = all.as_ptr().add(wi * SWAP_GROUP);
-        let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| std::ptr::read_volatile(wp.add(r)));
-        for (c, acc_c) in acc.iter_mut().enumerate() {
+    // column by column (each column's accumulators are its own: the same adds in the same
+    // order as word by word), the accumulators in registers
+    for (c, lane) in lanes.iter_mut().enumerate().take(k) {
+        let mut a: [__m256d; SWAP_GROUP] =
+            std::array::from_fn(|r| _mm256_loadu_pd(lane[r].as_ptr()));
+        for wi in 0..words {
+            // each word read on its own (a volatile read): as one vector, its nibbles would be
+            // cut out with slow lane extracts instead of scalar shifts
+            let wp = all.as_ptr().add(wi * SWAP_GROUP);
+            let ws: [u64; SWAP_GROUP] = std::array::from_fn(|r| std::ptr::read_volatile(wp.add(r)));
             // SAFETY: c * npad + wi * 64 + 64 <= k * npad <= cols.len()
             let col = cols.as_ptr().add(c * npad + wi * 64);
-            // a local copy: the raw-pointer loads below could alias the vector's memory, so
-            // without it every add would go back to memory (same adds, same order)
-            let mut a = *acc_c;
             for q in 0..16 {
                 let x = _mm256_loadu_pd(col.add(4 * q));
                 for r in 0..SWAP_GROUP {
@@ -1330,12 +1335,9 @@ unsafe fn float_group_avx2(
                     a[r] = _mm256_add_pd(a[r], _mm256_and_pd(x, m));
                 }
             }
-            *acc_c = a;
         }
-    }
-    for (l, a) in lanes.iter_mut().zip(&acc) {
         for r in 0..SWAP_GROUP {
-            _mm256_storeu_pd(l[r].as_mut_ptr(), a[r]);
+            _mm256_storeu_pd(lane[r].as_mut_ptr(), a[r]);
         }
     }
 }
@@ -1562,16 +1564,17 @@ mod tests {
                     let mut l = Lanes::new(seed, 3, r as u64, 1);
                     (0..words).map(|_| l.next_u64()).collect()
                 }));
-                assert_eq!(
-                    group_words(|r| Xoshiro::new(seed, 3, r as u64, 1), words),
-                    v1
-                );
-                assert_eq!(group_words(|r| Lanes::new(seed, 3, r as u64, 1), words), v2);
+                // one buffer for every call, as a block reuses it from group to group
+                let mut all = vec![7u64; 3];
+                group_words(|r| Xoshiro::new(seed, 3, r as u64, 1), words, &mut all);
+                assert_eq!(all, v1);
+                group_words(|r| Lanes::new(seed, 3, r as u64, 1), words, &mut all);
+                assert_eq!(all, v2);
                 for on in [true, false] {
                     set_enabled(on);
-                    let got = group_words_v2(|r| Lanes::new(seed, 3, r as u64, 1), words);
+                    group_words_v2(|r| Lanes::new(seed, 3, r as u64, 1), words, &mut all);
                     set_enabled(true);
-                    assert_eq!(got, v2);
+                    assert_eq!(all, v2);
                 }
             }
         }

@@ -462,7 +462,8 @@ mod tests {
             for g in 1..=4 {
                 let mut got = vec![0.0; g * 4];
                 let v = if g % 2 == 0 { Version::V1 } else { Version::V2 };
-                sw.random_sums_group(v, 77, 10, g, &mut got, &mut ai, &mut af);
+                let mut buf = swap::GroupBuf::default();
+                sw.random_sums_group(v, 77, 10, g, &mut got, &mut ai, &mut af, &mut buf);
                 for r in 0..g {
                     let mut one = [0.0; 4];
                     sw.random_sums(v, 77, 10 + r as u64, &mut one, &mut ai, &mut af);

@@ -92,6 +92,14 @@ pub(super) fn float_masked(
 }
 masked_column_sums!(masked_i64, i64);
 
+/// Scratch of [`Swapper::random_sums_group`], reused from group to group: the
+/// group's swap words and its per-column lanes.
+#[derive(Default)]
+pub struct GroupBuf {
+    words: Vec<u64>,
+    lanes: Vec<[[f64; 4]; SWAP_GROUP]>,
+}
+
 impl Swapper {
     pub fn new(t: &Table<'_>) -> Result<Self> {
         if t.width % 2 != 0 {
@@ -208,6 +216,7 @@ impl Swapper {
         out: &mut [f64],
         acc_i: &mut [i64],
         acc_f: &mut [f64],
+        buf: &mut GroupBuf,
     ) {
         let (k, width) = (self.k, 2 * self.k);
         if self.diff_i32.is_some() || self.diff_i64.is_some() || g < 2 {
@@ -223,14 +232,22 @@ impl Swapper {
             }
             return;
         }
-        let mut lanes = vec![[[0.0f64; 4]; SWAP_GROUP]; k];
+        let GroupBuf { words: all, lanes } = buf;
+        lanes.clear();
+        lanes.resize(k, [[0.0f64; 4]; SWAP_GROUP]);
         // each version's own generator (what Stream::new makes), its words drawn four at a time
         let b = |r: usize| b0 + r as u64;
-        let all = match v {
-            Version::V1 => group_words(|r| Xoshiro::new(seed, TAG_PERMUTE, b(r), 0), self.words),
-            Version::V2 => group_words_v2(|r| lanes_new(seed, TAG_PERMUTE, b(r), 0), self.words),
-        };
-        float_group(&self.diff_f, self.words, k, &all, &mut lanes);
+        match v {
+            Version::V1 => group_words(
+                |r| Xoshiro::new(seed, TAG_PERMUTE, b(r), 0),
+                self.words,
+                all,
+            ),
+            Version::V2 => {
+                group_words_v2(|r| lanes_new(seed, TAG_PERMUTE, b(r), 0), self.words, all);
+            }
+        }
+        float_group(&self.diff_f, self.words, k, all, lanes);
         for r in 0..g {
             let o = &mut out[r * width..(r + 1) * width];
             for c in 0..k {
@@ -264,6 +281,7 @@ pub(super) fn swap_blocks(
         let mut sums = vec![0.0; width * SWAP_GROUP];
         let mut ai = vec![0i64; sw.k];
         let mut af = vec![0.0; sw.k];
+        let mut buf = GroupBuf::default();
         for g0 in (0..len).step_by(SWAP_GROUP) {
             let gl = SWAP_GROUP.min(len - g0);
             let b0 = first + g0 as u64;
@@ -277,7 +295,8 @@ pub(super) fn swap_blocks(
                     );
                 }
             } else {
-                sw.random_sums_group(job.stream, job.seed, b0, gl, &mut sums, &mut ai, &mut af);
+                let (v, seed) = (job.stream, job.seed);
+                sw.random_sums_group(v, seed, b0, gl, &mut sums, &mut ai, &mut af, &mut buf);
             }
             for r in 0..gl {
                 finish(
