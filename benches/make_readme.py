@@ -92,10 +92,10 @@ def draw_floor_line(res: dict[str, Any]) -> str | None:
     one = rec["timings"]["floor_1"]["best_s"] / draws * 1e9
     met = "met" if one <= DRAW_NS_TARGET else "**not met**"
     size = f"{power10(rec['params']['B'])} resamples of n = {rec['params']['n']:,}"
-    line = f"The floor itself ({size}): {one:.2f} ns per drawn index on one core"
+    line = f"The floor itself ({size}): {one:.3f} ns per drawn index on one core"
     if "floor_all" in rec["timings"]:
         every = rec["timings"]["floor_all"]["best_s"] / draws * 1e9
-        line += f", {every:.2f} ns on all {rec['timings']['floor_all']['threads']} cores"
+        line += f", {every:.3f} ns on all {rec['timings']['floor_all']['threads']} cores"
     return line + f" (target at most {DRAW_NS_TARGET:g} ns per core: {met})."
 
 
