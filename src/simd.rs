@@ -1182,11 +1182,13 @@ pub(crate) const SWAP_GROUP: usize = 4;
 
 /// The swap words of a group's resamples into `all`, word-major (`words ×
 /// SWAP_GROUP`: word `wi` of resample `r` at `wi * SWAP_GROUP + r`), each
-/// resample's in its stream's order, drawn four at a time. `make(r)` gives
-/// resample `r`'s stream (made one at a time, in place); `all` is reused
-/// from group to group.
-pub(crate) fn group_words<G: Words>(
+/// resample's in its stream's order, drawn four at a time by `next4`.
+/// `make(r)` gives resample `r`'s stream (made one at a time, in place);
+/// `all` is reused from group to group.
+#[inline(always)]
+fn group_words_body<G: Words>(
     mut make: impl FnMut(usize) -> G,
+    mut next4: impl FnMut(&mut G) -> [u64; 4],
     words: usize,
     all: &mut Vec<u64>,
 ) {
@@ -1196,7 +1198,7 @@ pub(crate) fn group_words<G: Words>(
         let mut g = make(r);
         let mut wi = 0;
         while wi + 4 <= words {
-            for (j, w) in g.next4().into_iter().enumerate() {
+            for (j, w) in next4(&mut g).into_iter().enumerate() {
                 all[(wi + j) * SWAP_GROUP + r] = w;
             }
             wi += 4;
@@ -1205,6 +1207,15 @@ pub(crate) fn group_words<G: Words>(
             all[w * SWAP_GROUP + r] = g.next_u64();
         }
     }
+}
+
+/// [`group_words_body`] with each stream's own four-word draw.
+pub(crate) fn group_words<G: Words>(
+    make: impl FnMut(usize) -> G,
+    words: usize,
+    all: &mut Vec<u64>,
+) {
+    group_words_body(make, |g| g.next4(), words, all);
 }
 
 /// [`group_words`] for version-2 streams: whole steps in AVX2 where the CPU
@@ -1220,31 +1231,16 @@ pub(crate) fn group_words_v2(make: impl FnMut(usize) -> Lanes, words: usize, all
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn group_words_v2_avx2(
-    mut make: impl FnMut(usize) -> Lanes,
-    words: usize,
-    all: &mut Vec<u64>,
-) {
-    all.clear();
-    all.resize(words * SWAP_GROUP, 0);
-    for r in 0..SWAP_GROUP {
-        let mut g = make(r);
-        let mut wi = 0;
-        while wi + 4 <= words {
-            let four = if g.at_step() {
-                lanes_step_avx2(g.state_mut())
-            } else {
-                g.next4()
-            };
-            for (j, w) in four.into_iter().enumerate() {
-                all[(wi + j) * SWAP_GROUP + r] = w;
-            }
-            wi += 4;
+unsafe fn group_words_v2_avx2(make: impl FnMut(usize) -> Lanes, words: usize, all: &mut Vec<u64>) {
+    let step = |g: &mut Lanes| {
+        if g.at_step() {
+            // SAFETY: this function runs only where the CPU has AVX2.
+            unsafe { lanes_step_avx2(g.state_mut()) }
+        } else {
+            g.next4()
         }
-        for w in wi..words {
-            all[w * SWAP_GROUP + r] = g.next_u64();
-        }
-    }
+    };
+    group_words_body(make, step, words, all);
 }
 
 /// [`float_masked`] for [`SWAP_GROUP`] resamples at once, resample `r` taking

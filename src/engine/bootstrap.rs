@@ -203,7 +203,10 @@ impl Bootstrap {
                     }
                 }
             }
-            Plan::Counts(product) => self.product_sums(product, key, first, rows, out),
+            Plan::Counts(product) if self.n <= usize::from(u16::MAX) => {
+                self.product_sums::<u16>(product, key, first, rows, out);
+            }
+            Plan::Counts(product) => self.product_sums::<u32>(product, key, first, rows, out),
         }
     }
 
@@ -237,25 +240,9 @@ impl Bootstrap {
     }
 
     /// Sums through a product of counts, in sub-blocks that keep the count
-    /// matrix near [`COUNTS_BYTES`]; each resample counted in 16-bit cells
-    /// where n fits (a resample's counts are at most n), else 32-bit ones.
-    fn product_sums(
-        &self,
-        product: &Product,
-        key: (u64, u64),
-        first: u64,
-        rows: usize,
-        out: &mut [f64],
-    ) {
-        if self.n <= usize::from(u16::MAX) {
-            self.product_sums_in::<u16>(product, key, first, rows, out);
-        } else {
-            self.product_sums_in::<u32>(product, key, first, rows, out);
-        }
-    }
-
-    /// [`Bootstrap::product_sums`], counting in `S`.
-    fn product_sums_in<S: Cell + Default + Into<u32>>(
+    /// matrix near [`COUNTS_BYTES`]; each resample counted in cells `S`
+    /// (16-bit where n fits: a resample's counts are at most n).
+    fn product_sums<S: Cell + Default + Into<u32>>(
         &self,
         product: &Product,
         key: (u64, u64),
