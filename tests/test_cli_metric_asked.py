@@ -210,3 +210,13 @@ def test_api_studies_report_the_metric_asked(ner: sigfast.Statistics) -> None:
     ):
         assert r.metric == "precision" and _metric_of(r.signature) == "precision", type(r)
         assert "precision" in r.table() and [_metric_of(s) for s in _signatures(r.table())] == ["precision"]
+
+
+@pytest.mark.parametrize("asked", ["UPOS", "Upos", "LAS"])
+def test_metric_names_are_case_insensitive(asked: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`-m LAS` is `-m las`: the same records and the same signature (metric names fold case everywhere)."""
+    base = ["compare", "-f", "conllu", str(UD_GOLD), *UD_SYS, "--resamples", "200"]
+    upper, _ = _run([*base, "-m", asked], capsys)
+    lower, _ = _run([*base, "-m", asked.lower()], capsys)
+    assert upper == lower
+    assert _metric_of(lower[0]["signature"]) == asked.lower()

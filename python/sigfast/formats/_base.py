@@ -590,7 +590,8 @@ class Parsed:
         first = reports[0]
         key = first.default_metric if metric is None or not self.spec.needs_gold else metric
         if key not in first.stats:
-            key = self._by_registry_name(key, first)
+            folded = [k for k in first.stats if k.lower() == str(key).lower()]  # names are case-insensitive
+            key = folded[0] if len(folded) == 1 else self._by_registry_name(key, first)
         items = [r.stats[key] for r in reports]
         for it in items:  # a join may mark a metric it cannot give (e.g. pass@K of partial credit)
             if "unusable" in it.extra:
