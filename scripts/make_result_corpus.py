@@ -28,6 +28,11 @@ def build() -> list[dict[str, str]]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             lines.append({"case": name, **_corpus.render(case())})
+    import os
+
+    os.chdir(ROOT)  # the command lines name files relative to the repository root
+    for name, argv in _corpus.CLI_CASES.items():
+        lines.append({"case": f"cli:{name}", **_corpus.render_cli(argv)})
     return lines
 
 

@@ -148,3 +148,54 @@ def render(result: Any) -> dict[str, str]:
             out["text"] = result.format("text")
         return out
     return {"json": repr(result)}
+
+
+# ------------------------------------------------------------------ the command line
+# Paths are relative to the repository root (the test and the script run there), so the bytes hold
+# in any checkout. Each command runs twice: its text report and its --json.
+_C = "tests/data/corpus"
+_S = [f"{_C}/scores_{k}.txt" for k in "ABC"]
+_UD = ["tests/data/analysis/ud_gold.conllu", "raw=tests/data/analysis/ud_sys_raw.conllu"]
+_NER = ["tests/data/chunk/ner_gold.txt", "tests/data/chunk/ner_system.txt"]
+_LME = [f"tests/data/llm/lm-eval/dummy-seed{k}" for k in (1, 2, 3)]
+_INS = [f"tests/data/llm/inspect/figqa_{k}.json.gz" for k in ("alpha", "beta", "gamma")]
+
+CLI_CASES: dict[str, list[str]] = {
+    "compare/bootstrap": ["compare", *_S, "-n", "2000"],
+    "compare/stream1": ["compare", *_S[:2], "-n", "2000", "--stream", "1"],
+    "compare/koehn": ["compare", *_S[:2], "-n", "2000", "--variant", "koehn"],
+    "compare/permutation": ["compare", *_S[:2], "--test", "permutation", "-n", "2000"],
+    "compare/mcnemar": ["compare", f"{_C}/correct_A.txt", f"{_C}/correct_B.txt", "--test", "mcnemar"],
+    "compare/conllu": ["compare", "-f", "conllu", "-m", "las", "-m", "uas", *_UD, f"gold={_UD[0]}", "-n", "2000"],
+    "compare/ner": ["compare", "-f", "ner", *_NER, _NER[0], "-n", "2000"],
+    "compare/lm-eval/cluster": ["compare", "-f", "lm-eval", *_LME, "--task", "figqa", "--cluster", "pair", "-n", "2000"],
+    "compare/inspect": ["compare", "-f", "inspect", *_INS, "-n", "2000"],
+    "pairwise/scores": ["pairwise", *_S, "-n", "2000"],
+    "pairwise/lm-eval": ["pairwise", "-f", "lm-eval", *_LME, "--task", "figqa", "-n", "1000"],
+    "interval/scores": ["interval", *_S, "-n", "2000"],
+    "interval/inspect/cluster": ["interval", "-f", "inspect", *_INS, "--cluster", "pair", "-n", "2000"],
+    "score/ner": ["score", "-f", "ner", *_NER],
+    "score/conllu": ["score", "-f", "conllu", *_UD],
+    "mcnemar": ["mcnemar", f"{_C}/correct_A.txt", f"{_C}/correct_C.txt"],
+}
+
+
+def run_cli(argv: list[str]) -> str:
+    """What one command line prints on stdout (warnings and stderr left out); it must exit 0."""
+    import contextlib
+    import io
+    import warnings
+
+    from sigfast.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        warnings.simplefilter("ignore")
+        code = main(argv)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {code}: {err.getvalue()}")
+    return out.getvalue()
+
+
+def render_cli(argv: list[str]) -> dict[str, str]:
+    return {"text": run_cli(argv), "json": run_cli([*argv, "--json"])}
