@@ -168,7 +168,7 @@ CLI_CASES: dict[str, list[str]] = {
     "compare/mcnemar": ["compare", f"{_C}/correct_A.txt", f"{_C}/correct_B.txt", "--test", "mcnemar"],
     "compare/conllu": ["compare", "-f", "conllu", "-m", "las", "-m", "uas", *_UD, f"gold={_UD[0]}", "-n", "2000"],
     "compare/ner": ["compare", "-f", "ner", *_NER, _NER[0], "-n", "2000"],
-    "compare/lm-eval/cluster": ["compare", "-f", "lm-eval", *_LME, "--task", "figqa", "--cluster", "pair", "-n", "2000"],
+    "compare/lm-eval/cluster": ["compare", "-f", "lm-eval", *_LME, "--task", "figqa", "--cluster", "pair", "-n", "999"],
     "compare/inspect": ["compare", "-f", "inspect", *_INS, "-n", "2000"],
     "pairwise/scores": ["pairwise", *_S, "-n", "2000"],
     "pairwise/lm-eval": ["pairwise", "-f", "lm-eval", *_LME, "--task", "figqa", "-n", "1000"],
