@@ -113,19 +113,32 @@ def preload_format(name: str | None) -> None:
 
 def detect_gold_format(args: argparse.Namespace) -> None:
     """Without ``--format`` or ``--ref``, detect the first file's format as ``sigfast score`` does: a scorer's
-    format (gold, then systems) sets ``args.format``; per-item files (or files no format claims) stay per-item
-    files, read by their extension."""
+    format (gold, then systems) or an LLM harness's log sets ``args.format``; a file of per-item records with
+    ``id`` and ``score`` fields is read as ``-f records`` (by id), with a note on standard error; per-item files
+    (or files no format claims) stay per-item files, read by their extension. An input that is recognized but
+    needs ``-f`` with options (records named otherwise, a results file, a folder with no runs) is an error
+    naming them."""
     if getattr(args, "format", None) or getattr(args, "ref", None) or not getattr(args, "files", None):
         return
     from .formats import detect_format, spec
+    from .formats._detect import FormatHint
 
+    first = path_of(args.files[0])
     try:
-        fmt = detect_format(path_of(args.files[0]))
+        fmt = detect_format(first)
+    except FormatHint:
+        raise
     except InputError:  # no format claims it: per-item scores or statistics
         return
     s = spec(fmt)
     if s.needs_gold:
         args.format = s.name
+    if s.name == "records":
+        print(
+            f"sigfast: note: {first} holds per-item records with the fields id and score: read as -f records "
+            "(items matched by id, not by line)",
+            file=sys.stderr,
+        )
 
 
 # --------------------------------------------------------------------------------------------
