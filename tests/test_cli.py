@@ -413,7 +413,7 @@ def test_metaeval_unscored_cells_names_and_layouts(tmp_path: Path, capsys: pytes
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{sys_file} holds one score per system" in err and "--level system" in err, err
     # --lp and --gold belong to a test-set folder
-    assert main(["metaeval", *base, "--lp", "de-en"]) == 1
+    assert main(["metaeval", *base, "--lp", "de-en"]) == 2  # a flag for a folder given with a file: usage
     assert "is a file" in capsys.readouterr().err
 
 

@@ -92,20 +92,20 @@ def _stem(path: str) -> str:
 
 def _read_human(args: argparse.Namespace, metric_names: list[str] | None) -> tuple[Any, dict[str, Any]]:
     """The human table, and the metric tables of an mt-metrics-eval test set when HUMAN is one."""
-    from .exceptions import InputError
+    from .exceptions import UsageError
     from .metaeval import read_mtme, read_scores
 
     if not os.path.isdir(args.human):
         given = [f for f, v in (("--lp", args.lp), ("--gold", args.gold)) if v is not None]
         if given:
-            raise InputError(
+            raise UsageError(
                 f"{' and '.join(given)} name{'s' if len(given) == 1 else ''} the scores of an mt-metrics-eval "
                 f"test-set folder, but HUMAN {args.human} is a file"
             )
         return read_scores(args.human, layout=args.layout, score_column=args.score_column), {}
     given = [f for f, v in (("--layout", args.layout != "auto"), ("--score-column", args.score_column)) if v]
     if given:
-        raise InputError(
+        raise UsageError(
             f"{' and '.join(given)}: HUMAN {args.human} is an mt-metrics-eval test-set folder, whose files are "
             "read as mt-metrics-eval writes them; drop the flag"
         )
