@@ -277,3 +277,14 @@ def test_what_no_format_reads_names_what_to_give(tmp_path: Path, capsys: pytest.
         assert main(argv) == 1, argv
         err = _one_line(capsys.readouterr().err)
         assert err.startswith("sigfast: error:") and all(n in err for n in needles), (argv, err)
+
+
+def test_a_header_is_a_line_of_names() -> None:
+    """Names (letters first; digits allowed where no decimal point makes them a number with a letter for a
+    digit) are a header; numbers and mistyped numbers are not."""
+    from sigfast.formats.items import is_name
+
+    for name in ("score", "tp", "acc_norm", "l2", "f1", "acc@1", "bleu.4", "_x", "O"):
+        assert is_name(name), name
+    for number in ("0.5", "O.7", "l.5", "I.25", "o,5", "0,5", "0.5x1", "-0.3", ".7", "1e3"):
+        assert not is_name(number), number

@@ -110,13 +110,13 @@ _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", ",": 
 
 
 def is_name(tok: str) -> bool:
-    """Whether a field of a first line is a column name (``score``, ``tp``, ``acc_norm``), not a number or a
-    mistyped one: a name starts with a letter or ``_``, and a field with a digit that is a number once a
-    letter O or l (I) is read as 0 or 1, or a comma as a point (``O.7``, ``l.5``, ``0,5``), is a mistyped
-    number."""
+    """Whether a field of a first line is a column name (``score``, ``tp``, ``acc_norm``, ``l2``), not a number
+    or a mistyped one: a name starts with a letter or ``_``, and a field with a digit and a decimal point
+    that is a number once a letter O or l (I) is read as 0 or 1, or a comma as a point (``O.7``, ``l.5``), is
+    a mistyped number."""
     if not _NAME.match(tok):
-        return False  # starts with a digit, a sign or a point: 0.5x1, -0.3a, .7.
-    if any(c.isdigit() for c in tok):
+        return False  # starts with a digit, a sign or a point: 0.5x1, 0,5, -0.3a, .7.
+    if any(c.isdigit() for c in tok) and ("." in tok or "," in tok):
         try:
             float(tok.translate(_DIGIT_LOOKALIKES))
         except ValueError:
