@@ -152,8 +152,8 @@ _flags = [
     # ---- inputs
     Flag(
         ("--format", "-f"),
-        "file format (default: detected from the file name or first lines; `sigfast info` lists formats, aliases "
-        "and options)",
+        "file format (default: detected from the file name, its first lines or a folder's layout, where they say it "
+        "unambiguously; `sigfast info` lists formats, aliases and options)",
         metavar="FORMAT",
     ),
     Flag(
