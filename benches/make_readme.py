@@ -99,6 +99,19 @@ def draw_floor_line(res: dict[str, Any]) -> str | None:
     return line + f" (target at most {DRAW_NS_TARGET:g} ns per core: {met})."
 
 
+def load_note(rec: dict[str, Any], cores: int) -> str:
+    """The load a benchmark's figures were measured at (the 1-minute load average before and after it),
+    in words: on a machine of few cores, a load of 1 is one core busy with other work."""
+    before, after = rec.get("loadavg_before"), rec.get("loadavg_after")
+    if not before or not after:
+        return ""
+    busy = max(before[0], after[0])
+    words = "an idle machine" if busy < 0.25 else f"about {busy:.1f} of the {cores} cores busy with other work"
+    if before[0] == after[0]:
+        return f"load average {before[0]}, {words}"
+    return f"load average {before[0]} before and {after[0]} after, {words}"
+
+
 def render(res: dict[str, Any] | None) -> str:
     if res is None:
         return (
@@ -192,11 +205,21 @@ def render(res: dict[str, Any] | None) -> str:
             )
     limits = [(rec, lim) for rec in res["benchmarks"].values() for lim in rec.get("limits", [])]
     if limits:
-        lines += ["", "Time a user waits, whole process (best of the repeats, against a limit):", ""]
+        loads = {load_note(rec, m["cores"]) for rec, _ in limits} - {""}
+        measured = f"; measured at {loads.pop()}" if len(loads) == 1 else ""
+        lines += [
+            "",
+            f"Time a user waits, whole process (best and median of the repeats{measured}; against a limit):",
+            "",
+        ]
         for rec, lim in limits:
             q = rec["timings"][lim["timing"]]
             met = "met" if lim["met"] else "**not met**"
-            lines.append(f"- `{q['what']}`: **{fmt_time(q['best_s'])}** (at most {fmt_time(lim['max_s'])}: {met}).")
+            at = "" if measured else f"; measured at {load_note(rec, m['cores'])}"
+            lines.append(
+                f"- `{q['what']}`: **{fmt_time(q['best_s'])}**, median {fmt_time(q['median_s'])} (at most "
+                f"{fmt_time(lim['max_s'])}: {met}{at})."
+            )
         scale = [rec["timings"][k] for rec, _ in limits[:1] for k in ("python", "numpy") if k in rec["timings"]]
         if scale:
             lines.append("- For scale: " + ", ".join(f"`{q['what']}` {fmt_time(q['best_s'])}" for q in scale) + ".")

@@ -548,8 +548,8 @@ def test_cli_errors(tmp_path, capsys):
     one.write_text("0.5\n")
     assert main(["seeds", good, str(one)]) == 1
     assert "at least 2" in capsys.readouterr().err
-    assert main(["seeds", good]) == 1
+    assert main(["seeds", good]) == 2  # one system: a usage error
     assert "at least two" in capsys.readouterr().err
-    assert main(["seeds", good, good.replace("a.txt", "e.txt"), "--output", str(tmp_path / "x.pdf")]) == 1
-    assert main(["seeds", good, _write(tmp_path / "f.txt", [1, 2]), "--output", str(tmp_path / "x.pdf")]) == 1
+    assert main(["seeds", good, good.replace("a.txt", "e.txt"), "--output", str(tmp_path / "x.pdf")]) == 2
+    assert main(["seeds", good, _write(tmp_path / "f.txt", [1, 2]), "--output", str(tmp_path / "x.pdf")]) == 2
     assert "unknown extension" in capsys.readouterr().err

@@ -155,16 +155,16 @@ def _scores(path: Path, systems: list[str], shift: float = 0.0) -> Path:
 
 
 @pytest.mark.parametrize(
-    "extra,needle",
+    "extra,needle,code",
     [
-        (["--rename", "A=B"], "two systems named 'B'"),
-        (["--rename", "A=Z", "--rename", "A=Y"], "--rename A= given twice"),
-        (["--name", "x", "--name", "x"], "--name x given twice"),
-        (["--name", "x", "--name", "y", "--name", "z"], "3 --name for 2 metric score file(s)"),
+        (["--rename", "A=B"], "two systems named 'B'", 1),  # the tables' names: an input error
+        (["--rename", "A=Z", "--rename", "A=Y"], "--rename A= given twice", 2),  # the flags alone: usage
+        (["--name", "x", "--name", "x"], "--name x given twice", 2),
+        (["--name", "x", "--name", "y", "--name", "z"], "3 --name for 2 metric score file(s)", 2),
     ],
 )
 def test_metaeval_name_collisions_are_errors(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], needle: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], needle: str, code: int
 ) -> None:
     human = _scores(tmp_path / "human.tsv", ["A", "B", "C"])
     m1 = _scores(tmp_path / "m1.tsv", ["A", "B", "C"], 0.1)
@@ -172,7 +172,7 @@ def test_metaeval_name_collisions_are_errors(
     argv = ["metaeval", str(human), str(m1), str(m2), "--level", "system", "--interval", "none", "--test", "none"]
     assert main(argv) == 0
     capsys.readouterr()
-    assert main([*argv, *extra]) == 1
+    assert main([*argv, *extra]) == code
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err, err
 
@@ -209,8 +209,11 @@ def test_compare_mcnemar_refuses_a_metric_and_a_view_that_disagree(capsys: pytes
     base = ["compare", "--test", "mcnemar", "-f", "conllu", gold, f"A={gold}", f"B={gold}"]
     assert main([*base, "-m", "upos", "--view", "upos"]) == 0
     capsys.readouterr()
-    for extra, needle in ((["-m", "upos", "--view", "las"], "name different units"), (["-m", "clas"], "views")):
-        assert main([*base, *extra]) == 1
+    for extra, needle, code in (
+        (["-m", "upos", "--view", "las"], "name different units", 2),  # two flags that disagree: usage
+        (["-m", "clas"], "views", 1),  # a name the format's views lack
+    ):
+        assert main([*base, *extra]) == code
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and needle in err, err
 
@@ -229,7 +232,7 @@ def test_draws_sacrebleu_from_the_shell(tmp_path: Path, capsys: pytest.CaptureFi
     stats = sigfast.read(None, {"a": str(fa), "b": str(fb)}, format="tsv")
     r = sigfast.paired_bootstrap(stats, variant="sacrebleu", draws="sacrebleu", n_resamples=1000)
     assert d["pvalue"] == r.pvalue and d["signature"] == r.signature and "draws:sacrebleu" in r.signature
-    assert main(["compare", str(fa), str(fb), "--test", "permutation", "--draws", "sacrebleu"]) == 1
+    assert main(["compare", str(fa), str(fb), "--test", "permutation", "--draws", "sacrebleu"]) == 2
     assert "--draws sacrebleu is for --test bootstrap" in capsys.readouterr().err
 
 
@@ -410,7 +413,7 @@ def test_metaeval_unscored_cells_names_and_layouts(tmp_path: Path, capsys: pytes
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{sys_file} holds one score per system" in err and "--level system" in err, err
     # --lp and --gold belong to a test-set folder
-    assert main(["metaeval", *base, "--lp", "de-en"]) == 1
+    assert main(["metaeval", *base, "--lp", "de-en"]) == 2  # a flag for a folder given with a file: usage
     assert "is a file" in capsys.readouterr().err
 
 

@@ -125,13 +125,13 @@ def test_across_splits_refuses_a_metric_its_views_cannot_give(
     manifest: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = ["across-splits", "--manifest", manifest, "-f", "conllu", str(UD_GOLD), *UD_SYS]
-    for extra, needle in (
-        (["-m", "clas"], "has the views"),  # CLAS is a metric, not a view of units: McNemar cannot test it
-        (["-m", "upos", "--view", "las"], "name different units"),
-        (["-m", "uppos"], "did you mean 'upos'"),
-        (["--test", "bootstrap", "--view", "las"], "--view is for --test mcnemar"),
+    for extra, needle, code in (
+        (["-m", "clas"], "has the views", 1),  # CLAS is a metric, not a view of units: McNemar cannot test it
+        (["-m", "upos", "--view", "las"], "name different units", 2),  # flags that disagree: usage
+        (["-m", "uppos"], "did you mean 'upos'", 1),
+        (["--test", "bootstrap", "--view", "las"], "--view is for --test mcnemar", 2),
     ):
-        assert main([*base, *extra]) == 1, extra
+        assert main([*base, *extra]) == code, extra
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and needle in err, (extra, err)
 

@@ -151,17 +151,17 @@ def test_cli_warning_lines_and_strict(capsys):
         assert main([*cmd, "--strict", "-f", "conllx", str(GOLD), str(LENIENT), f"b={DATA / 'basic.sys.conllx'}"]) == 1
         err = capsys.readouterr().err
         assert err.startswith("sigfast: error: ") and "FORM 'dog' differs" in err, cmd
-    assert main(["score", "--strict", "-o", "strict=false", "-f", "conllx", str(GOLD), str(LENIENT)]) == 1
+    assert main(["score", "--strict", "-o", "strict=false", "-f", "conllx", str(GOLD), str(LENIENT)]) == 2
     assert "--strict and -o strict=false both given" in capsys.readouterr().err
     # formats without a strict mode refuse --strict (they refuse such input anyway: it would do nothing)
     mt = Path(__file__).resolve().parent / "data" / "mt"
     assert (
-        main(["score", "--strict", "-f", "mt", "-o", "metric=bleu", str(mt / "edge.ref1"), str(mt / "edge.hyp")]) == 1
+        main(["score", "--strict", "-f", "mt", "-o", "metric=bleu", str(mt / "edge.ref1"), str(mt / "edge.hyp")]) == 2
     )
     err = capsys.readouterr().err
     assert "format 'mt' has no strict mode" in err and "--strict is for " in err and "conllx" in err
     tr = Path(__file__).resolve().parent / "data" / "trees"
-    assert main(["score", "--strict", "-f", "evalb", str(tr / "gold.mrg"), str(tr / "test.mrg")]) == 1
+    assert main(["score", "--strict", "-f", "evalb", str(tr / "gold.mrg"), str(tr / "test.mrg")]) == 2
     assert "format 'evalb' has no strict mode" in capsys.readouterr().err
 
 

@@ -177,7 +177,7 @@ def test_cli_pairwise_band_percentile_every_style(tmp_path, capsys) -> None:
 
 def test_cli_pairwise_band_checked_before_work(tmp_path, capsys) -> None:
     files = _pos_files(tmp_path, n_sent=10)
-    assert main(["pairwise", "--format", "pos", *files, "--band", "0.3", "0.1"]) == 1
+    assert main(["pairwise", "--format", "pos", *files, "--band", "0.3", "0.1"]) == 2
     assert "--band LOW HIGH needs LOW <= HIGH" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["pairwise", "--format", "pos", *files, "--percentile", "101"])

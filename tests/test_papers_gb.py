@@ -234,7 +234,7 @@ def test_cli_spec_with_standard_every_style(tmp_path, capsys) -> None:
         assert "Wilson" in capsys.readouterr().out
     assert main([*base, "--csv"]) == 0  # data: one tidy row per pair of systems
     assert capsys.readouterr().out.startswith("system_i,system_j,mean_delta,")
-    assert main([*base, "--standard", *[str(tmp_path / f"{s}.std.tsv") for s in standard]]) == 1
+    assert main([*base, "--standard", *[str(tmp_path / f"{s}.std.tsv") for s in standard]]) == 2
     assert "given twice" in capsys.readouterr().err
 
 

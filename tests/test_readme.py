@@ -93,3 +93,78 @@ def test_metric_list_is_generated_from_the_registry() -> None:
     block = re.search(r"<!-- metrics:start -->\n(.*?)\n<!-- metrics:end -->", README, re.S)
     assert block is not None
     assert block.group(1) == metrics_markdown(), "the README's metric list is stale: run python -m sigfast.docs"
+
+
+# --------------------------------------------------------------------------- what a new user reads first (issue 29)
+
+
+def _section(title: str) -> str:
+    """The README's text under a heading, up to the next heading."""
+    m = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#)", README, re.S | re.M)
+    assert m is not None, title
+    return m.group(1)
+
+
+def test_the_shell_examples_say_to_activate_the_venv() -> None:
+    """Before the first shell example that calls `sigfast`, the README says to activate .venv (or to write
+    .venv/bin/sigfast), and .venv/bin/sigfast is what the install puts there: the console script."""
+    first = min(m.start() for m in re.finditer(r"```bash\n(?:[^`]*\n)?sigfast ", README))
+    before = README[:first]
+    assert "source .venv/bin/activate" in before and "`.venv/bin/sigfast`" in before
+    assert re.search(r'\[project\.scripts\]\nsigfast = "sigfast\.cli:main"', (ROOT / "pyproject.toml").read_text())
+
+
+def test_system_names_are_derived_as_the_readme_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every `X` and `Y` are `A` and `B` of the System names section is what sigfast names them, from Python
+    and from the shell; one file keeps its whole stem; an LLM log is named after its model."""
+    from sigfast.formats import system_names
+
+    text = " ".join(_section("System names").split())
+    pairs = re.findall(r"`([^`]+)` and `([^`]+)` are `([^`]+)` and `([^`]+)`", text)
+    assert len(pairs) >= 4, pairs
+    for x, y, a, b in pairs:
+        assert system_names([x, y]) == [a, b], (x, y)
+    assert system_names(["tagger_A.jsonl"]) == ["tagger_A"] and "One file keeps its whole stem" in text
+    for name in ("tagger_A", "tagger_B"):
+        (tmp_path / f"{name}.tsv").write_text("".join(f"{(k * 7 + len(name)) % 10 / 10}\n" for k in range(12)))
+    assert main(["compare", str(tmp_path / "tagger_A.tsv"), str(tmp_path / "tagger_B.tsv"), "-n", "100", "--json"]) == 0
+    import json
+
+    assert json.loads(capsys.readouterr().out)[0]["systems"] == ["A", "B"]
+    import sigfast
+
+    logs = [str(ROOT / "tests" / "data" / "llm" / "inspect" / f"figqa_{m}.json.gz") for m in ("alpha", "beta")]
+    assert "(`mockllm/alpha`)" in text
+    assert sigfast.read(None, logs, format="inspect").systems == ("mockllm/alpha", "mockllm/beta")
+
+
+def test_signature_example_is_a_real_run(shared_data: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """The signature the README shows is the last line that its command prints, today."""
+    block = re.search(r"<!-- signature-example -->\n```console\n\$ (.*?)\n(.*?)```", README, re.S)
+    assert block is not None
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    assert main(shlex.split(block.group(1))[1:]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1] == block.group(2).strip()
+    # the reader options the README's prose says the example shows
+    assert all(f"{k}=" in out[-1] for k in ("chrf_lowercase", "ter_normalized", "docs", "refs"))
+
+
+def test_speed_section_is_generated_and_quotes_its_load() -> None:
+    """The Speed section is benches/make_readme.py's output from benches/results.json (--check), and the
+    start-up figures say the load they were measured at."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_readme", ROOT / "benches" / "make_readme.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--check"]) == 0
+    waits = next(ln for ln in README.splitlines() if ln.startswith("Time a user waits"))
+    import json
+
+    res = json.loads((ROOT / "benches" / "results.json").read_text(encoding="utf-8"))
+    load = res["benchmarks"]["startup"]["loadavg_before"][0]
+    assert f"measured at load average {load}" in waits and "busy with other work" in waits
+    assert re.search(r"`sigfast --help`: \*\*[\d.]+ ms\*\*, median [\d.]+ ms", README)

@@ -190,7 +190,7 @@ def test_evalb_max_error_message(capsys):
 
 def test_old_positional_form_gets_a_hint(capsys):
     tr = DATA / "trees"
-    assert main(["score", "evalb", str(tr / "gold.mrg"), str(tr / "test.mrg")]) == 1
+    assert main(["score", "evalb", str(tr / "gold.mrg"), str(tr / "test.mrg")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'evalb' is a format name, not a file: name the format with -f" in err
     assert f"`sigfast score -f evalb {tr / 'gold.mrg'} {tr / 'test.mrg'}`" in err

@@ -17,13 +17,14 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .exceptions import InputError
+from .exceptions import InputError, UsageError
 
 __all__ = [
     "BOOTSTRAP_VARIANTS",
     "MCNEMAR_VARIANTS",
     "InputError",
     "Rows",
+    "UsageError",
     "bootstrap_variant",
     "detect_gold_format",
     "did_you_mean",
@@ -55,7 +56,7 @@ def bootstrap_variant(variant: str | None) -> str:
     if variant is None:
         return "bk"
     if variant not in BOOTSTRAP_VARIANTS:
-        raise InputError(
+        raise UsageError(
             f"--variant {variant} is a McNemar variant; the bootstrap's are {', '.join(BOOTSTRAP_VARIANTS)}"
         )
     return variant
@@ -66,7 +67,7 @@ def mcnemar_variant(variant: str | None) -> str:
     if variant is None:
         return "mid-p"
     if variant not in MCNEMAR_VARIANTS:
-        raise InputError(f"--variant {variant} is a bootstrap variant; McNemar's are {', '.join(MCNEMAR_VARIANTS)}")
+        raise UsageError(f"--variant {variant} is a bootstrap variant; McNemar's are {', '.join(MCNEMAR_VARIANTS)}")
     return variant
 
 
@@ -74,7 +75,7 @@ def threshold_band(args: argparse.Namespace) -> tuple[float, float]:
     """``--band LOW HIGH`` as a (low, high) pair, checked before any computation."""
     lo, hi = (float(x) for x in args.band)
     if lo > hi:
-        raise InputError(f"--band LOW HIGH needs LOW <= HIGH, got {lo:g} {hi:g}")
+        raise UsageError(f"--band LOW HIGH needs LOW <= HIGH, got {lo:g} {hi:g}")
     return lo, hi
 
 
@@ -112,19 +113,32 @@ def preload_format(name: str | None) -> None:
 
 def detect_gold_format(args: argparse.Namespace) -> None:
     """Without ``--format`` or ``--ref``, detect the first file's format as ``sigfast score`` does: a scorer's
-    format (gold, then systems) sets ``args.format``; per-item files (or files no format claims) stay per-item
-    files, read by their extension."""
+    format (gold, then systems) or an LLM harness's log sets ``args.format``; a file of per-item records with
+    ``id`` and ``score`` fields is read as ``-f records`` (by id), with a note on standard error; per-item files
+    (or files no format claims) stay per-item files, read by their extension. An input that is recognized but
+    needs ``-f`` with options (records named otherwise, a results file, a folder with no runs) is an error
+    naming them."""
     if getattr(args, "format", None) or getattr(args, "ref", None) or not getattr(args, "files", None):
         return
     from .formats import detect_format, spec
+    from .formats._detect import FormatHint
 
+    first = path_of(args.files[0])
     try:
-        fmt = detect_format(path_of(args.files[0]))
+        fmt = detect_format(first)
+    except FormatHint:
+        raise
     except InputError:  # no format claims it: per-item scores or statistics
         return
     s = spec(fmt)
     if s.needs_gold:
         args.format = s.name
+    if s.name == "records":
+        print(
+            f"sigfast: note: {first} holds per-item records with the fields id and score: read as -f records "
+            "(items matched by id, not by line)",
+            file=sys.stderr,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -137,10 +151,10 @@ def format_options(args: argparse.Namespace) -> dict[str, str]:
     for it in getattr(args, "option", None) or ():
         key, eq, value = it.partition("=")
         if not eq or not key:
-            raise InputError(f"-o/--option takes KEY=VALUE, got {it!r}")
+            raise UsageError(f"-o/--option takes KEY=VALUE, got {it!r}")
         key = key.strip().replace("-", "_")
         if key in out:
-            raise InputError(f"option {key} given twice")
+            raise UsageError(f"option {key} given twice")
         out[key] = value
     if getattr(args, "align", None) is not None:
         out["align"] = args.align
@@ -153,7 +167,7 @@ def format_options(args: argparse.Namespace) -> dict[str, str]:
     for key, value in flags.items():
         if value is not None:
             if key in out:
-                raise InputError(f"--{key} and -o {key}={out[key]} both given; give one")
+                raise UsageError(f"--{key} and -o {key}={out[key]} both given; give one")
             out[key] = value
     return out
 
@@ -175,13 +189,13 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
         systems = files
     elif fmt:
         if not files:
-            raise InputError("give GOLD and SYSTEM files (or --ref GOLD)")
+            raise UsageError("give GOLD and SYSTEM files (or --ref GOLD)")
         gold, systems = files[0], files[1:]
     else:
         gold, systems = None, _runs(getattr(args, "format", None), files)
     if len(systems) < min_systems:
         what = "GOLD and " if gold is not None else ""
-        raise InputError(f"give {what}at least {min_systems} SYSTEM file{'s' if min_systems > 1 else ''}")
+        raise UsageError(f"give {what}at least {min_systems} SYSTEM file{'s' if min_systems > 1 else ''}")
     return gold, systems
 
 
@@ -209,7 +223,7 @@ def positional_format_hint(args: argparse.Namespace) -> None:
     except InputError:  # not a format name either: the usual file error follows
         return
     rest = " ".join(files[1:]) or "GOLD SYSTEM"
-    raise InputError(
+    raise UsageError(
         f"{files[0]!r} is a format name, not a file: name the format with -f, as in "
         f"`sigfast {getattr(args, 'command', 'score')} -f {name} {rest}`"
     )
@@ -235,14 +249,19 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
             fmt = detect_format(gold if not isinstance(gold, list) else gold[0])
         if spec(fmt).option("strict") is None:
             have = ", ".join(s.name for s in specs() if s.option("strict") is not None)
-            raise InputError(
+            raise UsageError(
                 f"format {spec(fmt).name!r} has no strict mode (it already refuses the input its reference scorer "
                 f"only warns about); --strict is for {have}"
             )
         if "strict" in opts:
-            raise InputError(f"--strict and -o strict={opts['strict']} both given; give one")
+            raise UsageError(f"--strict and -o strict={opts['strict']} both given; give one")
         opts["strict"] = "true"
-    return parse(fmt, gold, systems, **opts)
+    parsed = parse(fmt, gold, systems, **opts)
+    if not parsed.spec.needs_gold:  # per-item files: the line each took as a header, if any
+        for r in parsed.reports:
+            for note in r.warnings:
+                print(f"sigfast: note: {r.system}: {note}", file=sys.stderr)
+    return parsed
 
 
 def _runs(fmt: str | None, systems: list[str]) -> list[str]:
@@ -281,13 +300,13 @@ def precheck(args: argparse.Namespace, *, plots: Sequence[str] = ()) -> None:
         from .report import EXTENSIONS
 
         if ext not in EXTENSIONS:
-            raise InputError(f"--output {out}: unknown extension {ext or '(none)'}; use .json, .csv, .md, .tex or .txt")
+            raise UsageError(f"--output {out}: unknown extension {ext or '(none)'}; use .json, .csv, .md, .tex or .txt")
     wanted_plots = [getattr(args, p, None) for p in plots]
     wanted_plots = [p for p in wanted_plots if p]
     for p in wanted_plots:
         ext = os.path.splitext(p)[1].lower()
         if ext not in (".png", ".pdf", ".svg"):
-            raise InputError(f"plot {p}: use a .png, .pdf or .svg file name")
+            raise UsageError(f"plot {p}: use a .png, .pdf or .svg file name")
     for p in [*paths, *wanted_plots]:
         folder = os.path.dirname(os.path.abspath(p))
         if not os.path.isdir(folder):

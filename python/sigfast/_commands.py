@@ -41,6 +41,13 @@ def _input_error(msg: str) -> Exception:
     return InputError(msg)
 
 
+def _usage_error(msg: str) -> Exception:
+    """Arguments that do not fit together, or too few files: exit 2, as argparse's usage errors."""
+    from .exceptions import UsageError
+
+    return UsageError(msg)
+
+
 def _metrics(args: argparse.Namespace) -> list[str | None]:
     return list(args.metric) if args.metric else [None]
 
@@ -49,9 +56,9 @@ def run_compare(args: argparse.Namespace) -> int:
     _cli.precheck(args)
     _cli.detect_gold_format(args)
     if args.variant is not None and args.test in ("permutation", "exact"):
-        raise _input_error("permutation tests have no --variant")
+        raise _usage_error("permutation tests have no --variant")
     if args.draws != "sigfast" and args.test != "bootstrap":
-        raise _input_error(f"--draws {args.draws} is for --test bootstrap")
+        raise _usage_error(f"--draws {args.draws} is for --test bootstrap")
     if args.test == "mcnemar":
         return _run_mcnemar(args, _parse_inputs(args, min_systems=2) if args.format or args.ref else None)
     import sigfast
@@ -59,7 +66,7 @@ def run_compare(args: argparse.Namespace) -> int:
     from .significance import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 
     if args.view:
-        raise _input_error("--view is for --test mcnemar")
+        raise _usage_error("--view is for --test mcnemar")
     parsed = _parse_inputs(args, min_systems=2)
     results = []
     for metric in _metrics(args):
@@ -195,7 +202,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         metrics = [m for m in _metrics(args) if m is not None]
         if metrics:
             if len(metrics) > 1:
-                raise _input_error("--test mcnemar compares one view of units; give one --metric or --view")
+                raise _usage_error("--test mcnemar compares one view of units; give one --metric or --view")
             views = tuple(parsed.spec.views)
             if metrics[0] not in views:
                 raise _input_error(
@@ -204,7 +211,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
                     f"{_cli.did_you_mean(metrics[0], views)}; test {metrics[0]} with --test bootstrap or permutation"
                 )
             if view is not None and view != metrics[0]:
-                raise _input_error(
+                raise _usage_error(
                     f"-m {metrics[0]} and --view {view} name different units; McNemar compares one view's units: "
                     "give one"
                 )
@@ -219,13 +226,13 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         provenance["metric"] = [units.view]  # the accuracy of the view's units is what McNemar compares
     else:
         if args.view or getattr(args, "align", None):
-            raise _input_error("--view and --align need --format files")
+            raise _usage_error("--view and --align need --format files")
         files = [f.partition("=")[2] if "=" in f and not os.path.exists(f) else f for f in args.files]
         given = [f.partition("=")[0] if "=" in f and not os.path.exists(f) else "" for f in args.files]
         auto = system_names(files)
         names = [g or a for g, a in zip(given, auto)]
         if len(files) < 2:
-            raise _input_error("give a BASELINE file and at least one SYSTEM file of 0/1 correctness")
+            raise _usage_error("give a BASELINE file and at least one SYSTEM file of 0/1 correctness")
         correct = [_read_binary_file(f) for f in files]
         if len({c.size for c in correct}) != 1:
             raise _input_error(
@@ -324,7 +331,7 @@ def run_score(args: argparse.Namespace) -> int:
         args.format = detect_format(_cli.path_of(args.files[0]))
     one_file = bool(args.format) and not args.ref and _gold_inside(args.format)
     if not args.ref and len(args.files) < 2 and not one_file:
-        raise _input_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
+        raise _usage_error("give GOLD and SYSTEM files (or --ref GOLD SYSTEM ...)")
     if one_file:
         # conlleval's own form: each FILE holds the gold and the system tags; the same file given
         # twice (GOLD SYSTEM, as for other formats) is that one file
@@ -399,7 +406,7 @@ def _metric_option(args: argparse.Namespace, wanted: list[str]) -> None:
         return
     given = _cli.format_options(args)
     if "metric" in given:
-        raise _input_error(f"-m and -o metric={given['metric']} both given; give one")
+        raise _usage_error(f"-m and -o metric={given['metric']} both given; give one")
     args.option = [*(args.option or ()), "metric=" + ",".join(wanted)]
 
 
@@ -545,7 +552,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
     for it in args.label or ():
         k, eq, v = it.partition("=")
         if not eq:
-            raise _input_error(f"--label takes SYSTEM=GROUP, got {it!r}")
+            raise _usage_error(f"--label takes SYSTEM=GROUP, got {it!r}")
         labels[k] = v
     results = []
     for metric in _metrics(args):
@@ -649,14 +656,14 @@ def run_demo(args: argparse.Namespace) -> int:
 
 def run_seeds(args: argparse.Namespace) -> int:
     """``sigfast seeds``: ASO, Welch and Mann-Whitney on every pair of systems' scores over seeds."""
-    from .exceptions import InputError
+    from .exceptions import UsageError
     from .formats import named_systems
     from .seeds import compare_seeds, read_scores
 
     _cli.precheck(args)
     names, paths = named_systems(list(args.systems))
     if len(names) < 2:
-        raise InputError("give at least two systems' score files (NAME=FILE or FILE)")
+        raise UsageError("give at least two systems' score files (NAME=FILE or FILE)")
     scores = {name: read_scores(str(path)) for name, path in zip(names, paths)}
     res = compare_seeds(
         scores,

@@ -14,7 +14,9 @@ chosen subcommand's parser is filled in; ``sigfast --help`` and
 
 Errors: a :class:`~sigfast.exceptions.SigfastError` or an ``OSError`` prints
 one line on standard error and exits 1; a usage error (unknown flag, bad
-value) prints one line and exits 2, as argparse does; ``--debug`` shows the
+value, too few files, flags that do not fit together:
+:class:`~sigfast.exceptions.UsageError`) prints one line and exits 2, as argparse does;
+no flag may be abbreviated, and an unknown one gets the closest flag; ``--debug`` shows the
 traceback instead; a closed pipe (``| head``) ends quietly; Ctrl-C exits 130
 and SIGTERM 143, after stopping worker processes.
 """
@@ -150,8 +152,8 @@ _flags = [
     # ---- inputs
     Flag(
         ("--format", "-f"),
-        "file format (default: detected from the file name or first lines; `sigfast info` lists formats, aliases "
-        "and options)",
+        "file format (default: detected from the file name, its first lines or a folder's layout, where they say it "
+        "unambiguously; `sigfast info` lists formats, aliases and options)",
         metavar="FORMAT",
     ),
     Flag(
@@ -1065,19 +1067,52 @@ _BY_NAME: dict[str, Command] = {n: c for c in COMMANDS for n in (c.name, *c.alia
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line usage errors (exit 2) that name the closest valid choice."""
+    """argparse with one-line usage errors (exit 2) that name the closest valid choice or flag, and no
+    abbreviated flags (``--resample`` is not taken for ``--resamples``: it is an unknown flag)."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        kw["allow_abbrev"] = False
+        super().__init__(*a, **kw)
+
+    def _filled(self) -> list[argparse.ArgumentParser]:
+        """The subcommands' parsers that are filled in (one, when a subcommand runs)."""
+        out = []
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                out += [p for p in dict.fromkeys(action.choices.values()) if len(p._actions) > 1]
+        return out
+
+    def _flags(self) -> list[str]:
+        """Every option string of this parser and of its filled-in subcommands."""
+        out = list(self._option_string_actions)
+        for p in self._filled():
+            out += [f for f in p._option_string_actions if f not in out]
+        return out
 
     def error(self, message: str) -> Any:  # type: ignore[override]
+        import difflib
         import re
 
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
-            import difflib
-
             choices = [c.strip().strip("'") for c in m.group(2).split(",")]
             close = difflib.get_close_matches(m.group(1), choices, n=1)
             if close:
                 message += f"; did you mean {close[0]!r}?"
+        m = re.match(r"unrecognized arguments: (.*)", message)
+        if m:
+            flags = [f for f in self._flags() if f.startswith("--")]
+            hints = []
+            for tok in m.group(1).split():
+                if tok.startswith("--"):
+                    close = difflib.get_close_matches(tok.partition("=")[0], flags, n=1, cutoff=0.6)
+                    if close:
+                        hints.append(f"{tok.partition('=')[0]}: did you mean {close[0]!r}?")
+            if hints:
+                message += "; " + "; ".join(hints)
+            filled = self._filled()
+            if len(filled) == 1:  # the subcommand's flags: its help lists them
+                self.exit(2, f"{filled[0].prog}: error: {' '.join(message.split())} (see `{filled[0].prog} --help`)\n")
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see `{self.prog} --help`)\n")
 
 
@@ -1090,7 +1125,8 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *a: Any, **kw: Any) -> None:
         from ._native import __version__
 
-        parser.exit(0, f"sigfast {__version__}\n")
+        sys.stdout.write(f"sigfast {__version__}\n")  # on standard output: v=$(sigfast --version) works
+        parser.exit(0)
 
 
 def _deprecated(parser: argparse.ArgumentParser, action: Any, new: str) -> Any:
@@ -1270,7 +1306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from . import _cli
-    from .exceptions import SigfastError
+    from .exceptions import SigfastError, UsageError
 
     try:
         with _cli.one_line_warnings():
@@ -1289,6 +1325,12 @@ def _run(args: argparse.Namespace) -> int:
         except OSError:  # pragma: no cover
             pass
         return 0
+    except UsageError as e:  # arguments that do not fit together: a usage error, as argparse's (exit 2)
+        if args.debug:
+            raise
+        prog = f"sigfast {args.command}" if getattr(args, "command", None) else "sigfast"
+        print(f"{prog}: error: {' '.join(str(e).split())} (see `{prog} --help`)", file=sys.stderr)
+        return 2
     except (SigfastError, OSError) as e:
         if args.debug:
             raise

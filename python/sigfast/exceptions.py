@@ -7,7 +7,7 @@ and also a :class:`ValueError`, so ``except ValueError`` catches it.
 
 from __future__ import annotations
 
-__all__ = ["FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError"]
+__all__ = ["FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError", "UsageError"]
 
 
 class SigfastError(ValueError):
@@ -16,6 +16,12 @@ class SigfastError(ValueError):
 
 class InputError(SigfastError):
     """Data or arguments that cannot be used (shape, NaN, counts, sizes)."""
+
+
+class UsageError(InputError):
+    """Arguments that do not fit together or are too few (one system where a test needs two, a flag that
+    needs another flag, ``KEY=VALUE`` written otherwise): the command line prints one line and exits 2,
+    as for an unknown flag."""
 
 
 class FormatError(SigfastError):

@@ -18,15 +18,15 @@ __all__ = ["run_metaeval"]
 
 
 def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
-    from .exceptions import InputError
+    from .exceptions import UsageError
 
     out: dict[str, str] = {}
     for it in items or ():
         if "=" not in it:
-            raise InputError(f"{what} takes OLD=NEW, got {it!r}")
+            raise UsageError(f"{what} takes OLD=NEW, got {it!r}")
         a, b = it.split("=", 1)
         if a in out:
-            raise InputError(f"{what} {a}= given twice ({a}={out[a]} and {it})")
+            raise UsageError(f"{what} {a}= given twice ({a}={out[a]} and {it})")
         out[a] = b
     return out
 
@@ -92,20 +92,20 @@ def _stem(path: str) -> str:
 
 def _read_human(args: argparse.Namespace, metric_names: list[str] | None) -> tuple[Any, dict[str, Any]]:
     """The human table, and the metric tables of an mt-metrics-eval test set when HUMAN is one."""
-    from .exceptions import InputError
+    from .exceptions import UsageError
     from .metaeval import read_mtme, read_scores
 
     if not os.path.isdir(args.human):
         given = [f for f, v in (("--lp", args.lp), ("--gold", args.gold)) if v is not None]
         if given:
-            raise InputError(
+            raise UsageError(
                 f"{' and '.join(given)} name{'s' if len(given) == 1 else ''} the scores of an mt-metrics-eval "
                 f"test-set folder, but HUMAN {args.human} is a file"
             )
         return read_scores(args.human, layout=args.layout, score_column=args.score_column), {}
     given = [f for f, v in (("--layout", args.layout != "auto"), ("--score-column", args.score_column)) if v]
     if given:
-        raise InputError(
+        raise UsageError(
             f"{' and '.join(given)}: HUMAN {args.human} is an mt-metrics-eval test-set folder, whose files are "
             "read as mt-metrics-eval writes them; drop the flag"
         )
@@ -122,7 +122,7 @@ def _read_human(args: argparse.Namespace, metric_names: list[str] | None) -> tup
 
 def run_metaeval(args: argparse.Namespace) -> int:
     """Run ``sigfast metaeval`` with parsed arguments; returns the exit status."""
-    from .exceptions import InputError
+    from .exceptions import InputError, UsageError
     from .metaeval import align, evaluate, read_scores, segment_scores
 
     _cli.precheck(args, plots=("plot",))
@@ -131,9 +131,9 @@ def run_metaeval(args: argparse.Namespace) -> int:
     names = list(args.name or [])
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise InputError(f"--name {dup} given twice; every metric needs its own name")
+        raise UsageError(f"--name {dup} given twice; every metric needs its own name")
     if len(names) > len(args.metrics):
-        raise InputError(f"{len(names)} --name for {len(args.metrics)} metric score file(s); give one per file")
+        raise UsageError(f"{len(names)} --name for {len(args.metrics)} metric score file(s); give one per file")
     # -m picks the test set's metrics when it does not name the metrics scored on --hyps
     human, tables = _read_human(args, None if args.hyps else args.metric)
     human = _renamed(human, rename, f"the human table {human.source or args.human}")
@@ -148,7 +148,7 @@ def run_metaeval(args: argparse.Namespace) -> int:
         tables[name] = _renamed(t, rename, f"the metric table {path}")
     if args.hyps:
         if not args.ref:
-            raise InputError("--hyps needs --ref (reference files line-aligned with the outputs)")
+            raise UsageError("--hyps needs --ref (reference files line-aligned with the outputs)")
         from .formats import named_systems
 
         hyp_names, hyp_paths = named_systems(args.hyps)
@@ -167,18 +167,18 @@ def run_metaeval(args: argparse.Namespace) -> int:
             )
         for m in args.metric or ["bleu", "chrf"]:
             if m not in ("bleu", "chrf", "chrf++"):
-                raise InputError(f"--metric for --hyps: bleu, chrf or chrf++ (segment scores), got {m!r}")
+                raise UsageError(f"--metric for --hyps: bleu, chrf or chrf++ (segment scores), got {m!r}")
             label = {"bleu": "sentBLEU", "chrf": "chrF", "chrf++": "chrF++"}[m]
             if label in tables:
                 raise InputError(f"metric {label!r} given twice (-m {m}, or a score file of that name)")
             tables[label] = segment_scores(args.ref, hyps, metric=m)
     elif args.metric and not os.path.isdir(args.human):
-        raise InputError(
+        raise UsageError(
             "--metric names the metrics scored on --hyps (with --ref) or kept from a test-set folder given as "
             "HUMAN; a metric score file is named by its file name or --name"
         )
     if not tables:
-        raise InputError("no metrics: give METRIC score files and/or --refs with --hyps")
+        raise UsageError("no metrics: give METRIC score files and/or --refs with --hyps")
     with _as_flags():
         systems, _items, h, m = align(
             human, tables, systems=args.system or None, missing=args.missing, level=args.level

@@ -29,7 +29,7 @@ def _units(args: argparse.Namespace, gold: str, systems: list[str]) -> tuple[Any
 def _is_coref(args: argparse.Namespace) -> bool:
     """Whether the files are CoNLL-2012 coreference (``--format conll2012`` or an alias), whose diff and
     oracle class mentions by their antecedents; the unit flags that do not apply are refused."""
-    from ..exceptions import InputError
+    from ..exceptions import UsageError
     from ..formats import spec
 
     if not args.format or spec(args.format).name != "conll2012":
@@ -47,13 +47,13 @@ def _is_coref(args: argparse.Namespace) -> bool:
         if given
     ]
     if unused:
-        raise InputError(
+        raise UsageError(
             f"{', '.join(unused)} {'does' if len(unused) == 1 else 'do'} not apply to coreference mentions "
             "(--format conll2012): its table has one column per response and classes mentions, not units"
         )
     opts = _cli.format_options(args)
     if opts:
-        raise InputError(
+        raise UsageError(
             f"-o {', '.join(opts)}: give the antecedent criterion with --criterion for diff and oracle of "
             "--format conll2012"
         )

@@ -277,19 +277,32 @@ def _explicit_names(systems: Any, names: Sequence[str] | None) -> list[bool]:
 
 
 def detect_format(path: Any) -> str:
-    """The format of a file, from its extension or, failing that, its first lines.
+    """The format of a file or folder, from its name, its extension, its first lines or its layout.
 
-    Raises InputError when the file does not say unambiguously; name the
-    format then (``format=...``, ``--format``).
+    An LLM harness's log is told by its name (``samples_<task>_<time>.jsonl``,
+    ``details_<task>_<date>.parquet``, ``per_instance_stats.json``) or its first lines (an Inspect
+    ``.json`` log), a folder by the runs in it (:func:`runs_in`), and a file of per-item records with
+    ``id`` and ``score`` fields (CSV, TSV or JSON lines) is ``records``, read by id, before its extension
+    would make it per-item values read by line. Raises InputError when the input does not say
+    unambiguously; name the format then (``format=...``, ``--format``). A recognized input that needs
+    options or another path (records whose fields are named otherwise, a harness's results file, a
+    folder with no runs) is a :class:`~sigfast.formats._detect.FormatHint` (an InputError) that names them.
     """
     import gzip
 
+    from . import _detect
+
     p = Path(str(path))
+    if p.is_dir():
+        return _detect.folder_format(p)
+    named = _detect.by_name(p)
+    if named is not None:
+        return named
     name = p.name[:-3] if p.name.endswith(".gz") else p.name
     suffix = Path(name).suffix.lower()
     all_specs = specs()
     by_ext = [s.name for s in all_specs if suffix and suffix in s.extensions]
-    if len(by_ext) == 1:
+    if len(by_ext) == 1 and by_ext[0] not in ("tsv", "jsonl"):  # per-item files: their first lines first
         return by_ext[0]
     try:
         opener: Any = gzip.open if p.name.endswith(".gz") else open
@@ -297,6 +310,11 @@ def detect_format(path: Any) -> str:
             head = [ln.rstrip("\n").lstrip("\ufeff") for _, ln in zip(range(50), fh)]
     except OSError as e:
         raise InputError(f"{p}: cannot read the file to detect its format ({e})") from None
+    shaped = _detect.by_content(p, head)
+    if shaped is not None:
+        return shaped
+    if len(by_ext) == 1:
+        return by_ext[0]
     claims = [s.name for s in all_specs if s.detect is not None and s.detect(head)]
     if by_ext:
         claims = [c for c in claims if c in by_ext] or by_ext

@@ -2,7 +2,10 @@
 
 ``tsv``
     One item per line, one or more numbers separated by tabs or spaces; an
-    optional first line of names; lines starting with ``#`` are comments.
+    optional first line of names (a header only when every field is a name:
+    ``0.5x1`` or ``O.7`` on line 1 is a mistyped number, an error, not a
+    header; the report names the line taken as a header); lines starting
+    with ``#`` are comments.
 ``jsonl``
     One JSON value per line: a number, a list of numbers, or an object
     (``{"score": 0.5}`` or named statistics ``{"tp": 3, "guessed": 4, "gold": 5}``).
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +33,7 @@ import numpy as np
 from ..exceptions import FormatError
 from ._base import FormatSpec, ItemStats, ScoreReport, decode_utf8, display, read_file_bytes
 
-__all__ = ["SPECS", "read_items"]
+__all__ = ["SPECS", "header_note", "is_name", "read_items", "read_items_header", "read_items_lines"]
 
 
 def _short(v: Any) -> str:
@@ -101,6 +105,31 @@ def _read_npy(p: str) -> np.ndarray:
     return arr
 
 
+_NAME = re.compile(r"[A-Za-z_]")
+_DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", ",": "."})
+
+
+def is_name(tok: str) -> bool:
+    """Whether a field of a first line is a column name (``score``, ``tp``, ``acc_norm``, ``l2``), not a number
+    or a mistyped one: a name starts with a letter or ``_``, and a field with a digit and a decimal point
+    that is a number once a letter O or l (I) is read as 0 or 1, or a comma as a point (``O.7``, ``l.5``), is
+    a mistyped number."""
+    if not _NAME.match(tok):
+        return False  # starts with a digit, a sign or a point: 0.5x1, 0,5, -0.3a, .7.
+    if any(c.isdigit() for c in tok) and ("." in tok or "," in tok):
+        try:
+            float(tok.translate(_DIGIT_LOOKALIKES))
+        except ValueError:
+            return True
+        return False
+    return True
+
+
+def header_note(line: int, names: tuple[str, ...]) -> str:
+    """What the report says about a first line taken as a header."""
+    return f"line {line} ({' '.join(names)}) is taken as a header of column names, not as an item"
+
+
 def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[str, ...] | None]:
     """Per-item values ``(items, statistics)`` and statistic names (or None); see :func:`read_items_lines`."""
     values, names, _ = read_items_lines(path, fmt)
@@ -110,6 +139,14 @@ def read_items(path: str | Path, fmt: str = "auto") -> tuple[np.ndarray, tuple[s
 def read_items_lines(
     path: str | Path, fmt: str = "auto"
 ) -> tuple[np.ndarray, tuple[str, ...] | None, list[int] | None]:
+    """Per-item values, statistic names and each item's line number (see :func:`read_items_header`)."""
+    values, names, line_of, _ = read_items_header(path, fmt)
+    return values, names, line_of
+
+
+def read_items_header(
+    path: str | Path, fmt: str = "auto"
+) -> tuple[np.ndarray, tuple[str, ...] | None, list[int] | None, int | None]:
     """Per-item values ``(items, statistics)`` and statistic names (or None).
 
     TSV: one item per line, one or more numbers separated by tabs or spaces;
@@ -118,7 +155,9 @@ def read_items_lines(
     JSONL: one JSON value per line: a number, a list of numbers, or an object
     (``{"score": 0.5}`` or named statistics ``{"tp": 3, "guessed": 4, "gold": 5}``).
     ``.npy``: a 1-D or 2-D numeric array. Also returns each item's line
-    number (None for ``.npy``), for error messages.
+    number (None for ``.npy``), for error messages, and the line taken as a TSV
+    header (None when there is none): a first line is a header only when every
+    field is a name (:func:`is_name`); a mistyped number there is an error.
     """
     p = str(path)
     if fmt == "auto":
@@ -141,11 +180,12 @@ def read_items_lines(
         if len(bad):
             raise FormatError(f"item {int(bad[0][0])} has a non-finite value", path=p)
         _check_sums(arr, p)
-        return arr.astype(np.float64), None, None
+        return arr.astype(np.float64), None, None, None
     lines = _read_text(p)
     rows: list[list[float]] = []
     line_of: list[int] = []
     names: tuple[str, ...] | None = None
+    header: int | None = None
     width: int | None = None
     for i, raw in enumerate(lines, 1):
         s = raw.strip()
@@ -192,8 +232,26 @@ def read_items_lines(
                 try:
                     float(toks[0])
                 except ValueError:
-                    names = tuple(toks)
-                    continue
+                    if all(is_name(t) for t in toks):
+                        names, header = tuple(toks), i
+                        dup = next((t for t in names if names.count(t) > 1), None)
+                        if dup is not None:
+                            raise FormatError(
+                                f"the header names {dup!r} twice; give each column its own name", path=p, line=i
+                            ) from None
+                        continue
+                    bad = next(c for c, t in enumerate(toks, 1) if not is_name(t))
+                    if _is_float(toks[bad - 1]):
+                        what = f"is a number beside the name {_short(toks[0])} in column 1: the line is neither "
+                        what += "an item nor"
+                    else:
+                        what = "is neither a number nor a column name, so the line is not"
+                    raise FormatError(
+                        f"column {bad}: {_short(toks[bad - 1])} {what} a header (a first line is a header only when "
+                        "every field is a name, such as score or tp); fix the value",
+                        path=p,
+                        line=i,
+                    ) from None
             row = [_number(t, p, i, c) for c, t in enumerate(toks, 1)]
         if width is None:
             width = len(row)
@@ -207,7 +265,15 @@ def read_items_lines(
         raise FormatError("no items: the file is empty", path=p)
     arr = np.array(rows, dtype=np.float64)
     _check_sums(arr, p, line_of)
-    return arr, names, line_of
+    return arr, names, line_of, header
+
+
+def _is_float(tok: str) -> bool:
+    try:
+        float(tok)
+    except ValueError:
+        return False
+    return True
 
 
 def _check_sums(arr: np.ndarray, p: str, line_of: list[int] | None = None) -> None:
@@ -229,7 +295,7 @@ def _check_sums(arr: np.ndarray, p: str, line_of: list[int] | None = None) -> No
 
 def _scorer(fmt: str) -> Any:
     def score(gold: Any, system: Any) -> ScoreReport:
-        values, names = read_items(system, fmt)
+        values, names, _, header = read_items_header(system, fmt)
         k = values.shape[1]
         stat_names = names or tuple(f"s{i}" for i in range(k))
         stats = {"values": ItemStats(None, stat_names, values, counts=False)}
@@ -241,6 +307,7 @@ def _scorer(fmt: str) -> Any:
             scores={},
             stats=stats,
             default_metric="values",
+            warnings=() if header is None or names is None else (header_note(header, names),),
         )
 
     score.__name__ = f"score_{fmt}"

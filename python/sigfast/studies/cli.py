@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _cli
-from ..exceptions import InputError
+from ..exceptions import InputError, UsageError
 
 __all__ = ["run_across", "run_calibration", "run_resample", "run_split", "run_test_size"]
 
@@ -158,7 +158,7 @@ def _mcnemar_view(args: argparse.Namespace, parsed: Any, metric: str | None) -> 
     if args.test != "mcnemar" or not views or args.binarize is not None:
         if args.view is not None:
             why = "--binarize tests whole items" if args.binarize is not None else "--view is for --test mcnemar"
-            raise InputError(
+            raise UsageError(
                 f"{why} on a format with units; format {parsed.format!r} "
                 + (f"has the views {', '.join(views)}" if views else "has no units")
             )
@@ -172,7 +172,7 @@ def _mcnemar_view(args: argparse.Namespace, parsed: Any, metric: str | None) -> 
                 f"{metric} with --test bootstrap or permutation"
             )
         if view is not None and view != metric:
-            raise InputError(
+            raise UsageError(
                 f"-m {metric} and --view {view} name different units; McNemar compares one view's units: give one"
             )
         view = metric
@@ -198,19 +198,19 @@ def run_across(args: argparse.Namespace) -> int:
     elif args.test == "bootstrap":
         variant = _cli.bootstrap_variant(args.variant)
     elif args.variant is not None:
-        raise InputError(f"the {args.test} test has no variants; --variant is for mcnemar and bootstrap")
+        raise UsageError(f"the {args.test} test has no variants; --variant is for mcnemar and bootstrap")
     else:
         variant = None
     std_parsed: Any = None
     if args.spec:
         if args.files:
-            raise InputError("give either --spec or GOLD SYSTEM ... files with --manifest, not both")
+            raise UsageError("give either --spec or GOLD SYSTEM ... files with --manifest, not both")
         spec_parsed, std_parsed = _spec_inputs(args)
         if args.standard and std_parsed is not None:
-            raise InputError("the standard split is given twice: in --spec and with --standard")
+            raise UsageError("the standard split is given twice: in --spec and with --standard")
     else:
         if not args.manifest:
-            raise InputError(
+            raise UsageError(
                 "give --manifest (split manifest) with GOLD SYSTEM ... scored on the whole corpus, "
                 "or --spec with each split's files"
             )
