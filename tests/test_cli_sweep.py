@@ -288,3 +288,24 @@ def test_a_header_is_a_line_of_names() -> None:
         assert is_name(name), name
     for number in ("0.5", "O.7", "l.5", "I.25", "o,5", "0,5", "0.5x1", "-0.3", ".7", "1e3"):
         assert not is_name(number), number
+
+
+@pytest.mark.parametrize(
+    ("line2", "shown"),
+    [("0.\u20281x", "'1x'"), ("0.\x1b[31m1x", "'0.\\x1b[31m1x'"), ("0.4\x0c1x", "'1x'"), ("0.4\r", None)],
+)
+def test_an_error_line_stays_one_line_whatever_the_input_held(tmp_path: Path, capsys, line2: str, shown) -> None:
+    """A U+2028, a form feed or an escape sequence copied from the input never breaks the error line (it is
+    shown escaped), and line numbers count newlines as an editor does (a U+2028 inside line 2 is line 2)."""
+    bad, ok = tmp_path / "bad.txt", tmp_path / "ok.txt"
+    bad.write_text(f"0.5\n{line2}\n0.3\n", encoding="utf-8", newline="")
+    ok.write_text("0.5\n0.4\n0.3\n", encoding="utf-8")
+    code = main(["compare", str(bad), str(ok), "-n", "100"])
+    err = capsys.readouterr().err
+    if shown is None:  # a CRLF-style line end is a line end
+        assert code == 0, err
+        return
+    assert code == 1
+    line = _one_line(err)
+    assert "line 2:" in line and shown in line
+    assert line.rstrip("\n").isprintable()

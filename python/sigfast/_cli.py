@@ -381,6 +381,17 @@ def emit(
         print(f"sigfast: wrote {out}", file=sys.stderr)
 
 
+def one_line(text: object) -> str:
+    """A message as one terminal line: its own line breaks and runs of white space become one space, and
+    any other character that is not printable (a U+2028 line separator, a carriage return or a control
+    character copied from the input) is shown escaped (``\\u2028``), so an error or warning is always one
+    line whatever the input held."""
+    words = " ".join(str(text).split())  # str.split() also breaks at U+2028, U+2029, U+0085, \r, \v, \f
+    if words.isprintable():
+        return words
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in words)
+
+
 @contextlib.contextmanager
 def one_line_warnings() -> Iterator[None]:
     """Warnings (a reference scorer's warnings that sigfast repeats, e.g. ``DependencyWarning``)
@@ -388,7 +399,7 @@ def one_line_warnings() -> Iterator[None]:
     import warnings
 
     def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
-        print(f"sigfast: warning: {' '.join(str(message).split())}", file=sys.stderr)
+        print(f"sigfast: warning: {one_line(message)}", file=sys.stderr)
 
     with warnings.catch_warnings():
         warnings.showwarning = show

@@ -1329,7 +1329,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.debug:
             raise
         prog = f"sigfast {args.command}" if getattr(args, "command", None) else "sigfast"
-        print(f"{prog}: error: {' '.join(str(e).split())} (see `{prog} --help`)", file=sys.stderr)
+        print(f"{prog}: error: {_cli.one_line(e)} (see `{prog} --help`)", file=sys.stderr)
         return 2
     except (SigfastError, OSError) as e:
         if args.debug:
@@ -1337,13 +1337,13 @@ def _run(args: argparse.Namespace) -> int:
         msg = " ".join(str(e).split("\n"))
         if isinstance(e, OSError) and not isinstance(e, SigfastError):
             msg = f"{e.filename + ': ' if getattr(e, 'filename', None) else ''}{e.strerror or msg}"
-        print(f"sigfast: error: {msg}", file=sys.stderr)
+        print(f"sigfast: error: {_cli.one_line(msg)}", file=sys.stderr)
         return 1
     except Exception as e:  # a bug: still one line, with the way to the traceback
         if args.debug:
             raise
         print(
-            f"sigfast: internal error: {type(e).__name__}: {e}. This is a bug: please report it with the "
+            f"sigfast: internal error: {type(e).__name__}: {_cli.one_line(e)}. This is a bug: please report it with the "
             "command (--debug shows the traceback)",
             file=sys.stderr,
         )

@@ -55,7 +55,10 @@ def _number(tok: str, path: str, line: int, col: int) -> float:
 
 def _read_text(path: str) -> list[str]:
     data, name = read_file_bytes(path, "input")
-    lines = decode_utf8(data, name).splitlines()
+    text = decode_utf8(data, name)
+    # lines end at \n (or \r\n; \r alone in a file without \n): a U+2028 or \x0c inside a line stays in
+    # that line, so line numbers are the ones an editor shows (str.splitlines() would break there too)
+    lines = [x.removesuffix("\r") for x in text.split("\n")] if "\n" in text else text.split("\r")
     while lines and not lines[-1].strip():  # blank lines at the very end hold no item
         lines.pop()
     return lines
