@@ -1343,8 +1343,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.debug:
             raise
         print(
-            f"sigfast: internal error: {type(e).__name__}: {_cli.one_line(e)}. This is a bug: please report it with the "
-            "command (--debug shows the traceback)",
+            f"sigfast: internal error: {type(e).__name__}: {_cli.one_line(e)}. This is a bug: please report it "
+            "with the command (--debug shows the traceback)",
             file=sys.stderr,
         )
         return 1
