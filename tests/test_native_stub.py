@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import inspect
 from pathlib import Path
+from typing import Any
 
 import sigfast
 from sigfast import _native
@@ -72,3 +73,44 @@ def test_functions_take_the_stubs_parameters() -> None:
             assert compiled_methods == stub_methods, name
             for m in stub_methods:
                 assert _compiled_params(getattr(obj, m)) == _params(methods[name][m], skip_self=True), f"{name}.{m}"
+
+
+def _generator() -> Any:
+    """scripts/gen_native_stub.py, imported."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "gen_native_stub.py"
+    spec = importlib.util.spec_from_file_location("gen_native_stub", path)
+    assert spec and spec.loader
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("gen_native_stub", gen)
+    spec.loader.exec_module(gen)
+    return gen
+
+
+def test_stub_is_generated_from_the_rust_declarations() -> None:
+    """The committed stub is what ``scripts/gen_native_stub.py`` writes from ``src/`` and the compiled module:
+    a binding added or changed in Rust needs the script run again, never a hand edit."""
+    gen = _generator()
+    assert STUB.read_text(encoding="utf-8") == gen.generate(), "stale: run scripts/gen_native_stub.py"
+
+
+def test_generated_types_follow_the_rust_types() -> None:
+    """The type mapping itself, on declarations written out here (not read from the module)."""
+    gen = _generator()
+    classes = {"PySummary": gen.Class("PySummary", "Summary")}
+    cases = {
+        "PyReadonlyArray2<'py, f64>": "npt.NDArray[np.float64]",
+        "PyReadonlyArray1<'_, u32>": "npt.NDArray[np.uint32]",
+        "Option<&Bound<'py, PyDict>>": "dict[str, Any] | None",
+        "PyResult<(u64, Option<usize>, f64)>": "tuple[int, int | None, float]",
+        "Vec<(String, Vec<f64>)>": "list[tuple[str, list[float]]]",
+        "PyResult<()>": "None",
+        "&str": "str",
+        "Option<Bound<'py, PyAny>>": "Any",
+        "PyRef<'_, PySummary>": "Summary",
+        "HashMap<String, usize>": "dict[str, int]",
+        "PyResult<Bound<'py, PyArray1<i64>>>": "npt.NDArray[np.int64]",
+    }
+    assert {k: gen.py_type(k, classes) for k in cases} == cases
