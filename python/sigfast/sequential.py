@@ -203,15 +203,22 @@ def _looks(n: int, batch: int) -> np.ndarray:
 
 
 def _sequence(
-    d: np.ndarray, looks: np.ndarray, method: str, alpha: float, t_opt: float, scale: tuple[float, float] | None
+    d: np.ndarray,
+    looks: np.ndarray,
+    method: str,
+    alpha: float,
+    t_opt: float,
+    scale: tuple[float, float, float] | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(estimates, lower, upper) at ``looks`` for the values ``d`` (already differences when paired)."""
+    """(estimates, lower, upper) at ``looks`` for the values ``d`` (already differences when paired);
+    ``scale`` (empirical-Bernstein): the values' lower end (0 for differences), the bounds' width and the
+    range c of the rescaled values (1 for a mean, 2 for a difference)."""
     t = looks.astype(np.float64)
     csum = np.cumsum(d)
     means = csum[looks - 1] / t
     if method == "asymptotic":
-        # running sample variance (ddof 1), by Welford-free two-pass per look on prefix sums of deviations
-        # from the overall first value (shift keeps the sums well conditioned)
+        # the sample variance (ddof 1) of each prefix from prefix sums of the values less the first one
+        # (the shift keeps the sums well conditioned, and a prefix of equal values exactly at variance 0)
         shifted = d - d[0]
         s1 = np.cumsum(shifted)[looks - 1]
         s2 = np.cumsum(shifted * shifted)[looks - 1]
