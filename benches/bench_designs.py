@@ -13,6 +13,9 @@ sequence; at most 0.05 is the promise); the fixed-n normal interval looked at th
 them shows what peeking does to it. Scenarios: one Bernoulli mean, a paired binary difference with
 true difference 0, and a paired difference of continuous bounded scores.
 
+Part 3: the median width of each sequence after t items (up to 10,000), beside the fixed-n normal
+interval's, for a 0/1 score and a paired 0/1 difference.
+
 Every rate comes with its binomial standard error sqrt(r (1 - r) / D) over D data sets.
 
     PYTHONPATH=python python benches/bench_designs.py --datasets 2000
@@ -97,9 +100,15 @@ def type_one(datasets: int, n: int, seed: int) -> list[str]:
             truth = beta_delta if truth is None else truth
             if name not in counts:
                 names.append(name)
-                counts[name] = {"asymptotic": 0, "asymptotic from 30": 0, "empirical-bernstein": 0, "normal": 0}
+                counts[name] = {
+                    "asymptotic": 0,
+                    "asymptotic from 30": 0,
+                    "plugin-bernstein": 0,
+                    "empirical-bernstein": 0,
+                    "normal": 0,
+                }
             c = counts[name]
-            for method in ("asymptotic", "empirical-bernstein"):
+            for method in ("asymptotic", "plugin-bernstein", "empirical-bernstein"):
                 cs = confidence_sequence(x, y, method=method, batch=10)
                 miss = (cs.lower > truth) | (cs.upper < truth)
                 c[method] += bool(miss.any())
@@ -113,16 +122,51 @@ def type_one(datasets: int, n: int, seed: int) -> list[str]:
             half = Z95 * sd / np.sqrt(t)
             c["normal"] += bool(((mean - half > truth) | (mean + half < truth)).any())
     lines = [
-        "| scenario | asymptotic (looks from 10) | asymptotic (from 30) | empirical-Bernstein | "
-        "fixed-n normal, peeking |",
-        "|---|---:|---:|---:|---:|",
+        "| scenario | asymptotic (looks from 10) | asymptotic (from 30) | plug-in empirical-Bernstein | "
+        "stitched empirical-Bernstein | fixed-n normal, peeking |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for name in names:
         c = counts[name]
         lines.append(
             f"| {name} | {_rate(c['asymptotic'], datasets)} | {_rate(c['asymptotic from 30'], datasets)} | "
-            f"{_rate(c['empirical-bernstein'], datasets)} | {_rate(c['normal'], datasets)} |"
+            f"{_rate(c['plugin-bernstein'], datasets)} | {_rate(c['empirical-bernstein'], datasets)} | "
+            f"{_rate(c['normal'], datasets)} |"
         )
+    return lines
+
+
+def widths(datasets: int, seed: int) -> list[str]:
+    """Median width of each 95% sequence after t items, over data sets: a 0/1 score at accuracy 1/2 (a mean)
+    and the paired difference of two 0/1 scores at accuracy 0.7, correlation 0.5; beside it the fixed-n
+    normal interval's (valid at that one t only)."""
+    rng = np.random.default_rng(seed)
+    ts = (30, 100, 300, 1000, 3000, 10000)
+    n = ts[-1]
+    methods = ("asymptotic", "plugin-bernstein", "empirical-bernstein")
+    lines = [
+        "| data | method | " + " | ".join(f"t = {t:,}" for t in ts) + " |",
+        "|---|---|" + "---:|" * len(ts),
+    ]
+    for name in ("mean, Bernoulli(0.5)", "difference, binary 0.7 vs 0.7, corr 0.5"):
+        w = {m: [] for m in (*methods, "fixed-n normal")}
+        for _ in range(datasets):
+            if name.startswith("mean"):
+                x, y = (rng.random(n) < 0.5).astype(float), None
+                d = x
+            else:
+                p, r = 0.7, 0.5
+                q = p * (1 - p)
+                cell = rng.choice(4, size=n, p=[p * p + r * q, q * (1 - r), q * (1 - r), (1 - p) ** 2 + r * q])
+                x, y = (cell <= 1).astype(float), np.isin(cell, (0, 2)).astype(float)
+                d = y - x
+            for m in methods:
+                cs = confidence_sequence(x, y, method=m)
+                w[m].append([cs.upper[t - 1] - cs.lower[t - 1] for t in ts])
+            w["fixed-n normal"].append([2 * Z95 * d[:t].std(ddof=1) / math.sqrt(t) for t in ts])
+        for m, rows in w.items():
+            med = np.median(np.array(rows), axis=0)
+            lines.append(f"| {name} | {m} | " + " | ".join(f"{v:.4f}" for v in med) + " |")
     return lines
 
 
@@ -130,6 +174,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--datasets", type=int, default=2000)
     ap.add_argument("--n-max", type=int, default=1000, help="items per sequence (part 2)")
+    ap.add_argument("--width-datasets", type=int, default=200, help="data sets for the widths (part 3)")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
@@ -143,7 +188,11 @@ def main() -> None:
         f"{args.datasets} data sets per row\n"
     )
     print("\n".join(type_one(args.datasets, args.n_max, args.seed + 1)))
-    print(f"\n({time.perf_counter() - t1:.0f} s)")
+    t2 = time.perf_counter()
+    print(f"\n({t2 - t1:.0f} s)")
+    print(f"\n## Median width of the 95% sequences after t items, {args.width_datasets} data sets\n")
+    print("\n".join(widths(args.width_datasets, args.seed + 2)))
+    print(f"\n({time.perf_counter() - t2:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -149,6 +149,42 @@ def test_empirical_bernstein_sequence_equals_the_oracle(paired: bool) -> None:
     assert r.bounds == (-3.0, 7.0) and "bounds:-3+7" in r.signature
 
 
+def _oracle_plugin(x: np.ndarray, alpha: float, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """Waudby-Smith & Ramdas (2023), Theorem 2 (PrPl-EB), values in [lo, hi] mapped to [0, 1], item by item."""
+    u = (x - lo) / (hi - lo)
+    out_lo, out_hi = [], []
+    mu_prev, var_prev = 0.5, 0.25
+    s_u = s_sq = lam_sum = lam_u = pen = 0.0
+    for t, ui in enumerate(u, start=1):
+        lam = min(math.sqrt(2 * math.log(2 / alpha) / (var_prev * t * math.log(1 + t))), 0.5)
+        v = 4 * (ui - mu_prev) ** 2
+        pen += v * (-math.log(1 - lam) - lam) / 4
+        lam_sum += lam
+        lam_u += lam * ui
+        s_u += ui
+        mu = (0.5 + s_u) / (t + 1)
+        s_sq += (ui - mu) ** 2
+        mu_prev, var_prev = mu, (0.25 + s_sq) / (t + 1)
+        half = (math.log(2 / alpha) + pen) / lam_sum
+        out_lo.append(lo + (hi - lo) * max(lam_u / lam_sum - half, 0.0))
+        out_hi.append(lo + (hi - lo) * min(lam_u / lam_sum + half, 1.0))
+    return np.array(out_lo), np.array(out_hi)
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_plugin_bernstein_sequence_equals_the_oracle(paired: bool) -> None:
+    rng = np.random.default_rng(6)
+    x = rng.beta(2, 2, 300) * 10 - 3  # scores in [-3, 7]
+    y = np.clip(x + rng.normal(0.3, 1.0, 300), -3, 7)
+    r = (
+        sigfast.confidence_sequence(x, y, method="plugin-bernstein", bounds=(-3, 7), confidence_level=0.9)
+        if paired
+        else sigfast.confidence_sequence(x, method="plugin-bernstein", bounds=(-3, 7), confidence_level=0.9)
+    )
+    lo, hi = _oracle_plugin(y - x, 0.1, -10.0, 10.0) if paired else _oracle_plugin(x, 0.1, -3.0, 7.0)
+    assert np.max(np.abs(r.lower - lo)) < 1e-10 and np.max(np.abs(r.upper - hi)) < 1e-10
+
+
 def test_looks_every_batch_are_the_same_intervals() -> None:
     rng = np.random.default_rng(2)
     x = rng.random(95)
@@ -158,7 +194,7 @@ def test_looks_every_batch_are_the_same_intervals() -> None:
     np.testing.assert_array_equal(tens.lower, every.lower[tens.looks - 1])
     np.testing.assert_array_equal(tens.upper, every.upper[tens.looks - 1])
     assert tens.confidence_interval == every.confidence_interval and len(tens.rows()) == 10
-    assert tens.method == "empirical-bernstein" and tens.bounds == (0.0, 1.0)  # auto: every score in [0, 1]
+    assert tens.method == "plugin-bernstein" and tens.bounds == (0.0, 1.0)  # auto: every score in [0, 1]
     assert sigfast.confidence_sequence(x * 3).method == "asymptotic"  # auto: not in [0, 1], no bounds given
 
 
@@ -185,8 +221,9 @@ def test_gate_verdicts() -> None:
     assert allow.confidence_interval.low > 0 and allow.n_used % 10 == 0
     reject = sigfast.gate(better, base)
     assert reject.verdict == "REJECT" and reject.exit_code == 3
-    same = sigfast.gate(base, base.copy(), min_difference=0.01)
+    same = sigfast.gate(base, base.copy(), min_difference=0.0)  # no difference at all: never above or below 0
     assert same.verdict == "INCONCLUSIVE" and same.exit_code == 4 and same.n_used == 2000
+    assert sigfast.gate(base, base.copy(), min_difference=0.01).verdict == "REJECT"  # shown to be below 0.01
     noninferior = sigfast.gate(better, base, min_difference=-0.5)  # worse, but by less than 0.5: shown early
     assert noninferior.verdict == "ALLOW" and noninferior.n_used < 500
     assert "ALLOW" in allow.format("text") and allow.to_dict()["verdict"] == "ALLOW"

@@ -160,9 +160,10 @@ def run_gate(args: argparse.Namespace) -> int:
     if stats.n_systems != 2:
         raise InputError(f"`sigfast gate` compares two runs, BASELINE and SYSTEM; got {stats.n_systems}")
     method = args.method or "auto"
-    if method not in ("auto", "asymptotic", "empirical-bernstein"):
+    if method not in ("auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"):
         raise InputError(
-            f"--method {method} is for `sigfast proportions`; gate takes auto, asymptotic or empirical-bernstein"
+            f"--method {method} is for `sigfast proportions`; gate takes auto, asymptotic, plugin-bernstein or "
+            "empirical-bernstein"
         )
     r = gate(
         stats,

@@ -514,7 +514,7 @@ _flags = [
     Flag(
         ("--method",),
         "how the interval is computed",
-        choices=("newcombe", "tango", "bonett-price", "auto", "asymptotic", "empirical-bernstein"),
+        choices=("newcombe", "tango", "bonett-price", "auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"),
     ),
     Flag(
         ("--min-diff",),
@@ -525,7 +525,7 @@ _flags = [
     ),
     Flag(
         ("--bounds",),
-        "the range every per-item score lies in (empirical-Bernstein; default 0 1)",
+        "the range every per-item score lies in (the empirical-Bernstein sequences; default 0 1)",
         type=number,
         nargs=2,
         metavar=("LOW", "HIGH"),
@@ -588,9 +588,12 @@ CHOICES: dict[str, dict[str, str]] = {
         "newcombe": "Newcombe's hybrid score interval (1998, method 10)",
         "tango": "Tango's score interval (1998)",
         "bonett-price": "Bonett-Price adjusted Wald interval (2012)",
-        "auto": "empirical-Bernstein when every score lies in --bounds (default 0 1), else asymptotic",
+        "auto": "plug-in empirical-Bernstein when every score lies in --bounds (default 0 1), else asymptotic",
         "asymptotic": "Howard et al. 2021's asymptotic confidence sequence",
-        "empirical-bernstein": "Howard et al. 2021's empirical-Bernstein confidence sequence (bounded scores)",
+        "plugin-bernstein": "Waudby-Smith & Ramdas 2023's predictable plug-in empirical-Bernstein sequence "
+        "(bounded scores)",
+        "empirical-bernstein": "Howard et al. 2021's stitched empirical-Bernstein sequence (bounded scores; narrower "
+        "than plug-in beyond a few thousand items)",
     },
     "nan_policy": {
         "raise": "stop with an error",
@@ -796,7 +799,8 @@ COMMANDS: tuple[Command, ...] = (
         "sigfast._designs_cli:run_gate",
         "release gate: ALLOW / REJECT / INCONCLUSIVE from an anytime-valid interval; exit 0 / 3 / 4",
         "Is SYSTEM better than BASELINE by more than --min-diff? The confidence sequence of the paired "
-        "difference of per-item scores (Howard et al. 2021), looked at every --batch items from --min-items on: "
+        "difference of per-item scores (Howard et al. 2021; Waudby-Smith & Ramdas 2023), looked at every --batch "
+        "items from --min-items on: "
         "ALLOW (exit 0) at the first look whose interval lies above --min-diff, REJECT (exit 3) below it, "
         "INCONCLUSIVE (exit 4) if no look decides. Errors exit 1, usage errors 2. Files as for compare.",
         (Arg("files", "[GOLD] BASELINE SYSTEM", "+", "FILE"),),
@@ -808,7 +812,7 @@ COMMANDS: tuple[Command, ...] = (
                 "method",
                 default="auto",
                 why="the bounded-score sequence where the scores allow it",
-                choices=("auto", "asymptotic", "empirical-bernstein"),
+                choices=("auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"),
             ),
             "bounds",
             "confidence",

@@ -21,6 +21,14 @@ Two sequences, for the mean of per-item scores (``x``) or of the paired differen
   mean_t ± S(max(V_t, m)) / t with ℓ(v) = s log log(η v / m) + log(ζ(s) / log(η)^s) + log(2/α),
   S(v) = √(k1² v ℓ(v) + (k2 c ℓ(v))²) + k2 c ℓ(v), k1 = (η^¼ + η^−¼)/√2, k2 = (√η + 1)/2.
   Valid at every sample size, for any bounded scores (no normal approximation).
+* ``"plugin-bernstein"``: for scores in known ``bounds``: Waudby-Smith & Ramdas (2023)'s predictable
+  plug-in empirical-Bernstein sequence (their Theorem 2), a sum of bets on the values u_i in [0, 1]
+  (a difference d in [−w, w] as (d + w)/2w): with μ̂_t = (1/2 + Σ_{i≤t} u_i)/(t + 1),
+  σ̂²_t = (1/4 + Σ_{i≤t} (u_i − μ̂_i)²)/(t + 1) and the bets
+  λ_t = min(√(2 log(2/α) / (σ̂²_{t−1} t log(1 + t))), 1/2),
+  Σλ_i u_i / Σλ_i ± (log(2/α) + Σ 4 (u_i − μ̂_{i−1})² ψ(λ_i)) / Σλ_i, ψ(λ) = (−log(1 − λ) − λ)/4.
+  Valid at every sample size; narrower than the stitched sequence up to a few thousand items (about
+  4,000 for a 0/1 score at accuracy 1/2), wider after, so the default for bounded scores.
 
 :func:`gate` walks the items in batches and stops at the first look whose interval lies wholly
 above the minimum difference (ALLOW) or wholly below it (REJECT); otherwise INCONCLUSIVE at the
@@ -57,7 +65,7 @@ __all__ = [
 #: ``sigfast gate``'s exit status for each verdict (1 and 2 stay errors and usage errors).
 EXIT_CODES = {"ALLOW": 0, "REJECT": 3, "INCONCLUSIVE": 4}
 
-_METHODS = ("asymptotic", "empirical-bernstein")
+_METHODS = ("asymptotic", "empirical-bernstein", "plugin-bernstein")
 _STITCH_S, _STITCH_ETA = 1.4, 2.0
 
 
@@ -174,7 +182,9 @@ def _resolve_method(method: str, values_raw: np.ndarray, bounds: Any) -> tuple[s
     if m in ("eb", "bernstein"):
         m = "empirical-bernstein"
     if m not in (*_METHODS, "auto"):
-        raise InputError(f"method must be 'auto', 'asymptotic' or 'empirical-bernstein', got {method!r}")
+        raise InputError(
+            f"method must be 'auto', 'asymptotic', 'empirical-bernstein' or 'plugin-bernstein', got {method!r}"
+        )
     b: tuple[float, float] | None = None
     if bounds is not None:
         try:
@@ -187,8 +197,8 @@ def _resolve_method(method: str, values_raw: np.ndarray, bounds: Any) -> tuple[s
     if m == "auto":
         if b is None and values_raw.size and float(values_raw.min()) >= 0.0 and float(values_raw.max()) <= 1.0:
             b = (0.0, 1.0)
-        m = "empirical-bernstein" if b is not None else "asymptotic"
-    if m == "empirical-bernstein" and b is None:
+        m = "plugin-bernstein" if b is not None else "asymptotic"
+    if m in ("empirical-bernstein", "plugin-bernstein") and b is None:
         b = (0.0, 1.0)
     if m == "asymptotic":
         b = None
@@ -232,6 +242,8 @@ def _sequence(
         return means, means - half, means + half
     assert scale is not None
     lo_b, width, c = scale
+    if method == "plugin-bernstein":
+        return _plugin_bernstein(d, looks, alpha, lo_b, width, c)
     u = (d - lo_b) / width  # in [0, 1] (a mean) or [-1, 1] (a difference, lo_b = 0)
     n = u.size
     centre = np.empty(n)
@@ -246,6 +258,32 @@ def _sequence(
     return means, lower, upper
 
 
+def _plugin_bernstein(
+    d: np.ndarray, looks: np.ndarray, alpha: float, lo_b: float, width: float, c: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Waudby-Smith & Ramdas (2023)'s predictable plug-in empirical-Bernstein sequence on the values mapped
+    to [0, 1], mapped back (see the module docstring)."""
+    span = width * c  # the values' range: [lo, hi] for a mean, [-w, w] for a difference
+    low_end = lo_b if c == 1.0 else -width
+    u = (d - low_end) / span
+    n = u.size
+    t = np.arange(1, n + 1, dtype=np.float64)
+    mu = (0.5 + np.cumsum(u)) / (t + 1.0)  # mu_t
+    mu_prev = np.concatenate(([0.5], mu[:-1]))  # mu_{t-1}
+    var = (0.25 + np.cumsum((u - mu) ** 2)) / (t + 1.0)  # sigma^2_t
+    var_prev = np.concatenate(([0.25], var[:-1]))
+    log2a = math.log(2.0 / alpha)
+    lam = np.minimum(np.sqrt(2.0 * log2a / (var_prev * t * np.log1p(t))), 0.5)
+    psi = -np.log1p(-lam) - lam  # 4 psi_E(lambda); v_i = 4 (u_i - mu_{i-1})^2
+    lam_sum = np.cumsum(lam)[looks - 1]
+    centre = np.cumsum(lam * u)[looks - 1] / lam_sum
+    margin = (log2a + np.cumsum((u - mu_prev) ** 2 * psi)[looks - 1]) / lam_sum
+    means = np.cumsum(d)[looks - 1] / looks
+    lower = low_end + span * np.maximum(centre - margin, 0.0)
+    upper = low_end + span * np.minimum(centre + margin, 1.0)
+    return means, lower, upper
+
+
 @checked_keywords
 def confidence_sequence(
     x: Any,
@@ -253,7 +291,7 @@ def confidence_sequence(
     *,
     systems: tuple[Any, Any] | None = None,
     system: Any = None,
-    method: Literal["auto", "asymptotic", "empirical-bernstein"] = "auto",
+    method: Literal["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"] = "auto",
     confidence_level: float = 0.95,
     bounds: tuple[float, float] | None = None,
     batch: int = 1,
@@ -264,10 +302,12 @@ def confidence_sequence(
 
     ``x``, ``y``: per-item scores in the order the items were run (1-D), or a
     :class:`~sigfast.Statistics` of per-item scores (``system=`` one system, ``systems=`` two).
-    ``method``: ``"asymptotic"``, ``"empirical-bernstein"`` (for scores within ``bounds``, the
-    range every score can take; default [0, 1]; a score outside is an error) or ``"auto"``
-    (default: empirical-Bernstein with ``bounds``, or with [0, 1] when every score lies in
-    [0, 1]; else asymptotic; the signature names the one used). ``t_opt``: the item count at which the
+    ``method``: ``"asymptotic"``, ``"plugin-bernstein"`` or ``"empirical-bernstein"`` (these two for
+    scores within ``bounds``, the range every score can take; default [0, 1]; a score outside is an
+    error) or ``"auto"`` (default: plug-in empirical-Bernstein with ``bounds``, or with [0, 1] when
+    every score lies in [0, 1]; else asymptotic; the signature names the one used). ``estimate`` and
+    ``estimates`` are the plain running means (the plug-in sequence is centred on a weighted mean).
+    ``t_opt``: the item count at which the
     asymptotic sequence is tightest; fix it before looking at the data. See the module docstring.
     """
     seq, _ = _run(x, y, systems, system, method, confidence_level, bounds, batch, t_opt)
@@ -402,7 +442,7 @@ def gate(
     systems: tuple[Any, Any] | None = None,
     min_difference: float = 0.0,
     confidence_level: float = 0.95,
-    method: Literal["auto", "asymptotic", "empirical-bernstein"] = "auto",
+    method: Literal["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"] = "auto",
     bounds: tuple[float, float] | None = None,
     batch: int = 10,
     min_items: int = 30,
