@@ -209,9 +209,6 @@ class PairedProportionResult(Result):
     intervals: Mapping[str, ConfidenceInterval] = field(default_factory=dict)
     mcnemar_pvalue: float = 1.0
     data: str = ""
-    warnings: tuple[str, ...] = ()
-
-    _extra = ("signature",)
 
     @property
     def signature(self) -> str:
@@ -272,7 +269,6 @@ class PairedProportionResult(Result):
         )
         (_, b), (c, _) = self.table
         lines.append(f"  only {x} right {b}, only {y} right {c}; McNemar (mid-p) p = {self.mcnemar_pvalue:.4g}")
-        lines.extend(f"  warning: {w}" for w in self.warnings)
         lines.append(f"  {self.signature}")
         return "\n".join(lines) + "\n"
 
@@ -325,7 +321,6 @@ def paired_proportion_interval(
         intervals=intervals,
         mcnemar_pvalue=float(mc.pvalue),
         data=hash_data(np.array(table, dtype=np.float64)),
-        warnings=(),
     )
 
 
