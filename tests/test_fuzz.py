@@ -158,7 +158,7 @@ API_CALLS: dict[str, Any] = {
         paired(),
         st.fixed_dictionaries(
             {
-                "method": st.sampled_from(["auto", "asymptotic", "empirical-bernstein"]),
+                "method": st.sampled_from(["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"]),
                 "batch": st.integers(-1, 12),
                 "bounds": st.one_of(st.none(), st.tuples(st.floats(), st.floats())),
             }
@@ -169,7 +169,7 @@ API_CALLS: dict[str, Any] = {
         st.fixed_dictionaries(
             {
                 "min_difference": st.floats(),
-                "method": st.sampled_from(["auto", "asymptotic", "empirical-bernstein"]),
+                "method": st.sampled_from(["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"]),
                 "min_items": st.integers(-1, 40),
             }
         ),

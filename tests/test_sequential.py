@@ -198,6 +198,30 @@ def test_looks_every_batch_are_the_same_intervals() -> None:
     assert sigfast.confidence_sequence(x * 3).method == "asymptotic"  # auto: not in [0, 1], no bounds given
 
 
+@pytest.mark.parametrize("method", ["asymptotic", "plugin-bernstein", "empirical-bernstein"])
+def test_a_look_depends_only_on_the_items_before_it(method: str) -> None:
+    """Usable after every batch: the sequence of the first k items is the first looks of the whole run's."""
+    rng = np.random.default_rng(12)
+    x, y = rng.random(237), rng.random(237)
+    whole = sigfast.confidence_sequence(x, y, method=method, bounds=(0, 1) if method != "asymptotic" else None)
+    for k in (10, 50, 120):
+        part = sigfast.confidence_sequence(x[:k], y[:k], method=method)
+        np.testing.assert_array_equal(part.lower, whole.lower[:k])
+        np.testing.assert_array_equal(part.upper, whole.upper[:k])
+
+
+def test_statistics_in_and_names_out() -> None:
+    logs = [str(Path(__file__).parent / "data" / "llm" / "inspect" / f"figqa_{m}.json.gz") for m in ("alpha", "beta")]
+    stats = sigfast.read(None, logs, format="inspect")
+    one = sigfast.confidence_sequence(stats, system="mockllm/beta", batch=100)
+    assert one.systems == ("mockllm/beta",) and one.statistic == "mean" and "format:inspect" in one.signature
+    pair = sigfast.confidence_sequence(stats, systems=("mockllm/alpha", "mockllm/beta"), batch=100)
+    g = sigfast.gate(stats, systems=("mockllm/alpha", "mockllm/beta"), batch=100)
+    assert pair.systems == g.systems == ("mockllm/alpha", "mockllm/beta") and pair.statistic == "difference"
+    assert g.confidence_interval == (pair.lower[g.n_used // 100 - 1], pair.upper[g.n_used // 100 - 1])
+    assert "test:gate" in g.signature and "format:inspect" in g.signature and "min_diff:0" in g.signature
+
+
 def test_bad_input_is_a_clear_error() -> None:
     x = np.random.default_rng(0).random(50)
     with pytest.raises(InputError, match="outside bounds"):

@@ -5,7 +5,9 @@ stopping when it looks good inflates the error rate. A confidence sequence (CS) 
 true mean at every look at once (with probability ≥ the level, over the whole sequence), so
 it may be checked after every batch and the evaluation stopped as soon as it decides.
 
-Two sequences, for the mean of per-item scores (``x``) or of the paired differences y − x:
+Three sequences, for the mean of per-item scores (``x``) or of the paired differences y − x; the
+interval at a look depends only on the items before it, so the sequence can be recomputed after
+every batch as the run grows:
 
 * ``"asymptotic"``: the asymptotic CS (Waudby-Smith et al. 2021; Howard et al. 2021's
   two-sided normal mixture boundary with the standard deviation estimated):
