@@ -52,7 +52,8 @@ def run_proportions(args: argparse.Namespace) -> int:
         s, i = (int(k) for k in bad[0])
         raise InputError(
             f"{names[s]}: item {i + 1} scores {v[s, i]:g}; proportion intervals need per-item correctness 0 or 1 "
-            "(for several samples per item, -o reducer=... makes one 0/1 per item; other scores: `sigfast interval`)"
+            "(several samples per item: -o reducer=pass@N, N the samples per item, makes each item 0/1, right when "
+            "any sample is; other scores: `sigfast interval`)"
         )
     method = args.method or "newcombe"
     if method not in PAIRED_METHODS:
@@ -80,8 +81,16 @@ def run_proportions(args: argparse.Namespace) -> int:
         }
         for nm, kk in zip(names, k)
     ]
+    from dataclasses import replace
+
+    from .signature import format_part
+
+    where = {"format": format_part(getattr(stats, "provenance", None))}
     pairs: list[Result] = [
-        paired_proportion_interval(v[0], v[j], method=method, confidence_level=level, systems=(names[0], names[j]))
+        replace(
+            paired_proportion_interval(v[0], v[j], method=method, confidence_level=level, systems=(names[0], names[j])),
+            provenance=where,
+        )
         for j in range(1, len(names))
     ]
 

@@ -209,6 +209,8 @@ class PairedProportionResult(Result):
     intervals: Mapping[str, ConfidenceInterval] = field(default_factory=dict)
     mcnemar_pvalue: float = 1.0
     data: str = ""
+    #: Where the items came from, for the signature (the CLI's: the format with its options).
+    provenance: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def signature(self) -> str:
@@ -226,6 +228,7 @@ class PairedProportionResult(Result):
             b=b,
             c=c,
             data=self.data or None,
+            **self.provenance,
         )
 
     def rows(self) -> list[dict[str, Any]]:
