@@ -6,8 +6,8 @@ true mean at every look at once (with probability ≥ the level, over the whole 
 it may be checked after every batch and the evaluation stopped as soon as it decides.
 
 Three sequences, for the mean of per-item scores (``x``) or of the paired differences y − x; the
-interval at a look depends only on the items before it, so the sequence can be recomputed after
-every batch as the run grows:
+interval at a look depends only on the items up to it (for a given method and bounds), so the
+sequence can be recomputed after every batch as the run grows:
 
 * ``"asymptotic"``: the asymptotic CS (Waudby-Smith et al. 2021; Howard et al. 2021's
   two-sided normal mixture boundary with the standard deviation estimated):
@@ -20,7 +20,7 @@ every batch as the run grows:
   scale of the bounds (values (x − lo)/(hi − lo) in [0, 1], differences in [−1, 1]), with the
   predictable centre x̂_i the mean of the values before item i (the middle of the range for the
   first), V_t = Σ (x_i − x̂_i)² and the range c (1 for a mean, 2 for a difference):
-  mean_t ± S(max(V_t, m)) / t with ℓ(v) = s log log(η v / m) + log(ζ(s) / log(η)^s) + log(2/α),
+  mean_t ± S(max(V_t, m)) / t with m = 1, ℓ(v) = s log log(η v / m) + log(ζ(s) / log(η)^s) + log(2/α),
   S(v) = √(k1² v ℓ(v) + (k2 c ℓ(v))²) + k2 c ℓ(v), k1 = (η^¼ + η^−¼)/√2, k2 = (√η + 1)/2.
   Valid at every sample size, for any bounded scores (no normal approximation).
 * ``"plugin-bernstein"``: for scores in known ``bounds``: Waudby-Smith & Ramdas (2023)'s predictable
@@ -36,8 +36,8 @@ every batch as the run grows:
 above the minimum difference (ALLOW) or wholly below it (REJECT); otherwise INCONCLUSIVE at the
 end. ``sigfast gate`` exits 0, 3 or 4 for them (:data:`EXIT_CODES`).
 
-The tests check the boundaries against a numpy implementation of the paper's formulas and
-confseq's published test values, and the asymptotic sequence and gate against evalsig 0.1.2's
+The tests check the boundaries and sequences against numpy implementations of the papers' formulas
+and confseq's published test values, and the asymptotic sequence and gate against evalsig 0.1.2's
 ``evalsig.inference.sequential`` outputs (tests/data/peer/evalsig_sequential.json).
 """
 
