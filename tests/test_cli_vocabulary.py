@@ -43,6 +43,8 @@ TABLES = (
     "calibration",
     "metaeval",
     "interval",
+    "proportions",
+    "gate",
 )
 
 

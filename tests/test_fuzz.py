@@ -151,6 +151,29 @@ API_CALLS: dict[str, Any] = {
         st.tuples(st.fixed_dictionaries({"a": vectors(), "b": vectors()})),
         st.fixed_dictionaries({"n_resamples": small_b}),
     ),
+    "paired_proportion_interval": st.tuples(
+        paired(), st.fixed_dictionaries({"method": st.sampled_from(["newcombe", "tango", "bonett-price", "x"])})
+    ),
+    "confidence_sequence": st.tuples(
+        paired(),
+        st.fixed_dictionaries(
+            {
+                "method": st.sampled_from(["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"]),
+                "batch": st.integers(-1, 12),
+                "bounds": st.one_of(st.none(), st.tuples(st.floats(), st.floats())),
+            }
+        ),
+    ),
+    "gate": st.tuples(
+        paired(),
+        st.fixed_dictionaries(
+            {
+                "min_difference": st.floats(),
+                "method": st.sampled_from(["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"]),
+                "min_items": st.integers(-1, 40),
+            }
+        ),
+    ),
 }
 
 
@@ -180,6 +203,8 @@ probs = st.one_of(st.floats(-0.5, 1.5), st.sampled_from([float("nan"), float("in
             "clopper_pearson_interval",
             "agresti_coull_interval",
             "proportion_interval",
+            "jeffreys_interval",
+            "beta_binomial_interval",
             "binomial_test",
         ]
     ),
@@ -257,6 +282,8 @@ def test_every_data_function_is_fuzzed() -> None:
         "clopper_pearson_interval",
         "agresti_coull_interval",
         "proportion_interval",
+        "jeffreys_interval",
+        "beta_binomial_interval",
         "binomial_test",
         "adjust",
         "replicability",

@@ -113,6 +113,8 @@ def _commands(f: dict[str, str]) -> dict[str, list[str]]:
             f"gold={UD_GOLD}",
         ],
         "mcnemar": ["mcnemar", f"{s}/pos_A.txt", f"{s}/pos_B.txt"],
+        "proportions": ["proportions", f"{s}/pos_A.txt", f"{s}/pos_B.txt"],
+        "gate": ["gate", f"{s}/scores_A.tsv", f"{s}/scores_B.tsv", "--min-diff", "-0.1"],
         "score": ["score", "-f", "ner", NER_GOLD, NER_SYS],
         "score-per-item": ["score", "-f", "ner", NER_GOLD, NER_SYS, "--per-item"],
         "pairwise": ["pairwise", f"{s}/scores_A.tsv", f"{s}/scores_B.tsv", f"{s}/scores_C.tsv", "-n", "2000"],

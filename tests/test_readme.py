@@ -59,6 +59,24 @@ def test_comparing_llms_runs_as_written(monkeypatch: pytest.MonkeyPatch, capsys:
     assert out == want
 
 
+def test_small_benchmarks_and_gates_run_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The "Small benchmarks, paired binary items and release gates" example prints what its comments say,
+    and its table of the gate's exit codes is the one the CLI uses."""
+    from sigfast.sequential import EXIT_CODES
+
+    section = README.split("## Small benchmarks, paired binary items and release gates", 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    want = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
+    assert out == want
+    codes = dict(re.findall(r"^\| (ALLOW|REJECT|INCONCLUSIVE) \| .* \| (\d) \|$", section, re.M))
+    assert {k: int(v) for k, v in codes.items()} == EXIT_CODES
+
+
 def test_the_readme_has_cli_examples() -> None:
     assert len(_cli_examples()) >= 8
 

@@ -385,6 +385,37 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
         {"data": 0, "B": B, "seed": 1},
         {"data": 1, "B": B + 1, "seed": 2},
     ),
+    "paired_proportion": (
+        lambda s: sigfast.paired_proportion_interval(
+            (np.random.default_rng(s["data"]).random(60) < 0.6).astype(int),
+            (np.random.default_rng(s["data"] + 7).random(60) < 0.7).astype(int),
+            method=s["method"],
+            confidence_level=s["conf"],
+        ),
+        {"method": "newcombe", "conf": 0.95, "data": 0},
+        {"method": "tango", "conf": 0.9, "data": 1},
+    ),
+    "confidence_sequence": (
+        lambda s: sigfast.confidence_sequence(
+            np.random.default_rng(s["data"]).random(80),
+            method=s["method"],
+            confidence_level=s["conf"],
+            batch=s["batch"],
+        ),
+        {"method": "asymptotic", "conf": 0.95, "batch": 1, "data": 0},
+        {"method": "empirical-bernstein", "conf": 0.9, "batch": 10, "data": 1},
+    ),
+    "gate": (
+        lambda s: sigfast.gate(
+            np.random.default_rng(s["data"]).random(80),
+            np.random.default_rng(s["data"] + 7).random(80),
+            min_difference=s["min_diff"],
+            method=s["method"],
+            min_items=s["min_items"],
+        ),
+        {"method": "asymptotic", "min_diff": 0.0, "min_items": 30, "data": 0},
+        {"method": "empirical-bernstein", "min_diff": -0.05, "min_items": 20, "data": 1},
+    ),
 }
 
 
@@ -421,6 +452,9 @@ TYPES = {
     "calibration": "CalibrationResult",
     "split": "SplitResult",
     "resample_train": "ResampleResult",
+    "paired_proportion": "PairedProportionResult",
+    "confidence_sequence": "ConfidenceSequenceResult",
+    "gate": "GateResult",
 }
 
 #: analytic results that rest on no data (the settings are the whole question)

@@ -22,10 +22,13 @@ __all__ = [
     "BenchmarkPower",
     "BootstrapInterval",
     "ConfidenceInterval",
+    "ConfidenceSequenceResult",
     "FormatError",
+    "GateResult",
     "InputError",
     "Leaderboard",
     "MetricError",
+    "PairedProportionResult",
     "PairedTestResult",
     "PairwiseResult",
     "ReplicabilityResult",
@@ -42,18 +45,22 @@ __all__ = [
     "agresti_coull_interval",
     "analysis",
     "aso",
+    "beta_binomial_interval",
     "binomial_test",
     "bootstrap_interval",
     "bootstrap_power",
     "bootstrap_sample_size",
     "clopper_pearson_interval",
     "compare_seeds",
+    "confidence_sequence",
     "coref_diff",
     "diff",
     "exceptions",
     "gain_threshold",
+    "gate",
     "io",
     "items_needed",
+    "jeffreys_interval",
     "krippendorff_alpha",
     "leaderboard",
     "mann_whitney_u",
@@ -64,6 +71,7 @@ __all__ = [
     "minimum_detectable_difference",
     "oracle",
     "paired_bootstrap",
+    "paired_proportion_interval",
     "paired_ttest",
     "pairwise",
     "pairwise_unpaired",
@@ -100,12 +108,15 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     from .intervals import (
         BootstrapInterval,
         agresti_coull_interval,
+        beta_binomial_interval,
         bootstrap_interval,
         clopper_pearson_interval,
+        jeffreys_interval,
         proportion_interval,
         wilson_interval,
     )
     from .multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
+    from .paired_binary import PairedProportionResult, paired_proportion_interval
     from .pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
     from .power import (
         BenchmarkPower,
@@ -119,6 +130,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     from .read import read
     from .results import ConfidenceInterval, PairedTestResult
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
+    from .sequential import ConfidenceSequenceResult, GateResult, confidence_sequence, gate
     from .significance import paired_bootstrap, permutation_test
     from .stats import Statistics
 del TYPE_CHECKING
@@ -145,12 +157,16 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         for n in (
             "BootstrapInterval",
             "agresti_coull_interval",
+            "beta_binomial_interval",
             "bootstrap_interval",
             "clopper_pearson_interval",
+            "jeffreys_interval",
             "proportion_interval",
             "wilson_interval",
         )
     },
+    **{n: ("paired_binary", n) for n in ("PairedProportionResult", "paired_proportion_interval")},
+    **{n: ("sequential", n) for n in ("ConfidenceSequenceResult", "GateResult", "confidence_sequence", "gate")},
     **{n: ("multitest", n) for n in ("AdjustedPValues", "ReplicabilityResult", "adjust", "replicability")},
     **{
         n: ("pairwise", n)

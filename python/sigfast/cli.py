@@ -512,6 +512,35 @@ _flags = [
         default="both",
         choices=("systems", "inputs", "both", "none"),
     ),
+    # ---- small-sample intervals, confidence sequences and the gate
+    Flag(
+        ("--method",),
+        "how the interval is computed",
+        choices=("newcombe", "tango", "bonett-price", "auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"),
+    ),
+    Flag(
+        ("--min-diff",),
+        "the smallest difference SYSTEM - BASELINE that allows the release (negative: a non-inferiority margin)",
+        default=0.0,
+        type=number,
+        metavar="D",
+    ),
+    Flag(
+        ("--bounds",),
+        "the range every per-item score lies in (the empirical-Bernstein sequences; default 0 1)",
+        type=number,
+        nargs=2,
+        metavar=("LOW", "HIGH"),
+    ),
+    Flag(("--batch",), "items between two looks at the confidence sequence", default=10, type=count("--batch")),
+    Flag(("--min-items",), "items before the first verdict", default=30, type=count("--min-items"), metavar="N"),
+    Flag(
+        ("--t-opt",),
+        "asymptotic sequence: the item count where it is tightest (fix it before the run)",
+        default=100.0,
+        type=number,
+        metavar="N",
+    ),
     # ---- demo
     Flag(
         ("--save",),
@@ -556,6 +585,17 @@ CHOICES: dict[str, dict[str, str]] = {
     "correction": {
         "deepsig": "deepsig 1.2.8's multi_aso: level + (1 - level)/m for every m, so with two systems the level "
         "is 1.0 and every eps_min is 1, with a warning",
+    },
+    "method": {
+        "newcombe": "Newcombe's hybrid score interval (1998, method 10)",
+        "tango": "Tango's score interval (1998)",
+        "bonett-price": "Bonett-Price adjusted Wald interval (2012)",
+        "auto": "plug-in empirical-Bernstein when every score lies in --bounds (default 0 1), else asymptotic",
+        "asymptotic": "Howard et al. 2021's asymptotic confidence sequence",
+        "plugin-bernstein": "Waudby-Smith & Ramdas 2023's predictable plug-in empirical-Bernstein sequence "
+        "(bounded scores)",
+        "empirical-bernstein": "Howard et al. 2021's stitched empirical-Bernstein sequence (bounded scores; narrower "
+        "than plug-in beyond a few thousand items)",
     },
     "nan_policy": {
         "raise": "stop with an error",
@@ -723,6 +763,64 @@ COMMANDS: tuple[Command, ...] = (
             "stream",
             "confidence",
             "threads",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "proportions",
+        "sigfast._designs_cli:run_proportions",
+        "small-sample intervals of accuracies and of paired accuracy differences",
+        "Each system's accuracy on per-item 0/1 correctness with its Wilson, Clopper-Pearson, Jeffreys and "
+        "Beta-binomial (uniform prior) intervals; with two or more systems, each one's accuracy minus the first's "
+        "(the baseline) on the same items with the Newcombe, Tango and Bonett-Price intervals and McNemar's test. "
+        "Files as for compare.",
+        (
+            Arg(
+                "files",
+                "[GOLD] BASELINE [SYSTEM ...] (per-item 0/1 files, LLM logs, or a scorer's format)",
+                "+",
+                "FILE",
+            ),
+        ),
+        (
+            *_INPUTS,
+            "metric",
+            Use(
+                "method",
+                default="newcombe",
+                why="Fagerland et al. 2014 recommend it",
+                choices=("newcombe", "tango", "bonett-price"),
+                help="the paired interval listed first",
+            ),
+            "confidence",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
+        "gate",
+        "sigfast._designs_cli:run_gate",
+        "release gate: ALLOW / REJECT / INCONCLUSIVE from an anytime-valid interval; exit 0 / 3 / 4",
+        "Is SYSTEM better than BASELINE by more than --min-diff? The confidence sequence of the paired "
+        "difference of per-item scores (Howard et al. 2021; Waudby-Smith & Ramdas 2023), looked at every --batch "
+        "items from --min-items on: "
+        "ALLOW (exit 0) at the first look whose interval lies above --min-diff, REJECT (exit 3) below it, "
+        "INCONCLUSIVE (exit 4) if no look decides. Errors exit 1, usage errors 2. Files as for compare.",
+        (Arg("files", "[GOLD] BASELINE SYSTEM", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "metric",
+            "min_diff",
+            Use(
+                "method",
+                default="auto",
+                why="the bounded-score sequence where the scores allow it",
+                choices=("auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"),
+            ),
+            "bounds",
+            "confidence",
+            "batch",
+            "min_items",
+            "t_opt",
             *_OUTPUT,
         ),
     ),

@@ -204,6 +204,9 @@ def standard_error(
     from .clusters import few_clusters_warning
 
     warnings += few_clusters_warning(spec)
+    from .paired_binary import normal_interval_warnings
+
+    warnings += normal_interval_warnings(v, difference=pair, names=stats.systems)
     return StandardErrorResult(
         statistic="difference" if pair else "score",
         metric=m.name,
@@ -583,6 +586,7 @@ def leaderboard(
         )
     from .clusters import few_clusters_warning
     from .executor import few_items_warning
+    from .paired_binary import normal_interval_warnings
     from .signature import build
 
     sig = build(
@@ -629,5 +633,7 @@ def leaderboard(
         pairwise=pw,
         display_scale=m.display_scale,
         signature=sig,
-        warnings=few_items_warning(stats.n_items) + few_clusters_warning(spec),
+        warnings=few_items_warning(stats.n_items)
+        + few_clusters_warning(spec)
+        + (() if v is None else normal_interval_warnings(v, names=stats.systems)),
     )

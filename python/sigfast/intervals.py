@@ -7,7 +7,13 @@ Proportions (accuracy = correct / total):
   (``correction=True``: scipy's ``"wilsoncc"``);
 * :func:`clopper_pearson_interval` equals ``proportion_confint(..., method="beta")`` and
   scipy's ``"exact"``;
-* :func:`agresti_coull_interval` equals ``proportion_confint(..., method="agresti_coull")``.
+* :func:`agresti_coull_interval` equals ``proportion_confint(..., method="agresti_coull")``;
+* :func:`jeffreys_interval` equals ``proportion_confint(..., method="jeffreys")``, and
+  :func:`beta_binomial_interval` (the equal-tailed posterior interval under a Beta(a, b) prior)
+  equals ``scipy.stats.beta(successes + a, n - successes + b).ppf``.
+
+Two models on the same binary items: :func:`sigfast.paired_proportion_interval`
+(Newcombe, Tango, Bonett–Price).
 
 Any metric on sufficient statistics: :func:`bootstrap_interval` draws the
 bootstrap distribution with sigfast's core engine (the same counter-based
@@ -33,8 +39,10 @@ from .results import ConfidenceInterval, Result, flat_row
 __all__ = [
     "BootstrapInterval",
     "agresti_coull_interval",
+    "beta_binomial_interval",
     "bootstrap_interval",
     "clopper_pearson_interval",
+    "jeffreys_interval",
     "proportion_interval",
     "wilson_interval",
 ]
@@ -139,11 +147,58 @@ def agresti_coull_interval(successes: int, n: int, confidence_level: float = 0.9
     return ConfidenceInterval(min(max(pc - dist, 0.0), 1.0), min(max(pc + dist, 0.0), 1.0))
 
 
+def beta_binomial_interval(
+    successes: int,
+    n: int,
+    confidence_level: float = 0.95,
+    *,
+    prior: tuple[float, float] = (1.0, 1.0),
+) -> ConfidenceInterval:
+    """Bayesian (Beta-binomial) interval: the equal-tailed credible interval of the posterior
+    Beta(successes + a, n − successes + b) of the accuracy under the prior Beta(a, b)
+    (``prior=(a, b)``; default Beta(1, 1), the uniform prior).
+
+    Its ends are the posterior's (1 − level)/2 and (1 + level)/2 quantiles, equal to
+    ``scipy.stats.beta(successes + a, n - successes + b).ppf``. With ``prior=(0.5, 0.5)`` it is
+    the Jeffreys interval (:func:`jeffreys_interval`). The ends are the posterior's own, also at
+    0 or n successes (the interval then excludes the observed 0 or 1).
+    """
+    k, nn = _kn(successes, n)
+    cl = _level(confidence_level)
+    try:
+        a, b = (float(v) for v in prior)
+    except (TypeError, ValueError):
+        raise InputError(f"prior must be two positive numbers (a, b) of a Beta(a, b) prior, got {prior!r}") from None
+    if not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)):
+        raise InputError(f"prior must be two positive numbers (a, b) of a Beta(a, b) prior, got {prior!r}")
+    tail = (1.0 - cl) / 2.0
+    return ConfidenceInterval(_beta_ppf(tail, k + a, nn - k + b), _beta_ppf(1.0 - tail, k + a, nn - k + b))
+
+
+def jeffreys_interval(successes: int, n: int, confidence_level: float = 0.95) -> ConfidenceInterval:
+    """Jeffreys interval: the equal-tailed posterior interval under the Jeffreys prior Beta(1/2, 1/2)
+    (Brown, Cai & DasGupta 2001), without their change at 0 or n successes.
+
+    Equals statsmodels' ``proportion_confint(successes, n, 1 - confidence_level, "jeffreys")``.
+    """
+    return beta_binomial_interval(successes, n, confidence_level, prior=(0.5, 0.5))
+
+
+_PROPORTION_METHODS = "wilson, wilsoncc, clopper-pearson, agresti-coull, jeffreys, beta-binomial (bayes)"
+
+
 def proportion_interval(
-    successes: int, n: int, confidence_level: float = 0.95, method: str = "wilson"
+    successes: int,
+    n: int,
+    confidence_level: float = 0.95,
+    method: str = "wilson",
+    *,
+    prior: tuple[float, float] = (1.0, 1.0),
 ) -> ConfidenceInterval:
     """A two-sided interval for ``successes / n`` by ``method``: ``"wilson"``,
-    ``"wilsoncc"``, ``"clopper-pearson"`` (``"exact"``, ``"beta"``) or ``"agresti-coull"``."""
+    ``"wilsoncc"``, ``"clopper-pearson"`` (``"exact"``, ``"beta"``), ``"agresti-coull"``,
+    ``"jeffreys"`` or ``"beta-binomial"`` (``"bayes"``: the posterior interval under the
+    Beta(a, b) ``prior``, see :func:`beta_binomial_interval`)."""
     m = str(method).lower().replace("_", "-")
     if m == "wilson":
         return wilson_interval(successes, n, confidence_level)
@@ -153,7 +208,11 @@ def proportion_interval(
         return clopper_pearson_interval(successes, n, confidence_level)
     if m == "agresti-coull":
         return agresti_coull_interval(successes, n, confidence_level)
-    raise InputError(f"unknown proportion interval {method!r}; choose wilson, wilsoncc, clopper-pearson, agresti-coull")
+    if m == "jeffreys":
+        return jeffreys_interval(successes, n, confidence_level)
+    if m in ("beta-binomial", "bayes", "bayesian"):
+        return beta_binomial_interval(successes, n, confidence_level, prior=prior)
+    raise InputError(f"unknown proportion interval {method!r}; choose {_PROPORTION_METHODS}")
 
 
 # --------------------------------------------------------------------------
