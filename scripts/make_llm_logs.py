@@ -219,15 +219,15 @@ def strip_transcripts(path: Path) -> None:
     write_eval_log(log, str(path))
 
 
-def make_inspect(work: Path) -> None:
+def _inspect_kit(work: Path):
+    """(task builder, answerer, grader) of the Inspect mock evaluations over the local Fig-QA dataset."""
     import math
     import re
     from collections import Counter
 
-    import inspect_ai
-    from inspect_ai import Task, eval
+    from inspect_ai import Task
     from inspect_ai.dataset import FieldSpec, json_dataset
-    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import accuracy, choice, model_graded_qa, stderr
     from inspect_ai.solver import multiple_choice
 
@@ -280,7 +280,7 @@ def make_inspect(work: Path) -> None:
 
         return generate
 
-    def figqa_task(limit: int | None = None) -> Task:
+    def figqa_task(limit: int | None = None, solver=None, epochs=None) -> Task:
         ds = json_dataset(
             str(data),
             FieldSpec(input="context", target="gold", id="id", choices="options", metadata=["pair", "label"]),
@@ -288,12 +288,22 @@ def make_inspect(work: Path) -> None:
         )
         return Task(
             dataset=ds[:limit] if limit else ds,
-            solver=multiple_choice(),
+            solver=solver if solver is not None else multiple_choice(),
             scorer=[choice(), model_graded_qa(partial_credit=True)],
             metrics=[accuracy(), stderr(), stderr(cluster="pair")],
+            epochs=epochs,
             name="figqa",
         )
 
+    return figqa_task, answerer, grader
+
+
+def make_inspect(work: Path) -> None:
+    import inspect_ai
+    from inspect_ai import eval
+    from inspect_ai.model import get_model
+
+    figqa_task, answerer, grader = _inspect_kit(work)
     out = OUT / "inspect"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -324,6 +334,81 @@ def make_inspect(work: Path) -> None:
             strip_transcripts(src)
             gzip_to(src, out / f"figqa_{short}.json.gz")
         print(f"{name}: {[(s.name, s.metrics['accuracy'].value) for s in log.results.scores]}", file=sys.stderr)
+    print(f"inspect-ai {inspect_ai.__version__}: wrote {out}", file=sys.stderr)
+
+
+#: the items of the Inspect cases (the first 60: 30 pairs); which (item, epoch) of each model's errored log fails
+INSPECT_CASE_ITEMS = 60
+INSPECT_ERRORS = {
+    # figqa-0000 epoch 1 is the log's first sample; figqa-0007 fails in every epoch of alpha (alpha lacks the item,
+    # as Inspect leaves it out); figqa-0031 in every epoch of both
+    "mockllm/alpha": {("figqa-0000", 1), ("figqa-0013", 2), ("figqa-0022", 3), ("figqa-0040", 1), ("figqa-0040", 2)}
+    | {("figqa-0007", e) for e in (1, 2, 3)}
+    | {("figqa-0031", e) for e in (1, 2, 3)},
+    "mockllm/beta": {("figqa-0000", 1), ("figqa-0005", 3), ("figqa-0058", 2)} | {("figqa-0031", e) for e in (1, 2, 3)},
+}
+
+
+def make_inspect_cases(work: Path) -> None:
+    """Inspect's cases beyond the plain logs: two epoch reducers, and errored samples.
+
+    * ``figqa_{alpha,beta}_reducers.json.gz``: 3 epochs reduced by ``Epochs(3, ["mean", "pass_at_2"])`` (the
+      header then reports each score once per reducer, and the log keeps both reductions);
+    * ``figqa_{alpha,beta}_errored.json.gz``: 3 epochs with ``fail_on_error=False``: the samples of
+      INSPECT_ERRORS raise in a solver before the model is asked, so Inspect logs them with their error and no
+      score, and its header leaves them out.
+
+    Both on the first 60 items, transcripts dropped (strip_transcripts), gzipped.
+    """
+    import inspect_ai
+    from inspect_ai import Epochs, eval
+    from inspect_ai.model import get_model
+    from inspect_ai.solver import multiple_choice, solver
+
+    figqa_task, answerer, grader = _inspect_kit(work)
+
+    @solver
+    def fail_on(errors: frozenset):
+        async def solve(state, generate):
+            if (str(state.sample_id), state.epoch) in errors:
+                raise RuntimeError(f"mock failure of sample {state.sample_id}, epoch {state.epoch}")
+            return state
+
+        return solve
+
+    out = OUT / "inspect-cases"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    logs = work / "logs-cases"
+    for case in ("reducers", "errored"):
+        for name, ability in INSPECT_MODELS[:2]:
+            model = get_model(name, custom_outputs=answerer(name, ability))
+            grade = get_model("mockllm/grader", custom_outputs=grader(name))
+            if case == "reducers":
+                task = figqa_task(INSPECT_CASE_ITEMS, epochs=Epochs(3, ["mean", "pass_at_2"]))
+                extra = {}
+            else:
+                task = figqa_task(
+                    INSPECT_CASE_ITEMS, solver=[fail_on(frozenset(INSPECT_ERRORS[name])), multiple_choice()], epochs=3
+                )
+                extra = {"fail_on_error": False}
+            (log,) = eval(
+                task,
+                model=model,
+                model_roles={"grader": grade},
+                log_dir=str(logs / case),
+                log_format="json",
+                display="none",
+                max_connections=1,
+                **extra,
+            )
+            assert log.status == "success", log.error
+            src = Path(log.location)
+            strip_transcripts(src)
+            short = name.split("/")[-1]
+            gzip_to(src, out / f"figqa_{short}_{case}.json.gz")
+            scores = [(s.name, s.reducer, s.metrics["accuracy"].value) for s in log.results.scores]
+            print(f"{case} {name}: {scores}", file=sys.stderr)
     print(f"inspect-ai {inspect_ai.__version__}: wrote {out}", file=sys.stderr)
 
 
@@ -570,15 +655,23 @@ def make_lighteval(work: Path) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+MAKERS = {
+    "lm-eval": make_lmeval,
+    "inspect": make_inspect,
+    "helm": make_helm,
+    "lighteval": make_lighteval,
+    "inspect-cases": make_inspect_cases,
+}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("tool", choices=("lm-eval", "inspect", "helm", "lighteval"))
+    ap.add_argument("tool", choices=sorted(MAKERS))
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix=f"sigfast-{args.tool}-"))
     try:
-        makers = {"lm-eval": make_lmeval, "inspect": make_inspect, "helm": make_helm, "lighteval": make_lighteval}
-        makers[args.tool](work)
+        MAKERS[args.tool](work)
     finally:
         if args.keep:
             print(f"work folder kept: {work}", file=sys.stderr)
