@@ -175,6 +175,54 @@ def make_lmeval(work: Path) -> None:
     print(f"lm-eval {lm_eval.__version__}: wrote {out}", file=sys.stderr)
 
 
+#: lm-eval's repeats case: (seed, repeats) of each "model", on the first LMEVAL_REPEAT_ITEMS items
+LMEVAL_REPEATS = ((1, 4), (2, 4))
+LMEVAL_REPEAT_ITEMS = 60
+
+
+def make_lmeval_repeats(work: Path) -> None:
+    """lm-eval's ``repeats``: the multiple-choice task ``figqa_rep`` (the ``figqa`` prompt) with ``repeats: 4`` in
+    its config, on the first 60 items (``--limit 60``), the ``dummy`` model with seeds 1 and 2: each choice's
+    log-likelihood is drawn 4 times (``resps``), and lm-eval scores the first (its ``take_first`` filter)."""
+    import lm_eval
+
+    data = work / "figqa.jsonl"
+    write_jsonl(data, dataset())
+    tasks = work / "tasks"
+    tasks.mkdir()
+    out = OUT / "lm-eval-repeats"
+    shutil.rmtree(out, ignore_errors=True)
+    for seed, repeats in LMEVAL_REPEATS:
+        name = f"figqa_rep{repeats}"
+        prompt = "{{context}}\\nQuestion: What does this mean?\\nAnswer:"
+        (tasks / f"{name}.yaml").write_text(
+            LMEVAL_TASK.format(name=name, data=data, prompt=prompt) + f"repeats: {repeats}\n"
+        )
+        runs = work / f"runs-rep-{seed}"
+        run(
+            [
+                sys.executable, "-m", "lm_eval", "run",
+                "--model", "dummy",
+                "--model_args", f"pretrained=dummy-seed{seed}",
+                "--tasks", name,
+                "--include_path", tasks,
+                "--seed", str(seed),
+                "--log_samples",
+                "--output_path", runs,
+                "--limit", str(LMEVAL_REPEAT_ITEMS),
+            ]
+        )  # fmt: skip
+        (model_dir,) = [p for p in runs.iterdir() if p.is_dir()]
+        dst = out / model_dir.name
+        dst.mkdir(parents=True, exist_ok=True)
+        for f in sorted(model_dir.iterdir()):
+            if f.name.startswith("samples_"):
+                gzip_to(f, dst / (f.name + ".gz"))
+            else:
+                shutil.copy(f, dst / f.name)
+    print(f"lm-eval {lm_eval.__version__}: wrote {out}", file=sys.stderr)
+
+
 # --------------------------------------------------------------------------------------------
 # Inspect
 
@@ -595,20 +643,18 @@ TASKS_TABLE = [figqa]
 """
 
 
-def make_lighteval(work: Path) -> None:
-    import importlib
-    import importlib.metadata
+def _lighteval_offline() -> list[str]:
+    """Let lighteval 0.13.0 build its task registry offline; returns the list it fills with the skipped modules.
 
-    from lighteval.logging.evaluation_tracker import EvaluationTracker
-    from lighteval.models.dummy.dummy_model import DummyModelConfig
-    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+    lighteval 0.13.0 imports every built-in task module whenever it builds its task registry, and some of them
+    reach the network at import (tasks/tiny_benchmarks.py downloads tinyBenchmarks.pkl; mt_bench/main.py asks
+    the Hugging Face Hub for its judge model). Offline, those imports fail and take the registry down with them:
+    the registry's two loaders are replaced by the same loops that skip (and report) a module that fails to
+    import. Our task comes from the custom-tasks file; nothing else of lighteval is changed."""
+    import importlib
+
     from lighteval.tasks.registry import Registry
 
-    # lighteval 0.13.0 imports every built-in task module whenever it builds its task registry, and some of them
-    # reach the network at import (tasks/tiny_benchmarks.py downloads tinyBenchmarks.pkl; mt_bench/main.py asks
-    # the Hugging Face Hub for its judge model). Offline, those imports fail and take the registry down with them:
-    # the registry's two loaders are replaced by the same loops that skip (and report) a module that fails to
-    # import. Our task comes from the custom-tasks file; nothing else of lighteval is changed.
     skipped: list[str] = []
 
     def load(names: list[str]) -> dict:
@@ -626,6 +672,17 @@ def make_lighteval(work: Path) -> None:
     Registry._load_from_subdirs = staticmethod(
         lambda dirs: load([f"lighteval.tasks.tasks.{d.name}.main" for d in dirs])
     )
+    return skipped
+
+
+def make_lighteval(work: Path) -> None:
+    import importlib.metadata
+
+    from lighteval.logging.evaluation_tracker import EvaluationTracker
+    from lighteval.models.dummy.dummy_model import DummyModelConfig
+    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+
+    skipped = _lighteval_offline()
     repo = work / "figqa"
     repo.mkdir()
     write_jsonl(repo / "test.jsonl", dataset())
@@ -652,6 +709,50 @@ def make_lighteval(work: Path) -> None:
     print(f"lighteval {importlib.metadata.version('lighteval')}: wrote {out}", file=sys.stderr)
 
 
+#: lighteval's re-ordered case: the first LIGHTEVAL_REORDER_ITEMS items, model 1 in the data set's order, model 2
+#: on the same items in another order (so lighteval's positional doc.id names other documents)
+LIGHTEVAL_REORDER_ITEMS = 60
+
+
+def make_lighteval_reordered(work: Path) -> None:
+    """lighteval on a re-ordered data set: the ``dummy`` model with seed 1 on the first 60 items in the data set's
+    order, with seed 2 on the same 60 items shuffled (a fixed permutation): the same task (``figqa|0``, the
+    same custom task over another copy of the data), whose ``doc.id`` is the row's position, so the two runs'
+    ``doc.id`` name different items; ``doc.specific.id`` holds the data set's own id."""
+    import importlib.metadata
+
+    from lighteval.logging.evaluation_tracker import EvaluationTracker
+    from lighteval.models.dummy.dummy_model import DummyModelConfig
+    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+
+    skipped = _lighteval_offline()
+    rows = dataset()[:LIGHTEVAL_REORDER_ITEMS]
+    shuffled = sorted(rows, key=lambda r: _unit("order", r["id"]))
+    out = OUT / "lighteval-reordered"
+    shutil.rmtree(out, ignore_errors=True)
+    runs = work / "out"
+    for seed, data in ((1, rows), (2, shuffled)):
+        repo = work / f"figqa-{seed}"
+        repo.mkdir()
+        write_jsonl(repo / "test.jsonl", data)
+        tasks = work / f"figqa_tasks_{seed}.py"
+        tasks.write_text(LIGHTEVAL_TASKS.format(repo=str(repo)))
+        tracker = EvaluationTracker(output_dir=str(runs), save_details=True)
+        params = PipelineParameters(launcher_type=ParallelismManager.NONE, custom_tasks_directory=str(tasks))
+        pipeline = Pipeline(
+            tasks="figqa|0",
+            pipeline_parameters=params,
+            evaluation_tracker=tracker,
+            model_config=DummyModelConfig(model_name=f"dummy-seed{seed}", seed=seed),
+        )
+        pipeline.evaluate()
+        pipeline.save_and_push_results()
+    print(f"lighteval task modules skipped (they need the network at import): {', '.join(sorted(set(skipped)))}",
+          file=sys.stderr)  # fmt: skip
+    shutil.copytree(runs, out)
+    print(f"lighteval {importlib.metadata.version('lighteval')}: wrote {out}", file=sys.stderr)
+
+
 # --------------------------------------------------------------------------------------------
 
 
@@ -661,6 +762,8 @@ MAKERS = {
     "helm": make_helm,
     "lighteval": make_lighteval,
     "inspect-cases": make_inspect_cases,
+    "lm-eval-repeats": make_lmeval_repeats,
+    "lighteval-reordered": make_lighteval_reordered,
 }
 
 
