@@ -758,7 +758,7 @@ def test_inspect_errored_items_compare(capsys):
     with pytest.warns(UserWarning, match="--intersect: testing the 58 items"):
         st = parse("inspect", None, ERRORED, intersect=True).statistics("choice")
     assert st.provenance["options"]["errored_samples"] == n
-    rc, out, err = _cli(capsys, "compare", "-f", "inspect", *ERRORED, "--intersect", "-n", "200")
+    rc, out, _ = _cli(capsys, "compare", "-f", "inspect", *ERRORED, "--intersect", "-n", "200")
     assert rc == 0 and f"errored_samples={n}" in out and "58 items" in out
 
 
