@@ -473,7 +473,7 @@ from helm.benchmark.adaptation.common_adapter_specs import get_multiple_choice_j
 from helm.benchmark.metrics.common_metric_specs import get_exact_match_metric_specs
 from helm.benchmark.run_spec import RunSpec, run_spec_function
 from helm.benchmark.scenarios.scenario import (
-    CORRECT_TAG, TEST_SPLIT, Input, Instance, Output, Reference, Scenario, ScenarioSpec,
+    CORRECT_TAG, TEST_SPLIT, TRAIN_SPLIT, Input, Instance, Output, Reference, Scenario, ScenarioSpec,
 )
 from helm.clients.client import CachingClient
 from helm.common.request import GeneratedOutput, Request, RequestResult, Token
@@ -499,6 +499,41 @@ class FigQAScenario(Scenario):
             out.append(Instance(input=Input(text=r["context"]), references=refs, split=TEST_SPLIT, id=r["id"],
                                 extra_data={{"pair": r["pair"]}}))
         return out
+
+
+class FigQAFewShotScenario(Scenario):
+    # the first 90 items as the test split, items 100-199 as the train split (HELM's in-context examples, drawn
+    # anew in each train trial)
+
+    name = "figqa_fewshot"
+    description = "Fig-QA, 90 test items with in-context examples from 100 train items"
+    tags = ["question answering"]
+
+    def get_instances(self, output_path: str) -> List[Instance]:
+        out = []
+        rows = _rows()
+        for split, part in ((TEST_SPLIT, rows[:90]), (TRAIN_SPLIT, rows[100:200])):
+            for r in part:
+                refs = [Reference(Output(text=o), tags=[CORRECT_TAG] if k == r["label"] else [])
+                        for k, o in enumerate(r["options"])]
+                out.append(Instance(input=Input(text=r["context"]), references=refs, split=split, id=r["id"],
+                                    extra_data={{"pair": r["pair"]}}))
+        return out
+
+
+@run_spec_function("figqa_fewshot")
+def get_figqa_fewshot_spec() -> RunSpec:
+    adapter_spec = get_multiple_choice_joint_adapter_spec(
+        instructions="Pick the meaning of the sentence.", input_noun="Sentence", output_noun="Answer",
+        num_outputs=1, max_train_instances=2,
+    )
+    return RunSpec(
+        name="figqa_fewshot",
+        scenario_spec=ScenarioSpec(class_name="sigfast_helm_plugin.FigQAFewShotScenario"),
+        adapter_spec=adapter_spec,
+        metric_specs=get_exact_match_metric_specs(),
+        groups=["figqa_fewshot"],
+    )
 
 
 @run_spec_function("figqa")
@@ -530,13 +565,15 @@ class MockClient(CachingClient):
         self.rows = _rows()
 
     def make_request(self, request: Request) -> RequestResult:
-        prompt = request.prompt
-        hits = [r for r in self.rows if "Sentence: " + r["context"] + "\\n" in prompt
-                and all(o in prompt for o in r["options"])]
+        # the item asked about: the prompt's last sentence (earlier ones are in-context examples) and its options;
+        # each train trial (request.random: None in trial 0, then "1", "2", ...) answers anew
+        tail = request.prompt[request.prompt.rindex("Sentence: "):]
+        hits = [r for r in self.rows if tail.startswith("Sentence: " + r["context"] + "\\n")
+                and all(o in tail for o in r["options"])]
         (r,) = hits
         effect = 2.0 * (_unit("pair", r["pair"]) - 0.5) * 2.0
         p = 1 / (1 + math.exp(-(self.ability + effect)))
-        right = _unit(self.name, r["id"], 0) < p
+        right = _unit(self.name, r["id"], request.random or 0) < p
         letter = "AB"[r["label"] if right else 1 - r["label"]]
         out = GeneratedOutput(text=letter, logprob=0.0, tokens=[Token(text=letter, logprob=0.0)])
         return RequestResult(success=True, cached=False, request_time=0.0, completions=[out], embedding=[])
@@ -546,9 +583,8 @@ class MockClient(CachingClient):
 HELM_MODELS = (("sigfast/mock-alpha", 0.2), ("sigfast/mock-beta", 0.6), ("sigfast/mock-gamma", 1.0))
 
 
-def make_helm(work: Path) -> None:
-    import importlib.metadata
-
+def _helm_env(work: Path) -> tuple[Path, Path]:
+    """(plugins folder, prod_env folder): the plugin module and the mock models' deployments."""
     rows = dataset()
     data = work / "figqa.jsonl"
     write_jsonl(data, rows)
@@ -580,6 +616,23 @@ def make_helm(work: Path) -> None:
         ]
     (prod / "model_deployments.yaml").write_text("\n".join(deployments) + "\n")
     (prod / "model_metadata.yaml").write_text("\n".join(metadata) + "\n")
+    return plugins, prod
+
+
+def _helm_copy_runs(runs: Path, prefix: str, out: Path) -> None:
+    for d in sorted(p for p in runs.iterdir() if p.is_dir() and p.name.startswith(prefix)):
+        dst = out / d.name.replace(":", "_").replace("=", "-").replace("/", "_")
+        dst.mkdir(parents=True)
+        for name in ("run_spec.json", "scenario.json", "stats.json"):
+            shutil.copy(d / name, dst / name)
+        for name in ("per_instance_stats.json", "scenario_state.json"):  # the large ones, gzipped
+            gzip_to(d / name, dst / (name + ".gz"))
+
+
+def make_helm(work: Path) -> None:
+    import importlib.metadata
+
+    plugins, prod = _helm_env(work)
     models = [m for m, _ in HELM_MODELS] + ["simple/model1"]
     out = OUT / "helm"
     shutil.rmtree(out, ignore_errors=True)
@@ -596,14 +649,34 @@ def make_helm(work: Path) -> None:
         cwd=work,
         env={"PYTHONPATH": str(plugins)},
     )  # fmt: skip
-    runs = work / "benchmark_output" / "runs" / "figqa"
-    for d in sorted(p for p in runs.iterdir() if p.is_dir() and p.name.startswith("figqa")):
-        dst = out / d.name.replace(":", "_").replace("=", "-").replace("/", "_")
-        dst.mkdir(parents=True)
-        for name in ("run_spec.json", "scenario.json", "stats.json"):
-            shutil.copy(d / name, dst / name)
-        for name in ("per_instance_stats.json", "scenario_state.json"):  # the large ones, gzipped
-            gzip_to(d / name, dst / (name + ".gz"))
+    _helm_copy_runs(work / "benchmark_output" / "runs" / "figqa", "figqa", out)
+    print(f"crfm-helm {importlib.metadata.version('crfm-helm')}: wrote {out}", file=sys.stderr)
+
+
+def make_helm_trials(work: Path) -> None:
+    """HELM with 3 train trials: the run spec ``figqa_fewshot`` (the first 90 items as the test split, 2 in-context
+    examples drawn from items 100-199, anew in each trial) with ``--num-train-trials 3``, the three mock models;
+    each trial the mock client answers anew (its draw keyed by the request's ``random``, HELM's trial seed)."""
+    import importlib.metadata
+
+    plugins, prod = _helm_env(work)
+    out = OUT / "helm-trials"
+    shutil.rmtree(out, ignore_errors=True)
+    run(
+        [
+            Path(sys.executable).parent / "helm-run",
+            "--plugins", "sigfast_helm_plugin",
+            "--run-entries", *[f"figqa_fewshot:model={m}" for m, _ in HELM_MODELS],
+            "--suite", "figqa_trials",
+            "--max-eval-instances", "90",
+            "--num-train-trials", "3",
+            "--local-path", prod,
+            "--output-path", work / "benchmark_output",
+        ],
+        cwd=work,
+        env={"PYTHONPATH": str(plugins)},
+    )  # fmt: skip
+    _helm_copy_runs(work / "benchmark_output" / "runs" / "figqa_trials", "figqa_fewshot", out)
     print(f"crfm-helm {importlib.metadata.version('crfm-helm')}: wrote {out}", file=sys.stderr)
 
 
@@ -764,6 +837,7 @@ MAKERS = {
     "inspect-cases": make_inspect_cases,
     "lm-eval-repeats": make_lmeval_repeats,
     "lighteval-reordered": make_lighteval_reordered,
+    "helm-trials": make_helm_trials,
 }
 
 

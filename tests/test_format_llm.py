@@ -830,3 +830,102 @@ def test_lmeval_signature_names_the_task(capsys):
     assert rc == 0 and "format:lm-eval[task=figqa," in out
     rc, out, _ = _cli(capsys, "compare", "-f", "lm-eval", *REPEATS, "-n", "100")  # the task found in the folders
     assert rc == 0 and "format:lm-eval[task=figqa_rep4," in out and "task=-" not in out
+
+
+# --------------------------------------------------------------------------------------------
+# lighteval on a re-ordered data set (logs made by lighteval 0.13.0, tests/data/llm/SOURCE.md)
+
+REORDERED = [DATA / "lighteval-reordered" / "details" / f"dummy-seed{k}" for k in (1, 2)]
+
+
+def _le_rows(run: Path) -> list[dict]:
+    import pyarrow.parquet as pq
+
+    (f,) = run.glob("*/details_*.parquet")
+    return pq.read_table(f).to_pylist()
+
+
+def test_lighteval_reordered_ids_from_doc_specific(capsys):
+    """Model 2 ran on the same items in another order: lighteval's doc.id (the row's position) names other
+    documents, so matching by it is refused (the message says what to do); -o id=id reads doc.specific.id, the
+    data set's own id, and each model's score still equals its results file."""
+    rows = [_le_rows(r) for r in REORDERED]
+    assert [r["doc"]["id"] for r in rows[1]] == [r["doc"]["id"] for r in rows[0]]  # positions, both 0..59
+    assert [r["doc"]["specific"]["id"] for r in rows[1]] != [r["doc"]["specific"]["id"] for r in rows[0]]
+    with pytest.raises(InputError, match=r"query differs .*lighteval's doc.id is the row's position.*-o id=FIELD"):
+        parse("lighteval", None, REORDERED).statistics()
+    p = parse("lighteval", None, REORDERED, id="id", cluster="pair")
+    st = p.statistics("acc")
+    assert st.item_ids == tuple(r["doc"]["specific"]["id"] for r in rows[0])
+    for k, run in enumerate(REORDERED):
+        want = {
+            r["doc"]["specific"]["id"]: float(np.argmax(r["model_response"]["logprobs"]) == r["doc"]["gold_index"])
+            for r in rows[k]
+        }
+        np.testing.assert_array_equal(st.values[k, :, 0], [want[i] for i in st.item_ids])
+        res = json.loads(
+            next((LIGHTEVAL.parent / "lighteval-reordered" / "results" / run.name).glob("*.json")).read_text()
+        )
+        assert p.reports[k].scores["acc"] == res["results"]["figqa|0"]["acc"]
+    pair = {r["doc"]["specific"]["id"]: r["doc"]["specific"]["pair"] for r in rows[1]}
+    assert st.provenance["clusters"] == tuple(pair[i] for i in st.item_ids)
+    same = parse("lighteval", None, REORDERED, id="specific.id").statistics("acc")
+    np.testing.assert_array_equal(same.values, st.values)
+    rc, out, _ = _cli(capsys, "info")
+    assert "-o id=id reads doc.specific.id" in out  # sigfast info documents it
+
+
+# --------------------------------------------------------------------------------------------
+# HELM with 3 train trials (runs made by crfm-helm 0.5.16, tests/data/llm/SOURCE.md)
+
+HELM_TRIALS = sorted((DATA / "helm-trials").iterdir())
+
+
+def _helm_test_means(run: Path) -> dict[str, float]:
+    return {
+        s["name"]["name"]: s["mean"]
+        for s in _json_any(run / "stats.json")
+        if set(s["name"]) == {"name", "split"} and s["name"]["split"] == "test" and "mean" in s
+    }
+
+
+def test_helm_trials_scores_equal_stats_json():
+    """With 3 train trials HELM averages each trial's mean; sigfast's score of every statistic equals stats.json to
+    the last digit (the mean of the items' trial averages does not, for some: the test would see the difference)."""
+    p = _parse("helm", tuple(HELM_TRIALS), cluster="pair")
+    naive_differs = 0
+    for run, rep in zip(HELM_TRIALS, p.reports):
+        stats = _helm_test_means(run)
+        assert stats["num_train_trials"] == 3
+        for m, v in rep.scores.items():
+            assert v == stats[m], (run.name, m)
+            naive_differs += float(np.mean(rep.stats[m].values[:, 0])) != stats[m]
+        assert repr(stats["exact_match"]) in rep.text and "train trials: 3" in rep.text
+    assert naive_differs > 0
+
+
+def test_helm_trials_are_samples_from_the_completions(capsys):
+    """Each trial's exact_match per instance, recomputed from the completion and the correct reference's letter,
+    is the item's sample; the item's value is their mean; -o reducer=pass@2 reduces them."""
+    import math
+
+    p = _parse("helm", tuple(HELM_TRIALS), cluster="pair")
+    st = p.statistics("exact_match")
+    assert st.values.shape == (3, 90, 1) and len(set(st.provenance["clusters"])) == 45
+    for k, run in enumerate(HELM_TRIALS):
+        per: dict[str, dict[int, float]] = {}
+        for rs in _json_any(run / "scenario_state.json")["request_states"]:
+            inst = rs["instance"]
+            correct = [r["output"]["text"] for r in inst["references"] if "correct" in r["tags"]]
+            letter = [a for a, t in rs["output_mapping"].items() if t in correct]
+            per.setdefault(inst["id"], {})[rs["train_trial_index"]] = float(
+                rs["result"]["completions"][0]["text"].strip() in letter
+            )
+        want = np.array([[per[i][t] for t in (0, 1, 2)] for i in st.item_ids])
+        np.testing.assert_array_equal(st.provenance["samples"][p.names[k]], want)
+        np.testing.assert_allclose(st.values[k, :, 0], want.mean(axis=1), rtol=1e-15)
+        pass2 = [1 - math.comb(3 - int(c), 2) / math.comb(3, 2) for c in want.sum(axis=1)]
+        got = parse("helm", None, [run], reducer="pass@2").statistics("exact_match")
+        np.testing.assert_allclose(got.values[0, :, 0], pass2, rtol=1e-15)
+    rc, out, _ = _cli(capsys, "compare", "-f", "helm", *HELM_TRIALS[:2], "-o", "cluster=pair", "-n", "200")
+    assert rc == 0 and "90 items" in out and "clusters(45,pair)" in out
