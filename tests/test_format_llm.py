@@ -872,7 +872,7 @@ def test_lighteval_reordered_ids_from_doc_specific(capsys):
     same = parse("lighteval", None, REORDERED, id="specific.id").statistics("acc")
     np.testing.assert_array_equal(same.values, st.values)
     rc, out, _ = _cli(capsys, "info")
-    assert "-o id=id reads doc.specific.id" in out  # sigfast info documents it
+    assert rc == 0 and "-o id=id reads doc.specific.id" in out  # sigfast info documents it
 
 
 # --------------------------------------------------------------------------------------------
