@@ -22,6 +22,16 @@ that environment's Python, naming the harness::
     /work/llmenv/helm/bin/python scripts/make_llm_logs.py helm
     /work/llmenv/lighteval/bin/python scripts/make_llm_logs.py lighteval
 
+and the cases beyond the plain logs (each in its own folder of tests/data/llm/, small: 60-90 items)::
+
+    /work/llmenv/inspect/bin/python scripts/make_llm_logs.py inspect-cases              # two reducers; errored samples
+    /work/llmenv/lmeval/bin/python scripts/make_llm_logs.py lm-eval-repeats             # repeats: 4
+    /work/llmenv/helm/bin/python scripts/make_llm_logs.py helm-trials                   # 3 train trials
+    /work/llmenv/lighteval/bin/python scripts/make_llm_logs.py lighteval-reordered      # a re-ordered data set
+
+Each environment: ``python3.11 -m venv /work/llmenv/NAME && /work/llmenv/NAME/bin/pip install PACKAGE==VERSION``
+(lm-eval, inspect-ai, crfm-helm, and lighteval with ``'xxhash<4'``).
+
 Harness versions used for the committed logs (pip install NAME==VERSION):
 
 * lm-eval 0.4.13 — the ``dummy`` model (random log-likelihoods from Python's
