@@ -373,3 +373,19 @@ def test_records_bad_score_named(tmp_path, capsys):
     for bad in ("", "NaN", "[1]", "abc"):
         a = _csv(tmp_path / "a.csv", ["id", "score"], [["q1", 1], ["q2", bad]])
         _refused(capsys, "records", [a], {}, None, r"a.csv, line 3, score: .* not a (finite )?number", "score")
+
+
+def test_inspect_logs_reducing_differently(tmp_path, capsys):
+    """Two logs whose headers report different first reducers: no silent mix of a mean and a pass@2; one
+    -o reducer= for both is taken."""
+    src = DATA / "inspect-cases" / "figqa_beta_reducers.json.gz"
+    log = json.loads(gzip.decompress(src.read_bytes()))
+    log["results"]["scores"] = log["results"]["scores"][1:2] + log["results"]["scores"][:1]
+    log["results"]["headline"]["reducer"] = "pass_at_2"
+    other = tmp_path / "beta_pass_first.json"
+    other.write_text(json.dumps(log))
+    alpha = DATA / "inspect-cases" / "figqa_alpha_reducers.json.gz"
+    msg = r"reduce their items' samples differently \(mockllm/alpha: mean, mockllm/beta: pass_at_2\)"
+    _refused(capsys, "inspect", [alpha, other], {}, "choice", msg)
+    st = parse("inspect", None, [alpha, other], reducer="pass_at_2").statistics("choice")
+    assert st.provenance["sample_reducer"] == "pass_at_2" and st.provenance["options"]["reducer"] == "pass_at_2"

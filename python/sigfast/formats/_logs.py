@@ -519,7 +519,9 @@ def join(
                     "different task setups, so their items are not the same test"
                 )
     common = _common_ids(runs, names, bool(options.get("intersect", False)))
-    reducers = {n: r.sample_reducer for n, r in zip(names, runs)}
+    # the reduction of the logs with several samples per item (with one, every reduction is the value itself)
+    reducers = {n: r.sample_reducer for n, r in zip(names, runs) if r.n_samples > 1 or r.samples}
+    reducer = next(iter(reducers.values()), first.sample_reducer)
     if len(set(reducers.values())) > 1:
         raise InputError(
             "the logs reduce their items' samples differently ("
@@ -552,7 +554,7 @@ def join(
     if clusters is not None:
         extra_common["clusters"] = clusters
         extra_common["cluster_field"] = first.cluster_field
-    resolved = dict(first.resolved)
+    resolved = {**first.resolved, "reducer": reducer}
     errored = sum(int(r.resolved.get("errored_samples", 0)) for r in runs)
     if errored:
         resolved["errored_samples"] = errored
@@ -566,8 +568,8 @@ def join(
             samples = {n: rr.samples[m][oo] for n, rr, oo in zip(names, runs, order) if m in rr.samples}
             if samples:
                 extra["samples"] = samples
-            if samples or first.sample_reducer != "mean":
-                extra["sample_reducer"] = first.sample_reducer
+            if samples or reducer != "mean":
+                extra["sample_reducer"] = reducer
             unusable = [r.stats[m].extra["unusable"] for r in reports if "unusable" in r.stats[m].extra]
             if unusable:  # any system's: the metric cannot be compared
                 extra["unusable"] = unusable[0]
