@@ -343,7 +343,7 @@ def test_records_nan_or_null_cluster_key(tmp_path, capsys, ext):
 
 def test_records_empty_id(tmp_path, capsys):
     a = _csv(tmp_path / "a.csv", ["id", "score"], [["q1", 1], ["", 0]])
-    _refused(capsys, "records", [a], {}, None, r"line 3: id field 'id' is '', not a id key", "score")
+    _refused(capsys, "records", [a], {}, None, r"line 3: id field 'id' is '', not an item id", "score")
 
 
 def test_records_duplicate_csv_header(tmp_path, capsys):

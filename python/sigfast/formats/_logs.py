@@ -259,11 +259,11 @@ def key_text(v: Any, where: str, field_name: str, role: str = "cluster", path: s
         text = id_text(v)
         if text.strip() and text.strip().lower() != "nan":
             return text
-    raise FormatError(
-        f"{where}: {role} field {field_name!r} is {v!r}, not a {role} key; every item needs one (fill it in, or "
-        f"leave -o {role}= out)",
-        path=path,
-    )
+    if role == "cluster":
+        what = "not a cluster key; every item needs one (fill it in, or leave -o cluster= out)"
+    else:
+        what = "not an item id; every item needs one of its own"
+    raise FormatError(f"{where}: {role} field {field_name!r} is {v!r}, {what}", path=path)
 
 
 def cluster_keys(

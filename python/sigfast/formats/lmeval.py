@@ -248,7 +248,7 @@ def read_run(
             if bad is not None:
                 ln = frows[bad][0]
                 unusable[key] = (
-                    f"{name}, line {ln}: document {ids[bad]!r}: {m} is {col[bad]!r}, not a finite number; every "
+                    f"{name}, line {ln}: document {ids[bad]!r}: {m} is {_json(col[bad])}, not a finite number; every "
                     f"document needs one to test {key} (sigfast does not switch to another metric)"
                 )
                 values[key] = np.full(len(col), np.nan)
@@ -349,6 +349,16 @@ def _repeat_values(rows: list[tuple[int, dict[str, Any]]], repeats: int, delimit
         out["acc"].append([float(int(np.argmax(lls[:, j])) == gold) for j in range(repeats)])
         out["acc_norm"].append([float(int(np.argmax(lls[:, j] / length)) == gold) for j in range(repeats)])
     return {m: np.array(v, dtype=np.float64) for m, v in out.items()}
+
+
+def _json(v: Any) -> str:
+    """A value as the log wrote it (JSON: null, NaN, "1", [1.0])."""
+    import json
+
+    try:
+        return json.dumps(v)
+    except (TypeError, ValueError):  # pragma: no cover - parsed from JSON
+        return repr(v)
 
 
 def _is_number(v: Any) -> bool:
