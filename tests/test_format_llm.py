@@ -929,3 +929,13 @@ def test_helm_trials_are_samples_from_the_completions(capsys):
         np.testing.assert_allclose(got.values[0, :, 0], pass2, rtol=1e-15)
     rc, out, _ = _cli(capsys, "compare", "-f", "helm", *HELM_TRIALS[:2], "-o", "cluster=pair", "-n", "200")
     assert rc == 0 and "90 items" in out and "clusters(45,pair)" in out
+
+
+def test_lmeval_repeats_without_results_file(tmp_path):
+    """Without the results file (no task config), the repeats are read from the responses themselves."""
+    src = _samples(REPEATS[0], "figqa_rep4")
+    shutil.copy(src, tmp_path / src.name)
+    with pytest.warns(UserWarning, match="no results_<time>.json beside it"):
+        bare = parse("lm-eval", None, [tmp_path / src.name], reducer="pass@2").reports[0]
+    full = _parse("lm-eval", (REPEATS[0],), reducer="pass@2").reports[0]
+    np.testing.assert_array_equal(bare.stats["acc"].values, full.stats["acc"].values)

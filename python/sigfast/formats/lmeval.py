@@ -200,6 +200,9 @@ def read_run(
     hib_cfg = (results.get("higher_is_better") or {}).get(task) or {}
     repeats = task_cfg.get("repeats")
     repeats = repeats if isinstance(repeats, int) and not isinstance(repeats, bool) and repeats > 1 else 1
+    if not task_cfg:  # no results file: the repeats as the responses show them (one list per request)
+        lengths = {len(x) for _, r in rows for x in (r.get("resps") or ()) if isinstance(x, list)}
+        repeats = lengths.pop() if len(lengths) == 1 and min(lengths) > 1 else repeats
     delimiter = task_cfg.get("target_delimiter")
     delimiter = delimiter if isinstance(delimiter, str) else " "
 
