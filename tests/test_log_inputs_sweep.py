@@ -389,3 +389,16 @@ def test_inspect_logs_reducing_differently(tmp_path, capsys):
     _refused(capsys, "inspect", [alpha, other], {}, "choice", msg)
     st = parse("inspect", None, [alpha, other], reducer="pass_at_2").statistics("choice")
     assert st.provenance["sample_reducer"] == "pass_at_2" and st.provenance["options"]["reducer"] == "pass_at_2"
+
+
+def test_records_duplicate_json_key_and_parquet_column(tmp_path, capsys):
+    j = tmp_path / "a.jsonl"
+    j.write_text('{"id": "q1", "score": 1}\n{"id": "q2", "score": 1, "score": 0}\n')
+    _refused(capsys, "records", [j], {}, None, r"a.jsonl, line 2: the record names the field 'score' twice", "score")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = pa.Table.from_arrays([pa.array(["q1", "q2"]), pa.array([1, 0]), pa.array([0, 1])], ["id", "score", "score"])
+    path = tmp_path / "a.parquet"
+    pq.write_table(t, path)
+    _refused(capsys, "records", [path], {}, None, r"the Parquet file names the column 'score' twice", "score")

@@ -191,11 +191,25 @@ def read_json(path: str | os.PathLike[str], role: str = "log") -> Any:
     return parse_json(text, str(path), role)
 
 
-def parse_json(text: str | bytes, name: str, role: str = "log", line: int = 1) -> Any:
+def parse_json(text: str | bytes, name: str, role: str = "log", line: int = 1, unique_keys: bool = False) -> Any:
     """``text`` parsed as JSON; an error names the file and the line (``line``: the file's line number of
-    the text's first line, for one line of a JSON-lines file)."""
+    the text's first line, for one line of a JSON-lines file). ``unique_keys``: an object naming a key twice
+    is an error (JSON keeps the last silently)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                raise FormatError(
+                    f"the {role} names the field {k!r} twice; give every field its own name (which one would be read?)",
+                    path=name,
+                    line=line,
+                )
+            out[k] = v
+        return out
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=pairs if unique_keys else None)
     except json.JSONDecodeError as e:
         raise FormatError(
             f"the {role} is not valid JSON ({e.msg}, column {e.colno})", path=name, line=e.lineno + line - 1

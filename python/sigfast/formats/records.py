@@ -25,7 +25,9 @@ Format ``"records"``: one file per system. The fields are named by options:
     ``.csv``, ``.tsv``, ``.parquet``; ``.gz`` allowed except for Parquet).
 
 The corpus score of a metric is the mean of its items' values. A CSV header
-naming a column twice is an error; Parquet decimal columns are read as floats.
+naming a column twice is an error, and so is a JSON record naming a field
+twice or a Parquet file naming a column twice; Parquet decimal columns are read
+as floats.
 Parquet needs ``pyarrow`` (``pip install 'sigfast[parquet]'``), imported only when a
 Parquet file is read.
 """
@@ -81,9 +83,15 @@ def read_parquet(path: Path) -> list[dict[str, Any]]:
         ) from None
     data, _ = read_file_bytes(path, "Parquet")  # the formats' one reader: gzip, the size limit
     try:
-        table = pq.read_table(io.BytesIO(data))
+        table = pq.ParquetFile(io.BytesIO(data)).read()  # (read_table refuses a column named twice, on many lines)
     except (OSError, ValueError) as e:
-        raise FormatError(f"not a readable Parquet file: {e}", path=str(path)) from None
+        raise FormatError(f"not a readable Parquet file: {' '.join(str(e).split())}", path=str(path)) from None
+    names = table.column_names
+    twice = next((c for k, c in enumerate(names) if c in names[:k]), None)
+    if twice is not None:
+        raise FormatError(
+            f"the Parquet file names the column {twice!r} twice; give every column its own name", str(path)
+        )
     return table.to_pylist()
 
 
@@ -101,7 +109,7 @@ def read_records(path: Any, layout: str | None = None) -> tuple[list[Mapping[str
         for ln, line in lines:
             if not line.strip():
                 continue
-            obj = _logs.parse_json(line, name, "record", ln)
+            obj = _logs.parse_json(line, name, "record", ln, unique_keys=True)
             if not isinstance(obj, Mapping):
                 raise FormatError("expected one JSON object per line", name, ln)
             recs.append(obj)
