@@ -56,6 +56,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -378,7 +379,7 @@ def check_usable(reports: Sequence[ScoreReport], metrics: Sequence[str]) -> None
                 raise InputError(str(st.extra["unusable"]))
 
 
-_INSPECT_PASS = __import__("re").compile(r"pass_at_(\d+)$")
+_INSPECT_PASS = re.compile(r"pass_at_(\d+)$")
 
 
 def _canonical(name: str) -> str:
@@ -402,9 +403,15 @@ def with_reducer(run: LogRun, reducer: str | None) -> LogRun:
     reducer = str(reducer)
     for name, red in run.reductions.items():
         if name == reducer or _canonical(name) == _canonical(reducer):
+            lacking = {
+                m: f"{run.path}: {m} with -o reducer={reducer}: the log has no {name} reduction of {m}"
+                for m in run.values
+                if m not in red.values and m not in run.unusable
+            }
             return dataclasses.replace(
                 run,
-                values={m: red.values.get(m, v) for m, v in run.values.items()},
+                values={m: red.values.get(m, np.full(len(run.ids), np.nan)) for m in run.values},
+                unusable={**run.unusable, **lacking},
                 scores={m: red.scores[m] for m in run.values if m in red.scores},
                 aggregates=dict(red.aggregates),
                 sample_reducer=name,
