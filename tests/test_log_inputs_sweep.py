@@ -402,3 +402,19 @@ def test_records_duplicate_json_key_and_parquet_column(tmp_path, capsys):
     path = tmp_path / "a.parquet"
     pq.write_table(t, path)
     _refused(capsys, "records", [path], {}, None, r"the Parquet file names the column 'score' twice", "score")
+
+
+def test_records_different_sample_counts_warn(tmp_path):
+    """Two systems with 2 and 3 samples per item: tested, with a warning that their item values average different
+    numbers of samples."""
+    a = tmp_path / "a.jsonl"
+    b = tmp_path / "b.jsonl"
+    a.write_text(
+        "".join(json.dumps({"id": f"q{i}", "s": s, "score": (i + s) % 2}) + "\n" for i in range(4) for s in range(2))
+    )
+    b.write_text(
+        "".join(json.dumps({"id": f"q{i}", "s": s, "score": (i * s) % 2}) + "\n" for i in range(4) for s in range(3))
+    )
+    with pytest.warns(UserWarning, match=r"different numbers of samples per item \(a: 2, b: 3\)"):
+        st = parse("records", None, [a, b], sample="s").statistics()
+    assert st.values[:, :, 0].tolist() == [[0.5] * 4, [0.0, 1 / 3, 0.0, 1 / 3]]
