@@ -725,7 +725,7 @@ def test_inspect_pass_at_k_items_from_the_raw_grades(capsys):
 
 
 @pytest.mark.parametrize("path", ERRORED, ids=lambda p: p.name)
-def test_inspect_errored_samples_left_out_as_inspect_does(path):
+def test_inspect_errored_samples_left_out_as_inspect_does(path, capsys):
     """Samples that errored (fail_on_error=False) have no score; Inspect's header leaves them out, and so does
     sigfast: every score equals the header's, each item's value is the mean of its scored epochs, and an item none
     of whose epochs was scored is not an item."""
@@ -741,6 +741,8 @@ def test_inspect_errored_samples_left_out_as_inspect_does(path):
     np.testing.assert_array_equal(rep.stats["choice"].values[:, 0], [np.mean(grades[i]) for i in rep.item_ids])
     assert f"errored samples left out (no score, as Inspect leaves them out): {len(errored)}" in rep.text
     assert rep.log.resolved["errored_samples"] == len(errored)
+    rc, out, _ = _cli(capsys, "score", "-f", "inspect", path, "--json")
+    assert rc == 0 and f"errored_samples={len(errored)}]" in json.loads(out)[0]["signature"]
     first = errored[0]
     msg = rf"{len(errored)} samples errored .*\(the first: sample '{first[0]}', epoch {first[1]}\)"
     with pytest.raises(FormatError, match=msg):
