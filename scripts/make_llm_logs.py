@@ -22,6 +22,16 @@ that environment's Python, naming the harness::
     /work/llmenv/helm/bin/python scripts/make_llm_logs.py helm
     /work/llmenv/lighteval/bin/python scripts/make_llm_logs.py lighteval
 
+and the cases beyond the plain logs (each in its own folder of tests/data/llm/, small: 60-90 items)::
+
+    /work/llmenv/inspect/bin/python scripts/make_llm_logs.py inspect-cases              # two reducers; errored samples
+    /work/llmenv/lmeval/bin/python scripts/make_llm_logs.py lm-eval-repeats             # repeats: 4
+    /work/llmenv/helm/bin/python scripts/make_llm_logs.py helm-trials                   # 3 train trials
+    /work/llmenv/lighteval/bin/python scripts/make_llm_logs.py lighteval-reordered      # a re-ordered data set
+
+Each environment: ``python3.11 -m venv /work/llmenv/NAME && /work/llmenv/NAME/bin/pip install PACKAGE==VERSION``
+(lm-eval, inspect-ai, crfm-helm, and lighteval with ``'xxhash<4'``).
+
 Harness versions used for the committed logs (pip install NAME==VERSION):
 
 * lm-eval 0.4.13 — the ``dummy`` model (random log-likelihoods from Python's
@@ -175,6 +185,54 @@ def make_lmeval(work: Path) -> None:
     print(f"lm-eval {lm_eval.__version__}: wrote {out}", file=sys.stderr)
 
 
+#: lm-eval's repeats case: (seed, repeats) of each "model", on the first LMEVAL_REPEAT_ITEMS items
+LMEVAL_REPEATS = ((1, 4), (2, 4))
+LMEVAL_REPEAT_ITEMS = 60
+
+
+def make_lmeval_repeats(work: Path) -> None:
+    """lm-eval's ``repeats``: the multiple-choice task ``figqa_rep`` (the ``figqa`` prompt) with ``repeats: 4`` in
+    its config, on the first 60 items (``--limit 60``), the ``dummy`` model with seeds 1 and 2: each choice's
+    log-likelihood is drawn 4 times (``resps``), and lm-eval scores the first (its ``take_first`` filter)."""
+    import lm_eval
+
+    data = work / "figqa.jsonl"
+    write_jsonl(data, dataset())
+    tasks = work / "tasks"
+    tasks.mkdir()
+    out = OUT / "lm-eval-repeats"
+    shutil.rmtree(out, ignore_errors=True)
+    for seed, repeats in LMEVAL_REPEATS:
+        name = f"figqa_rep{repeats}"
+        prompt = "{{context}}\\nQuestion: What does this mean?\\nAnswer:"
+        (tasks / f"{name}.yaml").write_text(
+            LMEVAL_TASK.format(name=name, data=data, prompt=prompt) + f"repeats: {repeats}\n"
+        )
+        runs = work / f"runs-rep-{seed}"
+        run(
+            [
+                sys.executable, "-m", "lm_eval", "run",
+                "--model", "dummy",
+                "--model_args", f"pretrained=dummy-seed{seed}",
+                "--tasks", name,
+                "--include_path", tasks,
+                "--seed", str(seed),
+                "--log_samples",
+                "--output_path", runs,
+                "--limit", str(LMEVAL_REPEAT_ITEMS),
+            ]
+        )  # fmt: skip
+        (model_dir,) = [p for p in runs.iterdir() if p.is_dir()]
+        dst = out / model_dir.name
+        dst.mkdir(parents=True, exist_ok=True)
+        for f in sorted(model_dir.iterdir()):
+            if f.name.startswith("samples_"):
+                gzip_to(f, dst / (f.name + ".gz"))
+            else:
+                shutil.copy(f, dst / f.name)
+    print(f"lm-eval {lm_eval.__version__}: wrote {out}", file=sys.stderr)
+
+
 # --------------------------------------------------------------------------------------------
 # Inspect
 
@@ -219,15 +277,15 @@ def strip_transcripts(path: Path) -> None:
     write_eval_log(log, str(path))
 
 
-def make_inspect(work: Path) -> None:
+def _inspect_kit(work: Path):
+    """(task builder, answerer, grader) of the Inspect mock evaluations over the local Fig-QA dataset."""
     import math
     import re
     from collections import Counter
 
-    import inspect_ai
-    from inspect_ai import Task, eval
+    from inspect_ai import Task
     from inspect_ai.dataset import FieldSpec, json_dataset
-    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import accuracy, choice, model_graded_qa, stderr
     from inspect_ai.solver import multiple_choice
 
@@ -280,7 +338,7 @@ def make_inspect(work: Path) -> None:
 
         return generate
 
-    def figqa_task(limit: int | None = None) -> Task:
+    def figqa_task(limit: int | None = None, solver=None, epochs=None) -> Task:
         ds = json_dataset(
             str(data),
             FieldSpec(input="context", target="gold", id="id", choices="options", metadata=["pair", "label"]),
@@ -288,12 +346,22 @@ def make_inspect(work: Path) -> None:
         )
         return Task(
             dataset=ds[:limit] if limit else ds,
-            solver=multiple_choice(),
+            solver=solver if solver is not None else multiple_choice(),
             scorer=[choice(), model_graded_qa(partial_credit=True)],
             metrics=[accuracy(), stderr(), stderr(cluster="pair")],
+            epochs=epochs,
             name="figqa",
         )
 
+    return figqa_task, answerer, grader
+
+
+def make_inspect(work: Path) -> None:
+    import inspect_ai
+    from inspect_ai import eval
+    from inspect_ai.model import get_model
+
+    figqa_task, answerer, grader = _inspect_kit(work)
     out = OUT / "inspect"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -327,6 +395,81 @@ def make_inspect(work: Path) -> None:
     print(f"inspect-ai {inspect_ai.__version__}: wrote {out}", file=sys.stderr)
 
 
+#: the items of the Inspect cases (the first 60: 30 pairs); which (item, epoch) of each model's errored log fails
+INSPECT_CASE_ITEMS = 60
+INSPECT_ERRORS = {
+    # figqa-0000 epoch 1 is the log's first sample; figqa-0007 fails in every epoch of alpha (alpha lacks the item,
+    # as Inspect leaves it out); figqa-0031 in every epoch of both
+    "mockllm/alpha": {("figqa-0000", 1), ("figqa-0013", 2), ("figqa-0022", 3), ("figqa-0040", 1), ("figqa-0040", 2)}
+    | {("figqa-0007", e) for e in (1, 2, 3)}
+    | {("figqa-0031", e) for e in (1, 2, 3)},
+    "mockllm/beta": {("figqa-0000", 1), ("figqa-0005", 3), ("figqa-0058", 2)} | {("figqa-0031", e) for e in (1, 2, 3)},
+}
+
+
+def make_inspect_cases(work: Path) -> None:
+    """Inspect's cases beyond the plain logs: two epoch reducers, and errored samples.
+
+    * ``figqa_{alpha,beta}_reducers.json.gz``: 3 epochs reduced by ``Epochs(3, ["mean", "pass_at_2"])`` (the
+      header then reports each score once per reducer, and the log keeps both reductions);
+    * ``figqa_{alpha,beta}_errored.json.gz``: 3 epochs with ``fail_on_error=False``: the samples of
+      INSPECT_ERRORS raise in a solver before the model is asked, so Inspect logs them with their error and no
+      score, and its header leaves them out.
+
+    Both on the first 60 items, transcripts dropped (strip_transcripts), gzipped.
+    """
+    import inspect_ai
+    from inspect_ai import Epochs, eval
+    from inspect_ai.model import get_model
+    from inspect_ai.solver import multiple_choice, solver
+
+    figqa_task, answerer, grader = _inspect_kit(work)
+
+    @solver
+    def fail_on(errors: frozenset):
+        async def solve(state, generate):
+            if (str(state.sample_id), state.epoch) in errors:
+                raise RuntimeError(f"mock failure of sample {state.sample_id}, epoch {state.epoch}")
+            return state
+
+        return solve
+
+    out = OUT / "inspect-cases"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    logs = work / "logs-cases"
+    for case in ("reducers", "errored"):
+        for name, ability in INSPECT_MODELS[:2]:
+            model = get_model(name, custom_outputs=answerer(name, ability))
+            grade = get_model("mockllm/grader", custom_outputs=grader(name))
+            if case == "reducers":
+                task = figqa_task(INSPECT_CASE_ITEMS, epochs=Epochs(3, ["mean", "pass_at_2"]))
+                extra = {}
+            else:
+                task = figqa_task(
+                    INSPECT_CASE_ITEMS, solver=[fail_on(frozenset(INSPECT_ERRORS[name])), multiple_choice()], epochs=3
+                )
+                extra = {"fail_on_error": False}
+            (log,) = eval(
+                task,
+                model=model,
+                model_roles={"grader": grade},
+                log_dir=str(logs / case),
+                log_format="json",
+                display="none",
+                max_connections=1,
+                **extra,
+            )
+            assert log.status == "success", log.error
+            src = Path(log.location)
+            strip_transcripts(src)
+            short = name.split("/")[-1]
+            gzip_to(src, out / f"figqa_{short}_{case}.json.gz")
+            scores = [(s.name, s.reducer, s.metrics["accuracy"].value) for s in log.results.scores]
+            print(f"{case} {name}: {scores}", file=sys.stderr)
+    print(f"inspect-ai {inspect_ai.__version__}: wrote {out}", file=sys.stderr)
+
+
 # --------------------------------------------------------------------------------------------
 # HELM
 
@@ -340,7 +483,7 @@ from helm.benchmark.adaptation.common_adapter_specs import get_multiple_choice_j
 from helm.benchmark.metrics.common_metric_specs import get_exact_match_metric_specs
 from helm.benchmark.run_spec import RunSpec, run_spec_function
 from helm.benchmark.scenarios.scenario import (
-    CORRECT_TAG, TEST_SPLIT, Input, Instance, Output, Reference, Scenario, ScenarioSpec,
+    CORRECT_TAG, TEST_SPLIT, TRAIN_SPLIT, Input, Instance, Output, Reference, Scenario, ScenarioSpec,
 )
 from helm.clients.client import CachingClient
 from helm.common.request import GeneratedOutput, Request, RequestResult, Token
@@ -366,6 +509,41 @@ class FigQAScenario(Scenario):
             out.append(Instance(input=Input(text=r["context"]), references=refs, split=TEST_SPLIT, id=r["id"],
                                 extra_data={{"pair": r["pair"]}}))
         return out
+
+
+class FigQAFewShotScenario(Scenario):
+    # the first 90 items as the test split, items 100-199 as the train split (HELM's in-context examples, drawn
+    # anew in each train trial)
+
+    name = "figqa_fewshot"
+    description = "Fig-QA, 90 test items with in-context examples from 100 train items"
+    tags = ["question answering"]
+
+    def get_instances(self, output_path: str) -> List[Instance]:
+        out = []
+        rows = _rows()
+        for split, part in ((TEST_SPLIT, rows[:90]), (TRAIN_SPLIT, rows[100:200])):
+            for r in part:
+                refs = [Reference(Output(text=o), tags=[CORRECT_TAG] if k == r["label"] else [])
+                        for k, o in enumerate(r["options"])]
+                out.append(Instance(input=Input(text=r["context"]), references=refs, split=split, id=r["id"],
+                                    extra_data={{"pair": r["pair"]}}))
+        return out
+
+
+@run_spec_function("figqa_fewshot")
+def get_figqa_fewshot_spec() -> RunSpec:
+    adapter_spec = get_multiple_choice_joint_adapter_spec(
+        instructions="Pick the meaning of the sentence.", input_noun="Sentence", output_noun="Answer",
+        num_outputs=1, max_train_instances=2,
+    )
+    return RunSpec(
+        name="figqa_fewshot",
+        scenario_spec=ScenarioSpec(class_name="sigfast_helm_plugin.FigQAFewShotScenario"),
+        adapter_spec=adapter_spec,
+        metric_specs=get_exact_match_metric_specs(),
+        groups=["figqa_fewshot"],
+    )
 
 
 @run_spec_function("figqa")
@@ -397,13 +575,15 @@ class MockClient(CachingClient):
         self.rows = _rows()
 
     def make_request(self, request: Request) -> RequestResult:
-        prompt = request.prompt
-        hits = [r for r in self.rows if "Sentence: " + r["context"] + "\\n" in prompt
-                and all(o in prompt for o in r["options"])]
+        # the item asked about: the prompt's last sentence (earlier ones are in-context examples) and its options;
+        # each train trial (request.random: None in trial 0, then "1", "2", ...) answers anew
+        tail = request.prompt[request.prompt.rindex("Sentence: "):]
+        hits = [r for r in self.rows if tail.startswith("Sentence: " + r["context"] + "\\n")
+                and all(o in tail for o in r["options"])]
         (r,) = hits
         effect = 2.0 * (_unit("pair", r["pair"]) - 0.5) * 2.0
         p = 1 / (1 + math.exp(-(self.ability + effect)))
-        right = _unit(self.name, r["id"], 0) < p
+        right = _unit(self.name, r["id"], request.random or 0) < p
         letter = "AB"[r["label"] if right else 1 - r["label"]]
         out = GeneratedOutput(text=letter, logprob=0.0, tokens=[Token(text=letter, logprob=0.0)])
         return RequestResult(success=True, cached=False, request_time=0.0, completions=[out], embedding=[])
@@ -413,9 +593,8 @@ class MockClient(CachingClient):
 HELM_MODELS = (("sigfast/mock-alpha", 0.2), ("sigfast/mock-beta", 0.6), ("sigfast/mock-gamma", 1.0))
 
 
-def make_helm(work: Path) -> None:
-    import importlib.metadata
-
+def _helm_env(work: Path) -> tuple[Path, Path]:
+    """(plugins folder, prod_env folder): the plugin module and the mock models' deployments."""
     rows = dataset()
     data = work / "figqa.jsonl"
     write_jsonl(data, rows)
@@ -447,6 +626,23 @@ def make_helm(work: Path) -> None:
         ]
     (prod / "model_deployments.yaml").write_text("\n".join(deployments) + "\n")
     (prod / "model_metadata.yaml").write_text("\n".join(metadata) + "\n")
+    return plugins, prod
+
+
+def _helm_copy_runs(runs: Path, prefix: str, out: Path) -> None:
+    for d in sorted(p for p in runs.iterdir() if p.is_dir() and p.name.startswith(prefix)):
+        dst = out / d.name.replace(":", "_").replace("=", "-").replace("/", "_")
+        dst.mkdir(parents=True)
+        for name in ("run_spec.json", "scenario.json", "stats.json"):
+            shutil.copy(d / name, dst / name)
+        for name in ("per_instance_stats.json", "scenario_state.json"):  # the large ones, gzipped
+            gzip_to(d / name, dst / (name + ".gz"))
+
+
+def make_helm(work: Path) -> None:
+    import importlib.metadata
+
+    plugins, prod = _helm_env(work)
     models = [m for m, _ in HELM_MODELS] + ["simple/model1"]
     out = OUT / "helm"
     shutil.rmtree(out, ignore_errors=True)
@@ -463,14 +659,34 @@ def make_helm(work: Path) -> None:
         cwd=work,
         env={"PYTHONPATH": str(plugins)},
     )  # fmt: skip
-    runs = work / "benchmark_output" / "runs" / "figqa"
-    for d in sorted(p for p in runs.iterdir() if p.is_dir() and p.name.startswith("figqa")):
-        dst = out / d.name.replace(":", "_").replace("=", "-").replace("/", "_")
-        dst.mkdir(parents=True)
-        for name in ("run_spec.json", "scenario.json", "stats.json"):
-            shutil.copy(d / name, dst / name)
-        for name in ("per_instance_stats.json", "scenario_state.json"):  # the large ones, gzipped
-            gzip_to(d / name, dst / (name + ".gz"))
+    _helm_copy_runs(work / "benchmark_output" / "runs" / "figqa", "figqa", out)
+    print(f"crfm-helm {importlib.metadata.version('crfm-helm')}: wrote {out}", file=sys.stderr)
+
+
+def make_helm_trials(work: Path) -> None:
+    """HELM with 3 train trials: the run spec ``figqa_fewshot`` (the first 90 items as the test split, 2 in-context
+    examples drawn from items 100-199, anew in each trial) with ``--num-train-trials 3``, the three mock models;
+    each trial the mock client answers anew (its draw keyed by the request's ``random``, HELM's trial seed)."""
+    import importlib.metadata
+
+    plugins, prod = _helm_env(work)
+    out = OUT / "helm-trials"
+    shutil.rmtree(out, ignore_errors=True)
+    run(
+        [
+            Path(sys.executable).parent / "helm-run",
+            "--plugins", "sigfast_helm_plugin",
+            "--run-entries", *[f"figqa_fewshot:model={m}" for m, _ in HELM_MODELS],
+            "--suite", "figqa_trials",
+            "--max-eval-instances", "90",
+            "--num-train-trials", "3",
+            "--local-path", prod,
+            "--output-path", work / "benchmark_output",
+        ],
+        cwd=work,
+        env={"PYTHONPATH": str(plugins)},
+    )  # fmt: skip
+    _helm_copy_runs(work / "benchmark_output" / "runs" / "figqa_trials", "figqa_fewshot", out)
     print(f"crfm-helm {importlib.metadata.version('crfm-helm')}: wrote {out}", file=sys.stderr)
 
 
@@ -510,20 +726,18 @@ TASKS_TABLE = [figqa]
 """
 
 
-def make_lighteval(work: Path) -> None:
-    import importlib
-    import importlib.metadata
+def _lighteval_offline() -> list[str]:
+    """Let lighteval 0.13.0 build its task registry offline; returns the list it fills with the skipped modules.
 
-    from lighteval.logging.evaluation_tracker import EvaluationTracker
-    from lighteval.models.dummy.dummy_model import DummyModelConfig
-    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+    lighteval 0.13.0 imports every built-in task module whenever it builds its task registry, and some of them
+    reach the network at import (tasks/tiny_benchmarks.py downloads tinyBenchmarks.pkl; mt_bench/main.py asks
+    the Hugging Face Hub for its judge model). Offline, those imports fail and take the registry down with them:
+    the registry's two loaders are replaced by the same loops that skip (and report) a module that fails to
+    import. Our task comes from the custom-tasks file; nothing else of lighteval is changed."""
+    import importlib
+
     from lighteval.tasks.registry import Registry
 
-    # lighteval 0.13.0 imports every built-in task module whenever it builds its task registry, and some of them
-    # reach the network at import (tasks/tiny_benchmarks.py downloads tinyBenchmarks.pkl; mt_bench/main.py asks
-    # the Hugging Face Hub for its judge model). Offline, those imports fail and take the registry down with them:
-    # the registry's two loaders are replaced by the same loops that skip (and report) a module that fails to
-    # import. Our task comes from the custom-tasks file; nothing else of lighteval is changed.
     skipped: list[str] = []
 
     def load(names: list[str]) -> dict:
@@ -541,6 +755,17 @@ def make_lighteval(work: Path) -> None:
     Registry._load_from_subdirs = staticmethod(
         lambda dirs: load([f"lighteval.tasks.tasks.{d.name}.main" for d in dirs])
     )
+    return skipped
+
+
+def make_lighteval(work: Path) -> None:
+    import importlib.metadata
+
+    from lighteval.logging.evaluation_tracker import EvaluationTracker
+    from lighteval.models.dummy.dummy_model import DummyModelConfig
+    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+
+    skipped = _lighteval_offline()
     repo = work / "figqa"
     repo.mkdir()
     write_jsonl(repo / "test.jsonl", dataset())
@@ -567,18 +792,73 @@ def make_lighteval(work: Path) -> None:
     print(f"lighteval {importlib.metadata.version('lighteval')}: wrote {out}", file=sys.stderr)
 
 
+#: lighteval's re-ordered case: the first LIGHTEVAL_REORDER_ITEMS items, model 1 in the data set's order, model 2
+#: on the same items in another order (so lighteval's positional doc.id names other documents)
+LIGHTEVAL_REORDER_ITEMS = 60
+
+
+def make_lighteval_reordered(work: Path) -> None:
+    """lighteval on a re-ordered data set: the ``dummy`` model with seed 1 on the first 60 items in the data set's
+    order, with seed 2 on the same 60 items shuffled (a fixed permutation): the same task (``figqa|0``, the
+    same custom task over another copy of the data), whose ``doc.id`` is the row's position, so the two runs'
+    ``doc.id`` name different items; ``doc.specific.id`` holds the data set's own id."""
+    import importlib.metadata
+
+    from lighteval.logging.evaluation_tracker import EvaluationTracker
+    from lighteval.models.dummy.dummy_model import DummyModelConfig
+    from lighteval.pipeline import ParallelismManager, Pipeline, PipelineParameters
+
+    skipped = _lighteval_offline()
+    rows = dataset()[:LIGHTEVAL_REORDER_ITEMS]
+    shuffled = sorted(rows, key=lambda r: _unit("order", r["id"]))
+    out = OUT / "lighteval-reordered"
+    shutil.rmtree(out, ignore_errors=True)
+    runs = work / "out"
+    for seed, data in ((1, rows), (2, shuffled)):
+        repo = work / f"figqa-{seed}"
+        repo.mkdir()
+        write_jsonl(repo / "test.jsonl", data)
+        tasks = work / f"figqa_tasks_{seed}.py"
+        tasks.write_text(LIGHTEVAL_TASKS.format(repo=str(repo)))
+        tracker = EvaluationTracker(output_dir=str(runs), save_details=True)
+        params = PipelineParameters(launcher_type=ParallelismManager.NONE, custom_tasks_directory=str(tasks))
+        pipeline = Pipeline(
+            tasks="figqa|0",
+            pipeline_parameters=params,
+            evaluation_tracker=tracker,
+            model_config=DummyModelConfig(model_name=f"dummy-seed{seed}", seed=seed),
+        )
+        pipeline.evaluate()
+        pipeline.save_and_push_results()
+    print(f"lighteval task modules skipped (they need the network at import): {', '.join(sorted(set(skipped)))}",
+          file=sys.stderr)  # fmt: skip
+    shutil.copytree(runs, out)
+    print(f"lighteval {importlib.metadata.version('lighteval')}: wrote {out}", file=sys.stderr)
+
+
 # --------------------------------------------------------------------------------------------
+
+
+MAKERS = {
+    "lm-eval": make_lmeval,
+    "inspect": make_inspect,
+    "helm": make_helm,
+    "lighteval": make_lighteval,
+    "inspect-cases": make_inspect_cases,
+    "lm-eval-repeats": make_lmeval_repeats,
+    "lighteval-reordered": make_lighteval_reordered,
+    "helm-trials": make_helm_trials,
+}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("tool", choices=("lm-eval", "inspect", "helm", "lighteval"))
+    ap.add_argument("tool", choices=sorted(MAKERS))
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix=f"sigfast-{args.tool}-"))
     try:
-        makers = {"lm-eval": make_lmeval, "inspect": make_inspect, "helm": make_helm, "lighteval": make_lighteval}
-        makers[args.tool](work)
+        MAKERS[args.tool](work)
     finally:
         if args.keep:
             print(f"work folder kept: {work}", file=sys.stderr)

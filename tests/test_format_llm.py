@@ -647,3 +647,297 @@ def test_lighteval_task_and_folders():
         parse("lighteval", None, [f], task="mmlu")
     with pytest.raises(FormatError, match="no lighteval details file"):
         parse("lighteval", None, [LIGHTEVAL])
+
+
+# --------------------------------------------------------------------------------------------
+# Inspect: two epoch reducers, and errored samples (logs made by inspect-ai 0.3.285, tests/data/llm/SOURCE.md)
+
+CASES = DATA / "inspect-cases"
+REDUCERS = [CASES / f"figqa_{m}_reducers.json.gz" for m in ("alpha", "beta")]
+ERRORED = [CASES / f"figqa_{m}_errored.json.gz" for m in ("alpha", "beta")]
+
+
+def _header(raw: dict) -> dict[tuple[str, str], float]:
+    """(score, reducer) -> the accuracy in Inspect's header (reducer None: Inspect's default, the mean)."""
+    return {
+        (s["name"], s.get("reducer") or "mean"): s["metrics"]["accuracy"]["value"] for s in raw["results"]["scores"]
+    }
+
+
+def _grades(raw: dict, scorer: str) -> dict[str, list[float]]:
+    """Each item's scored epochs' grades (C 1, P 0.5, I 0), from the raw samples; errored samples have none."""
+    out: dict[str, list[float]] = {}
+    for s in raw["samples"]:
+        if s.get("scores"):
+            out.setdefault(s["id"], []).append(GRADE[s["scores"][scorer]["value"]])
+    return out
+
+
+@pytest.mark.parametrize("path", REDUCERS, ids=lambda p: p.name)
+def test_inspect_every_reducer_equals_the_header(path):
+    """Each reduction the log keeps gives Inspect's header accuracy to the last digit; the default is the first
+    reducer the header reports, and -o reducer=pass@2 finds Inspect's pass_at_2."""
+    raw = _inspect_raw(path)
+    header = _header(raw)
+    assert {r for _, r in header} == {"mean", "pass_at_2"} and raw["eval"]["config"]["epochs"] == 3
+    default = _parse("inspect", (path,)).reports[0]
+    assert default.log.sample_reducer == raw["results"]["scores"][0]["reducer"] == "mean"
+    assert "the log's reductions: mean, pass_at_2" in default.text
+    for reducer in ("mean", "pass_at_2", "pass@2"):
+        rep = _parse("inspect", (path,), reducer=reducer).reports[0]
+        name = reducer.replace("pass@2", "pass_at_2")
+        assert rep.log.sample_reducer == name and f"item value = {name} of its samples" in rep.text
+        for scorer in ("choice", "model_graded_qa"):
+            assert rep.scores[scorer] == header[(scorer, name)], (scorer, reducer)
+            assert rep.log.aggregates[scorer] == header[(scorer, name)]
+
+
+def test_inspect_pass_at_k_items_from_the_raw_grades(capsys):
+    """pass_at_2 per item (the log's reduction) and pass@3 (sigfast's, from the epochs) equal Chen et al.'s formula
+    on the raw grades; score, compare and the signature apply and name the reducer."""
+    import math
+
+    st2 = _parse("inspect", tuple(REDUCERS), reducer="pass_at_2").statistics("choice")
+    st3 = _parse("inspect", tuple(REDUCERS), reducer="pass@3").statistics("choice")
+    for k, path in enumerate(REDUCERS):
+        grades = _grades(_inspect_raw(path), "choice")
+        for st, kk in ((st2, 2), (st3, 3)):
+            want = []
+            for i in st.item_ids:
+                n, c = len(grades[i]), int(sum(grades[i]))
+                want.append(1 - math.comb(n - c, kk) / math.comb(n, kk))
+            np.testing.assert_allclose(st.values[k, :, 0], want, rtol=1e-15, atol=1e-15)
+    assert st2.provenance["sample_reducer"] == "pass_at_2" and st3.provenance["sample_reducer"] == "pass@3"
+    assert st2.provenance["samples"][st2.systems[0]].shape == (60, 3)
+    header = _header(_inspect_raw(REDUCERS[0]))
+    rc, out, _ = _cli(capsys, "score", "-f", "inspect", REDUCERS[0], "-o", "reducer=pass_at_2")
+    assert rc == 0 and out.count(repr(header[("choice", "pass_at_2")])) == 2
+    rc, out, _ = _cli(capsys, "score", "-f", "inspect", REDUCERS[0], "-o", "reducer=pass@2", "--json")
+    assert rc == 0 and json.loads(out)[0]["scores"]["choice"] == header[("choice", "pass_at_2")]
+    assert "reducer=pass_at_2" in json.loads(out)[0]["signature"]
+    rc, out, _ = _cli(capsys, "compare", "-f", "inspect", *REDUCERS, "-o", "reducer=pass_at_2", "-n", "200")
+    assert rc == 0 and "reducer=pass_at_2" in out and f"{header[('choice', 'pass_at_2')]:.4f}" in out
+    # partial credit (P = 0.5) is no pass/fail score: pass@3 of model_graded_qa is an error naming the item
+    with pytest.raises(InputError, match=r"model_graded_qa with -o reducer=pass@3: .*item 'figqa-\d+', sample \d"):
+        _parse("inspect", tuple(REDUCERS), reducer="pass@3").statistics("model_graded_qa")
+    with pytest.raises(InputError, match=r"no sample reducer 'median'; the log's reductions: mean, pass_at_2"):
+        parse("inspect", None, REDUCERS[:1], reducer="median")
+
+
+@pytest.mark.parametrize("path", ERRORED, ids=lambda p: p.name)
+def test_inspect_errored_samples_left_out_as_inspect_does(path, capsys):
+    """Samples that errored (fail_on_error=False) have no score; Inspect's header leaves them out, and so does
+    sigfast: every score equals the header's, each item's value is the mean of its scored epochs, and an item none
+    of whose epochs was scored is not an item."""
+    raw = _inspect_raw(path)
+    errored = [(s["id"], s["epoch"]) for s in raw["samples"] if s.get("error") and not s.get("scores")]
+    assert errored and raw["eval"]["config"]["fail_on_error"] is False
+    assert raw["results"]["completed_samples"] == len(raw["samples"]) - len(errored)
+    rep = _parse("inspect", (path,)).reports[0]
+    for (scorer, _), value in _header(raw).items():
+        assert rep.scores[scorer] == value, scorer
+    grades = _grades(raw, "choice")
+    assert rep.item_ids == tuple(grades)  # the items with a scored sample, in the log's order
+    np.testing.assert_array_equal(rep.stats["choice"].values[:, 0], [np.mean(grades[i]) for i in rep.item_ids])
+    assert f"errored samples left out (no score, as Inspect leaves them out): {len(errored)}" in rep.text
+    assert rep.log.resolved["errored_samples"] == len(errored)
+    rc, out, _ = _cli(capsys, "score", "-f", "inspect", path, "--json")
+    assert rc == 0 and f"errored_samples={len(errored)}]" in json.loads(out)[0]["signature"]
+    first = errored[0]
+    msg = rf"{len(errored)} samples errored .*\(the first: sample '{first[0]}', epoch {first[1]}\)"
+    with pytest.raises(FormatError, match=msg):
+        parse("inspect", None, [path], errored="refuse")
+
+
+def test_inspect_errored_items_compare(capsys):
+    """An item that errored in every epoch of one model only: matched by id, it is missing from that log (an error
+    naming it, or --intersect); the signature counts the errored samples of both logs."""
+    n = sum(
+        1 for p in ERRORED for s in _inspect_raw(p)["samples"] if s.get("error") and not s.get("scores")
+    )  # fmt: skip
+    with pytest.raises(InputError, match=r"\(mockllm/alpha\) lacks 1 of the 59 items of mockllm/beta \('figqa-0007'\)"):
+        parse("inspect", None, ERRORED[::-1]).statistics()
+    with pytest.warns(UserWarning, match="--intersect: testing the 58 items"):
+        st = parse("inspect", None, ERRORED, intersect=True).statistics("choice")
+    assert st.provenance["options"]["errored_samples"] == n
+    rc, out, _ = _cli(capsys, "compare", "-f", "inspect", *ERRORED, "--intersect", "-n", "200")
+    assert rc == 0 and f"errored_samples={n}" in out and "58 items" in out
+
+
+def test_inspect_no_results_header_warns(tmp_path):
+    def drop(log):
+        del log["results"]
+
+    bare = _inspect_edit(tmp_path, "bare", drop)
+    with pytest.warns(UserWarning, match="the log has no results header"):
+        rep = parse("inspect", None, [bare]).reports[0]
+    assert (
+        rep.log.aggregates == {}
+        and rep.scores["choice"] == _parse("inspect", (INSPECT_EVAL[1],)).reports[0].scores["choice"]
+    )
+
+
+def test_inspect_different_epochs_warn():
+    """A 3-epoch log against a 2-epoch one of the same task: their item values are means of different numbers of
+    samples (a warning)."""
+    with pytest.warns(UserWarning) as got:
+        parse("inspect", None, [REDUCERS[0], INSPECT_JSON[1]], intersect=True).statistics("choice")
+    messages = [str(w.message) for w in got]
+    assert any("different numbers of epochs per item (mockllm/alpha: 3, mockllm/beta: 2)" in m for m in messages)
+    assert any("--intersect: testing the 60 items" in m for m in messages)
+
+
+# --------------------------------------------------------------------------------------------
+# lm-eval: repeats (logs made by lm-eval 0.4.13 with repeats: 4, tests/data/llm/SOURCE.md)
+
+REPEATS = [DATA / "lm-eval-repeats" / f"dummy-seed{k}" for k in (1, 2)]
+
+
+def _repeat_acc(row: dict) -> list[float]:
+    """Each repeat's acc from the raw log-likelihoods: resps holds one list per choice, one entry per repeat."""
+    lls = np.array([[float(x[0]) for x in choice] for choice in row["resps"]])
+    return [float(np.argmax(lls[:, j]) == int(row["target"])) for j in range(lls.shape[1])]
+
+
+def test_lmeval_repeats_as_samples(capsys):
+    """Default: lm-eval's own acc (the first repeat), equal to its results file; the 4 repeats are the samples, so
+    -o reducer=pass@2 gives Chen et al.'s pass@2 of the repeats, in score, compare and the signature."""
+    import math
+
+    p = _parse("lm-eval", tuple(REPEATS))
+    st = p.statistics("acc")
+    for k, run in enumerate(REPEATS):
+        res = _results(_samples(run, "figqa_rep4"))
+        assert res["configs"]["figqa_rep4"]["repeats"] == 4
+        assert p.reports[k].scores["acc"] == res["results"]["figqa_rep4"]["acc,none"]
+        assert p.reports[k].scores["acc_norm"] == res["results"]["figqa_rep4"]["acc_norm,none"]
+        rows = {str(r["doc_id"]): r for r in _lines(_samples(run, "figqa_rep4"))}
+        per = np.array([_repeat_acc(rows[i]) for i in st.item_ids])
+        np.testing.assert_array_equal(st.provenance["samples"][p.names[k]], per)
+        np.testing.assert_array_equal(st.values[k, :, 0], per[:, 0])
+        want = [1 - math.comb(4 - int(c), 2) / math.comb(4, 2) for c in per.sum(axis=1)]
+        rep = _parse("lm-eval", (run,), reducer="pass@2").reports[0]
+        np.testing.assert_allclose(rep.stats["acc"].values[:, 0], [want[st.item_ids.index(i)] for i in rep.item_ids])
+        rc, out, _ = _cli(capsys, "score", "-f", "lm-eval", run, "-o", "reducer=pass@2", "--json")
+        assert rc == 0 and json.loads(out)[0]["scores"]["acc"] == pytest.approx(np.mean(want), rel=1e-15)
+    assert st.provenance["sample_reducer"] == "first"
+    rc, out, _ = _cli(capsys, "compare", "-f", "lm-eval", *REPEATS, "-o", "reducer=pass@2", "-n", "200")
+    assert rc == 0 and "format:lm-eval[task=figqa_rep4," in out and "reducer=pass@2" in out
+    with pytest.raises(InputError, match=r"pass@5 needs at least 5 samples per item; item '0' has 4"):
+        parse("lm-eval", None, REPEATS, reducer="pass@5").statistics("acc")
+
+
+def test_lmeval_signature_names_the_task(capsys):
+    rc, out, _ = _cli(capsys, "compare", "-f", "lm-eval", *LM_RUNS[:2], "--task", "figqa", "-n", "100")
+    assert rc == 0 and "format:lm-eval[task=figqa," in out
+    rc, out, _ = _cli(capsys, "compare", "-f", "lm-eval", *REPEATS, "-n", "100")  # the task found in the folders
+    assert rc == 0 and "format:lm-eval[task=figqa_rep4," in out and "task=-" not in out
+
+
+# --------------------------------------------------------------------------------------------
+# lighteval on a re-ordered data set (logs made by lighteval 0.13.0, tests/data/llm/SOURCE.md)
+
+REORDERED = [DATA / "lighteval-reordered" / "details" / f"dummy-seed{k}" for k in (1, 2)]
+
+
+def _le_rows(run: Path) -> list[dict]:
+    import pyarrow.parquet as pq
+
+    (f,) = run.glob("*/details_*.parquet")
+    return pq.read_table(f).to_pylist()
+
+
+def test_lighteval_reordered_ids_from_doc_specific(capsys):
+    """Model 2 ran on the same items in another order: lighteval's doc.id (the row's position) names other
+    documents, so matching by it is refused (the message says what to do); -o id=id reads doc.specific.id, the
+    data set's own id, and each model's score still equals its results file."""
+    rows = [_le_rows(r) for r in REORDERED]
+    assert [r["doc"]["id"] for r in rows[1]] == [r["doc"]["id"] for r in rows[0]]  # positions, both 0..59
+    assert [r["doc"]["specific"]["id"] for r in rows[1]] != [r["doc"]["specific"]["id"] for r in rows[0]]
+    with pytest.raises(InputError, match=r"query differs .*lighteval's doc.id is the row's position.*-o id=FIELD"):
+        parse("lighteval", None, REORDERED).statistics()
+    p = parse("lighteval", None, REORDERED, id="id", cluster="pair")
+    st = p.statistics("acc")
+    assert st.item_ids == tuple(r["doc"]["specific"]["id"] for r in rows[0])
+    for k, run in enumerate(REORDERED):
+        want = {
+            r["doc"]["specific"]["id"]: float(np.argmax(r["model_response"]["logprobs"]) == r["doc"]["gold_index"])
+            for r in rows[k]
+        }
+        np.testing.assert_array_equal(st.values[k, :, 0], [want[i] for i in st.item_ids])
+        res = json.loads(
+            next((LIGHTEVAL.parent / "lighteval-reordered" / "results" / run.name).glob("*.json")).read_text()
+        )
+        assert p.reports[k].scores["acc"] == res["results"]["figqa|0"]["acc"]
+    pair = {r["doc"]["specific"]["id"]: r["doc"]["specific"]["pair"] for r in rows[1]}
+    assert st.provenance["clusters"] == tuple(pair[i] for i in st.item_ids)
+    same = parse("lighteval", None, REORDERED, id="specific.id").statistics("acc")
+    np.testing.assert_array_equal(same.values, st.values)
+    rc, out, _ = _cli(capsys, "info")
+    assert rc == 0 and "-o id=id reads doc.specific.id" in out  # sigfast info documents it
+
+
+# --------------------------------------------------------------------------------------------
+# HELM with 3 train trials (runs made by crfm-helm 0.5.16, tests/data/llm/SOURCE.md)
+
+HELM_TRIALS = sorted((DATA / "helm-trials").iterdir())
+
+
+def _helm_test_means(run: Path) -> dict[str, float]:
+    return {
+        s["name"]["name"]: s["mean"]
+        for s in _json_any(run / "stats.json")
+        if set(s["name"]) == {"name", "split"} and s["name"]["split"] == "test" and "mean" in s
+    }
+
+
+def test_helm_trials_scores_equal_stats_json():
+    """With 3 train trials HELM averages each trial's mean; sigfast's score of every statistic equals stats.json to
+    the last digit (the mean of the items' trial averages does not, for some: the test would see the difference)."""
+    p = _parse("helm", tuple(HELM_TRIALS), cluster="pair")
+    naive_differs = 0
+    for run, rep in zip(HELM_TRIALS, p.reports):
+        stats = _helm_test_means(run)
+        assert stats["num_train_trials"] == 3
+        for m, v in rep.scores.items():
+            assert v == stats[m], (run.name, m)
+            naive_differs += float(np.mean(rep.stats[m].values[:, 0])) != stats[m]
+        assert repr(stats["exact_match"]) in rep.text and "train trials: 3" in rep.text
+    assert naive_differs > 0
+
+
+def test_helm_trials_are_samples_from_the_completions(capsys):
+    """Each trial's exact_match per instance, recomputed from the completion and the correct reference's letter,
+    is the item's sample; the item's value is their mean; -o reducer=pass@2 reduces them."""
+    import math
+
+    p = _parse("helm", tuple(HELM_TRIALS), cluster="pair")
+    st = p.statistics("exact_match")
+    assert st.values.shape == (3, 90, 1) and len(set(st.provenance["clusters"])) == 45
+    for k, run in enumerate(HELM_TRIALS):
+        per: dict[str, dict[int, float]] = {}
+        for rs in _json_any(run / "scenario_state.json")["request_states"]:
+            inst = rs["instance"]
+            correct = [r["output"]["text"] for r in inst["references"] if "correct" in r["tags"]]
+            letter = [a for a, t in rs["output_mapping"].items() if t in correct]
+            per.setdefault(inst["id"], {})[rs["train_trial_index"]] = float(
+                rs["result"]["completions"][0]["text"].strip() in letter
+            )
+        want = np.array([[per[i][t] for t in (0, 1, 2)] for i in st.item_ids])
+        np.testing.assert_array_equal(st.provenance["samples"][p.names[k]], want)
+        np.testing.assert_allclose(st.values[k, :, 0], want.mean(axis=1), rtol=1e-15)
+        pass2 = [1 - math.comb(3 - int(c), 2) / math.comb(3, 2) for c in want.sum(axis=1)]
+        got = parse("helm", None, [run], reducer="pass@2").statistics("exact_match")
+        np.testing.assert_allclose(got.values[0, :, 0], pass2, rtol=1e-15)
+    rc, out, _ = _cli(capsys, "compare", "-f", "helm", *HELM_TRIALS[:2], "-o", "cluster=pair", "-n", "200")
+    assert rc == 0 and "90 items" in out and "clusters(45,pair)" in out
+
+
+def test_lmeval_repeats_without_results_file(tmp_path):
+    """Without the results file (no task config), the repeats are read from the responses themselves."""
+    src = _samples(REPEATS[0], "figqa_rep4")
+    shutil.copy(src, tmp_path / src.name)
+    with pytest.warns(UserWarning, match="no results_<time>.json beside it"):
+        bare = parse("lm-eval", None, [tmp_path / src.name], reducer="pass@2").reports[0]
+    full = _parse("lm-eval", (REPEATS[0],), reducer="pass@2").reports[0]
+    np.testing.assert_array_equal(bare.stats["acc"].values, full.stats["acc"].values)

@@ -343,6 +343,10 @@ def run_score(args: argparse.Namespace) -> int:
     parsed = _parse_inputs(args, min_systems=1)
     if not parsed.spec.needs_gold:
         raise _input_error(f"format {parsed.format!r} holds per-item values; there is no reference scorer to run")
+    if parsed.spec.join is not None:  # LLM logs: a metric the log cannot give (bad values, -o reducer=) is an error
+        from .formats._logs import check_usable
+
+        check_usable(parsed.reports, wanted or [parsed.reports[0].default_metric])
     if args.per_item:
         return _score_per_item(args, parsed)
     several = len(parsed.names) > 1

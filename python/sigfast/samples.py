@@ -78,7 +78,12 @@ class VarianceComponents:
         }
 
 
-def _matrix(samples: Any, what: str = "samples") -> np.ndarray:
+def _item(i: int, ids: Any) -> str:
+    """How a message names item ``i``: its id where the caller has ids, else its position."""
+    return f"item {ids[i]!r}" if ids is not None else f"item {i}"
+
+
+def _matrix(samples: Any, what: str = "samples", ids: Any = None) -> np.ndarray:
     a = np.asarray(samples, dtype=np.float64)
     if a.ndim == 1:
         a = a[:, None]
@@ -86,7 +91,7 @@ def _matrix(samples: Any, what: str = "samples") -> np.ndarray:
         raise InputError(f"{what} must be items x samples (NaN where an item has fewer), got shape {a.shape}")
     k = np.sum(~np.isnan(a), axis=1)
     if (k == 0).any():
-        raise InputError(f"{what}: item {int(np.flatnonzero(k == 0)[0])} has no sample")
+        raise InputError(f"{what}: {_item(int(np.flatnonzero(k == 0)[0]), ids)} has no sample")
     if np.isinf(a).any():
         raise InputError(f"{what}: a sample value is infinite")
     return a
@@ -134,18 +139,19 @@ def variance_components(samples: Any, other: Any = None) -> VarianceComponents:
     )
 
 
-def pass_at_k(correct: Any, k: int) -> np.ndarray:
+def pass_at_k(correct: Any, k: int, ids: Any = None) -> np.ndarray:
     """The unbiased pass@k estimate of each item (Chen et al. 2021) from its samples' correctness
-    (items × samples of 0/1, NaN-padded): 1 − C(n−c, k)/C(n, k) with n samples, c correct."""
+    (items × samples of 0/1, NaN-padded): 1 − C(n−c, k)/C(n, k) with n samples, c correct.
+    ``ids`` (one per item) name the items in messages (else their positions)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise InputError(f"pass@k needs a whole number k >= 1, got {k!r}")
-    a = _matrix(correct, "pass@k samples")
+    a = _matrix(correct, "pass@k samples", ids)
     ok = np.isnan(a) | (a == 0) | (a == 1)
     if not ok.all():
         i, j = (int(v) for v in np.argwhere(~ok)[0])
         raise InputError(
-            f"pass@k counts correct samples: item {i}, sample {j} is {a[i, j]!r}, not 0 or 1 (pass@k needs a "
-            "pass/fail score per sample)"
+            f"pass@k counts correct samples: {_item(i, ids)}, sample {j + 1} is {float(a[i, j])!r}, not 0 or 1 (pass@k "
+            "needs a pass/fail score per sample)"
         )
     n = np.sum(~np.isnan(a), axis=1)
     c = np.nansum(a, axis=1).astype(np.int64)
@@ -153,8 +159,8 @@ def pass_at_k(correct: Any, k: int) -> np.ndarray:
     if short.size:
         i = int(short[0])
         raise InputError(
-            f"pass@{k} needs at least {k} samples per item; item {i} has {int(n[i])} ({short.size} items have fewer "
-            f"than {k})"
+            f"pass@{k} needs at least {k} samples per item; {_item(i, ids)} has {int(n[i])} ({short.size} items have "
+            f"fewer than {k})"
         )
     out = np.empty(a.shape[0])
     for i, (ni, ci) in enumerate(zip(n.tolist(), c.tolist())):
@@ -181,13 +187,13 @@ def check_reducer(reducer: str) -> int | None:
     return int(m.group(1))
 
 
-def reduce(samples: Any, reducer: str) -> np.ndarray:
-    """Each item's value from its samples: ``"mean"`` or ``"pass@K"``."""
+def reduce(samples: Any, reducer: str, ids: Any = None) -> np.ndarray:
+    """Each item's value from its samples: ``"mean"`` or ``"pass@K"`` (``ids`` name the items in messages)."""
     k = check_reducer(reducer)
     if k is None:
-        a = _matrix(samples)
+        a = _matrix(samples, ids=ids)
         return np.nansum(a, axis=1) / np.sum(~np.isnan(a), axis=1)
-    return pass_at_k(samples, k)
+    return pass_at_k(samples, k, ids)
 
 
 def reduce_samples(stats: Any, reducer: str) -> Any:
@@ -204,7 +210,8 @@ def reduce_samples(stats: Any, reducer: str) -> Any:
     missing = [s for s in stats.systems if s not in samples]
     if missing:
         raise InputError(f"no per-sample values for {missing}")
-    values = np.stack([reduce(samples[s], reducer) for s in stats.systems])[:, :, None]
+    ids = getattr(stats, "item_ids", None)
+    values = np.stack([reduce(samples[s], reducer, ids) for s in stats.systems])[:, :, None]
     new_prov = dict(prov)
     new_prov["sample_reducer"] = reducer
     return stats.replace(

@@ -307,6 +307,9 @@ def for_report(parsed: Any, system: int, metrics: Sequence[str]) -> str:
     }
     if isinstance(parsed.gold_input, (list, tuple)):
         provenance["gold_files"] = len(parsed.gold_input)
+    resolved = getattr(getattr(r, "log", None), "resolved", None)  # LLM logs: the task read, the reducer...
+    if resolved:
+        provenance["options"].update(resolved)
     first = r.stats.get(r.default_metric) or next(iter(r.stats.values()), None)
     return build(
         "score",

@@ -625,6 +625,9 @@ class Parsed:
         if isinstance(self.gold_input, (list, tuple)):
             provenance["gold_files"] = len(self.gold_input)
         provenance.update(it0.extra)
+        resolved = provenance.pop("resolved_options", None)  # LLM logs: options as the logs resolved them
+        if resolved:
+            provenance["options"] = {**provenance["options"], **resolved}
         common = dict(
             provenance=provenance,
             metric=metric_name,

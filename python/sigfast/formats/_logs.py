@@ -37,8 +37,11 @@ clustered and repeated-sample inference:
     has fewer samples), whose mean (or the harness's reduction) is the item's
     value; present when some item has more than one sample.
 ``"sample_reducer"``
-    how an item's samples make its value (``"mean"`` unless the log says, or ``"pass@K"`` with
-    ``-o reducer=pass@K``: :func:`sigfast.samples.pass_at_k`).
+    how an item's samples make its value: the log's own reduction unless ``-o reducer=`` names
+    another (Inspect: the first reducer its header reports; lm-eval with ``repeats``: ``first``, the
+    first repeat, as its ``take_first`` filter; HELM: the mean over train trials; records:
+    ``mean``), a reduction the log holds (Inspect's ``pass_at_2``...), or ``"mean"`` / ``"pass@K"``
+    computed from the samples (:func:`sigfast.samples.pass_at_k`).
 ``"task"``, ``"harness"``
     the task and the harness that made the logs.
 ``"intersect"``
@@ -53,6 +56,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +84,9 @@ __all__ = [
 ]
 
 #: Options every log reader takes.
+#: The default of ``-o reducer=``: the log's own reduction of an item's samples.
+LOG_REDUCER = None
+
 COMMON_OPTIONS = (
     Option(
         "cluster",
@@ -98,11 +105,25 @@ COMMON_OPTIONS = (
     Option(
         "reducer",
         str,
-        "mean",
-        help="how an item's samples (generations, epochs) make its value: mean, or pass@K (Chen et al. 2021's "
-        "unbiased estimator, from pass/fail samples; needs K samples per item)",
+        LOG_REDUCER,
+        help="how an item's samples (epochs, repeats, train trials) make its value: default the log's own "
+        "(Inspect: the first reducer its header reports; lm-eval repeats: the first, as its take_first filter; "
+        "HELM, records: the mean); a reduction the log holds (Inspect: pass_at_2, ...); mean; or pass@K (Chen et "
+        "al. 2021's unbiased estimator, from pass/fail samples; needs K samples per item)",
     ),
 )
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """One of a log's own reductions of the items' samples (Inspect keeps one per epoch reducer)."""
+
+    #: metric -> one value per item, in the run's item order
+    values: Mapping[str, np.ndarray]
+    #: metric -> sigfast's aggregate computed the harness's way
+    scores: Mapping[str, float]
+    #: metric -> the harness's own aggregate of this reduction
+    aggregates: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -136,6 +157,15 @@ class LogRun:
     sample_reducer: str = "mean"
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    #: the log's own reductions by reducer name (Inspect's epoch reducers), the default among them
+    reductions: Mapping[str, Reduction] = field(default_factory=dict)
+    #: metric -> why it has no per-item values (a document's value is not a number, ...): an error if asked for
+    unusable: Mapping[str, str] = field(default_factory=dict)
+    #: what an item's several samples are ("epochs", "repeats", "train trials") and how many the run made
+    sample_kind: str = "samples"
+    n_samples: int = 1
+    #: options as the log resolved them (the task read, the reducer, errored samples left out): for signatures
+    resolved: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.ids)
@@ -162,12 +192,28 @@ def read_json(path: str | os.PathLike[str], role: str = "log") -> Any:
     return parse_json(text, str(path), role)
 
 
-def parse_json(text: str | bytes, name: str, role: str = "log") -> Any:
+def parse_json(text: str | bytes, name: str, role: str = "log", line: int = 1, unique_keys: bool = False) -> Any:
+    """``text`` parsed as JSON; an error names the file and the line (``line``: the file's line number of
+    the text's first line, for one line of a JSON-lines file). ``unique_keys``: an object naming a key twice
+    is an error (JSON keeps the last silently)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                raise FormatError(
+                    f"the {role} names the field {k!r} twice; give every field its own name (which one would be read?)",
+                    path=name,
+                    line=line,
+                )
+            out[k] = v
+        return out
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=pairs if unique_keys else None)
     except json.JSONDecodeError as e:
         raise FormatError(
-            f"the {role} is not valid JSON ({e.msg}, column {e.colno})", path=name, line=e.lineno
+            f"the {role} is not valid JSON ({e.msg}, column {e.colno})", path=name, line=e.lineno + line - 1
         ) from None
 
 
@@ -219,23 +265,43 @@ def pad_samples(per_item: Sequence[Sequence[float]]) -> np.ndarray:
     return out
 
 
+def key_text(v: Any, where: str, field_name: str, role: str = "cluster", path: str | None = None) -> str:
+    """An id or cluster key as a string; None, an empty (or blank) string, NaN (a float, or the text ``nan``
+    that ``str()`` writes for one), a list or an object are errors naming ``where`` (the item) and the field: a
+    missing key must not become one cluster (or item) of its own."""
+    bad = v is None or isinstance(v, (list, dict, Mapping)) or (isinstance(v, float) and not math.isfinite(v))
+    if not bad:
+        text = id_text(v)
+        if text.strip() and text.strip().lower() != "nan":
+            return text
+    if role == "cluster":
+        what = "not a cluster key; every item needs one (fill it in, or leave -o cluster= out)"
+    else:
+        what = "not an item id; every item needs one of its own"
+    raise FormatError(f"{where}: {role} field {field_name!r} is {v!r}, {what}", path=path)
+
+
 def cluster_keys(
-    items: Sequence[Mapping[str, Any]], field_name: str | None, path: str, what: str
+    items: Sequence[Mapping[str, Any]],
+    field_name: str | None,
+    path: str,
+    what: str,
+    ids: Sequence[str] | None = None,
 ) -> tuple[str, ...] | None:
-    """Each item's cluster key from ``field_name`` (``a.b`` reaches into nested objects), or None."""
+    """Each item's cluster key from ``field_name`` (``a.b`` reaches into nested objects), or None; errors name
+    the item by its id (``ids``) where the log has ids."""
     if field_name is None:
         return None
     out = []
     for k, it in enumerate(items):
+        where = f"{what} {ids[k]!r}" if ids is not None else f"{what} {k + 1}"
         v: Any = it
         for part in field_name.split("."):
             if not isinstance(v, Mapping) or part not in v:
                 have = ", ".join(sorted(str(x) for x in it)) if isinstance(it, Mapping) else "none"
-                raise FormatError(f"{what} {k + 1} has no cluster field {field_name!r} (its fields: {have})", path=path)
+                raise FormatError(f"{where} has no cluster field {field_name!r} (its fields: {have})", path=path)
             v = v[part]
-        if v is None or isinstance(v, (list, dict)):
-            raise FormatError(f"{what} {k + 1}: cluster field {field_name!r} is {v!r}, not a key", path=path)
-        out.append(id_text(v))
+        out.append(key_text(v, where, field_name, path=path))
     return tuple(out)
 
 
@@ -248,7 +314,8 @@ def _num(v: float) -> str:
 
 
 def report(run: LogRun, fmt: str) -> ScoreReport:
-    """A ScoreReport of one log: its text, sigfast's scores and per-item statistics of every metric."""
+    """A ScoreReport of one log: its text, sigfast's scores and per-item statistics of every metric (a metric
+    the log cannot give, :attr:`LogRun.unusable`, is marked so: asking for it is an error naming why)."""
     import numpy as np
 
     stats = {
@@ -258,6 +325,7 @@ def report(run: LogRun, fmt: str) -> ScoreReport:
             np.asarray(v, dtype=np.float64)[:, None],
             metric_params={"higher_is_better": bool(run.higher_is_better.get(m, True))},
             counts=False,
+            extra={"unusable": run.unusable[m]} if m in run.unusable else {},
         )
         for m, v in run.values.items()
     }
@@ -268,10 +336,17 @@ def report(run: LogRun, fmt: str) -> ScoreReport:
     ]
     if run.samples:
         k = {m: s.shape[1] for m, s in run.samples.items()}
-        lines.append(f"samples per item: up to {max(k.values())} (item value = {run.sample_reducer} of its samples)")
+        kind = "samples" if run.sample_kind == "samples" else f"samples ({run.sample_kind})"
+        lines.append(f"{kind} per item: up to {max(k.values())} (item value = {run.sample_reducer} of its samples)")
+    elif run.sample_reducer not in ("mean", ""):
+        lines.append(f"item value = {run.sample_reducer}")
+    if len(run.reductions) > 1:
+        lines.append(f"the log's reductions: {', '.join(run.reductions)} (pick one with -o reducer=NAME)")
     for key, v in run.setup.items():
         lines.append(f"{key}: {v}")
     lines.extend(run.notes)
+    for m, why in run.unusable.items():
+        lines.append(f"{m}: no per-item value ({why})")
     head = ("metric", "sigfast", run.aggregate_source or "log")
     rows = [
         (m, _num(run.scores[m]), _num(run.aggregates[m]) if m in run.aggregates else "-")
@@ -293,6 +368,108 @@ def report(run: LogRun, fmt: str) -> ScoreReport:
         warnings=run.warnings,
         log=run,
     )
+
+
+def check_usable(reports: Sequence[ScoreReport], metrics: Sequence[str]) -> None:
+    """An InputError for the first of ``metrics`` that a report marks unusable (``sigfast score``)."""
+    for r in reports:
+        for m in metrics:
+            st = r.stats.get(m)
+            if st is not None and "unusable" in st.extra:
+                raise InputError(str(st.extra["unusable"]))
+
+
+_INSPECT_PASS = re.compile(r"pass_at_(\d+)$")
+
+
+def _canonical(name: str) -> str:
+    """A reducer's name as sigfast compares them: Inspect's ``pass_at_K`` is ``pass@K``."""
+    m = _INSPECT_PASS.match(name)
+    return f"pass@{m.group(1)}" if m else name
+
+
+def with_reducer(run: LogRun, reducer: str | None) -> LogRun:
+    """The run with each item's value its samples reduced by ``reducer`` (``-o reducer=``): None keeps the log's
+    own reduction; a reduction the log holds (Inspect's reducers; ``pass@2`` finds ``pass_at_2``) is taken as
+    the log has it; otherwise ``mean`` or ``pass@K`` is computed from the samples. A metric that cannot be reduced
+    so (partial credit for pass@K, too few samples) is marked unusable: an error naming the item when asked for.
+    The harness's aggregates belong to its own reduction, so another one has none to compare with."""
+    import numpy as np
+
+    from ..samples import check_reducer, reduce
+
+    if reducer is None or reducer == run.sample_reducer:
+        return dataclasses.replace(run, resolved={**run.resolved, "reducer": run.sample_reducer})
+    reducer = str(reducer)
+    for name, red in run.reductions.items():
+        if name == reducer or _canonical(name) == _canonical(reducer):
+            lacking = {
+                m: f"{run.path}: {m} with -o reducer={reducer}: the log has no {name} reduction of {m}"
+                for m in run.values
+                if m not in red.values and m not in run.unusable
+            }
+            return dataclasses.replace(
+                run,
+                values={m: red.values.get(m, np.full(len(run.ids), np.nan)) for m in run.values},
+                unusable={**run.unusable, **lacking},
+                scores={m: red.scores[m] for m in run.values if m in red.scores},
+                aggregates=dict(red.aggregates),
+                sample_reducer=name,
+                resolved={**run.resolved, "reducer": name},
+            )
+    try:
+        check_reducer(_canonical(reducer))
+    except InputError:
+        own = f"the log's reductions: {', '.join(run.reductions)}; " if run.reductions else ""
+        raise InputError(
+            f"{run.path}: no sample reducer {reducer!r}; {own}sigfast computes mean and pass@K (K a whole number)"
+        ) from None
+    wanted = _canonical(reducer)
+    values: dict[str, np.ndarray] = {}
+    unusable = dict(run.unusable)
+    for m, v in run.values.items():
+        if m in unusable:
+            values[m] = v
+            continue
+        samples = run.samples.get(m)
+        if samples is None and wanted == "mean":
+            values[m] = v  # one sample per item: its value is its mean
+            continue
+        try:
+            values[m] = reduce(samples if samples is not None else np.asarray(v)[:, None], wanted, run.ids)
+        except InputError as e:
+            why = str(e)
+            if samples is None:
+                why += f" (the log holds one value per item of {m}: no {run.sample_kind} to reduce)"
+            unusable[m] = f"{run.path}: {m} with -o reducer={reducer}: {why}"
+            values[m] = np.full(len(run.ids), np.nan)
+    notes = list(run.notes)
+    if run.aggregates:
+        notes.append(
+            f"{run.aggregate_source or 'the log'} aggregates the {run.sample_reducer} of each item's samples, not "
+            f"the {wanted}: no harness number to compare with"
+        )
+    return dataclasses.replace(
+        run,
+        values=values,
+        unusable=unusable,
+        scores={m: mean_in_order(v) for m, v in values.items() if m not in unusable},
+        aggregates={},
+        sample_reducer=wanted,
+        notes=tuple(notes),
+        resolved={**run.resolved, "reducer": wanted},
+    )
+
+
+def read_report(fmt: str, system: Any, read: Any, options: dict[str, Any]) -> ScoreReport:
+    """One system's log read by ``read(system, **options)`` (errors a malformed file provokes named, see
+    :func:`guarded`), its samples reduced by ``-o reducer=`` (:func:`with_reducer`), checked against the
+    harness's own aggregates (:func:`checked`) and reported. ``intersect`` is the join's option."""
+    options = dict(options)
+    options.pop("intersect", None)
+    reducer = options.pop("reducer", None)
+    run = guarded(fmt, system, read, **options)
+    return report(checked(with_reducer(run, reducer)), fmt)
 
 
 class LogWarning(ScorerWarning):
@@ -363,17 +540,30 @@ def join(
                     "different task setups, so their items are not the same test"
                 )
     common = _common_ids(runs, names, bool(options.get("intersect", False)))
-    reducer = str(options.get("reducer") or "mean")
-    if reducer != "mean":
-        from ..samples import check_reducer
-
-        check_reducer(reducer)  # a bad name fails here, before any log is reduced
+    # the reduction of the logs with several samples per item (with one, every reduction is the value itself)
+    reducers = {n: r.sample_reducer for n, r in zip(names, runs) if r.n_samples > 1 or r.samples}
+    reducer = next(iter(reducers.values()), first.sample_reducer)
+    if len(set(reducers.values())) > 1:
+        raise InputError(
+            "the logs reduce their items' samples differently ("
+            + ", ".join(f"{n}: {v}" for n, v in reducers.items())
+            + "); name one reduction for all with -o reducer=NAME"
+        )
+    warnings: list[str] = []
+    counts = {n: r.n_samples for n, r in zip(names, runs)}
+    if len(set(counts.values())) > 1:
+        kinds = sorted({r.sample_kind for r in runs if r.n_samples > 1})
+        warnings.append(
+            f"the logs have different numbers of {'/'.join(kinds) or 'samples'} per item ("
+            + ", ".join(f"{n}: {k}" for n, k in counts.items())
+            + "): their items' values are reductions of different numbers of samples, so the systems differ in "
+            "how noisy their per-item values are as well as in skill"
+        )
     index = [{i: k for k, i in enumerate(r.ids)} for r in runs]
     order = [np.fromiter((ix[i] for i in common), dtype=np.int64, count=len(common)) for ix in index]
     _check_fields(runs, names, common, order)
     clusters = _clusters(runs, names, common, order)
     metrics = [m for m in first.values if all(m in r.values for r in runs)]
-    warnings: list[str] = []
     dropped = {n: len(r.ids) - len(common) for n, r in zip(names, runs)}
     extra_common: dict[str, Any] = {"harness": first.harness, "task": first.task}
     if any(dropped.values()):
@@ -385,27 +575,26 @@ def join(
     if clusters is not None:
         extra_common["clusters"] = clusters
         extra_common["cluster_field"] = first.cluster_field
+    resolved = {**first.resolved, "reducer": reducer}
+    errored = sum(int(r.resolved.get("errored_samples", 0)) for r in runs)
+    if errored:
+        resolved["errored_samples"] = errored
+    extra_common["resolved_options"] = resolved
     out = []
     for rep, o in zip(reports, order):
         stats = {}
         for m in metrics:
             st = rep.stats[m]
-            extra = dict(extra_common)
+            extra = {**st.extra, **extra_common}
             samples = {n: rr.samples[m][oo] for n, rr, oo in zip(names, runs, order) if m in rr.samples}
-            values = st.values[o]
             if samples:
                 extra["samples"] = samples
-                extra["sample_reducer"] = first.sample_reducer
-            if reducer != "mean":  # pass@K from the samples (one sample: the item's own value)
-                from ..samples import reduce
-
-                mine = rr_samples(rep, m, o)
-                try:
-                    values = reduce(mine if mine is not None else values, reducer)[:, None]
-                except InputError as e:  # this metric cannot be reduced so; the others can
-                    extra["unusable"] = f"{rep.system}: {m} with -o reducer={reducer}: {e}"
+            if samples or reducer != "mean":
                 extra["sample_reducer"] = reducer
-            stats[m] = dataclasses.replace(st, values=values, extra=extra)
+            unusable = [r.stats[m].extra["unusable"] for r in reports if "unusable" in r.stats[m].extra]
+            if unusable:  # any system's: the metric cannot be compared
+                extra["unusable"] = unusable[0]
+            stats[m] = dataclasses.replace(st, values=st.values[o], extra=extra)
         out.append(
             dataclasses.replace(
                 rep, stats=stats, item_ids=tuple(common), warnings=tuple(rep.warnings) + tuple(warnings)
@@ -416,12 +605,6 @@ def join(
     for w in dict.fromkeys(warnings):
         _w.warn(w, LogWarning, stacklevel=3)
     return tuple(out)
-
-
-def rr_samples(rep: ScoreReport, metric: str, order: np.ndarray) -> np.ndarray | None:
-    """One report's per-sample values of ``metric`` in the joined order, if it has several per item."""
-    run: LogRun = rep.log
-    return run.samples[metric][order] if metric in run.samples else None
 
 
 def name_systems(reports: Sequence[ScoreReport], names: Sequence[str], explicit: Sequence[bool]) -> tuple[str, ...]:
@@ -481,10 +664,16 @@ def _check_fields(
             other = r.checks[key]
             for j, k in enumerate(o):
                 if other[k] != ref[j]:
+                    hint = (
+                        "; lighteval's doc.id is the row's position in the data set: if the rows were re-ordered, "
+                        "match the documents by the data set's own id (-o id=FIELD, a field of doc.specific)"
+                        if first.harness == "lighteval"
+                        else ""
+                    )
                     raise InputError(
                         f"item {common[j]!r}: {key} differs between {names[0]} ({first.path}) and {n} ({r.path}) "
                         f"({_short(ref[j])} vs {_short(other[k])}); the logs come from different prompts, targets or "
-                        "documents (few-shot set, template, task version), so the items are not the same test"
+                        "documents (few-shot set, template, task version), so the items are not the same test" + hint
                     )
 
 

@@ -20,15 +20,19 @@ file, read with the run's other files where they are beside it:
     instance, e.g. ``sub_split``).
 
 Metrics: every statistic with one value per instance (``exact_match``, ``quasi_exact_match``,
-``f1_score``, ...); an instance's value is ``sum / count`` of its statistic, averaged over train
-trials when there are several (the trials are kept as samples); the corpus score is the mean over
-instances, summed in the file's order as HELM sums them. ``-o split=NAME`` picks the split when
+``f1_score``, ...); an instance's value is ``sum / count`` of its statistic (``count`` a whole
+number: anything else is an error naming the instance), averaged over train trials when there are
+several (the trials are kept as samples); the corpus score is computed as HELM computes it: per
+trial, the instances' sums over their counts, added in the file's order, then the mean of the
+trials' means (equal to ``stats.json`` to the last digit; the mean of the items' trial averages
+can differ from it in the last digits). ``-o split=NAME`` picks the split when
 the run has several (default: the one there is, else ``test``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -92,8 +96,10 @@ def read_run(path: Any, *, cluster: str | None = None, split: str | None = None)
             raise FormatError(f"entry {k + 1} has no instance_id", path=str(pis_path))
         if e.get("perturbation"):
             continue
-        i = _logs.id_text(e["instance_id"])
-        trial = int(e.get("train_trial_index", 0))
+        i = _logs.key_text(e["instance_id"], f"entry {k + 1}", "instance_id", "id", path=str(pis_path))
+        trial = e.get("train_trial_index", 0)
+        if isinstance(trial, bool) or not isinstance(trial, int) or trial < 0:
+            raise FormatError(f"instance {i!r}: train_trial_index {trial!r} is not a whole number", path=str(pis_path))
         row = per.setdefault(i, {})
         if trial in row:
             raise FormatError(
@@ -103,10 +109,18 @@ def read_run(path: Any, *, cluster: str | None = None, split: str | None = None)
         for st in e.get("stats") or ():
             nm = st.get("name") or {}
             stat, sp, perturbed = _name_key(nm)
-            if perturbed or not st.get("count"):
+            if perturbed:
                 continue
+            count, total = st.get("count"), st.get("sum")
+            where = f"instance {i!r}, train trial {trial}, statistic {stat!r}"
+            if isinstance(count, bool) or not isinstance(count, (int, float)) or count < 0 or count != int(count):
+                raise FormatError(f"{where}: count {count!r} is not a whole number >= 0", path=str(pis_path))
+            if not count:  # HELM's empty statistic: no value
+                continue
+            if isinstance(total, bool) or not isinstance(total, (int, float)) or not math.isfinite(total):
+                raise FormatError(f"{where}: sum {total!r} is not a finite number", path=str(pis_path))
             splits.add(sp)
-            vals[f"{sp}\t{stat}"] = float(st["sum"]) / float(st["count"])
+            vals[f"{sp}\t{stat}"] = (float(total), int(count))
         row[trial] = vals
     if not per:
         raise FormatError("no unperturbed instance in the per-instance statistics", path=str(pis_path))
@@ -131,12 +145,15 @@ def read_run(path: Any, *, cluster: str | None = None, split: str | None = None)
         raise FormatError(f"no statistic that every instance has in split {split!r}", path=str(pis_path))
     values: dict[str, np.ndarray] = {}
     samples: dict[str, np.ndarray] = {}
-    trials = max(len(r) for r in per.values())
+    scores: dict[str, float] = {}
+    trial_set = sorted({t for r in per.values() for t in r})
+    trials = len(trial_set)
     for m in metrics:
-        per_item = [[per[i][t][prefix + m] for t in sorted(per[i])] for i in ids]
+        per_item = [[per[i][t][prefix + m][0] / per[i][t][prefix + m][1] for t in sorted(per[i])] for i in ids]
         values[m] = np.array([sum(v) / len(v) for v in per_item])
         if trials > 1:
             samples[m] = _logs.pad_samples(per_item)
+        scores[m] = _helm_mean(per, ids, trial_set, prefix + m)
     aggregates: dict[str, float] = {}
     if stats_path is not None:
         for st in _logs.read_json(stats_path, "stats") or ():
@@ -164,7 +181,7 @@ def read_run(path: Any, *, cluster: str | None = None, split: str | None = None)
         checks["references"] = tuple(json.dumps(x.get("references"), sort_keys=True) for x in insts)
         if cluster is not None:
             clusters = _logs.cluster_keys(
-                [{**x, **(x.get("extra_data") or {})} for x in insts], cluster, name, "instance"
+                [{**x, **(x.get("extra_data") or {})} for x in insts], cluster, name, "instance", ids
             )
     elif cluster is not None:
         raise FormatError("-o cluster needs the instances: no scenario_state.json in the run folder", path=name)
@@ -186,21 +203,47 @@ def read_run(path: Any, *, cluster: str | None = None, split: str | None = None)
         checks=checks,
         aggregates=aggregates,
         aggregate_source="stats.json" if stats_path is not None else "",
-        scores={m: _logs.mean_in_order(v) for m, v in values.items()},
+        scores=scores,
         setup={"scenario": json.dumps(scenario, sort_keys=True)} if scenario else {},
         headline=headline,
-        sample_reducer="mean over train trials",
-        notes=(f"split: {split}",) + ((f"train trials: {trials}",) if trials > 1 else ()),
+        sample_reducer="mean",
+        notes=(f"split: {split}",)
+        + (
+            (f"train trials: {trials} (HELM's score: the mean of each trial's mean over the instances)",)
+            if trials > 1
+            else ()
+        ),
+        sample_kind="train trials",
+        n_samples=trials,
     )
-    return _logs.checked(run)
+    return run
+
+
+def _helm_mean(
+    per: Mapping[str, Mapping[int, Mapping[str, tuple[float, int]]]], ids: Any, trials: Any, key: str
+) -> float:
+    """A statistic's corpus score as HELM computes it: per train trial, the instances' sums and counts added in the
+    file's order (one Stat merged), its mean sum / count; then the mean of the trials' means, added in trial order
+    (equal to the mean of the items' trial averages in exact arithmetic, not in the last digits)."""
+    means = []
+    for t in trials:
+        total, count = 0.0, 0
+        for i in ids:
+            if t in per[i]:
+                s, c = per[i][t][key]
+                total += s
+                count += c
+        means.append(total / count)
+    total = 0.0
+    for m in means:
+        total += m
+    return total / len(means)
 
 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'helm' reads the gold from the runs; give the run folders only")
-    options.pop("intersect", None)  # used by the join
-    options.pop("reducer", None)  # used by the join
-    return _logs.report(_logs.guarded("helm", system, read_run, **options), "helm")
+    return _logs.read_report("helm", system, read_run, options)
 
 
 SPECS = (

@@ -19,15 +19,28 @@ numbers; anything else is an error naming the sample (Inspect warns and uses 0).
 
 Items are the sample ids, matched by id between systems; the input and
 target must agree for every matched item. An item's value is its epochs'
-values reduced as Inspect reduced them: the log's ``reductions`` (the mean by
-default); the per-epoch values are kept for repeated-sample inference
+values reduced as Inspect reduced them: the log keeps one reduction per epoch
+reducer (``Epochs(3, ["mean", "pass_at_2"])`` gives two), and the item value
+is the one the header reports first (its headline's reducer), unless
+``-o reducer=NAME`` picks another (``pass_at_2``, or ``pass@2``); a reducer
+the log lacks is computed from the epochs where sigfast has it (``mean``,
+``pass@K``). The report names the reducer and lists the log's. The per-epoch
+values are kept for repeated-sample inference
 (``Statistics.provenance["samples"]``). The corpus score is the mean of the
 items' values, summed in the log's order as Inspect's ``accuracy()`` and
 ``mean()`` sum them.
 
+Samples that errored and have no score (an evaluation run with
+``fail_on_error=False``) are left out, as Inspect's scoring leaves them out:
+an item's value is the reduction of its scored epochs, and an item none of
+whose epochs was scored is not among the log's items. The report counts them,
+and so does the signature (``errored_samples=N``); ``-o errored=refuse``
+makes them an error instead. A log without a results header is read from its
+samples, with a warning.
+
 Each score is a metric (``-m choice``, ``-m model_graded_qa``); the
 headline is the log's. ``-o cluster=FIELD`` reads each item's cluster key
-from its sample metadata.
+from its sample metadata (every epoch of an item must agree).
 
 ``.eval`` logs written by Inspect 0.3.1xx and later compress their members
 with zstd: Python 3.14 reads them, earlier Pythons need the ``zstandard``
@@ -50,7 +63,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from . import _logs
-from ._base import FormatSpec, ScoreReport, decode_utf8, read_file_bytes
+from ._base import FormatSpec, Option, ScoreReport, decode_utf8, read_file_bytes
 
 __all__ = ["SPECS", "read_log", "value_to_float"]
 
@@ -188,7 +201,12 @@ def _text(v: Any) -> Any:
     return json.dumps(v, sort_keys=True, ensure_ascii=False)
 
 
-def read_log(path: Any, *, cluster: str | None = None) -> _logs.LogRun:
+def _reducer_name(r: Any) -> str:
+    """An epoch reducer as Inspect names it in the header and the reductions (None: its default, the mean)."""
+    return str(r) if r not in (None, "") else "mean"
+
+
+def read_log(path: Any, *, cluster: str | None = None, errored: str = "skip") -> _logs.LogRun:
     """One Inspect log as a :class:`~sigfast.formats._logs.LogRun`."""
     p = Path(os.fspath(path))
     name = str(p)
@@ -207,100 +225,174 @@ def read_log(path: Any, *, cluster: str | None = None) -> _logs.LogRun:
     if not samples:
         raise FormatError("the log holds no samples (it was written with --no-log-samples?)", path=name)
 
-    # one entry per (id, epoch), ids in the log's order of first appearance
+    # one entry per (id, epoch), ids in the log's order of first appearance; a sample that errored and has no
+    # score (fail_on_error=False) is left out, as Inspect's scoring leaves it out
     order: dict[str, int] = {}
     per_item: list[dict[int, Mapping[str, Any]]] = []
-    first_sample: list[Mapping[str, Any]] = []
+    left_out: list[tuple[str, int]] = []
+    seen: set[tuple[str, int]] = set()
     for s in samples:
-        if not isinstance(s, Mapping) or "id" not in s or "scores" not in s:
-            raise FormatError("a sample without an id or scores", path=name)
-        i = _logs.id_text(s["id"])
-        ep = int(s.get("epoch", 1))
+        if not isinstance(s, Mapping) or "id" not in s:
+            raise FormatError("a sample without an id", path=name)
+        i = _logs.key_text(s["id"], "a sample", "id", "id", path=name)
+        ep = s.get("epoch", 1)
+        if isinstance(ep, bool) or not isinstance(ep, int):
+            raise FormatError(f"sample {i!r}: epoch {ep!r} is not a whole number", path=name)
+        if (i, ep) in seen:
+            raise FormatError(f"sample {i!r}, epoch {ep} occurs twice; every item needs its own id", path=name)
+        seen.add((i, ep))
+        if not s.get("scores"):
+            if s.get("error"):
+                left_out.append((i, ep))
+                continue
+            raise FormatError(f"sample {i!r}, epoch {ep} has no scores (and no error)", path=name)
         k = order.setdefault(i, len(order))
         if k == len(per_item):
             per_item.append({})
-            first_sample.append(s)
-        if ep in per_item[k]:
-            raise FormatError(f"sample {i!r}, epoch {ep} occurs twice; every item needs its own id", path=name)
         per_item[k][ep] = s
+    if left_out and errored == "refuse":
+        i, ep = left_out[0]
+        raise FormatError(
+            f"{len(left_out)} samples errored and have no score (the first: sample {i!r}, epoch {ep}); "
+            "-o errored=refuse refuses them: rerun them (inspect eval-retry), or leave them out as Inspect does "
+            "(-o errored=skip)",
+            path=name,
+        )
+    if not per_item:
+        raise FormatError(f"every sample of the log errored ({len(left_out)}): there is no score to test", path=name)
     ids = tuple(order)
+    first_sample = [eps[min(eps)] for eps in per_item]
 
-    # per-epoch values of every score
+    # per-epoch values of every score; every scored sample has every score
     score_names: list[str] = []
     per_score_samples: dict[str, list[list[float]]] = {}
+    keys_of: dict[tuple[str, int], list[str]] = {}
     for k, (i, eps) in enumerate(zip(ids, per_item)):
         for ep in sorted(eps):
             s = eps[ep]
-            scores = s.get("scores") or {}
+            scores = s.get("scores")
+            if not isinstance(scores, Mapping):
+                raise FormatError(f"sample {i!r}, epoch {ep}: scores is {type(scores).__name__}, not an object", name)
+            keys = keys_of.setdefault((i, ep), [])
             for scorer, sc in scores.items():
                 value = sc.get("value") if isinstance(sc, Mapping) else None
                 pairs = value.items() if isinstance(value, Mapping) else [(scorer, value)]
                 for key, v in pairs:
                     key = str(key)
+                    keys.append(key)
                     if key not in per_score_samples:
-                        if k:
-                            raise FormatError(f"sample {i!r} has a score {key!r} the samples before it lack", path=name)
                         per_score_samples[key] = [[] for _ in ids]
                         score_names.append(key)
                     per_score_samples[key][k].append(value_to_float(v, f"{name}: sample {i!r}, epoch {ep}, {key}"))
-    for key, rows in per_score_samples.items():
-        for i, r in zip(ids, rows):
-            if not r:
-                raise FormatError(f"sample {i!r} has no score {key!r}", path=name)
+    for (i, ep), keys in keys_of.items():
+        lacking = [key for key in score_names if key not in keys]
+        if lacking:
+            raise FormatError(
+                f"sample {i!r}, epoch {ep} has no score {lacking[0]!r} (other samples have it)", path=name
+            )
 
-    # the items' values: Inspect's reductions where the log has them, else the mean of the epochs
-    reductions = {str(r.get("scorer")): r for r in log.get("reductions") or () if isinstance(r, Mapping)}
-    reducers = {str(r.get("reducer") or "mean") for r in reductions.values()}
-    reducer = reducers.pop() if len(reducers) == 1 else ("mean" if not reducers else "/".join(sorted(reducers)))
-    values: dict[str, np.ndarray] = {}
-    for key, rows in per_score_samples.items():
-        red = reductions.get(key)
-        if red is not None:
-            got: dict[str, float] = {}
-            for entry in red.get("samples") or ():
-                v = entry.get("value")
-                got[_logs.id_text(entry.get("sample_id"))] = value_to_float(
-                    v, f"{name}: reduction of {key}, sample {entry.get('sample_id')!r}"
-                )
-            missing = [i for i in ids if i not in got]
-            if missing:
-                raise FormatError(f"the reductions of {key} lack the samples {_logs.first_ids(missing)}", path=name)
-            values[key] = np.array([got[i] for i in ids])
-        else:
-            values[key] = np.array([statistics.mean(r) for r in rows])
-
-    # Inspect's own aggregates, and sigfast's in the same order of summation
-    aggregates: dict[str, float] = {}
-    results = log.get("results") or {}
+    # Inspect's own aggregates (per reducer), and its reductions: the items' values as Inspect reduced them
+    results = log.get("results")
+    warnings: list[str] = []
+    if not isinstance(results, Mapping) or not results.get("scores"):
+        warnings.append(
+            f"{name}: the log has no results header (Inspect's own scores): the item values are read from the "
+            "samples, and Inspect's aggregates are not checked"
+        )
+        results = {}
+    header_reducers: list[str] = []
+    aggregates: dict[str, dict[str, float]] = {}
     for sc in results.get("scores") or ():
+        if not isinstance(sc, Mapping):
+            continue
+        red = _reducer_name(sc.get("reducer"))
+        header_reducers.append(red)
         metrics = sc.get("metrics") or {}
         key = str(sc.get("name"))
         for mname in ("accuracy", "mean"):
             m = metrics.get(mname)
-            if isinstance(m, Mapping) and isinstance(m.get("value"), (int, float)) and key in values:
-                aggregates[key] = float(m["value"])
+            if isinstance(m, Mapping) and isinstance(m.get("value"), (int, float)) and key in per_score_samples:
+                aggregates.setdefault(red, {})[key] = float(m["value"])
                 break
-    red_order = {
-        key: [_logs.id_text(e.get("sample_id")) for e in (reductions[key].get("samples") or ())] for key in reductions
-    }
-    scores = {}
-    for key, v in values.items():
-        ordered = red_order.get(key)
-        pos = {i: k for k, i in enumerate(ids)}
-        seq = [v[pos[i]] for i in ordered] if ordered else list(v)
-        scores[key] = _logs.mean_in_order(seq)
+    pos = {i: k for k, i in enumerate(ids)}
+    reductions: dict[str, dict[str, np.ndarray]] = {}
+    red_scores: dict[str, dict[str, float]] = {}
+    for r in log.get("reductions") or ():
+        if not isinstance(r, Mapping):
+            continue
+        red = _reducer_name(r.get("reducer"))
+        got: dict[str, dict[str, float]] = {}
+        seq: dict[str, list[float]] = {}
+        for entry in r.get("samples") or ():
+            sid = _logs.id_text(entry.get("sample_id"))
+            v = entry.get("value")
+            pairs = v.items() if isinstance(v, Mapping) else [(str(r.get("scorer")), v)]
+            for key, x in pairs:
+                f = value_to_float(x, f"{name}: the {red} reduction of {key}, sample {sid!r}")
+                got.setdefault(str(key), {})[sid] = f
+                seq.setdefault(str(key), []).append(f)
+        for key, vals in got.items():
+            if key not in per_score_samples:
+                continue
+            missing = [i for i in ids if i not in vals]
+            extra = [i for i in vals if i not in pos]
+            if missing or extra:
+                what = f"lack the scored samples {_logs.first_ids(missing)}" if missing else ""
+                what += (" and " if missing and extra else "") + (
+                    f"hold samples that have no score {_logs.first_ids(extra)}" if extra else ""
+                )
+                raise FormatError(f"the {red} reductions of {key} {what}", path=name)
+            reductions.setdefault(red, {})[key] = np.array([vals[i] for i in ids])
+            red_scores.setdefault(red, {})[key] = _logs.mean_in_order(seq[key])  # in the log's order, as Inspect
+    epochs_cfg = (ev.get("config") or {}).get("epochs") if isinstance(ev.get("config"), Mapping) else None
+    epochs = max(len(e) for e in per_item)
+    n_epochs = int(epochs_cfg) if isinstance(epochs_cfg, int) and not isinstance(epochs_cfg, bool) else epochs
+    default = header_reducers[0] if header_reducers else (next(iter(reductions)) if reductions else "mean")
     head = results.get("headline") or {}
+    if isinstance(head, Mapping) and head.get("reducer") and _reducer_name(head["reducer"]) in reductions:
+        default = _reducer_name(head["reducer"])
+    if reductions and default not in reductions:
+        raise FormatError(
+            f"the header reports the {default} reduction, but the log's reductions are {', '.join(reductions)}",
+            path=name,
+        )
+    values: dict[str, np.ndarray] = {}
+    for key, rows in per_score_samples.items():
+        got_values = reductions.get(default, {}).get(key)
+        values[key] = got_values if got_values is not None else np.array([statistics.mean(r) for r in rows])
+    scores = {key: red_scores.get(default, {}).get(key, _logs.mean_in_order(list(v))) for key, v in values.items()}
     headline = str(head.get("score") or "") if isinstance(head, Mapping) else ""
     if headline not in values:
         headline = score_names[0]
-    epochs = max(len(e) for e in per_item)
     samples_arr = {key: _logs.pad_samples(rows) for key, rows in per_score_samples.items()} if epochs > 1 else {}
     clusters = None
     if cluster is not None:
-        clusters = _logs.cluster_keys([s.get("metadata") or {} for s in first_sample], cluster, name, "sample")
+        clusters = _logs.cluster_keys([s.get("metadata") or {} for s in first_sample], cluster, name, "sample", ids)
+        for k, eps in enumerate(per_item):  # every epoch of an item in its one cluster
+            for ep, s in eps.items():
+                other = _logs.cluster_keys([s.get("metadata") or {}], cluster, name, f"sample {ids[k]!r}, epoch")
+                if other is not None and other[0] != clusters[k]:
+                    raise FormatError(
+                        f"sample {ids[k]!r}: its epochs disagree on {cluster} (epoch {min(eps)}: {clusters[k]!r}, "
+                        f"epoch {ep}: {other[0]!r}); one item belongs to one cluster",
+                        path=name,
+                    )
     setup: dict[str, Any] = {}
     if ev.get("task_version") not in (None, 0):
         setup["task version"] = ev.get("task_version")
+    notes = [f"epochs: {n_epochs}"] if n_epochs > 1 else []
+    resolved: dict[str, Any] = {}
+    if left_out:
+        whole = [i for i in dict.fromkeys(i for i, _ in left_out) if i not in pos]
+        notes.append(
+            f"errored samples left out (no score, as Inspect leaves them out): {len(left_out)} ("
+            + ", ".join(f"{i!r} epoch {ep}" for i, ep in left_out[:3])
+            + (f", ... {len(left_out) - 3} more" if len(left_out) > 3 else "")
+            + ")"
+            + (f"; items with no scored sample, not in the log's items: {_logs.first_ids(whole)}" if whole else "")
+        )
+        resolved["errored"] = errored
+        resolved["errored_samples"] = len(left_out)
     run = _logs.LogRun(
         harness="inspect",
         path=name,
@@ -316,23 +408,29 @@ def read_log(path: Any, *, cluster: str | None = None) -> _logs.LogRun:
             "input": tuple(_text(s.get("input")) for s in first_sample),
             "target": tuple(_text(s.get("target")) for s in first_sample),
         },
-        aggregates=aggregates,
+        aggregates=aggregates.get(default, {}),
         aggregate_source="log header",
         scores=scores,
         setup=setup,
         headline=headline,
-        sample_reducer=reducer,
-        notes=(f"epochs: {epochs}",) if epochs > 1 else (),
+        sample_reducer=default,
+        notes=tuple(notes),
+        warnings=tuple(warnings),
+        reductions={
+            red: _logs.Reduction(vals, red_scores.get(red, {}), aggregates.get(red, {}))
+            for red, vals in reductions.items()
+        },
+        sample_kind="epochs",
+        n_samples=n_epochs,
+        resolved=resolved,
     )
-    return _logs.checked(run)
+    return run
 
 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'inspect' reads the gold from the logs; give the log files only")
-    options.pop("intersect", None)  # used by the join
-    options.pop("reducer", None)  # used by the join
-    return _logs.report(_logs.guarded("inspect", system, read_log, **options), "inspect")
+    return _logs.read_report("inspect", system, read_log, options)
 
 
 SPECS = (
@@ -342,7 +440,17 @@ SPECS = (
         "(C/I/P grades as value_to_float maps them), items matched by sample id",
         reference="Inspect's log header (each score's accuracy or mean)",
         score=_score,
-        options=_logs.COMMON_OPTIONS,
+        options=(
+            Option(
+                "errored",
+                str,
+                "skip",
+                choices=("skip", "refuse"),
+                help="samples that errored and have no score (fail_on_error=False): skip leaves them out as Inspect "
+                "does (their count in the report and signature), refuse makes them an error",
+            ),
+            *_logs.COMMON_OPTIONS,
+        ),
         aliases=("inspect-ai", "inspect_ai"),
         extensions=(".eval",),
         metrics=("choice", "match", "model_graded_qa", "..."),

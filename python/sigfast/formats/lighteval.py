@@ -13,11 +13,17 @@ several. lighteval writes them as
   (``results[task][metric]``), which ``sigfast score -f lighteval`` prints beside sigfast's
   recomputation.
 
-Items are the documents, identified by ``doc.id`` (or ``-o id=FIELD``: a field of ``doc`` or of
-``doc.specific``) and matched by id between systems; the query, choices and gold index must agree
-for every matched item. Metrics: the sample-level metrics with numeric values; the corpus score
-is their mean in row order (``np.mean``, as lighteval's ``corpus_level_fn``). ``-o
-cluster=FIELD`` reads the cluster key from ``doc`` or ``doc.specific``.
+Items are the documents, identified by ``doc.id`` and matched by id between systems; the query,
+choices and gold index must agree for every matched item. lighteval's ``doc.id`` is the row's
+position in the data set, so on a data set whose rows were re-ordered between runs it names
+other documents: ``-o id=FIELD`` takes the id from ``doc.specific`` (the fields the task's prompt
+function keeps, where the data set's own ids are: ``-o id=id`` reads ``doc.specific.id``), else
+from ``doc``; ``specific.id`` names the path. Metrics: the sample-level metrics with numeric
+values (Parquet decimals read as floats); a document whose value of one is not a finite number
+(null, NaN) makes it an error when asked for or the default, naming the document (never a silent
+switch to another metric). The corpus score is their mean in row order (``np.mean``, as
+lighteval's ``corpus_level_fn``). ``-o cluster=FIELD`` reads the cluster key from
+``doc.specific`` or ``doc``.
 
 Reading Parquet needs ``pyarrow`` (``pip install 'sigfast[parquet]'``), imported only here.
 """
@@ -25,6 +31,7 @@ Reading Parquet needs ``pyarrow`` (``pip install 'sigfast[parquet]'``), imported
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -104,7 +111,10 @@ def _results_for(details: Path) -> Path | None:
     return None
 
 
-def _field(doc: Mapping[str, Any], field: str, where: str) -> Any:
+def _field(doc: Mapping[str, Any], field: str, where: str, specific_first: bool = True) -> Any:
+    """A field of the document: ``doc.specific[field]`` (the task's own fields, where a data set's ids are),
+    else ``doc[field]`` (lighteval's own: ``id`` is the row's position); ``specific_first=False`` looks in
+    ``doc`` first (the default id, ``doc.id``). ``a.b`` is a path into nested fields (``specific.id``)."""
     if "." in field:  # a path into nested fields: specific.id
         v: Any = doc
         for part in field.split("."):
@@ -112,10 +122,10 @@ def _field(doc: Mapping[str, Any], field: str, where: str) -> Any:
         if v is not None:
             return v
     spec = doc.get("specific") if isinstance(doc.get("specific"), Mapping) else {}
-    for src in (doc, spec):
+    for src in (spec, doc) if specific_first else (doc, spec):
         if field in src and src[field] is not None:
             return src[field]
-    raise FormatError(f"{where}: the document has no field {field!r} (in doc or doc.specific)")
+    raise FormatError(f"{where}: the document has no field {field!r} (in doc.specific or doc)")
 
 
 def read_run(path: Any, *, task: str | None = None, id: str | None = None, cluster: str | None = None) -> _logs.LogRun:
@@ -133,21 +143,36 @@ def read_run(path: Any, *, task: str | None = None, id: str | None = None, clust
         if not isinstance(doc, Mapping) or not isinstance(r.get("metric"), Mapping):
             raise FormatError(f"row {k + 1} has no doc or metric column (a lighteval details file?)", path=name)
         docs.append(doc)
-    ids = tuple(_logs.id_text(_field(d, id or "id", f"{name}, row {k + 1}")) for k, d in enumerate(docs))
+    field = id or "id"
+    ids = tuple(
+        _logs.key_text(
+            _field(d, field, f"{name}, row {k + 1}", specific_first=id is not None),
+            f"row {k + 1}",
+            field,
+            "id",
+            path=name,
+        )
+        for k, d in enumerate(docs)
+    )
     _logs.check_unique(ids, name, what="row")
     metric_names = list(rows[0]["metric"])
     values: dict[str, np.ndarray] = {}
+    unusable: dict[str, str] = {}
     skipped = []
     for m in metric_names:
-        col = [r["metric"].get(m) for r in rows]
-        if not all(isinstance(v, (bool, int, float)) and v is not None for v in col):
+        col = [_number(r["metric"].get(m)) for r in rows]
+        if all(v is None for v in col):  # no document has a number: not a per-item metric
             skipped.append(m)
             continue
-        v = np.array([float(x) for x in col])
-        if not np.isfinite(v).all():
-            bad = int(np.argmin(np.isfinite(v)))
-            raise FormatError(f"document {ids[bad]!r}: {m} = {v[bad]} is not a finite number", path=name)
-        values[m] = v
+        bad = next((k for k, v in enumerate(col) if v is None or not math.isfinite(v)), None)
+        if bad is not None:
+            unusable[m] = (
+                f"{name}, row {bad + 1}: document {ids[bad]!r}: {m} is {rows[bad]['metric'].get(m)!r}, not a finite "
+                f"number; every document needs one to test {m} (sigfast does not switch to another metric)"
+            )
+            values[m] = np.full(len(col), np.nan)
+            continue
+        values[m] = np.array(col, dtype=np.float64)
     if not values:
         raise FormatError("no sample-level metric with numeric values", path=name)
     results_file = _results_for(details) if named else None
@@ -184,10 +209,11 @@ def read_run(path: Any, *, task: str | None = None, id: str | None = None, clust
         values=values,
         higher_is_better=dict.fromkeys(values, True),
         clusters=_logs.cluster_keys(
-            [{**(d.get("specific") or {}), **{k: v for k, v in d.items() if v is not None}} for d in docs],
+            [{**{k: v for k, v in d.items() if v is not None}, **(d.get("specific") or {})} for d in docs],
             cluster,
             name,
             "document",
+            ids,
         )
         if cluster is not None
         else None,
@@ -199,21 +225,30 @@ def read_run(path: Any, *, task: str | None = None, id: str | None = None, clust
         },
         aggregates=aggregates,
         aggregate_source=results_file.name if results_file is not None else "",
-        scores={m: float(np.mean(v)) for m, v in values.items()},  # lighteval's corpus_level_fn, in row order
+        scores={m: float(np.mean(v)) for m, v in values.items() if m not in unusable},  # lighteval's, in row order
         setup=setup,
         headline=next(iter(values)),
         notes=(f"no per-item number: {', '.join(skipped)}",) if skipped else (),
         warnings=tuple(warnings),
+        unusable=unusable,
+        resolved={"task": file_task},
     )
-    return _logs.checked(run)
+    return run
+
+
+def _number(v: Any) -> float | None:
+    """A metric value as a float (a bool 0/1, a Parquet decimal exactly rounded), or None if it is no number."""
+    import decimal
+
+    if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating, decimal.Decimal)):
+        return float(v)
+    return None
 
 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'lighteval' reads the gold from the details; give the details files or folders only")
-    options.pop("intersect", None)  # used by the join
-    options.pop("reducer", None)  # used by the join
-    return _logs.report(_logs.guarded("lighteval", system, read_run, **options), "lighteval")
+    return _logs.read_report("lighteval", system, read_run, options)
 
 
 SPECS = (
@@ -225,7 +260,13 @@ SPECS = (
         score=_score,
         options=(
             Option("task", str, None, help="the task whose details to read from a folder (--task)"),
-            Option("id", str, None, help="a field of doc (or doc.specific) to use as the item id instead of doc.id"),
+            Option(
+                "id",
+                str,
+                None,
+                help="the item id: a field of doc.specific (the task's own fields; -o id=id reads doc.specific.id), "
+                "else of doc, instead of doc.id (the row's position in the data set, wrong on a re-ordered one)",
+            ),
             *_logs.COMMON_OPTIONS,
         ),
         aliases=("light-eval",),

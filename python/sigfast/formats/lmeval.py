@@ -26,12 +26,23 @@ filters (``strict-match`` and ``flexible-extract`` for GSM8K) logs one line
 per document and filter: ``-o filter=NAME`` picks one, otherwise the metrics
 are named as lm-eval names them in its results (``exact_match,strict-match``).
 
-Metrics: every per-document metric whose values are numbers (booleans count
-as 0/1) and that lm-eval aggregates with ``mean``; each item's statistic is
-its value, and the corpus score their mean, summed as lm-eval sums them
-(``sum(values) / len(values)`` in document order). Metrics lm-eval aggregates
-over the corpus from non-numeric per-document values (BLEU, corpus F1) have
-no per-item score and are listed as such in the report.
+Metrics: every per-document metric that lm-eval aggregates with ``mean``;
+each item's statistic is its value (booleans count as 0/1), and the corpus
+score their mean, summed as lm-eval sums them (``sum(values) / len(values)``
+in document order). A document whose value of such a metric is not a finite
+number (NaN, null, a string, a list) makes that metric an error when it is
+asked for or is the default, naming the document and its line: sigfast never
+switches to another metric. Metrics lm-eval aggregates over the corpus from
+non-numeric per-document values (BLEU, corpus F1) have no per-item score and
+are listed as such in the report.
+
+A task run with ``repeats: K`` (its config in the results file) has K
+responses per request; lm-eval scores the first (its ``take_first`` filter),
+and so does sigfast by default (``-o reducer=first``). For a multiple-choice
+task the K repeats' ``acc`` and ``acc_norm`` are recomputed from the
+log-likelihoods in ``resps`` as lm-eval computes the first (which they are
+checked to equal), and kept as the items' samples: ``-o reducer=mean`` or
+``-o reducer=pass@K`` then makes each item's value from them.
 
 ``-o cluster=FIELD`` reads each item's cluster key from ``doc[FIELD]`` (dots
 reach into nested fields).
@@ -155,7 +166,7 @@ def read_run(
     for ln, line in _logs.open_text(samples_file, "samples"):
         if not line.strip():
             continue
-        obj = _logs.parse_json(line, name, "samples line")
+        obj = _logs.parse_json(line, name, "samples line", ln)
         if not isinstance(obj, dict) or "doc_id" not in obj:
             raise FormatError("expected one JSON object with a doc_id per line (an lm-eval samples file)", name, ln)
         rows.append((ln, obj))
@@ -187,6 +198,13 @@ def read_run(
         if isinstance(m, Mapping) and isinstance(m.get("aggregation"), str)
     }
     hib_cfg = (results.get("higher_is_better") or {}).get(task) or {}
+    repeats = task_cfg.get("repeats")
+    repeats = repeats if isinstance(repeats, int) and not isinstance(repeats, bool) and repeats > 1 else 1
+    if not task_cfg:  # no results file: the repeats as the responses show them (one list per request)
+        lengths = {len(x) for _, r in rows for x in (r.get("resps") or ()) if isinstance(x, list)}
+        repeats = lengths.pop() if len(lengths) == 1 and min(lengths) > 1 else repeats
+    delimiter = task_cfg.get("target_delimiter")
+    delimiter = delimiter if isinstance(delimiter, str) else " "
 
     per_filter = {f: [(ln, r) for ln, r in rows if str(r.get("filter", "none")) == f] for f in use}
     ids0: tuple[str, ...] | None = None
@@ -195,6 +213,9 @@ def read_run(
     aggregates: dict[str, float] = {}
     scores: dict[str, float] = {}
     not_per_item: list[str] = []
+    unusable: dict[str, str] = {}
+    samples: dict[str, np.ndarray] = {}
+    repeat_notes: list[str] = []
     checks: dict[str, tuple[Any, ...]] = {}
     docs: list[Any] = []
     for f, frows in per_filter.items():
@@ -214,23 +235,40 @@ def read_run(
         metric_names = (
             [str(m) for m in names] if isinstance(names, list) else [k for k in frows[0][1] if k not in _FIELDS]
         )
+        per_repeat = _repeat_values(frows, repeats, delimiter) if repeats > 1 else {}
         for m in metric_names:
             key = m if len(use) == 1 else f"{m},{f}"
             agg = aggregation.get(m, "mean")
             col = [r.get(m) for _, r in frows]
-            if agg != "mean" or not all(_is_number(v) for v in col):
+            # a metric lm-eval aggregates over the corpus (BLEU, F1: each document holds a tuple), or one the log
+            # does not say how it aggregates and whose values are no numbers at all, has no per-item value; a
+            # mean of per-document values where one document's value is not a number is an error when asked for
+            if agg != "mean" or (m not in aggregation and not any(_is_number(v) for v in col)):
                 not_per_item.append(key)
                 continue
-            v = np.array([float(col[k]) for k in order], dtype=np.float64)
-            if not np.isfinite(v).all():
-                bad = int(np.argmin(np.isfinite(v)))
-                raise FormatError(f"document {ids0[bad]!r}: {m} = {v[bad]} is not a finite number", path=name)
-            values[key] = v
             hib[key] = bool(hib_cfg.get(m, True))
+            bad = next((k for k, v in enumerate(col) if not _is_number(v) or not math.isfinite(float(v))), None)
+            if bad is not None:
+                ln = frows[bad][0]
+                unusable[key] = (
+                    f"{name}, line {ln}: document {ids[bad]!r}: {m} is {_json(col[bad])}, not a finite number; every "
+                    f"document needs one to test {key} (sigfast does not switch to another metric)"
+                )
+                values[key] = np.full(len(col), np.nan)
+                continue
+            values[key] = np.array([float(col[k]) for k in order], dtype=np.float64)
             scores[key] = sum(float(col[k]) for k in range(len(col))) / len(col)  # lm-eval's mean, in file order
             agg_value = task_results.get(f"{m},{f}")
             if _is_number(agg_value):
                 aggregates[key] = float(agg_value)
+            rep = per_repeat.get(m)
+            if isinstance(rep, str):
+                repeat_notes.append(f"{key}: {rep}")
+            elif rep is not None:
+                if rep[:, 0].tolist() != [float(col[k]) for k in range(len(col))]:  # pragma: no cover - lm-eval's own
+                    repeat_notes.append(f"{key}: the first repeat's recomputed {m} differs from the log's")
+                else:
+                    samples[key] = rep[order]
     if not values:
         raise FormatError(
             "no per-document metric with numeric values"
@@ -238,7 +276,7 @@ def read_run(
             path=name,
         )
     assert ids0 is not None
-    clusters = _logs.cluster_keys(docs, cluster, name, "document") if cluster is not None else None
+    clusters = _logs.cluster_keys(docs, cluster, name, "document", ids0) if cluster is not None else None
     setup: dict[str, Any] = {}
     if results:
         for label, key in (("task version", "versions"), ("n-shot", "n-shot")):
@@ -250,6 +288,14 @@ def read_run(
     notes = []
     if not_per_item:
         notes.append(f"no per-item score (lm-eval aggregates them over the corpus): {', '.join(not_per_item)}")
+    if repeats > 1:
+        notes.append(
+            f"repeats: {repeats} (lm-eval scores the first, its take_first filter; "
+            + (f"the repeats' values of {', '.join(samples)} are recomputed from resps" if samples else "")
+            + ("; " if samples and repeat_notes else "")
+            + "; ".join(repeat_notes)
+            + ")"
+        )
     run = _logs.LogRun(
         harness="lm-eval",
         path=name,
@@ -257,6 +303,7 @@ def read_run(
         model=_model_name(results) if results else "",
         ids=ids0,
         values=values,
+        samples=samples,
         higher_is_better=hib,
         clusters=clusters,
         cluster_field=cluster,
@@ -268,8 +315,53 @@ def read_run(
         headline=next(iter(values)),
         notes=tuple(notes),
         warnings=tuple(warnings),
+        unusable=unusable,
+        sample_reducer="first" if repeats > 1 else "mean",
+        sample_kind="repeats",
+        n_samples=repeats,
+        resolved={"task": task},
     )
-    return _logs.checked(run)
+    return run
+
+
+def _repeat_values(rows: list[tuple[int, dict[str, Any]]], repeats: int, delimiter: str) -> dict[str, Any]:
+    """Each repeat's acc and acc_norm of every document of a multiple-choice task run with ``repeats``, from the
+    log-likelihoods in ``resps`` (one list per choice, one entry per repeat), as lm-eval computes them for the
+    first: the argmax over the choices (acc_norm: of the log-likelihood over the choice's length in characters)
+    against the target. {metric: (documents, repeats) array}, or {metric: why not} where the log does not hold
+    what it takes (a generate_until task logs no per-repeat score)."""
+    out: dict[str, list[list[float]]] = {"acc": [], "acc_norm": []}
+    for _, r in rows:
+        resps, args = r.get("resps"), r.get("arguments")
+        if not isinstance(resps, list) or not isinstance(args, Mapping) or len(args) != len(resps) or not resps:
+            why = "the log holds no per-repeat score of this task (only multiple-choice log-likelihoods are re-scored)"
+            return dict.fromkeys(out, why)
+        try:
+            choices = []
+            for a in args.values():
+                c = str(a["arg_1"])
+                choices.append(c[len(delimiter) :] if c.startswith(delimiter) else c)
+            lls = np.array([[float(x[0]) for x in per_choice] for per_choice in resps], dtype=np.float64)
+            target = r.get("target")
+            gold = int(target) if str(target).lstrip("-").isdigit() else choices.index(str(target))
+        except (KeyError, TypeError, ValueError, IndexError):
+            return dict.fromkeys(out, "the resps of a document are not one log-likelihood per choice and repeat")
+        if lls.shape != (len(choices), repeats):
+            return dict.fromkeys(out, f"a document's resps hold {lls.shape[1]} repeats, not {repeats}")
+        length = np.array([float(len(c)) for c in choices])
+        out["acc"].append([float(int(np.argmax(lls[:, j])) == gold) for j in range(repeats)])
+        out["acc_norm"].append([float(int(np.argmax(lls[:, j] / length)) == gold) for j in range(repeats)])
+    return {m: np.array(v, dtype=np.float64) for m, v in out.items()}
+
+
+def _json(v: Any) -> str:
+    """A value as the log wrote it (JSON: null, NaN, "1", [1.0])."""
+    import json
+
+    try:
+        return json.dumps(v)
+    except (TypeError, ValueError):  # pragma: no cover - parsed from JSON
+        return repr(v)
 
 
 def _is_number(v: Any) -> bool:
@@ -289,9 +381,7 @@ def _doc_id(row: Mapping[str, Any], field: str | None, path: str, line: int) -> 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'lm-eval' reads the gold from the logs; give the run folders or samples files only")
-    options.pop("intersect", None)  # used by the join
-    options.pop("reducer", None)  # used by the join
-    return _logs.report(_logs.guarded("lm-eval", system, read_run, **options), "lm-eval")
+    return _logs.read_report("lm-eval", system, read_run, options)
 
 
 SPECS = (

@@ -8,7 +8,8 @@ Format ``"records"``: one file per system. The fields are named by options:
     the per-item score(s) (default ``score``); each is a metric named by its
     field. Values are numbers, booleans (0/1) or numeric strings.
 ``-o cluster=FIELD``
-    the item's cluster key (for the clustered tests).
+    the item's cluster key (for the clustered tests); an empty or NaN key is an
+    error naming the item (it would make the items without a key one cluster).
 ``-o sample=FIELD``
     the sample (generation, epoch, seed) a record is of, when an item has
     several records: the item's value is the mean of its samples, and the
@@ -23,8 +24,11 @@ Format ``"records"``: one file per system. The fields are named by options:
     the file layout; default from the extension (``.jsonl``/``.json``,
     ``.csv``, ``.tsv``, ``.parquet``; ``.gz`` allowed except for Parquet).
 
-The corpus score of a metric is the mean of its items' values. Parquet
-needs ``pyarrow`` (``pip install 'sigfast[parquet]'``), imported only when a
+The corpus score of a metric is the mean of its items' values. A CSV header
+naming a column twice is an error, and so is a JSON record naming a field
+twice or a Parquet file naming a column twice; Parquet decimal columns are read
+as floats.
+Parquet needs ``pyarrow`` (``pip install 'sigfast[parquet]'``), imported only when a
 Parquet file is read.
 """
 
@@ -79,9 +83,15 @@ def read_parquet(path: Path) -> list[dict[str, Any]]:
         ) from None
     data, _ = read_file_bytes(path, "Parquet")  # the formats' one reader: gzip, the size limit
     try:
-        table = pq.read_table(io.BytesIO(data))
+        table = pq.ParquetFile(io.BytesIO(data)).read()  # (read_table refuses a column named twice, on many lines)
     except (OSError, ValueError) as e:
-        raise FormatError(f"not a readable Parquet file: {e}", path=str(path)) from None
+        raise FormatError(f"not a readable Parquet file: {' '.join(str(e).split())}", path=str(path)) from None
+    names = table.column_names
+    twice = next((c for k, c in enumerate(names) if c in names[:k]), None)
+    if twice is not None:
+        raise FormatError(
+            f"the Parquet file names the column {twice!r} twice; give every column its own name", str(path)
+        )
     return table.to_pylist()
 
 
@@ -99,7 +109,7 @@ def read_records(path: Any, layout: str | None = None) -> tuple[list[Mapping[str
         for ln, line in lines:
             if not line.strip():
                 continue
-            obj = _logs.parse_json(line, name, "record")
+            obj = _logs.parse_json(line, name, "record", ln, unique_keys=True)
             if not isinstance(obj, Mapping):
                 raise FormatError("expected one JSON object per line", name, ln)
             recs.append(obj)
@@ -107,6 +117,16 @@ def read_records(path: Any, layout: str | None = None) -> tuple[list[Mapping[str
         return recs, where
     text = "".join(line for _, line in lines)
     reader = csv.DictReader(io.StringIO(text), delimiter="\t" if lay == "tsv" else ",")
+    header = reader.fieldnames or []
+    seen: set[str] = set()
+    for h in header:
+        if h in seen:
+            raise FormatError(
+                f"the header names the column {h!r} twice; give every column its own name (which one would be read?)",
+                name,
+                1,
+            )
+        seen.add(h)
     recs = []
     where = []
     for row in reader:
@@ -122,10 +142,12 @@ def _fields(v: str | None) -> list[str]:
 
 
 def _number(v: Any, where: str) -> float:
+    import decimal
+
     if isinstance(v, (bool, np.bool_)):
         return float(v)
-    if isinstance(v, (int, float, np.integer, np.floating)):
-        f = float(v)
+    if isinstance(v, (int, float, np.integer, np.floating, decimal.Decimal)):
+        f = float(v)  # a Parquet decimal: the nearest float
     elif isinstance(v, str):
         low = v.strip().lower()
         if low in ("true", "false"):
@@ -176,7 +198,7 @@ def records_run(
     order: dict[str, int] = {}
     rows: list[list[int]] = []
     for k, r in enumerate(recs):
-        i = _logs.id_text(r[id])
+        i = _logs.key_text(r[id], f"{what} {where[k]}", id, "id", path=name)
         j = order.setdefault(i, len(order))
         if j == len(rows):
             rows.append([])
@@ -209,7 +231,10 @@ def records_run(
         if f is None:
             continue
         for i, ks in zip(ids, rows):
-            vals = {_logs.id_text(recs[k][f]) for k in ks}
+            if f == cluster:
+                vals = {_logs.key_text(recs[k][f], f"item {i!r} ({what} {where[k]})", f, path=name) for k in ks}
+            else:
+                vals = {_logs.id_text(recs[k][f]) for k in ks}
             if len(vals) > 1:
                 raise FormatError(f"item {i!r}: its samples disagree on {f} ({', '.join(sorted(vals))})", path=name)
     firsts = [recs[ks[0]] for ks in rows]
@@ -232,20 +257,21 @@ def records_run(
         values=values,
         samples=samples,
         higher_is_better=dict.fromkeys(values, True),
-        clusters=_logs.cluster_keys(firsts, cluster, name, "item") if cluster else None,
+        clusters=_logs.cluster_keys(firsts, cluster, name, "item", ids) if cluster else None,
         cluster_field=cluster,
         checks={f: tuple(_logs.id_text(r[f]) for r in firsts) for f in checks},
         scores={m: _logs.mean_in_order(v) for m, v in values.items()},
         headline=metrics[0],
+        sample_kind="samples",
+        n_samples=max(len(ks) for ks in rows),
     )
-    return _logs.checked(run)
+    return run
 
 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'records' reads per-item scores; give the system files only")
-    options.pop("intersect", None)  # used by the join
-    options.pop("reducer", None)  # used by the join
+    options = dict(options)
     layout = options.pop("layout", None)
 
     def read(path: Any, **opts: Any) -> _logs.LogRun:
@@ -253,7 +279,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
         what = "row" if _layout(Path(os.fspath(path)), layout) == "parquet" else "line"
         return records_run(recs, where, str(path), what=what, **opts)
 
-    return _logs.report(_logs.guarded("records", system, read, **options), "records")
+    return _logs.read_report("records", system, read, options)
 
 
 SPECS = (
