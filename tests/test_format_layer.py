@@ -271,10 +271,14 @@ def score(gold, system, *, upper=False):
     return ScoreReport("toy", gname, sname, f"accuracy: {ok.mean():.4f}\\n", {"accuracy": float(ok.mean())},
                        stats, "accuracy", views=("labels",), unit_source=units)
 
+def runs(folder):
+    """A folder of .lab files, one per system."""
+    return sorted(folder.glob("*.lab"))
+
 SPECS = (FormatSpec(name="toy", description="one label per line", reference="none (a test plug-in)",
                     score=score, options=(Option("upper", bool, False, "compare upper-cased"),),
                     views=("labels",), metrics=("accuracy",), split_unit="line",
-                    punct=Punct("form", "labels made only of punctuation")),)
+                    punct=Punct("form", "labels made only of punctuation"), runs=runs),)
 '''
 
 
@@ -332,6 +336,18 @@ def test_a_format_from_an_entry_point(toy_plugin, capsys):
 
     r = splits.random_splits(gold, None, n_splits=1, format="toy")
     assert r.manifest["unit"] == "line" and r.manifest["n_units"] == 60
+    # the format owns its folder layout: runs_in and every command read a folder of its runs by its declaration
+    folder = gold.parent / "runs"
+    folder.mkdir()
+    for f in (a, b):
+        (folder / f.name).write_bytes(f.read_bytes())
+    assert formats.runs_in(folder, "toy") == [str(folder / "a.lab"), str(folder / "b.lab")]
+    assert main(["info"]) == 0
+    assert "a folder of runs: A folder of .lab files, one per system." in capsys.readouterr().out
+    assert main(["compare", "-f", "toy", str(gold), str(a), str(b), "-n", "2000", "--json"]) == 0
+    by_files = json.loads(capsys.readouterr().out)
+    assert main(["compare", "-f", "toy", str(gold), str(folder), "-n", "2000", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_files
 
 
 def test_a_broken_plugin_is_one_clear_error(toy_plugin, monkeypatch, tmp_path):

@@ -190,7 +190,7 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
     elif fmt:
         if not files:
             raise UsageError("give GOLD and SYSTEM files (or --ref GOLD)")
-        gold, systems = files[0], files[1:]
+        gold, systems = files[0], _runs(fmt, files[1:])
     else:
         gold, systems = None, _runs(getattr(args, "format", None), files)
     if len(systems) < min_systems:
@@ -265,13 +265,14 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
 
 
 def _runs(fmt: str | None, systems: list[str]) -> list[str]:
-    """LLM logs: a folder that holds several systems' runs is those runs (:func:`sigfast.formats.runs_in`);
-    a ``NAME=PATH``, a file or a folder that is one run stays as it is."""
+    """A folder that holds several systems' runs is those runs, where the format declares its folder layout
+    (``FormatSpec.runs``, :func:`sigfast.formats.runs_in`: the LLM logs); a ``NAME=PATH``, a file or a folder
+    that is one run stays as it is."""
     if not fmt or fmt == "auto":
         return systems
     from .formats import runs_in, spec
 
-    if spec(fmt).join is None:  # not LLM logs
+    if spec(fmt).runs is None:  # its systems are given file by file
         return systems
     out: list[str] = []
     for s in systems:  # only folders: a file (or a missing path) is left to the format's own reader

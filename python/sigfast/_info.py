@@ -90,6 +90,7 @@ def format_table() -> list[dict[str, Any]]:
             ],
             "views": list(s.views),
             "metrics": list(s.metrics),
+            "runs": " ".join((s.runs.__doc__ or "").replace("``", "").split()) if s.runs is not None else None,
         }
         for s in specs()
     ]
@@ -208,6 +209,8 @@ def run_info(args: argparse.Namespace) -> int:
         if f["views"]:
             lines.append(f"      unit views: {', '.join(f['views'])}")
         lines.append(f"      metrics: {', '.join(f['metrics'])}")
+        if f.get("runs"):
+            lines.append(f"      a folder of runs: {f['runs']}")
     lines += ["", "Metrics (--metric NAME; parameters in Python: sigfast.metrics.get(NAME, **params)):"]
     for m in mets:
         aliases = f" (also {', '.join(a['name'] for a in m['aliases'])})" if m["aliases"] else ""

@@ -534,6 +534,10 @@ class FormatSpec:
     #: ``name_systems(reports, names, explicit) -> names``: the systems' names from their files' content (the
     #: model named in an LLM log) where the caller did not name them (``explicit[k]`` False), for ``parse``
     name_systems: Callable[..., tuple[str, ...]] | None = None
+    #: ``runs(folder) -> paths``: the runs of several systems in one folder, one path per system, sorted (the
+    #: folder itself, ``[folder]``, when it is one run); None: the format's systems are given file by file.
+    #: The format owns its layout: :func:`sigfast.formats.runs_in` only calls this.
+    runs: Callable[[Path], list[Path]] | None = None
 
     def option(self, key: str) -> Option | None:
         k = key.replace("-", "_")

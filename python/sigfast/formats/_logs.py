@@ -57,7 +57,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -164,6 +164,10 @@ class LogRun:
     #: what an item's several samples are ("epochs", "repeats", "train trials") and how many the run made
     sample_kind: str = "samples"
     n_samples: int = 1
+    #: what a message adds where two logs hold different tasks (" (pick it with --task)") or differ on an
+    #: item's checked fields (how the reader's ids can be chosen otherwise): the reader's own advice
+    task_hint: str = ""
+    id_hint: str = ""
     #: options as the log resolved them (the task read, the reducer, errored samples left out): for signatures
     resolved: Mapping[str, Any] = field(default_factory=dict)
 
@@ -529,8 +533,7 @@ def join(
         if r.task != first.task:
             raise InputError(
                 f"{r.path} ({n}): a log of task {r.task!r}, but {first.path} ({names[0]}) is a log of task "
-                f"{first.task!r}; compare logs of one task"
-                + (" (pick it with --task)" if r.harness == "lm-eval" else "")
+                f"{first.task!r}; compare logs of one task" + r.task_hint
             )
         for key, v in first.setup.items():
             w = r.setup.get(key)
@@ -664,12 +667,7 @@ def _check_fields(
             other = r.checks[key]
             for j, k in enumerate(o):
                 if other[k] != ref[j]:
-                    hint = (
-                        "; lighteval's doc.id is the row's position in the data set: if the rows were re-ordered, "
-                        "match the documents by the data set's own id (-o id=FIELD, a field of doc.specific)"
-                        if first.harness == "lighteval"
-                        else ""
-                    )
+                    hint = first.id_hint
                     raise InputError(
                         f"item {common[j]!r}: {key} differs between {names[0]} ({first.path}) and {n} ({r.path}) "
                         f"({_short(ref[j])} vs {_short(other[k])}); the logs come from different prompts, targets or "
@@ -708,67 +706,40 @@ def path_text(p: Any) -> str:
 # --------------------------------------------------------------------------------------------
 # a folder of runs (one per system)
 
-_RECORD_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
+
+def subfolders(base: Path, is_run: Callable[[Path], Any]) -> list[Path]:
+    """The sub-folders of ``base`` that are runs (``is_run``), sorted: a layout of one run per sub-folder."""
+    return sorted(d for d in base.iterdir() if d.is_dir() and is_run(d))
+
+
+def files_in(base: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The files of ``base`` ending in one of ``suffixes`` (gzipped or not), sorted: one run per file."""
+    return sorted(f for f in base.iterdir() if f.is_file() and f.name.removesuffix(".gz").endswith(suffixes))
 
 
 def runs_in(path: str | os.PathLike[str], fmt: str) -> list[str]:
     """The runs of several systems in one folder of logs of format ``fmt``, one path per system,
     sorted: what ``sigfast pairwise DIR`` (and :func:`sigfast.read`) takes as the systems.
 
-    * ``lm-eval``: the ``--output_path`` folder, one sub-folder per model holding
-      ``samples_<task>_<time>.jsonl``;
-    * ``lighteval``: the output folder (or its ``details/``), one sub-folder per model;
-    * ``helm``: a suite's runs folder, one sub-folder per run (``per_instance_stats.json``);
-    * ``inspect``: the log folder, one ``.eval`` or ``.json`` log per model;
-    * ``records``: one ``.jsonl``, ``.json``, ``.csv``, ``.tsv`` or ``.parquet`` file (gzipped or not)
-      per system.
-
-    A path that is one run already is returned as it is. No runs: an InputError naming the folder.
+    Each format declares its own layout (``FormatSpec.runs``; ``sigfast info`` shows it): for example
+    lm-eval's ``--output_path`` folder holds one sub-folder per model, an Inspect log folder one
+    ``.eval`` or ``.json`` log per model. A path that is one run already is returned as it is. No runs:
+    an InputError naming the folder; a format without a folder layout: an InputError saying so.
     """
     from . import spec
 
-    name = spec(fmt).name
+    s = spec(fmt)
     p = Path(os.fspath(path))
     if not p.is_dir():
         if p.exists():
             return [str(p)]
         raise FormatError("no such file or folder", path=str(p))
-
-    def dirs(base: Path, pred: Any) -> list[Path]:
-        return sorted(d for d in base.iterdir() if d.is_dir() and pred(d))
-
-    def files(base: Path, suffixes: tuple[str, ...]) -> list[Path]:
-        return sorted(f for f in base.iterdir() if f.is_file() and f.name.removesuffix(".gz").endswith(suffixes))
-
+    if s.runs is None:
+        raise InputError(f"format {s.name!r} has no folder of runs; give its files one per system")
     try:
-        if name == "lm-eval":
-            from .lmeval import _samples_in
-
-            found = [p] if _samples_in(p) else dirs(p, _samples_in)
-        elif name == "lighteval":
-            from .lighteval import _DATE, _details_in
-
-            def run(d: Path) -> bool:
-                return bool(_details_in(d)) or any(
-                    x.is_dir() and _DATE.match(x.name) and _details_in(x) for x in d.iterdir()
-                )
-
-            base = p / "details" if (p / "details").is_dir() else p
-            found = [p] if run(p) else dirs(base, run)
-        elif name == "helm":
-
-            def run(d: Path) -> bool:
-                return any((d / f).is_file() for f in ("per_instance_stats.json", "per_instance_stats.json.gz"))
-
-            found = [p] if run(p) else dirs(p, run)
-        elif name == "inspect":
-            found = files(p, (".eval", ".json"))
-        elif name == "records":
-            found = files(p, _RECORD_SUFFIXES)
-        else:
-            raise InputError(f"format {name!r} has no folder of runs; give its files one per system")
+        found = s.runs(p)
     except OSError as e:
         raise FormatError(f"cannot list the folder: {e.strerror or e}", path=str(p)) from None
     if not found:
-        raise InputError(f"{p}: no {name} runs in the folder (see sigfast.formats.runs_in for the layouts it reads)")
+        raise InputError(f"{p}: no {s.name} runs in the folder (see sigfast.formats.runs_in for the layouts it reads)")
     return [str(f) for f in found]

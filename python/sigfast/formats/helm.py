@@ -246,6 +246,16 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     return _logs.read_report("helm", system, read_run, options)
 
 
+def _is_run(d: Path) -> bool:
+    return any((d / f).is_file() for f in ("per_instance_stats.json", "per_instance_stats.json.gz"))
+
+
+def _runs(folder: Path) -> list[Path]:
+    """A HELM suite's runs folder: one sub-folder per run holding ``per_instance_stats.json`` (or the run's
+    folder itself)."""
+    return [folder] if _is_run(folder) else _logs.subfolders(folder, _is_run)
+
+
 SPECS = (
     FormatSpec(
         name="helm",
@@ -262,5 +272,6 @@ SPECS = (
         gold_optional=True,
         join=_logs.join,
         name_systems=_logs.name_systems,
+        runs=_runs,
     ),
 )

@@ -433,6 +433,11 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     return _logs.read_report("inspect", system, read_log, options)
 
 
+def _runs(folder: Path) -> list[Path]:
+    """An Inspect log folder: one ``.eval`` or ``.json`` log per model."""
+    return _logs.files_in(folder, (".eval", ".json"))
+
+
 SPECS = (
     FormatSpec(
         name="inspect",
@@ -457,5 +462,6 @@ SPECS = (
         gold_optional=True,
         join=_logs.join,
         name_systems=_logs.name_systems,
+        runs=_runs,
     ),
 )

@@ -232,8 +232,21 @@ def read_run(path: Any, *, task: str | None = None, id: str | None = None, clust
         warnings=tuple(warnings),
         unusable=unusable,
         resolved={"task": file_task},
+        id_hint="; lighteval's doc.id is the row's position in the data set: if the rows were re-ordered, "
+        "match the documents by the data set's own id (-o id=FIELD, a field of doc.specific)",
     )
     return run
+
+
+def _is_run(d: Path) -> bool:
+    return bool(_details_in(d)) or any(x.is_dir() and _DATE.match(x.name) and _details_in(x) for x in d.iterdir())
+
+
+def _runs(folder: Path) -> list[Path]:
+    """lighteval's output folder (or its ``details/``): one sub-folder per model, holding the details Parquet
+    files or dated folders of them (or the model's folder itself)."""
+    base = folder / "details" if (folder / "details").is_dir() else folder
+    return [folder] if _is_run(folder) else _logs.subfolders(base, _is_run)
 
 
 def _number(v: Any) -> float | None:
@@ -274,5 +287,6 @@ SPECS = (
         gold_optional=True,
         join=_logs.join,
         name_systems=_logs.name_systems,
+        runs=_runs,
     ),
 )

@@ -320,6 +320,7 @@ def read_run(
         sample_kind="repeats",
         n_samples=repeats,
         resolved={"task": task},
+        task_hint=" (pick it with --task)",
     )
     return run
 
@@ -378,6 +379,12 @@ def _doc_id(row: Mapping[str, Any], field: str | None, path: str, line: int) -> 
     return _logs.id_text(doc[field])
 
 
+def _runs(folder: Path) -> list[Path]:
+    """lm-eval's ``--output_path`` folder: one sub-folder per model holding ``samples_<task>_<time>.jsonl``
+    (or the model's folder itself)."""
+    return [folder] if _samples_in(folder) else _logs.subfolders(folder, _samples_in)
+
+
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     if gold is not None:
         raise InputError("format 'lm-eval' reads the gold from the logs; give the run folders or samples files only")
@@ -402,5 +409,6 @@ SPECS = (
         gold_optional=True,
         join=_logs.join,
         name_systems=_logs.name_systems,
+        runs=_runs,
     ),
 )

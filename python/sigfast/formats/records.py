@@ -282,6 +282,12 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
     return _logs.read_report("records", system, read, options)
 
 
+def _runs(folder: Path) -> list[Path]:
+    """A folder of per-item records: one ``.jsonl``, ``.json``, ``.csv``, ``.tsv`` or ``.parquet`` file (gzipped
+    or not) per system."""
+    return _logs.files_in(folder, (".jsonl", ".json", ".csv", ".tsv", ".parquet"))
+
+
 SPECS = (
     FormatSpec(
         name="records",
@@ -305,5 +311,6 @@ SPECS = (
         gold_optional=True,
         join=_logs.join,
         name_systems=_logs.name_systems,
+        runs=_runs,
     ),
 )
