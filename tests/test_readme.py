@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sigfast.cli import main
-from sigfast.docs import metrics_markdown
+from sigfast.docs import formats_markdown, metrics_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -111,6 +111,18 @@ def test_metric_list_is_generated_from_the_registry() -> None:
     block = re.search(r"<!-- metrics:start -->\n(.*?)\n<!-- metrics:end -->", README, re.S)
     assert block is not None
     assert block.group(1) == metrics_markdown(), "the README's metric list is stale: run python -m sigfast.docs"
+
+
+def test_formats_table_is_generated_from_the_declarations() -> None:
+    """Every built-in format is in the README's table, which is written from the declarations."""
+    from sigfast.formats import specs
+
+    block = re.search(r"<!-- formats:start -->\n(.*?)\n<!-- formats:end -->", README, re.S)
+    assert block is not None
+    assert block.group(1) == formats_markdown(), "the README's formats table is stale: run python -m sigfast.docs"
+    listed = set(re.findall(r"^\| ([^|]+) \|", block.group(1), re.M))
+    names = {n for cell in listed for n in re.findall(r"`([^`]+)`", cell)}
+    assert names == {s.name for s in specs()}
 
 
 # --------------------------------------------------------------------------- what a new user reads first (issue 29)

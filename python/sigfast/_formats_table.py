@@ -2,7 +2,7 @@
 # fmt: off
 
 #: a hash of what the declarations are made of (sigfast._info._source_hash)
-SOURCE = 'b6fcae5051a40923'
+SOURCE = 'b2eafbdf0056061f'
 
 #: format name or alias -> the module that declares it
 MODULES = {'aer': 'sigfast.formats.alignment',

@@ -1,8 +1,10 @@
 """Documentation generated from the registries: ``python -m sigfast.docs [README.md]``.
 
 Rewrites the block between ``<!-- metrics:start -->`` and ``<!-- metrics:end -->`` in the
-README with the metric list read from the Rust registry, so the README never lists a
-metric, parameter or default by hand. ``tests/test_readme.py`` fails while it is stale.
+README with the metric list read from the Rust registry, and the block between
+``<!-- formats:start -->`` and ``<!-- formats:end -->`` with the formats table read from the
+format declarations (``FormatSpec.readme``), so the README never lists a metric, parameter,
+default or format by hand. ``tests/test_readme.py`` fails while either is stale.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import re
 import sys
 from pathlib import Path
 
-__all__ = ["metrics_markdown", "update_readme"]
+__all__ = ["formats_markdown", "metrics_markdown", "update_readme"]
 
 _START, _END = "<!-- metrics:start -->", "<!-- metrics:end -->"
+_F_START, _F_END = "<!-- formats:start -->", "<!-- formats:end -->"
 
 
 def _param(p: dict) -> str:
@@ -44,16 +47,34 @@ def metrics_markdown() -> str:
     return "\n".join(rows)
 
 
+def formats_markdown() -> str:
+    """The formats table as markdown, from the format declarations: one row per distinct
+    ``FormatSpec.readme``, naming every format that declares it (in the registry's order)."""
+    from .formats import specs
+
+    groups: dict[object, list[str]] = {}
+    for s in specs():
+        if s.readme is not None:
+            groups.setdefault(s.readme, []).append(s.name)
+    rows = [
+        "| format | reference scorer | what is checked | speed vs the reference (measured, `benches/`) |",
+        "|---|---|---|---|",
+    ]
+    for row, names in groups.items():
+        cells = [", ".join(f"`{n}`" for n in names), row.scorer, row.checked, row.speed]  # type: ignore[attr-defined]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def _block(text: str, start: str, end: str, body: str) -> str:
+    return re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: f"{start}\n{body}\n{end}", text, flags=re.S)
+
+
 def update_readme(path: str | Path) -> bool:
-    """Rewrite the metric list in ``path``; True if it changed."""
+    """Rewrite the metric list and the formats table in ``path``; True if it changed."""
     p = Path(path)
     text = p.read_text(encoding="utf-8")
-    new = re.sub(
-        re.escape(_START) + ".*?" + re.escape(_END),
-        lambda _: f"{_START}\n{metrics_markdown()}\n{_END}",
-        text,
-        flags=re.S,
-    )
+    new = _block(_block(text, _START, _END, metrics_markdown()), _F_START, _F_END, formats_markdown())
     if new != text:
         p.write_text(new, encoding="utf-8")
     return new != text

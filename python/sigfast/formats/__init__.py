@@ -29,7 +29,19 @@ from pathlib import Path
 from typing import Any
 
 from ..exceptions import InputError
-from ._base import MISSING, FormatSpec, ItemStats, LazyStats, Option, Parsed, Punct, ScoreReport, Units, UnitTable
+from ._base import (
+    MISSING,
+    FormatSpec,
+    ItemStats,
+    LazyStats,
+    Option,
+    Parsed,
+    Punct,
+    ReadmeRow,
+    ScoreReport,
+    Units,
+    UnitTable,
+)
 from ._logs import runs_in
 
 __all__ = [
@@ -41,6 +53,7 @@ __all__ = [
     "Option",
     "Parsed",
     "Punct",
+    "ReadmeRow",
     "ScoreReport",
     "UnitTable",
     "Units",

@@ -490,6 +490,17 @@ SPLIT_UNITS = ("sentence", "line", "document")
 
 
 @dataclass(frozen=True)
+class ReadmeRow:
+    """A format's row of the README's formats table (``python -m sigfast.docs`` writes the table from the
+    declarations): its reference scorer and what it reads, what the tests check against that scorer, and
+    where its speed against the scorer is measured. Formats declaring equal rows share one row."""
+
+    scorer: str
+    checked: str = "—"
+    speed: str = "—"
+
+
+@dataclass(frozen=True)
 class FormatSpec:
     """A format's declaration; the registry (:mod:`sigfast.formats`) reads it.
 
@@ -538,6 +549,8 @@ class FormatSpec:
     #: folder itself, ``[folder]``, when it is one run); None: the format's systems are given file by file.
     #: The format owns its layout: :func:`sigfast.formats.runs_in` only calls this.
     runs: Callable[[Path], list[Path]] | None = None
+    #: its row of the README's formats table (None: the format is not in that table, e.g. a plug-in's)
+    readme: ReadmeRow | None = None
 
     def option(self, key: str) -> Option | None:
         k = key.replace("-", "_")

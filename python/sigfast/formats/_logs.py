@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..exceptions import FormatError, InputError, ScorerWarning
-from ._base import ItemStats, Option, ScoreReport, read_text
+from ._base import ItemStats, Option, ReadmeRow, ScoreReport, read_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -111,6 +111,25 @@ COMMON_OPTIONS = (
         "HELM, records: the mean); a reduction the log holds (Inspect: pass_at_2, ...); mean; or pass@K (Chen et "
         "al. 2021's unbiased estimator, from pass/fail samples; needs K samples per item)",
     ),
+)
+
+
+#: the README's formats-table row of every LLM-log format (``FormatSpec.readme``)
+LOG_README_ROW = ReadmeRow(
+    scorer=(
+        "the harness's own aggregate (lm-eval's and lighteval's results files, Inspect's log header, HELM's "
+        "`stats.json`); items matched by id, never by position; cluster keys (`-o cluster=FIELD`) make every "
+        "test resample whole clusters (see [Comparing LLMs](#comparing-llms)); repeated samples (Inspect "
+        "epochs, lm-eval repeats, HELM trials) are reduced per item as the harness reduced them (Inspect: the"
+        " first of its epoch reducers), or as `-o reducer=` says (`mean`, `pass@K`, or a reduction the log "
+        "holds); Inspect's errored samples are left out as Inspect leaves them, and counted"
+    ),
+    checked=(
+        "per-model scores equal to the last digit on logs made by the real harnesses "
+        "([tests/data/llm](tests/data/llm/SOURCE.md)); missing, extra or duplicate ids, a changed prompt or "
+        "target, or a log of another task are one-line errors (`--intersect` tests the shared items)"
+    ),
+    speed="—",
 )
 
 

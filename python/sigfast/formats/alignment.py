@@ -99,7 +99,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError, ScorerWarning
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, read_text, shorten
+from ._base import FormatSpec, ItemStats, Option, Punct, ReadmeRow, ScoreReport, UnitTable, display, read_text, shorten
 
 __all__ = ["SPECS", "VIEWS", "AlignmentWarning", "score_alignment"]
 
@@ -560,9 +560,18 @@ def _link_units(view: str, ids: tuple[str, ...], gs: list[_Sent], ss: list[_Sent
 
 _LAYOUTS = ("pharaoh", "naacl")
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="`wa_eval_align.pl` and Lilt's `aer.py` (AER, P, R; `--allSure`, `--ignorePossible`, reversed links)",
+    checked="all 16 Hansards aligners",
+    speed="—",
+)
+
+
 SPECS = (
     FormatSpec(
         name="alignment",
+        readme=README_ROW,
         description="word alignments (Pharaoh i-j / ipj, or NAACL/WPT links), scored with AER",
         reference="wa_eval_align.pl (WPT 2003) and lilt's aer.py",
         score=score_alignment,

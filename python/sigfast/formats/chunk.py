@@ -93,6 +93,7 @@ from ._base import (
     ItemStats,
     LazyStats,
     Option,
+    ReadmeRow,
     ScoreReport,
     UnitTable,
     decode_utf8,
@@ -548,9 +549,18 @@ def _looks_like_tag_columns(head: list[str]) -> bool:
     return bool(rows) and all(len(r) >= 2 and _TAG.fullmatch(r[-1]) for r in rows)
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="`conlleval` (IOB1/IOB2/IOBES, `-r`, `-d`, `-l`, per-type table)",
+    checked="byte-identical report",
+    speed="see [Speed](#speed)",
+)
+
+
 SPECS = (
     FormatSpec(
         name="conlleval",
+        readme=README_ROW,
         description="chunking / NER in conlleval's layout (token ... gold-tag system-tag), one file",
         reference="conlleval 2004-01-26 (CoNLL-2000/2003)",
         score=score_conlleval,
@@ -563,6 +573,7 @@ SPECS = (
     ),
     FormatSpec(
         name="ner",
+        readme=README_ROW,
         description="chunking / NER as two CoNLL-2003 column files (gold, system), scored like conlleval",
         reference="conlleval 2004-01-26 (CoNLL-2000/2003)",
         score=score_ner,

@@ -187,7 +187,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, UnitTable, display, shorten
+from ._base import FormatSpec, ItemStats, Option, Punct, ReadmeRow, ScoreReport, UnitTable, display, shorten
 from .dependency import (
     ASCII_WS,
     STRICT,
@@ -1207,9 +1207,18 @@ def _punct(script: str) -> Punct:
     )
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="`eval08.pl`, `eval09.pl` (syntactic, semantic, macro F1)",
+    checked="identical summary lines",
+    speed="—",
+)
+
+
 SPECS = (
     FormatSpec(
         name="conll08",
+        readme=README_ROW,
         description="CoNLL 2008 joint syntactic-semantic dependencies, scored like eval08.pl",
         reference="eval08.pl (CoNLL 2008 shared task)",
         score=score_conll08,
@@ -1230,6 +1239,7 @@ SPECS = (
     ),
     FormatSpec(
         name="conll09",
+        readme=README_ROW,
         description="CoNLL 2009 syntactic-semantic dependencies, scored like eval09.pl",
         reference="eval09.pl (CoNLL 2009 shared task)",
         score=score_conll09,

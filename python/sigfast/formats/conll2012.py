@@ -45,7 +45,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, Option, Punct, ScoreReport, read_text, shorten, split_lines
+from ._base import FormatSpec, ItemStats, Option, Punct, ReadmeRow, ScoreReport, read_text, shorten, split_lines
 
 __all__ = [
     "CLASSES",
@@ -317,9 +317,22 @@ def _is_conll2012(head: list[str]) -> bool:
     return any(ln.startswith("#begin document") for ln in head)
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer=(
+        "coreference mentions classed by their antecedents: ARCS precision, recall, F1 (Tuggener 2014); "
+        "`diff` and `oracle` give Tuggener 2017's tables; `-o cluster=doc` resamples the parts of one "
+        "document together"
+    ),
+    checked="hand counts (no reference scorer)",
+    speed="—",
+)
+
+
 SPECS = (
     FormatSpec(
         name="conll2012",
+        readme=README_ROW,
         description="CoNLL-2012 coreference: mentions classed by their antecedents, ARCS precision/recall/F1",
         reference="ARCS (Tuggener 2014) as sigfast computes it; no reference scorer",
         score=score_conll2012,

@@ -64,7 +64,18 @@ import stat
 from typing import Any
 
 from ..exceptions import FormatError, InputError
-from ._base import FormatSpec, ItemStats, LazyStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
+from ._base import (
+    FormatSpec,
+    ItemStats,
+    LazyStats,
+    Option,
+    Punct,
+    ReadmeRow,
+    ScoreReport,
+    UnitTable,
+    display,
+    read_file_bytes,
+)
 
 __all__ = ["METRICS", "SPECS", "VIEWS", "counts", "score_conllu"]
 
@@ -276,9 +287,18 @@ def _is_conllu(head: list[str]) -> bool:
 
 VIEWS = ("las", "uas", "deprel", "upos", "xpos", "ufeats", "lemmas")
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="`conll18_ud_eval.py` v1.2 (all 13 metrics, word alignment on characters)",
+    checked="byte-identical `-v` table on all 25 en_ewt systems",
+    speed="see [Speed](#speed)",
+)
+
+
 SPECS = (
     FormatSpec(
         name="conllu",
+        readme=README_ROW,
         description="CoNLL-U (Universal Dependencies), all 13 metrics of the CoNLL 2018 shared task",
         reference="conll18_ud_eval.py v1.2",
         score=score_conllu,

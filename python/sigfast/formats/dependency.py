@@ -116,6 +116,7 @@ from ._base import (
     ItemStats,
     Option,
     Punct,
+    ReadmeRow,
     ScoreReport,
     UnitTable,
     decode_utf8,
@@ -812,9 +813,18 @@ STRICT = Option(
 )
 _METRIC_NAMES = ("las", "uas", "label_acc")
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="`eval.pl`, `eval07.pl` (punctuation rules, `-p`, `-b`)",
+    checked="byte-identical summaries",
+    speed="—",
+)
+
+
 SPECS = (
     FormatSpec(
         name="conllx",
+        readme=README_ROW,
         description="CoNLL-X (2006) dependency parses, scored like eval.pl",
         reference="eval.pl v1.9 (CoNLL-X shared task)",
         score=score_conllx,
@@ -827,6 +837,7 @@ SPECS = (
     ),
     FormatSpec(
         name="conll07",
+        readme=README_ROW,
         description="CoNLL 2007 dependency parses, scored like eval07.pl",
         reference="eval07.pl v1.4 (CoNLL 2007 shared task)",
         score=score_conll07,

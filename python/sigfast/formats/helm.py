@@ -259,6 +259,7 @@ def _runs(folder: Path) -> list[Path]:
 SPECS = (
     FormatSpec(
         name="helm",
+        readme=_logs.LOG_README_ROW,
         description="HELM run folders (per_instance_stats.json, stats.json, run_spec.json, scenario_state.json): "
         "per-instance statistics, items matched by instance id",
         reference="HELM's stats.json (the mean of each statistic)",

@@ -441,6 +441,7 @@ def _runs(folder: Path) -> list[Path]:
 SPECS = (
     FormatSpec(
         name="inspect",
+        readme=_logs.LOG_README_ROW,
         description="Inspect (inspect_ai) logs, .eval or .json: samples with ids, epochs and scorers "
         "(C/I/P grades as value_to_float maps them), items matched by sample id",
         reference="Inspect's log header (each score's accuracy or mean)",

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import FormatError
-from ._base import FormatSpec, ItemStats, ScoreReport, decode_utf8, display, read_file_bytes
+from ._base import FormatSpec, ItemStats, ReadmeRow, ScoreReport, decode_utf8, display, read_file_bytes
 
 __all__ = ["SPECS", "header_note", "is_name", "read_items", "read_items_header", "read_items_lines"]
 
@@ -324,9 +324,18 @@ def _is_jsonl(head: list[str]) -> bool:
 
 _COMMON = dict(reference="none (per-item values)", needs_gold=False, metrics=("values",))
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="per-item scores or statistics",
+    checked="—",
+    speed="—",
+)
+
+
 SPECS = (
     FormatSpec(
         name="tsv",
+        readme=README_ROW,
         description="per-item scores or statistics, one item per line (tab or space separated)",
         score=_scorer("tsv"),
         extensions=(".tsv",),
@@ -335,6 +344,7 @@ SPECS = (
     ),
     FormatSpec(
         name="jsonl",
+        readme=README_ROW,
         description="per-item scores or statistics, one JSON value per line",
         score=_scorer("jsonl"),
         aliases=("json",),
@@ -345,6 +355,7 @@ SPECS = (
     ),
     FormatSpec(
         name="npy",
+        readme=README_ROW,
         description="per-item scores or statistics as a 1-D or 2-D NumPy array",
         score=_scorer("npy"),
         extensions=(".npy",),

@@ -267,6 +267,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
 SPECS = (
     FormatSpec(
         name="lighteval",
+        readme=_logs.LOG_README_ROW,
         description="lighteval details (details_<task>_<date>.parquet, results_<date>.json), items matched by doc id; "
         "needs pyarrow",
         reference="lighteval's results file (the aggregate of each metric)",

@@ -394,6 +394,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
 SPECS = (
     FormatSpec(
         name="lm-eval",
+        readme=_logs.LOG_README_ROW,
         description="lm-evaluation-harness per-document logs (samples_<task>_<time>.jsonl, results_<time>.json "
         "beside it); a run folder or a samples file per system, items matched by doc_id",
         reference="lm-eval's results file (the aggregate of each metric)",

@@ -91,6 +91,7 @@ from ._base import (
     FormatSpec,
     ItemStats,
     Option,
+    ReadmeRow,
     ScoreReport,
     decode_utf8,
     display,
@@ -469,9 +470,26 @@ def _json(name: str, value: float, width: int, sig: str, verbose: str | None = N
     return d
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer=(
+        "sacrebleu BLEU, chrF, chrF++ (13a, zh, char, intl; ja-/ko-mecab through sacrebleu; multi-reference; "
+        "`lowercase` is `-lc`, BLEU's, `chrf_lowercase` is `--chrf-lowercase`); TER (`ter_normalized`, "
+        "`ter_no_punct`, `ter_asian_support`, `ter_case_sensitive`); `-o docs=FILE` (one document id per "
+        "segment) resamples whole documents"
+    ),
+    checked=(
+        "identical scores and statistics (TER: all 19 WMT21 de-en systems, 1 and 2 references); `score "
+        "--json` holds sacrebleu's JSON fields and its full-precision details"
+    ),
+    speed="see [Speed](#speed)",
+)
+
+
 SPECS = (
     FormatSpec(
         name="mt",
+        readme=README_ROW,
         description="machine translation: one segment per line, one or more reference files as gold",
         reference=f"sacrebleu {SACREBLEU_VERSION} (BLEU, chrF, chrF++, TER)",
         score=score_mt,

@@ -44,7 +44,18 @@ from typing import Any
 
 from ..exceptions import FormatError, InputError
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, LazyStats, Option, ScoreReport, UnitTable, display, read_text, shorten
+from ._base import (
+    FormatSpec,
+    ItemStats,
+    LazyStats,
+    Option,
+    ReadmeRow,
+    ScoreReport,
+    UnitTable,
+    display,
+    read_text,
+    shorten,
+)
 
 __all__ = ["SPECS", "VIEWS", "score_pos"]
 
@@ -291,9 +302,18 @@ def _units(gold: list[Sentence], system: list[Sentence], view: str) -> UnitTable
     )
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="token, sentence and unseen-word accuracy (Gorman & Bedrick 2019)",
+    checked="hand counts",
+    speed="—",
+)
+
+
 SPECS = (
     FormatSpec(
         name="pos",
+        readme=README_ROW,
         description="part-of-speech tags: token, sentence and unseen-word accuracy",
         reference="token accuracy (Gorman & Bedrick 2019)",
         score=score_pos,

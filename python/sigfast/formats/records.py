@@ -45,7 +45,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from . import _logs
-from ._base import FormatSpec, Option, ScoreReport, read_file_bytes
+from ._base import FormatSpec, Option, ReadmeRow, ScoreReport, read_file_bytes
 
 __all__ = ["SPECS", "read_parquet", "read_records", "records_run"]
 
@@ -288,9 +288,22 @@ def _runs(folder: Path) -> list[Path]:
     return _logs.files_in(folder, (".jsonl", ".json", ".csv", ".tsv", ".parquet"))
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer=(
+        "per-item records of any harness (JSON lines, CSV/TSV, Parquet): `-o id= -o score= -o cluster= -o "
+        "sample=`; without `-f`, a file whose header names `id` and `score` is read so ([Formats "
+        "detected](#formats-detected))"
+    ),
+    checked="—",
+    speed="—",
+)
+
+
 SPECS = (
     FormatSpec(
         name="records",
+        readme=README_ROW,
         description="per-item records of any harness (JSON lines, CSV/TSV, Parquet) with the id, score, cluster "
         "and sample fields named by options; items matched by id",
         reference="none (the mean of the per-item scores)",

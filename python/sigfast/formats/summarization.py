@@ -54,7 +54,7 @@ import numpy as np
 
 from ..exceptions import InputError
 from ..metrics import get as get_metric
-from ._base import FormatSpec, ItemStats, Option, ScoreReport, display
+from ._base import FormatSpec, ItemStats, Option, ReadmeRow, ScoreReport, display
 from .mt import _paths, read_aligned
 
 __all__ = ["SPECS", "rouge_tokens", "score_rouge"]
@@ -137,9 +137,18 @@ def score_rouge(
     )
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="rouge-score ROUGE-1/2/L/Lsum, Porter stemming (NLTK's), multi-reference",
+    checked="identical per-document scores; stems identical to NLTK's",
+    speed="see [Speed](#speed)",
+)
+
+
 SPECS = (
     FormatSpec(
         name="rouge",
+        readme=README_ROW,
         description="summaries: one document per line, one or more reference files as gold",
         reference="rouge-score 0.1.2 (ROUGE-1/2/L/Lsum, Porter stemming)",
         score=score_rouge,

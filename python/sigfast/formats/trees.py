@@ -95,7 +95,18 @@ from typing import Any
 
 from ..exceptions import FormatError, InputError, ScorerWarning
 from ..metrics import get as _get_metric
-from ._base import FormatSpec, ItemStats, LazyStats, Option, Punct, ScoreReport, UnitTable, display, read_file_bytes
+from ._base import (
+    FormatSpec,
+    ItemStats,
+    LazyStats,
+    Option,
+    Punct,
+    ReadmeRow,
+    ScoreReport,
+    UnitTable,
+    display,
+    read_file_bytes,
+)
 
 __all__ = ["SPECS", "VIEWS", "EvalbWarning", "score_evalb"]
 
@@ -380,9 +391,18 @@ def _is_trees(head: list[str]) -> bool:
     return bool(lines) and all(ln.lstrip().startswith("(") for ln in lines[:5])
 
 
+#: this module's row of the README's formats table (``FormatSpec.readme``)
+README_ROW = ReadmeRow(
+    scorer="EVALB with COLLINS.prm or any `.prm`",
+    checked="byte-identical report",
+    speed="see [Speed](#speed)",
+)
+
+
 SPECS = (
     FormatSpec(
         name="evalb",
+        readme=README_ROW,
         description="bracketed constituency trees (Penn Treebank), scored like EVALB",
         reference="EVALB (Sekine & Collins), COLLINS.prm or any .prm",
         score=score_evalb,
