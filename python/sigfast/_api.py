@@ -1,10 +1,13 @@
 """Small helpers that keep the public API SciPy-familiar and hard to misuse.
 
-* :func:`checked_keywords` — a public function taking ``**metric_params``
-  raises ``TypeError`` naming the closest valid keyword when a keyword is
-  neither one of its own parameters nor a parameter of any metric
+* :func:`checked_keywords` — every public function checks its arguments
+  before it runs: a keyword that is neither one of its own parameters nor
+  (for one taking ``**metric_params`` or a reader's ``**options``) a metric
+  parameter or format option raises :class:`~sigfast.exceptions.ArgumentError`
+  (a ``SigfastError`` and a ``TypeError``) naming the closest valid keyword
   (``n_resample=10`` → "did you mean 'n_resamples'?"), instead of passing
-  the typo on to the metric;
+  the typo on; a value must have the parameter's annotated simple type or be
+  one of its ``Literal`` choices (``bootstrap="no"`` is an error);
 * :func:`frame` — a pandas DataFrame from rows, for ``to_frame()``
   (pandas is an optional extra, imported only here);
 * :func:`short_repr` — a short multi-line ``repr`` for result objects.
@@ -12,13 +15,16 @@
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import inspect
+import numbers
+import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["checked_keywords", "frame", "series_name", "short_repr"]
+__all__ = ["checked_keywords", "closest", "frame", "series_name", "short_repr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,23 +40,178 @@ def _metric_parameter_names() -> set[str]:
     return out
 
 
+def _format_option_names() -> set[str]:
+    from .formats import specs
+
+    out: set[str] = set()
+    for s in specs():
+        for o in s.options:
+            out.add(o.name)
+            out.update(o.aliases)
+    return out
+
+
+def _unit_reader_names() -> set[str]:
+    """What the analyses' ``**read_options`` take: the unit readers' keywords and every format option."""
+    from .analysis.units import read_units_noted, units_from_labels
+
+    out = _format_option_names()
+    for f in (read_units_noted, units_from_labels):
+        out.update(n for n, p in inspect.signature(f).parameters.items() if p.kind is not p.VAR_KEYWORD)
+    return out
+
+
+#: What a function's ``**name`` passes on, by that name: metric parameters, a format's options
+#: (checked against the format's schema by the reader), or the unit readers' keywords.
+_PASSED_ON: dict[str, Callable[[], set[str]]] = {
+    "metric_params": _metric_parameter_names,
+    "read_options": _unit_reader_names,
+    "options": _format_option_names,
+}
+
+
+def closest(name: str, names: Iterable[str]) -> str:
+    """``"; did you mean 'seed'?"`` for the closest of ``names`` to a mistyped ``name`` (or ``""``)."""
+    close = difflib.get_close_matches(name, sorted(set(names)), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+_SIMPLE = {"bool", "int", "float", "str", "None"}
+
+
+def _annotation_check(annotation: Any) -> tuple[frozenset[str], tuple[Any, ...] | None] | None:
+    """What an annotation (a string: ``from __future__ import annotations``) lets through: the simple
+    types among ``bool``, ``int``, ``float``, ``str``, ``None`` and the ``Literal`` choices; None where
+    it names anything else (then the function checks the value itself)."""
+    if not isinstance(annotation, str):
+        return None
+    kinds: set[str] = set()
+    choices: tuple[Any, ...] | None = None
+    for part in _split_union(annotation):
+        if part in _SIMPLE:
+            kinds.add(part)
+        elif part.startswith("Literal[") and part.endswith("]"):
+            try:
+                value = ast.literal_eval("(" + part[len("Literal[") : -1] + ",)")
+            except (ValueError, SyntaxError):
+                return None
+            choices = (choices or ()) + tuple(value)
+        else:
+            return None
+    return frozenset(kinds), choices
+
+
+def _split_union(annotation: str) -> list[str]:
+    """``"Literal['a', 'b'] | None"`` -> ``["Literal['a', 'b']", "None"]`` (bars inside brackets kept)."""
+    parts, depth, cur = [], 0, ""
+    for ch in annotation:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == "|" and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur.strip())
+    return parts
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    import numpy as np
+
+    if kind == "None":
+        return value is None
+    if kind == "bool":
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(value, (bool, np.bool_)):
+        return False  # True is not a count, a level or a name
+    if kind == "int":
+        try:
+            operator.index(value)
+        except TypeError:
+            return False
+        return True
+    if kind == "float":
+        return isinstance(value, numbers.Real)
+    return isinstance(value, str)
+
+
+_KIND_TEXT = {
+    "bool": "True or False",
+    "int": "an integer (a whole number)",
+    "float": "a number",
+    "str": "a string",
+    "None": "None",
+}
+
+
+def _check_value(func: str, name: str, value: Any, kinds: frozenset[str], choices: tuple[Any, ...] | None) -> None:
+    from .exceptions import ArgumentError, InputError
+
+    if any(_is_kind(value, k) for k in kinds):
+        return
+    if choices is not None:
+        try:
+            ok = any(type(value) is type(c) and value == c for c in choices)
+        except (TypeError, ValueError):  # an array compared with a choice
+            ok = False
+        if ok:
+            return
+        shown = ", ".join(repr(c) for c in choices) + (" or None" if "None" in kinds else "")
+        hint = closest(value, [c for c in choices if isinstance(c, str)]) if isinstance(value, str) else ""
+        raise InputError(f"{func}(): {name} must be one of {shown}, got {value!r:.60}{hint}")
+    want = " or ".join(_KIND_TEXT[k] for k in sorted(kinds, key=list(_KIND_TEXT).index))
+    raise ArgumentError(f"{func}(): {name} must be {want}, got {value!r:.60} ({type(value).__name__})")
+
+
 def checked_keywords(func: F) -> F:
-    """Reject keywords that are neither the function's parameters nor metric parameters (see module doc)."""
+    """Check a public function's arguments before it runs (see the module doc): a keyword that is not
+    one of its parameters (nor, for a function taking ``**metric_params`` or a reader's ``**options``,
+    a metric parameter or a format option) is an :class:`~sigfast.exceptions.ArgumentError` (a
+    ``SigfastError`` and a ``TypeError``) naming the closest valid keyword; a value of a parameter
+    annotated with simple types (``bool``, ``int``, ``float``, ``str``, ``None``) or ``Literal``
+    choices must be one of them (``bootstrap="no"``, ``alpha="0.05"`` and ``method="bootsrap"`` are
+    errors, the last naming the closest choice). Other annotations are left to the function."""
+    if getattr(func, "_sigfast_checked", False):
+        return func
     sig = inspect.signature(func)
-    own = [n for n, p in sig.parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    name = func.__name__
+    own = [n for n, p in sig.parameters.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+    var_kw = next((n for n, p in sig.parameters.items() if p.kind is p.VAR_KEYWORD), None)
+    passed_on = _PASSED_ON.get(var_kw) if var_kw is not None else None
+    checks = {}
+    for n, p in sig.parameters.items():
+        c = _annotation_check(p.annotation) if n in own else None
+        if c is not None:
+            checks[n] = c
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .exceptions import ArgumentError
+
         unknown = [k for k in kwargs if k not in own]
         if unknown:
-            metric_names = _metric_parameter_names()
+            extra = passed_on() if passed_on is not None else set()
             for k in unknown:
-                if k not in metric_names:
-                    close = difflib.get_close_matches(k, own + sorted(metric_names), n=1, cutoff=0.6)
-                    hint = f"; did you mean {close[0]!r}?" if close else ""
-                    raise TypeError(f"{func.__name__}() got an unexpected keyword argument {k!r}{hint}")
+                if var_kw is not None and passed_on is None:
+                    continue  # an unnamed **kwargs: the function checks them
+                if k not in extra:
+                    raise ArgumentError(
+                        f"{name}() got an unexpected keyword argument {k!r}{closest(k, [*own, *extra])}"
+                    )
+        try:
+            bound = sig.bind_partial(*args, **kwargs)
+        except TypeError as e:  # too many positional arguments, or one given twice
+            raise ArgumentError(f"{name}(): {e}") from None
+        for k, v in bound.arguments.items():
+            c = checks.get(k)
+            if c is not None:
+                _check_value(name, k, v, *c)
         return func(*args, **kwargs)
 
+    wrapper._sigfast_checked = True  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
 
 

@@ -7,7 +7,7 @@ and also a :class:`ValueError`, so ``except ValueError`` catches it.
 
 from __future__ import annotations
 
-__all__ = ["FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError"]
+__all__ = ["ArgumentError", "FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError"]
 
 
 class SigfastError(ValueError):
@@ -16,6 +16,12 @@ class SigfastError(ValueError):
 
 class InputError(SigfastError):
     """Data or arguments that cannot be used (shape, NaN, counts, sizes)."""
+
+
+class ArgumentError(InputError, TypeError):
+    """A keyword a public function does not take (the message names the closest one it does), or an
+    argument of the wrong type (``alpha="0.05"``, ``bootstrap="no"``): a :class:`SigfastError` that is
+    also the ``TypeError`` Python raises for such calls."""
 
 
 class FormatError(SigfastError):

@@ -62,6 +62,7 @@ def _tail(cl: float, alternative: str) -> float:
     return (1.0 - cl) / 2.0 if alternative == "two-sided" else 1.0 - cl
 
 
+@checked_keywords
 def wilson_interval(
     successes: int,
     n: int,
@@ -105,6 +106,7 @@ def wilson_interval(
     return ConfidenceInterval(min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0))
 
 
+@checked_keywords
 def clopper_pearson_interval(
     successes: int,
     n: int,
@@ -125,6 +127,7 @@ def clopper_pearson_interval(
     return ConfidenceInterval(lo, hi)
 
 
+@checked_keywords
 def agresti_coull_interval(successes: int, n: int, confidence_level: float = 0.95) -> ConfidenceInterval:
     """Agresti-Coull interval (two-sided), clipped to [0, 1].
 
@@ -139,6 +142,7 @@ def agresti_coull_interval(successes: int, n: int, confidence_level: float = 0.9
     return ConfidenceInterval(min(max(pc - dist, 0.0), 1.0), min(max(pc + dist, 0.0), 1.0))
 
 
+@checked_keywords
 def proportion_interval(
     successes: int, n: int, confidence_level: float = 0.95, method: str = "wilson"
 ) -> ConfidenceInterval:

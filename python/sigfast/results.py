@@ -327,6 +327,28 @@ class PairedTestResult(Result):
         return self.systems[1] if better_y else self.systems[0]
 
     @property
+    def design_min_pvalue(self) -> float:
+        """The smallest p-value the design itself can give, whatever B: with u units resampled (the
+        clusters, else the items), the bootstrap's least likely resample (every draw the same unit) has
+        probability u^-u, so its p-value is 0 or at least that, and 0 is reported as the floor
+        1/(B+1), which then says nothing; a sign-flip permutation's p is at least 2^-u (one-sided;
+        2^(1-u) two-sided). 1 cluster: 1; 2 clusters: 0.25 (bootstrap), 0.5 (two-sided permutation);
+        3 clusters: 0.037 (bootstrap). A p-value below ``alpha`` is evidence only where this is below
+        ``alpha`` too (:meth:`reaches`)."""
+        u = self.n_clusters if self.n_clusters is not None else self.n_items
+        if u < 1:
+            return 1.0
+        if "permutation" in self.test or "randomization" in self.test:
+            return min(1.0, 2.0 ** ((1 if self.alternative == "two-sided" else 0) - u))
+        return math.exp(-u * math.log(u))
+
+    def reaches(self, alpha: float = 0.05) -> bool:
+        """Whether this design can give a p-value below ``alpha`` at all (:attr:`design_min_pvalue`):
+        with 1 or 2 clusters it cannot, and a p below alpha is only the resampling floor 1/(B+1);
+        the reports print no significance star there."""
+        return self.design_min_pvalue < alpha
+
+    @property
     def sidedness(self) -> str:
         """One line saying which side the p-value and the interval each cover, when they differ
         (a one-sided p beside a two-sided interval); empty when they agree or there is no interval."""

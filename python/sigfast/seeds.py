@@ -62,6 +62,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._api import checked_keywords
 from ._progress import ProgressArg
 from .exceptions import FormatError, InputError
 from .report import latex_escape
@@ -694,6 +695,7 @@ def _common(req: Any, confidence_level: Any, tau: Any, correction: str, m: int) 
     }
 
 
+@checked_keywords
 def aso(
     scores_a: Any,
     scores_b: Any,
@@ -750,6 +752,7 @@ def aso(
     return _result((names[0], names[1]), a, b, vr[0], mean[0], sd[0], level, common, dist)
 
 
+@checked_keywords
 def compare_seeds(
     scores: Mapping[str, Any] | Sequence[Any],
     *,
