@@ -65,6 +65,72 @@ def test_every_public_function_names_the_closest_keyword(name: str, func: types.
         assert isinstance(e.value, SigfastError) and isinstance(e.value, TypeError)
 
 
+def _public_methods() -> list[tuple[str, object, str]]:
+    """(Class.method, the callable as looked up on the class, its name) for every public method of
+    every exported class, but methods whose ``**kwargs`` the method checks itself (display options)."""
+    out = []
+    for name in sigfast.__all__:
+        cls = getattr(sigfast, name)
+        if not isinstance(cls, type) or issubclass(cls, BaseException):
+            continue
+        for attr in dir(cls):
+            if attr.startswith("_"):
+                continue
+            raw = inspect.getattr_static(cls, attr)
+            func = raw.__func__ if isinstance(raw, (classmethod, staticmethod)) else raw
+            if not inspect.isfunction(func) or getattr(func, "deprecated_alias", False):
+                continue
+            if not func.__module__.startswith("sigfast"):
+                continue  # NamedTuple's own methods
+            kw = [p.name for p in inspect.signature(func).parameters.values() if p.kind is p.VAR_KEYWORD]
+            if kw and kw[0] not in ("params", "metric_params"):
+                continue  # display options (format, to_dict, ...): with_options checks them, tested below
+            out.append((f"{name}.{attr}", cls, attr))
+    return out
+
+
+METHODS = _public_methods()
+
+
+def test_the_walk_finds_the_methods() -> None:
+    names = {n for n, _, _ in METHODS}
+    assert {"PairwiseResult.plot_heatmap", "Statistics.from_scores", "Leaderboard.comparisons"} <= names
+    assert len(names) >= 60
+
+
+@pytest.mark.parametrize(("label", "cls", "attr"), METHODS, ids=[m[0] for m in METHODS])
+def test_every_public_method_names_the_closest_keyword(label: str, cls: type, attr: str) -> None:
+    """The methods of every exported class (results, Statistics): a misspelt keyword is an
+    ArgumentError naming the closest, before the method runs (instance methods are called unbound,
+    on None: the check comes first)."""
+    raw = inspect.getattr_static(cls, attr)
+    bound = isinstance(raw, (classmethod, staticmethod))
+    func = getattr(cls, attr)
+    params = [p for p in _keyword_parameters(raw.__func__ if bound else raw) if p not in ("self", "cls")]
+    if not params:
+        with pytest.raises(ArgumentError, match="unexpected keyword argument 'zzz'"):
+            func(**{"zzz": 1}) if bound else func(None, zzz=1)
+        return
+    for p in params:
+        typo = p + p[-1]
+        with pytest.raises(ArgumentError, match=rf"{typo!r}; did you mean {p!r}\?"):
+            func(**{typo: 1}) if bound else func(None, **{typo: 1})
+
+
+def test_output_options_name_the_closest() -> None:
+    gold, system = DATA / "chunk" / "ner_gold.txt", DATA / "chunk" / "ner_system.txt"
+    d = sigfast.diff(gold, system, gold)
+    assert d.format("text", sort="delta")
+    for call in (lambda: d.format("text", sortt="delta"), lambda: d.to_dict(sortt="delta")):
+        with pytest.raises(ArgumentError, match="no output option 'sortt'; did you mean 'sort'"):
+            call()
+    with pytest.raises(ArgumentError, match="'indnt'; did you mean 'indent'"):
+        d.to_json(indnt=2)
+    assert d.to_json(indent=None, sort="delta").startswith("{")
+    with pytest.raises(InputError, match="got 'txt'; did you mean 'text'"):
+        d.format("txt")
+
+
 def test_the_readme_example_of_a_misspelt_keyword() -> None:
     with pytest.raises(TypeError, match="n_resample.*did you mean 'n_resamples'"):
         sigfast.paired_bootstrap([0.1, 0.2], [0.2, 0.3], n_resample=10)

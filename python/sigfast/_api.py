@@ -24,7 +24,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["checked_keywords", "closest", "frame", "series_name", "short_repr"]
+__all__ = ["checked_keywords", "checked_methods", "closest", "frame", "series_name", "short_repr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,6 +67,12 @@ _PASSED_ON: dict[str, Callable[[], set[str]]] = {
     "metric_params": _metric_parameter_names,
     "read_options": _unit_reader_names,
     "options": _format_option_names,
+}
+#: A method's ``**params`` are a metric's (``Statistics.scores``); its other ``**kwargs`` (display
+#: options, ``json.dumps`` keywords) are checked where they are used.
+_METHODS_PASS_ON: dict[str, Callable[[], set[str]]] = {
+    "params": _metric_parameter_names,
+    "metric_params": _metric_parameter_names,
 }
 
 
@@ -154,7 +160,7 @@ def _check_value(func: str, name: str, value: Any, kinds: frozenset[str], choice
         return
     if choices is not None:
         try:
-            ok = any(type(value) is type(c) and value == c for c in choices)
+            ok = any(isinstance(value, type(c)) and value == c for c in choices)  # np.str_ is a str
         except (TypeError, ValueError):  # an array compared with a choice
             ok = False
         if ok:
@@ -166,53 +172,84 @@ def _check_value(func: str, name: str, value: Any, kinds: frozenset[str], choice
     raise ArgumentError(f"{func}(): {name} must be {want}, got {value!r:.60} ({type(value).__name__})")
 
 
-def checked_keywords(func: F) -> F:
+def checked_keywords(
+    func: F, *, positional: bool = True, passes: Mapping[str, Callable[[], set[str]]] | None = None
+) -> F:
     """Check a public function's arguments before it runs (see the module doc): a keyword that is not
     one of its parameters (nor, for a function taking ``**metric_params`` or a reader's ``**options``,
     a metric parameter or a format option) is an :class:`~sigfast.exceptions.ArgumentError` (a
     ``SigfastError`` and a ``TypeError``) naming the closest valid keyword; a value of a parameter
     annotated with simple types (``bool``, ``int``, ``float``, ``str``, ``None``) or ``Literal``
     choices must be one of them (``bootstrap="no"``, ``alpha="0.05"`` and ``method="bootsrap"`` are
-    errors, the last naming the closest choice). Other annotations are left to the function."""
+    errors, the last naming the closest choice). Other annotations are left to the function.
+    ``positional=False`` (methods, :func:`checked_methods`) checks the values given by keyword only,
+    so that a method called in a loop with positional arguments costs one test of ``kwargs``.
+    ``passes``: what each name of a ``**kwargs`` passes on (default :data:`_PASSED_ON`); other
+    ``**kwargs`` are left to the function."""
     if getattr(func, "_sigfast_checked", False):
         return func
     sig = inspect.signature(func)
-    name = func.__name__
-    own = [n for n, p in sig.parameters.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
-    var_kw = next((n for n, p in sig.parameters.items() if p.kind is p.VAR_KEYWORD), None)
-    passed_on = _PASSED_ON.get(var_kw) if var_kw is not None else None
+    name = func.__qualname__ if "." in func.__qualname__ and "<" not in func.__qualname__ else func.__name__
+    params = sig.parameters
+    own = [n for n, p in params.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL, p.POSITIONAL_ONLY)]
+    var_kw = next((n for n, p in params.items() if p.kind is p.VAR_KEYWORD), None)
+    passed_on = (_PASSED_ON if passes is None else passes).get(var_kw) if var_kw is not None else None
     checks = {}
-    for n, p in sig.parameters.items():
-        c = _annotation_check(p.annotation) if n in own else None
+    for n, p in params.items():
+        c = _annotation_check(p.annotation) if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) else None
         if c is not None:
             checks[n] = c
+    by_position = [n for n, p in params.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    open_ended = any(p.kind is p.VAR_POSITIONAL for p in params.values())
+    check_positions = positional and any(n in checks for n in by_position)
+
+    def refuse(message: str) -> None:
+        from .exceptions import ArgumentError
+
+        raise ArgumentError(message)
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .exceptions import ArgumentError
-
-        unknown = [k for k in kwargs if k not in own]
-        if unknown:
-            extra = passed_on() if passed_on is not None else set()
-            for k in unknown:
-                if var_kw is not None and passed_on is None:
-                    continue  # an unnamed **kwargs: the function checks them
-                if k not in extra:
-                    raise ArgumentError(
-                        f"{name}() got an unexpected keyword argument {k!r}{closest(k, [*own, *extra])}"
-                    )
-        try:
-            bound = sig.bind_partial(*args, **kwargs)
-        except TypeError as e:  # too many positional arguments, or one given twice
-            raise ArgumentError(f"{name}(): {e}") from None
-        for k, v in bound.arguments.items():
-            c = checks.get(k)
-            if c is not None:
-                _check_value(name, k, v, *c)
+        if kwargs:
+            for k, v in kwargs.items():
+                if k in own:
+                    c = checks.get(k)
+                    if c is not None:
+                        _check_value(name, k, v, *c)
+                elif var_kw is None or passed_on is not None:  # an unnamed **kwargs: the function checks them
+                    extra = passed_on() if passed_on is not None else set()
+                    if k not in extra:
+                        refuse(f"{name}() got an unexpected keyword argument {k!r}{closest(k, [*own, *extra])}")
+        if positional and args:
+            if len(args) > len(by_position) and not open_ended:
+                refuse(f"{name}() takes {len(by_position)} positional arguments but {len(args)} were given")
+            if check_positions or kwargs:
+                for k, v in zip(by_position, args):
+                    if k in kwargs:
+                        refuse(f"{name}() got multiple values for argument {k!r}")
+                    c = checks.get(k)
+                    if c is not None:
+                        _check_value(name, k, v, *c)
         return func(*args, **kwargs)
 
     wrapper._sigfast_checked = True  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
+
+
+def checked_methods(cls: type) -> type:
+    """:func:`checked_keywords` on every public method a class defines itself (functions, class and
+    static methods; values given by keyword): a misspelt keyword to ``Statistics.from_scores`` or to
+    ``PairwiseResult.plot_heatmap`` names the closest one. :class:`sigfast.results.Result` applies it
+    to every result class."""
+    for attr, value in list(vars(cls).items()):
+        if attr.startswith("_") or getattr(value, "deprecated_alias", False):  # an alias warns at its caller
+            continue
+        if inspect.isfunction(value):
+            setattr(cls, attr, checked_keywords(value, positional=False, passes=_METHODS_PASS_ON))
+        elif isinstance(value, (classmethod, staticmethod)) and inspect.isfunction(value.__func__):
+            func = checked_keywords(value.__func__, positional=False, passes=_METHODS_PASS_ON)
+            setattr(cls, attr, type(value)(func))
+    return cls
 
 
 def series_name(x: Any) -> str | None:

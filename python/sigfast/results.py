@@ -17,6 +17,9 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
+from ._api import checked_methods, closest
+from .exceptions import ArgumentError
+
 __all__ = ["ConfidenceInterval", "Key", "PairedTestResult", "Result", "deprecated_alias", "option"]
 
 
@@ -109,6 +112,10 @@ def deprecated_alias(style: str, name: str) -> Any:
     return alias
 
 
+_JSON_KEYWORDS = ("skipkeys", "ensure_ascii", "check_circular", "allow_nan", "cls", "indent", "separators")
+_JSON_KEYWORDS += ("default", "sort_keys")
+
+
 class Result:
     """The shape every result shares (a mixin of frozen dataclasses): one protocol for every output.
 
@@ -144,6 +151,10 @@ class Result:
     #: properties appended to the fields in to_dict (without ``_keys``)
     _extra: tuple[str, ...] = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        checked_methods(cls)  # a misspelt keyword to any result's method names the closest one
+
     # ---------------------------------------------------------------- options
     def _option_names(self) -> tuple[str, ...]:
         return tuple(f.name for f in fields(self) if f.metadata.get("option"))  # type: ignore[arg-type]
@@ -156,7 +167,9 @@ class Result:
         unknown = [k for k in options if k not in known]
         if unknown:
             have = f"; its options are {', '.join(known)}" if known else "; it takes none"
-            raise TypeError(f"{type(self).__name__} has no output option {unknown[0]!r}{have}")
+            raise ArgumentError(
+                f"{type(self).__name__} has no output option {unknown[0]!r}{closest(unknown[0], known)}{have}"
+            )
         return replace(self, **options)  # type: ignore[type-var]
 
     # ---------------------------------------------------------------- data
@@ -190,6 +203,12 @@ class Result:
         """:meth:`to_dict` as JSON (indented by 2, UTF-8 kept); options and ``json.dumps`` keywords."""
         names = self._option_names()
         options = {k: kwargs.pop(k) for k in list(kwargs) if k in names}
+        for k in kwargs:
+            if k not in _JSON_KEYWORDS:
+                raise ArgumentError(
+                    f"{type(self).__name__}.to_json() got an unexpected keyword argument {k!r}"
+                    f"{closest(k, [*names, *_JSON_KEYWORDS])} (it takes its output options and json.dumps keywords)"
+                )
         kwargs.setdefault("indent", 2)
         kwargs.setdefault("ensure_ascii", False)
         return json.dumps(self.to_dict(**options), **kwargs)
@@ -245,11 +264,15 @@ class Result:
             return r._report(style)
         from .exceptions import InputError
 
-        raise InputError(f"style must be text, markdown, latex, csv or json, got {style!r}")
+        styles = ("text", "markdown", "latex", "csv", "json")
+        hint = closest(style, styles) if isinstance(style, str) else ""
+        raise InputError(f"style must be text, markdown, latex, csv or json, got {style!r}{hint}")
 
     def __str__(self) -> str:
         return self.format("text").removesuffix("\n")
 
+
+checked_methods(Result)
 
 _R = TypeVar("_R", bound=Result)
 
