@@ -24,7 +24,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["checked_keywords", "checked_methods", "closest", "frame", "series_name", "short_repr"]
+__all__ = ["checked_keywords", "checked_methods", "checked_module", "closest", "frame", "series_name", "short_repr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -200,6 +200,7 @@ def checked_keywords(
         if c is not None:
             checks[n] = c
     by_position = [n for n, p in params.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [n for n in own if params[n].default is params[n].empty]
     open_ended = any(p.kind is p.VAR_POSITIONAL for p in params.values())
     check_positions = positional and any(n in checks for n in by_position)
 
@@ -216,10 +217,15 @@ def checked_keywords(
                     c = checks.get(k)
                     if c is not None:
                         _check_value(name, k, v, *c)
-                elif var_kw is None or passed_on is not None:  # an unnamed **kwargs: the function checks them
+                elif var_kw is None or passed_on is not None:
                     extra = passed_on() if passed_on is not None else set()
                     if k not in extra:
                         refuse(f"{name}() got an unexpected keyword argument {k!r}{closest(k, [*own, *extra])}")
+                else:  # an unnamed **kwargs (metrics.get's parameters) checks them, but not a misspelt own name
+                    missing = [n for n in required[len(args) :] if n not in kwargs]
+                    hint = closest(k, missing)
+                    if hint:
+                        refuse(f"{name}() got an unexpected keyword argument {k!r}{hint}")
         if positional and args:
             if len(args) > len(by_position) and not open_ended:
                 refuse(f"{name}() takes {len(by_position)} positional arguments but {len(args)} were given")
@@ -250,6 +256,17 @@ def checked_methods(cls: type) -> type:
             func = checked_keywords(value.__func__, positional=False, passes=_METHODS_PASS_ON)
             setattr(cls, attr, type(value)(func))
     return cls
+
+
+def checked_module(namespace: dict[str, Any]) -> None:
+    """:func:`checked_keywords` on every function a public module exports (its ``__all__``), where it
+    is exported: ``sigfast.metrics``, ``sigfast.studies``, ``sigfast.analysis``, ``sigfast.seeds``,
+    ``sigfast.io`` call it on their ``globals()`` last (``sigfast/__init__.py`` does the same for
+    the package's own names)."""
+    for attr in namespace.get("__all__", ()):
+        value = namespace.get(attr)
+        if inspect.isfunction(value) and not getattr(value, "_sigfast_checked", False):
+            namespace[attr] = checked_keywords(value)
 
 
 def series_name(x: Any) -> str | None:

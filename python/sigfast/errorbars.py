@@ -105,7 +105,9 @@ class StandardErrorResult(Result):
 
     ``standard_error`` is cluster-robust (CR1) when ``n_clusters`` is set, else the iid s/√n;
     ``se_iid`` is always the iid one, ``design_effect`` = (standard_error / se_iid)². For a
-    difference, ``zstat`` and ``pvalue`` are the two-sided normal test of no difference.
+    difference, ``zstat`` and ``pvalue`` are the two-sided normal test of no difference: NaN, with a
+    warning (a ``RuntimeWarning`` and a line in ``warnings``), where it is undefined (one item or one
+    cluster; differences that do not vary), never p = 0 from a zero standard error.
     ``within_item_share`` (items sampled several times): the share of the variance of the items'
     values that the sampling within items adds.
     """
@@ -169,7 +171,8 @@ def standard_error(
     default: the statistics' own (``provenance["clusters"]``, from ``-o cluster=FIELD``);
     ``clusters=False`` gives the iid error only. The clustered error is CR1 with the
     G/(G−1) correction (equal to statsmodels' OLS ``cov_type="cluster"`` on the per-item
-    scores, and to Inspect's ``stderr(cluster=...)``). See the module docstring.
+    scores, and to Inspect's ``stderr(cluster=...)``). Scores near 1e300 are computed scaled by a
+    power of two (the same bits where nothing overflows). See the module docstring.
     """
     from .executor import check_level, one_input, pair_inputs
 

@@ -8,10 +8,12 @@ one value per resample returned.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._api import checked_module
 from .exceptions import MetricError
 
 if TYPE_CHECKING:
@@ -129,6 +131,15 @@ def get(name: str, **params: Any) -> Metric:
     try:
         r = _native.metric_resolve(name, params)
     except MetricError as e:
+        unknown = re.match(r"metric '([^']*)' has no parameter '([^']*)'", str(e))
+        if unknown:  # name the closest of the metric's own parameters
+            from ._api import closest
+
+            own = [q for m in specs() if unknown.group(1) in (m["name"], *m.get("aliases", ())) for q in m["params"]]
+            hint = closest(unknown.group(2), [n for q in own for n in (q["name"], *q["aliases"])])
+            if hint:
+                named = f"{unknown.group(0)} ({hint.removeprefix('; ')})"
+                raise MetricError(str(e).replace(unknown.group(0), named, 1)) from None
         if not str(e).startswith("unknown metric"):
             raise
         import difflib
@@ -379,3 +390,6 @@ def check_statistics(m: Metric, stats: Any) -> None:
         except InputError as e:
             src = f" ({stats.source})" if getattr(stats, "source", None) else ""
             raise InputError(f"system {name!r}{src}, {e}") from None
+
+
+checked_module(globals())  # every exported function checks its keywords and simple types

@@ -112,6 +112,18 @@ def deprecated_alias(style: str, name: str) -> Any:
     return alias
 
 
+def design_min_pvalue(test: str, units: int, alternative: str = "two-sided") -> float:
+    """The smallest p-value a resampling test on ``units`` units (clusters, else items) can give
+    whatever B (:attr:`PairedTestResult.design_min_pvalue`): u^-u for the bootstrap (its least likely
+    resample, every draw the same unit), 2^-u for a sign-flip permutation (2^(1-u) two-sided)."""
+    u = int(units)
+    if u < 1:
+        return 1.0
+    if "permutation" in test or "randomization" in test:
+        return min(1.0, 2.0 ** ((1 if alternative == "two-sided" else 0) - u))
+    return math.exp(-u * math.log(u))
+
+
 _JSON_KEYWORDS = ("skipkeys", "ensure_ascii", "check_circular", "allow_nan", "cls", "indent", "separators")
 _JSON_KEYWORDS += ("default", "sort_keys")
 
@@ -359,11 +371,7 @@ class PairedTestResult(Result):
         3 clusters: 0.037 (bootstrap). A p-value below ``alpha`` is evidence only where this is below
         ``alpha`` too (:meth:`reaches`)."""
         u = self.n_clusters if self.n_clusters is not None else self.n_items
-        if u < 1:
-            return 1.0
-        if "permutation" in self.test or "randomization" in self.test:
-            return min(1.0, 2.0 ** ((1 if self.alternative == "two-sided" else 0) - u))
-        return math.exp(-u * math.log(u))
+        return design_min_pvalue(self.test, u, self.alternative)
 
     def reaches(self, alpha: float = 0.05) -> bool:
         """Whether this design can give a p-value below ``alpha`` at all (:attr:`design_min_pvalue`):

@@ -62,7 +62,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
-from ._api import checked_keywords
+from ._api import checked_keywords, checked_module
 from ._progress import ProgressArg
 from .exceptions import FormatError, InputError
 from .report import latex_escape
@@ -864,3 +864,6 @@ def read_scores(path: str) -> np.ndarray:
     if len(values) < 2:
         raise FormatError(f"{len(values)} score(s); ASO needs at least 2 (one per random seed)", path=str(path))
     return np.ascontiguousarray(values[:, 0], dtype=np.float64)
+
+
+checked_module(globals())  # every exported function checks its keywords and simple types
