@@ -489,3 +489,37 @@ def test_progress_without_tqdm_falls_back_to_plain_lines(
     r = sigfast.paired_bootstrap(x, x**2, n_resamples=1000, progress=True)
     assert 0 < r.pvalue <= 1
     assert "100%" in capsys.readouterr().err
+
+
+def test_every_matplotlib_import_comes_after_the_checked_one() -> None:
+    """Structural: in every function that imports from matplotlib, sigfast._plot.pyplot() (which names
+    the extra to install) runs first, so no plot raises a raw ModuleNotFoundError."""
+    import ast
+
+    root = Path(sigfast.__file__).parent
+    seen = 0
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            own = [n for n in ast.walk(func) if n is not func]
+            imports = [
+                n.lineno
+                for n in own
+                if (isinstance(n, ast.ImportFrom) and (n.module or "").startswith("matplotlib"))
+                or (isinstance(n, ast.Import) and any(a.name.startswith("matplotlib") for a in n.names))
+            ]
+            if not imports:
+                continue
+            checked = [
+                n.lineno
+                for n in own
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "pyplot"
+            ]
+            where = f"{path.relative_to(root)}:{func.name}"
+            if where in ("_plot.py:pyplot", "_cli.py:precheck"):
+                continue  # the checked import itself, and the CLI's own check naming the extra
+            seen += 1
+            assert checked and min(checked) < min(imports), where
+    assert seen >= 3  # the heat map, the meta-evaluation and the calibration plots

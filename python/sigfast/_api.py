@@ -133,6 +133,8 @@ def _is_kind(value: Any, kind: str) -> bool:
         return isinstance(value, (bool, np.bool_))
     if isinstance(value, (bool, np.bool_)):
         return False  # True is not a count, a level or a name
+    if isinstance(value, np.ndarray) and value.ndim == 0:  # np.array(0.05): the number it holds
+        return value.dtype.kind in ("iu" if kind == "int" else "iuf" if kind == "float" else "U")
     if kind == "int":
         try:
             operator.index(value)
@@ -154,6 +156,8 @@ _KIND_TEXT = {
 
 
 def _check_value(func: str, name: str, value: Any, kinds: frozenset[str], choices: tuple[Any, ...] | None) -> None:
+    import numpy as np
+
     from .exceptions import ArgumentError, InputError
 
     if any(_is_kind(value, k) for k in kinds):
@@ -169,7 +173,10 @@ def _check_value(func: str, name: str, value: Any, kinds: frozenset[str], choice
         hint = closest(value, [c for c in choices if isinstance(c, str)]) if isinstance(value, str) else ""
         raise InputError(f"{func}(): {name} must be one of {shown}, got {value!r:.60}{hint}")
     want = " or ".join(_KIND_TEXT[k] for k in sorted(kinds, key=list(_KIND_TEXT).index))
-    raise ArgumentError(f"{func}(): {name} must be {want}, got {value!r:.60} ({type(value).__name__})")
+    what = f"({type(value).__name__})"
+    if isinstance(value, (bool, np.bool_)):
+        what = "(a bool is not a count)" if "int" in kinds else "(a bool is not a number or a name)"
+    raise ArgumentError(f"{func}(): {name} must be {want}, got {value!r:.60} {what}")
 
 
 def checked_keywords(
