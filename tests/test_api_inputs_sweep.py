@@ -26,8 +26,10 @@ stats = pytest.importorskip("scipy.stats")
 DATA = Path(__file__).parent / "data"
 
 
-#: the public modules whose exported functions are documented API (``sigfast.metrics.get``, ...)
-MODULES = ("metrics", "io", "studies", "seeds", "analysis")
+#: the public modules whose exported functions are documented API (``sigfast.studies.test_size_curve``,
+#: ...); ``sigfast.metrics`` is on the command line's start-up path, which imports no more than it
+#: needs: ``metrics.get`` names the closest of a metric's parameters itself (tested below)
+MODULES = ("io", "studies", "seeds", "analysis")
 
 
 def _public_functions() -> list[tuple[str, types.FunctionType]]:
@@ -46,8 +48,8 @@ PUBLIC = _public_functions()
 def test_the_walk_finds_the_public_functions() -> None:
     names = {n for n, _ in PUBLIC}
     assert {"minimum_detectable_difference", "items_needed", "leaderboard", "pairwise_unpaired", "read"} <= names
-    assert {"metrics.get", "studies.test_size_curve", "io.read_items", "analysis.read_units"} <= names
-    assert len(names) >= 80
+    assert {"studies.test_size_curve", "io.read_items", "analysis.read_units"} <= names
+    assert len(names) >= 75
 
 
 def _keyword_parameters(f: types.FunctionType) -> list[str]:

@@ -155,6 +155,10 @@ _KIND_TEXT = {
 }
 
 
+#: the exact types each simple kind lets through without a closer look (the common case: one test)
+_FAST = {"bool": (bool,), "int": (int,), "float": (float, int), "str": (str,), "None": (type(None),)}
+
+
 def _check_value(func: str, name: str, value: Any, kinds: frozenset[str], choices: tuple[Any, ...] | None) -> None:
     import numpy as np
 
@@ -201,29 +205,39 @@ def checked_keywords(
     own = [n for n, p in params.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL, p.POSITIONAL_ONLY)]
     var_kw = next((n for n, p in params.items() if p.kind is p.VAR_KEYWORD), None)
     passed_on = (_PASSED_ON if passes is None else passes).get(var_kw) if var_kw is not None else None
-    checks = {}
+    own_set = frozenset(own)
+    # per checked parameter: (exact types let through at once, string choices let through at once,
+    # the kinds, the choices): the common call costs a type lookup per argument
+    checks: dict[str, tuple[tuple[type, ...], frozenset[str], frozenset[str], tuple[Any, ...] | None]] = {}
     for n, p in params.items():
         c = _annotation_check(p.annotation) if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) else None
         if c is not None:
-            checks[n] = c
+            kinds, choices = c
+            fast = tuple(t for k in kinds for t in _FAST[k])
+            checks[n] = (fast, frozenset(x for x in choices or () if isinstance(x, str)), kinds, choices)
     by_position = [n for n, p in params.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    position_checks = [(i, n, checks[n]) for i, n in enumerate(by_position) if n in checks] if positional else []
     required = [n for n in own if params[n].default is params[n].empty]
     open_ended = any(p.kind is p.VAR_POSITIONAL for p in params.values())
-    check_positions = positional and any(n in checks for n in by_position)
 
     def refuse(message: str) -> None:
         from .exceptions import ArgumentError
 
         raise ArgumentError(message)
 
+    def check(k: str, v: Any, c: tuple[Any, ...]) -> None:
+        if type(v) in c[0] or (type(v) is str and v in c[1]):
+            return
+        _check_value(name, k, v, c[2], c[3])
+
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if kwargs:
             for k, v in kwargs.items():
-                if k in own:
+                if k in own_set:
                     c = checks.get(k)
                     if c is not None:
-                        _check_value(name, k, v, *c)
+                        check(k, v, c)
                 elif var_kw is None or passed_on is not None:
                     extra = passed_on() if passed_on is not None else set()
                     if k not in extra:
@@ -236,13 +250,13 @@ def checked_keywords(
         if positional and args:
             if len(args) > len(by_position) and not open_ended:
                 refuse(f"{name}() takes {len(by_position)} positional arguments but {len(args)} were given")
-            if check_positions or kwargs:
-                for k, v in zip(by_position, args):
+            if kwargs:
+                for k in by_position[: len(args)]:
                     if k in kwargs:
                         refuse(f"{name}() got multiple values for argument {k!r}")
-                    c = checks.get(k)
-                    if c is not None:
-                        _check_value(name, k, v, *c)
+            for i, k, c in position_checks:
+                if i < len(args):
+                    check(k, args[i], c)
         return func(*args, **kwargs)
 
     wrapper._sigfast_checked = True  # type: ignore[attr-defined]

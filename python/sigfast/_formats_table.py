@@ -2,7 +2,7 @@
 # fmt: off
 
 #: a hash of what the declarations are made of (sigfast._info._source_hash)
-SOURCE = 'b4a8f94757a29e49'
+SOURCE = 'e01d9f846c7d5140'
 
 #: format name or alias -> the module that declares it
 MODULES = {'aer': 'sigfast.formats.alignment',

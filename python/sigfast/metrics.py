@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._api import checked_module
 from .exceptions import MetricError
 
 if TYPE_CHECKING:
@@ -390,6 +389,3 @@ def check_statistics(m: Metric, stats: Any) -> None:
         except InputError as e:
             src = f" ({stats.source})" if getattr(stats, "source", None) else ""
             raise InputError(f"system {name!r}{src}, {e}") from None
-
-
-checked_module(globals())  # every exported function checks its keywords and simple types
