@@ -8,6 +8,9 @@
   (``n_resample=10`` → "did you mean 'n_resamples'?"), instead of passing
   the typo on; a value must have the parameter's annotated simple type or be
   one of its ``Literal`` choices (``bootstrap="no"`` is an error);
+  :func:`checked_methods` does the same for the methods of the result
+  classes and ``Statistics``, :func:`checked_module` for a public module's
+  exported functions;
 * :func:`frame` — a pandas DataFrame from rows, for ``to_frame()``
   (pandas is an optional extra, imported only here);
 * :func:`short_repr` — a short multi-line ``repr`` for result objects.
@@ -281,9 +284,9 @@ def checked_methods(cls: type) -> type:
 
 def checked_module(namespace: dict[str, Any]) -> None:
     """:func:`checked_keywords` on every function a public module exports (its ``__all__``), where it
-    is exported: ``sigfast.metrics``, ``sigfast.studies``, ``sigfast.analysis``, ``sigfast.seeds``,
-    ``sigfast.io`` call it on their ``globals()`` last (``sigfast/__init__.py`` does the same for
-    the package's own names)."""
+    is exported: ``sigfast.studies``, ``sigfast.analysis``, ``sigfast.seeds`` and ``sigfast.io`` call
+    it on their ``globals()`` last (``sigfast/__init__.py`` does the same for the package's own names;
+    ``sigfast.metrics``, on the command line's start-up path, does not import this module)."""
     for attr in namespace.get("__all__", ()):
         value = namespace.get(attr)
         if inspect.isfunction(value) and not getattr(value, "_sigfast_checked", False):
