@@ -208,6 +208,10 @@ def __getattr__(name: str) -> object:
         module, attr = _LAZY[name]
         mod = importlib.import_module(f".{module}", __name__)
         value = mod if attr is None else getattr(mod, attr)
+        if name in __all__ and isinstance(value, _types.FunctionType) and not getattr(value, "_sigfast_checked", False):
+            from ._api import checked_keywords  # every public function checks its keywords and types
+
+            value = checked_keywords(value)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'sigfast' has no attribute {name!r}")

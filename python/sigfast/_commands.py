@@ -132,7 +132,7 @@ def _results_table(results: list[Any]) -> Any:
             f"{scale * r.statistic:+.4f}",
             f"[{scale * ci.low:+.4f}, {scale * ci.high:+.4f}]" if ci else "",
             _fmt_p(r.pvalue),
-            "*" if r.pvalue < 0.05 else "",
+            "*" if r.pvalue < 0.05 and r.reaches(0.05) else "",
         ]
         rows.append(([f"{r.metric}{' x100' if scale == 100 else ''}"] if several else []) + row)
     unit = "" if several else (" x100" if r0.display_scale == 100 else "")
@@ -151,6 +151,13 @@ def _results_table(results: list[Any]) -> Any:
         f"test: {r0.test} ({r0.variant}, {r0.alternative}); {r0.n_items} items; {r0.n_resamples:,} resamples; "
         f"seed {r0.seed}; p = {r0.pvalue_method}",
         *dict.fromkeys(r.sidedness for r in results if r.sidedness),
+        *dict.fromkeys(
+            f"no star: with {r.n_clusters or r.n_items} {'clusters' if r.n_clusters else 'items'} the smallest "
+            f"p-value the design can give is {r.design_min_pvalue:.3g}, so a p below 0.05 says nothing (it is the "
+            "resampling floor 1/(B+1) or Monte Carlo noise)"
+            for r in results
+            if r.pvalue < 0.05 and not r.reaches(0.05)
+        ),
     )
     sig = signature_notes(
         [f"{r.systems[1]} vs {r.systems[0]}, {r.metric}" for r in results], [r.signature for r in results]

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._api import checked_keywords
 from .exceptions import InputError
 from .results import ConfidenceInterval, Result
 
@@ -196,6 +197,12 @@ def _ndtri(p: float) -> float:
         if abs(step) <= 1e-16 * max(1.0, abs(x)):
             break
     return -x if p > 0.5 else x
+
+
+def _nisf(q: float) -> float:
+    """Standard normal inverse survival function: the z with P(Z > z) = q, accurate for tiny q
+    (``_nisf(1e-17)`` = 8.49, where ``_ndtri(1 - q)`` rounds 1 - q to 1 and gives inf)."""
+    return -_ndtri(q)
 
 
 _STIRLING_SERIES = (1.0 / 12.0, -1.0 / 360.0, 1.0 / 1260.0, -1.0 / 1680.0, 1.0 / 1188.0)
@@ -579,6 +586,7 @@ def _binom_p(k: int, n: int, p: float, alternative: str, mid: bool = False) -> f
     return _binom_two_sided(k, n, p)
 
 
+@checked_keywords
 @_hashed
 def binomial_test(k: int, n: int, p: float = 0.5, *, alternative: str = "two-sided", mid_p: bool = False) -> TestResult:
     """Exact binomial test of ``k`` successes in ``n`` trials.
@@ -633,6 +641,7 @@ def _discordant(x: Any, y: Any) -> tuple[int, int, int]:
     return b, c, int(xa.size)
 
 
+@checked_keywords
 @_hashed
 def mcnemar(
     x: Any,
@@ -717,6 +726,7 @@ def mcnemar(
     )
 
 
+@checked_keywords
 @_hashed
 def sign_test(
     x: Any,
@@ -793,6 +803,7 @@ def _degenerate_t(mean: float, alt: str) -> tuple[float, float]:
     return t, (0.0 if (alt == "greater") == (mean > 0) else 1.0)
 
 
+@checked_keywords
 @_hashed
 def paired_ttest(
     x: Any,
@@ -845,6 +856,7 @@ def paired_ttest(
     )
 
 
+@checked_keywords
 @_hashed
 def welch_ttest(
     x: Any,
@@ -952,6 +964,7 @@ _MAX_EXACT_WILCOXON = 1000
 _MAX_EXACT_MWU_WORK = 50_000_000  # m * n * min(m, n) integer operations
 
 
+@checked_keywords
 @_hashed
 def wilcoxon(
     x: Any,
@@ -1111,6 +1124,7 @@ def _mwu_sf_exact(u: int, m: int, n: int) -> float:
     return upper / total if upper <= lower else 1.0 - lower / total
 
 
+@checked_keywords
 @_hashed
 def mann_whitney_u(
     x: Any,

@@ -39,7 +39,7 @@ import numpy as np
 
 from .exceptions import InputError
 
-__all__ = ["Clusters", "cluster_se", "codes_of", "resolve"]
+__all__ = ["Clusters", "cluster_se", "codes_of", "power_of_two_scale", "resolve", "unscale"]
 
 
 def codes_of(keys: Any) -> tuple[np.ndarray, list[Any]]:
@@ -84,7 +84,12 @@ class Clusters:
                 )
             if hasattr(keys, "to_numpy"):  # a pandas Series
                 keys = keys.to_numpy()
-            arr = np.asarray(keys) if not isinstance(keys, np.ndarray) else keys
+            try:
+                arr = np.asarray(keys) if not isinstance(keys, np.ndarray) else keys
+            except ValueError:  # ragged keys ([[1], 2, 3]): codes_of names the item whose key is no key
+                arr = np.empty(len(keys), dtype=object)
+                for i, key in enumerate(keys):
+                    arr[i] = key
             if arr.ndim != 1:
                 raise InputError(f"clusters= must be one key per item (1-D); got shape {arr.shape}")
             if arr.dtype.kind == "f" and np.isnan(arr).any():
@@ -190,19 +195,44 @@ def few_clusters_warning(spec: Clusters | None) -> tuple[str, ...]:
 # cluster-robust standard errors
 
 
+def power_of_two_scale(values: np.ndarray) -> int:
+    """The exponent k such that values · 2^-k are of moderate size (largest magnitude near 1), or 0 when
+    they already are: means, residuals and their squares of scores near 1e300 (or 1e-300) then neither
+    overflow nor underflow, and scaling by a power of two changes no bit of the result."""
+    finite = np.abs(values[np.isfinite(values)])
+    top = float(finite.max()) if finite.size else 0.0
+    if top == 0.0 or 2.0**-400 < top < 2.0**400:
+        return 0
+    return math.frexp(top)[1]
+
+
 def cluster_se(values: Any, codes: np.ndarray | None = None) -> tuple[float, float]:
     """(mean, standard error) of per-item ``values``: cluster-robust (CR1, see the module docstring)
-    when ``codes`` (dense cluster codes) are given, else s/√n. Sums run in item order (residuals)
-    and in cluster order (their squares)."""
+    when ``codes`` (dense cluster codes) are given, else s/√n; NaN where it is undefined (fewer than
+    two items, or two clusters). Sums run in item order (residuals) and in cluster order (their
+    squares), on the values scaled by a power of two where they are huge or tiny
+    (:func:`power_of_two_scale`)."""
     v = np.asarray(values, dtype=np.float64)
+    k = power_of_two_scale(v)
+    if k:
+        v = np.ldexp(v, -k)
     n = v.shape[0]
     mean = float(np.sum(v) / n) if n else math.nan
     if codes is None:
-        if n < 2:
-            return mean, math.nan
-        return mean, float(math.sqrt(float(np.sum((v - mean) ** 2)) / (n - 1) / n))
-    g = int(codes.max()) + 1
-    if g < 2:
-        return mean, math.nan
-    e = np.bincount(codes, weights=v - mean, minlength=g)
-    return mean, float(math.sqrt(g / (g - 1) * float(np.sum(e * e))) / n)
+        se = math.nan if n < 2 else float(math.sqrt(float(np.sum((v - mean) ** 2)) / (n - 1) / n))
+    else:
+        g = int(codes.max()) + 1
+        if g < 2:
+            se = math.nan
+        else:
+            e = np.bincount(codes, weights=v - mean, minlength=g)
+            se = float(math.sqrt(g / (g - 1) * float(np.sum(e * e))) / n)
+    return (unscale(mean, k), unscale(se, k)) if k else (mean, se)
+
+
+def unscale(x: float, k: int) -> float:
+    """x · 2^k, infinite (not an OverflowError) beyond the largest float."""
+    try:
+        return math.ldexp(x, k)
+    except OverflowError:
+        return math.copysign(math.inf, x)

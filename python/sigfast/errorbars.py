@@ -42,7 +42,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._api import checked_keywords
-from .clusters import Clusters, cluster_se
+from .clusters import Clusters, cluster_se, power_of_two_scale, unscale
 from .exceptions import InputError
 from .metrics import Metric
 from .results import ConfidenceInterval, Key, Result
@@ -70,9 +70,9 @@ def item_scores(stats: Any, m: Metric) -> np.ndarray:
 
 
 def _z(confidence_level: float) -> float:
-    from .classical import _ndtri
+    from .classical import _nisf
 
-    return _ndtri(0.5 + confidence_level / 2.0)
+    return _nisf((1.0 - confidence_level) / 2.0)
 
 
 def _two_sided(z: float) -> float:
@@ -105,7 +105,9 @@ class StandardErrorResult(Result):
 
     ``standard_error`` is cluster-robust (CR1) when ``n_clusters`` is set, else the iid s/√n;
     ``se_iid`` is always the iid one, ``design_effect`` = (standard_error / se_iid)². For a
-    difference, ``zstat`` and ``pvalue`` are the two-sided normal test of no difference.
+    difference, ``zstat`` and ``pvalue`` are the two-sided normal test of no difference: NaN, with a
+    warning (a ``RuntimeWarning`` and a line in ``warnings``), where it is undefined (one item or one
+    cluster; differences that do not vary), never p = 0 from a zero standard error.
     ``within_item_share`` (items sampled several times): the share of the variance of the items'
     values that the sampling within items adds.
     """
@@ -169,7 +171,8 @@ def standard_error(
     default: the statistics' own (``provenance["clusters"]``, from ``-o cluster=FIELD``);
     ``clusters=False`` gives the iid error only. The clustered error is CR1 with the
     G/(G−1) correction (equal to statsmodels' OLS ``cov_type="cluster"`` on the per-item
-    scores, and to Inspect's ``stderr(cluster=...)``). See the module docstring.
+    scores, and to Inspect's ``stderr(cluster=...)``). Scores near 1e300 are computed scaled by a
+    power of two (the same bits where nothing overflows). See the module docstring.
     """
     from .executor import check_level, one_input, pair_inputs
 
@@ -178,6 +181,9 @@ def standard_error(
     stats, m = pair_inputs(x, y, systems, None, {}) if pair else one_input(x, system, None, {})
     v = item_scores(stats, m)
     spec = _resolve(stats, clusters)
+    k = power_of_two_scale(v)  # scores near 1e300: computed on v · 2^-k, exactly, then scaled back
+    if k:
+        v = np.ldexp(v, -k)
     values = v[1] - v[0] if pair else v[0]
     codes = None if spec is None else spec.codes
     est, se_iid = cluster_se(values)
@@ -185,9 +191,42 @@ def standard_error(
     z = _z(cl)
     if pair:  # the difference of the two means, as the metric computes each
         est = float(np.sum(v[1]) / v.shape[1] - np.sum(v[0]) / v.shape[1])
+    undefined: tuple[str, ...] = ()
+    if math.isnan(se):  # one item, or one cluster
+        word = "clusters" if spec is not None else "items"
+        count = spec.n_clusters if spec is not None else stats.n_items
+        undefined = (
+            f"the standard error is undefined on {count} {word if count != 1 else word[:-1]} (it needs at least two "
+            f"{word}): the interval{', z and p are' if pair else ' is'} NaN",
+        )
+    if pair:  # a spread at the rounding error of the values (0.7 - 0.2 and 0.8 - 0.3) is none
+        noise = 64 * np.finfo(np.float64).eps * float(np.max(np.abs(values)))
+        se, se_iid = (0.0 if 0 < e <= noise else e for e in (se, se_iid))
     zstat = None
     if pair:
-        zstat = est / se if se > 0 else (0.0 if est == 0 else math.copysign(math.inf, est))
+        if se > 0:
+            zstat = est / se
+        elif se == 0 and est == 0:
+            zstat = 0.0
+        else:  # no spread at all (or none defined): the normal test says nothing, and p is never 0
+            zstat = math.nan
+            if se == 0:
+                undefined += (
+                    "the per-item differences do not vary (SE 0): the normal test of no difference is undefined, "
+                    "z and p are NaN; test on more items, or use an exact test (sigfast.sign_test, mcnemar)",
+                )
+    est, se, se_iid = unscale(est, k), unscale(se, k), unscale(se_iid, k)
+    lo, hi = est - z * se, est + z * se
+    if any(math.isinf(x) for x in (est, se, se_iid, lo, hi)):
+        raise InputError(
+            f"the scores are too large for a standard error (it overflows: largest |score| "
+            f"{float(np.max(np.abs(np.ldexp(v, k)))):.3g}): rescale them"
+        )
+    if undefined:
+        import warnings as _warnings
+
+        for w in undefined:
+            _warnings.warn(f"sigfast.standard_error: {w}", RuntimeWarning, stacklevel=3)
     comp = _components(stats, stats.systems)
     from .signature import build
 
@@ -203,7 +242,7 @@ def standard_error(
     warnings: tuple[str, ...] = ()
     from .clusters import few_clusters_warning
 
-    warnings += few_clusters_warning(spec)
+    warnings += few_clusters_warning(spec) + undefined
     from .paired_binary import normal_interval_warnings
 
     warnings += normal_interval_warnings(v, difference=pair, names=stats.systems)
@@ -215,13 +254,13 @@ def standard_error(
         standard_error=float(se),
         se_iid=float(se_iid),
         confidence_level=cl,
-        confidence_interval=ConfidenceInterval(float(est - z * se), float(est + z * se)),
+        confidence_interval=ConfidenceInterval(float(lo), float(hi)),
         n_items=stats.n_items,
         n_clusters=None if spec is None else spec.n_clusters,
         cluster_field=None if spec is None else spec.field,
         design_effect=None if spec is None or se_iid == 0 else float((se / se_iid) ** 2),
         zstat=None if zstat is None else float(zstat),
-        pvalue=_two_sided(float(zstat)) if zstat is not None else None,
+        pvalue=(math.nan if math.isnan(zstat) else _two_sided(float(zstat))) if zstat is not None else None,
         within_item_share=None if comp is None else float(comp.within_share),
         samples_per_item=None if comp is None else float(comp.mean_samples),
         signature=sig,
@@ -530,9 +569,13 @@ def leaderboard(
     codes = None if spec is None else spec.codes
     se = se_iid = normal = None
     z = _z(cl)
+    k = 0
     if v is not None:
-        se_iid = np.array([cluster_se(v[j])[1] for j in range(s)])
-        se = np.array([cluster_se(v[j], codes)[1] for j in range(s)]) if codes is not None else se_iid
+        k = power_of_two_scale(v)  # scores near 1e300: computed on v · 2^-k, exactly, then scaled back
+        if k:
+            v = np.ldexp(v, -k)
+        se_iid = np.array([unscale(cluster_se(v[j])[1], k) for j in range(s)])
+        se = np.array([unscale(cluster_se(v[j], codes)[1], k) for j in range(s)]) if codes is not None else se_iid
         normal = np.column_stack([scores - z * se, scores + z * se])
     boot = None
     if bootstrap:
@@ -559,15 +602,33 @@ def leaderboard(
 
         shares = np.array([variance_components(samples[n]).within_share for n in stats.systems])
     delta = pair_se = pv = adjusted = pw = None
+    pair_warnings: tuple[str, ...] = ()
     if pairs == "normal" and s > 1:
         assert v is not None
         delta = scores[None, :] - scores[:, None]
         pair_se = pair_standard_errors(v, codes)
+        # a spread at the rounding error of the scores is none
+        pair_se[pair_se <= 64 * np.finfo(np.float64).eps * float(np.max(np.abs(v)))] = 0.0
+        with np.errstate(over="ignore"):
+            pair_se = np.ldexp(pair_se, k) if k else pair_se
         with np.errstate(divide="ignore", invalid="ignore"):
-            zz = np.where(pair_se > 0, delta / pair_se, np.where(delta == 0, 0.0, np.inf))
-        pv = np.vectorize(_two_sided, otypes=[np.float64])(zz)
+            # no spread (or one item): the normal test is undefined, p NaN (never 0); equal scores: p = 1
+            zz = np.where(pair_se > 0, delta / pair_se, np.where((delta == 0) & (pair_se == 0), 0.0, np.nan))
+        pv = np.full_like(zz, np.nan)
+        defined = ~np.isnan(zz)
+        pv[defined] = np.vectorize(_two_sided, otypes=[np.float64])(zz[defined])
         np.fill_diagonal(pv, np.nan)
-        adjusted = _adjust_matrix(pv, correction, alpha)
+        undefined = np.isnan(pv) & ~np.eye(s, dtype=bool)
+        # an undefined test stays in the family (as p = 1: never rejected) and is reported as NaN
+        adjusted = _adjust_matrix(np.where(undefined, 1.0, pv), correction, alpha)
+        adjusted[undefined] = np.nan
+        if undefined.any():
+            bad = int(undefined.sum()) // 2
+            pair_warnings = (
+                f"{bad} pair{'s' if bad != 1 else ''} of models whose per-item differences do not vary (or that "
+                f"have fewer than two {'clusters' if codes is not None else 'items'}): their normal test is "
+                "undefined, p is NaN and they count as not separated; use pairs='bootstrap' or more items",
+            )
     elif pairs == "bootstrap" and s > 1:
         from .pairwise import pairwise
 
@@ -635,5 +696,6 @@ def leaderboard(
         signature=sig,
         warnings=few_items_warning(stats.n_items)
         + few_clusters_warning(spec)
+        + pair_warnings
         + (() if v is None else normal_interval_warnings(v, names=stats.systems)),
     )

@@ -7,7 +7,7 @@ and also a :class:`ValueError`, so ``except ValueError`` catches it.
 
 from __future__ import annotations
 
-__all__ = ["FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError", "UsageError"]
+__all__ = ["ArgumentError", "FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError", "UsageError"]
 
 
 class SigfastError(ValueError):
@@ -22,6 +22,12 @@ class UsageError(InputError):
     """Arguments that do not fit together or are too few (one system where a test needs two, a flag that
     needs another flag, ``KEY=VALUE`` written otherwise): the command line prints one line and exits 2,
     as for an unknown flag."""
+
+
+class ArgumentError(InputError, TypeError):
+    """A keyword a public function does not take (the message names the closest one it does), or an
+    argument of the wrong type (``alpha="0.05"``, ``bootstrap="no"``): a :class:`SigfastError` that is
+    also the ``TypeError`` Python raises for such calls."""
 
 
 class FormatError(SigfastError):

@@ -70,6 +70,7 @@ def _tail(cl: float, alternative: str) -> float:
     return (1.0 - cl) / 2.0 if alternative == "two-sided" else 1.0 - cl
 
 
+@checked_keywords
 def wilson_interval(
     successes: int,
     n: int,
@@ -113,6 +114,7 @@ def wilson_interval(
     return ConfidenceInterval(min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0))
 
 
+@checked_keywords
 def clopper_pearson_interval(
     successes: int,
     n: int,
@@ -133,6 +135,7 @@ def clopper_pearson_interval(
     return ConfidenceInterval(lo, hi)
 
 
+@checked_keywords
 def agresti_coull_interval(successes: int, n: int, confidence_level: float = 0.95) -> ConfidenceInterval:
     """Agresti-Coull interval (two-sided), clipped to [0, 1].
 
@@ -187,6 +190,7 @@ def jeffreys_interval(successes: int, n: int, confidence_level: float = 0.95) ->
 _PROPORTION_METHODS = "wilson, wilsoncc, clopper-pearson, agresti-coull, jeffreys, beta-binomial (bayes)"
 
 
+@checked_keywords
 def proportion_interval(
     successes: int,
     n: int,

@@ -953,11 +953,11 @@ class MetaEvalResult(Result):
     def plot(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
         """Correlations with their intervals, best first, one colour per significance cluster, a line
         at zero (no correlation) and a legend naming the clusters and the interval."""
-        from matplotlib.lines import Line2D
-
         from ._plot import pyplot
 
-        plt = pyplot()
+        plt = pyplot()  # first: without matplotlib, the error names the extra to install
+        from matplotlib.lines import Line2D
+
         rows = self.ranking()
         longest = max((len(r["metric"]) for r in rows), default=1)
         fs = max(5.0, 8.0 * min(1.0, 22 / longest))

@@ -8,6 +8,7 @@ one value per resample returned.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -129,6 +130,15 @@ def get(name: str, **params: Any) -> Metric:
     try:
         r = _native.metric_resolve(name, params)
     except MetricError as e:
+        unknown = re.match(r"metric '([^']*)' has no parameter '([^']*)'", str(e))
+        if unknown:  # name the closest of the metric's own parameters
+            from ._api import closest
+
+            own = [q for m in specs() if unknown.group(1) in (m["name"], *m.get("aliases", ())) for q in m["params"]]
+            hint = closest(unknown.group(2), [n for q in own for n in (q["name"], *q["aliases"])])
+            if hint:
+                named = f"{unknown.group(0)} ({hint.removeprefix('; ')})"
+                raise MetricError(str(e).replace(unknown.group(0), named, 1)) from None
         if not str(e).startswith("unknown metric"):
             raise
         import difflib

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ._api import checked_keywords
 from .classical import _chi2_sf_even
 from .exceptions import InputError
 from .results import Result
@@ -137,6 +138,7 @@ class AdjustedPValues(Result):
         )
 
 
+@checked_keywords
 def adjust(pvalues: Sequence[float] | np.ndarray, method: str = "holm", *, alpha: float = 0.05) -> AdjustedPValues:
     """Adjust p-values for multiple comparisons.
 
@@ -273,6 +275,7 @@ def _partial_conjunction(ps_desc: np.ndarray, u: int, method: str) -> float:
     return _chi2_sf_even(stat, 2 * (n - u + 1))
 
 
+@checked_keywords
 def replicability(
     pvalues: Sequence[float] | np.ndarray,
     *,

@@ -553,9 +553,9 @@ class PairwiseResult(Result):
         (``alpha`` marked on the colour bar). Names set the margins and the tick font (long
         names get a smaller one); the numbers in the cells keep one size.
         """
+        plt = pyplot()  # first: without matplotlib, the error names the extra to install
         from matplotlib.colors import LogNorm
 
-        plt = pyplot()
         order = self.order()
         m = (self.adjusted if adjusted else self.pvalues)[np.ix_(order, order)]
         n = len(order)

@@ -272,6 +272,7 @@ def _mcnemar_args(method: str, alternative: str) -> tuple[str, str]:
     return m, alternative
 
 
+@checked_keywords
 def mcnemar_power(
     n: int,
     gain: float,
@@ -306,6 +307,7 @@ def mcnemar_power(
     return float(np.mean(rule.reject(b, c)))
 
 
+@checked_keywords
 def mcnemar_sample_size(
     gain: float,
     discordance: float,
@@ -660,8 +662,9 @@ def _benchmark_model(
     alpha: float,
     power: float,
 ) -> tuple[float, float, float, float, float]:
-    """(sd_x, sd_y, sd of the per-item difference, design effect, z_{1-α/2} + z_{power})."""
-    from .classical import _ndtri
+    """(sd_x, sd_y, sd of the per-item difference, design effect, z_{1-α/2} + z_{power}); parameters
+    outside their range (power at or below alpha included) are InputErrors."""
+    from .classical import _ndtri, _nisf
 
     def finite(name: str, v: Any, lo: float, hi: float, lo_open: bool = False, hi_open: bool = False) -> float:
         try:
@@ -676,6 +679,11 @@ def _benchmark_model(
 
     a = finite("alpha", alpha, 0.0, 1.0, True, True)
     pw = finite("power", power, 0.0, 1.0, True, True)
+    if pw <= a:
+        raise InputError(
+            f"power must be above alpha ({a:g}), got {power!r}: a test at level alpha rejects with probability "
+            "alpha when the models do not differ at all, so a power at or below it asks for no difference"
+        )
     if sd is None:
         acc = finite("accuracy", accuracy, 0.0, 1.0, True, True)
         sx = math.sqrt(acc * (1.0 - acc))
@@ -685,15 +693,24 @@ def _benchmark_model(
     rho = finite("correlation", correlation, -1.0, 1.0)
     m = finite("cluster_size", cluster_size, 1.0, math.inf)
     r = finite("icc", icc, 0.0, 1.0)
-    var_d = sx * sx + sy * sy - 2.0 * rho * sx * sy
+    # the variance of the difference, scaled by the larger sd so that neither an sd near 1e300 nor one
+    # near 1e-300 overflows or underflows
+    big = max(sx, sy)
+    ux, uy = sx / big, sy / big
+    var_d = ux * ux + uy * uy - 2.0 * rho * ux * uy
     if var_d <= 0:
         raise InputError(
             "the two models' scores are perfectly correlated with equal spread: their difference has no variance"
         )
+    sdd = big * math.sqrt(var_d)
+    if not math.isfinite(sdd):
+        raise InputError(f"sd {sx:g} and sd_y {sy:g} give a difference whose spread overflows: rescale the scores")
     deff = 1.0 + (m - 1.0) * r
-    return sx, sy, math.sqrt(var_d), deff, _ndtri(1.0 - a / 2.0) + _ndtri(pw)
+    # the upper-tail quantile z_{1-α/2} from α/2 itself: 1 - α/2 rounds to 1 for α below about 1e-16
+    return sx, sy, sdd, deff, _nisf(a / 2.0) + _ndtri(pw)
 
 
+@checked_keywords
 def minimum_detectable_difference(
     n_items: int,
     *,
@@ -724,6 +741,8 @@ def minimum_detectable_difference(
     n = check_int("n_items", n_items, 1)
     sx, sy, sdd, deff, z = _benchmark_model(sd, sd_y, accuracy, correlation, cluster_size, icc, alpha, power)
     se = sdd * math.sqrt(deff / n)
+    if not math.isfinite(z * se):
+        raise InputError(f"the detectable difference overflows (sd {sx:g}, design effect {deff:g}): rescale the scores")
     return BenchmarkPower(
         "minimum_detectable_difference",
         z * se,
@@ -742,6 +761,7 @@ def minimum_detectable_difference(
     )
 
 
+@checked_keywords
 def items_needed(
     difference: float,
     *,
@@ -766,10 +786,11 @@ def items_needed(
     if not (math.isfinite(delta) and delta > 0):
         raise InputError(f"difference must be a finite non-zero number, got {difference!r}")
     sx, sy, sdd, deff, z = _benchmark_model(sd, sd_y, accuracy, correlation, cluster_size, icc, alpha, power)
-    need = (z * sdd / delta) ** 2 * deff
+    root = z * sdd / delta * math.sqrt(deff)  # need = root², checked before squaring (1e-160 overflows it)
     m = float(cluster_size)
-    if need > _MAX_ITEMS:
+    if not math.isfinite(root) or root > math.sqrt(_MAX_ITEMS):
         raise InputError(f"a difference of {delta:g} needs more than 2^40 items under this model")
+    need = root * root
     n = max(1, math.ceil(need * (1.0 - 1e-12)))  # a rounding error must not add an item
     if m.is_integer():
         n = max(math.ceil(n / m), 1) * int(m)

@@ -6,11 +6,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ._api import checked_keywords
 from .stats import Statistics
 
 __all__ = ["read"]
 
 
+@checked_keywords
 def read(
     gold: str | Path | Sequence[str | Path] | None,
     systems: str | Path | Sequence[str | Path] | Mapping[str, str | Path],

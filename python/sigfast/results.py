@@ -17,6 +17,9 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
+from ._api import checked_methods, closest
+from .exceptions import ArgumentError
+
 __all__ = ["ConfidenceInterval", "Key", "PairedTestResult", "Result", "deprecated_alias", "option"]
 
 
@@ -109,6 +112,22 @@ def deprecated_alias(style: str, name: str) -> Any:
     return alias
 
 
+def design_min_pvalue(test: str, units: int, alternative: str = "two-sided") -> float:
+    """The smallest p-value a resampling test on ``units`` units (clusters, else items) can give
+    whatever B (:attr:`PairedTestResult.design_min_pvalue`): u^-u for the bootstrap (its least likely
+    resample, every draw the same unit), 2^-u for a sign-flip permutation (2^(1-u) two-sided)."""
+    u = int(units)
+    if u < 1:
+        return 1.0
+    if "permutation" in test or "randomization" in test:
+        return min(1.0, 2.0 ** ((1 if alternative == "two-sided" else 0) - u))
+    return math.exp(-u * math.log(u))
+
+
+_JSON_KEYWORDS = ("skipkeys", "ensure_ascii", "check_circular", "allow_nan", "cls", "indent", "separators")
+_JSON_KEYWORDS += ("default", "sort_keys")
+
+
 class Result:
     """The shape every result shares (a mixin of frozen dataclasses): one protocol for every output.
 
@@ -144,6 +163,10 @@ class Result:
     #: properties appended to the fields in to_dict (without ``_keys``)
     _extra: tuple[str, ...] = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        checked_methods(cls)  # a misspelt keyword to any result's method names the closest one
+
     # ---------------------------------------------------------------- options
     def _option_names(self) -> tuple[str, ...]:
         return tuple(f.name for f in fields(self) if f.metadata.get("option"))  # type: ignore[arg-type]
@@ -156,7 +179,9 @@ class Result:
         unknown = [k for k in options if k not in known]
         if unknown:
             have = f"; its options are {', '.join(known)}" if known else "; it takes none"
-            raise TypeError(f"{type(self).__name__} has no output option {unknown[0]!r}{have}")
+            raise ArgumentError(
+                f"{type(self).__name__} has no output option {unknown[0]!r}{closest(unknown[0], known)}{have}"
+            )
         return replace(self, **options)  # type: ignore[type-var]
 
     # ---------------------------------------------------------------- data
@@ -190,6 +215,12 @@ class Result:
         """:meth:`to_dict` as JSON (indented by 2, UTF-8 kept); options and ``json.dumps`` keywords."""
         names = self._option_names()
         options = {k: kwargs.pop(k) for k in list(kwargs) if k in names}
+        for k in kwargs:
+            if k not in _JSON_KEYWORDS:
+                raise ArgumentError(
+                    f"{type(self).__name__}.to_json() got an unexpected keyword argument {k!r}"
+                    f"{closest(k, [*names, *_JSON_KEYWORDS])} (it takes its output options and json.dumps keywords)"
+                )
         kwargs.setdefault("indent", 2)
         kwargs.setdefault("ensure_ascii", False)
         return json.dumps(self.to_dict(**options), **kwargs)
@@ -245,11 +276,15 @@ class Result:
             return r._report(style)
         from .exceptions import InputError
 
-        raise InputError(f"style must be text, markdown, latex, csv or json, got {style!r}")
+        styles = ("text", "markdown", "latex", "csv", "json")
+        hint = closest(style, styles) if isinstance(style, str) else ""
+        raise InputError(f"style must be text, markdown, latex, csv or json, got {style!r}{hint}")
 
     def __str__(self) -> str:
         return self.format("text").removesuffix("\n")
 
+
+checked_methods(Result)
 
 _R = TypeVar("_R", bound=Result)
 
@@ -325,6 +360,24 @@ class PairedTestResult(Result):
             return None
         better_y = (self.score_y > self.score_x) == self.higher_is_better
         return self.systems[1] if better_y else self.systems[0]
+
+    @property
+    def design_min_pvalue(self) -> float:
+        """The smallest p-value the design itself can give, whatever B: with u units resampled (the
+        clusters, else the items), the bootstrap's least likely resample (every draw the same unit) has
+        probability u^-u, so its p-value is 0 or at least that, and 0 is reported as the floor
+        1/(B+1), which then says nothing; a sign-flip permutation's p is at least 2^-u (one-sided;
+        2^(1-u) two-sided). 1 cluster: 1; 2 clusters: 0.25 (bootstrap), 0.5 (two-sided permutation);
+        3 clusters: 0.037 (bootstrap). A p-value below ``alpha`` is evidence only where this is below
+        ``alpha`` too (:meth:`reaches`)."""
+        u = self.n_clusters if self.n_clusters is not None else self.n_items
+        return design_min_pvalue(self.test, u, self.alternative)
+
+    def reaches(self, alpha: float = 0.05) -> bool:
+        """Whether this design can give a p-value below ``alpha`` at all (:attr:`design_min_pvalue`):
+        with 1 or 2 clusters it cannot, and a p below alpha is only the resampling floor 1/(B+1);
+        the reports print no significance star there."""
+        return self.design_min_pvalue < alpha
 
     @property
     def sidedness(self) -> str:

@@ -14,8 +14,11 @@ and s_i² the variance (ddof = 1) of item i's samples,
 
 estimated as ``var(m_i, ddof=1)`` and ``mean_i(σ̂² / K_i)`` with σ̂² the mean
 of s_i² over the items with K_i ≥ 2 (the one-way ANOVA moments: with K samples
-on every item, the share is MS_within / MS_between). ``within_share`` is their ratio: the share
-of the score's variance that more samples per item would remove. For a
+on every item, the share is MS_within / MS_between). The between-item part,
+their difference, is kept at 0 or above (by chance it is negative when the
+items barely differ), so ``within_share``, within / (between + within), lies
+in [0, 1]: the share of the score's variance that more samples per item would
+remove (min(1, MS_within / MS_between) with K samples on every item). For a
 difference of two systems the within terms of both are added and the
 between-item variance is that of the items' differences.
 
@@ -58,13 +61,17 @@ class VarianceComponents:
     #: mean_i(σ̂²_within / K_i): what sampling within items adds to it (σ̂²_within: the mean
     #: sample variance of the items with two or more samples); NaN when no item has two
     within: float
-    #: total − within (may be negative by chance when items barely differ)
+    #: max(total − within, 0): the variance between items, kept at 0 or above (the moment estimate
+    #: total − within is negative by chance when items barely differ; a variance is not)
     between: float
 
     @property
     def within_share(self) -> float:
-        """within / total: the share of the score's variance due to sampling within items."""
-        return self.within / self.total if self.total > 0 else math.nan
+        """within / (between + within), in [0, 1]: the share of the score's variance due to sampling
+        within items (within / total where total ≥ within; 1 where the items do not differ beyond
+        what their samples vary; NaN without variance or without a repeated item)."""
+        whole = self.between + self.within
+        return self.within / whole if whole > 0 else math.nan
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,7 +142,7 @@ def variance_components(samples: Any, other: Any = None) -> VarianceComponents:
         mean_samples=float(np.mean(k)),
         total=total,
         within=within,
-        between=total - within,
+        between=total - within if not total - within < 0 else 0.0,  # NaN stays NaN
     )
 
 

@@ -62,6 +62,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._api import checked_keywords, checked_module
 from ._progress import ProgressArg
 from .exceptions import FormatError, InputError
 from .report import latex_escape
@@ -694,6 +695,7 @@ def _common(req: Any, confidence_level: Any, tau: Any, correction: str, m: int) 
     }
 
 
+@checked_keywords
 def aso(
     scores_a: Any,
     scores_b: Any,
@@ -750,6 +752,7 @@ def aso(
     return _result((names[0], names[1]), a, b, vr[0], mean[0], sd[0], level, common, dist)
 
 
+@checked_keywords
 def compare_seeds(
     scores: Mapping[str, Any] | Sequence[Any],
     *,
@@ -861,3 +864,6 @@ def read_scores(path: str) -> np.ndarray:
     if len(values) < 2:
         raise FormatError(f"{len(values)} score(s); ASO needs at least 2 (one per random seed)", path=str(path))
     return np.ascontiguousarray(values[:, 0], dtype=np.float64)
+
+
+checked_module(globals())  # every exported function checks its keywords and simple types

@@ -112,7 +112,8 @@ def format_part(provenance: Mapping[str, Any] | None) -> str:
     opts = dict(provenance.get("options", {}))
     if provenance.get("gold_files", 1) != 1:
         opts["refs"] = provenance["gold_files"]
-    return Part(f"{provenance['format']}[{_params(opts)}]" if opts else str(provenance["format"]))
+    fmt = provenance.get("format", "arrays")  # provenance a caller made (samples, clusters) names none
+    return Part(f"{fmt}[{_params(opts)}]" if opts else str(fmt))
 
 
 def data_hash(stats: Any, clusters: Any = None) -> str:

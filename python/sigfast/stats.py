@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ._api import checked_methods
 from .exceptions import InputError
 
 __all__ = ["PER_ITEM", "Statistics"]
@@ -56,6 +57,7 @@ def _where(idx: tuple[int, ...], systems: Sequence[str] | None) -> str:
     return ", ".join(f"axis {a} index {i}" for a, i in enumerate(idx))
 
 
+@checked_methods
 @dataclass(frozen=True, eq=False)
 class Statistics:
     """Sufficient statistics: ``values[s, i, k]`` is statistic ``k`` of item ``i`` for system ``s``.

@@ -24,6 +24,7 @@ Files are read by :func:`read_units` (CoNLL-U / CoNLL-X words, BIO tags and
 spans); see :mod:`sigfast.analysis.units` for views and alignment.
 """
 
+from .._api import checked_module
 from .agreement import AgreementResult, agreement, agreement_units, krippendorff_alpha
 from .coref import (
     ArcsScores,
@@ -90,3 +91,6 @@ def __getattr__(name: str) -> object:
 
         return _diff.__getattr__(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+checked_module(globals())  # every exported function checks its keywords and simple types

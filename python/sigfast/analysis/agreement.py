@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._api import checked_keywords
 from ..exceptions import InputError
 from ..results import Result
 from ..signature import build
@@ -74,6 +75,7 @@ def _alpha_from(D: float, n: float, snc2: float) -> float:
     return float(1.0 - (n - 1) * D / denom)
 
 
+@checked_keywords
 def krippendorff_alpha(data: Any, missing: Any = None) -> float:
     """Nominal Krippendorff's α of ``data`` (coders × units; any hashable labels).
 
@@ -212,6 +214,7 @@ def agreement_units(
     )
 
 
+@checked_keywords
 def agreement(
     gold: Any,
     systems: Sequence[Any],

@@ -53,6 +53,7 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .._api import checked_keywords
 from ..exceptions import InputError
 from ..formats.conll2012 import (
     CLASSES,
@@ -201,6 +202,7 @@ class CorefDiffResult(Result):
         return _signed(format_coref_diff(self, style), self.signature, style)
 
 
+@checked_keywords
 def coref_diff(
     key: Any,
     response1: Any,

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .._api import checked_keywords
 from ..exceptions import InputError
 from ..results import Key, Result, option
 from ..signature import build
@@ -299,6 +300,7 @@ def diff_units(
     )
 
 
+@checked_keywords
 def diff(
     gold: Any,
     system1: Any,

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .._api import checked_keywords
 from ..exceptions import InputError
 from ..results import Key, Result, option
 from ..signature import build
@@ -214,6 +215,7 @@ def oracle_units(units: Units, *, note: str = "") -> OracleResult:
     )
 
 
+@checked_keywords
 def oracle(
     gold: Any,
     systems: Sequence[Any],

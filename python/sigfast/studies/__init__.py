@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from .._api import checked_module
 from .across import (
     AcrossSplitsResult,
     across_splits,
@@ -64,3 +65,5 @@ __all__ = [
     "verify_resample",
     "verify_splits",
 ]
+
+checked_module(globals())  # every exported function checks its keywords and simple types

@@ -373,9 +373,9 @@ class CalibrationResult(Result):
         the other domains (dashed); with one domain, its one curve. Bands with fewer than
         ``min_tests`` tests are left out (the axis label says so), as are tests with a difference of
         exactly 0 (no sign to agree; the tables count them)."""
+        plt = pyplot()  # first: without matplotlib, the error names the extra to install
         from matplotlib.lines import Line2D
 
-        plt = pyplot()
         own = ax is None
         if own:
             fig, ax = plt.subplots(figsize=(5.8, 4.6))
