@@ -142,8 +142,15 @@ def test_output_options_name_the_closest() -> None:
 
 
 def test_the_readme_example_of_a_misspelt_keyword() -> None:
-    with pytest.raises(TypeError, match="n_resample.*did you mean 'n_resamples'"):
+    from sigfast.exceptions import ArgumentError
+
+    with pytest.raises(ArgumentError, match="n_resample.*did you mean 'n_resamples'") as e:
         sigfast.paired_bootstrap([0.1, 0.2], [0.2, 0.3], n_resample=10)
+    assert isinstance(e.value, TypeError) and isinstance(e.value, SigfastError)
+    with pytest.raises(ArgumentError, match="alpha"):
+        sigfast.leaderboard({"a": [0.1, 0.2], "b": [0.2, 0.4]}, alpha="0.05")
+    with pytest.raises(ArgumentError, match="bootstrap"):
+        sigfast.leaderboard({"a": [0.1, 0.2], "b": [0.2, 0.4]}, bootstrap="no")
     with pytest.raises(SigfastError, match="'powr'; did you mean 'power'"):
         sigfast.minimum_detectable_difference(100, powr=0.9)
     with pytest.raises(SigfastError, match="'top_kk'; did you mean 'top_k'"):

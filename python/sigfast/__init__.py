@@ -18,6 +18,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 __all__ = [
     "STREAM_VERSION",
     "AdjustedPValues",
+    "ArgumentError",
     "AsoResult",
     "BenchmarkPower",
     "BootstrapInterval",
@@ -104,7 +105,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         wilcoxon,
     )
     from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
-    from .exceptions import FormatError, InputError, MetricError, ScorerWarning, SigfastError
+    from .exceptions import ArgumentError, FormatError, InputError, MetricError, ScorerWarning, SigfastError
     from .intervals import (
         BootstrapInterval,
         agresti_coull_interval,
@@ -151,7 +152,10 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "metaeval": ("metaeval", None),
     **{n: ("classical", n) for n in ("TestResult", "binomial_test", "mann_whitney_u", "mcnemar", "paired_ttest")},
     **{n: ("classical", n) for n in ("sign_test", "welch_ttest", "wilcoxon")},
-    **{n: ("exceptions", n) for n in ("FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError")},
+    **{
+        n: ("exceptions", n)
+        for n in ("ArgumentError", "FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError")
+    },
     **{
         n: ("intervals", n)
         for n in (

@@ -54,7 +54,7 @@ seeds: sigfast.SeedComparison = sigfast.compare_seeds({"a": a, "b": b}, n_resamp
 m: sigfast.metrics.Metric = sigfast.metrics.get("bleu", smooth="floor")
 version: str = sigfast.__version__ + str(sigfast.STREAM_VERSION)
 err: type[sigfast.SigfastError] = sigfast.InputError
-errs = (sigfast.FormatError, sigfast.MetricError, sigfast.exceptions.SigfastError)
+errs = (sigfast.FormatError, sigfast.MetricError, sigfast.ArgumentError, sigfast.exceptions.SigfastError)
 warn: type[UserWarning] = sigfast.ScorerWarning
 cd = sigfast.coref_diff
 rd = sigfast.read
