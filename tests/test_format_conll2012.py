@@ -231,6 +231,16 @@ def test_cluster_doc_groups_the_parts():
     assert st.provenance["clusters"] == ("a", "a", "b/c/01", "b/c/01", "d")
 
 
+def test_documents_as_items_sum_their_parts():
+    key, rsp = files("multidoc")
+    parts = formats.score("conll2012", key, rsp)
+    docs = formats.score("conll2012", key, rsp, items="document")
+    assert docs.item_ids == ("a", "b/c/01", "d") and docs.text == parts.text and docs.scores == parts.scores
+    for m, st in docs.stats.items():
+        p = parts.stats[m].values
+        np.testing.assert_array_equal(st.values, np.stack([p[0] + p[1], p[2] + p[3], p[4]]))
+
+
 def test_arcs_stays_an_option():
     k = Path(__file__).parent / "data" / "analysis" / "coref_key.conll"
     r1 = Path(__file__).parent / "data" / "analysis" / "coref_r1.conll"

@@ -16,7 +16,8 @@ numerators and denominators (BLANC: those of the coreference links, then of the 
 sums are the scorer's corpus numbers. Options: ``report`` (``all`` or one metric, as the scorer's metric
 argument), ``per_document`` (every document, as the scorer without a name argument), ``document`` (one
 document, as its name argument), ``singletons`` (``remove``: one-mention entities dropped from key and
-response first, as coval's ``remove_singletons``).
+response first, as coval's ``remove_singletons``), ``items`` (``document``: the parts of one document summed into one
+item, ``item_ids`` the document names; sums, scores and the report unchanged).
 
 ``measure="arcs"``: mentions classed by their antecedents (Tuggener 2014), as below. Its reader needs at least
 6 columns (the word form in column 4, the POS in column 5), the lines of one sentence the same number, and
@@ -290,6 +291,7 @@ SCORER_STATS = {
     "lea": (28, 29, 30, 31),
 }
 MEASURES = ("scorer", "arcs")
+ITEMS = ("part", "document")
 SINGLETONS = ("keep", "remove")
 
 
@@ -301,6 +303,7 @@ def score_scorer(
     per_document: bool = False,
     document: str | None = None,
     singletons: str = "keep",
+    items: str = "part",
     cluster: str | None = None,
 ) -> ScoreReport:
     """MUC, B³, CEAFm, CEAFe, BLANC, LEA and the CoNLL F1 per document, and scorer.pl's report."""
@@ -310,18 +313,28 @@ def score_scorer(
         raise InputError(f"report must be one of {', '.join(cs.REPORTS)}, not {report!r}")
     if singletons not in SINGLETONS:
         raise InputError(f"singletons must be 'keep' or 'remove', not {singletons!r}")
+    if items not in ITEMS:
+        raise InputError(f"items must be 'part' or 'document', not {items!r}")
     sc = cs.score_documents(gold, system, document=document, singletons=singletons)
+    rows, ids = sc.stats, tuple(d.name for d in sc.key)
+    if items == "document":  # the parts of one document summed into one item (the sums are unchanged)
+        docs = tuple(dict.fromkeys(document_name(n) for n in ids))
+        where = {d: i for i, d in enumerate(docs)}
+        rows = np.zeros((len(docs), sc.stats.shape[1]))
+        for n, row in zip(ids, sc.stats):
+            rows[where[document_name(n)]] += row
+        ids = docs
     stats: dict[str, ItemStats] = {}
     for m, cols in SCORER_STATS.items():
         metric = _get_metric(m)
-        stats[m] = ItemStats(m, tuple(metric.stat_names), sc.stats[:, cols].copy(), counts=metric.counts)
-    n = len(sc.key)
+        stats[m] = ItemStats(m, tuple(metric.stat_names), rows[:, cols].copy(), counts=metric.counts)
+    n = len(ids)
     scores = {}
-    for m, st in stats.items():
-        tot = np.asarray([cs.corpus_sums(st.values)], dtype=np.float64)
+    for m, cols in SCORER_STATS.items():  # from the scorer's documents (parts), as the report
+        tot = np.asarray([cs.corpus_sums(sc.stats[:, cols])], dtype=np.float64)
         scores[m] = float(_get_metric(m).evaluate(tot, n)[0])
-    if cluster == "doc":
-        extra = {"clusters": tuple(document_name(d.name) for d in sc.key), "cluster_field": "doc"}
+    if cluster == "doc" and items == "part":
+        extra = {"clusters": tuple(document_name(n) for n in ids), "cluster_field": "doc"}
         stats = {k: replace(st, extra=extra) for k, st in stats.items()}
     text = cs.report_text(sc, report, per_document=per_document, single=document is not None)
     return ScoreReport(
@@ -332,7 +345,7 @@ def score_scorer(
         scores=scores,
         stats=stats,
         default_metric="conll_f1",
-        item_ids=tuple(d.name for d in sc.key),
+        item_ids=ids,
     )
 
 
@@ -345,6 +358,7 @@ def score_conll2012(
     per_document: bool = False,
     document: str | None = None,
     singletons: str = "keep",
+    items: str = "part",
     criterion: str = "any",
     cluster: str | None = None,
 ) -> ScoreReport:
@@ -362,6 +376,7 @@ def score_conll2012(
             per_document=per_document,
             document=document,
             singletons=singletons,
+            items=items,
             cluster=cluster,
         )
     return score_arcs(gold, system, criterion=criterion, cluster=cluster)
@@ -464,6 +479,14 @@ SPECS = (
                 "keep: score one-mention entities as scorer.pl does; remove: drop them from key and response first "
                 "(coval's remove_singletons)",
                 choices=SINGLETONS,
+            ),
+            Option(
+                "items",
+                str,
+                "part",
+                "the items the tests resample: part (each '#begin document' block, as scorer.pl scores them) or "
+                "document (the parts of one document summed into one item; see also cluster=doc)",
+                choices=ITEMS,
             ),
             Option(
                 "criterion",
