@@ -299,3 +299,14 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert main(["score", "-f", "conll2012", str(key), str(p)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "has no '#end document'" in err
+
+
+def test_readme_coreference_example_prints_what_it_says(monkeypatch, capsys):
+    """The README's worked comparison (its Coreference section) prints its comments."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Coreference\n", 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    exec(compile(block, "README.md", "exec"), {})
+    want = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
+    assert capsys.readouterr().out.splitlines() == want

@@ -24,6 +24,8 @@ MAX_THREADS: int
 CHUNK: int
 METRICS: list[dict[str, Any]]
 UD_METRICS: list[str]
+COREF_STATS: int
+COREF_STAT_NAMES: list[str]
 
 _Progress = Callable[[int, int], object] | None
 _F64 = npt.NDArray[np.float64]
@@ -231,6 +233,17 @@ def chunk_ner(
 MISSING: str
 UD_UNIT_VIEWS: list[str]
 
+def coref_scores(
+    key_doc: npt.NDArray[np.uint32],
+    key_ent: npt.NDArray[np.uint32],
+    key_first: npt.NDArray[np.uint32],
+    key_last: npt.NDArray[np.uint32],
+    rsp_doc: npt.NDArray[np.uint32],
+    rsp_ent: npt.NDArray[np.uint32],
+    rsp_first: npt.NDArray[np.uint32],
+    rsp_last: npt.NDArray[np.uint32],
+    n_docs: int,
+) -> tuple[_F64, list[tuple[int, bool, int, int, int, int]]]: ...
 def ud_units(
     gold: bytes, system: bytes, view: str, gold_name: str | None = None, system_name: str | None = None
 ) -> dict[str, object]: ...
@@ -355,7 +368,7 @@ def meta_permutation(
 def williams_t(r12: float, r13: float, r23: float, n: int) -> float: ...
 
 # cluster resampling (crate::engine::clusters); `clusters`: uint32 codes 0..G-1, one per item
-_U32 = npt.NDArray[np.uint32]
+_U32 = npt.npt.NDArray[np.uint32]
 
 def cluster_sums(data: _F64, clusters: _U32) -> tuple[_F64, npt.NDArray[np.uint64]]: ...
 def cluster_bootstrap_values(

@@ -156,15 +156,15 @@ def read_documents(path: Any, role: str) -> tuple[list[CorefDocument], str]:
                     cur.entities.append([])
                 half.setdefault(i, []).append(t)
             for e in closes:
-                i = index.get(e)
-                if i is None or not half.get(i):
+                c = index.get(e)
+                if c is None or not half.get(c):
                     raise FormatError(
                         f"document {cur.name!r}: a mention of chain {e} closes here but was not opened (scorer.pl "
                         "stops: 'Detected the end of a mention without begin')",
                         path=name,
                         line=ln_no,
                     )
-                cur.entities[i].append((half[i].pop(), t))
+                cur.entities[c].append((half[c].pop(), t))
         t += 1
     if cur is not None:
         raise FormatError(f"document {cur.name!r} has no '#end document'", path=name, line=cur.line)
@@ -200,7 +200,7 @@ def _drop_singletons(ents: list[list[tuple[int, int]]]) -> list[list[tuple[int, 
     return [e for e in ents if len(e) != 1]
 
 
-def _rows(docs: list[CorefDocument]) -> tuple[np.ndarray, ...]:
+def _rows(docs: list[CorefDocument]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     d, e, a, b = [], [], [], []
     for i, doc in enumerate(docs):
         for j, ent in enumerate(doc.entities):
@@ -209,7 +209,11 @@ def _rows(docs: list[CorefDocument]) -> tuple[np.ndarray, ...]:
                 e.append(j)
                 a.append(s)
                 b.append(t)
-    return tuple(np.asarray(x, dtype=np.uint32) for x in (d, e, a, b))
+
+    def col(x: list[int]) -> np.ndarray:
+        return np.asarray(x, dtype=np.uint32)
+
+    return col(d), col(e), col(a), col(b)
 
 
 def score_documents(key: Any, response: Any, *, document: str | None = None, singletons: str = "keep") -> CorefScores:
@@ -342,16 +346,16 @@ def _metric_report(sc: CorefScores, metric: str, mode: str, single: bool) -> str
     o = OFFSET[metric]
     width = 8 if metric == "blanc" else 4
     out: list[str] = []
-    for i, (k, r) in enumerate(zip(sc.key, sc.response)):
+    for i, (kdoc, rdoc) in enumerate(zip(sc.key, sc.response)):
         row = sc.stats[i]
         if mode == "totals":
             out.extend(sc.repeats[i])
             continue
-        head = f"{k.name}:\n" if metric != "blanc" or single else ":\n"
+        head = f"{kdoc.name}:\n" if metric != "blanc" or single else ":\n"
         if single:
-            out.append(head + _dump(k) + _dump(r))
+            out.append(head + _dump(kdoc) + _dump(rdoc))
         else:
-            out.append(_dump(k) + _dump(r) + head)
+            out.append(_dump(kdoc) + _dump(rdoc) + head)
         out.extend(sc.repeats[i])
         out.append(_ident(row))
         if metric != "blanc":

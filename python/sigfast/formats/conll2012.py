@@ -321,8 +321,8 @@ def score_scorer(
         docs = tuple(dict.fromkeys(document_name(n) for n in ids))
         where = {d: i for i, d in enumerate(docs)}
         rows = np.zeros((len(docs), sc.stats.shape[1]))
-        for n, row in zip(ids, sc.stats):
-            rows[where[document_name(n)]] += row
+        for part, row in zip(ids, sc.stats):
+            rows[where[document_name(part)]] += row
         ids = docs
     stats: dict[str, ItemStats] = {}
     for m, cols in SCORER_STATS.items():
