@@ -310,3 +310,23 @@ def test_readme_coreference_example_prints_what_it_says(monkeypatch, capsys):
     exec(compile(block, "README.md", "exec"), {})
     want = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
     assert capsys.readouterr().out.splitlines() == want
+
+
+def test_ontogum_files_as_distributed(shared_data, tmp_path):
+    """OntoGUM's own files ('# begin document ' with an empty name, 3 columns, fields such as '(1(2)'): read
+    as scorer.pl reads them; the one whose brackets do not pair up is an error naming its line (scorer.pl
+    dies on it: "Detected the end of a mention [3](2) without begin (?,19)")."""
+    import tarfile
+
+    with tarfile.open(shared_data / "coreference" / "ontogum_conll" / "ontogum_conll.tar.gz") as tar:
+        for name in ("GUM_news_worship", "GENTLE_poetry_road"):
+            (tmp_path / f"{name}.conll").write_bytes(tar.extractfile(f"{name}.conll").read())
+    one = tmp_path / "GUM_news_worship.conll"
+    assert formats.detect_format(one) == "conll2012"
+    rep = formats.score("conll2012", one, one)
+    assert rep.item_ids == ("",) and rep.scores["muc"] == 1.0 and rep.scores["conll_f1"] == 1.0
+    road = tmp_path / "GENTLE_poetry_road.conll"
+    with pytest.raises(
+        FormatError, match=r"GENTLE_poetry_road.conll, line 21: .*chain 3 closes here but was not opened"
+    ):
+        formats.score("conll2012", road, road)

@@ -45,11 +45,13 @@ fn coref_scores<'py>(
     let (flat, repeats) = quick(py, &Names::default(), || {
         let key = coref::group(kd, ke, kf, kl, n_docs)?;
         let rsp = coref::group(rd, re, rf, rl, n_docs)?;
-        let docs: Vec<coref::DocStats> = key
-            .par_iter()
-            .zip(rsp.par_iter())
-            .map(|(k, r)| coref::score_document(k, r))
-            .collect();
+        // the engine's pool (never rayon's global one: see `engine::pool`); documents are independent
+        let docs: Vec<coref::DocStats> = crate::engine::with_pool(0, || {
+            key.par_iter()
+                .zip(rsp.par_iter())
+                .map(|(k, r)| coref::score_document(k, r))
+                .collect()
+        })?;
         let mut flat = Vec::with_capacity(n_docs * coref::N_STATS);
         let mut repeats = Vec::new();
         for (d, s) in docs.iter().enumerate() {

@@ -430,7 +430,7 @@ def score_arcs(gold: Any, system: Any, *, criterion: str = "any", cluster: str |
 
 
 def _is_conll2012(head: list[str]) -> bool:
-    return any(ln.startswith("#begin document") for ln in head)
+    return any(re.match(r"#\s*begin document", ln) for ln in head)
 
 
 SPECS = (
