@@ -241,6 +241,18 @@ def test_documents_as_items_sum_their_parts():
         np.testing.assert_array_equal(st.values, np.stack([p[0] + p[1], p[2] + p[3], p[4]]))
 
 
+def test_options_of_the_other_measure_are_refused():
+    from sigfast.exceptions import InputError
+
+    key, rsp = files("multidoc")
+    with pytest.raises(InputError, match="option report applies to measure=scorer"):
+        formats.score("conll2012", key, rsp, measure="arcs", report="muc")
+    with pytest.raises(InputError, match="option criterion applies to measure=arcs"):
+        formats.score("conll2012", key, rsp, criterion="nominal")
+    with pytest.raises(InputError, match="give one of them"):
+        formats.score("conll2012", key, rsp, items="document", cluster="doc")
+
+
 def test_arcs_stays_an_option():
     k = Path(__file__).parent / "data" / "analysis" / "coref_key.conll"
     r1 = Path(__file__).parent / "data" / "analysis" / "coref_r1.conll"

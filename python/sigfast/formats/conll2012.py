@@ -315,6 +315,11 @@ def score_scorer(
         raise InputError(f"singletons must be 'keep' or 'remove', not {singletons!r}")
     if items not in ITEMS:
         raise InputError(f"items must be 'part' or 'document', not {items!r}")
+    if items == "document" and cluster == "doc":
+        raise InputError(
+            "items=document already makes each document one item; cluster=doc (parts as items, drawn together) is "
+            "the other way: give one of them"
+        )
     sc = cs.score_documents(gold, system, document=document, singletons=singletons)
     rows, ids = sc.stats, tuple(d.name for d in sc.key)
     if items == "document":  # the parts of one document summed into one item (the sums are unchanged)
@@ -368,6 +373,13 @@ def score_conll2012(
         raise InputError(f"measure must be 'scorer' or 'arcs', not {measure!r}")
     if cluster not in (None, "doc"):
         raise InputError(f"cluster must be 'doc' (the parts of one document), not {cluster!r}")
+    scorer_only = {"report": report != "all", "per_document": per_document, "document": document is not None}
+    scorer_only |= {"singletons": singletons != "keep", "items": items != "part"}
+    given = [k for k, v in scorer_only.items() if v]
+    if measure == "arcs" and given:
+        raise InputError(f"option {given[0]} applies to measure=scorer (scorer.pl's metrics), not to measure=arcs")
+    if measure == "scorer" and criterion != "any":
+        raise InputError("option criterion applies to measure=arcs (ARCS), not to measure=scorer")
     if measure == "scorer":
         return score_scorer(
             gold,
