@@ -17,6 +17,7 @@
 pub mod aso;
 pub mod binomial;
 pub mod conlleval;
+pub mod coref;
 pub mod engine;
 pub mod evalb;
 pub mod inference;

@@ -27,6 +27,9 @@
 //! | `error_rate` | edits, reference length | edits / length |
 //! | `ter` | edits, average reference length | sacrebleu's TER: 100 · edits / length (0–100+) |
 //! | `macro_f1_2008` | syn_correct, syn_total, sem_correct, sem_guessed, sem_gold | CoNLL-2008 labeled macro F1 |
+//! | `muc`, `bcub`, `ceafm`, `ceafe`, `lea` | r_num, r_den, p_num, p_den | R = r_num/r_den, P = p_num/p_den, F1 = 2PR/(P+R) (scorer.pl) |
+//! | `blanc` | the four of the coreference links, then of the non-coreference links | scorer.pl's BLANC |
+//! | `conll_f1` | muc's four, bcub's four, ceafe's four | the mean of the three F1 |
 //!
 //! A ratio with a zero denominator is 0 (conlleval's convention). Item
 //! statistics (median, quantile, correlations, AUC) are computed on each
@@ -735,6 +738,13 @@ pub static REGISTRY: &[Entry] = &[
     entry::<ErrorRate>(),
     entry::<Ter>(),
     entry::<WeightedMacroF1>(),
+    entry::<Muc>(),
+    entry::<Bcub>(),
+    entry::<CeafM>(),
+    entry::<CeafE>(),
+    entry::<Blanc>(),
+    entry::<Lea>(),
+    entry::<ConllF1>(),
     entry::<Median>(),
     entry::<Quantile>(),
     entry::<Pearson>(),
@@ -1282,6 +1292,243 @@ impl Declare for WeightedMacroF1 {
         } else {
             2.0 * p * r / (p + r)
         }
+    }
+}
+
+// ------------------------------------------------------------------------------ coreference
+
+/// The `part` parameter of the coreference metrics.
+const COREF_PART: Param = Param {
+    name: "part",
+    aliases: &[],
+    kind: Kind::Choice(&["f1", "recall", "precision"]),
+    default: ParamDefault::Str("f1"),
+    help: "which number: F1, recall or precision",
+};
+
+/// Recall, precision or F1 from `[r_num, r_den, p_num, p_den]`, as scorer.pl's `ShowRPF` computes
+/// them (a zero denominator gives 0).
+fn coref_prf(s: &[f64], part: u8) -> f64 {
+    let r = ratio(s[0], s[1]);
+    let p = ratio(s[2], s[3]);
+    match part {
+        1 => r,
+        2 => p,
+        _ => {
+            if r + p == 0.0 {
+                0.0
+            } else {
+                2.0 * p * r / (p + r)
+            }
+        }
+    }
+}
+
+fn coref_part(p: &Params) -> u8 {
+    match p.s("part") {
+        "recall" => 1,
+        "precision" => 2,
+        _ => 0,
+    }
+}
+
+fn coref_label(name: &str, part: u8) -> Option<String> {
+    match part {
+        1 => Some(format!("{name}_recall")),
+        2 => Some(format!("{name}_precision")),
+        _ => None,
+    }
+}
+
+fn coref_input(counts: bool) -> Input {
+    Input::Sums {
+        names: strs(&["r_num", "r_den", "p_num", "p_den"]),
+        // a numerator never exceeds its denominator; only checked for whole counts (float sums such as
+        // B³'s may pass their denominator by a rounding error)
+        invariants: if counts { vec![(0, 1), (2, 3)] } else { vec![] },
+    }
+}
+
+/// The fields the coreference metrics share.
+const COREF: Spec = Spec {
+    params: &[COREF_PART],
+    reference: "scorer.pl v8.01 (conll/reference-coreference-scorers)",
+    ..COUNTS
+};
+
+macro_rules! coref_metric {
+    ($ty:ident, $name:literal, $counts:expr, $desc:literal, $reference:expr) => {
+        #[doc = $desc]
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $ty {
+            /// 0: F1, 1: recall, 2: precision.
+            pub part: u8,
+        }
+
+        impl Declare for $ty {
+            const SPEC: Spec = Spec {
+                name: $name,
+                counts: $counts,
+                description: $desc,
+                reference: $reference,
+                ..COREF
+            };
+            fn build(p: &Params) -> Result<Self> {
+                Ok($ty {
+                    part: coref_part(p),
+                })
+            }
+            fn input(&self) -> Input {
+                coref_input($counts)
+            }
+            fn score(&self, s: &[f64], _: f64) -> f64 {
+                coref_prf(s, self.part)
+            }
+            fn label(&self) -> Option<String> {
+                coref_label($name, self.part)
+            }
+        }
+    };
+}
+
+coref_metric!(
+    Muc,
+    "muc",
+    true,
+    "coreference MUC (Vilain et al. 1995): links recalled and kept, on summed counts",
+    COREF.reference
+);
+coref_metric!(
+    Bcub,
+    "bcub",
+    false,
+    "coreference B-cubed (Bagga & Baldwin 1998): per-mention overlap, on summed numerators",
+    COREF.reference
+);
+coref_metric!(
+    CeafM,
+    "ceafm",
+    true,
+    "coreference CEAF, mention-based (Luo 2005): best one-to-one entity alignment",
+    COREF.reference
+);
+coref_metric!(
+    CeafE,
+    "ceafe",
+    false,
+    "coreference CEAF, entity-based (Luo 2005): best one-to-one entity alignment, phi4",
+    COREF.reference
+);
+coref_metric!(
+    Lea,
+    "lea",
+    false,
+    "coreference LEA (Moosavi & Strube 2016): entities weighted by size, by resolved links",
+    "LEA as coval computes it (ns-moosavi/coval)"
+);
+
+/// scorer.pl's BLANC on summed link counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Blanc {
+    /// 0: F1, 1: recall, 2: precision.
+    pub part: u8,
+}
+
+impl Declare for Blanc {
+    const SPEC: Spec = Spec {
+        name: "blanc",
+        description: "coreference BLANC (Recasens & Hovy 2011; Luo et al. 2014): coreference and \
+                      non-coreference links",
+        ..COREF
+    };
+    fn build(p: &Params) -> Result<Self> {
+        Ok(Blanc {
+            part: coref_part(p),
+        })
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&[
+                "c_r_num", "c_r_den", "c_p_num", "c_p_den", "n_r_num", "n_r_den", "n_p_num",
+                "n_p_den",
+            ]),
+            invariants: vec![(0, 1), (2, 3), (4, 5), (6, 7)],
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        // scorer.pl's totals: a part whose key has no links drops out (its recall marked -1)
+        let ra = if s[1] != 0.0 { s[0] / s[1] } else { -1.0 };
+        let rr = if s[5] != 0.0 { s[4] / s[5] } else { -1.0 };
+        let pa = ratio(s[2], s[3]);
+        let pr = ratio(s[6], s[7]);
+        let f = |p: f64, r: f64| {
+            if p + r != 0.0 {
+                2.0 * p * r / (p + r)
+            } else {
+                0.0
+            }
+        };
+        let (fa, fr) = (f(pa, ra), f(pr, rr));
+        let (r, p, f1) = if ra == -1.0 && rr == -1.0 {
+            (0.0, 0.0, 0.0)
+        } else if ra == -1.0 {
+            (rr, pr, fr)
+        } else if rr == -1.0 {
+            (ra, pa, fa)
+        } else {
+            ((ra + rr) / 2.0, (pa + pr) / 2.0, (fa + fr) / 2.0)
+        };
+        match self.part {
+            1 => r,
+            2 => p,
+            _ => f1,
+        }
+    }
+    fn label(&self) -> Option<String> {
+        coref_label("blanc", self.part)
+    }
+}
+
+/// The CoNLL-2012 score: the mean of MUC, B³ and CEAFe F1, each on the summed statistics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConllF1;
+
+impl Declare for ConllF1 {
+    const SPEC: Spec = Spec {
+        name: "conll_f1",
+        aliases: &[Alias {
+            name: "conll",
+            defaults: &[],
+        }],
+        counts: false,
+        description: "the CoNLL-2012 coreference score: mean of the MUC, B-cubed and CEAFe F1",
+        reference: "scorer.pl v8.01 (the CoNLL-2011/2012 shared tasks' average)",
+        ..COUNTS
+    };
+    fn build(_: &Params) -> Result<Self> {
+        Ok(ConllF1)
+    }
+    fn input(&self) -> Input {
+        Input::Sums {
+            names: strs(&[
+                "muc_r_num",
+                "muc_r_den",
+                "muc_p_num",
+                "muc_p_den",
+                "bcub_r_num",
+                "bcub_r_den",
+                "bcub_p_num",
+                "bcub_p_den",
+                "ceafe_r_num",
+                "ceafe_r_den",
+                "ceafe_p_num",
+                "ceafe_p_den",
+            ]),
+            invariants: vec![(0, 1), (2, 3)],
+        }
+    }
+    fn score(&self, s: &[f64], _: f64) -> f64 {
+        (coref_prf(&s[0..4], 0) + coref_prf(&s[4..8], 0) + coref_prf(&s[8..12], 0)) / 3.0
     }
 }
 
@@ -1902,5 +2149,31 @@ mod tests {
         assert_eq!(m("mean").on_items(), Some(&ItemStatistic::Mean));
         // accuracy is correct / total, never an item statistic
         assert_eq!(m("accuracy").on_items(), None);
+    }
+
+    /// The coreference metrics against the hand formulas: F1 = 2PR/(P+R) of the summed
+    /// numerators and denominators, the CoNLL F1 their mean over MUC, B³ and CEAFe, BLANC the
+    /// mean of its two link F1 (one alone where the key has no links of the other kind).
+    #[test]
+    fn coreference_metrics() {
+        let f1 = |r: f64, p: f64| 2.0 * p * r / (p + r);
+        let s = [3.0, 4.0, 3.0, 6.0];
+        assert!((m("muc").score(&s, 1.0) - f1(0.75, 0.5)).abs() < 1e-15);
+        let rec = r("ceafm", &[("part", Value::Str("recall".into()))]).unwrap();
+        assert_eq!(rec.metric.score(&s, 1.0), 0.75);
+        assert_eq!(rec.label, "ceafm_recall");
+        let all = [3.0, 4.0, 3.0, 6.0, 2.5, 5.0, 2.5, 4.0, 1.2, 2.0, 1.2, 3.0];
+        let want = (f1(0.75, 0.5) + f1(0.5, 0.625) + f1(0.6, 0.4)) / 3.0;
+        assert!((m("conll_f1").score(&all, 1.0) - want).abs() < 1e-15);
+        assert_eq!(m("conll").name(), "conll_f1");
+        let b = [1.0, 4.0, 1.0, 4.0, 5.0, 11.0, 5.0, 17.0];
+        let want = (f1(0.25, 0.25) + f1(5.0 / 11.0, 5.0 / 17.0)) / 2.0;
+        assert!((m("blanc").score(&b, 1.0) - want).abs() < 1e-15);
+        // no key coreference links: the non-coreference links alone
+        let b = [0.0, 0.0, 0.0, 1.0, 2.0, 4.0, 2.0, 2.0];
+        assert!((m("blanc").score(&b, 1.0) - f1(0.5, 1.0)).abs() < 1e-15);
+        assert_eq!(m("blanc").score(&[0.0; 8], 1.0), 0.0);
+        assert!(m("bcub").input() == &coref_input(false));
+        assert!(m("lea").higher_is_better() && !Metric::named("lea").unwrap().is_item());
     }
 }

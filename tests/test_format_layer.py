@@ -222,7 +222,7 @@ def test_conll2012_is_a_registered_format(capsys):
     assert "  conll2012: CoNLL-2012 coreference" in capsys.readouterr().out
     k, r1, r2 = (DATA / "analysis" / f for f in ("coref_key.conll", "coref_r1.conll", "coref_r2.conll"))
     # hand counts (tests/test_papers_tuggener.py): r1 P 1/2 R 1/3, r2 P 3/4 R 1
-    p = formats.parse("conll2012", k, [r1, r2])
+    p = formats.parse("conll2012", k, [r1, r2], measure="arcs")
     assert [r.scores["precision"] for r in p.reports] == [1 / 2, 3 / 4]
     assert [r.scores["recall"] for r in p.reports] == [1 / 3, 1.0]
     assert formats.detect_format(k) == "conll2012"
@@ -236,12 +236,12 @@ def test_conll2012_bad_inputs(tmp_path, capsys):
     cols = lines[i].split()
     short.write_text("\n".join(lines[:i] + [" ".join(cols[:3] + cols[-1:])] + lines[i + 1 :]) + "\n")
     with pytest.raises(FormatError, match=rf"short.conll, line {i + 1}: CoNLL-2012 line has 4 columns"):
-        formats.score("conll2012", k, short)
+        formats.score("conll2012", k, short, measure="arcs")
     ragged = tmp_path / "ragged.conll"
     wide = " ".join(cols[:-1] + ["x", cols[-1]])  # one column more than the sentence's next line
     ragged.write_text("\n".join(lines[:i] + [wide] + lines[i + 1 :]) + "\n")
     with pytest.raises(FormatError, match="the sentence's earlier lines have"):
-        formats.score("conll2012", k, ragged)
+        formats.score("conll2012", k, ragged, measure="arcs")
     r1 = DATA / "analysis" / "coref_r1.conll"
     assert main(["oracle", "-f", "conll2012", str(k), str(r1), "--show-systems", "nope"]) == 2  # usage
     err = capsys.readouterr().err

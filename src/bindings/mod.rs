@@ -20,6 +20,7 @@ use errors::{enter, quick, to_py, MetricError, Names};
 mod aso_py;
 mod chunk_py;
 mod cluster_py;
+mod coref_py;
 mod evalb_py;
 mod meta_py;
 mod rouge_py;
@@ -989,5 +990,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     text_py::register(m)?;
     ud_py::register(m)?;
     cluster_py::register(m)?;
+    coref_py::register(m)?;
     Ok(())
 }

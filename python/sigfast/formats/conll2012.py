@@ -1,13 +1,28 @@
-"""CoNLL-2012 coreference, scored with ARCS (Tuggener 2014): mentions classed by their antecedents.
+"""CoNLL-2012 coreference: scored as the CoNLL-2012 reference scorer scores it, or with ARCS (Tuggener 2014).
 
-Format ``"conll2012"`` (aliases ``conll12``, ``coref``): a key (gold) file and response
-(system) files in the CoNLL-2012 layout: ``#begin document (NAME); part NNN`` …
-``#end document``, one token per line, whitespace-separated columns (document id, part, word
-number, word, POS, …, coreference), the word form in column 4, the POS in column 5 and the
-coreference in the last column (``(12``, ``12)``, ``(12)``, ``-``, several joined by ``|``);
-a blank line ends a sentence. Every token line needs at least 6 columns, and the lines of one
-sentence the same number. Responses must hold the key's documents, in order, with the same
-words (else :class:`~sigfast.exceptions.FormatError`).
+Format ``"conll2012"`` (aliases ``conll12``, ``coref``): a key (gold) file and response (system) files in the
+CoNLL-2012 layout: ``#begin document (NAME); part NNN`` … ``#end document``, one token per line, the
+coreference in the last column (``(12``, ``12)``, ``(12)``, ``-``, several joined by ``|`` or written
+together), a blank line after each sentence.
+
+``measure="scorer"`` (default): MUC, B³, CEAFm, CEAFe and BLANC exactly as ``scorer.pl`` v8.01
+(``conll/reference-coreference-scorers``) computes them, LEA (Moosavi & Strube 2016) as its reference
+implementation (``coval``) computes it on the scorer's entities, and the CoNLL F1 (the mean of the MUC, B³ and
+CEAFe F1). :mod:`sigfast.formats._corefscorer` reads the files as the scorer does and prints its report;
+``src/coref.rs`` computes each document's statistics. Items are the scorer's documents (every part is one),
+in key order (``item_ids`` their names); ``stats`` holds, for each metric of the registry (``conll_f1``, the
+headline, ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``), each document's recall and precision
+numerators and denominators (BLANC: those of the coreference links, then of the non-coreference links), whose
+sums are the scorer's corpus numbers. Options: ``report`` (``all`` or one metric, as the scorer's metric
+argument), ``per_document`` (every document, as the scorer without a name argument), ``document`` (one
+document, as its name argument), ``singletons`` (``remove``: one-mention entities dropped from key and
+response first, as coval's ``remove_singletons``), ``items`` (``document``: the parts of one document summed into one
+item, ``item_ids`` the document names; sums, scores and the report unchanged).
+
+``measure="arcs"``: mentions classed by their antecedents (Tuggener 2014), as below. Its reader needs at least
+6 columns (the word form in column 4, the POS in column 5), the lines of one sentence the same number, and
+responses holding the key's documents, in order, with the same words (else
+:class:`~sigfast.exceptions.FormatError`).
 
 Mentions are ordered by (sentence, first word, last word). A mention is *nominal* if it spans
 several words or its POS is a noun tag (``NN``, ``NNS``, ``NNP``, ``NNPS``); a mention is
@@ -21,17 +36,16 @@ key mentions without a nominal key antecedent are left out, and a mention is ``T
 ``FN`` if the response gives it none. A response mention anaphoric in the response (under
 ``"nominal"``: with a nominal response antecedent) but not in the key is ``FP``.
 
-Statistics (items = documents, in key order; ``item_ids`` their names): ``f1``,
-``precision`` and ``recall`` with ``[TP, TP + WL + FP, TP + WL + FN]`` (ARCS: precision
-TP / (TP + WL + FP), recall TP / (TP + WL + FN); a wrong linkage is an error of both), and
-``accuracy`` ``[TP, TP + WL]`` (ARCS' resolution accuracy). There is no reference scorer to
-reproduce: ``ScoreReport.text`` is sigfast's summary (the counts, then P, R, F1 and accuracy in
-percent with two decimals). :mod:`sigfast.analysis.coref` builds the diff (Tuggener 2017,
-Table 8) and the recall upper bound (Table 11) on the same classification.
+ARCS statistics (items = documents, in key order): ``f1``, ``precision`` and ``recall`` with
+``[TP, TP + WL + FP, TP + WL + FN]`` (ARCS: precision TP / (TP + WL + FP), recall TP / (TP + WL + FN);
+a wrong linkage is an error of both), and ``accuracy`` ``[TP, TP + WL]`` (ARCS' resolution accuracy).
+There is no reference scorer to reproduce: ``ScoreReport.text`` is sigfast's summary (the counts, then P,
+R, F1 and accuracy in percent with two decimals). :mod:`sigfast.analysis.coref` builds the diff (Tuggener
+2017, Table 8) and the recall upper bound (Table 11) on the same classification, whatever ``measure``.
 
-Option ``criterion``: ``"any"`` (default) or ``"nominal"``. Option ``cluster="doc"``: the parts
-of one document (``(NAME); part NNN`` share ``NAME``) form one cluster, which the tests draw or
-swap as a whole (``Statistics.provenance["clusters"]``, see :mod:`sigfast.clusters`).
+Option ``cluster="doc"`` (both measures): the parts of one document (``(NAME); part NNN`` share ``NAME``)
+form one cluster, which the tests draw or swap as a whole (``Statistics.provenance["clusters"]``, see
+:mod:`sigfast.clusters`).
 """
 
 from __future__ import annotations
@@ -266,7 +280,121 @@ def document_name(part_name: str) -> str:
 _PART = re.compile(r"\((.*)\);\s*part\s+\d+")
 
 
-def score_conll2012(gold: Any, system: Any, *, criterion: str = "any", cluster: str | None = None) -> ScoreReport:
+#: the registry metrics of ``measure="scorer"`` (the headline first) and their statistics' columns
+SCORER_STATS = {
+    "conll_f1": (4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19),
+    "muc": (4, 5, 6, 7),
+    "bcub": (8, 9, 10, 11),
+    "ceafm": (12, 13, 14, 15),
+    "ceafe": (16, 17, 18, 19),
+    "blanc": tuple(range(20, 28)),
+    "lea": (28, 29, 30, 31),
+}
+MEASURES = ("scorer", "arcs")
+ITEMS = ("part", "document")
+SINGLETONS = ("keep", "remove")
+
+
+def score_scorer(
+    gold: Any,
+    system: Any,
+    *,
+    report: str = "all",
+    per_document: bool = False,
+    document: str | None = None,
+    singletons: str = "keep",
+    items: str = "part",
+    cluster: str | None = None,
+) -> ScoreReport:
+    """MUC, B³, CEAFm, CEAFe, BLANC, LEA and the CoNLL F1 per document, and scorer.pl's report."""
+    from . import _corefscorer as cs
+
+    if report not in cs.REPORTS:
+        raise InputError(f"report must be one of {', '.join(cs.REPORTS)}, not {report!r}")
+    if singletons not in SINGLETONS:
+        raise InputError(f"singletons must be 'keep' or 'remove', not {singletons!r}")
+    if items not in ITEMS:
+        raise InputError(f"items must be 'part' or 'document', not {items!r}")
+    if items == "document" and cluster == "doc":
+        raise InputError(
+            "items=document already makes each document one item; cluster=doc (parts as items, drawn together) is "
+            "the other way: give one of them"
+        )
+    sc = cs.score_documents(gold, system, document=document, singletons=singletons)
+    rows, ids = sc.stats, tuple(d.name for d in sc.key)
+    if items == "document":  # the parts of one document summed into one item (the sums are unchanged)
+        docs = tuple(dict.fromkeys(document_name(n) for n in ids))
+        where = {d: i for i, d in enumerate(docs)}
+        rows = np.zeros((len(docs), sc.stats.shape[1]))
+        for part, row in zip(ids, sc.stats):
+            rows[where[document_name(part)]] += row
+        ids = docs
+    stats: dict[str, ItemStats] = {}
+    for m, cols in SCORER_STATS.items():
+        metric = _get_metric(m)
+        stats[m] = ItemStats(m, tuple(metric.stat_names), rows[:, cols].copy(), counts=metric.counts)
+    n = len(ids)
+    scores = {}
+    for m, cols in SCORER_STATS.items():  # from the scorer's documents (parts), as the report
+        tot = np.asarray([cs.corpus_sums(sc.stats[:, cols])], dtype=np.float64)
+        scores[m] = float(_get_metric(m).evaluate(tot, n)[0])
+    if cluster == "doc" and items == "part":
+        extra = {"clusters": tuple(document_name(n) for n in ids), "cluster_field": "doc"}
+        stats = {k: replace(st, extra=extra) for k, st in stats.items()}
+    text = cs.report_text(sc, report, per_document=per_document, single=document is not None)
+    return ScoreReport(
+        format="conll2012",
+        gold=sc.key_name,
+        system=sc.response_name,
+        text=text,
+        scores=scores,
+        stats=stats,
+        default_metric="conll_f1",
+        item_ids=ids,
+    )
+
+
+def score_conll2012(
+    gold: Any,
+    system: Any,
+    *,
+    measure: str = "scorer",
+    report: str = "all",
+    per_document: bool = False,
+    document: str | None = None,
+    singletons: str = "keep",
+    items: str = "part",
+    criterion: str = "any",
+    cluster: str | None = None,
+) -> ScoreReport:
+    """One response against the key, per document: as scorer.pl scores it (``measure="scorer"``) or ARCS
+    (``measure="arcs"``; see the module docstring)."""
+    if measure not in MEASURES:
+        raise InputError(f"measure must be 'scorer' or 'arcs', not {measure!r}")
+    if cluster not in (None, "doc"):
+        raise InputError(f"cluster must be 'doc' (the parts of one document), not {cluster!r}")
+    scorer_only = {"report": report != "all", "per_document": per_document, "document": document is not None}
+    scorer_only |= {"singletons": singletons != "keep", "items": items != "part"}
+    given = [k for k, v in scorer_only.items() if v]
+    if measure == "arcs" and given:
+        raise InputError(f"option {given[0]} applies to measure=scorer (scorer.pl's metrics), not to measure=arcs")
+    if measure == "scorer" and criterion != "any":
+        raise InputError("option criterion applies to measure=arcs (ARCS), not to measure=scorer")
+    if measure == "scorer":
+        return score_scorer(
+            gold,
+            system,
+            report=report,
+            per_document=per_document,
+            document=document,
+            singletons=singletons,
+            items=items,
+            cluster=cluster,
+        )
+    return score_arcs(gold, system, criterion=criterion, cluster=cluster)
+
+
+def score_arcs(gold: Any, system: Any, *, criterion: str = "any", cluster: str | None = None) -> ScoreReport:
     """ARCS counts and scores of one response against the key, per document (see the module docstring)."""
     if criterion not in CRITERIA:
         raise InputError(f"criterion must be 'any' or 'nominal', not {criterion!r}")
@@ -314,18 +442,22 @@ def score_conll2012(gold: Any, system: Any, *, criterion: str = "any", cluster: 
 
 
 def _is_conll2012(head: list[str]) -> bool:
-    return any(ln.startswith("#begin document") for ln in head)
+    return any(re.match(r"#\s*begin document", ln) for ln in head)
 
 
 #: this module's row of the README's formats table (``FormatSpec.readme``)
 README_ROW = ReadmeRow(
     scorer=(
-        "coreference mentions classed by their antecedents: ARCS precision, recall, F1 (Tuggener 2014); "
-        "`diff` and `oracle` give Tuggener 2017's tables; `-o cluster=doc` resamples the parts of one "
-        "document together"
+        "`scorer.pl` v8.01 (MUC, B³, CEAFm, CEAFe, BLANC; `all`, one metric, per document, one named document) "
+        "and LEA as coval, with the CoNLL F1 (see [Coreference](#coreference)); ARCS (Tuggener 2014) with "
+        "`-o measure=arcs`, and `diff` and `oracle` give Tuggener 2017's tables; `-o cluster=doc` resamples the "
+        "parts of one document together"
     ),
-    checked="hand counts (no reference scorer)",
-    speed="—",
+    checked=(
+        "byte-identical reports on 14 key/response pairs (hand-made and OntoGUM); LEA per document equal to "
+        "coval's; ARCS: hand counts"
+    ),
+    speed="see [Coreference](#coreference)",
 )
 
 
@@ -333,15 +465,63 @@ SPECS = (
     FormatSpec(
         name="conll2012",
         readme=README_ROW,
-        description="CoNLL-2012 coreference: mentions classed by their antecedents, ARCS precision/recall/F1",
-        reference="ARCS (Tuggener 2014) as sigfast computes it; no reference scorer",
+        description="CoNLL-2012 coreference: MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA and the CoNLL F1 as scorer.pl "
+        "v8.01 scores them (or ARCS: -o measure=arcs)",
+        reference="scorer.pl v8.01 (conll/reference-coreference-scorers); LEA as coval; ARCS (Tuggener 2014) as "
+        "sigfast computes it",
         score=score_conll2012,
         options=(
+            Option(
+                "measure",
+                str,
+                "scorer",
+                "scorer: the reference scorer's metrics and report; arcs: Tuggener's ARCS (mentions classed by "
+                "their antecedents; what diff and oracle show)",
+                choices=MEASURES,
+            ),
+            Option(
+                "report",
+                str,
+                "all",
+                "what the report prints, as scorer.pl's metric argument (all: its five metrics; lea in the same "
+                "layout); every metric's statistics are computed either way",
+                choices=("all", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea"),
+            ),
+            Option(
+                "per_document",
+                bool,
+                False,
+                "print every document's entities and scores, as scorer.pl without a name argument (documents in "
+                "key order); default: the totals, as its name argument 'none'",
+            ),
+            Option(
+                "document",
+                str,
+                None,
+                "score this document (part) only, as scorer.pl's name argument, e.g. '(wsj_0001); part 000'",
+                nullable=True,
+            ),
+            Option(
+                "singletons",
+                str,
+                "keep",
+                "keep: score one-mention entities as scorer.pl does; remove: drop them from key and response first "
+                "(coval's remove_singletons)",
+                choices=SINGLETONS,
+            ),
+            Option(
+                "items",
+                str,
+                "part",
+                "the items the tests resample: part (each '#begin document' block, as scorer.pl scores them) or "
+                "document (the parts of one document summed into one item; see also cluster=doc)",
+                choices=ITEMS,
+            ),
             Option(
                 "criterion",
                 str,
                 "any",
-                "antecedent criterion: any key antecedent, or the closest nominal one (Tuggener 2017)",
+                "measure=arcs: antecedent criterion: any key antecedent, or the closest nominal one (Tuggener 2017)",
                 choices=CRITERIA,
             ),
             Option(
@@ -356,7 +536,7 @@ SPECS = (
         ),
         aliases=("conll12", "coref"),
         extensions=(".conll2012",),
-        metrics=("f1", "precision", "recall", "accuracy"),
+        metrics=(*SCORER_STATS, "f1", "precision", "recall", "accuracy"),
         detect=_is_conll2012,
         split_unit=None,
         punct=Punct("refuse", "coreference mentions are not judged by punctuation"),
