@@ -43,6 +43,7 @@ __all__ = [
     "analysis",
     "aso",
     "binomial_test",
+    "bradley_terry",
     "bootstrap_interval",
     "bootstrap_power",
     "bootstrap_sample_size",
@@ -68,6 +69,7 @@ __all__ = [
     "pairwise",
     "pairwise_unpaired",
     "permutation_test",
+    "prediction_powered",
     "proportion_interval",
     "read",
     "replicability",
@@ -179,6 +181,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
     "samples": ("samples", None),
     "clusters": ("clusters", None),
+    **{n: ("ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
+    **{n: ("ppi", n) for n in ("PredictionPowered", "prediction_powered")},
 }
 #: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):
 #: the package attribute is the function, also after the submodule is imported.

@@ -18,6 +18,7 @@ pub(crate) mod errors;
 use errors::{enter, quick, to_py, MetricError, Names};
 
 mod aso_py;
+mod battles_py;
 mod chunk_py;
 mod cluster_py;
 mod evalb_py;
@@ -989,5 +990,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     text_py::register(m)?;
     ud_py::register(m)?;
     cluster_py::register(m)?;
+    battles_py::register(m)?;
     Ok(())
 }
