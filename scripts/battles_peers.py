@@ -2,7 +2,8 @@
 their outputs to tests/data/battles/peers.json, which the tests compare against without the peers installed.
 
 Run with the peers' own environment (never sigfast's):
-    python3 -m venv /work/peerenv-battles && /work/peerenv-battles/bin/pip install choix evalica arena-rank ppi-python pandas
+    python3 -m venv /work/peerenv-battles
+    /work/peerenv-battles/bin/pip install choix evalica arena-rank ppi-python pandas pyarrow
     /work/peerenv-battles/bin/python scripts/battles_peers.py
 """
 

@@ -307,26 +307,39 @@ fn reach(n: usize, adj: &[Vec<usize>], from: &[bool]) -> Vec<bool> {
 
 fn check(cells: &Cells, n: usize) -> Result<()> {
     let m = cells.a.len();
-    if [cells.b.len(), cells.outcome.len(), cells.cluster.len(), cells.w.len(), cells.w2.len()]
-        .iter()
-        .any(|&l| l != m)
+    if [
+        cells.b.len(),
+        cells.outcome.len(),
+        cells.cluster.len(),
+        cells.w.len(),
+        cells.w2.len(),
+    ]
+    .iter()
+    .any(|&l| l != m)
     {
         return Err(Error::input("the count table's columns differ in length"));
     }
     for k in 0..m {
         let (a, b) = (cells.a[k] as usize, cells.b[k] as usize);
         if a >= n || b >= n {
-            return Err(Error::input(format!("cell {k}: a model index is out of range")));
+            return Err(Error::input(format!(
+                "cell {k}: a model index is out of range"
+            )));
         }
         if a == b {
             return Err(Error::input(format!("cell {k}: a model plays itself")));
         }
         if cells.outcome[k] > TIE {
-            return Err(Error::input(format!("cell {k}: outcome code {} (0, 1 or 2)", cells.outcome[k])));
+            return Err(Error::input(format!(
+                "cell {k}: outcome code {} (0, 1 or 2)",
+                cells.outcome[k]
+            )));
         }
         let (w, w2) = (cells.w[k], cells.w2[k]);
         if !(w.is_finite() && w2.is_finite() && w >= 0.0 && w2 >= 0.0) {
-            return Err(Error::input(format!("cell {k}: weights must be finite and non-negative")));
+            return Err(Error::input(format!(
+                "cell {k}: weights must be finite and non-negative"
+            )));
         }
     }
     Ok(())
@@ -337,7 +350,14 @@ fn check(cells: &Cells, n: usize) -> Result<()> {
 /// information's diagonal for the covariances (arena-rank's `hessian_reg`
 /// convention; 0: the constrained inverse). `crit`: the drop in
 /// log-likelihood defining the one-sided bounds (z²/2).
-pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: Option<usize>) -> Result<Fit> {
+pub fn fit(
+    cells: &Cells,
+    n: usize,
+    ties: Ties,
+    ridge: f64,
+    crit: f64,
+    anchor: Option<usize>,
+) -> Result<Fit> {
     check(cells, n)?;
     if !(ridge.is_finite() && ridge >= 0.0) {
         return Err(Error::input("ridge must be finite and non-negative"));
@@ -382,7 +402,10 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
     }
     let main = match anchor {
         Some(x) if x < n && size[comp[x]] == best => comp[x],
-        _ => (0..n).find(|&i| size[comp[i]] == best).map(|i| comp[i]).unwrap(),
+        _ => (0..n)
+            .find(|&i| size[comp[i]] == best)
+            .map(|i| comp[i])
+            .unwrap(),
     };
     let fitted: Vec<usize> = (0..n).filter(|&i| comp[i] == main).collect();
     let mut pos = vec![usize::MAX; n];
@@ -395,7 +418,11 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
     let ig = k;
     // the cells among fitted models
     let use_cell: Vec<usize> = (0..cells.a.len())
-        .filter(|&c| pos[cells.a[c] as usize] != usize::MAX && pos[cells.b[c] as usize] != usize::MAX && cells.w[c] > 0.0)
+        .filter(|&c| {
+            pos[cells.a[c] as usize] != usize::MAX
+                && pos[cells.b[c] as usize] != usize::MAX
+                && cells.w[c] > 0.0
+        })
         .collect();
     let mut log_nu = f64::NAN;
     if dav {
@@ -407,10 +434,14 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
             }
         }
         if t <= 0.0 {
-            return Err(Error::input("Davidson's tie model needs at least one tie (its ν estimate is 0); use ties=half"));
+            return Err(Error::input(
+                "Davidson's tie model needs at least one tie (its ν estimate is 0); use ties=half",
+            ));
         }
         if t >= all {
-            return Err(Error::input("every battle is a tie: Davidson's ν has no finite estimate"));
+            return Err(Error::input(
+                "every battle is a tie: Davidson's ν has no finite estimate",
+            ));
         }
         let f = t / all;
         log_nu = (2.0 * f / (1.0 - f)).ln();
@@ -461,7 +492,8 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
             break;
         }
         let a = constrained(&h);
-        let l = cholesky(&a, p).ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
+        let l = cholesky(&a, p)
+            .ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
         let mut step = g.clone();
         chol_solve(&l, p, &mut step);
         let mut t = 1.0;
@@ -530,11 +562,13 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
         for r in 0..p {
             a[r * p + r] += ridge;
         }
-        let l = cholesky(&a, p).ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
+        let l = cholesky(&a, p)
+            .ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
         chol_inverse(&l, p)
     } else {
         let a = constrained(&h);
-        let l = cholesky(&a, p).ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
+        let l = cholesky(&a, p)
+            .ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
         let mut inv = chol_inverse(&l, p);
         for r in 0..k {
             for s in 0..k {
@@ -544,7 +578,11 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
         inv
     };
     let sandwich = |meat: &[f64]| matmul(&matmul(&bread, meat, p), &bread, p);
-    let cov_model = if ridge > 0.0 { sandwich(&h) } else { bread.clone() };
+    let cov_model = if ridge > 0.0 {
+        sandwich(&h)
+    } else {
+        bread.clone()
+    };
     let cov_sandwich = sandwich(&meat_rows);
     let cov_cluster = sandwich(&meat_cl);
     // the others: status and one-sided bounds
@@ -594,7 +632,11 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
         let ll_at = |x: f64| -> f64 {
             opp.iter()
                 .map(|&(tj, w, i_is_a, o)| {
-                    let loc = if i_is_a { local(ties, x, tj, lnu, 0, 1, 2) } else { local(ties, tj, x, lnu, 0, 1, 2) };
+                    let loc = if i_is_a {
+                        local(ties, x, tj, lnu, 0, 1, 2)
+                    } else {
+                        local(ties, tj, x, lnu, 0, 1, 2)
+                    };
                     w * loc.logp[o as usize]
                 })
                 .sum()
@@ -602,7 +644,10 @@ pub fn fit(cells: &Cells, n: usize, ties: Ties, ridge: f64, crit: f64, anchor: O
         // ℓ rises to 0 as x → +∞ (above) or x → −∞ (below); in u = dir·x it rises: find ℓ = −crit
         let dir = if status[i] == ABOVE { 1.0 } else { -1.0 };
         let f = |u: f64| ll_at(dir * u) + crit;
-        let centre = opp.iter().map(|o| dir * o.0).fold(f64::NEG_INFINITY, f64::max);
+        let centre = opp
+            .iter()
+            .map(|o| dir * o.0)
+            .fold(f64::NEG_INFINITY, f64::max);
         let (mut lo, mut hi) = (centre - 1.0, centre + 1.0);
         while f(lo) >= 0.0 && lo > -1e6 {
             lo = centre - 2.0 * (centre - lo);
@@ -672,7 +717,11 @@ mod tests {
 
     #[test]
     fn ties_count_half_a_win() {
-        let c = table(&[(0, 1, A_WINS, 0, 5.0), (0, 1, TIE, 0, 4.0), (0, 1, B_WINS, 0, 1.0)]);
+        let c = table(&[
+            (0, 1, A_WINS, 0, 5.0),
+            (0, 1, TIE, 0, 4.0),
+            (0, 1, B_WINS, 0, 1.0),
+        ]);
         let f = fit(&c, 2, Ties::Half, 0.0, 1.92, None).unwrap();
         assert!((f.theta[0] - f.theta[1] - (7.0f64 / 3.0).ln()).abs() < 1e-12);
     }
@@ -680,7 +729,11 @@ mod tests {
     #[test]
     fn davidson_two_models_closed_form() {
         // Davidson with two models: π̂a/π̂b = Wa/Wb, ν̂ = T / sqrt(Wa Wb)
-        let c = table(&[(0, 1, A_WINS, 0, 6.0), (0, 1, TIE, 0, 3.0), (1, 0, A_WINS, 0, 2.0)]);
+        let c = table(&[
+            (0, 1, A_WINS, 0, 6.0),
+            (0, 1, TIE, 0, 3.0),
+            (1, 0, A_WINS, 0, 2.0),
+        ]);
         let f = fit(&c, 2, Ties::Davidson, 0.0, 1.92, None).unwrap();
         assert!((f.theta[0] - f.theta[1] - 3.0f64.ln()).abs() < 1e-10);
         assert!((f.log_nu - (3.0 / 12.0f64.sqrt()).ln()).abs() < 1e-10);
@@ -720,7 +773,15 @@ mod tests {
     #[test]
     fn cluster_sandwich_of_singletons_is_the_row_sandwich_times_g_over_g_minus_1() {
         let rows: Vec<(u32, u32, u8, u32, f64)> = (0..30)
-            .map(|i| ((i % 3) as u32, ((i + 1) % 3) as u32, [A_WINS, B_WINS, TIE][(i * 7 % 5) % 3], i as u32, 1.0))
+            .map(|i| {
+                (
+                    (i % 3) as u32,
+                    ((i + 1) % 3) as u32,
+                    [A_WINS, B_WINS, TIE][(i * 7 % 5) % 3],
+                    i as u32,
+                    1.0,
+                )
+            })
             .collect();
         let c = table(&rows);
         let f = fit(&c, 3, Ties::Half, 0.0, 1.92, None).unwrap();

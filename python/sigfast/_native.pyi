@@ -466,3 +466,19 @@ def cluster_pairwise_shard(
 def cluster_draws(
     n_clusters: int, seed: int, start: int, count: int, sub: int = 0, stream: int = 2
 ) -> npt.NDArray[np.int64]: ...
+
+# Bradley–Terry on a count table (crate::battles); cells: a, b (model indices), outcome (0 a wins, 1 b wins,
+# 2 tie), cluster code, Σw, Σw²
+def battles_fit(
+    a: npt.NDArray[np.uint32],
+    b: npt.NDArray[np.uint32],
+    outcome: npt.NDArray[np.uint8],
+    cluster: npt.NDArray[np.uint32],
+    w: _F64,
+    w2: _F64,
+    n_models: int,
+    ties: str,
+    ridge: float = 0.0,
+    crit: float = 1.920729410347062,
+    anchor: int | None = None,
+) -> dict[str, Any]: ...

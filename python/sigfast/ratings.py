@@ -47,7 +47,7 @@ import numpy as np
 from .exceptions import InputError, ScorerWarning
 from .formats.battles import BattleTable, read_battles, table_from_arrays
 
-__all__ = ["Ratings", "WinRates", "bradley_terry", "battle_table", "win_rates"]
+__all__ = ["Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
 
 SE_METHODS = ("model", "sandwich", "cluster")
 TIE_MODELS = ("half", "davidson")
@@ -327,7 +327,7 @@ def bradley_terry(
         else:
             lower[i], upper[i] = -np.inf, np.inf
         what = {
-            "only wins": "won or tied none of its battles against the rated models: it only won",
+            "only wins": "only won against the rated models",
             "only losses": "only lost against the rated models",
             "disconnected": "has battles that do not connect it to the rated models both ways",
         }[s]
@@ -349,7 +349,10 @@ def bradley_terry(
         worst[i] = int(np.sum(upper >= lower[i]))
     tier = np.zeros(m, dtype=int)
     c = np.asarray(cov)[:k, :k]
-    order = sorted(range(m), key=lambda i: (0 if status[i] == "only wins" else 2 if status[i] != "fitted" else 1, -np.nan_to_num(rating[i])))
+    order = sorted(
+        range(m),
+        key=lambda i: (0 if status[i] == "only wins" else 2 if status[i] != "fitted" else 1, -np.nan_to_num(rating[i])),
+    )
     cur, head = 0, None
     for i in order:
         if status[i] != "fitted":
@@ -416,6 +419,25 @@ class WinRates:
     level: float
     cluster_field: str | None
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline": self.baseline,
+            "level": self.level,
+            "cluster_field": self.cluster_field,
+            "models": [
+                {
+                    "model": m,
+                    "win_rate": float(self.rate[i]),
+                    "se": float(self.se[i]),
+                    "lower": float(self.lower[i]),
+                    "upper": float(self.upper[i]),
+                    "battles": float(self.battles[i]),
+                    "clusters": int(self.clusters[i]),
+                }
+                for i, m in enumerate(self.models)
+            ],
+        }
+
     def table(self) -> str:
         pct = f"{self.level * 100:g}%"
         w = max(5, *(len(m) for m in self.models))
@@ -430,6 +452,70 @@ class WinRates:
             + (f"cluster-robust over {self.cluster_field}" if self.cluster_field else "over battles")
         )
         return "\n".join(lines) + "\n"
+
+
+def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = "") -> list[Any]:
+    """The leaderboard (and the win rates) as :class:`sigfast.report.Table` for every output style."""
+    from .report import Table
+
+    def num(x: float, nd: int = 1) -> Any:
+        return round(float(x), nd) if np.isfinite(x) else ("+inf" if x == np.inf else "-inf" if x == -np.inf else "")
+
+    rows = []
+    for i in r.order():
+        rows.append(
+            (
+                int(r.rank[i]),
+                r.models[i],
+                num(r.rating[i]),
+                num(r.lower[i]),
+                num(r.upper[i]),
+                num(r.se[i], 2),
+                num(r.se_sandwich[i], 2),
+                num(r.se_cluster[i], 2) if r.n_clusters else "",
+                num(r.design_effect[i], 2) if r.n_clusters else "",
+                int(r.tier[i]),
+                r.status[i],
+            )
+        )
+    anchor = f"{r.anchor} at {r.offset:g}" if r.anchor else f"mean rating {r.offset:g}"
+    notes = [
+        f"Elo scale: {r.offset:g} + {r.scale:g}·θ/ln({r.base:g}), {anchor}; ties: {r.ties}"
+        + (f" (Davidson ν = {r.nu:.4g})" if r.ties == "davidson" else "")
+        + f"; interval: rating ± z·se ({r.se_method} SE, {r.level * 100:g}%); {r.n_battles} battles",
+        "rank: 1 + models whose lower bound exceeds this one's upper bound (FastChat); tier: cut where a model is "
+        "significantly below the tier's first",
+    ]
+    if r.n_clusters:
+        notes.append(
+            f"clusters: {r.cluster_field} ({r.n_clusters}); deff = (cluster SE / sandwich SE)²; the bootstrap over "
+            "battles or clusters is not in this release"
+        )
+    notes += [f"warning: {w}" for w in r.warnings]
+    head = ("rank", "model", "rating", "lower", "upper", "se", "se_sandwich", "se_cluster", "deff", "tier", "status")
+    out = [Table(head, tuple(rows), title="Bradley–Terry ratings", notes=tuple(notes), signature=signature)]
+    if wr is not None:
+        wrows = tuple(
+            (
+                wr.models[i],
+                round(float(wr.rate[i]), 4),
+                round(float(wr.lower[i]), 4),
+                round(float(wr.upper[i]), 4),
+                round(float(wr.se[i]), 4),
+                float(wr.battles[i]),
+                int(wr.clusters[i]),
+            )
+            for i in np.argsort(-wr.rate, kind="stable")
+        )
+        out.append(
+            Table(
+                ("model", "win_rate", "lower", "upper", "se", "battles", "clusters"),
+                wrows,
+                title=f"Win rate against {wr.baseline} (ties count half)",
+                notes=("SE: " + (f"cluster-robust over {wr.cluster_field}" if wr.cluster_field else "over battles"),),
+            )
+        )
+    return out
 
 
 def win_rates(battles: Any, baseline: str, *, level: float = 0.95, **options: Any) -> WinRates:

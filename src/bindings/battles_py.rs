@@ -10,9 +10,11 @@ use super::{input, vec2};
 use crate::battles::{self, Cells, Ties};
 
 fn col<T: Copy + numpy::Element>(a: &PyReadonlyArray1<'_, T>, what: &str) -> PyResult<Vec<T>> {
-    a.as_slice()
-        .map(<[T]>::to_vec)
-        .map_err(|_| input(format!("the count table's {what} must be a contiguous array")))
+    a.as_slice().map(<[T]>::to_vec).map_err(|_| {
+        input(format!(
+            "the count table's {what} must be a contiguous array"
+        ))
+    })
 }
 
 /// Bradley–Terry fit of a count table (cells: a, b, outcome 0/1/2, cluster code,
@@ -40,7 +42,11 @@ fn battles_fit<'py>(
     let t = match ties {
         "half" => Ties::Half,
         "davidson" => Ties::Davidson,
-        other => return Err(input(format!("unknown tie model {other:?} (half or davidson)"))),
+        other => {
+            return Err(input(format!(
+                "unknown tie model {other:?} (half or davidson)"
+            )))
+        }
     };
     let cells = Cells {
         a: col(&a, "a")?,
@@ -50,13 +56,18 @@ fn battles_fit<'py>(
         w: col(&w, "w")?,
         w2: col(&w2, "w2")?,
     };
-    let f = quick(py, &Names::default(), || battles::fit(&cells, n_models, t, ridge, crit, anchor))?;
+    let f = quick(py, &Names::default(), || {
+        battles::fit(&cells, n_models, t, ridge, crit, anchor)
+    })?;
     let d = PyDict::new(py);
     d.set_item("theta", PyArray1::from_vec(py, f.theta))?;
     d.set_item("log_nu", f.log_nu)?;
     d.set_item("status", PyArray1::from_vec(py, f.status))?;
     d.set_item("bound", PyArray1::from_vec(py, f.bound))?;
-    d.set_item("fitted", PyArray1::from_vec(py, f.fitted.iter().map(|&i| i as u64).collect::<Vec<_>>()))?;
+    d.set_item(
+        "fitted",
+        PyArray1::from_vec(py, f.fitted.iter().map(|&i| i as u64).collect::<Vec<_>>()),
+    )?;
     d.set_item("cov_model", vec2(py, f.cov_model, f.p)?)?;
     d.set_item("cov_sandwich", vec2(py, f.cov_sandwich, f.p)?)?;
     d.set_item("cov_cluster", vec2(py, f.cov_cluster, f.p)?)?;

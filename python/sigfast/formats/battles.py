@@ -125,7 +125,14 @@ def _layout(path: Path, layout: str | None) -> str:
         return layout
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     ext = os.path.splitext(name)[1].lower()
-    found = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv", ".parquet": "parquet"}
+    found = {
+        ".json": "json",
+        ".jsonl": "jsonl",
+        ".ndjson": "jsonl",
+        ".csv": "csv",
+        ".tsv": "tsv",
+        ".parquet": "parquet",
+    }
     if ext not in found:
         raise FormatError(
             f"cannot tell the layout from the extension {ext or '(none)'}; give -o layout=json|jsonl|csv|tsv|parquet",
@@ -162,7 +169,9 @@ def _json_records(path: Path) -> tuple[list[Mapping[str, Any]], list[int], str]:
         try:
             obj, i = dec.raw_decode(text, i)
         except json.JSONDecodeError as e:
-            raise FormatError(f"the battle file is not valid JSON ({e.msg}, column {e.colno})", str(path), e.lineno) from None
+            raise FormatError(
+                f"the battle file is not valid JSON ({e.msg}, column {e.colno})", str(path), e.lineno
+            ) from None
         if not isinstance(obj, Mapping):
             raise FormatError("expected an array of JSON objects (one per battle)", str(path), line)
         recs.append(obj)
@@ -307,7 +316,7 @@ def read_battles(
                         name,
                         ln,
                     )
-                if label not in _VERDICTS:
+                if not isinstance(label, str) or label not in _VERDICTS:
                     raise FormatError(
                         f"game {g + 1}: unknown verdict {label!r}; one of {', '.join(_VERDICTS)}", name, ln
                     )
@@ -410,7 +419,9 @@ def table_from_arrays(
         rows.append((a, b, WINNERS[v], c, w, 1))
     if not rows:
         raise InputError("no battle given")
-    return _table(rows, "", "arena", "cluster" if cluster is not None else None, "weight" if weight is not None else None)
+    return _table(
+        rows, "", "arena", "cluster" if cluster is not None else None, "weight" if weight is not None else None
+    )
 
 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
@@ -454,7 +465,6 @@ SPECS = (
             ),
             Option("baseline", str, None, help="arena-hard: the baseline model where the records do not name it"),
         ),
-        aliases=("arena", "chatbot-arena", "arena-hard"),
         extensions=(),
         metrics=("a_score",),
         needs_gold=False,
