@@ -1094,7 +1094,7 @@ COMMANDS: tuple[Command, ...] = (
         "Kaggle layout, or arena-hard-auto's judgment files; JSON, JSON lines, CSV, Parquet) by maximum "
         "likelihood, on the Elo scale, with model-based, sandwich or cluster-robust (--cluster FIELD --se "
         "cluster) intervals, FastChat's rank rule and tiers; --baseline adds win rates against one model.",
-        (Arg("files", "BATTLES (one battle file)", 1, "FILE"),),
+        (Arg("battles", "the battle file", None, "BATTLES"),),
         (
             "option",
             "cluster",

@@ -12,7 +12,7 @@ def run_rate(args: argparse.Namespace) -> int:
     from .ratings import bradley_terry, rating_tables, win_rates
 
     _cli.precheck(args)
-    path = args.files[0]
+    path = args.battles
     options = spec("battles").validate(_cli.format_options(args))
     from .formats.battles import read_battles
 
