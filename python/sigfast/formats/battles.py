@@ -74,7 +74,7 @@ _VERDICTS = {
 class BattleTable:
     """Battles as a count table.
 
-    ``models``: the model names (sorted); ``clusters``: the cluster keys (one per battle without a cluster field:
+    ``models``: the model names (sorted); ``clusters``: the cluster keys (one empty key without a cluster field:
     ``cluster_field`` None); ``a``, ``b`` (model indices, a < b), ``outcome`` (0: a wins, 1: b wins, 2: tie),
     ``cluster`` (codes into ``clusters``), ``w`` (Σ weights), ``w2`` (Σ squared weights): one entry per cell.
     ``n_battles``: the records read (a strong arena-hard verdict counts as its ``strong`` battles).
@@ -257,7 +257,7 @@ def read_battles(
         raise InputError(f"unknown battle schema {schema!r}; one of {', '.join(SCHEMAS)}")
     if strong < 1:
         raise InputError(f"-o strong= must be at least 1, not {strong}")
-    recs, where, what = _records(p, layout)
+    recs, where, _what = _records(p, layout)
     if not recs:
         raise FormatError("the battle file holds no battle", path=name)
     if schema == "auto":
@@ -291,7 +291,7 @@ def read_battles(
             if f not in r:
                 hint = " (name the cluster field with -o cluster=)" if f == cluster else ""
                 raise FormatError(f"no field {f!r} (its fields: {_fields_of(r)}){hint}", name, ln)
-        ckey = f"{what} {ln}"
+        ckey = ""  # without a cluster field one cell holds every battle of a pair and outcome
         if cluster is not None:
             cv = r[cluster]
             if _missing(cv):
@@ -406,7 +406,7 @@ def table_from_arrays(
             raise InputError(f"{where}: model {a!r} plays itself")
         if not isinstance(v, str) or v not in WINNERS:
             raise InputError(f"{where}: unknown winner {v!r}; one of {', '.join(repr(x) for x in WINNERS)}")
-        c = f"row {k + 1}"
+        c = ""
         if cluster is not None:
             if _missing(cluster[k]):
                 raise InputError(f"{where}: the cluster is empty ({cluster[k]!r}); every battle needs one")
