@@ -195,7 +195,9 @@ def speed(peer_python: str | None) -> None:
         ).stdout
         p = json.loads(out.strip().splitlines()[-1])
         pf, pw = float(np.median(p["fit"])), float(np.median(p["whole"]))
-        print(f"  arena-rank  fit+sandwich on its PairDataset  {pf * 1e3:8.1f} ms; from the DataFrame {pw * 1e3:8.1f} ms")
+        print(
+            f"  arena-rank  fit+sandwich on its PairDataset  {pf * 1e3:8.1f} ms; from the DataFrame {pw * 1e3:8.1f} ms"
+        )
         print(f"  ratio (arena-rank / sigfast): fit+sandwich {pf / sf:.0f}x; whole {pw / sw:.1f}x")
 
 
