@@ -759,6 +759,29 @@ mod tests {
     }
 
     #[test]
+    fn below_and_disconnected_models_get_their_status() {
+        // 0, 1, 2 mixed; 3 only loses to 1; 4 and 5 only play each other (a tie)
+        let c = table(&[
+            (0, 1, A_WINS, 0, 2.0),
+            (1, 2, A_WINS, 0, 2.0),
+            (2, 0, A_WINS, 0, 2.0),
+            (1, 3, A_WINS, 0, 3.0),
+            (4, 5, TIE, 0, 1.0),
+        ]);
+        let f = fit(&c, 6, Ties::Half, 0.0, 1.92, None).unwrap();
+        assert_eq!(
+            f.status,
+            vec![FITTED, FITTED, FITTED, BELOW, DISCONNECTED, DISCONNECTED]
+        );
+        // the upper bound of 3 solves 3 ln σ(θ1 − x) = −1.92
+        let x = f.bound[3];
+        assert!((3.0 * log_sigmoid(f.theta[1] - x) + 1.92).abs() < 1e-9);
+        assert!(f.bound[4].is_nan() && f.theta[4].is_nan());
+        // a cyclic triangle of equal counts: all ratings 0
+        assert!(f.theta[..3].iter().all(|t| t.abs() < 1e-12));
+    }
+
+    #[test]
     fn bad_tables_are_errors() {
         let c = table(&[(0, 0, A_WINS, 0, 1.0)]);
         assert!(fit(&c, 2, Ties::Half, 0.0, 1.92, None).is_err());

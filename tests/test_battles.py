@@ -317,3 +317,42 @@ def test_gzip_input(tmp_path: Path) -> None:
     p = tmp_path / "b.jsonl.gz"
     p.write_bytes(gzip.compress((DATA / "arena.jsonl").read_bytes()))
     assert read_battles(p).n_battles == 40
+
+
+def test_davidson_equals_a_scipy_maximum_likelihood_fit() -> None:
+    from scipy.optimize import minimize
+
+    rows = [json.loads(x) for x in (DATA / "arena.jsonl").read_text().splitlines()]
+    cols = {k: [r[k] for r in rows] for k in ("model_a", "model_b", "winner")}
+    r = sigfast.bradley_terry(cols, ties="davidson", se="model")
+    ix = {m: i for i, m in enumerate(r.models)}
+    a = np.array([ix[x] for x in cols["model_a"]])
+    b = np.array([ix[x] for x in cols["model_b"]])
+    o = np.array([{"model_a": 0, "model_b": 1}.get(w, 2) for w in cols["winner"]])
+
+    def nll(p: np.ndarray) -> float:
+        t = np.append(p[:-1], -p[:-1].sum())  # Σθ = 0
+        ln = p[-1]
+        la, lb, lt = t[a], t[b], ln + (t[a] + t[b]) / 2
+        lse = np.logaddexp(np.logaddexp(la, lb), lt)
+        return float(-np.sum(np.choose(o, [la, lb, lt]) - lse))
+
+    res = minimize(nll, np.zeros(len(r.models)), method="BFGS", options={"gtol": 1e-10})
+    t = np.append(res.x[:-1], -res.x[:-1].sum())
+    assert np.allclose(r.theta, t, atol=1e-5) and r.nu == pytest.approx(math.exp(res.x[-1]), rel=1e-5)
+    assert r.loglik == pytest.approx(-res.fun, abs=1e-8)
+    # the win-probability matrix is P(win) + P(tie)/2 and sums to 1 over a pair
+    p = r.win_probability()
+    off = ~np.eye(len(p), dtype=bool)
+    assert np.allclose((p + p.T)[off], 1.0)
+
+
+def test_json_output_has_the_win_probability_matrix() -> None:
+    rows = [json.loads(x) for x in (DATA / "arena.jsonl").read_text().splitlines()]
+    cols = {k: [r[k] for r in rows] for k in ("model_a", "model_b", "winner")}
+    r = sigfast.bradley_terry(cols)
+    d = r.to_dict()
+    m = np.array(d["win_probability"], dtype=float)
+    assert m.shape == (4, 4) and np.isnan(np.diag(m)).all()
+    i, j = 0, 1
+    assert m[i, j] == pytest.approx(1 / (1 + math.exp(-(r.theta[i] - r.theta[j]))))

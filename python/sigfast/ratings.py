@@ -192,6 +192,7 @@ class Ratings:
             "n_battles": self.n_battles,
             "n_clusters": self.n_clusters,
             "cluster_field": self.cluster_field,
+            "win_probability": [[f(x) for x in row] for row in self.win_probability()],
             "warnings": list(self.warnings),
             "signature": self.signature(),
         }
