@@ -121,6 +121,7 @@ class Ratings:
     cluster_field: str | None = None
     loglik: float = float("nan")
     warnings: tuple[str, ...] = ()
+    data: str = ""
 
     @property
     def factor(self) -> float:
@@ -150,11 +151,14 @@ class Ratings:
 
     def signature(self) -> str:
         """The settings that produced these numbers, one line."""
+        from ._native import __version__
+
         parts = [
-            f"bt|ties:{self.ties}|se:{self.se_method}",
+            f"sigfast:{__version__}|bt|ties:{self.ties}|se:{self.se_method}",
             f"scale:{self.scale:g}|base:{self.base:g}|offset:{self.offset:g}",
             f"anchor:{self.anchor or 'mean'}|level:{self.level:g}|ridge:{self.ridge:g}",
             f"cluster:{self.cluster_field or 'none'}|n:{self.n_battles}|clusters:{self.n_clusters}",
+            f"data:{self.data}",
         ]
         return "|".join(parts)
 
@@ -260,6 +264,7 @@ def bradley_terry(
     information's diagonal (arena-rank's ``hessian_reg · N``; 0: none). See the module's documentation.
     """
     from . import _native
+    from .signature import hash_data
 
     if ties not in TIE_MODELS:
         raise InputError(f"unknown tie model {ties!r}; one of {', '.join(TIE_MODELS)}")
@@ -402,6 +407,7 @@ def bradley_terry(
         cluster_field=t.cluster_field,
         loglik=float(r["loglik"]),
         warnings=tuple(notes),
+        data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
     )
 
 
