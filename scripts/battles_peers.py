@@ -70,6 +70,16 @@ def main() -> None:
         "hessian_reg": bt.hessian_reg,
         "n_battles": int(len(df)),
     }
+    # arena-rank's reweighted dataset: each row weighted 1 / max(its pair's count, 50)
+    dsw = PairDataset.from_pandas(df, reweighted=True)
+    btw = BradleyTerry(n_competitors=len(dsw.competitors))
+    rw = btw.compute_ratings_and_cis(dsw, significance_level=0.05)
+    out["arena_rank_reweighted"] = {
+        "ratings": np.asarray(rw["ratings"]).tolist(),
+        "variances": np.asarray(rw["variances"]).tolist(),
+        "hessian_reg": btw.hessian_reg,
+        "min_pair_count": 50,
+    }
     times = []
     for _ in range(5):
         t0 = time.perf_counter()

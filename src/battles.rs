@@ -577,7 +577,42 @@ pub fn fit(
         }
         inv
     };
-    let sandwich = |meat: &[f64]| matmul(&matmul(&bread, meat, p), &bread, p);
+    // With a ridge the bread's null direction (1 over the ratings) is scaled by 1/ridge, and the meat's
+    // rounding along it (mathematically 0: scores sum to 0 over a battle's two models) comes back scaled
+    // by 1/ridge²; the projection onto Σθ = 0 removes it (it changes nothing else: the meat annihilates 1).
+    let project = |c: Vec<f64>| -> Vec<f64> {
+        if ridge == 0.0 {
+            return c;
+        }
+        let kf = k as f64;
+        let mut row = vec![0.0; p];
+        let mut col = vec![0.0; p];
+        for r in 0..p {
+            for q in 0..k {
+                row[r] += c[r * p + q] / kf;
+                col[r] += c[q * p + r] / kf;
+            }
+        }
+        let all = row.iter().take(k).sum::<f64>() / kf;
+        let mut out = c;
+        for r in 0..p {
+            for q in 0..p {
+                let mut v = out[r * p + q];
+                if q < k {
+                    v -= row[r];
+                }
+                if r < k {
+                    v -= col[q];
+                }
+                if r < k && q < k {
+                    v += all;
+                }
+                out[r * p + q] = v;
+            }
+        }
+        out
+    };
+    let sandwich = |meat: &[f64]| project(matmul(&matmul(&bread, meat, p), &bread, p));
     let cov_model = if ridge > 0.0 {
         sandwich(&h)
     } else {
@@ -779,6 +814,32 @@ mod tests {
         assert!(f.bound[4].is_nan() && f.theta[4].is_nan());
         // a cyclic triangle of equal counts: all ratings 0
         assert!(f.theta[..3].iter().all(|t| t.abs() < 1e-12));
+    }
+
+    #[test]
+    fn with_a_ridge_the_covariances_sum_to_zero_over_the_ratings() {
+        let rows: Vec<(u32, u32, u8, u32, f64)> = (0..40)
+            .map(|i| {
+                (
+                    (i % 4) as u32,
+                    ((i + 1 + i / 4) % 4) as u32,
+                    [A_WINS, B_WINS, TIE][(i * 7 % 5) % 3],
+                    0,
+                    0.01,
+                )
+            })
+            .filter(|r| r.0 != r.1)
+            .collect();
+        let c = table(&rows);
+        let f = fit(&c, 4, Ties::Half, 1e-5, 1.92, None).unwrap();
+        let p = f.p;
+        for cov in [&f.cov_sandwich, &f.cov_model] {
+            let scale = cov[0].abs();
+            for r in 0..p {
+                let s: f64 = (0..p).map(|q| cov[r * p + q]).sum();
+                assert!(s.abs() < 1e-12 * scale, "{s}");
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@ Standard errors (``se=``):
     (``arena_rank.models.bradley_terry.BradleyTerry.compute_hessian_and_covariance``). Where sigfast departs:
     arena-rank adds ``hessian_reg · N`` (1e-5 × the number of battles, unweighted data) to the Hessian's diagonal
     and inverts it; sigfast by default uses the inverse under the constraint Σθ = 0 (the Moore–Penrose inverse,
-    no ridge): ``ridge=`` adds arena-rank's term (``ridge=1e-5 * n_battles`` reproduces it to rounding).
+    no ridge): ``ridge=`` adds arena-rank's term (``ridge=1e-5 * n_battles`` reproduces it to rounding; for
+    weighted data arena-rank's ridge is 1e-5 itself). With a ridge, sigfast projects the result onto Σθ = 0,
+    which removes only the rounding that ``1/ridge²`` amplifies along the ratings' null direction.
 ``cluster``
     the cluster-robust sandwich: ``G = G/(G−1) · Σ_clusters S_c S_cᵀ`` with ``S_c`` the summed score of a
     cluster's battles (the ``G/(G−1)`` small-sample factor of Stata's ``vce(cluster)``, without its
