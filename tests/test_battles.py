@@ -373,3 +373,12 @@ def test_weighted_sandwich_equals_arena_rank_reweighted(synthetic: dict) -> None
     r = sigfast.bradley_terry(cols, weight="w", ridge=ar["hessian_reg"])
     assert np.max(np.abs(r.se_sandwich**2 / np.array(ar["variances"]) - 1)) < 1e-5
     assert np.max(np.abs(r.rating - np.array(ar["ratings"]))) < 1e-3
+
+
+def test_rate_cli_on_arena_hard_judgments_with_davidson(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["rate", str(DATA / "judgments.jsonl"), "-o", "cluster=uid", "--se", "cluster", "--ties", "davidson"]
+    assert main([*argv, "--anchor", "base", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)[0]
+    assert d["ties"] == "davidson" and d["nu"] > 0 and d["n_clusters"] == 12 and d["n_battles"] == 80
+    r = sigfast.bradley_terry(DATA / "judgments.jsonl", cluster="uid", se="cluster", ties="davidson", anchor="base")
+    assert [m["rating"] for m in d["models"]] == pytest.approx(list(r.rating), abs=1e-9)

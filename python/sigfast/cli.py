@@ -1097,7 +1097,11 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("battles", "the battle file", None, "BATTLES"),),
         (
             "option",
-            "cluster",
+            Use(
+                "cluster",
+                help="the battles' cluster field (judge, question_id, a session; -o cluster=FIELD): --se cluster "
+                "sums the score within each cluster",
+            ),
             "ties",
             "se",
             "scale",
