@@ -15,6 +15,7 @@
 //!    selectable ([`engine::Job::stream`]).
 
 pub mod aso;
+pub mod battles;
 pub mod binomial;
 pub mod conlleval;
 pub mod coref;

@@ -50,6 +50,7 @@ FORMAT_SEEDS: dict[str, tuple[str, str]] = {
     "helm": ("", "llm/fuzz/helm_per_instance_stats.json"),
     "lighteval": ("", "llm/fuzz/lighteval_details.parquet"),
     "records": ("", "llm/fuzz/records.jsonl"),
+    "battles": ("", "battles/arena.jsonl"),
 }
 
 # tokens that tend to break number and layout parsing

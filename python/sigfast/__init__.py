@@ -51,6 +51,7 @@ __all__ = [
     "bootstrap_interval",
     "bootstrap_power",
     "bootstrap_sample_size",
+    "bradley_terry",
     "clopper_pearson_interval",
     "compare_seeds",
     "confidence_sequence",
@@ -77,6 +78,7 @@ __all__ = [
     "pairwise",
     "pairwise_unpaired",
     "permutation_test",
+    "prediction_powered",
     "proportion_interval",
     "read",
     "replicability",
@@ -199,6 +201,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
     "samples": ("samples", None),
     "clusters": ("clusters", None),
+    **{n: ("ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
+    **{n: ("ppi", n) for n in ("PredictionPowered", "prediction_powered")},
 }
 #: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):
 #: the package attribute is the function, also after the submodule is imported.

@@ -541,6 +541,35 @@ _flags = [
         type=number,
         metavar="N",
     ),
+    # ---- rate (battles)
+    Flag(
+        ("--ties",),
+        "how ties enter the Bradley–Terry likelihood: half a win on each side, or Davidson's tie model",
+        default="half",
+        choices=("half", "davidson"),
+    ),
+    Flag(
+        ("--se",),
+        "standard errors: model (inverse Fisher information), sandwich over battles (arena-rank's default), or "
+        "cluster (cluster-robust sandwich; needs --cluster)",
+        default="sandwich",
+        choices=("model", "sandwich", "cluster"),
+    ),
+    Flag(("--scale",), "Elo points per ln(base) of strength (FastChat: 400)", default=400.0, type=number),
+    Flag(("--base",), "the Elo scale's base (FastChat: 10)", default=10.0, type=number),
+    Flag(("--offset",), "the rating of the anchor, or the mean rating without one", default=1000.0, type=number),
+    Flag(("--anchor",), "the model placed at --offset (default: the mean rating is --offset)", metavar="MODEL"),
+    Flag(
+        ("--ridge",),
+        "added to the information's diagonal for the standard errors (arena-rank: 1e-5 × battles; default 0)",
+        default=0.0,
+        type=number,
+    ),
+    Flag(
+        ("--baseline",),
+        "also each model's win rate against this model (arena-hard-auto / AlpacaEval style)",
+        metavar="MODEL",
+    ),
     # ---- demo
     Flag(
         ("--save",),
@@ -1153,6 +1182,34 @@ COMMANDS: tuple[Command, ...] = (
             *_OUTPUT,
             Use("plot", help="plot of correlations with intervals (.png, .svg or .pdf)"),
             "progress",
+        ),
+    ),
+    Command(
+        "rate",
+        "sigfast.ratings_cli:run_rate",
+        "Bradley–Terry ratings of pairwise battles, with intervals and ranks",
+        "Rate models from a battle file (the battles format: Chatbot Arena's model_a/model_b/winner, the one-hot "
+        "Kaggle layout, or arena-hard-auto's judgment files; JSON, JSON lines, CSV, Parquet) by maximum "
+        "likelihood, on the Elo scale, with model-based, sandwich or cluster-robust (--cluster FIELD --se "
+        "cluster) intervals, FastChat's rank rule and tiers; --baseline adds win rates against one model.",
+        (Arg("battles", "the battle file", None, "BATTLES"),),
+        (
+            "option",
+            Use(
+                "cluster",
+                help="the battles' cluster field (judge, question_id, a session; -o cluster=FIELD): --se cluster "
+                "sums the score within each cluster",
+            ),
+            "ties",
+            "se",
+            "scale",
+            "base",
+            "offset",
+            "anchor",
+            "ridge",
+            "baseline",
+            "confidence",
+            *_OUTPUT,
         ),
     ),
 )

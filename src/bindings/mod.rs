@@ -18,6 +18,7 @@ pub(crate) mod errors;
 use errors::{enter, quick, to_py, MetricError, Names};
 
 mod aso_py;
+mod battles_py;
 mod chunk_py;
 mod cluster_py;
 mod coref_py;
@@ -991,5 +992,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ud_py::register(m)?;
     cluster_py::register(m)?;
     coref_py::register(m)?;
+    battles_py::register(m)?;
     Ok(())
 }

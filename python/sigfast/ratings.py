@@ -1,0 +1,577 @@
+"""Bradley–Terry ratings of pairwise battles with model-based, sandwich and cluster-robust intervals.
+
+:func:`bradley_terry` fits the model by maximum likelihood on a count table (:class:`~sigfast.formats.battles.
+BattleTable`; the fit and the three covariance matrices are computed by the Rust core, ``_native.battles_fit``) and
+reports it on the Elo scale: ``rating = offset + scale · (θ − θ_anchor) / ln(base)`` (FastChat's
+``400·θ/ln 10 + 1000``; without an anchor, θ is centred: Σθ = 0 over the fitted models).
+
+Standard errors (``se=``):
+
+``model``
+    the inverse of the Fisher information (the observed information of the fitted likelihood). With ties as half
+    a win this is a quasi-likelihood, and the sandwich is the honest choice.
+``sandwich``
+    ``H⁻¹ G H⁻¹`` with ``G = Σ_battles w² s sᵀ`` (``s`` a battle's score): arena-rank's default
+    (``arena_rank.models.bradley_terry.BradleyTerry.compute_hessian_and_covariance``). Where sigfast departs:
+    arena-rank adds ``hessian_reg · N`` (1e-5 × the number of battles, unweighted data) to the Hessian's diagonal
+    and inverts it; sigfast by default uses the inverse under the constraint Σθ = 0 (the Moore–Penrose inverse,
+    no ridge): ``ridge=`` adds arena-rank's term (``ridge=1e-5 * n_battles`` reproduces it to rounding; for
+    weighted data arena-rank's ridge is 1e-5 itself). With a ridge, sigfast projects the result onto Σθ = 0,
+    which removes only the rounding that ``1/ridge²`` amplifies along the ratings' null direction.
+``cluster``
+    the cluster-robust sandwich: ``G = G/(G−1) · Σ_clusters S_c S_cᵀ`` with ``S_c`` the summed score of a
+    cluster's battles (the ``G/(G−1)`` small-sample factor of Stata's ``vce(cluster)``, without its
+    ``(N−1)/(N−K)``). Every battle its own cluster gives the sandwich times ``G/(G−1)``.
+
+With an anchor, a rating's standard error is that of ``θ_i − θ_anchor`` (the anchor's is 0); without one, that of
+the centred ``θ_i``. Intervals are ``rating ± z · se``. Ranks follow FastChat's rule (``1 +`` the number of models
+whose lower bound exceeds this one's upper bound); ``worst_rank`` is the number of models whose upper bound reaches
+this one's lower bound. Tiers (:attr:`Ratings.tier`) cut the models, in rating order, where a model's rating is
+significantly below the first model of the current tier (a z test of the difference with the full covariance).
+
+A model whose battles against the rest are only wins (or only losses) has no finite maximum-likelihood rating. It
+is not fitted: its status says ``only wins`` (``only losses``, or ``disconnected``), its rating is NaN, a
+:class:`~sigfast.exceptions.ScorerWarning` names it, and its interval is one-sided: from the likelihood-ratio bound
+(the drop of ``z²/2`` in the log-likelihood of its battles with the fitted models, their ratings held at their
+estimates) to +∞ (or from −∞). The bootstrap over battles or clusters waits for the resampling-plan engine.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .exceptions import InputError, ScorerWarning
+from .formats.battles import BattleTable, read_battles, table_from_arrays
+
+__all__ = ["Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
+
+SE_METHODS = ("model", "sandwich", "cluster")
+TIE_MODELS = ("half", "davidson")
+_STATUS = {0: "fitted", 1: "only wins", -1: "only losses", 2: "disconnected"}
+
+
+def _z(level: float) -> float:
+    from scipy.stats import norm
+
+    if not (0.0 < level < 1.0):
+        raise InputError(f"level must be in (0, 1), not {level!r}")
+    return float(norm.ppf(0.5 + level / 2.0))
+
+
+def battle_table(battles: Any, **options: Any) -> BattleTable:
+    """A :class:`BattleTable` from a table, a path (read with the ``battles`` format's options), or columns: a
+    mapping or DataFrame with ``model_a``, ``model_b``, ``winner`` (and the ``cluster=``/``weight=`` columns)."""
+    if isinstance(battles, BattleTable):
+        if options:
+            raise InputError(f"options {sorted(options)} apply to reading a file, not to a BattleTable")
+        return battles
+    if hasattr(battles, "columns") or isinstance(battles, Mapping):
+        cols = battles
+        cl, wt = options.pop("cluster", None), options.pop("weight", None)
+        if options:
+            raise InputError(f"unknown options for columns: {sorted(options)} (cluster=, weight= name columns)")
+        for need in ("model_a", "model_b", "winner", *(c for c in (cl, wt) if c)):
+            if need not in cols:
+                raise InputError(f"no column {need!r} in the battles given")
+        return table_from_arrays(
+            list(cols["model_a"]),
+            list(cols["model_b"]),
+            list(cols["winner"]),
+            cluster=None if cl is None else list(cols[cl]),
+            weight=None if wt is None else list(cols[wt]),
+        )
+    from .formats import spec
+
+    return read_battles(battles, **spec("battles").validate(options))
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """A Bradley–Terry fit on the Elo scale (see the module's documentation)."""
+
+    models: tuple[str, ...]
+    rating: np.ndarray
+    se: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    status: tuple[str, ...]
+    rank: np.ndarray
+    worst_rank: np.ndarray
+    tier: np.ndarray
+    se_model: np.ndarray
+    se_sandwich: np.ndarray
+    se_cluster: np.ndarray
+    theta: np.ndarray
+    cov: np.ndarray = field(repr=False)
+    se_method: str = "sandwich"
+    ties: str = "half"
+    scale: float = 400.0
+    base: float = 10.0
+    offset: float = 1000.0
+    anchor: str | None = None
+    level: float = 0.95
+    ridge: float = 0.0
+    nu: float = float("nan")
+    n_battles: int = 0
+    n_clusters: int = 0
+    cluster_field: str | None = None
+    loglik: float = float("nan")
+    warnings: tuple[str, ...] = ()
+    data: str = ""
+
+    @property
+    def factor(self) -> float:
+        """Elo points per unit of θ: scale / ln(base)."""
+        return self.scale / math.log(self.base)
+
+    @property
+    def design_effect(self) -> np.ndarray:
+        """Per model: (cluster-robust SE / sandwich SE)², the variance inflation from the clusters."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (self.se_cluster / self.se_sandwich) ** 2
+
+    def win_probability(self) -> np.ndarray:
+        """P(row model beats column model), a tie counting half (under Davidson: P(win) + P(tie)/2)."""
+        t = self.theta
+        d = t[:, None] - t[None, :]
+        if self.ties == "davidson":
+            nu = self.nu
+            pa = np.exp(t[:, None])
+            pb = np.exp(t[None, :])
+            pt = nu * np.sqrt(pa * pb)
+            p = (pa + pt / 2) / (pa + pb + pt)
+        else:
+            p = 1.0 / (1.0 + np.exp(-d))
+        np.fill_diagonal(p, np.nan)
+        return p
+
+    def signature(self) -> str:
+        """The settings that produced these numbers, one line."""
+        from ._native import __version__
+
+        parts = [
+            f"sigfast:{__version__}|bt|ties:{self.ties}|se:{self.se_method}",
+            f"scale:{self.scale:g}|base:{self.base:g}|offset:{self.offset:g}",
+            f"anchor:{self.anchor or 'mean'}|level:{self.level:g}|ridge:{self.ridge:g}",
+            f"cluster:{self.cluster_field or 'none'}|n:{self.n_battles}|clusters:{self.n_clusters}",
+            f"data:{self.data}",
+        ]
+        return "|".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        def f(x: float) -> float | None:
+            return None if not np.isfinite(x) else float(x)
+
+        return {
+            "models": [
+                {
+                    "model": m,
+                    "rating": f(self.rating[i]),
+                    "se": f(self.se[i]),
+                    "lower": None if self.lower[i] == -np.inf else f(self.lower[i]),
+                    "upper": None if self.upper[i] == np.inf else f(self.upper[i]),
+                    "status": self.status[i],
+                    "rank": int(self.rank[i]),
+                    "worst_rank": int(self.worst_rank[i]),
+                    "tier": int(self.tier[i]),
+                    "se_model": f(self.se_model[i]),
+                    "se_sandwich": f(self.se_sandwich[i]),
+                    "se_cluster": f(self.se_cluster[i]),
+                }
+                for i, m in enumerate(self.models)
+            ],
+            "se_method": self.se_method,
+            "ties": self.ties,
+            "scale": self.scale,
+            "base": self.base,
+            "offset": self.offset,
+            "anchor": self.anchor,
+            "level": self.level,
+            "ridge": self.ridge,
+            "nu": f(self.nu),
+            "n_battles": self.n_battles,
+            "n_clusters": self.n_clusters,
+            "cluster_field": self.cluster_field,
+            "win_probability": [[f(x) for x in row] for row in self.win_probability()],
+            "warnings": list(self.warnings),
+            "signature": self.signature(),
+        }
+
+    def order(self) -> list[int]:
+        """Model indices by rating, best first (unfitted: only-wins first, only-losses and disconnected last)."""
+        key = []
+        for i, s in enumerate(self.status):
+            r = self.rating[i]
+            key.append((0 if s == "only wins" else 2 if s != "fitted" else 1, -r if np.isfinite(r) else 0.0, i))
+        return [k[2] for k in sorted(key)]
+
+    def table(self) -> str:
+        """A plain-text leaderboard."""
+        pct = f"{self.level * 100:g}%"
+        w = max(5, *(len(m) for m in self.models))
+        head = f"{'rank':>4}  {'model':<{w}}  {'rating':>8}  {pct + ' interval':>20}  {'se':>6}  {'tier':>4}"
+        if self.n_clusters and self.se_method == "cluster":
+            head += f"  {'deff':>5}"
+        lines = [head]
+        for i in self.order():
+            if self.status[i] == "fitted":
+                rate = f"{self.rating[i]:8.1f}"
+                ci = f"[{self.lower[i]:7.1f}, {self.upper[i]:7.1f}]"
+                se = f"{self.se[i]:6.1f}"
+            else:
+                rate = f"{'—':>8}"
+                lo = "-inf" if not np.isfinite(self.lower[i]) else f"{self.lower[i]:.1f}"
+                hi = "+inf" if not np.isfinite(self.upper[i]) else f"{self.upper[i]:.1f}"
+                ci = f"[{lo}, {hi}]"
+                se = f"{self.status[i]}"
+            line = f"{self.rank[i]:>4}  {self.models[i]:<{w}}  {rate}  {ci:>20}  {se:>6}  {self.tier[i]:>4}"
+            if self.n_clusters and self.se_method == "cluster":
+                line += f"  {self.design_effect[i]:5.2f}" if np.isfinite(self.design_effect[i]) else "      "
+            lines.append(line)
+        anchor = f"{self.anchor} at {self.offset:g}" if self.anchor else f"mean {self.offset:g}"
+        lines.append(
+            f"Elo scale: {self.scale:g}·θ/ln({self.base:g}), {anchor}; ties: {self.ties}; SE: {self.se_method}"
+            + (f" (clusters: {self.cluster_field}, {self.n_clusters})" if self.se_method == "cluster" else "")
+            + f"; {self.n_battles} battles"
+        )
+        return "\n".join(lines) + "\n"
+
+
+def bradley_terry(
+    battles: Any,
+    *,
+    ties: str = "half",
+    se: str = "sandwich",
+    scale: float = 400.0,
+    base: float = 10.0,
+    offset: float = 1000.0,
+    anchor: str | None = None,
+    level: float = 0.95,
+    ridge: float = 0.0,
+    **options: Any,
+) -> Ratings:
+    """Bradley–Terry ratings of ``battles`` by maximum likelihood, on the Elo scale, with intervals.
+
+    ``battles``: a battle file (options of the ``battles`` format: ``schema=``, ``layout=``, ``cluster=``,
+    ``weight=``, ``strong=``, ``baseline=``), a :class:`BattleTable`, or columns (a mapping or DataFrame with
+    ``model_a``, ``model_b``, ``winner``; ``cluster=``/``weight=`` name columns). ``ties``: ``half`` (a tie is
+    half a win on each side) or ``davidson``. ``se``: ``model``, ``sandwich`` or ``cluster`` (needs a cluster
+    field). ``anchor``: a model placed at ``offset`` (FastChat anchors one model). ``ridge``: added to the
+    information's diagonal (arena-rank's ``hessian_reg · N``; 0: none). See the module's documentation.
+    """
+    from . import _native
+    from .signature import hash_data
+
+    if ties not in TIE_MODELS:
+        raise InputError(f"unknown tie model {ties!r}; one of {', '.join(TIE_MODELS)}")
+    if se not in SE_METHODS:
+        raise InputError(f"unknown standard error {se!r}; one of {', '.join(SE_METHODS)}")
+    for nm, v in (("scale", scale), ("base", base), ("offset", offset), ("ridge", ridge)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise InputError(f"{nm} must be a finite number, not {v!r}")
+    if scale <= 0 or base <= 1:
+        raise InputError(f"scale must be > 0 and base > 1 (got scale={scale!r}, base={base!r})")
+    if ridge < 0:
+        raise InputError(f"ridge must be ≥ 0, not {ridge!r}")
+    z = _z(level)
+    t = battle_table(battles, **options)
+    if se == "cluster" and t.cluster_field is None:
+        raise InputError("se='cluster' needs a cluster field (-o cluster=FIELD, e.g. judge or question_id)")
+    m = len(t.models)
+    if anchor is not None and anchor not in t.models:
+        raise InputError(f"anchor {anchor!r} is not among the models ({', '.join(t.models[:8])}…)")
+    ai = None if anchor is None else t.models.index(anchor)
+    r = _native.battles_fit(
+        t.a, t.b, t.outcome, t.cluster, t.w, t.w2, m, ties, ridge=float(ridge), crit=z * z / 2.0, anchor=ai
+    )
+    theta_all = np.asarray(r["theta"], dtype=float)
+    status_codes = np.asarray(r["status"])
+    fitted = [int(i) for i in r["fitted"]]
+    k = len(fitted)
+    pos = {i: j for j, i in enumerate(fitted)}
+    if ai is not None and ai not in pos:
+        raise InputError(f"anchor {anchor!r} cannot be rated: it has {_STATUS[int(status_codes[ai])]}")
+    fac = scale / math.log(base)
+
+    def ses(cov: np.ndarray) -> np.ndarray:
+        c = np.asarray(cov)[:k, :k]
+        out = np.full(m, np.nan)
+        for i in fitted:
+            j = pos[i]
+            if ai is None:
+                v = c[j, j]
+            else:
+                q = pos[ai]
+                v = c[j, j] + c[q, q] - 2 * c[j, q]
+            out[i] = fac * math.sqrt(max(v, 0.0))
+        return out
+
+    se_m, se_s, se_c = ses(r["cov_model"]), ses(r["cov_sandwich"]), ses(r["cov_cluster"])
+    if t.cluster_field is None:
+        se_c = np.full(m, np.nan)
+    chosen = {"model": se_m, "sandwich": se_s, "cluster": se_c}[se]
+    cov = {"model": r["cov_model"], "sandwich": r["cov_sandwich"], "cluster": r["cov_cluster"]}[se]
+    shift = 0.0 if ai is None else theta_all[ai]
+    rating = offset + fac * (theta_all - shift)
+    lower = rating - z * chosen
+    upper = rating + z * chosen
+    status = tuple(_STATUS[int(s)] for s in status_codes)
+    bound = np.asarray(r["bound"], dtype=float)
+    notes = []
+    for i, s in enumerate(status):
+        if s == "fitted":
+            continue
+        b = offset + fac * (bound[i] - shift) if np.isfinite(bound[i]) else np.nan
+        if s == "only wins":
+            lower[i], upper[i] = (b if np.isfinite(b) else -np.inf), np.inf
+        elif s == "only losses":
+            lower[i], upper[i] = -np.inf, (b if np.isfinite(b) else np.inf)
+        else:
+            lower[i], upper[i] = -np.inf, np.inf
+        what = {
+            "only wins": "only won against the rated models",
+            "only losses": "only lost against the rated models",
+            "disconnected": "has battles that do not connect it to the rated models both ways",
+        }[s]
+        side = (
+            f"; its rating is at least {lower[i]:.1f} ({level * 100:g}% likelihood-ratio bound)"
+            if s == "only wins" and np.isfinite(lower[i])
+            else f"; its rating is at most {upper[i]:.1f} ({level * 100:g}% likelihood-ratio bound)"
+            if s == "only losses" and np.isfinite(upper[i])
+            else ""
+        )
+        notes.append(f"model {t.models[i]!r} {what}: it has no finite Bradley–Terry rating and is not fitted{side}")
+    for n in notes:
+        warnings.warn(n, ScorerWarning, stacklevel=2)
+    # ranks (FastChat's rule) and tiers
+    rank = np.ones(m, dtype=int)
+    worst = np.ones(m, dtype=int)
+    for i in range(m):
+        rank[i] = 1 + int(np.sum(lower > upper[i]))
+        worst[i] = int(np.sum(upper >= lower[i]))
+    tier = np.zeros(m, dtype=int)
+    c = np.asarray(cov)[:k, :k]
+    order = sorted(
+        range(m),
+        key=lambda i: (0 if status[i] == "only wins" else 2 if status[i] != "fitted" else 1, -np.nan_to_num(rating[i])),
+    )
+    cur, head = 0, None
+    for i in order:
+        if status[i] != "fitted":
+            cur += 1
+            tier[i] = cur
+            head = None
+            continue
+        if head is None:
+            cur += 1
+            head = i
+        else:
+            jh, ji = pos[head], pos[i]
+            v = c[jh, jh] + c[ji, ji] - 2 * c[jh, ji]
+            d = theta_all[head] - theta_all[i]
+            if v > 0 and d / math.sqrt(v) > z:
+                cur += 1
+                head = i
+        tier[i] = cur
+    theta = np.where(np.isfinite(theta_all), theta_all - shift, np.nan)
+    return Ratings(
+        models=t.models,
+        rating=rating,
+        se=chosen,
+        lower=lower,
+        upper=upper,
+        status=status,
+        rank=rank,
+        worst_rank=worst,
+        tier=tier,
+        se_model=se_m,
+        se_sandwich=se_s,
+        se_cluster=se_c,
+        theta=theta,
+        cov=np.asarray(cov),
+        se_method=se,
+        ties=ties,
+        scale=float(scale),
+        base=float(base),
+        offset=float(offset),
+        anchor=anchor,
+        level=level,
+        ridge=float(ridge),
+        nu=math.exp(r["log_nu"]) if ties == "davidson" else float("nan"),
+        n_battles=t.n_battles,
+        n_clusters=int(r["n_clusters"]) if t.cluster_field else 0,
+        cluster_field=t.cluster_field,
+        loglik=float(r["loglik"]),
+        warnings=tuple(notes),
+        data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+    )
+
+
+@dataclass(frozen=True)
+class WinRates:
+    """Each model's win rate against a baseline (a tie counting half) with its interval."""
+
+    baseline: str
+    models: tuple[str, ...]
+    rate: np.ndarray
+    se: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    battles: np.ndarray
+    clusters: np.ndarray
+    level: float
+    cluster_field: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline": self.baseline,
+            "level": self.level,
+            "cluster_field": self.cluster_field,
+            "models": [
+                {
+                    "model": m,
+                    "win_rate": float(self.rate[i]),
+                    "se": float(self.se[i]),
+                    "lower": float(self.lower[i]),
+                    "upper": float(self.upper[i]),
+                    "battles": float(self.battles[i]),
+                    "clusters": int(self.clusters[i]),
+                }
+                for i, m in enumerate(self.models)
+            ],
+        }
+
+    def table(self) -> str:
+        pct = f"{self.level * 100:g}%"
+        w = max(5, *(len(m) for m in self.models))
+        lines = [f"{'model':<{w}}  {'win rate':>8}  {pct + ' interval':>18}  {'battles':>8}  {'clusters':>8}"]
+        for i in np.argsort(-self.rate, kind="stable"):
+            lines.append(
+                f"{self.models[i]:<{w}}  {self.rate[i]:8.3f}  [{self.lower[i]:6.3f}, {self.upper[i]:6.3f}]  "
+                f"{self.battles[i]:>8g}  {self.clusters[i]:>8d}"
+            )
+        lines.append(
+            f"against {self.baseline}; ties count half; SE: "
+            + (f"cluster-robust over {self.cluster_field}" if self.cluster_field else "over battles")
+        )
+        return "\n".join(lines) + "\n"
+
+
+def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = "") -> list[Any]:
+    """The leaderboard (and the win rates) as :class:`sigfast.report.Table` for every output style."""
+    from .report import Table
+
+    def num(x: float, nd: int = 1) -> Any:
+        return round(float(x), nd) if np.isfinite(x) else ("+inf" if x == np.inf else "-inf" if x == -np.inf else "")
+
+    rows = []
+    for i in r.order():
+        rows.append(
+            (
+                int(r.rank[i]),
+                r.models[i],
+                num(r.rating[i]),
+                num(r.lower[i]),
+                num(r.upper[i]),
+                num(r.se[i], 2),
+                num(r.se_sandwich[i], 2),
+                num(r.se_cluster[i], 2) if r.n_clusters else "",
+                num(r.design_effect[i], 2) if r.n_clusters else "",
+                int(r.tier[i]),
+                r.status[i],
+            )
+        )
+    anchor = f"{r.anchor} at {r.offset:g}" if r.anchor else f"mean rating {r.offset:g}"
+    notes = [
+        f"Elo scale: {r.offset:g} + {r.scale:g}·θ/ln({r.base:g}), {anchor}; ties: {r.ties}"
+        + (f" (Davidson ν = {r.nu:.4g})" if r.ties == "davidson" else "")
+        + f"; interval: rating ± z·se ({r.se_method} SE, {r.level * 100:g}%); {r.n_battles} battles",
+        "rank: 1 + models whose lower bound exceeds this one's upper bound (FastChat); tier: cut where a model is "
+        "significantly below the tier's first",
+    ]
+    if r.n_clusters:
+        notes.append(
+            f"clusters: {r.cluster_field} ({r.n_clusters}); deff = (cluster SE / sandwich SE)²; the bootstrap over "
+            "battles or clusters is not in this release"
+        )
+    notes += [f"warning: {w}" for w in r.warnings]
+    head = ("rank", "model", "rating", "lower", "upper", "se", "se_sandwich", "se_cluster", "deff", "tier", "status")
+    out = [Table(head, tuple(rows), title="Bradley–Terry ratings", notes=tuple(notes), signature=signature)]
+    if wr is not None:
+        wrows = tuple(
+            (
+                wr.models[i],
+                round(float(wr.rate[i]), 4),
+                round(float(wr.lower[i]), 4),
+                round(float(wr.upper[i]), 4),
+                round(float(wr.se[i]), 4),
+                float(wr.battles[i]),
+                int(wr.clusters[i]),
+            )
+            for i in np.argsort(-wr.rate, kind="stable")
+        )
+        out.append(
+            Table(
+                ("model", "win_rate", "lower", "upper", "se", "battles", "clusters"),
+                wrows,
+                title=f"Win rate against {wr.baseline} (ties count half)",
+                notes=("SE: " + (f"cluster-robust over {wr.cluster_field}" if wr.cluster_field else "over battles"),),
+            )
+        )
+    return out
+
+
+def win_rates(battles: Any, baseline: str, *, level: float = 0.95, **options: Any) -> WinRates:
+    """Win rate of every model against ``baseline`` (arena-hard-auto / AlpacaEval style: the weighted mean of 1
+    for a win, ½ for a tie, 0 for a loss over its battles with the baseline), with the cluster-robust standard
+    error of that ratio estimate (each battle its own cluster without a cluster field; ``G/(G−1)`` factor with
+    one), and a normal interval."""
+    z = _z(level)
+    t = battle_table(battles, **options)
+    if baseline not in t.models:
+        raise InputError(f"baseline {baseline!r} is not among the models ({', '.join(t.models[:8])})")
+    bi = t.models.index(baseline)
+    others = [i for i in range(len(t.models)) if i != bi]
+    rate, se_, lo, hi, nb, ncl = [], [], [], [], [], []
+    for i in others:
+        sel = ((t.a == i) & (t.b == bi)) | ((t.a == bi) & (t.b == i))
+        if not sel.any():
+            raise InputError(f"model {t.models[i]!r} has no battle with the baseline {baseline!r}")
+        a, o, c, w, w2 = t.a[sel], t.outcome[sel], t.cluster[sel], t.w[sel], t.w2[sel]
+        y = np.where(o == 2, 0.5, np.where((o == 0) == (a == i), 1.0, 0.0))
+        big_w = w.sum()
+        p = float((w * y).sum() / big_w)
+        if t.cluster_field is None:
+            var = float((w2 * (y - p) ** 2).sum()) / big_w**2
+            g = 0
+        else:
+            sums: dict[int, float] = {}
+            for ci, wi, yi in zip(c, w, y):
+                sums[int(ci)] = sums.get(int(ci), 0.0) + wi * (yi - p)
+            g = len(sums)
+            var = sum(s * s for s in sums.values()) / big_w**2 * (g / (g - 1) if g > 1 else 1.0)
+        s = math.sqrt(var)
+        rate.append(p)
+        se_.append(s)
+        lo.append(p - z * s)
+        hi.append(p + z * s)
+        nb.append(big_w)
+        ncl.append(g)
+    return WinRates(
+        baseline=baseline,
+        models=tuple(t.models[i] for i in others),
+        rate=np.array(rate),
+        se=np.array(se_),
+        lower=np.array(lo),
+        upper=np.array(hi),
+        battles=np.array(nb),
+        clusters=np.array(ncl, dtype=int),
+        level=level,
+        cluster_field=t.cluster_field,
+    )

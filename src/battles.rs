@@ -1,0 +1,876 @@
+//! Bradley–Terry ratings from a count table of pairwise battles.
+//!
+//! The input is a table of cells: one cell per (cluster, model a, model b,
+//! outcome), holding the sum of the battles' weights (`w`) and the sum of
+//! their squared weights (`w2`). The fit, the model-based covariance (the
+//! inverse of the information), the sandwich over battles and the
+//! cluster-robust sandwich are all functions of these sums; no battle is
+//! looked at twice.
+//!
+//! Two likelihoods:
+//! * [`Ties::Half`]: P(a beats b) = σ(θa − θb), a tie counting as half a win
+//!   on each side (FastChat, arena-rank, arena-hard-auto);
+//! * [`Ties::Davidson`]: P(a) ∝ e^θa, P(b) ∝ e^θb, P(tie) ∝ ν·e^((θa+θb)/2)
+//!   (Davidson 1970), with log ν a parameter.
+//!
+//! The ratings are identified by Σθ = 0 over the models that can be fitted.
+//! The maximum-likelihood estimate exists exactly when the graph "i beat j
+//! at least once, or i tied j" is strongly connected (Ford 1957). The fit is
+//! made on the largest strongly connected component; every other model gets
+//! a status (only wins against it: above; only losses: below; neither:
+//! disconnected) and, where it met the component, a one-sided likelihood-ratio
+//! bound holding the component's ratings at their estimates.
+
+use crate::{Error, Result};
+
+/// How ties enter the likelihood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ties {
+    /// A tie is half a win for each side.
+    Half,
+    /// Davidson's model with a tie parameter ν.
+    Davidson,
+}
+
+/// Outcome codes of a cell.
+pub const A_WINS: u8 = 0;
+pub const B_WINS: u8 = 1;
+pub const TIE: u8 = 2;
+
+/// Status codes of a model in [`Fit::status`].
+pub const FITTED: i8 = 0;
+pub const ABOVE: i8 = 1;
+pub const BELOW: i8 = -1;
+pub const DISCONNECTED: i8 = 2;
+
+/// The count table: parallel columns, one entry per cell.
+#[derive(Debug, Clone, Default)]
+pub struct Cells {
+    pub a: Vec<u32>,
+    pub b: Vec<u32>,
+    pub outcome: Vec<u8>,
+    pub cluster: Vec<u32>,
+    pub w: Vec<f64>,
+    pub w2: Vec<f64>,
+}
+
+/// What a fit returns. Matrices are row-major `p × p` with `p` the number of
+/// fitted models (in model order) plus one for log ν under Davidson.
+#[derive(Debug, Clone)]
+pub struct Fit {
+    /// θ of every model (Σ = 0 over the fitted ones); NaN for the others.
+    pub theta: Vec<f64>,
+    /// log ν (Davidson), NaN otherwise.
+    pub log_nu: f64,
+    pub status: Vec<i8>,
+    /// The one-sided bound on θ of a model that is not fitted (NaN: none).
+    pub bound: Vec<f64>,
+    /// Indices of the fitted models, in order.
+    pub fitted: Vec<usize>,
+    pub cov_model: Vec<f64>,
+    pub cov_sandwich: Vec<f64>,
+    pub cov_cluster: Vec<f64>,
+    pub n_clusters: usize,
+    pub loglik: f64,
+    pub iterations: usize,
+    pub p: usize,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// ln σ(x), accurate for large |x|.
+fn log_sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        -(-x).exp().ln_1p()
+    } else {
+        x - x.exp().ln_1p()
+    }
+}
+
+/// Local terms of one cell: the local parameter indices, the per-row score
+/// vector of each outcome, the local information per unit weight, and the
+/// log-likelihood per unit weight of each outcome.
+struct Local {
+    idx: [usize; 3],
+    len: usize,
+    score: [[f64; 3]; 3],
+    info: [[f64; 3]; 3],
+    logp: [f64; 3],
+}
+
+fn local(ties: Ties, ta: f64, tb: f64, log_nu: f64, ia: usize, ib: usize, ig: usize) -> Local {
+    match ties {
+        Ties::Half => {
+            let d = ta - tb;
+            let pa = sigmoid(d);
+            let pb = sigmoid(-d);
+            let (la, lb) = (log_sigmoid(d), log_sigmoid(-d));
+            let ys = [1.0, 0.0, 0.5];
+            let mut score = [[0.0; 3]; 3];
+            for (k, y) in ys.iter().enumerate() {
+                score[k][0] = y - pa;
+                score[k][1] = -(y - pa);
+            }
+            let v = pa * pb;
+            Local {
+                idx: [ia, ib, 0],
+                len: 2,
+                score,
+                info: [[v, -v, 0.0], [-v, v, 0.0], [0.0; 3]],
+                logp: [la, lb, 0.5 * (la + lb)],
+            }
+        }
+        Ties::Davidson => {
+            let lt = log_nu + 0.5 * (ta + tb);
+            let m = ta.max(tb).max(lt);
+            let (ea, eb, et) = ((ta - m).exp(), (tb - m).exp(), (lt - m).exp());
+            let s = ea + eb + et;
+            let lse = m + s.ln();
+            let p = [ea / s, eb / s, et / s];
+            let f = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.5, 0.5, 1.0]];
+            let mut mu = [0.0; 3];
+            for k in 0..3 {
+                for j in 0..3 {
+                    mu[j] += p[k] * f[k][j];
+                }
+            }
+            let mut score = [[0.0; 3]; 3];
+            let mut info = [[0.0; 3]; 3];
+            for k in 0..3 {
+                for j in 0..3 {
+                    score[k][j] = f[k][j] - mu[j];
+                }
+            }
+            for r in 0..3 {
+                for c in 0..3 {
+                    let mut e = 0.0;
+                    for k in 0..3 {
+                        e += p[k] * f[k][r] * f[k][c];
+                    }
+                    info[r][c] = e - mu[r] * mu[c];
+                }
+            }
+            Local {
+                idx: [ia, ib, ig],
+                len: 3,
+                score,
+                info,
+                logp: [ta - lse, tb - lse, lt - lse],
+            }
+        }
+    }
+}
+
+/// Cholesky factor (lower, row-major) of a symmetric positive-definite matrix.
+fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
+    let mut l = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..=i {
+            let mut s = a[i * n + j];
+            for k in 0..j {
+                s -= l[i * n + k] * l[j * n + k];
+            }
+            if i == j {
+                if s <= 0.0 || !s.is_finite() {
+                    return None;
+                }
+                l[i * n + i] = s.sqrt();
+            } else {
+                l[i * n + j] = s / l[j * n + j];
+            }
+        }
+    }
+    Some(l)
+}
+
+fn chol_solve(l: &[f64], n: usize, b: &mut [f64]) {
+    for i in 0..n {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= l[i * n + k] * b[k];
+        }
+        b[i] = s / l[i * n + i];
+    }
+    for i in (0..n).rev() {
+        let mut s = b[i];
+        for k in i + 1..n {
+            s -= l[k * n + i] * b[k];
+        }
+        b[i] = s / l[i * n + i];
+    }
+}
+
+fn chol_inverse(l: &[f64], n: usize) -> Vec<f64> {
+    let mut inv = vec![0.0; n * n];
+    let mut col = vec![0.0; n];
+    for j in 0..n {
+        col.iter_mut().for_each(|x| *x = 0.0);
+        col[j] = 1.0;
+        chol_solve(l, n, &mut col);
+        for i in 0..n {
+            inv[i * n + j] = col[i];
+        }
+    }
+    inv
+}
+
+fn matmul(a: &[f64], b: &[f64], n: usize) -> Vec<f64> {
+    let mut c = vec![0.0; n * n];
+    for i in 0..n {
+        for k in 0..n {
+            let x = a[i * n + k];
+            if x != 0.0 {
+                for j in 0..n {
+                    c[i * n + j] += x * b[k * n + j];
+                }
+            }
+        }
+    }
+    c
+}
+
+/// Strongly connected components (Tarjan, iterative); component id per node.
+fn scc(n: usize, adj: &[Vec<usize>]) -> Vec<usize> {
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on = vec![false; n];
+    let mut comp = vec![usize::MAX; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut ncomp = 0;
+    for s in 0..n {
+        if index[s] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(s, 0)];
+        index[s] = next;
+        low[s] = next;
+        next += 1;
+        stack.push(s);
+        on[s] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            if *i < adj[v].len() {
+                let w = adj[v][*i];
+                *i += 1;
+                if index[w] == usize::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on[w] = true;
+                    call.push((w, 0));
+                } else if on[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(u, _)) = call.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    loop {
+                        let w = stack.pop().unwrap();
+                        on[w] = false;
+                        comp[w] = ncomp;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    ncomp += 1;
+                }
+            }
+        }
+    }
+    comp
+}
+
+fn reach(n: usize, adj: &[Vec<usize>], from: &[bool]) -> Vec<bool> {
+    let mut seen = from.to_vec();
+    let mut todo: Vec<usize> = (0..n).filter(|&i| from[i]).collect();
+    while let Some(v) = todo.pop() {
+        for &w in &adj[v] {
+            if !seen[w] {
+                seen[w] = true;
+                todo.push(w);
+            }
+        }
+    }
+    seen
+}
+
+fn check(cells: &Cells, n: usize) -> Result<()> {
+    let m = cells.a.len();
+    if [
+        cells.b.len(),
+        cells.outcome.len(),
+        cells.cluster.len(),
+        cells.w.len(),
+        cells.w2.len(),
+    ]
+    .iter()
+    .any(|&l| l != m)
+    {
+        return Err(Error::input("the count table's columns differ in length"));
+    }
+    for k in 0..m {
+        let (a, b) = (cells.a[k] as usize, cells.b[k] as usize);
+        if a >= n || b >= n {
+            return Err(Error::input(format!(
+                "cell {k}: a model index is out of range"
+            )));
+        }
+        if a == b {
+            return Err(Error::input(format!("cell {k}: a model plays itself")));
+        }
+        if cells.outcome[k] > TIE {
+            return Err(Error::input(format!(
+                "cell {k}: outcome code {} (0, 1 or 2)",
+                cells.outcome[k]
+            )));
+        }
+        let (w, w2) = (cells.w[k], cells.w2[k]);
+        if !(w.is_finite() && w2.is_finite() && w >= 0.0 && w2 >= 0.0) {
+            return Err(Error::input(format!(
+                "cell {k}: weights must be finite and non-negative"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Fit the model on `cells` among `n` models. `anchor`: the model whose
+/// component is fitted when components tie for size. `ridge`: added to the
+/// information's diagonal for the covariances (arena-rank's `hessian_reg`
+/// convention; 0: the constrained inverse). `crit`: the drop in
+/// log-likelihood defining the one-sided bounds (z²/2).
+pub fn fit(
+    cells: &Cells,
+    n: usize,
+    ties: Ties,
+    ridge: f64,
+    crit: f64,
+    anchor: Option<usize>,
+) -> Result<Fit> {
+    check(cells, n)?;
+    if !(ridge.is_finite() && ridge >= 0.0) {
+        return Err(Error::input("ridge must be finite and non-negative"));
+    }
+    // the "beat or tied" graph
+    let mut adj = vec![Vec::new(); n];
+    let mut met = vec![false; n];
+    for k in 0..cells.a.len() {
+        if cells.w[k] <= 0.0 {
+            continue;
+        }
+        let (a, b) = (cells.a[k] as usize, cells.b[k] as usize);
+        met[a] = true;
+        met[b] = true;
+        match cells.outcome[k] {
+            A_WINS => adj[a].push(b),
+            B_WINS => adj[b].push(a),
+            _ => {
+                adj[a].push(b);
+                adj[b].push(a);
+            }
+        }
+    }
+    for v in adj.iter_mut() {
+        v.sort_unstable();
+        v.dedup();
+    }
+    let comp = scc(n, &adj);
+    let ncomp = comp.iter().copied().max().map_or(0, |c| c + 1);
+    let mut size = vec![0usize; ncomp];
+    for i in 0..n {
+        if met[i] {
+            size[comp[i]] += 1;
+        }
+    }
+    let best = size.iter().copied().max().unwrap_or(0);
+    if best < 2 {
+        return Err(Error::input(
+            "no two models can be rated: every model has only wins or only losses against the others (the \
+             maximum-likelihood ratings do not exist)",
+        ));
+    }
+    let main = match anchor {
+        Some(x) if x < n && size[comp[x]] == best => comp[x],
+        _ => (0..n)
+            .find(|&i| size[comp[i]] == best)
+            .map(|i| comp[i])
+            .unwrap(),
+    };
+    let fitted: Vec<usize> = (0..n).filter(|&i| comp[i] == main).collect();
+    let mut pos = vec![usize::MAX; n];
+    for (j, &i) in fitted.iter().enumerate() {
+        pos[i] = j;
+    }
+    let k = fitted.len();
+    let dav = ties == Ties::Davidson;
+    let p = k + usize::from(dav);
+    let ig = k;
+    // the cells among fitted models
+    let use_cell: Vec<usize> = (0..cells.a.len())
+        .filter(|&c| {
+            pos[cells.a[c] as usize] != usize::MAX
+                && pos[cells.b[c] as usize] != usize::MAX
+                && cells.w[c] > 0.0
+        })
+        .collect();
+    let mut log_nu = f64::NAN;
+    if dav {
+        let (mut t, mut all) = (0.0, 0.0);
+        for &c in &use_cell {
+            all += cells.w[c];
+            if cells.outcome[c] == TIE {
+                t += cells.w[c];
+            }
+        }
+        if t <= 0.0 {
+            return Err(Error::input(
+                "Davidson's tie model needs at least one tie (its ν estimate is 0); use ties=half",
+            ));
+        }
+        if t >= all {
+            return Err(Error::input(
+                "every battle is a tie: Davidson's ν has no finite estimate",
+            ));
+        }
+        let f = t / all;
+        log_nu = (2.0 * f / (1.0 - f)).ln();
+    }
+    let mut par = vec![0.0; p];
+    if dav {
+        par[ig] = log_nu;
+    }
+    // v: the unit vector of the constraint direction (θ part)
+    let vnorm = 1.0 / (k as f64).sqrt();
+    let eval = |par: &[f64], want: bool| -> (f64, Vec<f64>, Vec<f64>) {
+        let lnu = if dav { par[ig] } else { 0.0 };
+        let mut ll = 0.0;
+        let mut g = vec![0.0; if want { p } else { 0 }];
+        let mut h = vec![0.0; if want { p * p } else { 0 }];
+        for &c in &use_cell {
+            let (ia, ib) = (pos[cells.a[c] as usize], pos[cells.b[c] as usize]);
+            let loc = local(ties, par[ia], par[ib], lnu, ia, ib, ig);
+            let o = cells.outcome[c] as usize;
+            let w = cells.w[c];
+            ll += w * loc.logp[o];
+            if want {
+                for r in 0..loc.len {
+                    g[loc.idx[r]] += w * loc.score[o][r];
+                    for s in 0..loc.len {
+                        h[loc.idx[r] * p + loc.idx[s]] += w * loc.info[r][s];
+                    }
+                }
+            }
+        }
+        (ll, g, h)
+    };
+    let constrained = |h: &[f64]| -> Vec<f64> {
+        let mut a = h.to_vec();
+        for r in 0..k {
+            for s in 0..k {
+                a[r * p + s] += vnorm * vnorm;
+            }
+        }
+        a
+    };
+    let mut iterations = 0;
+    let (mut ll, mut g, mut h) = eval(&par, true);
+    let scale = use_cell.iter().map(|&c| cells.w[c]).sum::<f64>().max(1.0);
+    loop {
+        let gmax = g.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        if gmax <= 1e-13 * scale || iterations >= 500 {
+            break;
+        }
+        let a = constrained(&h);
+        let l = cholesky(&a, p)
+            .ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
+        let mut step = g.clone();
+        chol_solve(&l, p, &mut step);
+        let mut t = 1.0;
+        let mut moved = false;
+        for _ in 0..60 {
+            let trial: Vec<f64> = par.iter().zip(&step).map(|(x, d)| x + t * d).collect();
+            let (ll2, _, _) = eval(&trial, false);
+            if ll2 >= ll - 1e-12 * ll.abs().max(1.0) {
+                par = trial;
+                moved = true;
+                break;
+            }
+            t *= 0.5;
+        }
+        iterations += 1;
+        let smax = step.iter().fold(0.0f64, |m, x| m.max(x.abs())) * t;
+        let r = eval(&par, true);
+        ll = r.0;
+        g = r.1;
+        h = r.2;
+        if !moved || smax < 1e-15 {
+            break;
+        }
+    }
+    // re-centre (rounding)
+    let mean = par[..k].iter().sum::<f64>() / k as f64;
+    par[..k].iter_mut().for_each(|x| *x -= mean);
+    let (ll, _, h) = eval(&par, true);
+    // meats
+    let lnu = if dav { par[ig] } else { 0.0 };
+    let mut meat_rows = vec![0.0; p * p];
+    let mut sums: std::collections::BTreeMap<u32, Vec<f64>> = std::collections::BTreeMap::new();
+    for &c in &use_cell {
+        let (ia, ib) = (pos[cells.a[c] as usize], pos[cells.b[c] as usize]);
+        let loc = local(ties, par[ia], par[ib], lnu, ia, ib, ig);
+        let o = cells.outcome[c] as usize;
+        let sc = loc.score[o];
+        for r in 0..loc.len {
+            for s in 0..loc.len {
+                meat_rows[loc.idx[r] * p + loc.idx[s]] += cells.w2[c] * sc[r] * sc[s];
+            }
+        }
+        let e = sums.entry(cells.cluster[c]).or_insert_with(|| vec![0.0; p]);
+        for r in 0..loc.len {
+            e[loc.idx[r]] += cells.w[c] * sc[r];
+        }
+    }
+    let n_clusters = sums.len();
+    let mut meat_cl = vec![0.0; p * p];
+    for s in sums.values() {
+        for r in 0..p {
+            if s[r] != 0.0 {
+                for q in 0..p {
+                    meat_cl[r * p + q] += s[r] * s[q];
+                }
+            }
+        }
+    }
+    if n_clusters > 1 {
+        let f = n_clusters as f64 / (n_clusters as f64 - 1.0);
+        meat_cl.iter_mut().for_each(|x| *x *= f);
+    }
+    // bread
+    let bread = if ridge > 0.0 {
+        let mut a = h.clone();
+        for r in 0..p {
+            a[r * p + r] += ridge;
+        }
+        let l = cholesky(&a, p)
+            .ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
+        chol_inverse(&l, p)
+    } else {
+        let a = constrained(&h);
+        let l = cholesky(&a, p)
+            .ok_or_else(|| Error::Internal("the information matrix is singular".into()))?;
+        let mut inv = chol_inverse(&l, p);
+        for r in 0..k {
+            for s in 0..k {
+                inv[r * p + s] -= vnorm * vnorm;
+            }
+        }
+        inv
+    };
+    // With a ridge the bread's null direction (1 over the ratings) is scaled by 1/ridge, and the meat's
+    // rounding along it (mathematically 0: scores sum to 0 over a battle's two models) comes back scaled
+    // by 1/ridge²; the projection onto Σθ = 0 removes it (it changes nothing else: the meat annihilates 1).
+    let project = |c: Vec<f64>| -> Vec<f64> {
+        if ridge == 0.0 {
+            return c;
+        }
+        let kf = k as f64;
+        let mut row = vec![0.0; p];
+        let mut col = vec![0.0; p];
+        for r in 0..p {
+            for q in 0..k {
+                row[r] += c[r * p + q] / kf;
+                col[r] += c[q * p + r] / kf;
+            }
+        }
+        let all = row.iter().take(k).sum::<f64>() / kf;
+        let mut out = c;
+        for r in 0..p {
+            for q in 0..p {
+                let mut v = out[r * p + q];
+                if q < k {
+                    v -= row[r];
+                }
+                if r < k {
+                    v -= col[q];
+                }
+                if r < k && q < k {
+                    v += all;
+                }
+                out[r * p + q] = v;
+            }
+        }
+        out
+    };
+    let sandwich = |meat: &[f64]| project(matmul(&matmul(&bread, meat, p), &bread, p));
+    let cov_model = if ridge > 0.0 {
+        sandwich(&h)
+    } else {
+        bread.clone()
+    };
+    let cov_sandwich = sandwich(&meat_rows);
+    let cov_cluster = sandwich(&meat_cl);
+    // the others: status and one-sided bounds
+    let in_main: Vec<bool> = (0..n).map(|i| pos[i] != usize::MAX).collect();
+    let from_main = reach(n, &adj, &in_main);
+    let mut radj = vec![Vec::new(); n];
+    for (v, ws) in adj.iter().enumerate() {
+        for &w in ws {
+            radj[w].push(v);
+        }
+    }
+    let to_main = reach(n, &radj, &in_main);
+    let mut theta = vec![f64::NAN; n];
+    let mut status = vec![FITTED; n];
+    let mut bound = vec![f64::NAN; n];
+    for i in 0..n {
+        if in_main[i] {
+            theta[i] = par[pos[i]];
+            continue;
+        }
+        status[i] = if to_main[i] && !from_main[i] {
+            ABOVE
+        } else if from_main[i] && !to_main[i] {
+            BELOW
+        } else {
+            DISCONNECTED
+        };
+        if status[i] == DISCONNECTED {
+            continue;
+        }
+        // i's battles with the fitted models: (θj, weight, i is side a)
+        let mut opp = Vec::new();
+        for c in 0..cells.a.len() {
+            let (a, b) = (cells.a[c] as usize, cells.b[c] as usize);
+            if cells.w[c] <= 0.0 {
+                continue;
+            }
+            if a == i && in_main[b] {
+                opp.push((par[pos[b]], cells.w[c], true, cells.outcome[c]));
+            } else if b == i && in_main[a] {
+                opp.push((par[pos[a]], cells.w[c], false, cells.outcome[c]));
+            }
+        }
+        if opp.is_empty() {
+            continue;
+        }
+        let ll_at = |x: f64| -> f64 {
+            opp.iter()
+                .map(|&(tj, w, i_is_a, o)| {
+                    let loc = if i_is_a {
+                        local(ties, x, tj, lnu, 0, 1, 2)
+                    } else {
+                        local(ties, tj, x, lnu, 0, 1, 2)
+                    };
+                    w * loc.logp[o as usize]
+                })
+                .sum()
+        };
+        // ℓ rises to 0 as x → +∞ (above) or x → −∞ (below); in u = dir·x it rises: find ℓ = −crit
+        let dir = if status[i] == ABOVE { 1.0 } else { -1.0 };
+        let f = |u: f64| ll_at(dir * u) + crit;
+        let centre = opp
+            .iter()
+            .map(|o| dir * o.0)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (mut lo, mut hi) = (centre - 1.0, centre + 1.0);
+        while f(lo) >= 0.0 && lo > -1e6 {
+            lo = centre - 2.0 * (centre - lo);
+        }
+        while f(hi) < 0.0 && hi < 1e6 {
+            hi = centre + 2.0 * (hi - centre);
+        }
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if f(mid) < 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo *= dir;
+        hi *= dir;
+        bound[i] = 0.5 * (lo + hi);
+    }
+    Ok(Fit {
+        theta,
+        log_nu: if dav { par[ig] } else { f64::NAN },
+        status,
+        bound,
+        fitted,
+        cov_model,
+        cov_sandwich,
+        cov_cluster,
+        n_clusters,
+        loglik: ll,
+        iterations,
+        p,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(rows: &[(u32, u32, u8, u32, f64)]) -> Cells {
+        let mut c = Cells::default();
+        for &(a, b, o, g, w) in rows {
+            c.a.push(a);
+            c.b.push(b);
+            c.outcome.push(o);
+            c.cluster.push(g);
+            c.w.push(w);
+            c.w2.push(w);
+        }
+        c
+    }
+
+    #[test]
+    fn two_models_have_the_closed_form() {
+        // 7 wins, 3 losses: θa − θb = ln(7/3)
+        let c = table(&[(0, 1, A_WINS, 0, 7.0), (0, 1, B_WINS, 1, 3.0)]);
+        let f = fit(&c, 2, Ties::Half, 0.0, 1.92, None).unwrap();
+        assert!((f.theta[0] - f.theta[1] - (7.0f64 / 3.0).ln()).abs() < 1e-12);
+        assert!((f.theta[0] + f.theta[1]).abs() < 1e-14);
+        // model-based variance of the difference: 1 / (n p (1 − p)) = 1 / (10 · 0.21)
+        let var_d = f.cov_model[0] + f.cov_model[3] - 2.0 * f.cov_model[1];
+        assert!((var_d - 1.0 / 2.1).abs() < 1e-10, "{var_d}");
+        // the sandwich over battles equals it here (binary outcomes, the score's variance is p(1−p))
+        let var_s = f.cov_sandwich[0] + f.cov_sandwich[3] - 2.0 * f.cov_sandwich[1];
+        assert!((var_s - 1.0 / 2.1).abs() < 1e-10, "{var_s}");
+    }
+
+    #[test]
+    fn ties_count_half_a_win() {
+        let c = table(&[
+            (0, 1, A_WINS, 0, 5.0),
+            (0, 1, TIE, 0, 4.0),
+            (0, 1, B_WINS, 0, 1.0),
+        ]);
+        let f = fit(&c, 2, Ties::Half, 0.0, 1.92, None).unwrap();
+        assert!((f.theta[0] - f.theta[1] - (7.0f64 / 3.0).ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn davidson_two_models_closed_form() {
+        // Davidson with two models: π̂a/π̂b = Wa/Wb, ν̂ = T / sqrt(Wa Wb)
+        let c = table(&[
+            (0, 1, A_WINS, 0, 6.0),
+            (0, 1, TIE, 0, 3.0),
+            (1, 0, A_WINS, 0, 2.0),
+        ]);
+        let f = fit(&c, 2, Ties::Davidson, 0.0, 1.92, None).unwrap();
+        assert!((f.theta[0] - f.theta[1] - 3.0f64.ln()).abs() < 1e-10);
+        assert!((f.log_nu - (3.0 / 12.0f64.sqrt()).ln()).abs() < 1e-10);
+    }
+
+    #[test]
+    fn a_model_with_only_wins_is_not_fitted_and_gets_a_bound() {
+        let c = table(&[
+            (0, 1, A_WINS, 0, 3.0),
+            (0, 1, B_WINS, 0, 2.0),
+            (1, 2, TIE, 0, 2.0),
+            (3, 0, A_WINS, 0, 4.0),
+            (3, 2, A_WINS, 0, 1.0),
+        ]);
+        let f = fit(&c, 4, Ties::Half, 0.0, 1.92, None).unwrap();
+        assert_eq!(f.status, vec![FITTED, FITTED, FITTED, ABOVE]);
+        assert!(f.theta[3].is_nan());
+        // the bound solves 4 ln σ(x − θ0) + ln σ(x − θ2) = −1.92
+        let x = f.bound[3];
+        let l = 4.0 * log_sigmoid(x - f.theta[0]) + log_sigmoid(x - f.theta[2]);
+        assert!((l + 1.92).abs() < 1e-9);
+        assert!(x < f.theta[0] + 1.0);
+    }
+
+    #[test]
+    fn below_and_disconnected_models_get_their_status() {
+        // 0, 1, 2 mixed; 3 only loses to 1; 4 and 5 only play each other (a tie)
+        let c = table(&[
+            (0, 1, A_WINS, 0, 2.0),
+            (1, 2, A_WINS, 0, 2.0),
+            (2, 0, A_WINS, 0, 2.0),
+            (1, 3, A_WINS, 0, 3.0),
+            (4, 5, TIE, 0, 1.0),
+        ]);
+        let f = fit(&c, 6, Ties::Half, 0.0, 1.92, None).unwrap();
+        assert_eq!(
+            f.status,
+            vec![FITTED, FITTED, FITTED, BELOW, DISCONNECTED, DISCONNECTED]
+        );
+        // the upper bound of 3 solves 3 ln σ(θ1 − x) = −1.92
+        let x = f.bound[3];
+        assert!((3.0 * log_sigmoid(f.theta[1] - x) + 1.92).abs() < 1e-9);
+        assert!(f.bound[4].is_nan() && f.theta[4].is_nan());
+        // a cyclic triangle of equal counts: all ratings 0
+        assert!(f.theta[..3].iter().all(|t| t.abs() < 1e-12));
+    }
+
+    #[test]
+    fn with_a_ridge_the_covariances_sum_to_zero_over_the_ratings() {
+        let rows: Vec<(u32, u32, u8, u32, f64)> = (0..40)
+            .map(|i| {
+                (
+                    (i % 4) as u32,
+                    ((i + 1 + i / 4) % 4) as u32,
+                    [A_WINS, B_WINS, TIE][(i * 7 % 5) % 3],
+                    0,
+                    0.01,
+                )
+            })
+            .filter(|r| r.0 != r.1)
+            .collect();
+        let c = table(&rows);
+        let f = fit(&c, 4, Ties::Half, 1e-5, 1.92, None).unwrap();
+        let p = f.p;
+        for cov in [&f.cov_sandwich, &f.cov_model] {
+            let scale = cov[0].abs();
+            for r in 0..p {
+                let s: f64 = (0..p).map(|q| cov[r * p + q]).sum();
+                assert!(s.abs() < 1e-12 * scale, "{s}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_tables_are_errors() {
+        let c = table(&[(0, 0, A_WINS, 0, 1.0)]);
+        assert!(fit(&c, 2, Ties::Half, 0.0, 1.92, None).is_err());
+        let c = table(&[(0, 1, A_WINS, 0, 1.0)]);
+        assert!(fit(&c, 2, Ties::Half, 0.0, 1.92, None).is_err());
+        let c = table(&[(0, 1, A_WINS, 0, f64::NAN)]);
+        assert!(fit(&c, 2, Ties::Half, 0.0, 1.92, None).is_err());
+        let c = table(&[(0, 1, A_WINS, 0, 1.0), (1, 0, A_WINS, 0, 1.0)]);
+        assert!(fit(&c, 2, Ties::Davidson, 0.0, 1.92, None).is_err());
+    }
+
+    #[test]
+    fn cluster_sandwich_of_singletons_is_the_row_sandwich_times_g_over_g_minus_1() {
+        let rows: Vec<(u32, u32, u8, u32, f64)> = (0..30)
+            .map(|i| {
+                (
+                    (i % 3) as u32,
+                    ((i + 1) % 3) as u32,
+                    [A_WINS, B_WINS, TIE][(i * 7 % 5) % 3],
+                    i as u32,
+                    1.0,
+                )
+            })
+            .collect();
+        let c = table(&rows);
+        let f = fit(&c, 3, Ties::Half, 0.0, 1.92, None).unwrap();
+        for (x, y) in f.cov_cluster.iter().zip(&f.cov_sandwich) {
+            assert!((x - y * 30.0 / 29.0).abs() < 1e-12 * (1.0 + y.abs()));
+        }
+    }
+}

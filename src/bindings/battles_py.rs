@@ -1,0 +1,83 @@
+//! Glue for `crate::battles`: one function, the Bradley–Terry fit of a
+//! count table with its three covariance matrices.
+
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::errors::{quick, Names};
+use super::{input, vec2};
+use crate::battles::{self, Cells, Ties};
+
+fn col<T: Copy + numpy::Element>(a: &PyReadonlyArray1<'_, T>, what: &str) -> PyResult<Vec<T>> {
+    a.as_slice().map(<[T]>::to_vec).map_err(|_| {
+        input(format!(
+            "the count table's {what} must be a contiguous array"
+        ))
+    })
+}
+
+/// Bradley–Terry fit of a count table (cells: a, b, outcome 0/1/2, cluster code,
+/// Σw, Σw²) among `n_models` models; `ties` is "half" or "davidson". Returns a
+/// dict: theta (NaN where not fitted), log_nu, status, bound, fitted, cov_model,
+/// cov_sandwich, cov_cluster (p × p over the fitted models, then log ν),
+/// n_clusters, loglik, iterations.
+#[pyfunction]
+#[pyo3(signature = (a, b, outcome, cluster, w, w2, n_models, ties, ridge=0.0, crit=1.920_729_410_347_062, anchor=None))]
+#[allow(clippy::too_many_arguments)]
+fn battles_fit<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, u32>,
+    b: PyReadonlyArray1<'py, u32>,
+    outcome: PyReadonlyArray1<'py, u8>,
+    cluster: PyReadonlyArray1<'py, u32>,
+    w: PyReadonlyArray1<'py, f64>,
+    w2: PyReadonlyArray1<'py, f64>,
+    n_models: usize,
+    ties: &str,
+    ridge: f64,
+    crit: f64,
+    anchor: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let t = match ties {
+        "half" => Ties::Half,
+        "davidson" => Ties::Davidson,
+        other => {
+            return Err(input(format!(
+                "unknown tie model {other:?} (half or davidson)"
+            )))
+        }
+    };
+    let cells = Cells {
+        a: col(&a, "a")?,
+        b: col(&b, "b")?,
+        outcome: col(&outcome, "outcome")?,
+        cluster: col(&cluster, "cluster")?,
+        w: col(&w, "w")?,
+        w2: col(&w2, "w2")?,
+    };
+    let f = quick(py, &Names::default(), || {
+        battles::fit(&cells, n_models, t, ridge, crit, anchor)
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("theta", PyArray1::from_vec(py, f.theta))?;
+    d.set_item("log_nu", f.log_nu)?;
+    d.set_item("status", PyArray1::from_vec(py, f.status))?;
+    d.set_item("bound", PyArray1::from_vec(py, f.bound))?;
+    d.set_item(
+        "fitted",
+        PyArray1::from_vec(py, f.fitted.iter().map(|&i| i as u64).collect::<Vec<_>>()),
+    )?;
+    d.set_item("cov_model", vec2(py, f.cov_model, f.p)?)?;
+    d.set_item("cov_sandwich", vec2(py, f.cov_sandwich, f.p)?)?;
+    d.set_item("cov_cluster", vec2(py, f.cov_cluster, f.p)?)?;
+    d.set_item("n_clusters", f.n_clusters)?;
+    d.set_item("loglik", f.loglik)?;
+    d.set_item("iterations", f.iterations)?;
+    Ok(d)
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(battles_fit, m)?)?;
+    Ok(())
+}
