@@ -130,6 +130,8 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         mcnemar_sample_size,
         minimum_detectable_difference,
     )
+    from .ppi import PredictionPowered, prediction_powered
+    from .ratings import Ratings, WinRates, bradley_terry, win_rates
     from .read import read
     from .results import ConfidenceInterval, PairedTestResult
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
