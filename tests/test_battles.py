@@ -310,7 +310,7 @@ def test_rate_cli_styles(style: str | None, capsys: pytest.CaptureFixture[str]) 
         assert d["anchor"] == "alpha" and d["se_method"] == "cluster" and "win_rates" in d
         assert "se:cluster" in d["signature"] and "cluster=judge" in d["signature"]
     elif style is None:
-        assert "Bradley–Terry ratings" in out and "|bt|ties:half|se:cluster" in out
+        assert "Bradley–Terry ratings" in out and "test:bradley_terry|variant:half" in out and "se:cluster" in out
 
 
 def test_gzip_input(tmp_path: Path) -> None:

@@ -416,7 +416,42 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
         {"method": "asymptotic", "min_diff": 0.0, "min_items": 30, "data": 0},
         {"method": "empirical-bernstein", "min_diff": -0.05, "min_items": 20, "data": 1},
     ),
+    "bradley_terry": (
+        lambda s: sigfast.bradley_terry(
+            _battles(s["data"]), ties=s["ties"], se=s["se"], scale=s["scale"], anchor=s["anchor"], level=s["conf"]
+        ),
+        {"ties": "half", "se": "sandwich", "scale": 400.0, "anchor": None, "conf": 0.95, "data": 0},
+        {"ties": "davidson", "se": "model", "scale": 300.0, "anchor": "m1", "conf": 0.9, "data": 1},
+    ),
+    "win_rates": (
+        lambda s: sigfast.win_rates(_battles(s["data"]), s["baseline"], level=s["conf"]),
+        {"baseline": "m0", "conf": 0.95, "data": 0},
+        {"baseline": "m1", "conf": 0.9, "data": 1},
+    ),
+    "prediction_powered": (
+        lambda s: sigfast.prediction_powered(*_judged(s["data"]), power_tuning=s["tuned"], level=s["conf"]),
+        {"tuned": True, "conf": 0.95, "data": 0},
+        {"tuned": False, "conf": 0.9, "data": 1},
+    ),
 }
+
+
+def _battles(seed: int) -> dict[str, list[str]]:
+    """Battles of four models with ties, drawn from a seeded generator."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 4, 300)
+    b = (a + rng.integers(1, 4, 300)) % 4
+    win = rng.choice(["model_a", "model_b", "tie"], 300, p=[0.45, 0.4, 0.15])
+    return {"model_a": [f"m{i}" for i in a], "model_b": [f"m{i}" for i in b], "winner": list(win)}
+
+
+def _judged(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A judge's score of 200 items and a human label on 50 of them (NaN elsewhere)."""
+    rng = np.random.default_rng(seed)
+    human = rng.random(200)
+    judge = human + rng.normal(0, 0.2, 200)
+    human[50:] = np.nan
+    return judge, human
 
 
 #: the result type each case gives (every public result class has at least one case)
@@ -455,6 +490,9 @@ TYPES = {
     "paired_proportion": "PairedProportionResult",
     "confidence_sequence": "ConfidenceSequenceResult",
     "gate": "GateResult",
+    "bradley_terry": "Ratings",
+    "win_rates": "WinRates",
+    "prediction_powered": "PredictionPowered",
 }
 
 #: analytic results that rest on no data (the settings are the whole question)

@@ -32,6 +32,8 @@ __all__ = [
     "PairedProportionResult",
     "PairedTestResult",
     "PairwiseResult",
+    "PredictionPowered",
+    "Ratings",
     "ReplicabilityResult",
     "ScorerWarning",
     "SeedComparison",
@@ -40,6 +42,7 @@ __all__ = [
     "Statistics",
     "TestResult",
     "UnpairedPairwiseResult",
+    "WinRates",
     "__version__",
     "adjust",
     "agreement",
@@ -90,6 +93,7 @@ __all__ = [
     "welch_ttest",
     "wilcoxon",
     "wilson_interval",
+    "win_rates",
 ]
 
 if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs

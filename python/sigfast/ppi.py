@@ -30,12 +30,13 @@ from typing import Any
 import numpy as np
 
 from .exceptions import InputError
+from .results import Result
 
 __all__ = ["PredictionPowered", "prediction_powered"]
 
 
 @dataclass(frozen=True)
-class PredictionPowered:
+class PredictionPowered(Result):
     """A judge-corrected mean (or paired difference) with its interval, beside the human-only one."""
 
     estimate: float
@@ -52,14 +53,14 @@ class PredictionPowered:
     classical_lower: float
     classical_upper: float
     judge_mean: float
+    signature: str = ""
+
+    _extra = ("width_ratio",)
 
     @property
     def width_ratio(self) -> float:
         """Interval width relative to the human-only interval on the labelled items."""
         return (self.upper - self.lower) / (self.classical_upper - self.classical_lower)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__} | {"width_ratio": self.width_ratio}
 
 
 def _vec(x: Any, name: str) -> np.ndarray:
@@ -91,6 +92,8 @@ def prediction_powered(
     key per item; the standard error is cluster-robust. See the module's documentation.
     """
     from scipy.stats import norm
+
+    from .signature import build, hash_data
 
     if not (0.0 < level < 1.0):
         raise InputError(f"level must be in (0, 1), not {level!r}")
@@ -170,4 +173,14 @@ def prediction_powered(
         classical_lower=float(Y.mean()) - z * cl_se,
         classical_upper=float(Y.mean()) + z * cl_se,
         judge_mean=float(yhat.mean()),
+        signature=build(
+            "prediction_powered",
+            variant="ppi++" if lam is None and power_tuning else "ppi" if lam is None else f"lambda={lam_:g}",
+            statistic="difference" if paired else "mean",
+            conf=level,
+            items=len(y),
+            labelled=n,
+            clusters=n_cl or None,
+            data=hash_data(yhat, y, *(() if clusters is None else (g,))),
+        ),
     )

@@ -48,6 +48,7 @@ import numpy as np
 
 from .exceptions import InputError, ScorerWarning
 from .formats.battles import BattleTable, read_battles, table_from_arrays
+from .results import Key, Result, flat_row
 
 __all__ = ["Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
 
@@ -92,8 +93,9 @@ def battle_table(battles: Any, **options: Any) -> BattleTable:
 
 
 @dataclass(frozen=True)
-class Ratings:
-    """A Bradley–Terry fit on the Elo scale (see the module's documentation)."""
+class Ratings(Result):
+    """A Bradley–Terry fit on the Elo scale (see the module's documentation); ``win_rates``, where asked for
+    (``sigfast rate --baseline``), each model's win rate against a baseline beside it."""
 
     models: tuple[str, ...]
     rating: np.ndarray
@@ -124,6 +126,28 @@ class Ratings:
     loglik: float = float("nan")
     warnings: tuple[str, ...] = ()
     data: str = ""
+    win_rates: WinRates | None = None
+    signature: str = ""
+
+    _keys = (
+        Key("models", "model_rows"),
+        "se_method",
+        "ties",
+        "scale",
+        "base",
+        "offset",
+        "anchor",
+        "level",
+        "ridge",
+        "nu",
+        "n_battles",
+        "n_clusters",
+        "cluster_field",
+        "win_probability",
+        Key("win_rates", when="win_rates"),
+        "warnings",
+        "signature",
+    )
 
     @property
     def factor(self) -> float:
@@ -151,57 +175,37 @@ class Ratings:
         np.fill_diagonal(p, np.nan)
         return p
 
-    def signature(self) -> str:
-        """The settings that produced these numbers, one line."""
-        from ._native import __version__
+    def model_rows(self) -> list[dict[str, Any]]:
+        """One record per model: rating, interval (None for an infinite end), status, rank, tier and the three
+        standard errors."""
 
-        parts = [
-            f"sigfast:{__version__}|bt|ties:{self.ties}|se:{self.se_method}",
-            f"scale:{self.scale:g}|base:{self.base:g}|offset:{self.offset:g}",
-            f"anchor:{self.anchor or 'mean'}|level:{self.level:g}|ridge:{self.ridge:g}",
-            f"cluster:{self.cluster_field or 'none'}|n:{self.n_battles}|clusters:{self.n_clusters}",
-            f"data:{self.data}",
-        ]
-        return "|".join(parts)
-
-    def to_dict(self) -> dict[str, Any]:
         def f(x: float) -> float | None:
             return None if not np.isfinite(x) else float(x)
 
-        return {
-            "models": [
-                {
-                    "model": m,
-                    "rating": f(self.rating[i]),
-                    "se": f(self.se[i]),
-                    "lower": None if self.lower[i] == -np.inf else f(self.lower[i]),
-                    "upper": None if self.upper[i] == np.inf else f(self.upper[i]),
-                    "status": self.status[i],
-                    "rank": int(self.rank[i]),
-                    "worst_rank": int(self.worst_rank[i]),
-                    "tier": int(self.tier[i]),
-                    "se_model": f(self.se_model[i]),
-                    "se_sandwich": f(self.se_sandwich[i]),
-                    "se_cluster": f(self.se_cluster[i]),
-                }
-                for i, m in enumerate(self.models)
-            ],
-            "se_method": self.se_method,
-            "ties": self.ties,
-            "scale": self.scale,
-            "base": self.base,
-            "offset": self.offset,
-            "anchor": self.anchor,
-            "level": self.level,
-            "ridge": self.ridge,
-            "nu": f(self.nu),
-            "n_battles": self.n_battles,
-            "n_clusters": self.n_clusters,
-            "cluster_field": self.cluster_field,
-            "win_probability": [[f(x) for x in row] for row in self.win_probability()],
-            "warnings": list(self.warnings),
-            "signature": self.signature(),
-        }
+        return [
+            {
+                "model": m,
+                "rating": f(self.rating[i]),
+                "se": f(self.se[i]),
+                "lower": None if self.lower[i] == -np.inf else f(self.lower[i]),
+                "upper": None if self.upper[i] == np.inf else f(self.upper[i]),
+                "status": self.status[i],
+                "rank": int(self.rank[i]),
+                "worst_rank": int(self.worst_rank[i]),
+                "tier": int(self.tier[i]),
+                "se_model": f(self.se_model[i]),
+                "se_sandwich": f(self.se_sandwich[i]),
+                "se_cluster": f(self.se_cluster[i]),
+            }
+            for i, m in enumerate(self.models)
+        ]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One tidy row per model (the CSV and ``to_frame``)."""
+        return [flat_row({**r, "signature": self.signature}) for r in self.model_rows()]
+
+    def tables(self) -> list[Any]:
+        return rating_tables(self, self.win_rates, signature=self.signature)
 
     def order(self) -> list[int]:
         """Model indices by rating, best first (unfitted: only-wins first, only-losses and disconnected last)."""
@@ -210,37 +214,6 @@ class Ratings:
             r = self.rating[i]
             key.append((0 if s == "only wins" else 2 if s != "fitted" else 1, -r if np.isfinite(r) else 0.0, i))
         return [k[2] for k in sorted(key)]
-
-    def table(self) -> str:
-        """A plain-text leaderboard."""
-        pct = f"{self.level * 100:g}%"
-        w = max(5, *(len(m) for m in self.models))
-        head = f"{'rank':>4}  {'model':<{w}}  {'rating':>8}  {pct + ' interval':>20}  {'se':>6}  {'tier':>4}"
-        if self.n_clusters and self.se_method == "cluster":
-            head += f"  {'deff':>5}"
-        lines = [head]
-        for i in self.order():
-            if self.status[i] == "fitted":
-                rate = f"{self.rating[i]:8.1f}"
-                ci = f"[{self.lower[i]:7.1f}, {self.upper[i]:7.1f}]"
-                se = f"{self.se[i]:6.1f}"
-            else:
-                rate = f"{'—':>8}"
-                lo = "-inf" if not np.isfinite(self.lower[i]) else f"{self.lower[i]:.1f}"
-                hi = "+inf" if not np.isfinite(self.upper[i]) else f"{self.upper[i]:.1f}"
-                ci = f"[{lo}, {hi}]"
-                se = f"{self.status[i]}"
-            line = f"{self.rank[i]:>4}  {self.models[i]:<{w}}  {rate}  {ci:>20}  {se:>6}  {self.tier[i]:>4}"
-            if self.n_clusters and self.se_method == "cluster":
-                line += f"  {self.design_effect[i]:5.2f}" if np.isfinite(self.design_effect[i]) else "      "
-            lines.append(line)
-        anchor = f"{self.anchor} at {self.offset:g}" if self.anchor else f"mean {self.offset:g}"
-        lines.append(
-            f"Elo scale: {self.scale:g}·θ/ln({self.base:g}), {anchor}; ties: {self.ties}; SE: {self.se_method}"
-            + (f" (clusters: {self.cluster_field}, {self.n_clusters})" if self.se_method == "cluster" else "")
-            + f"; {self.n_battles} battles"
-        )
-        return "\n".join(lines) + "\n"
 
 
 def bradley_terry(
@@ -266,7 +239,7 @@ def bradley_terry(
     information's diagonal (arena-rank's ``hessian_reg · N``; 0: none). See the module's documentation.
     """
     from . import _native
-    from .signature import hash_data
+    from .signature import build, hash_data
 
     if ties not in TIE_MODELS:
         raise InputError(f"unknown tie model {ties!r}; one of {', '.join(TIE_MODELS)}")
@@ -410,11 +383,34 @@ def bradley_terry(
         loglik=float(r["loglik"]),
         warnings=tuple(notes),
         data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+        signature=build(
+            "bradley_terry",
+            variant=ties,
+            se=se,
+            format=_format_part(t),
+            scale=float(scale),
+            base=float(base),
+            offset=float(offset),
+            anchor=anchor or "mean",
+            conf=level,
+            ridge=float(ridge),
+            items=t.n_battles,
+            clusters=int(r["n_clusters"]) if t.cluster_field else None,
+            data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+        ),
     )
 
 
+def _format_part(t: BattleTable) -> Any:
+    """``battles[...]``: the options the battles were read with, for the signature."""
+    from .signature import format_part
+
+    opts = {"schema": t.schema, "cluster": t.cluster_field, "weight": t.weight_field}
+    return format_part({"format": "battles", "options": {k: v for k, v in opts.items() if v is not None}})
+
+
 @dataclass(frozen=True)
-class WinRates:
+class WinRates(Result):
     """Each model's win rate against a baseline (a tie counting half) with its interval."""
 
     baseline: str
@@ -427,40 +423,55 @@ class WinRates:
     clusters: np.ndarray
     level: float
     cluster_field: str | None
+    signature: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "baseline": self.baseline,
-            "level": self.level,
-            "cluster_field": self.cluster_field,
-            "models": [
-                {
-                    "model": m,
-                    "win_rate": float(self.rate[i]),
-                    "se": float(self.se[i]),
-                    "lower": float(self.lower[i]),
-                    "upper": float(self.upper[i]),
-                    "battles": float(self.battles[i]),
-                    "clusters": int(self.clusters[i]),
-                }
-                for i, m in enumerate(self.models)
-            ],
-        }
+    _keys = ("baseline", "level", "cluster_field", Key("models", "model_rows"), "signature")
 
-    def table(self) -> str:
-        pct = f"{self.level * 100:g}%"
-        w = max(5, *(len(m) for m in self.models))
-        lines = [f"{'model':<{w}}  {'win rate':>8}  {pct + ' interval':>18}  {'battles':>8}  {'clusters':>8}"]
-        for i in np.argsort(-self.rate, kind="stable"):
-            lines.append(
-                f"{self.models[i]:<{w}}  {self.rate[i]:8.3f}  [{self.lower[i]:6.3f}, {self.upper[i]:6.3f}]  "
-                f"{self.battles[i]:>8g}  {self.clusters[i]:>8d}"
-            )
-        lines.append(
-            f"against {self.baseline}; ties count half; SE: "
-            + (f"cluster-robust over {self.cluster_field}" if self.cluster_field else "over battles")
+    def model_rows(self) -> list[dict[str, Any]]:
+        """One record per model: win rate, its standard error and interval, battles and clusters."""
+        return [
+            {
+                "model": m,
+                "win_rate": float(self.rate[i]),
+                "se": float(self.se[i]),
+                "lower": float(self.lower[i]),
+                "upper": float(self.upper[i]),
+                "battles": float(self.battles[i]),
+                "clusters": int(self.clusters[i]),
+            }
+            for i, m in enumerate(self.models)
+        ]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One tidy row per model (the CSV and ``to_frame``)."""
+        return [flat_row({"baseline": self.baseline, **r, "signature": self.signature}) for r in self.model_rows()]
+
+    def tables(self) -> list[Any]:
+        return [_win_rate_table(self, self.signature)]
+
+
+def _win_rate_table(wr: WinRates, signature: str = "") -> Any:
+    from .report import Table
+
+    wrows = tuple(
+        (
+            wr.models[i],
+            round(float(wr.rate[i]), 4),
+            round(float(wr.lower[i]), 4),
+            round(float(wr.upper[i]), 4),
+            round(float(wr.se[i]), 4),
+            float(wr.battles[i]),
+            int(wr.clusters[i]),
         )
-        return "\n".join(lines) + "\n"
+        for i in np.argsort(-wr.rate, kind="stable")
+    )
+    return Table(
+        ("model", "win_rate", "lower", "upper", "se", "battles", "clusters"),
+        wrows,
+        title=f"Win rate against {wr.baseline} (ties count half)",
+        notes=("SE: " + (f"cluster-robust over {wr.cluster_field}" if wr.cluster_field else "over battles"),),
+        signature=signature,
+    )
 
 
 def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = "") -> list[Any]:
@@ -504,26 +515,7 @@ def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = ""
     head = ("rank", "model", "rating", "lower", "upper", "se", "se_sandwich", "se_cluster", "deff", "tier", "status")
     out = [Table(head, tuple(rows), title="Bradley–Terry ratings", notes=tuple(notes), signature=signature)]
     if wr is not None:
-        wrows = tuple(
-            (
-                wr.models[i],
-                round(float(wr.rate[i]), 4),
-                round(float(wr.lower[i]), 4),
-                round(float(wr.upper[i]), 4),
-                round(float(wr.se[i]), 4),
-                float(wr.battles[i]),
-                int(wr.clusters[i]),
-            )
-            for i in np.argsort(-wr.rate, kind="stable")
-        )
-        out.append(
-            Table(
-                ("model", "win_rate", "lower", "upper", "se", "battles", "clusters"),
-                wrows,
-                title=f"Win rate against {wr.baseline} (ties count half)",
-                notes=("SE: " + (f"cluster-robust over {wr.cluster_field}" if wr.cluster_field else "over battles"),),
-            )
-        )
+        out.append(_win_rate_table(wr))
     return out
 
 
@@ -532,6 +524,8 @@ def win_rates(battles: Any, baseline: str, *, level: float = 0.95, **options: An
     for a win, ½ for a tie, 0 for a loss over its battles with the baseline), with the cluster-robust standard
     error of that ratio estimate (each battle its own cluster without a cluster field; ``G/(G−1)`` factor with
     one), and a normal interval."""
+    from .signature import build, hash_data
+
     z = _z(level)
     t = battle_table(battles, **options)
     if baseline not in t.models:
@@ -574,4 +568,12 @@ def win_rates(battles: Any, baseline: str, *, level: float = 0.95, **options: An
         clusters=np.array(ncl, dtype=int),
         level=level,
         cluster_field=t.cluster_field,
+        signature=build(
+            "win_rates",
+            format=_format_part(t),
+            baseline=baseline,
+            conf=level,
+            items=t.n_battles,
+            data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+        ),
     )

@@ -8,8 +8,10 @@ from . import _cli
 
 
 def run_rate(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from .formats import spec
-    from .ratings import bradley_terry, rating_tables, win_rates
+    from .ratings import bradley_terry, win_rates
 
     _cli.precheck(args)
     path = args.battles
@@ -28,24 +30,7 @@ def run_rate(args: argparse.Namespace) -> int:
         level=args.confidence,
         ridge=args.ridge,
     )
-    opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
-    sig = f"{r.signature()}|format:battles{'|' + opts if opts else ''}"
-    wr = win_rates(table, args.baseline, level=args.confidence) if args.baseline else None
-    tables = rating_tables(r, wr, signature=sig)
-
-    def data() -> dict:
-        d = r.to_dict()
-        d["signature"] = sig
-        if wr is not None:
-            d["win_rates"] = wr.to_dict()
-        return d
-
-    def render(style: str) -> str:
-        from .report import render_tables
-
-        if style == "csv":
-            return tables[0].render("csv")
-        return render_tables(tables, style)
-
-    _cli.emit(args, data=data, render=render)
+    if args.baseline:
+        r = dataclasses.replace(r, win_rates=win_rates(table, args.baseline, level=args.confidence))
+    _cli.emit(args, render=r.format, results=[r])
     return 0

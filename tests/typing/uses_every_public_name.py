@@ -40,11 +40,25 @@ cs: sigfast.ConfidenceSequenceResult = sigfast.confidence_sequence(a, b, batch=1
 gr: sigfast.GateResult = sigfast.gate(a, b, min_difference=0.0)
 print(pp.confidence_interval, cs.confidence_interval, gr.verdict, gr.exit_code)
 bt = sigfast.bradley_terry(
-    {"model_a": ["x", "y", "x", "y"], "model_b": ["y", "z", "z", "x"], "winner": ["model_a", "tie", "model_b", "model_a"]}
+    {
+        "model_a": ["x", "y", "x", "y"],
+        "model_b": ["y", "z", "z", "x"],
+        "winner": ["model_a", "tie", "model_b", "model_a"],
+    }
 )
 nan = float("nan")
 ppi = sigfast.prediction_powered([0.2, 0.5, 0.7, 0.4, 0.9, 0.1], [0.3, nan, 0.6, nan, 1.0, 0.0])
-print(bt, ppi)
+wr: sigfast.WinRates = sigfast.win_rates(
+    {
+        "model_a": ["x", "y", "x", "y"],
+        "model_b": ["y", "z", "z", "x"],
+        "winner": ["model_a", "tie", "model_b", "model_a"],
+    },
+    "x",
+)
+rt: sigfast.Ratings = bt
+ppw: sigfast.PredictionPowered = ppi
+print(bt, ppi, wr, rt, ppw)
 adj: sigfast.AdjustedPValues = sigfast.adjust([0.01, 0.04], "holm")
 rep: sigfast.ReplicabilityResult = sigfast.replicability([0.01, 0.04, 0.2])
 power: float = sigfast.mcnemar_power(100, 0.05, 0.1, n_simulations=10)
