@@ -9,16 +9,42 @@ values (B x 2 float64) and grows with B.
     .venv/bin/python benches/bench_memory.py            # B = 10^5 .. 10^8
     .venv/bin/python benches/bench_memory.py --max 7 --stored
     .venv/bin/python benches/bench_memory.py --meta    # metaeval and the median bootstrap
+    .venv/bin/python benches/bench_memory.py --archive # .eval logs whose sample member expands to 300 MiB, 1.2 GiB
+
+``--archive`` writes Inspect ``.eval`` logs (the 12-item test log with its first sample padded to
+300 MiB or 1.2 GiB of valid JSON, zstd as Inspect writes it, or deflate) and reads each with
+``sigfast.formats.score`` in a fresh process, under the default limit and under
+``SIGFAST_MAX_FILE_BYTES=50000000``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+ARCHIVE = """
+import sys, time
+from sigfast import formats
+from sigfast.exceptions import FormatError
+t = time.perf_counter()
+try:
+    formats.score("inspect", None, sys.argv[1])
+    print("read")
+except FormatError as e:
+    msg = str(e).split(": ", 1)[1]
+    print("refused: " + ("larger than the limit" if "larger than" in msg else msg[:60]))
+"""
 
 META = """
 import numpy as np, sigfast
@@ -53,6 +79,69 @@ def peak(n: int, B: int, fn: str = "paired_bootstrap", extra: str = "") -> tuple
     return ru.ru_maxrss / 1024.0, time.perf_counter() - t, out
 
 
+def padded_eval(path: Path, size: int, codec: str, lie: bool = False) -> None:
+    """The 12-item test log with its first sample padded to ``size`` bytes of valid JSON, compressed
+    piece by piece (nothing of ``size`` is held); ``lie``: the zip headers declare the member 1,000 bytes."""
+    import fuzzlib
+
+    members = fuzzlib.read_zip((ROOT / "tests/data/llm/inspect/figqa_alpha_12items.eval").read_bytes())
+    first = next(k for k in members if k.startswith("samples/"))
+    sample = json.loads(members[first])
+    sample["metadata"] = {"pad": "PAD"}
+    head, tail = json.dumps(sample).encode().split(b"PAD")
+    pad = size - len(head) - len(tail)
+    if codec == "zstd":
+        import zstandard
+
+        c = zstandard.ZstdCompressor(level=3).compressobj()
+    else:
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    crc, parts, left = zlib.crc32(head), [c.compress(head)], pad
+    block = b"x" * (1 << 20)
+    while left:
+        b = block[: min(left, len(block))]
+        crc = zlib.crc32(b, crc)
+        parts.append(c.compress(b))
+        left -= len(b)
+    crc = zlib.crc32(tail, crc)
+    parts += [c.compress(tail), c.flush()]
+    sizes = {first: 1000} if lie else None
+    path.write_bytes(fuzzlib.write_zip(members, codec, raw={first: (b"".join(parts), crc, size)}, sizes=sizes))
+
+
+def peak_of(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    t = time.perf_counter()
+    p = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, text=True, env=env)
+    assert p.stdout is not None
+    out = p.stdout.read().strip()
+    _, status, ru = os.wait4(p.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"run failed: {args}")
+    return ru.ru_maxrss / 1024.0, time.perf_counter() - t, out
+
+
+def archive() -> None:
+    work = Path(tempfile.mkdtemp(prefix="sigfast-bomb-"))
+    base, _, _ = peak_of(["-c", "from sigfast import formats; import sigfast.formats.inspectlog"])
+    print(f"baseline (import sigfast and the Inspect reader): {base:.1f} MiB")
+    print(f"{'member':>10} {'codec':>14} {'file KB':>8} {'limit':>15} {'peak RSS MiB':>13} {'seconds':>8}  outcome")
+    for size, label in ((300 << 20, "300 MiB"), (1200 << 20, "1.2 GiB")):
+        for codec, lie in (("zstd", False), ("zstd", True), ("deflate", False)):
+            f = work / "bomb.eval"
+            padded_eval(f, size, codec, lie)
+            for limit in (None, 50_000_000):
+                env = dict(os.environ)
+                env.pop("SIGFAST_MAX_FILE_BYTES", None)
+                if limit:
+                    env["SIGFAST_MAX_FILE_BYTES"] = str(limit)
+                mib, secs, out = peak_of(["-c", ARCHIVE, str(f)], env)
+                shown = f"{limit:,}" if limit else "1 GiB (default)"
+                kb = f.stat().st_size / 1000
+                name = codec + (" (lying size)" if lie else "")
+                print(f"{label:>10} {name:>14} {kb:>8.0f} {shown:>15} {mib:>13.1f} {secs:>8.1f}  {out}", flush=True)
+            f.unlink()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=100)
@@ -65,7 +154,12 @@ def main() -> None:
         help="instead: metaeval.evaluate (system level, BOOT-BOTH and PERM-BOTH, 5 x 20 table, 2 metrics) and the "
         "median paired bootstrap (nan_policy raise and omit) at B = 10^4, 10^6, 10^7",
     )
+    ap.add_argument("--archive", action="store_true", help="instead: .eval logs with a 300 MiB and a 1.2 GiB member")
     args = ap.parse_args()
+    if args.archive:
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+        archive()
+        return
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     base, _, _ = peak(args.items, 0)
     print(f"baseline (import sigfast, make the data, no test): {base:.1f} MiB")

@@ -112,6 +112,74 @@ def _items_seeds() -> dict[str, bytes]:
     }
 
 
+ZIP_METHODS = {"stored": 0, "deflate": 8, "zstd": 93}
+
+
+def compress_member(data: bytes, codec: str) -> bytes:
+    """``data`` compressed as a zip member's payload (stored, raw deflate, or a zstd frame as Inspect writes)."""
+    import zlib
+
+    if codec == "stored":
+        return data
+    if codec == "deflate":
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        return c.compress(data) + c.flush()
+    import zstandard
+
+    return zstandard.ZstdCompressor(level=19).compress(data)
+
+
+def write_zip(
+    members: dict[str, bytes],
+    codec: str = "zstd",
+    *,
+    sizes: dict[str, int] | None = None,
+    raw: dict[str, tuple[bytes, int, int]] | None = None,
+) -> bytes:
+    """A zip archive of ``members``, each payload compressed by ``codec`` ("stored", "deflate" or "zstd":
+    method 93, which Python's zipfile cannot write before 3.14); ``sizes`` overrides a member's declared
+    uncompressed size (a lying header); ``raw`` gives a member already compressed, as (payload, CRC-32, size)."""
+    import struct
+    import zlib
+
+    method = ZIP_METHODS[codec]
+    out, central = bytearray(), bytearray()
+    for name, data in members.items():
+        if raw and name in raw:
+            payload, crc, usize = raw[name]
+        else:
+            payload, crc, usize = compress_member(data, codec), zlib.crc32(data), len(data)
+        usize, fn, offset = (sizes or {}).get(name, usize), name.encode(), len(out)
+        head = (method, 0, 0x21, crc, len(payload), usize, len(fn), 0)
+        out += struct.pack("<4s5H3I2H", b"PK\x03\x04", 63, 0, *head) + fn
+        out += payload
+        central += struct.pack("<4s6H3I5H2I", b"PK\x01\x02", 63, 63, 0, *head, 0, 0, 0, 0, offset) + fn
+    eocd = struct.pack("<4s4H2IH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(out), 0)
+    return bytes(out + central + eocd)
+
+
+def read_zip(data: bytes) -> dict[str, bytes]:
+    """The members of a zip archive (zstd members through zstandard), in the archive's order."""
+    import zipfile
+
+    out = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for info in z.infolist():
+            if info.compress_type != 93:
+                out[info.filename] = z.read(info)
+                continue
+            import zstandard
+
+            z.fp.seek(info.header_offset)
+            head = z.fp.read(30)
+            z.fp.seek(
+                info.header_offset + 30 + int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
+            )
+            raw = z.fp.read(info.compress_size)
+            out[info.filename] = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True).read()
+    return out
+
+
 def mutate(data: bytes, rnd: random.Random, rounds: int | None = None) -> bytes:
     """Apply 1-4 random edits: flip, insert, delete, duplicate or swap lines, insert special
     tokens, truncate."""
