@@ -10,6 +10,7 @@ values (B x 2 float64) and grows with B.
     .venv/bin/python benches/bench_memory.py --max 7 --stored
     .venv/bin/python benches/bench_memory.py --meta    # metaeval and the median bootstrap
     .venv/bin/python benches/bench_memory.py --archive # .eval logs whose sample member expands to 300 MiB, 1.2 GiB
+    .venv/bin/python benches/bench_memory.py --pool 10 # pairwise --backend processes, Ctrl-C after 10 s
 
 ``--archive`` writes Inspect ``.eval`` logs (the 12-item test log with its first sample padded to
 300 MiB or 1.2 GiB of valid JSON, zstd as Inspect writes it, or deflate) and reads each with
@@ -142,6 +143,35 @@ def archive() -> None:
             f.unlink()
 
 
+def pool(seconds: float) -> None:
+    """``sigfast pairwise --backend processes`` on three systems of 3,000 items (as tests/_signals.py) at
+    B = 10^8, 10^9, 10^10: Ctrl-C (SIGINT) after ``seconds``; the main process's peak RSS (wait4) and the
+    time from the signal to its exit."""
+    import signal
+
+    import numpy as np
+
+    work = Path(tempfile.mkdtemp(prefix="sigfast-pool-"))
+    rng = np.random.default_rng(0)
+    files = []
+    for k in "abc":
+        f = work / f"{k}.tsv"
+        f.write_text("".join(f"{v}\n" for v in rng.random(3000)))
+        files.append(str(f))
+    print(f"Ctrl-C after {seconds:g} s of work; peak RSS of the main process (the workers are not counted)")
+    print(f"{'B':>16} {'peak RSS MiB':>13} {'signal to exit s':>17} {'exit':>5}")
+    for e in (8, 9, 10):
+        cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", str(10**e), "--backend", "processes"]
+        p = subprocess.Popen(cmd + ["--threads", "1", "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(seconds)
+        t = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        _, status, ru = os.wait4(p.pid, 0)
+        secs = time.perf_counter() - t
+        rc = os.waitstatus_to_exitcode(status)
+        print(f"{10**e:>16,} {ru.ru_maxrss / 1024:>13.1f} {secs:>17.3f} {rc:>5}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=100)
@@ -155,7 +185,14 @@ def main() -> None:
         "median paired bootstrap (nan_policy raise and omit) at B = 10^4, 10^6, 10^7",
     )
     ap.add_argument("--archive", action="store_true", help="instead: .eval logs with a 300 MiB and a 1.2 GiB member")
+    ap.add_argument(
+        "--pool", type=float, default=None, metavar="SECONDS", help="instead: pairwise --backend processes, Ctrl-C"
+    )
     args = ap.parse_args()
+    if args.pool is not None:
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+        pool(args.pool)
+        return
     if args.archive:
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
         archive()
