@@ -634,6 +634,11 @@ def request(
             raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
         if mode not in ("shared", "independent"):
             raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
+        if mode == "independent" and not (isinstance(backend, str) and backend == "local"):
+            raise InputError(
+                "mode='independent' runs its pairs in this process (each pair streams its own resamples); "
+                "a process pool or Ray runs mode='shared' only: use backend='local' or mode='shared'"
+            )
         res = check_resampling(m, resampling)
         cspec = resolve_clusters(stats, clusters, resampling)
         draws = check_draws(draws, m, res, mode)
