@@ -11,6 +11,8 @@ values (B x 2 float64) and grows with B.
     .venv/bin/python benches/bench_memory.py --meta    # metaeval and the median bootstrap
     .venv/bin/python benches/bench_memory.py --archive # .eval logs whose sample member expands to 300 MiB, 1.2 GiB
     .venv/bin/python benches/bench_memory.py --pool 10 # pairwise --backend processes, Ctrl-C after 10 s
+    .venv/bin/python benches/make_runs.py /tmp/runs2000  # then:
+    .venv/bin/python benches/bench_memory.py --scale /tmp/runs2000  # pairwise, interval, leaderboard
 
 ``--archive`` writes Inspect ``.eval`` logs (the 12-item test log with its first sample padded to
 300 MiB or 1.2 GiB of valid JSON, zstd as Inspect writes it, or deflate) and reads each with
@@ -172,6 +174,40 @@ def pool(seconds: float) -> None:
         print(f"{10**e:>16,} {ru.ru_maxrss / 1024:>13.1f} {secs:>17.3f} {rc:>5}", flush=True)
 
 
+LEADERBOARD = """
+import sys, glob, numpy as np, sigfast
+files = sorted(glob.glob(sys.argv[1] + "/*.csv"))
+data = {f.rsplit("/", 1)[1][:-4]: np.loadtxt(f, delimiter=",", skiprows=1, usecols=1) for f in files}
+r = sigfast.leaderboard(data, n_resamples=1000)
+print(len(r.systems), "models")
+"""
+
+
+def scale(folder: str, which: list[str]) -> None:
+    """``sigfast pairwise`` (text, JSON, CSV), ``sigfast interval`` and ``sigfast.leaderboard`` on a folder
+    of runs (benches/make_runs.py), B = 1,000, output to /dev/null: peak RSS (wait4) and seconds."""
+    n = len(list(Path(folder).glob("*.csv")))
+    runs: list[tuple[str, list[str]]] = []
+    for style in ("text", "json", "csv"):
+        flag = [] if style == "text" else [f"--{style}"]
+        cmd = ["-m", "sigfast", "pairwise", "-f", "records", folder, "-n", "1000", "--no-progress", *flag]
+        runs.append((f"pairwise ({style})", cmd))
+    runs.append(("interval", ["-m", "sigfast", "interval", "-f", "records", folder, "-n", "1000", "--no-progress"]))
+    runs.append(("sigfast.leaderboard (API)", ["-c", LEADERBOARD, folder]))
+    print(f"{n} runs in {folder}, B = 1,000")
+    print(f"{'command':<28} {'peak RSS MiB':>13} {'seconds':>8}")
+    for label, cmd in runs:
+        if not any(label.startswith(w) for w in which):
+            continue
+        t = time.perf_counter()
+        with open(os.devnull, "w") as null:
+            p = subprocess.Popen([sys.executable, *cmd], stdout=null)
+            _, status, ru = os.wait4(p.pid, 0)
+        if os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"run failed: {label}")
+        print(f"{label:<28} {ru.ru_maxrss / 1024:>13.1f} {time.perf_counter() - t:>8.1f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=100)
@@ -188,7 +224,13 @@ def main() -> None:
     ap.add_argument(
         "--pool", type=float, default=None, metavar="SECONDS", help="instead: pairwise --backend processes, Ctrl-C"
     )
+    ap.add_argument("--scale", metavar="FOLDER", help="instead: pairwise, interval and leaderboard on a folder of runs")
+    ap.add_argument("--only", nargs="*", default=["pairwise", "interval", "sigfast.leaderboard"], help="with --scale")
     args = ap.parse_args()
+    if args.scale:
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+        scale(args.scale, args.only)
+        return
     if args.pool is not None:
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
         pool(args.pool)
