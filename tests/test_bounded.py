@@ -232,3 +232,36 @@ def test_parquet_errors_exit_1_every_time(tmp_path: Path) -> None:
     codes = [subprocess.run(cmd, capture_output=True, text=True) for _ in range(30)]
     assert {r.returncode for r in codes} == {1}, [r.returncode for r in codes]
     assert all(r.stderr.count("\n") == 1 and "row 300, score: None is not a number" in r.stderr for r in codes)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="POSIX signals and wait4")
+def test_process_pool_memory_is_flat_in_resamples_and_ctrl_c_is_quick(tmp_path: Path) -> None:
+    """`pairwise --backend processes` at B = 10^10 (152,588 shards): the main process holds a window of
+    shards, not a future per shard (which took 183 MiB after 8 s and 399 MiB in all), and Ctrl-C ends it
+    at once (0.2 s measured, benches/RESULTS-memory.md)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import numpy as np
+    from _signals import as_from_a_terminal
+
+    rng = np.random.default_rng(0)
+    files = []
+    for k in "abc":
+        f = tmp_path / f"{k}.tsv"
+        f.write_text("".join(f"{v}\n" for v in rng.random(3000)))
+        files.append(str(f))
+    cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", str(10**10), "--backend", "processes"]
+    cmd += ["--threads", "1", "--no-progress"]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal)
+    time.sleep(5)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    _, status, ru = os.wait4(p.pid, 0)
+    seconds = time.monotonic() - t
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert ru.ru_maxrss < 60 * 1024, f"peak RSS {ru.ru_maxrss / 1024:.0f} MiB"  # 40 MiB measured
+    assert seconds < 2, seconds
