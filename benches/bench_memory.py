@@ -192,7 +192,7 @@ def scale(folder: str, which: list[str]) -> None:
         flag = [] if style == "text" else [f"--{style}"]
         cmd = ["-m", "sigfast", "pairwise", "-f", "records", folder, "-n", "1000", "--no-progress", *flag]
         runs.append((f"pairwise ({style})", cmd))
-    runs.append(("interval", ["-m", "sigfast", "interval", "-f", "records", folder, "-n", "1000", "--no-progress"]))
+    runs.append(("interval", ["-m", "sigfast", "interval", "-f", "records", folder, "-n", "1000"]))
     runs.append(("sigfast.leaderboard (API)", ["-c", LEADERBOARD, folder]))
     print(f"{n} runs in {folder}, B = 1,000")
     print(f"{'command':<28} {'peak RSS MiB':>13} {'seconds':>8}")

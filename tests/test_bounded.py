@@ -246,6 +246,7 @@ def test_process_pool_memory_is_flat_in_resamples_and_ctrl_c_is_quick(tmp_path: 
     import time
 
     import numpy as np
+
     from _signals import as_from_a_terminal
 
     rng = np.random.default_rng(0)
