@@ -34,8 +34,9 @@ def stop_process_pool(pool: Any, timeout: float = 1.0) -> None:
 
 
 def window_of(backend: Any) -> int:
-    """How many tasks an Executor or Ray holds at once: twice its workers (at least 2), so every worker has
-    its next task queued while memory stays flat in the number of tasks."""
+    """How many tasks an Executor holds at once: twice its workers (``_max_workers``, as process and thread
+    pools have it; else this machine's CPUs), at least 2, so every worker has its next task queued while
+    memory stays flat in the number of tasks."""
     workers = getattr(backend, "_max_workers", None)
     if not isinstance(workers, int) or workers < 1:
         workers = os.cpu_count() or 1
@@ -105,9 +106,10 @@ def iter_tasks(
             except Exception:
                 pass
 
-        yield from _windowed(
-            lambda args: remote.remote(*[put(a) for a in args]), ray.get, cancel, tasks, window or window_of(None), step
-        )
+        if window is None:  # twice the cluster's CPUs, which may be many more than this machine's
+            cpus = int(ray.cluster_resources().get("CPU", 0))
+            window = max(2, 2 * cpus) if cpus else window_of(None)
+        yield from _windowed(lambda args: remote.remote(*[put(a) for a in args]), ray.get, cancel, tasks, window, step)
         return
     if hasattr(backend, "submit"):
         yield from _windowed(
