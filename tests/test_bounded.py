@@ -247,7 +247,7 @@ def test_process_pool_memory_is_flat_in_resamples_and_ctrl_c_is_quick(tmp_path: 
 
     import numpy as np
 
-    from _signals import as_from_a_terminal
+    from _signals import as_from_a_terminal, children
 
     rng = np.random.default_rng(0)
     files = []
@@ -258,11 +258,16 @@ def test_process_pool_memory_is_flat_in_resamples_and_ctrl_c_is_quick(tmp_path: 
     cmd = [sys.executable, "-m", "sigfast", "pairwise", *files, "-n", str(10**10), "--backend", "processes"]
     cmd += ["--threads", "1", "--no-progress"]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal)
-    time.sleep(5)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not children(p.pid):  # the pool has started
+        time.sleep(0.2)
+    time.sleep(4)  # the old code had submitted about 127 MiB of futures by now
     t = time.monotonic()
     p.send_signal(signal.SIGINT)
     _, status, ru = os.wait4(p.pid, 0)
     seconds = time.monotonic() - t
-    assert os.waitstatus_to_exitcode(status) == 130
+    assert p.stderr is not None
+    err = p.stderr.read().decode()
+    assert os.waitstatus_to_exitcode(status) == 130, err
     assert ru.ru_maxrss < 60 * 1024, f"peak RSS {ru.ru_maxrss / 1024:.0f} MiB"  # 40 MiB measured
     assert seconds < 2, seconds
