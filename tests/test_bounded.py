@@ -271,3 +271,76 @@ def test_process_pool_memory_is_flat_in_resamples_and_ctrl_c_is_quick(tmp_path: 
     assert os.waitstatus_to_exitcode(status) == 130, err
     assert ru.ru_maxrss < 60 * 1024, f"peak RSS {ru.ru_maxrss / 1024:.0f} MiB"  # 40 MiB measured
     assert seconds < 2, seconds
+
+
+# ----------------------------------------------------------------------------- the compact pair table
+def test_pair_table_and_streamed_rows_equal_the_matrices() -> None:
+    """The pair table (arrays) and the rows made from it one at a time equal a plain loop over the result's
+    matrices, and the gain thresholds equal numpy's percentile of the per-pair gains in the band."""
+    import numpy as np
+
+    import sigfast
+    from sigfast.pairwise import gain_threshold
+
+    rng = np.random.default_rng(11)
+    st = {f"m{k}": (rng.random(80) < rng.uniform(0.3, 0.8)).astype(float) for k in range(9)}
+    labels = {"m0": "a", "m1": "a", "m2": "b", "m3": "b"}
+    r = sigfast.pairwise(st, n_resamples=400, seed=5, labels=labels, combinations=["m8"])
+    want = []
+    for i in range(9):
+        for j in range(i + 1, 9):
+            a, b = r.systems[i], r.systems[j]
+            if "m8" in (a, b):
+                cls = "combination"
+            elif a in labels and b in labels:
+                cls = "same" if labels[a] == labels[b] else "different"
+            else:
+                cls = "unlabeled"
+            d = float(r.delta[i, j])
+            want.append(
+                {
+                    "system_i": a,
+                    "system_j": b,
+                    "score_i": float(r.scores[i]),
+                    "score_j": float(r.scores[j]),
+                    "delta": d,
+                    "gain": abs(d),
+                    "pvalue": float(r.pvalues[i, j]),
+                    "adjusted": float(r.adjusted[i, j]),
+                    "count": int(r.counts[i, j]),
+                    "pair_class": cls,
+                }
+            )
+    assert r.comparisons() == want
+    assert [{k: v for k, v in row.items() if k in want[0]} for row in r.iter_rows()] == want
+    assert r.pair_classes() == ["same", "different", "combination", "unlabeled"]
+    band = (0.0, 0.5)
+    for t in gain_threshold(r, band=band, percentile=90):
+        inside = [w for w in want if band[0] <= w["pvalue"] <= band[1]]
+        gains = [w["gain"] for w in inside if t.pair_class in ("all", w["pair_class"])]
+        assert t.n_comparisons == len(gains)
+        assert t.threshold == (float(np.percentile(gains, 90)) if gains else None)
+
+
+def test_cli_writes_csv_and_json_piece_by_piece(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI's CSV (more rows than one written piece) and JSON equal the result's to_csv() and to_dict()."""
+    import numpy as np
+
+    import sigfast
+    from sigfast.cli import main
+
+    rng = np.random.default_rng(2)
+    files = []
+    for k in range(100):  # 4,950 pairs: more than the 4,096 rows of one piece
+        f = tmp_path / f"s{k:03d}.tsv"
+        f.write_text("".join(f"{v}\n" for v in rng.random(15)))
+        files.append(str(f))
+    args = ["pairwise", *files, "-n", "50", "--no-progress"]
+    assert main([*args, "--csv"]) == 0
+    csv_out = capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    json_out = capsys.readouterr().out
+    r = sigfast.pairwise(sigfast.read(None, files, format="tsv"), n_resamples=50)
+    assert csv_out == r.to_csv()
+    assert json.loads(json_out)[0]["pvalues"] == json.loads(r.to_json())["pvalues"]
+    assert len(csv_out.splitlines()) == 4951
