@@ -780,11 +780,12 @@ def _gunzip(data: bytes, limit: int) -> Iterator[bytes]:
     while rest[:2] == b"\x1f\x8b":
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
         buf = rest
-        while buf and not d.eof:
-            yield d.decompress(buf, min(limit + 1, _PIECE))
+        while not d.eof:  # with empty input too while zlib still holds output (a long match)
+            piece = d.decompress(buf, min(limit + 1, _PIECE))
             buf = d.unconsumed_tail
-        if not d.eof:
-            raise EOFError("the compressed stream ends before its end marker")
+            if not piece and not buf:
+                raise EOFError("the compressed stream ends before its end marker")
+            yield piece
         rest = d.unused_data.lstrip(b"\x00")
 
 
