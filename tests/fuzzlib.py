@@ -113,6 +113,75 @@ def _items_seeds() -> dict[str, bytes]:
     }
 
 
+ZIP_METHODS = {"stored": 0, "deflate": 8, "zstd": 93}
+
+
+def compress_member(data: bytes, codec: str) -> bytes:
+    """``data`` compressed as a zip member's payload (stored, raw deflate, or a zstd frame as Inspect writes)."""
+    import zlib
+
+    if codec == "stored":
+        return data
+    if codec == "deflate":
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        return c.compress(data) + c.flush()
+    import zstandard
+
+    return zstandard.ZstdCompressor(level=19).compress(data)
+
+
+def write_zip(
+    members: dict[str, bytes] | list[tuple[str, bytes]],
+    codec: str = "zstd",
+    *,
+    sizes: dict[str, int] | None = None,
+    raw: dict[str, tuple[bytes, int, int]] | None = None,
+) -> bytes:
+    """A zip archive of ``members``, each payload compressed by ``codec`` ("stored", "deflate" or "zstd":
+    method 93, which Python's zipfile cannot write before 3.14); ``sizes`` overrides a member's declared
+    uncompressed size (a lying header); ``raw`` gives a member already compressed, as (payload, CRC-32, size)."""
+    import struct
+    import zlib
+
+    method = ZIP_METHODS[codec]
+    out, central = bytearray(), bytearray()
+    items = list(members.items()) if isinstance(members, dict) else list(members)
+    for name, data in items:
+        if raw and name in raw:
+            payload, crc, usize = raw[name]
+        else:
+            payload, crc, usize = compress_member(data, codec), zlib.crc32(data), len(data)
+        usize, fn, offset = (sizes or {}).get(name, usize), name.encode(), len(out)
+        head = (method, 0, 0x21, crc, len(payload), usize, len(fn), 0)
+        out += struct.pack("<4s5H3I2H", b"PK\x03\x04", 63, 0, *head) + fn
+        out += payload
+        central += struct.pack("<4s6H3I5H2I", b"PK\x01\x02", 63, 63, 0, *head, 0, 0, 0, 0, offset) + fn
+    eocd = struct.pack("<4s4H2IH", b"PK\x05\x06", 0, 0, len(items), len(items), len(central), len(out), 0)
+    return bytes(out + central + eocd)
+
+
+def read_zip(data: bytes) -> dict[str, bytes]:
+    """The members of a zip archive (zstd members through zstandard), in the archive's order."""
+    import zipfile
+
+    out = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for info in z.infolist():
+            if info.compress_type != 93:
+                out[info.filename] = z.read(info)
+                continue
+            import zstandard
+
+            z.fp.seek(info.header_offset)
+            head = z.fp.read(30)
+            z.fp.seek(
+                info.header_offset + 30 + int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
+            )
+            raw = z.fp.read(info.compress_size)
+            out[info.filename] = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True).read()
+    return out
+
+
 def mutate(data: bytes, rnd: random.Random, rounds: int | None = None) -> bytes:
     """Apply 1-4 random edits: flip, insert, delete, duplicate or swap lines, insert special
     tokens, truncate."""
@@ -158,6 +227,9 @@ class Target:
     seeds: tuple[bytes, ...]
     suffixes: tuple[str, ...]
     run: Callable[..., Any]
+    #: makes a case's files itself (archives built around mutated members, tables of random types),
+    #: instead of mutating the bytes of ``seeds`` (which stay the valid files of the seed test)
+    remake: Callable[[random.Random], list[bytes]] | None = None
 
 
 def targets() -> list[Target]:
@@ -184,7 +256,7 @@ def targets() -> list[Target]:
         sfx = (Path(g).suffix or ".txt", Path(s).suffix or ".txt")
         out.append(Target(f"score:{fmt}", seeds, sfx, lambda gp, sp, f=fmt: formats.score(f, gp, sp)))
         out.append(Target(f"read:{fmt}", seeds, sfx, lambda gp, sp, f=fmt: sigfast.read(gp, [sp], format=f)))
-    return out + new_surface_targets()
+    return out + new_surface_targets() + archive_targets() + records_type_targets()
 
 
 def _meta_seeds() -> dict[str, tuple[bytes, bytes]]:
@@ -302,6 +374,8 @@ def run_case(target: Target, files: list[bytes], workdir: Path) -> str:
 
 
 def mutated_files(target: Target, rnd: random.Random) -> list[bytes]:
+    if target.remake is not None:
+        return target.remake(rnd)
     files = list(target.seeds)
     k = len(files) - 1 if len(files) > 1 and rnd.random() < 0.7 else rnd.randrange(len(files))
     files[k] = mutate(files[k], rnd)
@@ -309,3 +383,253 @@ def mutated_files(target: Target, rnd: random.Random) -> list[bytes]:
         j = rnd.randrange(len(files))
         files[j] = mutate(files[j], rnd)
     return files
+
+
+# ----------------------------------------------------------------------------- the archive layer
+#: the size limit the archive targets run under: a member or file that expands past it must be refused
+ARCHIVE_LIMIT = 1_000_000
+
+
+def _limited(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` run under ``SIGFAST_MAX_FILE_BYTES=ARCHIVE_LIMIT`` (restored after)."""
+    import os
+
+    def run(*paths: str) -> Any:
+        old = os.environ.get("SIGFAST_MAX_FILE_BYTES")
+        os.environ["SIGFAST_MAX_FILE_BYTES"] = str(ARCHIVE_LIMIT)
+        try:
+            return fn(*paths)
+        finally:
+            if old is None:
+                del os.environ["SIGFAST_MAX_FILE_BYTES"]
+            else:
+                os.environ["SIGFAST_MAX_FILE_BYTES"] = old
+
+    return run
+
+
+def _bomb(data: bytes, rnd: random.Random) -> bytes:
+    """``data`` grown past ARCHIVE_LIMIT: padding after a JSON document, or a run of one byte."""
+    pad = ARCHIVE_LIMIT + rnd.randint(1, 3 * ARCHIVE_LIMIT)
+    return data + (b" " * pad if rnd.random() < 0.5 else bytes([rnd.randrange(256)]) * pad)
+
+
+def _gzip_layer(inner: bytes, rnd: random.Random) -> bytes:
+    """``inner`` gzipped as a harness writes it, or as one meets it: several members, trailing zeros or
+    garbage, cut short, or a byte of the compressed stream flipped."""
+    r = rnd.random()
+    if r < 0.15 and len(inner) > 1:
+        k = rnd.randrange(1, len(inner))
+        out = gzip.compress(inner[:k]) + gzip.compress(inner[k:])  # two members: one stream
+    else:
+        out = gzip.compress(inner, compresslevel=rnd.choice([1, 6, 9]))
+    r = rnd.random()
+    if r < 0.1:
+        out += b"\x00" * rnd.randint(1, 16)
+    elif r < 0.2:
+        out = out[: rnd.randrange(len(out))]
+    elif r < 0.3:
+        b = bytearray(out)
+        b[rnd.randrange(len(b))] ^= 1 << rnd.randrange(8)
+        out = bytes(b)
+    elif r < 0.35:
+        out += bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 16)))
+    return out
+
+
+def _inner(data: bytes, rnd: random.Random) -> bytes:
+    r = rnd.random()
+    if r < 0.08:
+        return _bomb(data, rnd)
+    if r < 0.7:
+        return mutate(data, rnd)
+    return data
+
+
+def _eval_remake(members: dict[str, bytes], codec: str) -> Callable[[random.Random], list[bytes]]:
+    names = list(members)
+
+    def remake(rnd: random.Random) -> list[bytes]:
+        m = dict(members)
+        for _ in range(rnd.randint(1, 2)):
+            k = rnd.choice(names)
+            m[k] = _inner(m[k], rnd)
+        r = rnd.random()
+        if r < 0.05:  # a member left out (the header, a sample, the reductions)
+            del m[rnd.choice(names)]
+        items = list(m.items())
+        if r >= 0.05 and r < 0.1:  # a member twice (zipfile keeps the last)
+            k = rnd.choice(names)
+            items.append((k, mutate(members[k], rnd)))
+        sizes = None
+        if rnd.random() < 0.1:  # a header that lies about a member's size
+            k = rnd.choice(list(m) or names)
+            sizes = {k: rnd.choice([0, 1, len(m.get(k, b"")) // 2 + 1, 2 * len(m.get(k, b"")) + 7, 2**32 - 1])}
+        out = write_zip(items, rnd.choice([codec, codec, "stored"]), sizes=sizes)
+        if rnd.random() < 0.2:  # the container itself damaged
+            out = mutate(out, rnd, rounds=1)
+        return [out]
+
+    return remake
+
+
+def _gzip_remake(data: bytes) -> Callable[[random.Random], list[bytes]]:
+    return lambda rnd: [_gzip_layer(_inner(data, rnd), rnd)]
+
+
+def _have(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def archive_targets() -> list[Target]:
+    """Every log reader's archive layer: Inspect's ``.eval`` zip (zstd and deflate members, as Inspect
+    writes them; damaged, lying or expanding members and containers) and the gzip of every log format
+    (several members, cut short, flipped, expanding past the size limit, which the targets lower to
+    ARCHIVE_LIMIT so a bomb is quick). The inner bytes are mutated as the other targets' files are."""
+    from sigfast import formats
+
+    out = []
+    members = read_zip((DATA / FORMAT_SEEDS["inspect"][1]).read_bytes()) if _have("zstandard") else {}
+    for codec in ("zstd", "deflate") if members else ():
+        run = _limited(lambda p: formats.score("inspect", None, p))
+        seed = write_zip(members, codec)
+        out.append(Target(f"archive:inspect.eval[{codec}]", (seed,), (".eval",), run, _eval_remake(members, codec)))
+    if members:  # the same log as one JSON document, gzipped
+        import json
+
+        log = json.loads(members["header.json"])
+        log["samples"] = [json.loads(v) for k, v in members.items() if k.startswith("samples/")]
+        if "reductions.json" in members:
+            log["reductions"] = json.loads(members["reductions.json"])
+        data = json.dumps(log).encode()
+        run = _limited(lambda p: formats.score("inspect", None, p))
+        out.append(Target("archive:inspect.json.gz", (gzip.compress(data),), (".json.gz",), run, _gzip_remake(data)))
+    for fmt in ("lm-eval", "helm", "records"):
+        src = DATA / FORMAT_SEEDS[fmt][1]
+        data = src.read_bytes()
+        sfx = src.suffix + ".gz"
+        run = _limited(lambda p, f=fmt: formats.score(f, None, p))
+        out.append(Target(f"archive:{fmt}{sfx}", (gzip.compress(data),), (sfx,), run, _gzip_remake(data)))
+    return out
+
+
+# ----------------------------------------------------------------------------- records: CSV and Parquet types
+def _cell(rnd: random.Random) -> Any:
+    """One value of a random type, as a records file may hold it."""
+    import datetime
+    import decimal
+
+    return rnd.choice(
+        [
+            lambda: rnd.randint(0, 1),
+            lambda: rnd.random(),
+            lambda: rnd.choice([float("nan"), float("inf"), -float("inf"), -0.0, 1e308, 5e-324]),
+            lambda: rnd.choice([True, False]),
+            lambda: rnd.choice(["1", "0.5", " 0.25 ", "x", "", "nan", "true", "False", "1e400", "0x1", "1_000"]),
+            lambda: None,
+            lambda: [rnd.random()],
+            lambda: {"v": 1},
+            lambda: decimal.Decimal(rnd.choice(["0.5", "1", "NaN", "1E+400"])),
+            lambda: datetime.datetime(2020, 1, 1 + rnd.randrange(28)),
+            lambda: datetime.date(2021, 2, 3),
+            lambda: rnd.choice([2**70, -(2**63), 2**64 - 1]),
+            lambda: b"\xff\x00",
+        ]
+    )()
+
+
+def _records_table(rnd: random.Random) -> tuple[list[str], list[list[Any]]]:
+    """A records table: id, score, cluster and sample columns mostly well formed, some cells (or a whole
+    column) of another type; sometimes a column missing, named twice or in another order."""
+    n = rnd.randint(1, 14)
+    cols = {
+        "id": [f"q{i}" for i in range(n)],
+        "score": [rnd.randint(0, 1) for _ in range(n)],
+        "cluster": [f"c{i // 2}" for i in range(n)],
+        "sample": [0] * n,
+    }
+    for _ in range(rnd.randint(1, 4)):
+        c = rnd.choice(list(cols))
+        if rnd.random() < 0.3:  # the whole column of one other type
+            v = _cell(rnd)
+            cols[c] = [v] * n
+        else:
+            cols[c][rnd.randrange(n)] = _cell(rnd)
+    head = list(cols)
+    if rnd.random() < 0.1:
+        head.remove(rnd.choice(head))
+    rnd.shuffle(head)
+    if rnd.random() < 0.05:
+        head.append(rnd.choice(head))  # a column named twice
+    return head, [[cols[h][i] for h in head] for i in range(n)]
+
+
+def _csv_bytes(head: list[str], rows: list[list[Any]], rnd: random.Random, sep: str = ",") -> bytes:
+    import csv
+
+    buf = io.StringIO()
+    w = csv.writer(buf, delimiter=sep, lineterminator=rnd.choice(["\n", "\r\n"]))
+    w.writerow(head)
+    for r in rows:
+        w.writerow(["" if v is None else (v.decode("latin-1") if isinstance(v, bytes) else v) for v in r])
+    out = buf.getvalue().encode("utf-8", "surrogatepass")
+    return (b"\xef\xbb\xbf" if rnd.random() < 0.1 else b"") + out
+
+
+def _parquet_bytes(head: list[str], rows: list[list[Any]], rnd: random.Random) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrays, names = [], []
+    for k, h in enumerate(head):
+        values = [r[k] for r in rows]
+        try:
+            a = pa.array(values)
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+            a = pa.array([None if v is None else str(v) for v in values])  # mixed: as strings
+        if rnd.random() < 0.15 and pa.types.is_string(a.type):
+            a = a.dictionary_encode()
+        arrays.append(a)
+        names.append(h)
+    buf = io.BytesIO()
+    pq.write_table(pa.Table.from_arrays(arrays, names=names), buf)
+    return buf.getvalue()
+
+
+def records_type_targets() -> list[Target]:
+    """The records reader's type handling: CSV/TSV cells and Parquet columns of every type (numbers, NaN and
+    infinities, booleans, numeric and other strings, nulls, lists, structs, decimals, timestamps, dates, huge
+    integers, bytes, dictionary-encoded strings) in the id, score, cluster and sample fields."""
+    import sigfast
+    from sigfast import formats
+
+    def score(p: str) -> Any:
+        return formats.score("records", None, p)
+
+    def clustered(p: str) -> Any:
+        return sigfast.read(None, [p], format="records", cluster="cluster", sample="sample")
+
+    seed_head = ["id", "score", "cluster", "sample"]
+    seed_rows = [[f"q{i}", i % 2, f"c{i // 2}", 0] for i in range(6)]
+    out = []
+    for layout, sfx in (("csv", ".csv"), ("tsv", ".tsv"), ("parquet", ".parquet")):
+        if layout == "parquet" and not _have("pyarrow"):
+            continue
+
+        def make(head: list[str], rows: list[list[Any]], rnd: random.Random, lay: str = layout) -> bytes:
+            if lay == "parquet":
+                return _parquet_bytes(head, rows, rnd)
+            return _csv_bytes(head, rows, rnd, "\t" if lay == "tsv" else ",")
+
+        seed = make(seed_head, seed_rows, random.Random(0))
+
+        def remake(rnd: random.Random, make: Any = make) -> list[bytes]:
+            head, rows = _records_table(rnd)
+            data = make(head, rows, rnd)
+            return [mutate(data, rnd, rounds=1) if rnd.random() < 0.1 else data]
+
+        out.append(Target(f"records-types:{layout}", (seed,), (sfx,), score, remake))
+        out.append(Target(f"records-types:{layout}+cluster", (seed,), (sfx,), clustered, remake))
+    return out

@@ -6,14 +6,16 @@ order, so every backend gives the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import collections
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from .exceptions import InputError
 
-__all__ = ["run_tasks", "stop_process_pool"]
+__all__ = ["iter_tasks", "run_tasks", "stop_process_pool", "window_of"]
 
 
 def stop_process_pool(pool: Any, timeout: float = 1.0) -> None:
@@ -31,35 +33,54 @@ def stop_process_pool(pool: Any, timeout: float = 1.0) -> None:
             p.join(timeout)
 
 
-def run_tasks(
+def window_of(backend: Any) -> int:
+    """How many tasks an Executor holds at once: twice its workers (``_max_workers``, as process and thread
+    pools have it; else this machine's CPUs), at least 2, so every worker has its next task queued while
+    memory stays flat in the number of tasks."""
+    workers = getattr(backend, "_max_workers", None)
+    if not isinstance(workers, int) or workers < 1:
+        workers = os.cpu_count() or 1
+    return max(2, 2 * workers)
+
+
+def iter_tasks(
     backend: Any,
     fn: Callable[..., Any],
-    tasks: Sequence[tuple[Any, ...]],
+    tasks: Iterable[tuple[Any, ...]],
     progress: Callable[[int, int], Any] | None,
-    weights: Sequence[int] | None = None,
-) -> list[Any]:
-    """``fn(*task)`` for each task on ``"local"``, ``"ray"`` or an Executor; results in task order.
+    weights: Iterable[int] | None = None,
+    *,
+    total: int | None = None,
+    window: int | None = None,
+) -> Iterator[Any]:
+    """``fn(*task)`` for each task on ``"local"``, ``"ray"`` or an Executor; results yielded in task order.
 
-    ``progress(done, total)`` is called after each task, counting ``weights``
-    (one per task by default). On Ray, numpy arrays and Statistics objects
-    are put into the object store once, however many tasks share them.
+    Tasks are taken lazily and at most ``window`` (default :func:`window_of`) are submitted and not yet
+    collected, so memory does not grow with the number of tasks (a process pool used to hold one future
+    per shard: 399 MiB at 10^10 resamples) and Ctrl-C has only a window of queued tasks to cancel.
+    ``progress(done, total)`` is called after each task, counting ``weights`` (one per task by default;
+    ``total`` is their sum, counted from the tasks when not given). On Ray, numpy arrays and
+    Statistics objects are put into the object store once, however many tasks share them.
     """
-    w = list(weights) if weights is not None else [1] * len(tasks)
-    total = sum(w)
+    if total is None or weights is None:
+        tasks = list(tasks)
+        w_list = list(weights) if weights is not None else [1] * len(tasks)
+        total = sum(w_list) if total is None else total
+        weights = w_list
+    w_iter = iter(weights)
     done = 0
 
-    def collect(results: Any) -> list[Any]:
+    def step(result: Any) -> Any:
         nonlocal done
-        out = []
-        for t, get in enumerate(results):
-            out.append(get())
-            done += w[t]
-            if progress is not None:
-                progress(done, total)
-        return out
+        done += next(w_iter)
+        if progress is not None:
+            progress(done, total)
+        return result
 
     if backend == "local":
-        return collect((lambda args=args: fn(*args)) for args in tasks)
+        for args in tasks:
+            yield step(fn(*args))
+        return
     if backend == "ray":
         try:
             import ray
@@ -79,22 +100,61 @@ def run_tasks(
                 return shared[id(a)]
             return a
 
-        futures = [remote.remote(*[put(a) for a in args]) for args in tasks]
-        try:
-            return collect((lambda f=f: ray.get(f)) for f in futures)
-        except BaseException:  # Ctrl-C or a failed task: stop the others
-            for f in futures:
-                try:
-                    ray.cancel(f, force=True)
-                except Exception:
-                    pass
-            raise
+        def cancel(f: Any) -> None:
+            try:
+                ray.cancel(f, force=True)
+            except Exception:
+                pass
+
+        if window is None:  # twice the cluster's CPUs, which may be many more than this machine's
+            cpus = int(ray.cluster_resources().get("CPU", 0))
+            window = max(2, 2 * cpus) if cpus else window_of(None)
+        yield from _windowed(lambda args: remote.remote(*[put(a) for a in args]), ray.get, cancel, tasks, window, step)
+        return
     if hasattr(backend, "submit"):
-        futures = [backend.submit(fn, *args) for args in tasks]
-        try:
-            return collect((lambda f=f: f.result()) for f in futures)
-        except BaseException:  # Ctrl-C or a failed task: drop the queued ones
-            for f in futures:
-                f.cancel()
-            raise
+        yield from _windowed(
+            lambda args: backend.submit(fn, *args),
+            lambda f: f.result(),
+            lambda f: f.cancel(),
+            tasks,
+            window or window_of(backend),
+            step,
+        )
+        return
     raise InputError(f"backend must be 'local', 'ray' or a concurrent.futures.Executor, got {backend!r}")
+
+
+def _windowed(
+    submit: Callable[[tuple[Any, ...]], Any],
+    get: Callable[[Any], Any],
+    cancel: Callable[[Any], None],
+    tasks: Iterable[tuple[Any, ...]],
+    window: int,
+    step: Callable[[Any], Any],
+) -> Iterator[Any]:
+    """Results in task order with at most ``window`` tasks in flight; on Ctrl-C, a failed task or a
+    consumer that stops early, the tasks in flight are cancelled."""
+    pending: collections.deque[Any] = collections.deque()
+    it = iter(tasks)
+    try:
+        for args in it:
+            pending.append(submit(args))
+            if len(pending) >= window:
+                yield step(get(pending.popleft()))
+        while pending:
+            yield step(get(pending.popleft()))
+    except BaseException:  # Ctrl-C, a failed task, or the consumer closing us: drop the queued ones
+        for f in pending:
+            cancel(f)
+        raise
+
+
+def run_tasks(
+    backend: Any,
+    fn: Callable[..., Any],
+    tasks: Sequence[tuple[Any, ...]],
+    progress: Callable[[int, int], Any] | None,
+    weights: Sequence[int] | None = None,
+) -> list[Any]:
+    """:func:`iter_tasks` as a list."""
+    return list(iter_tasks(backend, fn, tasks, progress, weights))

@@ -341,11 +341,13 @@ def emit(
     """
     import json
 
-    def default(s: str) -> str:
+    def default(s: str, write: Callable[[str], Any]) -> None:
+        # CSV and JSON are written piece by piece: the rows of two million pairs are never one string
         if s == "csv" and results is not None:
-            from .results import flat_row, rows_csv
+            from .results import flat_row, iter_rows_of, write_rows_csv
 
-            return rows_csv(flat_row(r) for res in results for r in (getattr(res, "to_rows", None) or res.rows)())
+            write_rows_csv(write, lambda: (flat_row(r) for res in results for r in iter_rows_of(res)))
+            return
         if s == "json":
             if data is not None:
                 payload = data()
@@ -356,7 +358,17 @@ def emit(
                 payload = [r.to_dict() for r in results]
             if isinstance(payload, dict):
                 payload = [payload]
-            return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+            chunks: list[str] = []
+            for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(payload):
+                chunks.append(chunk)
+                if len(chunks) >= 8192:
+                    write("".join(chunks))
+                    chunks.clear()
+            write("".join(chunks) + "\n")
+            return
+        write(text_of(s))
+
+    def text_of(s: str) -> str:
         if render is not None:
             return render(s)
         if s == "text":
@@ -376,8 +388,8 @@ def emit(
         with open(out, "w", encoding="utf-8") as fh:
             from .report import EXTENSIONS
 
-            fh.write(default(EXTENSIONS[os.path.splitext(out)[1].lower()]))
-    sys.stdout.write(default(style(args)))
+            default(EXTENSIONS[os.path.splitext(out)[1].lower()], fh.write)
+    default(style(args), sys.stdout.write)
     if out:
         print(f"sigfast: wrote {out}", file=sys.stderr)
 

@@ -1447,6 +1447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     missing = [flag for dest, flag in _REQUIRED.get(sub, ()) if getattr(args, dest, None) is None]
     if missing:
         sub.error(f"the following arguments are required: {', '.join(missing)}")
+    if getattr(args, "mode", None) == "independent" and getattr(args, "backend", "local") != "local":
+        sub.error("--mode independent runs its pairs in this process; --backend ray/processes runs --mode shared only")
     previous = None
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))

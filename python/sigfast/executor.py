@@ -634,6 +634,11 @@ def request(
             raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
         if mode not in ("shared", "independent"):
             raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
+        if mode == "independent" and not (isinstance(backend, str) and backend == "local"):
+            raise InputError(
+                "mode='independent' runs its pairs in this process (each pair streams its own resamples); "
+                "a process pool or Ray runs mode='shared' only: use backend='local' or mode='shared'"
+            )
         res = check_resampling(m, resampling)
         cspec = resolve_clusters(stats, clusters, resampling)
         draws = check_draws(draws, m, res, mode)
@@ -1532,25 +1537,53 @@ def _shard_task(
 def _run_shards(
     backend: Any,
     table: np.ndarray,
-    shards: list[tuple[int, int]],
+    shards: Sequence[tuple[int, int]],
     args: tuple[Any, ...],
     progress: Any,
-) -> list[tuple[np.ndarray, np.ndarray, int | None]]:
-    from ._backends import run_tasks
+    s: int,
+) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """Every shard's counts, folded as the shards come back in order: (counts, the sum of the block sums
+    added block by block in order, the first shard's distinct count). Nothing per shard is kept, and an
+    Executor or Ray holds a bounded window of shards (:func:`sigfast._backends.iter_tasks`), so memory
+    does not grow with B."""
+    from ._backends import iter_tasks
 
     if backend == "local":  # in-process: the engine reports progress itself
-        return [_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards]
-    tasks = [(table, *args[:3], a, b, *args[3:]) for a, b in shards]
-    return run_tasks(backend, _shard_task, tasks, progress, weights=[b - a for a, b in shards])
-
-
-def _merge(results: list[tuple[np.ndarray, np.ndarray, int | None]], s: int) -> tuple[np.ndarray, np.ndarray]:
+        results: Any = (_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards)
+    else:
+        tasks = ((table, *args[:3], a, b, *args[3:]) for a, b in shards)
+        weights = (b - a for a, b in shards)
+        total = sum(b - a for a, b in shards)
+        results = iter_tasks(backend, _shard_task, tasks, progress, weights, total=total)
     counts = np.zeros((s, s), dtype=np.uint64)
-    parts = []
-    for c, sums, _ in results:
+    acc = np.zeros((s, s))
+    distinct = None
+    for k, (c, sums, d) in enumerate(results):
+        if k == 0:
+            distinct = d
         counts += np.asarray(c, dtype=np.uint64).reshape(s, s)
-        parts.append(np.asarray(sums).reshape(-1, s, s))
-    return counts, np.concatenate(parts) if parts else np.zeros((0, s, s))
+        for blk in np.asarray(sums).reshape(-1, s, s):  # block order, as the engine's mean_blocked
+            acc = acc + blk
+    return counts, acc, distinct
+
+
+class _Shards(Sequence[tuple[int, int]]):
+    """The shards ``[a, min(a + size, B))`` of B resamples, made as they are asked for (10^10 resamples are
+    152,588 shards of 65,536)."""
+
+    def __init__(self, B: int, size: int) -> None:
+        self.B, self.size = B, size
+
+    def __len__(self) -> int:
+        return -(-self.B // self.size)
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not -len(self) <= k < len(self):
+            raise IndexError(k)
+        a = (k % len(self)) * self.size
+        return (a, min(a + self.size, self.B))
 
 
 def _blocked_means(block_sums: np.ndarray, total: int) -> np.ndarray:
@@ -1631,18 +1664,16 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
         obs_list = [float(x) for x in obs]
         if m.native is not None and not m.on_items and req.draws == "sigfast":
-            shards = [(a, min(a + req.shard_size, B)) for a in range(0, B, req.shard_size)]
+            shards: Sequence[tuple[int, int]] = _Shards(B, req.shard_size)
             if req.backend == "local":
                 shards = [(0, B)]
             args = (m.native, dict(m.params), req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
             args = args + (req.n_threads, req.stream, None if req.clusters is None else req.clusters.codes)
-            results = _run_shards(req.backend, table, shards, args, cb)
-            counts, block_sums = _merge(results, s)
-            distinct = results[0][2]
+            counts, sum_of_blocks, distinct = _run_shards(req.backend, table, shards, args, cb, s)
             if req.variant in _CENTRED:
-                means = _blocked_means(block_sums, B).ravel().tolist()
+                means = (sum_of_blocks / B).ravel().tolist()
                 args = args[:8] + (means, *args[9:])
-                counts, _ = _merge(_run_shards(req.backend, table, shards, args, cb), s)
+                counts, _, _ = _run_shards(req.backend, table, shards, args, cb, s)
         else:
             if req.backend != "local":
                 raise InputError(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -231,31 +231,63 @@ class PairwiseResult(Result):
             return "unlabeled"
         return "same" if la == lb else "different"
 
+    def pair_table(self) -> dict[str, np.ndarray]:
+        """Every unordered pair (i < j, row by row) as arrays, not one object per pair (2,000 systems are
+        1,999,000 pairs): ``i``, ``j``, ``delta``, ``pvalue``, ``adjusted``, ``count`` and ``pair_class``
+        (an index into ``_PAIR_CLASSES``)."""
+        s = len(self.systems)
+        i, j = np.triu_indices(s, 1)
+        comb = np.array([name in self.combinations for name in self.systems], dtype=bool)
+        names: dict[str, int] = {}
+        lab = np.array(
+            [-1 if self.labels.get(n) is None else names.setdefault(self.labels[n], len(names)) for n in self.systems],
+            dtype=np.int64,
+        )
+        cls = np.where(lab[i] == lab[j], _PAIR_CLASSES.index("same"), _PAIR_CLASSES.index("different"))
+        cls[(lab[i] < 0) | (lab[j] < 0)] = _PAIR_CLASSES.index("unlabeled")
+        cls[comb[i] | comb[j]] = _PAIR_CLASSES.index("combination")
+        return {
+            "i": i,
+            "j": j,
+            "delta": np.asarray(self.delta, dtype=np.float64)[i, j],
+            "pvalue": np.asarray(self.pvalues, dtype=np.float64)[i, j],
+            "adjusted": np.asarray(self.adjusted, dtype=np.float64)[i, j],
+            "count": np.asarray(self.counts)[i, j],
+            "pair_class": cls.astype(np.int8),
+        }
+
+    def iter_comparisons(self) -> Iterator[dict[str, Any]]:
+        """:meth:`comparisons` one row at a time, made from :meth:`pair_table` as they are asked for."""
+        t = self.pair_table()
+        scores = [float(x) for x in self.scores]
+        for i, j, d, p, a, c, k in zip(
+            t["i"].tolist(),
+            t["j"].tolist(),
+            t["delta"].tolist(),
+            t["pvalue"].tolist(),
+            t["adjusted"].tolist(),
+            t["count"].tolist(),
+            t["pair_class"].tolist(),
+        ):
+            yield {
+                "system_i": self.systems[i],
+                "system_j": self.systems[j],
+                "score_i": scores[i],
+                "score_j": scores[j],
+                "delta": d,
+                "gain": abs(d),
+                "pvalue": p,
+                "adjusted": a,
+                "count": int(c),
+                "pair_class": _PAIR_CLASSES[k],
+            }
+
     def comparisons(self) -> list[dict[str, Any]]:
         """One row per unordered pair (i < j): systems, δ, |gain|, p, adjusted p, class."""
-        rows = []
-        s = len(self.systems)
-        for i in range(s):
-            for j in range(i + 1, s):
-                rows.append(
-                    {
-                        "system_i": self.systems[i],
-                        "system_j": self.systems[j],
-                        "score_i": float(self.scores[i]),
-                        "score_j": float(self.scores[j]),
-                        "delta": float(self.delta[i, j]),
-                        "gain": abs(float(self.delta[i, j])),
-                        "pvalue": float(self.pvalues[i, j]),
-                        "adjusted": float(self.adjusted[i, j]),
-                        "count": int(self.counts[i, j]),
-                        "pair_class": self.pair_class(i, j),
-                    }
-                )
-        return rows
+        return list(self.iter_comparisons())
 
-    def rows(self) -> list[dict[str, Any]]:
-        """Tidy records, one per unordered pair (:meth:`comparisons`) with the metric, the test's
-        settings, the decision and the signature as columns."""
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
+        """:meth:`rows` one row at a time (what the CLI's CSV output streams)."""
         common = {
             "metric": self.metric,
             "variant": self.variant,
@@ -266,16 +298,18 @@ class PairwiseResult(Result):
             "seed": self.seed,
             "n_items": self.n_items,
         }
-        out = []
-        for c in self.comparisons():
-            row = {**c, "significant": bool(c["adjusted"] < self.alpha), **common, "signature": self.signature}
-            out.append(row)
-        return out
+        for c in self.iter_comparisons():
+            yield {**c, "significant": bool(c["adjusted"] < self.alpha), **common, "signature": self.signature}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Tidy records, one per unordered pair (:meth:`comparisons`) with the metric, the test's
+        settings, the decision and the signature as columns."""
+        return list(self.iter_rows())
 
     def pair_classes(self) -> list[str]:
         """The pair classes present among the pairs, in the order of ``_PAIR_CLASSES``."""
-        present = {c["pair_class"] for c in self.comparisons()}
-        return [c for c in _PAIR_CLASSES if c in present]
+        present = set(np.unique(self.pair_table()["pair_class"]).tolist())
+        return [c for k, c in enumerate(_PAIR_CLASSES) if k in present]
 
     def gain_thresholds(
         self, *, band: tuple[float, float] | None = None, percentile: float | None = None
@@ -292,10 +326,14 @@ class PairwiseResult(Result):
         """The ranking (with groups, rank ranges and p against the next system), every pair, and the gain
         thresholds (Berg-Kirkpatrick et al. 2012 §3.1.1) of all pairs and of each pair class (the
         options ``band`` and ``percentile``, here or on the result: :meth:`with_options`)."""
-        from .report import Table, _fmt_p, _fmt_score
 
         if options:
             return self.with_options(**options).tables()
+        return [self._ranking_table(), self._pairs_table(), self.threshold_table()]
+
+    def _ranking_table(self) -> Any:
+        """The ranking with groups, rank ranges and p against the next system (the text report's table)."""
+        from .report import Table, _fmt_p, _fmt_score
 
         ranges = self.rank_ranges()
         order = self.order()
@@ -324,7 +362,7 @@ class PairwiseResult(Result):
             if self.groups == "boundaries"
             else "groups: no two systems inside a group differ significantly"
         )
-        ranking = Table(
+        return Table(
             ("#", "system", f"{self.metric}{unit}", group_head, "rank range", f"p vs next ({self.correction})"),
             tuple(rows),
             title=(
@@ -335,6 +373,12 @@ class PairwiseResult(Result):
             notes=(rule,),
             signature=self.signature,
         )
+
+    def _pairs_table(self) -> Any:
+        """Every pair: δ, p, adjusted p, the decision and the pair class."""
+        from .report import Table, _fmt_p
+
+        unit = " x100" if self.display_scale == 100 else ""
         pair_rows = tuple(
             (
                 c["system_i"],
@@ -345,9 +389,9 @@ class PairwiseResult(Result):
                 "*" if c["adjusted"] < self.alpha else "",
                 c["pair_class"],
             )
-            for c in self.comparisons()
+            for c in self.iter_comparisons()
         )
-        pairs = Table(
+        return Table(
             (
                 "system i",
                 "system j",
@@ -360,7 +404,6 @@ class PairwiseResult(Result):
             pair_rows,
             title="all pairs",
         )
-        return [ranking, pairs, self.threshold_table()]
 
     def threshold_table(self, *, band: tuple[float, float] | None = None, percentile: float | None = None) -> Any:
         """The gain thresholds as a table, in the metric's display scale, with each one's warning."""
@@ -417,7 +460,7 @@ class PairwiseResult(Result):
 
     def table(self, markdown: bool = False) -> str:
         """The ranking table (text or markdown)."""
-        return self.tables()[0].render("markdown" if markdown else "text")
+        return self._ranking_table().render("markdown" if markdown else "text")
 
     report = deprecated_alias("text", "report")
 
@@ -426,7 +469,7 @@ class PairwiseResult(Result):
         prints them; thresholds in the display scale (points for fractions), with their warnings."""
         from .report import format_table
 
-        t = self.tables()[0]
+        t = self._ranking_table()
         lines = [t.title, format_table(t.rows, t.header)]
         lines += [th.describe(self.display_scale, self.gain_unit) for th in self.gain_thresholds()]
         lines += list(t._notes())
@@ -666,12 +709,16 @@ def gain_threshold(
         raise InputError(f"band must satisfy 0 <= low <= high <= 1, got {band}")
     if not 0 <= percentile <= 100:
         raise InputError(f"percentile must be in [0, 100], got {percentile}")
-    rows = [r for r in result.comparisons() if lo <= r["pvalue"] <= hi]
+    t = result.pair_table()
+    with np.errstate(invalid="ignore"):
+        in_band = (lo <= t["pvalue"]) & (t["pvalue"] <= hi)
+    gain = np.abs(t["delta"][in_band])
+    pair_class = t["pair_class"][in_band]
     out = []
-    for cls in ("all",) + _PAIR_CLASSES:
-        gains = [r["gain"] for r in rows if cls == "all" or r["pair_class"] == cls]
-        thr = float(np.percentile(gains, percentile)) if gains else None
-        out.append(GainThreshold(cls, thr, len(gains), (lo, hi), percentile))
+    for k, cls in enumerate(("all",) + _PAIR_CLASSES):
+        gains = gain if cls == "all" else gain[pair_class == k - 1]
+        thr = float(np.percentile(gains, percentile)) if gains.size else None
+        out.append(GainThreshold(cls, thr, int(gains.size), (lo, hi), percentile))
     return out
 
 

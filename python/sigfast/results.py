@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 
@@ -38,6 +38,16 @@ def _plain(v: Any) -> Any:
     if isinstance(v, (tuple, list)):
         return [_plain(x) for x in v]
     if isinstance(v, np.ndarray):
+        if v.dtype.kind in "iub":  # whole numbers and booleans: tolist() gives them plain
+            return v.tolist()
+        if v.dtype.kind == "f" and v.ndim:  # one list of floats, non-finite entries set to None in place
+            out = v.tolist()
+            for idx in np.argwhere(~np.isfinite(v)).tolist():
+                at = out
+                for k in idx[:-1]:
+                    at = at[k]
+                at[idx[-1]] = None
+            return out
         return _plain(v.tolist())
     if isinstance(v, (set, frozenset)):
         return sorted(_plain(x) for x in v)
@@ -297,17 +307,41 @@ def _cell(v: Any) -> Any:
 
 def rows_csv(rows: Any) -> str:
     """CSV of tidy records: a header of every key, numbers at full precision, missing as empty."""
-    import csv
     import io
 
     rows = list(rows)
-    head = list(dict.fromkeys(k for r in rows for k in r))
+    buf = io.StringIO()
+    write_rows_csv(buf.write, lambda: rows)
+    return buf.getvalue()
+
+
+def write_rows_csv(write: Callable[[str], Any], rows: Callable[[], Iterable[Mapping[str, Any]]]) -> None:
+    """:func:`rows_csv` written piece by piece: ``rows()`` is called twice (the header's keys, then the
+    rows), so a result's rows can be made one at a time and never held all at once (the CLI's CSV of
+    two million pairs)."""
+    import csv
+    import io
+
+    head = list(dict.fromkeys(k for r in rows() for k in r))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=head, lineterminator="\n", restval="")
     w.writeheader()
-    for r in rows:
+    for n, r in enumerate(rows(), 1):
         w.writerow({k: ("" if v is None or (isinstance(v, float) and v != v) else v) for k, v in r.items()})
-    return buf.getvalue()
+        if n % 4096 == 0:
+            write(buf.getvalue())
+            buf.seek(0)
+            buf.truncate()
+    write(buf.getvalue())
+
+
+def iter_rows_of(result: Any) -> Iterator[dict[str, Any]]:
+    """A result's tidy rows one at a time: its ``iter_rows()`` when it makes them lazily, else ``to_rows()``
+    (or ``rows()``)."""
+    it = getattr(result, "iter_rows", None)
+    if it is not None:
+        return iter(it())
+    return iter((getattr(result, "to_rows", None) or result.rows)())
 
 
 @dataclass(frozen=True)

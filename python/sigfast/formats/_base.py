@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +48,7 @@ __all__ = [
     "Units",
     "decode_utf8",
     "display",
+    "gather_limited",
     "max_file_bytes",
     "read_file_bytes",
     "read_text",
@@ -716,6 +717,7 @@ class Parsed:
 #: the environment variable ``SIGFAST_MAX_FILE_BYTES`` sets another.
 DEFAULT_MAX_FILE_BYTES = 1 << 30
 _CHUNK = 1 << 24
+_PIECE = 1 << 20  # bytes decompressed at a time
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -746,12 +748,66 @@ def shorten(value: Any, limit: int = 60) -> str:
     return f"{r[: limit - 1]}… ({n:,} characters)"
 
 
-def _too_large(name: str, role: str, limit: int, what: str = "") -> FormatError:
+def _too_large(name: str, role: str, limit: int, what: str = "", member: str | None = None) -> FormatError:
+    if member is not None:
+        return FormatError(
+            f"member {member} of the {role} file is larger than {limit:,} bytes once decompressed, sigfast's limit "
+            "for one input file or archive member (an archive that expands without end?); give a genuine file, or "
+            "raise the limit with SIGFAST_MAX_FILE_BYTES=N",
+            path=name,
+        )
     return FormatError(
         f"the {role} file is larger than {limit:,} bytes{what}, sigfast's limit for one input file (an endless "
         "stream such as /dev/zero?); give a regular file, or raise the limit with SIGFAST_MAX_FILE_BYTES=N",
         path=name,
     )
+
+
+def gather_limited(
+    pieces: Iterable[bytes],
+    name: str,
+    role: str,
+    what: str = " once decompressed",
+    *,
+    member: str | None = None,
+    declared: int | None = None,
+) -> bytearray:
+    """The pieces a decompressor yields, joined, stopped as soon as they pass :func:`max_file_bytes`.
+
+    The one size check of every codec (gzip here, an ``.eval`` log's deflate and zstd members):
+    it runs while decompressing, so a small archive that expands without end costs at most the
+    limit in memory, never its full size. The result grows in place (a bytearray, no join), so a
+    file at the limit takes about the limit. ``member`` names the archive member being read (the
+    limit holds for each member);
+    ``declared``, the size its archive declares, refuses it before any work when above the limit.
+    """
+    limit = max_file_bytes()
+    if declared is not None and declared > limit:
+        raise _too_large(name, role, limit, what, member)
+    out = bytearray()
+    for piece in pieces:
+        out += piece
+        if len(out) > limit:
+            del out[:]
+            raise _too_large(name, role, limit, what, member)
+    return out
+
+
+def _gunzip(data: bytes, limit: int) -> Iterator[bytes]:
+    """Every gzip member of ``data`` (as gzip.decompress reads them), at most ``limit + 1`` bytes at a time."""
+    import zlib
+
+    rest = data
+    while rest[:2] == b"\x1f\x8b":
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        buf = rest
+        while not d.eof:  # with empty input too while zlib still holds output (a long match)
+            piece = d.decompress(buf, min(limit + 1, _PIECE))
+            buf = d.unconsumed_tail
+            if not piece and not buf:
+                raise EOFError("the compressed stream ends before its end marker")
+            yield piece
+        rest = d.unused_data.lstrip(b"\x00")
 
 
 def read_file_bytes(path: str | Path | Any, role: str, *, keep_bom: bool = False) -> tuple[bytes, str]:
@@ -760,10 +816,10 @@ def read_file_bytes(path: str | Path | Any, role: str, *, keep_bom: bool = False
     Gzip data (by its magic bytes, whatever the file's name) is decompressed;
     a UTF-8 byte-order mark at the start is dropped (unless ``keep_bom``:
     ``sigfast split`` writes files back byte for byte); a file larger than
-    :func:`max_file_bytes` (after decompression) stops with a FormatError, so
-    an endless stream ends with an error, not with memory exhausted. Errors
-    name the file and say what is wrong: missing, unreadable, too large, or a
-    broken gzip stream.
+    :func:`max_file_bytes` (after decompression, checked while decompressing:
+    :func:`gather_limited`) stops with a FormatError, so an endless stream
+    ends with an error, not with memory exhausted. Errors name the file and
+    say what is wrong: missing, unreadable, too large, or a broken gzip stream.
     """
     import zlib
 
@@ -789,31 +845,18 @@ def read_file_bytes(path: str | Path | Any, role: str, *, keep_bom: bool = False
         raise FormatError(f"cannot read the {role} file: no such file", path=name) from None
     except OSError as e:
         raise FormatError(f"cannot read the {role} file: {e.strerror or e}", path=name) from None
-    data = b"".join(chunks)
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     del chunks
     if data[:2] == b"\x1f\x8b":
-        out: list[bytes] = []
-        total = 0
-        rest = data
         try:
-            while rest[:2] == b"\x1f\x8b":  # every gzip member, as gzip.decompress reads them
-                d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-                buf = rest
-                while buf and not d.eof:
-                    piece = d.decompress(buf, limit + 1 - total)
-                    out.append(piece)
-                    total += len(piece)
-                    if total > limit:
-                        raise _too_large(name, role, limit, " once decompressed")
-                    buf = d.unconsumed_tail
-                if not d.eof:
-                    raise EOFError("the compressed stream ends before its end marker")
-                rest = d.unused_data.lstrip(b"\x00")
+            out = gather_limited(_gunzip(data, limit), name, role)
         except (zlib.error, EOFError) as e:
             raise FormatError(
                 f"the {role} file looks gzip-compressed but cannot be decompressed: {e}", path=name
             ) from None
-        data = b"".join(out)
+        del data
+        data = bytes(out)
+        del out
     if data.startswith(_BOM) and not keep_bom:
         data = data[len(_BOM) :]
     return data, name

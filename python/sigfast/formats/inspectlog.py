@@ -55,7 +55,7 @@ import os
 import re
 import statistics
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +63,13 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from . import _logs
-from ._base import FormatSpec, Option, ScoreReport, decode_utf8, read_file_bytes
+from ._base import FormatSpec, Option, ScoreReport, decode_utf8, gather_limited, read_file_bytes
 
 __all__ = ["SPECS", "read_log", "value_to_float"]
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _ZIP_ZSTANDARD = 93
+_PIECE = 1 << 20  # bytes decompressed at a time
 
 
 def value_to_float(value: Any, where: str) -> float:
@@ -101,19 +102,58 @@ def value_to_float(value: Any, where: str) -> float:
 # files
 
 
-def _zip_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
-    """A member's bytes; zstd members (Inspect's default) through compression.zstd or zstandard."""
-    if info.compress_type != _ZIP_ZSTANDARD:
-        return zf.read(info)
+def _zip_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytearray:
+    """A member's bytes, decompressed piece by piece and stopped at the size limit (``gather_limited``:
+    a member, like a file, may hold at most ``SIGFAST_MAX_FILE_BYTES``); zstd members (Inspect's
+    default) through compression.zstd or zstandard."""
+    import zlib
+
+    member = info.filename
     try:
-        return zf.read(info)  # Python 3.14+, or zipfile patched by zipfile-zstd
-    except NotImplementedError:
-        pass
-    raw = _raw_member(zf, info, path)
+        try:
+            return gather_limited(_zip_pieces(zf, info), path, "log", member=member, declared=info.file_size)
+        except NotImplementedError:  # zipfile without zstd: before Python 3.14 (zipfile-zstd patches it in)
+            if info.compress_type != _ZIP_ZSTANDARD:
+                raise
+        data = gather_limited(_zstd_pieces(_raw_member(zf, info, path), path), path, "log", member=member)
+    except FormatError:
+        raise
+    except NotImplementedError as e:
+        raise FormatError(f"member {member} of the .eval log cannot be read: {e}", path=path) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError, RuntimeError, _Corrupt) as e:
+        raise FormatError(f"member {member} of the .eval log is corrupt: {e}", path=path) from None
+    if zlib.crc32(data) != info.CRC or len(data) != info.file_size:
+        raise FormatError(f"member {member} of the .eval log is corrupt (CRC or size mismatch)", path=path)
+    return data
+
+
+def _zip_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> str:
+    """A member as UTF-8 text (a byte-order mark dropped), its bytes released before the JSON is parsed
+    (a member near the size limit then takes about twice its size, not three times)."""
+    data = _zip_bytes(zf, info, path)
+    if data[:3] == b"\xef\xbb\xbf":
+        del data[:3]
+    text = decode_utf8(data, f"{path}:{info.filename}", "log")
+    del data
+    return text
+
+
+class _Corrupt(Exception):
+    """A zstd frame that cannot be decompressed (zstandard's or compression.zstd's error)."""
+
+
+def _zip_pieces(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Iterator[bytes]:
+    """A member through zipfile (stored, deflate, bzip2, lzma; zstd on Python 3.14), a chunk at a time
+    (zipfile checks the CRC at the end)."""
+    with zf.open(info) as fh:
+        while piece := fh.read(_PIECE):
+            yield piece
+
+
+def _zstd_pieces(raw: bytes, path: str) -> Iterator[bytes]:
+    """A zstd member's frames, decompressed a chunk at a time."""
     try:
         from compression import zstd  # type: ignore[import-not-found]  # Python 3.14+
-
-        data = zstd.decompress(raw)
     except ImportError:
         try:
             import zstandard
@@ -123,13 +163,27 @@ def _zip_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
                 "the zstandard package: pip install zstandard (or pip install 'sigfast[inspect]')",
                 path=path,
             ) from None
-        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
-            data = r.read()
-    import zlib
-
-    if zlib.crc32(data) != info.CRC or len(data) != info.file_size:
-        raise FormatError(f"member {info.filename} of the .eval log is corrupt (CRC or size mismatch)", path=path)
-    return data
+        try:
+            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
+                while piece := r.read(_PIECE):
+                    yield piece
+        except zstandard.ZstdError as e:
+            raise _Corrupt(str(e)) from None
+        return
+    rest = raw
+    try:
+        while rest:  # every frame, as zstd.decompress reads them
+            d = zstd.ZstdDecompressor()
+            buf = rest
+            while not d.eof:
+                piece = d.decompress(buf, _PIECE)
+                buf = b""
+                if not piece and d.needs_input:
+                    raise EOFError("the compressed stream ends before its end marker")
+                yield piece
+            rest = d.unused_data
+    except zstd.ZstdError as e:
+        raise _Corrupt(str(e)) from None
 
 
 def _raw_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
@@ -157,14 +211,14 @@ def _read_eval_zip(path: Path, data: bytes | None = None) -> dict[str, Any]:
                 "the .eval log has no header.json: the evaluation did not finish (its samples are incomplete)",
                 path=name,
             )
-        log = _logs.parse_json(_zip_bytes(zf, members["header.json"], name), f"{name}:header.json", "log header")
+        log = _logs.parse_json(_zip_text(zf, members["header.json"], name), f"{name}:header.json", "log header")
         samples = []
         for fn in sorted(members):
             if fn.startswith("samples/") and fn.endswith(".json"):
-                samples.append(_logs.parse_json(_zip_bytes(zf, members[fn], name), f"{name}:{fn}", "sample"))
+                samples.append(_logs.parse_json(_zip_text(zf, members[fn], name), f"{name}:{fn}", "sample"))
         log["samples"] = samples
         if "reductions.json" in members:
-            log["reductions"] = _logs.parse_json(_zip_bytes(zf, members["reductions.json"], name), name, "reductions")
+            log["reductions"] = _logs.parse_json(_zip_text(zf, members["reductions.json"], name), name, "reductions")
     return log
 
 
