@@ -109,6 +109,20 @@ def paired(draw: Any) -> tuple[Any, Any]:
 metric_names = st.sampled_from([None, "mean", "f1", "accuracy", "precision", "bleu", "chrf", "aer", "wer", "nope"])
 small_b = st.one_of(st.integers(1, 300), st.sampled_from([0, -1, True, 2**41, 2.5]))
 
+
+@st.composite
+def battle_columns(draw: Any) -> dict[str, list[Any]]:
+    """Battle columns of a few models: self-play, unknown winners, empty tables and one-sided models included."""
+    n = draw(st.integers(0, 30))
+    models = st.sampled_from(["a", "b", "c", "d", "", None, 1.5])
+    winners = st.sampled_from(["model_a", "model_b", "tie", "tie (bothbad)", "x", None, float("nan")])
+    return {
+        "model_a": draw(st.lists(models, min_size=n, max_size=n)),
+        "model_b": draw(st.lists(models, min_size=n, max_size=n)),
+        "winner": draw(st.lists(winners, min_size=n, max_size=n)),
+    }
+
+
 API_CALLS: dict[str, Any] = {
     "paired_bootstrap": st.tuples(paired(), st.fixed_dictionaries({"metric": metric_names, "n_resamples": small_b})),
     "permutation_test": st.tuples(
@@ -162,6 +176,23 @@ API_CALLS: dict[str, Any] = {
                 "batch": st.integers(-1, 12),
                 "bounds": st.one_of(st.none(), st.tuples(st.floats(), st.floats())),
             }
+        ),
+    ),
+    "bradley_terry": st.tuples(
+        st.tuples(battle_columns()),
+        st.fixed_dictionaries(
+            {
+                "ties": st.sampled_from(["half", "davidson", "x"]),
+                "se": st.sampled_from(["model", "sandwich", "cluster"]),
+                "anchor": st.sampled_from([None, "a", "z"]),
+            }
+        ),
+    ),
+    "win_rates": st.tuples(st.tuples(battle_columns(), st.sampled_from(["a", "b", "z"])), st.just({})),
+    "prediction_powered": st.tuples(
+        paired(),
+        st.fixed_dictionaries(
+            {"power_tuning": st.booleans(), "clusters": st.one_of(st.none(), st.lists(st.integers(0, 4), max_size=30))}
         ),
     ),
     "gate": st.tuples(

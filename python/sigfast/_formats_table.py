@@ -2,7 +2,7 @@
 # fmt: off
 
 #: a hash of what the declarations are made of (sigfast._info._source_hash)
-SOURCE = '53e45befedd684ba'
+SOURCE = 'c8e80a0b127baea5'
 
 #: format name or alias -> the module that declares it
 MODULES = {'aer': 'sigfast.formats.alignment',
