@@ -122,3 +122,31 @@ def test_bad_arguments() -> None:
         pairwise(st, systems=["sys0"])
     with pytest.raises(sigfast.InputError, match="backend"):
         pairwise(st, n_resamples=10, backend="spark")
+
+
+def test_no_star_where_the_design_cannot_reach_alpha() -> None:
+    """With 2 clusters the bootstrap's smallest possible p is 2^-2 = 0.25 (enumerated: the least likely resample
+    draws one cluster twice), so a p at the 1/(B+1) floor is no evidence: no pair is significant, one group, every
+    rank range the whole ranking, no star in the text or CSV; with 4 clusters (4^-4) the same data can be."""
+    import itertools
+
+    rng = np.random.default_rng(0)
+    data = {k: rng.normal(mu, 0.1, 40) for k, mu in (("a", 0.5), ("b", 0.7), ("c", 0.9))}
+    two = sigfast.pairwise(data, clusters=np.repeat([0, 1], 20), n_resamples=2000)
+    # the floor by enumeration: the probability of the least likely multiset of 2 draws from 2 clusters
+    draws = list(itertools.product(range(2), repeat=2))
+    floor = min(sum(sorted(d) == sorted(e) for e in draws) for d in draws) / len(draws)
+    assert two.design_min_pvalue == pytest.approx(floor) and not two.reaches()
+    assert float(np.nanmin(two.adjusted)) < 0.05  # the floor 1/(B+1): what the star used to be printed for
+    assert not two.significance().any() and two.clusters() == [["c", "b", "a"]]
+    assert set(two.rank_ranges().values()) == {(1, 3)}
+    assert not any(r["significant"] for r in two.rows())
+    assert "no star and one group: with 2 clusters" in two.format("text")
+
+    def stars(r: sigfast.PairwiseResult) -> str:
+        md = r.format("markdown")
+        return md[md.index("all pairs") : md.index("gain threshold (")]
+
+    assert "| *" not in stars(two)
+    four = sigfast.pairwise(data, clusters=np.repeat([0, 1, 2, 3], 10), n_resamples=2000)
+    assert four.reaches() and four.significance().any() and "| *" in stars(four)

@@ -186,15 +186,30 @@ class PairwiseResult(Result):
         key = -self.scores if self.higher_is_better else self.scores
         return [int(i) for i in np.argsort(key, kind="stable")]
 
+    @property
+    def design_min_pvalue(self) -> float:
+        """The smallest p-value a pair's bootstrap can give on this design, whatever B
+        (:func:`sigfast.results.design_min_pvalue`: u^-u with u the clusters, else the items): with 1 or 2
+        clusters it is 1 or 0.25, and a p below ``alpha`` is then only the floor 1/(B+1)."""
+        from .results import design_min_pvalue
+
+        units = self.n_clusters if self.n_clusters is not None else self.n_items
+        return design_min_pvalue("paired_bootstrap", units, self.alternative)
+
+    def reaches(self) -> bool:
+        """Whether the design can give a p-value below ``alpha`` at all (:attr:`design_min_pvalue`); where it
+        cannot, no pair is significant: no star, one group, every rank range the whole ranking."""
+        return self.design_min_pvalue < self.alpha
+
     def significant(self, i: int, j: int) -> bool:
-        """Whether systems i and j differ after the correction."""
+        """Whether systems i and j differ after the correction (never where the design cannot reach alpha)."""
         p = self.adjusted[i, j]
-        return bool(np.isfinite(p) and p < self.alpha)
+        return bool(np.isfinite(p) and p < self.alpha and self.reaches())
 
     def significance(self) -> np.ndarray:
         """``[i, j]``: whether systems i and j differ after the correction (:meth:`significant`)."""
         with np.errstate(invalid="ignore"):
-            return np.isfinite(self.adjusted) & (self.adjusted < self.alpha)
+            return np.isfinite(self.adjusted) & (self.adjusted < self.alpha) & self.reaches()
 
     def rank_ranges(self) -> dict[str, tuple[int, int]]:
         """Each system's possible ranks: 1 + #significantly better .. S − #significantly worse."""
@@ -298,8 +313,14 @@ class PairwiseResult(Result):
             "seed": self.seed,
             "n_items": self.n_items,
         }
+        reaches = self.reaches()
         for c in self.iter_comparisons():
-            yield {**c, "significant": bool(c["adjusted"] < self.alpha), **common, "signature": self.signature}
+            yield {
+                **c,
+                "significant": bool(c["adjusted"] < self.alpha and reaches),
+                **common,
+                "signature": self.signature,
+            }
 
     def rows(self) -> list[dict[str, Any]]:
         """Tidy records, one per unordered pair (:meth:`comparisons`) with the metric, the test's
@@ -370,8 +391,18 @@ class PairwiseResult(Result):
                 f"{self.n_items} items, B = {self.n_resamples:,} {self.mode} resamples ({self.resampling}), "
                 f"seed {self.seed}, p = {self.pvalue_method}, correction {self.correction} at alpha {self.alpha}"
             ),
-            notes=(rule,),
+            notes=(rule, *self._floor_note()),
             signature=self.signature,
+        )
+
+    def _floor_note(self) -> tuple[str, ...]:
+        if self.reaches():
+            return ()
+        units = f"{self.n_clusters} clusters" if self.n_clusters is not None else f"{self.n_items} items"
+        return (
+            f"no star and one group: with {units} the smallest p-value the design can give is "
+            f"{self.design_min_pvalue:.3g}, so a p below {self.alpha:g} says nothing (it is the resampling floor "
+            "1/(B+1) or Monte Carlo noise)",
         )
 
     def _pairs_table(self) -> Any:
@@ -379,6 +410,7 @@ class PairwiseResult(Result):
         from .report import Table, _fmt_p
 
         unit = " x100" if self.display_scale == 100 else ""
+        reaches = self.reaches()
         pair_rows = tuple(
             (
                 c["system_i"],
@@ -386,7 +418,7 @@ class PairwiseResult(Result):
                 f"{self.display_scale * c['delta']:+.4f}",
                 _fmt_p(c["pvalue"]),
                 _fmt_p(c["adjusted"]),
-                "*" if c["adjusted"] < self.alpha else "",
+                "*" if c["adjusted"] < self.alpha and reaches else "",
                 c["pair_class"],
             )
             for c in self.iter_comparisons()
@@ -625,7 +657,7 @@ class PairwiseResult(Result):
         ax.set_yticks(range(n), names, fontsize=tick_fs)
         ax.set_xlabel("system j (tested against the row)", fontsize="small")
         ax.set_ylabel("system i", fontsize="small")
-        sig = np.isfinite(m) & (m < self.alpha)
+        sig = np.isfinite(m) & (m < self.alpha) & self.reaches()
         np.fill_diagonal(sig, False)
         fs = 6.5  # a cell is 0.42 in wide whatever the number of systems
         if annotate:
