@@ -418,3 +418,23 @@ def test_records_different_sample_counts_warn(tmp_path):
     with pytest.warns(UserWarning, match=r"different numbers of samples per item \(a: 2, b: 3\)"):
         st = parse("records", None, [a, b], sample="s").statistics()
     assert st.values[:, :, 0].tolist() == [[0.5] * 4, [0.0, 1 / 3, 0.0, 1 / 3]]
+
+
+def test_records_read_a_json_array_as_json_lines(tmp_path: Path) -> None:
+    """One records reader for JSON: a .json file holding an array of objects gives the same items as one object
+    per line (the battles format reads through it too); a broken array names its line."""
+    import json
+
+    import sigfast
+
+    rows = [{"id": f"q{i}", "score": i % 3 / 2} for i in range(12)]
+    arr, lines = tmp_path / "a.json", tmp_path / "b.jsonl"
+    arr.write_text("[\n" + ",\n".join(json.dumps(r) for r in rows) + "\n]\n")
+    lines.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    a = sigfast.read(None, [str(arr)], format="records")
+    b = sigfast.read(None, [str(lines)], format="records")
+    assert a.item_ids == b.item_ids and (a.values == b.values).all()
+    bad = tmp_path / "c.json"
+    bad.write_text('[\n{"id": "q0", "score": 1},\n{"id": "q1" "score": 0}\n]\n')
+    with pytest.raises(sigfast.FormatError, match=r"c\.json.*line 3"):
+        sigfast.read(None, [str(bad)], format="records")

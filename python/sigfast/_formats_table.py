@@ -2,7 +2,7 @@
 # fmt: off
 
 #: a hash of what the declarations are made of (sigfast._info._source_hash)
-SOURCE = 'c8e80a0b127baea5'
+SOURCE = 'd1514978e3b96b7e'
 
 #: format name or alias -> the module that declares it
 MODULES = {'aer': 'sigfast.formats.alignment',
@@ -381,30 +381,30 @@ FORMATS = (
     'he model (the system\'s name)","describe":"model=str"},{"name":"check","type":"str","default":null,"d'
     'efault_text":"-","choices":null,"help":"fields that must agree between systems for every item (comma'
     '-separated)","describe":"check=str"},{"name":"layout","type":"str","default":null,"default_text":"-"'
-    ',"choices":["jsonl","csv","tsv","parquet"],"help":"the file layout (default: from the extension)","d'
-    'escribe":"layout=jsonl|csv|tsv|parquet"},{"name":"cluster","type":"str","default":null,"default_text'
-    '":"-","choices":null,"help":"the items\' cluster key: a field of the item (document, sample metadata '
-    'or record), for the clustered tests; stored per item in Statistics.provenance[\'clusters\']","describe'
-    '":"cluster=str"},{"name":"intersect","type":"bool","default":false,"default_text":"False","choices":'
-    'null,"help":"test the items all logs share when they hold different items (with a warning and the co'
-    'unts), instead of refusing them","describe":"intersect=bool"},{"name":"reducer","type":"str","defaul'
-    't":null,"default_text":"-","choices":null,"help":"how an item\'s samples (epochs, repeats, train tria'
-    "ls) make its value: default the log's own (Inspect: the first reducer its header reports; lm-eval re"
-    'peats: the first, as its take_first filter; HELM, records: the mean); a reduction the log holds (Ins'
-    "pect: pass_at_2, ...); mean; or pass@K (Chen et al. 2021's unbiased estimator, from pass/fail sample"
-    's; needs K samples per item)","describe":"reducer=str"}],"views":[],"metrics":["score","..."],"runs"'
-    ':"A folder of per-item records: one .jsonl, .json, .csv, .tsv or .parquet file (gzipped or not) per '
-    'system."},{"name":"rouge","module":"sigfast.formats.summarization","aliases":["summarization","rouge'
-    '_score"],"extensions":[],"reference":"rouge-score 0.1.2 (ROUGE-1/2/L/Lsum, Porter stemming)","descri'
-    'ption":"summaries: one document per line, one or more reference files as gold","options":[{"name":"r'
-    'ouge_types","type":"list","default":["rouge1","rouge2","rougeL"],"default_text":"(\'rouge1\', \'rouge2\''
-    ', \'rougeL\')","choices":null,"help":"ROUGE types (comma-separated)","describe":"rouge_types=list"},{"'
-    'name":"use_stemmer","type":"bool","default":false,"default_text":"False","choices":null,"help":"Port'
-    'er stemming as rouge-score applies it","describe":"use_stemmer=bool"},{"name":"sentence_sep","type":'
-    '"str","default":null,"default_text":"-","choices":null,"help":"separator of sentences inside a line '
-    '(rougeLsum), e.g. <n>","describe":"sentence_sep=str"}],"views":[],"metrics":["<TYPE>","<TYPE>_precis'
-    'ion","<TYPE>_recall"],"runs":null},{"name":"tsv","module":"sigfast.formats.items","aliases":[],"exte'
-    'nsions":[".tsv"],"reference":"none (per-item values)","description":"per-item scores or statistics, '
-    'one item per line (tab or space separated)","options":[],"views":[],"metrics":["values"],"runs":null'
-    '}]'
+    ',"choices":["json","jsonl","csv","tsv","parquet"],"help":"the file layout (default: from the extensi'
+    'on)","describe":"layout=json|jsonl|csv|tsv|parquet"},{"name":"cluster","type":"str","default":null,"'
+    'default_text":"-","choices":null,"help":"the items\' cluster key: a field of the item (document, samp'
+    "le metadata or record), for the clustered tests; stored per item in Statistics.provenance['clusters'"
+    ']","describe":"cluster=str"},{"name":"intersect","type":"bool","default":false,"default_text":"False'
+    '","choices":null,"help":"test the items all logs share when they hold different items (with a warnin'
+    'g and the counts), instead of refusing them","describe":"intersect=bool"},{"name":"reducer","type":"'
+    'str","default":null,"default_text":"-","choices":null,"help":"how an item\'s samples (epochs, repeats'
+    ", train trials) make its value: default the log's own (Inspect: the first reducer its header reports"
+    '; lm-eval repeats: the first, as its take_first filter; HELM, records: the mean); a reduction the lo'
+    "g holds (Inspect: pass_at_2, ...); mean; or pass@K (Chen et al. 2021's unbiased estimator, from pass"
+    '/fail samples; needs K samples per item)","describe":"reducer=str"}],"views":[],"metrics":["score","'
+    '..."],"runs":"A folder of per-item records: one .jsonl, .json, .csv, .tsv or .parquet file (gzipped '
+    'or not) per system."},{"name":"rouge","module":"sigfast.formats.summarization","aliases":["summariza'
+    'tion","rouge_score"],"extensions":[],"reference":"rouge-score 0.1.2 (ROUGE-1/2/L/Lsum, Porter stemmi'
+    'ng)","description":"summaries: one document per line, one or more reference files as gold","options"'
+    ':[{"name":"rouge_types","type":"list","default":["rouge1","rouge2","rougeL"],"default_text":"(\'rouge'
+    '1\', \'rouge2\', \'rougeL\')","choices":null,"help":"ROUGE types (comma-separated)","describe":"rouge_typ'
+    'es=list"},{"name":"use_stemmer","type":"bool","default":false,"default_text":"False","choices":null,'
+    '"help":"Porter stemming as rouge-score applies it","describe":"use_stemmer=bool"},{"name":"sentence_'
+    'sep","type":"str","default":null,"default_text":"-","choices":null,"help":"separator of sentences in'
+    'side a line (rougeLsum), e.g. <n>","describe":"sentence_sep=str"}],"views":[],"metrics":["<TYPE>","<'
+    'TYPE>_precision","<TYPE>_recall"],"runs":null},{"name":"tsv","module":"sigfast.formats.items","alias'
+    'es":[],"extensions":[".tsv"],"reference":"none (per-item values)","description":"per-item scores or '
+    'statistics, one item per line (tab or space separated)","options":[],"views":[],"metrics":["values"]'
+    ',"runs":null}]'
 )

@@ -46,11 +46,11 @@ import numpy as np
 from ..exceptions import FormatError, InputError
 from . import _logs
 from ._base import FormatSpec, ItemStats, Option, ReadmeRow, ScoreReport, display
+from .records import LAYOUTS, layout_of, read_records
 
 __all__ = ["SCHEMAS", "SPECS", "WINNERS", "BattleTable", "read_battles"]
 
 SCHEMAS = ("auto", "arena", "kaggle", "arena-hard")
-_LAYOUTS = ("json", "jsonl", "csv", "tsv", "parquet")
 
 #: Chatbot Arena's winner values → outcome code (0: model_a wins, 1: model_b wins, 2: tie)
 WINNERS = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
@@ -120,81 +120,11 @@ class BattleTable:
         return "\n".join(rows) + "\n"
 
 
-def _layout(path: Path, layout: str | None) -> str:
-    if layout is not None:
-        return layout
-    name = path.name[:-3] if path.name.endswith(".gz") else path.name
-    ext = os.path.splitext(name)[1].lower()
-    found = {
-        ".json": "json",
-        ".jsonl": "jsonl",
-        ".ndjson": "jsonl",
-        ".csv": "csv",
-        ".tsv": "tsv",
-        ".parquet": "parquet",
-    }
-    if ext not in found:
-        raise FormatError(
-            f"cannot tell the layout from the extension {ext or '(none)'}; give -o layout=json|jsonl|csv|tsv|parquet",
-            path=str(path),
-        )
-    return found[ext]
-
-
-def _json_records(path: Path) -> tuple[list[Mapping[str, Any]], list[int], str]:
-    """A .json file: an array of objects (each with the line it starts on) or one object per line."""
-    text = "".join(line for _, line in _logs.open_text(path, "battle file"))
-    start = len(text) - len(text.lstrip())
-    if not text[start:].startswith("["):
-        from .records import read_records
-
-        recs, where = read_records(path, "jsonl")
-        return list(recs), list(where), "line"
-    dec = json.JSONDecoder()
-    recs: list[Mapping[str, Any]] = []
-    where: list[int] = []
-    i = start + 1
-    n = len(text)
-
-    def skip(k: int) -> int:
-        while k < n and text[k] in " \t\r\n":
-            k += 1
-        return k
-
-    i = skip(i)
-    if i < n and text[i] == "]":
-        return recs, where, "line"
-    while True:
-        line = text.count("\n", 0, i) + 1
-        try:
-            obj, i = dec.raw_decode(text, i)
-        except json.JSONDecodeError as e:
-            raise FormatError(
-                f"the battle file is not valid JSON ({e.msg}, column {e.colno})", str(path), e.lineno
-            ) from None
-        if not isinstance(obj, Mapping):
-            raise FormatError("expected an array of JSON objects (one per battle)", str(path), line)
-        recs.append(obj)
-        where.append(line)
-        i = skip(i)
-        if i < n and text[i] == ",":
-            i = skip(i + 1)
-            continue
-        if i < n and text[i] == "]":
-            if skip(i + 1) != n:
-                raise FormatError("text after the array's end", str(path), text.count("\n", 0, i) + 1)
-            return recs, where, "line"
-        raise FormatError("expected ',' or ']' between the battles", str(path), text.count("\n", 0, i) + 1)
-
-
 def _records(path: Path, layout: str | None) -> tuple[list[Mapping[str, Any]], list[int], str]:
-    lay = _layout(path, layout)
-    if lay == "json":
-        return _json_records(path)
-    from .records import read_records
-
-    recs, where = read_records(path, lay)
-    return list(recs), list(where), "row" if lay == "parquet" else "line"
+    """The battle records of ``path`` by the records reader (one reader of JSON, JSON lines, CSV/TSV and
+    Parquet), and what their positions are (lines, or Parquet rows)."""
+    recs, where = read_records(path, layout, role="battle")
+    return list(recs), list(where), "row" if layout_of(path, layout) == "parquet" else "line"
 
 
 def _missing(v: Any) -> bool:
@@ -469,7 +399,7 @@ SPECS = (
         score=_score,
         options=(
             Option("schema", str, "auto", help="the record schema (default: from the first record)", choices=SCHEMAS),
-            Option("layout", str, None, choices=_LAYOUTS, help="the file layout (default: from the extension)"),
+            Option("layout", str, None, choices=LAYOUTS, help="the file layout (default: from the extension)"),
             Option("cluster", str, None, help="the field grouping dependent battles (judge, question_id, session)"),
             Option("weight", str, None, help="the field holding a row weight (finite, ≥ 0)"),
             Option(

@@ -20,9 +20,10 @@ Format ``"records"``: one file per system. The fields are named by options:
 ``-o check=FIELD[,FIELD...]``
     fields that must agree between two systems for every matched item (a
     prompt or target hash, the gold answer).
-``-o layout=jsonl|csv|tsv|parquet``
-    the file layout; default from the extension (``.jsonl``/``.json``,
-    ``.csv``, ``.tsv``, ``.parquet``; ``.gz`` allowed except for Parquet).
+``-o layout=json|jsonl|csv|tsv|parquet``
+    the file layout; default from the extension (``.json``: an array of
+    objects or one object per line, ``.jsonl``, ``.csv``, ``.tsv``,
+    ``.parquet``; ``.gz`` allowed except for Parquet).
 
 The corpus score of a metric is the mean of its items' values. A CSV header
 naming a column twice is an error, and so is a JSON record naming a field
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -49,17 +51,18 @@ from ._base import FormatSpec, Option, ReadmeRow, ScoreReport, read_file_bytes
 
 __all__ = ["SPECS", "read_parquet", "read_records", "records_run"]
 
-_LAYOUTS = ("jsonl", "csv", "tsv", "parquet")
+LAYOUTS = ("json", "jsonl", "csv", "tsv", "parquet")
 
 
-def _layout(path: Path, layout: str | None) -> str:
+def layout_of(path: Path, layout: str | None) -> str:
+    """The file layout: ``layout`` when given, else from the extension (``.gz`` set aside)."""
     if layout is not None:
         return layout
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     ext = os.path.splitext(name)[1].lower()
     found = {
         ".jsonl": "jsonl",
-        ".json": "jsonl",
+        ".json": "json",
         ".ndjson": "jsonl",
         ".csv": "csv",
         ".tsv": "tsv",
@@ -67,10 +70,54 @@ def _layout(path: Path, layout: str | None) -> str:
     }
     if ext not in found:
         raise FormatError(
-            f"cannot tell the layout from the extension {ext or '(none)'}; give -o layout=jsonl|csv|tsv|parquet",
+            f"cannot tell the layout from the extension {ext or '(none)'}; give -o layout={'|'.join(LAYOUTS)}",
             path=str(path),
         )
     return found[ext]
+
+
+def _json_records(path: Path, role: str) -> tuple[list[Mapping[str, Any]], list[int]] | None:
+    """A .json file that holds an array of objects: the objects, each with the line it starts on; None when
+    the file is not an array (then it is read as one object per line)."""
+    text = "".join(line for _, line in _logs.open_text(path, role))
+    start = len(text) - len(text.lstrip())
+    if not text[start:].startswith("["):
+        return None
+    dec = json.JSONDecoder()
+    recs: list[Mapping[str, Any]] = []
+    where: list[int] = []
+    i = start + 1
+    n = len(text)
+
+    def skip(k: int) -> int:
+        while k < n and text[k] in " \t\r\n":
+            k += 1
+        return k
+
+    i = skip(i)
+    if i < n and text[i] == "]":
+        return recs, where
+    while True:
+        line = text.count("\n", 0, i) + 1
+        try:
+            obj, i = dec.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            raise FormatError(
+                f"the {role} file is not valid JSON ({e.msg}, column {e.colno})", str(path), e.lineno
+            ) from None
+        if not isinstance(obj, Mapping):
+            raise FormatError(f"expected an array of JSON objects (one per {role})", str(path), line)
+        recs.append(obj)
+        where.append(line)
+        i = skip(i)
+        if i < n and text[i] == ",":
+            i = skip(i + 1)
+            continue
+        if i < n and text[i] == "]":
+            if skip(i + 1) != n:
+                raise FormatError("text after the array's end", str(path), text.count("\n", 0, i) + 1)
+            return recs, where
+        raise FormatError(f"expected ',' or ']' between the {role}s", str(path), text.count("\n", 0, i) + 1)
 
 
 def read_parquet(path: Path) -> list[dict[str, Any]]:
@@ -106,21 +153,28 @@ def read_parquet(path: Path) -> list[dict[str, Any]]:
         raise FormatError(f"not a readable Parquet file: {' '.join(str(e).split())}", path=str(path)) from None
 
 
-def read_records(path: Any, layout: str | None = None) -> tuple[list[Mapping[str, Any]], list[int]]:
-    """(records, their line numbers; row numbers for Parquet) of a records file."""
+def read_records(
+    path: Any, layout: str | None = None, role: str = "record"
+) -> tuple[list[Mapping[str, Any]], list[int]]:
+    """(records, their line numbers; row numbers for Parquet) of a records file: JSON (an array of objects,
+    or one object per line), JSON lines, CSV/TSV or Parquet. ``role`` names a record in messages."""
     p = Path(os.fspath(path))
-    lay = _layout(p, layout)
+    lay = layout_of(p, layout)
     name = str(p)
     if lay == "parquet":
         rows = read_parquet(p)
         return rows, list(range(1, len(rows) + 1))
-    lines = list(_logs.open_text(p, "records"))
-    if lay == "jsonl":
+    if lay == "json":
+        array = _json_records(p, role)
+        if array is not None:
+            return array
+    lines = list(_logs.open_text(p, f"{role}s"))
+    if lay in ("json", "jsonl"):
         recs, where = [], []
         for ln, line in lines:
             if not line.strip():
                 continue
-            obj = _logs.parse_json(line, name, "record", ln, unique_keys=True)
+            obj = _logs.parse_json(line, name, role, ln, unique_keys=True)
             if not isinstance(obj, Mapping):
                 raise FormatError("expected one JSON object per line", name, ln)
             recs.append(obj)
@@ -287,7 +341,7 @@ def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
 
     def read(path: Any, **opts: Any) -> _logs.LogRun:
         recs, where = read_records(path, layout)
-        what = "row" if _layout(Path(os.fspath(path)), layout) == "parquet" else "line"
+        what = "row" if layout_of(Path(os.fspath(path)), layout) == "parquet" else "line"
         return records_run(recs, where, str(path), what=what, **opts)
 
     return _logs.read_report("records", system, read, options)
@@ -327,7 +381,7 @@ SPECS = (
             Option("sample", str, None, help="the field telling an item's samples apart (several records per item)"),
             Option("model", str, None, help="the field naming the model (the system's name)"),
             Option("check", str, None, help="fields that must agree between systems for every item (comma-separated)"),
-            Option("layout", str, None, choices=_LAYOUTS, help="the file layout (default: from the extension)"),
+            Option("layout", str, None, choices=LAYOUTS, help="the file layout (default: from the extension)"),
             *_logs.COMMON_OPTIONS,
         ),
         aliases=("per-item-records",),
