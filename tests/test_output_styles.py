@@ -152,3 +152,37 @@ def test_readme_names_the_one_file_of_a_style() -> None:
     assert "An output style is one file" in section
     for f in files:
         assert (ROOT / f).is_file(), f
+
+
+@pytest.mark.parametrize(
+    "kw,needle",
+    [
+        ({"name": "My Style", "extensions": (".x",), "table": str}, "lower-case letters"),
+        ({"name": "x", "extensions": ".x", "table": str}, "extensions are a tuple"),
+        ({"name": "x", "extensions": ("x",), "table": str}, "extensions are a tuple"),
+        ({"name": "x", "extensions": (".x",)}, "needs a table renderer"),
+    ],
+)
+def test_a_bad_declaration_is_an_error(kw: dict[str, object], needle: str) -> None:
+    with pytest.raises(InputError, match=needle):
+        styles.Style(**kw)  # type: ignore[arg-type]
+
+
+def test_a_style_whose_flag_is_taken_is_refused(tmp_path: Path) -> None:
+    styles.register(styles.Style("seed", (".seed",), table=str))
+    try:
+        with pytest.raises(ValueError, match="--seed is already a flag"):
+            main(_commands(tmp_path)["score"])
+    finally:
+        styles.unregister("seed")
+
+
+def test_a_style_registered_in_process_renders_through_tables() -> None:
+    styles.register(styles.Style("rows", (".rows",), table=lambda t: f"{len(t.rows)} rows\n"))
+    try:
+        r = sigfast.paired_bootstrap([0.1, 0.5, 0.7, 0.2], [0.3, 0.6, 0.8, 0.2], n_resamples=100)
+        assert r.format("rows") == "\n".join(f"{len(t.rows)} rows\n" for t in r.tables())
+    finally:
+        styles.unregister("rows")
+    with pytest.raises(InputError, match="unknown output style 'rows'"):
+        r.format("rows")

@@ -577,6 +577,7 @@ _flags = [
 #: Every flag of every subcommand, defined once, by key (the long name without dashes).
 FLAGS: dict[str, Flag] = {f.key: f for f in _flags}
 assert len(FLAGS) == len(_flags), "a flag is defined twice"
+_FLAG_NAMES = frozenset(n for f in _flags for n in (*f.names, *f.deprecated))
 
 #: What each choice of a flag means, one meaning everywhere; a subcommand's help lists its own choices.
 CHOICES: dict[str, dict[str, str]] = {
@@ -1361,6 +1362,8 @@ def _add_style_flags(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     for s in styles(plugins=False):  # other distributions' styles: once main() has seen a flag for one
         if s.flag:
+            if f"--{s.name}" in _FLAG_NAMES:
+                raise ValueError(f"output style {s.name!r}: --{s.name} is already a flag of sigfast.cli.FLAGS")
             help_ = s.help or f"print {s.name} instead of the text table"
             group.add_argument(f"--{s.name}", action="store_true", default=False, help=help_)
 
@@ -1413,8 +1416,7 @@ def _may_name_a_plugin_style(argv: Sequence[str]) -> bool:
     registered style or :data:`FLAGS` owns, or an ``--output`` extension that no registered style picks."""
     from .styles import styles
 
-    known = {n for f in FLAGS.values() for n in (*f.names, *f.deprecated)}
-    known |= {f"--{s.name}" for s in styles(plugins=False)}
+    known = _FLAG_NAMES | {f"--{s.name}" for s in styles(plugins=False)}
     exts = {e for s in styles(plugins=False) for e in s.extensions}
     for k, a in enumerate(argv):
         if a == "--":

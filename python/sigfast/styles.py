@@ -77,6 +77,15 @@ class Style:
     #: whether ``--NAME`` is a CLI flag (the text style is the default, so it has none)
     flag: bool = True
 
+    def __post_init__(self) -> None:
+        if not (isinstance(self.name, str) and self.name.replace("-", "").isalnum() and self.name.islower()):
+            raise _error(f"an output style's name is lower-case letters, digits and '-', not {self.name!r}")
+        bad = [e for e in self.extensions if not (isinstance(e, str) and e.startswith(".") and e == e.lower())]
+        if bad or isinstance(self.extensions, str):
+            raise _error(f"output style {self.name!r}: extensions are a tuple like ('.md',), not {self.extensions!r}")
+        if self.render is None and self.table is None:
+            raise _error(f"output style {self.name!r} needs a table renderer (table=) or a result renderer (render=)")
+
     def format(self, result: Any) -> str:
         """The result (its output options already applied) in this style."""
         if self.render is not None:
