@@ -118,13 +118,14 @@ def test_the_built_in_styles_are_one_list() -> None:
 
 def test_an_unknown_style_is_an_error_never_the_text_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     r = sigfast.paired_bootstrap([0.1, 0.5, 0.7, 0.2], [0.3, 0.6, 0.8, 0.2], n_resamples=100)
-    with pytest.raises(InputError, match=r"unknown output style 'markdwn'; the styles are markdown, "):
+    closest = r"unknown output style, got 'markdwn'; did you mean 'markdown'\? \(the styles, closest first: markdown, "
+    with pytest.raises(InputError, match=closest):
         r.format("markdwn")
-    with pytest.raises(InputError, match="unknown output style 'html'"):
+    with pytest.raises(InputError, match="unknown output style, got 'html'"):
         r.format("html")
     from sigfast.report import Table
 
-    with pytest.raises(InputError, match="unknown output style 'html'"):
+    with pytest.raises(InputError, match="unknown output style, got 'html'"):
         Table(("a",), ((1,),)).render("html")
     argv = _commands(tmp_path)["score"]
     with pytest.raises(SystemExit) as e:
@@ -184,5 +185,5 @@ def test_a_style_registered_in_process_renders_through_tables() -> None:
         assert r.format("rows") == "\n".join(f"{len(t.rows)} rows\n" for t in r.tables())
     finally:
         styles.unregister("rows")
-    with pytest.raises(InputError, match="unknown output style 'rows'"):
+    with pytest.raises(InputError, match="unknown output style, got 'rows'"):
         r.format("rows")

@@ -170,13 +170,15 @@ def get(name: Any) -> Style:
     if found is not None:
         return found
     known = names()
-    order = list(known)
+    order, hint = list(known), ""
     if isinstance(name, str):  # the closest names first
         import difflib
 
         close = difflib.get_close_matches(name.lower(), known, n=len(known), cutoff=0.0)
         order = close + [k for k in known if k not in close]
-    raise _error(f"unknown output style {name!r}; the styles are {', '.join(order)}")
+        best = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)  # as sigfast._api.closest
+        hint = f"; did you mean {best[0]!r}?" if best else ""
+    raise _error(f"unknown output style, got {name!r}{hint} (the styles, closest first: {', '.join(order)})")
 
 
 def extensions() -> dict[str, str]:
