@@ -187,3 +187,17 @@ def test_a_style_registered_in_process_renders_through_tables() -> None:
         styles.unregister("rows")
     with pytest.raises(InputError, match="unknown output style, got 'rows'"):
         r.format("rows")
+
+
+def test_a_style_that_renders_whole_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``render=`` alone: the commands that print results take it; one that prints tables says so in one line."""
+    styles.register(styles.Style("keys", (".keys",), render=lambda r: " ".join(r.to_dict()) + "\n", data=True))
+    try:
+        argv = _commands(tmp_path)
+        assert main([*argv["compare"], "--keys"]) == 0
+        assert capsys.readouterr().out.startswith("test variant alternative")
+        assert main([*argv["score"], "--keys"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'keys' renders results, and this command prints tables" in err, err
+    finally:
+        styles.unregister("keys")

@@ -386,6 +386,8 @@ def emit(
         from .styles import get
 
         if results is not None and (tables is None or get(s).table is None):
+            if not all(hasattr(r, "format") for r in results):  # a command's own tidy rows (Rows)
+                raise UsageError(f"--{s}: the output style {s!r} renders results, and this command prints tables")
             return "".join(r.format(s) for r in results)
         assert tables is not None
         from .report import render_tables
