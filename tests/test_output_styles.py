@@ -64,6 +64,8 @@ def _commands(tmp_path: Path) -> dict[str, list[str]]:
         "compare": ["compare", "-f", "conllu", GOLD, f"A={GOLD}", f"B={SYS}", "-n", "200"],
         "pairwise": ["pairwise", "-f", "conllu", GOLD, f"A={GOLD}", f"B={SYS}", f"C={SYS}", "-n", "200"],
         "diff": ["diff", "-f", "conllu", GOLD, f"A={GOLD}", f"B={SYS}"],
+        "oracle": ["oracle", "-f", "conllu", GOLD, f"A={GOLD}", f"B={SYS}"],
+        "agreement": ["agreement", "-f", "conllu", GOLD, f"A={GOLD}", f"B={SYS}"],
         "score": ["score", "-f", "conllu", GOLD, SYS],
         "metaeval": ["metaeval", str(human), str(m1), str(m2), "--level", "system", "--interval", "none"],
     }
@@ -75,7 +77,7 @@ def _is_tsv(out: str) -> bool:
     return "\t" in out and "----" not in out and "|---" not in out and "| ---" not in out
 
 
-@pytest.mark.parametrize("command", ["compare", "pairwise", "diff", "score", "metaeval"])
+@pytest.mark.parametrize("command", ["compare", "pairwise", "diff", "score", "metaeval", "oracle", "agreement"])
 def test_a_style_declared_in_one_file_reaches_every_command(
     toy: None, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
@@ -83,6 +85,8 @@ def test_a_style_declared_in_one_file_reaches_every_command(
     assert main([*argv, "--tsv"]) == 0, capsys.readouterr().err
     printed = capsys.readouterr().out
     assert _is_tsv(printed), printed
+    if command == "diff":  # the report's section titles and signature through the style's heading and comment
+        assert printed.startswith("# Diff A → B") and "\n# signature: sigfast:" in printed, printed
     out = tmp_path / "x.tsv"
     assert main([*argv, "--output", str(out)]) == 0, capsys.readouterr().err
     text = capsys.readouterr().out
