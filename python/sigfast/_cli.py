@@ -281,9 +281,12 @@ def _runs(fmt: str | None, systems: list[str]) -> list[str]:
 
 
 def style(args: argparse.Namespace) -> str:
-    for s in ("json", "csv", "markdown", "latex"):
-        if getattr(args, s, False):
-            return s
+    """The output style its ``--NAME`` flag asks for (:mod:`sigfast.styles`), or text."""
+    from .styles import styles
+
+    for s in styles(plugins=False):  # the parser has a flag for each style registered when it was built
+        if s.flag and getattr(args, s.name, False):
+            return s.name
     return "text"
 
 
@@ -298,10 +301,14 @@ def precheck(args: argparse.Namespace, *, plots: Sequence[str] = ()) -> None:
     paths = [out] if out else []
     if out:
         ext = os.path.splitext(out)[1].lower()
-        from .report import EXTENSIONS
+        from .styles import by_extension, styles
 
-        if ext not in EXTENSIONS:
-            raise UsageError(f"--output {out}: unknown extension {ext or '(none)'}; use .json, .csv, .md, .tex or .txt")
+        if by_extension(ext) is None:
+            known = [s.extensions[0] for s in styles() if s.extensions]
+            known = [*known[1:], known[0]] if known and known[0] == ".txt" else known  # .txt, the default, last
+            raise UsageError(
+                f"--output {out}: unknown extension {ext or '(none)'}; use {', '.join(known[:-1])} or {known[-1]}"
+            )
     wanted_plots = [getattr(args, p, None) for p in plots]
     wanted_plots = [p for p in wanted_plots if p]
     for p in wanted_plots:
@@ -376,7 +383,11 @@ def emit(
                 return "".join(r.format("text") for r in results)
             assert text is not None
             return text if text.endswith("\n") else text + "\n"
-        if tables is None and results is not None:
+        from .styles import get
+
+        if results is not None and (tables is None or get(s).table is None):
+            if not all(hasattr(r, "format") for r in results):  # a command's own tidy rows (Rows)
+                raise UsageError(f"--{s}: the output style {s!r} renders results, and this command prints tables")
             return "".join(r.format(s) for r in results)
         assert tables is not None
         from .report import render_tables
@@ -386,9 +397,11 @@ def emit(
     out = getattr(args, "output", None)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
-            from .report import EXTENSIONS
+            from .styles import by_extension
 
-            default(EXTENSIONS[os.path.splitext(out)[1].lower()], fh.write)
+            found = by_extension(os.path.splitext(out)[1])
+            assert found is not None  # precheck refused any other extension
+            default(found.name, fh.write)
     default(style(args), sys.stdout.write)
     if out:
         print(f"sigfast: wrote {out}", file=sys.stderr)

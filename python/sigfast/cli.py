@@ -146,7 +146,6 @@ _MCNEMAR_VARIANTS = ("mid-p", "exact", "asymptotic", "asymptotic-nocc")
 _PAIRED_TESTS = ("bootstrap", "permutation", "exact", "mcnemar", "sign", "wilcoxon", "ttest")
 _META_TESTS = ("perm-systems", "perm-inputs", "perm-both", "perm-both-rowcol", "williams", "none")
 _CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by", "none")
-_OUTPUT_STYLES = ("json", "csv", "markdown", "latex")
 
 _flags = [
     # ---- inputs
@@ -334,12 +333,9 @@ _flags = [
     # ---- output
     Flag(
         ("--output",),
-        "also write the result to FILE; its extension picks .json, .csv, .md, .tex or .txt",
+        "also write the result to FILE; its extension picks the output style (sigfast.styles: .json, .csv, .md, "
+        ".tex or .txt, and any registered style's)",
         metavar="FILE",
-    ),
-    *(
-        Flag((f"--{s}",), f"print {s} instead of the text table", action="store_true", default=False)
-        for s in _OUTPUT_STYLES
     ),
     Flag(
         ("--top",),
@@ -581,6 +577,7 @@ _flags = [
 #: Every flag of every subcommand, defined once, by key (the long name without dashes).
 FLAGS: dict[str, Flag] = {f.key: f for f in _flags}
 assert len(FLAGS) == len(_flags), "a flag is defined twice"
+_FLAG_NAMES = frozenset(n for f in _flags for n in (*f.names, *f.deprecated))
 
 #: What each choice of a flag means, one meaning everywhere; a subcommand's help lists its own choices.
 CHOICES: dict[str, dict[str, str]] = {
@@ -665,7 +662,8 @@ class Command(NamedTuple):
     aliases: tuple[str, ...] = ()
 
 
-_OUTPUT = ("output", "json", "csv", "markdown", "latex")
+#: ``--output FILE`` and a flag ``--NAME`` for each output style of :mod:`sigfast.styles` (added by :func:`_fill`)
+_OUTPUT = ("output",)
 _INPUTS = ("format", "option", "ref", "strict", "task", "intersect")
 _STUDY_N = (
     "each split, size or drawn test set runs one test per pair: 10,000 resamples per test keep a study within minutes"
@@ -1357,6 +1355,19 @@ def add_flag(p: argparse.ArgumentParser, spec: str | Use, group: Any = None) -> 
         p.add_argument(old, **dkw, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
+def _add_style_flags(p: argparse.ArgumentParser) -> None:
+    """``--NAME`` for every output style of :mod:`sigfast.styles` but text (the default), one at most."""
+    from .styles import styles
+
+    group = p.add_mutually_exclusive_group()
+    for s in styles(plugins=False):  # other distributions' styles: once main() has seen a flag for one
+        if s.flag:
+            if f"--{s.name}" in _FLAG_NAMES:
+                raise ValueError(f"output style {s.name!r}: --{s.name} is already a flag of sigfast.cli.FLAGS")
+            help_ = s.help or f"print {s.name} instead of the text table"
+            group.add_argument(f"--{s.name}", action="store_true", default=False, help=help_)
+
+
 def _fill(p: argparse.ArgumentParser, cmd: Command) -> None:
     for a in cmd.args:
         kw: dict[str, Any] = {"help": a.help}
@@ -1365,10 +1376,11 @@ def _fill(p: argparse.ArgumentParser, cmd: Command) -> None:
         if a.metavar is not None:
             kw["metavar"] = a.metavar
         p.add_argument(a.dest, **kw)
-    styles = p.add_mutually_exclusive_group()
     for spec in cmd.flags:
         key = spec.key if isinstance(spec, Use) else spec
-        add_flag(p, spec, styles if key in _OUTPUT_STYLES else None)
+        add_flag(p, spec)
+        if key == "output":
+            _add_style_flags(p)
     p.set_defaults(handler=cmd.handler, command=cmd.name, _parser=p)
 
 
@@ -1396,6 +1408,29 @@ def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
 def _parser() -> argparse.ArgumentParser:
     """Every subcommand's parser, filled in (the vocabulary test walks it)."""
     return build_parser("*")
+
+
+def _may_name_a_plugin_style(argv: Sequence[str]) -> bool:
+    """Whether the command line may need the output styles of other distributions (:mod:`sigfast.styles`,
+    whose scan of the installed distributions is left out of every other run): a help, a flag no
+    registered style or :data:`FLAGS` owns, or an ``--output`` extension that no registered style picks."""
+    from .styles import styles
+
+    known = _FLAG_NAMES | {f"--{s.name}" for s in styles(plugins=False)}
+    exts = {e for s in styles(plugins=False) for e in s.extensions}
+    for k, a in enumerate(argv):
+        if a == "--":
+            break
+        if a in ("-h", "--help"):
+            return True
+        if a.startswith("--") and a.split("=", 1)[0] not in known:
+            return True
+        out = a[len("--output=") :] if a.startswith("--output=") else None
+        if a == "--output" and k + 1 < len(argv):
+            out = argv[k + 1]
+        if out is not None and os.path.splitext(out)[1].lower() not in exts:
+            return True
+    return False
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -1442,7 +1477,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     import signal
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(_command_of(argv)).parse_args(argv)
+    command = _command_of(argv)
+    if command is not None and _may_name_a_plugin_style(argv):
+        from .styles import load_plugins
+
+        load_plugins()
+    args = build_parser(command).parse_args(argv)
     sub = args.__dict__.pop("_parser")
     missing = [flag for dest, flag in _REQUIRED.get(sub, ()) if getattr(args, dest, None) is None]
     if missing:

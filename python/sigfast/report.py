@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "EXTENSIONS",
-    "STYLES",
     "Table",
     "format_result",
     "format_table",
@@ -97,18 +95,7 @@ def format_table(rows: Sequence[Sequence[Any]], header: Sequence[str], markdown:
 
 
 # --------------------------------------------------------------------------------------------
-# one table type, five output styles
-
-#: Output styles of every table the CLI prints, and the file extensions that pick them.
-STYLES = ("text", "json", "csv", "markdown", "latex")
-EXTENSIONS = {
-    ".txt": "text",
-    ".json": "json",
-    ".csv": "csv",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".tex": "latex",
-}
+# one table type, rendered by every output style (:mod:`sigfast.styles`)
 
 
 @dataclass(frozen=True)
@@ -139,24 +126,32 @@ class Table:
     def _notes(self) -> tuple[str, ...]:
         return self.notes + self._signature_lines()
 
+    def note_lines(self) -> tuple[str, ...]:
+        """The notes, then the signature's lines: what a style of :mod:`sigfast.styles` shows under the table."""
+        return self._notes()
+
     def render(self, style: str) -> str:
-        if style == "csv":
-            return _csv([self.header, *self.rows])
-        if style == "latex":
-            return _latex(self)
-        body = format_table(self.rows, self.header, markdown=style == "markdown")
-        notes_all = self._notes()
-        if style == "markdown":
-            head = f"**{self.title}**\n\n" if self.title else ""
-            notes = "".join(f"\n{n}  " for n in notes_all)
-            return head + body + ("\n" + notes if notes else "") + "\n"
-        head = f"{self.title}\n" if self.title else ""
-        return head + body + "".join(f"\n{n}" for n in notes_all) + "\n"
+        """The table in an output style of :mod:`sigfast.styles` (an unknown style is an error)."""
+        from .styles import get
+
+        return get(style).render_table(self)
+
+
+def _text_table(t: Table) -> str:
+    head = f"{t.title}\n" if t.title else ""
+    return head + format_table(t.rows, t.header) + "".join(f"\n{n}" for n in t._notes()) + "\n"
+
+
+def _markdown_table(t: Table) -> str:
+    head = f"**{t.title}**\n\n" if t.title else ""
+    notes = "".join(f"\n{n}  " for n in t._notes())
+    return head + format_table(t.rows, t.header, markdown=True) + ("\n" + notes if notes else "") + "\n"
 
 
 def render_tables(tables: Sequence[Table], style: str) -> str:
-    """Several tables in one style (text, markdown, LaTeX; CSV for one table only: several tables
-    are not one tidy table, so the CLI writes a result's tidy rows instead)."""
+    """Several tables in one style (text, markdown, LaTeX and any style of :mod:`sigfast.styles` that renders
+    tables; CSV for one table only: several tables are not one tidy table, so the CLI writes a result's
+    tidy rows instead)."""
     if style == "csv":
         if len(tables) != 1:
             raise ValueError("CSV holds one table; write the result's rows() instead")  # pragma: no cover

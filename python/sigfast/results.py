@@ -273,22 +273,14 @@ class Result:
         return self._report("text")
 
     def format(self, style: str = "text", **options: Any) -> str:
-        """The result as ``"text"``, ``"markdown"``, ``"latex"`` (the signature in a comment line),
-        ``"csv"`` (:meth:`rows`) or ``"json"`` (:meth:`to_dict`); ``options``: its :func:`option` fields."""
-        r = self.with_options(**options)
-        if style == "text":
-            return r._text()
-        if style == "csv":
-            return r.to_csv()
-        if style == "json":
-            return r.to_json() + "\n"
-        if style in ("markdown", "latex"):
-            return r._report(style)
-        from .exceptions import InputError
+        """The result in an output style of :mod:`sigfast.styles`: ``"text"``, ``"markdown"``, ``"latex"``
+        (the signature in a comment line), ``"csv"`` (:meth:`rows`), ``"json"`` (:meth:`to_dict`) or a
+        registered one; ``options``: its :func:`option` fields. An unknown style is an error naming the
+        known ones."""
+        from .styles import get
 
-        styles = ("text", "markdown", "latex", "csv", "json")
-        hint = closest(style, styles) if isinstance(style, str) else ""
-        raise InputError(f"style must be text, markdown, latex, csv or json, got {style!r}{hint}")
+        found = get(style)  # before the options: an unknown style is the error, whatever else is asked
+        return found.format(self.with_options(**options))
 
     def __str__(self) -> str:
         return self.format("text").removesuffix("\n")

@@ -243,10 +243,14 @@ class DiffResult(Result):
 
 
 def _signed(text: str, signature: str, style: str) -> str:
-    """A report with its signature: a last line (text, markdown) or a comment line (LaTeX)."""
+    """A report with its signature: a last line (text, markdown) or a comment line (LaTeX: the style's
+    ``comment``, :mod:`sigfast.styles`)."""
     if style == "json" or not signature:
         return text
-    line = f"% signature: {signature}" if style == "latex" else f"signature: {signature}"
+    from ..styles import get
+
+    comment = get(style).comment
+    line = f"signature: {signature}" if comment is None else comment(f"signature: {signature}")
     return text.rstrip("\n") + "\n" + line + "\n"
 
 

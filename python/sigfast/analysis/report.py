@@ -1,7 +1,8 @@
 """Text and markdown tables for the analysis results.
 
-``style`` is ``"text"`` (aligned columns), ``"markdown"`` (GitHub tables) or
-``"json"`` (``result.to_json(indent=2)``). Percentages have two decimals.
+``style`` is ``"text"`` (aligned columns), ``"markdown"`` (GitHub tables),
+``"json"`` (``result.to_json(indent=2)``) or any other output style of
+:mod:`sigfast.styles` (its ``table``, ``heading`` and ``note``). Percentages have two decimals.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..exceptions import InputError
+from ..styles import get as get_style
 
 __all__ = [
     "format_agreement",
@@ -22,8 +24,6 @@ __all__ = [
     "format_result",
     "table",
 ]
-
-STYLES = ("text", "markdown", "json", "csv", "latex")
 
 
 def _pct(x: float) -> str:
@@ -37,8 +37,9 @@ def _num(x: float, d: int = 4) -> str:
 def table(
     headers: Sequence[str], rows: Sequence[Sequence[Any]], style: str = "text", right: Sequence[bool] | None = None
 ) -> str:
-    """Render rows as an aligned text table or a markdown table."""
-    if style in ("csv", "latex"):
+    """Render rows as an aligned text table or a markdown table (any other style: a
+    :class:`sigfast.report.Table` in that style of :mod:`sigfast.styles`)."""
+    if style not in ("text", "markdown"):
         from ..report import Table
 
         return Table(tuple(headers), tuple(tuple(r) for r in rows)).render(style).rstrip("\n")
@@ -60,12 +61,11 @@ def table(
 
 
 def _title(t: str, style: str) -> str:
-    return {"markdown": f"### {t}", "csv": f"# {t}", "latex": f"% {t}"}.get(style, t)
+    return get_style(style).heading(t)
 
 
 def _check(style: str) -> None:
-    if style not in STYLES:
-        raise InputError(f"style must be one of {', '.join(STYLES)}, not {style!r}")
+    get_style(style)  # an unknown style is an error naming the known ones
 
 
 def format_result(result: Any, style: str = "text") -> str:
@@ -78,7 +78,7 @@ def format_result(result: Any, style: str = "text") -> str:
 def _note(note: str, style: str) -> list[str]:
     if not note:
         return []
-    return [{"markdown": f"*{note}*", "csv": f"# {note}", "latex": f"% {note}"}.get(style, note), ""]
+    return [get_style(style).note(note), ""]
 
 
 def _delta_pct(a: int, b: int, n: int) -> str:
