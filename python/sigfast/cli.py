@@ -31,9 +31,7 @@ from typing import Any, NamedTuple
 
 __all__ = ["COMMANDS", "FLAGS", "Command", "Flag", "Use", "build_parser", "main"]
 
-DEFAULT_SEED = 12345
-#: The largest resample count any subcommand accepts (the engine's counters and streams allow it).
-MAX_RESAMPLES = 1 << 40
+from ._options import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES  # stdlib only: start-up stays light
 
 # --------------------------------------------------------------------------------------------
 # value types (each gives a one-line usage error)
@@ -75,6 +73,18 @@ def seed(s: str) -> int:
     if not 0 <= v < 1 << 64:
         raise argparse.ArgumentTypeError(f"the seed must be in [0, 2^64), got {v}")
     return v
+
+
+def stream(s: str) -> int:
+    """A random stream version this build knows (checked by :func:`sigfast._options.check`, the
+    check the API runs), so that a bad ``--stream`` is a usage error before any file is read."""
+    from ._options import check
+    from .exceptions import InputError
+
+    try:
+        return int(check("stream", _whole(s, "--stream")))
+    except InputError as e:
+        raise argparse.ArgumentTypeError(str(e).replace("stream must", "--stream must", 1)) from None
 
 
 def _float_in(s: str, what: str, inside: Callable[[float], bool]) -> float:
@@ -243,7 +253,7 @@ _flags = [
     Flag(
         ("-n", "--resamples"),
         "resamples (at most 2^40; 1e6 and 10_000 are accepted)",
-        default=1_000_000,
+        default=DEFAULT_RESAMPLES,
         type=count("--resamples", MAX_RESAMPLES),
         metavar="N",
     ),
@@ -251,7 +261,7 @@ _flags = [
     Flag(
         ("--stream",),
         "random stream version (default: the newest, 2); 1 reproduces a result whose signature says stream:...v1",
-        type=int,
+        type=stream,
         metavar="N",
     ),
     Flag(

@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._api import checked_keywords
+from ._options import DEFAULT_SEED
 from .classical import _beta_ppf, _count, _ndtr, _ndtri
 from .exceptions import InputError
 from .metrics import Metric
@@ -375,7 +376,7 @@ def bootstrap_interval(
     method: Literal["bca", "percentile"] = "bca",
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
     clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",

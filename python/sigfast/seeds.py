@@ -63,6 +63,7 @@ import numpy as np
 
 from . import _native
 from ._api import checked_keywords, checked_module
+from ._options import DEFAULT_SEED
 from ._progress import ProgressArg
 from .exceptions import FormatError, InputError
 from .report import latex_escape
@@ -83,7 +84,6 @@ __all__ = [
 DEFAULT_RESAMPLES = 1000  # deepsig's num_bootstrap_iterations
 DEFAULT_DT = 0.005  # deepsig's dt
 DEFAULT_TAU = 0.5  # Dror et al. (2019)
-DEFAULT_SEED = 12345
 STRICT_TAU = 0.2  # Ulmer et al. (2022)
 _CORRECTIONS = ("bonferroni", "deepsig", "none")
 _ALTERNATIVES = ("two-sided", "greater", "less")

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ._api import checked_keywords
+from ._options import MAX_RESAMPLES as MAX_RESAMPLES
 from ._progress import ProgressArg
 from .executor import _NATIVE_VARIANT as _NATIVE_VARIANT
 from .executor import _VARIANTS as _VARIANTS
 from .executor import DEFAULT_PERMUTATIONS as DEFAULT_PERMUTATIONS
 from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED, request, run
-from .executor import MAX_RESAMPLES as MAX_RESAMPLES
 from .executor import MIN_ITEMS as MIN_ITEMS
 from .executor import VARIANTS as VARIANTS
 from .executor import few_items_warning as few_items_warning
@@ -104,8 +104,8 @@ def paired_bootstrap(
     draws
         Where the resampled items come from: ``"sigfast"`` (default), sigfast's own
         counter-based stream; ``"sacrebleu"``, sacrebleu 2.x's draws
-        (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, seed 12345 unless
-        ``SACREBLEU_SEED`` says otherwise: pass that as ``seed``). With
+        (``numpy.random.default_rng(seed).choice(n, size=(B, n))``; sacrebleu's default seed is
+        sigfast's, :data:`DEFAULT_SEED`, unless ``SACREBLEU_SEED`` says otherwise: pass that as ``seed``). With
         ``variant="sacrebleu"`` and ``n_resamples=1000`` it gives sacrebleu's own
         ``--paired-bs`` p-value. Metrics on summed statistics only.
     progress

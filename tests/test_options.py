@@ -1,0 +1,127 @@
+"""The shared options (issue 30 item 4): their defaults, checks and meaning live in ``sigfast._options``;
+the seed's literal is written once, the stream version is resolved in one place, and the command line
+refuses a bad shared option while parsing its arguments, before any file is read."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+import sigfast
+from sigfast import _native, _options
+from sigfast.cli import main
+from sigfast.exceptions import InputError
+from sigfast.itemlevel import item_indices
+
+PACKAGE = Path(sigfast.__file__).parent
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_the_default_seed_is_written_once():
+    hits = [
+        f"{p.relative_to(PACKAGE)}:{i}"
+        for p in SOURCES
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"(?<![\d.])12345(?!\d)", line)
+    ]
+    assert hits == ["_options.py:" + str(_line_of("_options.py", "DEFAULT_SEED = 12345"))], hits
+    for f in (sigfast.paired_bootstrap, sigfast.permutation_test, sigfast.bootstrap_interval, sigfast.pairwise):
+        assert inspect.signature(f).parameters["seed"].default == _options.DEFAULT_SEED
+
+
+def _line_of(name: str, text: str) -> int:
+    lines = (PACKAGE / name).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.startswith(text))
+
+
+def test_no_module_defines_its_own_default_seed_or_stream_check():
+    for p in SOURCES:
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and p.name != "_options.py":
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                assert "DEFAULT_SEED" not in names, p
+            if isinstance(node, ast.FunctionDef) and p.name != "_options.py":
+                assert node.name != "check_stream", p
+
+
+def test_the_stream_version_is_checked_in_one_place():
+    """``check_stream`` is named once outside its definition (the table :func:`sigfast._options.check`
+    reads), and every function taking ``stream`` resolves it through :func:`shared_options`."""
+    uses = []
+    for p in SOURCES:
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Name) and node.id == "check_stream") or (
+                isinstance(node, ast.Attribute) and node.attr == "check_stream"
+            ):
+                uses.append(f"{p.relative_to(PACKAGE)}:{node.lineno}")
+            elif isinstance(node, ast.alias) and node.name == "check_stream":
+                uses.append(f"{p.relative_to(PACKAGE)}: import")
+    assert len(uses) == 1 and uses[0].startswith("_options.py:"), uses
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        sigfast.mcnemar_power,
+        sigfast.mcnemar_sample_size,
+        sigfast.bootstrap_power,
+        sigfast.bootstrap_sample_size,
+        sigfast.leaderboard,
+        item_indices,
+    ],
+    ids=lambda f: f.__name__,
+)
+def test_public_functions_keep_their_signature_and_refuse_a_bad_stream(func):
+    sig = inspect.signature(func)
+    assert "stream" in sig.parameters and sig.parameters["stream"].default is None
+    assert "args" not in sig.parameters and "kwargs" not in sig.parameters
+    with pytest.raises(InputError, match=r"stream must be one of the stream versions \[1, 2\]"):
+        func(stream=3)
+
+
+def test_stream_resolves_to_the_default_version():
+    assert _options.check("stream", None) == int(_native.STREAM_VERSION)
+    assert _options.check("stream", 1) == 1
+    for bad in (3, 0, True, 2.0, "2"):
+        with pytest.raises(InputError, match="stream must be one of"):
+            _options.check("stream", bad)
+
+    @_options.shared_options
+    def f(a, stream=None):
+        return stream
+
+    assert f(0) == f(0, None) == f(0, stream=None) == int(_native.STREAM_VERSION)
+    assert f(0, 1) == f(0, stream=1) == 1
+    assert inspect.signature(f) == inspect.signature(f.__wrapped__)
+
+
+def test_the_limits_are_the_engines():
+    assert _options.MAX_RESAMPLES == int(_native.MAX_RESAMPLES)
+    assert int(_native.STREAM_VERSION) in _options.stream_versions()
+    assert set(_options.OPTIONS) >= {"n_resamples", "seed", "stream", "n_threads", "nan_policy", "confidence_level"}
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--stream", "3", "--stream must be one of the stream versions"),
+        ("--stream", "x", "--stream must be a whole number"),
+        ("--seed", "-1", "the seed must be in [0, 2^64)"),
+        ("--seed", str(2**64), "the seed must be in [0, 2^64)"),
+        ("--resamples", "0", "--resamples must be at least 1"),
+        ("--threads", "0", "--threads must be at least 1"),
+    ],
+)
+def test_the_cli_refuses_a_bad_shared_option_before_reading_files(tmp_path, capsys, flag, value, says):
+    missing = [str(tmp_path / "nonexistent_a"), str(tmp_path / "nonexistent_b")]
+    with pytest.raises(SystemExit) as e:
+        main(["compare", flag, value, *missing])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err and "nonexistent" not in err, err
