@@ -125,3 +125,33 @@ def test_the_cli_refuses_a_bad_shared_option_before_reading_files(tmp_path, caps
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert says in err and "nonexistent" not in err, err
+
+
+FRONT_ENDS = ("significance.py", "pairwise.py", "intervals.py")
+
+
+def test_front_ends_do_not_forward_the_options_by_hand():
+    """The paired tests, pairwise and the bootstrap interval pass their arguments to ``request()``
+    through ``executor.ask`` (by name), not keyword by keyword."""
+    for name in FRONT_ENDS:
+        tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "request"]
+        assert not calls, name
+        asked = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "ask"]
+        assert asked, name
+        for call in asked:
+            assert not {k.arg for k in call.keywords} & {"seed", "stream", "n_threads", "nan_policy", "n_resamples"}
+
+
+@pytest.mark.parametrize(
+    "func",
+    [sigfast.paired_bootstrap, sigfast.permutation_test, sigfast.bootstrap_interval, sigfast.pairwise],
+    ids=lambda f: f.__name__,
+)
+def test_every_argument_of_a_front_end_reaches_the_request(func):
+    """``ask`` passes on what ``request()`` takes by name: a front-end's parameter that it does not take
+    would be dropped silently, so there is none (``progress`` goes to ``run``, ``data`` is ``x``)."""
+    from sigfast.executor import _ASKED
+
+    own = set(inspect.signature(func).parameters) - {"progress", "data"}
+    assert own <= _ASKED, own - _ASKED

@@ -27,6 +27,7 @@ reports how many were kept (``n_valid``).
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -67,6 +68,7 @@ __all__ = [
     "RESAMPLING",
     "VARIANTS",
     "Request",
+    "ask",
     "block_values",
     "request",
     "resolve_variant",
@@ -634,6 +636,21 @@ def request(
         draws=draws,
         clusters=cspec,
     )
+
+
+#: What :func:`request` takes besides the question, by name (:func:`ask` passes these on).
+_ASKED = frozenset(inspect.signature(request).parameters) - {"question"}
+
+
+def ask(question: str, arguments: Mapping[str, Any], /, **fixed: Any) -> Request:
+    """:func:`request` for a public front-end, with the arguments it was called with (its ``locals()``
+    on entry): every one that :func:`request` takes by the same name (``seed``, ``stream``,
+    ``n_threads``, ``nan_policy``, ``metric_params``, ...) is passed on as it is, so that no front-end
+    forwards the shared options by hand; ``fixed``: what the front-end decides itself (``test=``, or
+    ``x=`` for an argument it names otherwise). The options are checked once, by :func:`request`."""
+    kw = {k: v for k, v in arguments.items() if k in _ASKED}
+    kw.update(fixed)
+    return request(question, **kw)
 
 
 def resolve_clusters(stats: Statistics, clusters: Any, resampling: str) -> Clusters | None:

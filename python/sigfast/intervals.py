@@ -412,27 +412,9 @@ def bootstrap_interval(
     (``n_valid``). ``draws="sacrebleu"`` resamples with sacrebleu's draws (see
     :func:`sigfast.paired_bootstrap`); ``stream`` picks the random stream version (as there).
     """
-    from .executor import request, run
+    arguments = locals()
+    from .executor import ask, run
 
-    req = request(
-        "interval",
-        x,
-        y,
-        systems=systems,
-        system=system,
-        metric=metric,
-        metric_params=metric_params,
-        method=method,
-        n_resamples=n_resamples,
-        seed=seed,
-        confidence_level=confidence_level,
-        resampling=resampling,
-        clusters=clusters,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=n_threads,
-        return_distribution=return_distribution,
-        draws=draws,
-    )
+    req = ask("interval", arguments)
     result: BootstrapInterval = run(req, progress=False)
     return result

@@ -16,7 +16,7 @@ from ._progress import ProgressArg
 from .executor import _NATIVE_VARIANT as _NATIVE_VARIANT
 from .executor import _VARIANTS as _VARIANTS
 from .executor import DEFAULT_PERMUTATIONS as DEFAULT_PERMUTATIONS
-from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED, request, run
+from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED, ask, run
 from .executor import MIN_ITEMS as MIN_ITEMS
 from .executor import VARIANTS as VARIANTS
 from .executor import few_items_warning as few_items_warning
@@ -121,28 +121,7 @@ def paired_bootstrap(
         ``confidence_interval`` (percentile interval of δ*), each system's
         score and interval, and the test's full description.
     """
-    req = request(
-        "paired",
-        x,
-        y,
-        systems=systems,
-        metric=metric,
-        metric_params=metric_params,
-        test="bootstrap",
-        variant=variant,
-        alternative=alternative,
-        n_resamples=n_resamples,
-        seed=seed,
-        confidence_level=confidence_level,
-        pvalue=pvalue,
-        resampling=resampling,
-        clusters=clusters,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=n_threads,
-        return_distribution=return_distribution,
-        draws=draws,
-    )
+    req = ask("paired", locals(), test="bootstrap")
     result: PairedTestResult = run(req, progress)
     return result
 
@@ -185,24 +164,6 @@ def permutation_test(
     Other parameters are as in :func:`paired_bootstrap`. Results on fewer than
     ``MIN_ITEMS`` (10) items carry a warning in ``warnings``.
     """
-    req = request(
-        "paired",
-        x,
-        y,
-        systems=systems,
-        metric=metric,
-        metric_params=metric_params,
-        test="permutation",
-        method=method,
-        alternative=alternative,
-        n_resamples=n_resamples,
-        seed=seed,
-        pvalue=pvalue,
-        clusters=clusters,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=n_threads,
-        return_distribution=return_distribution,
-    )
+    req = ask("paired", locals(), test="permutation")
     result: PairedTestResult = run(req, progress)
     return result
