@@ -155,3 +155,23 @@ def test_every_argument_of_a_front_end_reaches_the_request(func):
 
     own = set(inspect.signature(func).parameters) - {"progress", "data"}
     assert own <= _ASKED, own - _ASKED
+
+
+def test_shared_defaults_are_named_not_written():
+    """A confidence level, nan_policy or backend default is the shared constant, not a literal."""
+    literal = []
+    for p in SOURCES:
+        if p.name == "_options.py":
+            continue
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            a = node.args
+            pairs = list(zip(a.args[len(a.args) - len(a.defaults) :], a.defaults)) + [
+                (k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None
+            ]
+            for arg, default in pairs:
+                if arg.arg in ("confidence_level", "confidence") and isinstance(default, ast.Constant):
+                    if default.value == 0.95:
+                        literal.append(f"{p.relative_to(PACKAGE)}:{node.name}({arg.arg})")
+    assert not literal, literal

@@ -42,7 +42,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._api import checked_keywords
-from ._options import DEFAULT_SEED, shared_options
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
 from .clusters import Clusters, cluster_se, power_of_two_scale, unscale
 from .exceptions import InputError
 from .metrics import Metric
@@ -162,7 +162,7 @@ def standard_error(
     systems: tuple[Any, Any] | None = None,
     system: Any = None,
     clusters: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
 ) -> StandardErrorResult:
     """Standard error and normal interval of a mean score (``x``) or of the paired difference
     y − x of two systems' means, cluster-robust when the items are clustered.
@@ -512,7 +512,7 @@ def leaderboard(
     metric: Any = None,
     systems: Sequence[str | int] | None = None,
     clusters: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     bootstrap: bool = True,
     n_resamples: int = 10_000,
     seed: int = DEFAULT_SEED,

@@ -37,6 +37,9 @@ import numpy as np
 
 from . import _native
 from ._options import (
+    DEFAULT_BACKEND,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_NAN_POLICY,
     DEFAULT_PERMUTATIONS,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -469,13 +472,13 @@ def request(
     method: str | None = None,
     n_resamples: Any = DEFAULT_RESAMPLES,
     seed: Any = DEFAULT_SEED,
-    confidence_level: Any = 0.95,
+    confidence_level: Any = DEFAULT_CONFIDENCE,
     pvalue: str = "plus_one",
     resampling: str = "auto",
-    nan_policy: str = "raise",
+    nan_policy: str = DEFAULT_NAN_POLICY,
     stream: int | None = None,
     n_threads: int | None = None,
-    backend: Any = "local",
+    backend: Any = DEFAULT_BACKEND,
     return_distribution: bool = False,
     correction: str = "holm",
     alpha: float = 0.05,

@@ -14,7 +14,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
-from ._options import DEFAULT_SEED, shared_options
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
 from ._progress import ProgressArg
 from .exceptions import InputError, MetricError
 from .executor import check_int as _check_int
@@ -128,7 +128,7 @@ def item_bootstrap(
     seed: int = DEFAULT_SEED,
     variant: Literal["bk", "koehn", "shifted", "sacrebleu", "moses"] = "bk",
     alternative: Literal["two-sided", "greater", "less"] | None = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     stream: int | None = None,
     n_threads: int | None = None,

@@ -58,7 +58,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
-from ._options import DEFAULT_SEED, shared_options
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
@@ -1196,7 +1196,7 @@ def evaluate(
     test: Literal["perm-systems", "perm-inputs", "perm-both", "perm-both-rowcol", "williams", "none"] = "perm-both",
     n_resamples: int = 1000,
     seed: int = DEFAULT_SEED,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     alternative: Literal["two-sided", "greater"] = "two-sided",
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     correction: str = "holm",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ._api import checked_keywords
+from ._options import DEFAULT_CONFIDENCE
 from ._options import MAX_RESAMPLES as MAX_RESAMPLES
 from ._progress import ProgressArg
 from .executor import _NATIVE_VARIANT as _NATIVE_VARIANT
@@ -37,7 +38,7 @@ def paired_bootstrap(
     seed: int = DEFAULT_SEED,
     variant: Literal["bk", "koehn", "shifted", "sacrebleu", "moses"] = "bk",
     alternative: Literal["two-sided", "greater", "less"] | None = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
     clusters: Any = None,

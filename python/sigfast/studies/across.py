@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._backends import run_tasks
-from .._options import DEFAULT_SEED, shared_options
+from .._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
 from .._plot import pyplot
 from ..classical import mcnemar
 from ..exceptions import InputError
@@ -283,7 +283,7 @@ class AcrossSplitsResult(Result):
     variant: str | None = None
     sidedness: str = "two-sided"
     counts: np.ndarray | None = None
-    confidence: float = 0.95
+    confidence: float = DEFAULT_CONFIDENCE
     standard_scores: np.ndarray | None = None
     standard_counts: np.ndarray | None = None
     #: The random stream version of the resampling tests.
@@ -854,7 +854,7 @@ def across_splits(
     backend: Any = "local",
     progress: Any = None,
     standard: Statistics | None = None,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     stream: int | None = None,
 ) -> AcrossSplitsResult:
     """Test every pair of systems on each of K splits (Gorman & Bedrick 2019).
