@@ -4,6 +4,7 @@ refuses a bad shared option while parsing its arguments, before any file is read
 
 from __future__ import annotations
 
+import argparse
 import ast
 import inspect
 import re
@@ -112,9 +113,11 @@ def test_the_limits_are_the_engines():
     [
         ("--stream", "3", "--stream must be one of the stream versions"),
         ("--stream", "x", "--stream must be a whole number"),
-        ("--seed", "-1", "the seed must be in [0, 2^64)"),
-        ("--seed", str(2**64), "the seed must be in [0, 2^64)"),
+        ("--seed", "-1", "--seed must be in [0, 2^64)"),
+        ("--seed", str(2**64), "--seed must be in [0, 2^64)"),
+        ("--seed", "1.5", "--seed must be a whole number"),
         ("--resamples", "0", "--resamples must be at least 1"),
+        ("--resamples", str(2**40 + 1), "--resamples must be at most 2^40"),
         ("--threads", "0", "--threads must be at least 1"),
     ],
 )
@@ -125,6 +128,18 @@ def test_the_cli_refuses_a_bad_shared_option_before_reading_files(tmp_path, caps
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert says in err and "nonexistent" not in err, err
+
+
+def test_the_cli_and_the_api_run_the_same_check():
+    """A flag's message is the API's, with the flag's name: one check, two spellings of its name."""
+    from sigfast import cli
+
+    for flag_type, name, bad in ((cli.seed, "seed", -1), (cli.resamples, "n_resamples", 0), (cli.stream, "stream", 9)):
+        with pytest.raises(InputError) as api:
+            _options.check(name, bad)
+        with pytest.raises(argparse.ArgumentTypeError) as flag:
+            flag_type(str(bad))
+        assert str(flag.value).split(" must ", 1)[1] == str(api.value).split(" must ", 1)[1]
 
 
 FRONT_ENDS = ("significance.py", "pairwise.py", "intervals.py")

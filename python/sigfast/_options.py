@@ -108,32 +108,42 @@ def default_stream() -> int:
     return int(_native.STREAM_VERSION)
 
 
-def check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
-    """A whole number in [lo, hi]; bools are refused (``n_resamples=True`` is not a count)."""
+def _whole(name: str, v: Any) -> int:
+    """``v`` as a whole number; bools are refused (``n_resamples=True`` is not a count)."""
     if _is_bool(v):
         raise _error(f"{name} must be an integer, got {v!r} (a bool is not a count)")
     try:
-        i = operator.index(v)
+        return int(operator.index(v))
     except TypeError:
         raise _error(f"{name} must be an integer, got {v!r}") from None
-    if i < lo or (hi is not None and i > hi):
-        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-        raise _error(f"{name} must be {rng}, got {i}")
-    return int(i)
+
+
+def check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
+    """A whole number in [lo, hi]; bools are refused (``n_resamples=True`` is not a count)."""
+    i = _whole(name, v)
+    if i < lo:
+        raise _error(f"{name} must be at least {lo}, got {i}")
+    if hi is not None and i > hi:
+        raise _error(f"{name} must be at most {hi}, got {i}")
+    return i
 
 
 def check_resamples(v: Any, lo: int = 1) -> int:
     b = check_int("n_resamples", v, lo)
     if b > MAX_RESAMPLES:
         raise _error(
-            f"n_resamples must be <= 2^40 = {MAX_RESAMPLES}, got {b}; 10^6 resamples already resolve "
+            f"n_resamples must be at most 2^40 = {MAX_RESAMPLES}, got {b}; 10^6 resamples already resolve "
             "p-values to about 0.001"
         )
     return b
 
 
 def check_seed(seed: Any) -> int:
-    return check_int("seed", seed, 0, 2**64 - 1)
+    """A seed: a whole number in [0, 2^64)."""
+    s = _whole("seed", seed)
+    if not 0 <= s < 1 << 64:
+        raise _error(f"seed must be in [0, 2^64), got {s}")
+    return s
 
 
 def check_stream(stream: Any) -> int:

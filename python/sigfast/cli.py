@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 __all__ = ["COMMANDS", "FLAGS", "Command", "Flag", "Use", "build_parser", "main"]
 
-from ._options import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES  # stdlib only: start-up stays light
+from ._options import DEFAULT_RESAMPLES, DEFAULT_SEED  # stdlib only: start-up stays light
 
 # --------------------------------------------------------------------------------------------
 # value types (each gives a one-line usage error)
@@ -68,23 +68,28 @@ def count(what: str, limit: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-def seed(s: str) -> int:
-    v = _whole(s, "the seed")
-    if not 0 <= v < 1 << 64:
-        raise argparse.ArgumentTypeError(f"the seed must be in [0, 2^64), got {v}")
-    return v
+def shared(name: str, flag: str) -> Callable[[str], int]:
+    """A shared option's flag (``--seed``, ``--resamples``, ``--stream``, ``--threads``): a whole number
+    in any spelling, checked by :func:`sigfast._options.check`, the check the Python API runs, so that a
+    bad value is a usage error while the arguments are parsed, before any file is read."""
+
+    def parse(s: str) -> int:
+        from ._options import check
+        from .exceptions import InputError
+
+        try:
+            return int(check(name, _whole(s, flag)))
+        except InputError as e:
+            raise argparse.ArgumentTypeError(flag + str(e).removeprefix(name)) from None
+
+    parse.__name__ = name
+    return parse
 
 
-def stream(s: str) -> int:
-    """A random stream version this build knows (checked by :func:`sigfast._options.check`, the
-    check the API runs), so that a bad ``--stream`` is a usage error before any file is read."""
-    from ._options import check
-    from .exceptions import InputError
-
-    try:
-        return int(check("stream", _whole(s, "--stream")))
-    except InputError as e:
-        raise argparse.ArgumentTypeError(str(e).replace("stream must", "--stream must", 1)) from None
+seed = shared("seed", "--seed")
+stream = shared("stream", "--stream")
+resamples = shared("n_resamples", "--resamples")
+threads = shared("n_threads", "--threads")
 
 
 def _float_in(s: str, what: str, inside: Callable[[float], bool]) -> float:
@@ -254,7 +259,7 @@ _flags = [
         ("-n", "--resamples"),
         "resamples (at most 2^40; 1e6 and 10_000 are accepted)",
         default=DEFAULT_RESAMPLES,
-        type=count("--resamples", MAX_RESAMPLES),
+        type=resamples,
         metavar="N",
     ),
     Flag(("--seed",), "random seed, in [0, 2^64)", default=DEFAULT_SEED, type=seed),
@@ -289,7 +294,7 @@ _flags = [
         choices=("raise", "omit", "omit-system"),
     ),
     # ---- how it runs
-    Flag(("--threads",), "threads (default: all cores)", type=count("--threads", 1024)),
+    Flag(("--threads",), "threads (default: all cores)", type=threads),
     Flag(
         ("--progress",),
         "show a progress bar (default: on a terminal for long runs)",
