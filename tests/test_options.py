@@ -190,3 +190,20 @@ def test_shared_defaults_are_named_not_written():
                     if default.value == 0.95:
                         literal.append(f"{p.relative_to(PACKAGE)}:{node.name}({arg.arg})")
     assert not literal, literal
+
+
+def test_the_seed_has_one_check():
+    """Every front-end whose seed is a 64-bit engine seed refuses the same seeds with the same words
+    (the studies derive a seed per split from any non-negative integer, so they accept larger ones)."""
+    from sigfast.itemlevel import item_indices
+
+    calls = [
+        lambda s: sigfast.paired_bootstrap([0.1, 0.2, 0.3], [0.2, 0.3, 0.5], n_resamples=10, seed=s),
+        lambda s: sigfast.permutation_test([0.1, 0.2, 0.3], [0.2, 0.3, 0.5], n_resamples=10, seed=s),
+        lambda s: sigfast.mcnemar_power(200, gain=0.05, discordance=0.2, n_simulations=10, seed=s),
+        lambda s: item_indices(5, n_resamples=2, seed=s),
+    ]
+    for bad in (-1, 2**64):
+        for call in calls:
+            with pytest.raises(InputError, match=r"seed must be in \[0, 2\^64\)"):
+                call(bad)

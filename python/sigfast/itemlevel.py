@@ -14,7 +14,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
-from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, check_seed, shared_options
 from ._progress import ProgressArg
 from .exceptions import InputError, MetricError
 from .executor import check_int as _check_int
@@ -113,7 +113,7 @@ def item_indices(
     n = _check_int("n", n, 1, 2**32)
     count = _check_int("n_resamples", n_resamples, 0)
     start = _check_int("start", start, 0)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    seed = check_seed(seed)
     return np.asarray(_native.item_indices(n, seed, start, count, stream=stream))
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _native
 from ._api import checked_keywords
-from ._options import DEFAULT_SEED, shared_options
+from ._options import DEFAULT_SEED, check_seed, shared_options
 from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _ndtri, mcnemar
 from .exceptions import InputError
 from .results import Result
@@ -181,7 +181,7 @@ def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[flo
         raise InputError(f"power must be in (0, 1), got {power}")
     if not 0.0 < a < 1.0:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
-    return pw, a, _check_int("n_simulations", sims, 1, 1 << 30), _check_int("seed", seed, 0, 2**64 - 1)
+    return pw, a, _check_int("n_simulations", sims, 1, 1 << 30), check_seed(seed)
 
 
 def _search(
