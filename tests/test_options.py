@@ -207,3 +207,51 @@ def test_the_seed_has_one_check():
         for call in calls:
             with pytest.raises(InputError, match=r"seed must be in \[0, 2\^64\)"):
                 call(bad)
+
+
+def test_readme_options_table_is_generated():
+    from sigfast.docs import options_markdown
+
+    readme = (PACKAGE.parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- options:start -->\n(.*?)\n<!-- options:end -->", readme, re.S)
+    assert block is not None
+    assert block.group(1) == options_markdown(), "the README's options table is stale: run python -m sigfast.docs"
+
+
+def test_the_defaults_the_readme_states_are_the_functions_and_the_flags():
+    """The table's defaults hold for the paired tests and pairwise, and for every command's flag."""
+    from sigfast.cli import FLAGS
+
+    want = {
+        "seed": _options.DEFAULT_SEED,
+        "stream": None,
+        "n_threads": None,
+        "nan_policy": _options.DEFAULT_NAN_POLICY,
+        "confidence_level": _options.DEFAULT_CONFIDENCE,
+        "backend": _options.DEFAULT_BACKEND,
+    }
+    resamples = {
+        sigfast.paired_bootstrap: _options.DEFAULT_RESAMPLES,
+        sigfast.pairwise: _options.DEFAULT_RESAMPLES,
+        sigfast.permutation_test: _options.DEFAULT_PERMUTATIONS,
+    }
+    for func, b in resamples.items():
+        params = inspect.signature(func).parameters
+        assert params["n_resamples"].default == b
+        for name, default in want.items():
+            if name in params:
+                assert params[name].default == default, (func.__name__, name)
+    flags = {o.flag.split("/")[-1]: name for name, o in _options.OPTIONS.items()}
+    cli_default = {
+        "--resamples": _options.DEFAULT_RESAMPLES,
+        "--seed": _options.DEFAULT_SEED,
+        "--stream": None,
+        "--threads": None,
+        "--nan-policy": _options.DEFAULT_NAN_POLICY,
+        "--confidence": _options.DEFAULT_CONFIDENCE,
+        "--backend": _options.DEFAULT_BACKEND,
+    }
+    assert set(flags) == set(cli_default)
+    by_flag = {n: f for f in FLAGS.values() for n in f.names}
+    for flag, default in cli_default.items():
+        assert by_flag[flag].default == default, flag

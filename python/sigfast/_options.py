@@ -14,7 +14,7 @@ what they mean.
   takes before its body runs (``stream=None`` arrives as the default stream version), the way
   scipy.stats' ``_axis_nan_policy`` decorator owns ``axis`` and ``nan_policy``. The random stream
   version is resolved there and nowhere else (``tests/test_options.py`` parses the package);
-* :data:`OPTIONS`: one sentence per option, for the docs.
+* :data:`OPTIONS`: each option's flag, default and meaning, from which the README's table is written.
 
 Start-up stays light: this module imports nothing outside the standard library at import time (the
 command line reads its defaults from here before numpy or the native module is loaded).
@@ -22,12 +22,10 @@ command line reads its defaults from here before numpy or the native module is l
 
 from __future__ import annotations
 
-import functools
-import inspect
 import operator
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 __all__ = [
     "DEFAULT_BACKEND",
@@ -38,6 +36,7 @@ __all__ = [
     "DEFAULT_SEED",
     "NAN_POLICIES",
     "OPTIONS",
+    "Option",
     "check",
     "check_int",
     "check_level",
@@ -69,17 +68,41 @@ DEFAULT_BACKEND = "local"
 #: The largest resample count (2^40: the engine's counters and streams allow it).
 MAX_RESAMPLES = 1 << 40
 
-#: What each shared option means (one sentence each; the functions' docs and the flags' help say the same).
-OPTIONS: dict[str, str] = {
-    "n_resamples": "resamples drawn (at most 2^40); 10^6 resolves a p-value to about 0.001",
-    "seed": "the random seed, in [0, 2^64); one seed gives the same bytes for any thread count",
-    "stream": "the random stream version (None: the newest); an older one reproduces a result whose "
-    "signature names it (stream:...vN)",
-    "n_threads": "threads (None: all cores); the result does not depend on it",
-    "nan_policy": "a resample on which the statistic is undefined: 'raise' stops, 'omit' drops it and says how "
-    "many were kept",
-    "confidence_level": "the confidence level of intervals, in (0, 1)",
-    "backend": "where the tasks run: 'local' (this process), 'processes' or 'ray'; the same bytes",
+
+class Option(NamedTuple):
+    """A shared option: its command-line flag, its default (as the README shows it) and what it means."""
+
+    flag: str
+    default: str
+    meaning: str
+
+
+#: What each shared option means, with its flag and default (``python -m sigfast.docs`` writes the
+#: README's table of shared options from it; ``tests/test_readme.py`` fails while that is stale).
+OPTIONS: dict[str, Option] = {
+    "n_resamples": Option(
+        "-n/--resamples",
+        f"{DEFAULT_RESAMPLES:,} (a permutation test: {DEFAULT_PERMUTATIONS:,})",
+        "resamples drawn, at most 2^40; 10^6 resolves a p-value to about 0.001",
+    ),
+    "seed": Option("--seed", str(DEFAULT_SEED), "the random seed, in [0, 2^64); one seed gives the same bytes"),
+    "stream": Option(
+        "--stream",
+        "None (the newest version)",
+        "the random stream version; an older one reproduces a result whose signature names it (stream:...vN)",
+    ),
+    "n_threads": Option("--threads", "None (all cores)", "threads; the result does not depend on them"),
+    "nan_policy": Option(
+        "--nan-policy",
+        repr(DEFAULT_NAN_POLICY),
+        "a resample on which the statistic is undefined: 'raise' stops, 'omit' drops it and says how many were kept",
+    ),
+    "confidence_level": Option("--confidence", str(DEFAULT_CONFIDENCE), "the confidence level of intervals, in (0, 1)"),
+    "backend": Option(
+        "--backend",
+        repr(DEFAULT_BACKEND),
+        "where the tasks run: 'local' (this process), 'processes' or 'ray'; every backend gives the same bytes",
+    ),
 }
 
 
@@ -213,6 +236,9 @@ def shared_options(func: F) -> F:
     """Check and resolve the shared options ``func`` takes (:data:`_RESOLVED`), given by keyword or
     by position, before its body runs: the body sees ``stream`` as a version number. The signature
     stays the function's own (``functools.wraps``)."""
+    import functools
+    import inspect  # here, not at the top: the command line's start-up imports this module
+
     sig = inspect.signature(func)
     names = [n for n in _RESOLVED if n in sig.parameters]
     if not names:

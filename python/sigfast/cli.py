@@ -8,7 +8,8 @@ another default, and then says why in the help; it cannot redefine a flag.
 So the same flag has the same name, type and meaning everywhere
 (``tests/test_cli_vocabulary.py`` walks every flag of every subcommand).
 
-Start-up stays light: this module imports only :mod:`argparse` (and typing), and only the
+Start-up stays light: this module imports only :mod:`argparse` (and typing) and the shared options'
+defaults (:mod:`sigfast._options`, standard library only), and only the
 chosen subcommand's parser is filled in; ``sigfast --help`` and
 ``--version`` import neither numpy nor the subcommands' code.
 
@@ -31,7 +32,13 @@ from typing import Any, NamedTuple
 
 __all__ = ["COMMANDS", "FLAGS", "Command", "Flag", "Use", "build_parser", "main"]
 
-from ._options import DEFAULT_RESAMPLES, DEFAULT_SEED  # stdlib only: start-up stays light
+from ._options import (  # stdlib only: start-up stays light
+    DEFAULT_BACKEND,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_NAN_POLICY,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+)
 
 # --------------------------------------------------------------------------------------------
 # value types (each gives a one-line usage error)
@@ -277,7 +284,7 @@ _flags = [
         default="sigfast",
         choices=("sigfast", "sacrebleu"),
     ),
-    Flag(("--confidence",), "confidence level of intervals", default=0.95, type=level),
+    Flag(("--confidence",), "confidence level of intervals", default=DEFAULT_CONFIDENCE, type=level),
     Flag(("--alpha",), "significance level", default=0.05, type=level),
     Flag(
         ("--correction",),
@@ -290,7 +297,7 @@ _flags = [
         ("--nan-policy",),
         "a resample on which the statistic is undefined (a constant resampled score; at system level, a system "
         "left with no scored item)",
-        default="raise",
+        default=DEFAULT_NAN_POLICY,
         choices=("raise", "omit", "omit-system"),
     ),
     # ---- how it runs
@@ -304,7 +311,7 @@ _flags = [
         ("--backend",),
         "where the tasks run: this process (local), Ray tasks (ray) or worker processes (processes); the same "
         "numbers on each",
-        default="local",
+        default=DEFAULT_BACKEND,
         choices=("local", "ray", "processes"),
     ),
     # ---- all pairs
