@@ -2,9 +2,10 @@
 what they mean.
 
 * the defaults (:data:`DEFAULT_SEED`, :data:`DEFAULT_RESAMPLES`, :data:`DEFAULT_PERMUTATIONS`,
-  :data:`DEFAULT_CONFIDENCE`, :data:`DEFAULT_NAN_POLICY`, :data:`DEFAULT_BACKEND`): every public
-  function's keyword default and every command-line flag's default is one of these names (the seed's
-  literal is written here only; ``tests/test_options.py`` greps the package);
+  :data:`DEFAULT_CONFIDENCE`, :data:`DEFAULT_NAN_POLICY`, :data:`DEFAULT_BACKEND`): a keyword
+  default or a flag's default that is the shared value is written as one of these names (the seed's
+  literal is written here only, ``tests/test_options.py`` greps the package; an interval's 10,000
+  resamples or a study's seed 0 are those functions' own defaults, in their signatures);
 * the checks of single settings (:func:`check_int`, :func:`check_resamples`, :func:`check_seed`,
   :func:`check_stream`, :func:`check_threads`, :func:`check_level`, :func:`check_nan_policy`), each an
   :class:`~sigfast.exceptions.InputError` naming the setting; :func:`check` runs one by the option's
