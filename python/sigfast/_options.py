@@ -118,18 +118,26 @@ def _is_bool(v: Any) -> bool:
     return isinstance(v, bool) or (np is not None and isinstance(v, np.bool_))
 
 
+_STREAMS: tuple[int, tuple[int, ...]] | None = None  # (default, all): read from the engine once
+
+
+def _streams() -> tuple[int, tuple[int, ...]]:
+    global _STREAMS
+    if _STREAMS is None:
+        from . import _native
+
+        _STREAMS = int(_native.STREAM_VERSION), tuple(int(v) for v in _native.STREAM_VERSIONS)
+    return _STREAMS
+
+
 def stream_versions() -> tuple[int, ...]:
     """Every random stream version this build can draw from."""
-    from . import _native
-
-    return tuple(int(v) for v in _native.STREAM_VERSIONS)
+    return _streams()[1]
 
 
 def default_stream() -> int:
     """The random stream version results use by default (the newest)."""
-    from . import _native
-
-    return int(_native.STREAM_VERSION)
+    return _streams()[0]
 
 
 def _whole(name: str, v: Any) -> int:
@@ -174,13 +182,11 @@ def check_stream(stream: Any) -> int:
     """The random stream version to draw from: ``None`` gives the default (:func:`default_stream`);
     every version this build knows (:func:`stream_versions`) stays selectable, so a result's signature
     (``stream:...vN``) reproduces it."""
+    default, versions = _streams()
     if stream is None:
-        return default_stream()
-    versions = stream_versions()
+        return default
     if _is_bool(stream) or (not isinstance(stream, int) and not hasattr(stream, "__index__")) or stream not in versions:
-        raise _error(
-            f"stream must be one of the stream versions {list(versions)} (default {default_stream()}), got {stream!r}"
-        )
+        raise _error(f"stream must be one of the stream versions {list(versions)} (default {default}), got {stream!r}")
     return int(stream)
 
 
