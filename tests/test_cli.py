@@ -262,9 +262,11 @@ def test_stream_from_the_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["compare", paths["a"], paths["b"], "-n", "100", "--json"]) == 0
     (d,) = json.loads(capsys.readouterr().out)
     assert sigfast.signature.stream_version(d["signature"]) == max(sigfast.executor.STREAM_VERSIONS)
-    assert main(["pairwise", *paths.values(), "-n", "100", "--stream", "9"]) == 1
+    with pytest.raises(SystemExit) as e:  # a usage error, found while the arguments are parsed
+        main(["pairwise", *paths.values(), "-n", "100", "--stream", "9"])
+    assert e.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "stream must be one of" in err
+    assert "\n" not in err and "--stream must be one of" in err
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The command line as a whole process: what it imports at start-up, and how it ends on SIGTERM.
 
-Start-up: ``sigfast --help`` and ``--version`` import no subcommand code and no third-party module,
+Start-up: ``sigfast --help`` and ``--version`` import no subcommand code and no third-party module
+(``sigfast._options``, which holds the flags' defaults, imports the standard library only),
 ``info`` no numpy, and ``score`` with the formats whose report needs no numpy (``ner``, ``conlleval``,
 ``evalb``, ``conllu``, ``pos``) only its format's module and the engine. The sets are pinned here, so a
 new import at start-up is a decision, not an accident.
@@ -50,10 +51,10 @@ def _imports(*argv: str) -> dict[str, object]:
 def test_help_and_version_import_nothing_else() -> None:
     for argv in (["--help"], ["compare", "--help"], ["metaeval", "--help"]):
         d = _imports(*argv)
-        want = ["sigfast", "sigfast.cli"] + (["sigfast.styles"] if len(argv) > 1 else [])  # its --NAME flags
-        assert d["code"] == 0 and d["sigfast"] == want and d["third"] == [], (argv, d)
+        want = ["sigfast", "sigfast._options", "sigfast.cli"] + (["sigfast.styles"] if len(argv) > 1 else [])
+        assert d["code"] == 0 and d["sigfast"] == want and d["third"] == [], (argv, d)  # styles: its --NAME flags
     d = _imports("--version")
-    assert d["sigfast"] == ["sigfast", "sigfast._native", "sigfast.cli"] and d["third"] == [], d
+    assert d["sigfast"] == ["sigfast", "sigfast._native", "sigfast._options", "sigfast.cli"] and d["third"] == [], d
 
 
 def test_info_imports_no_numpy() -> None:
@@ -66,6 +67,7 @@ def test_info_imports_no_numpy() -> None:
         "sigfast._formats_table",
         "sigfast._info",
         "sigfast._native",
+        "sigfast._options",
         "sigfast.cli",
         "sigfast.exceptions",
         "sigfast.styles",
@@ -81,6 +83,7 @@ _SCORE_MODULES = [
     "sigfast._formats_table",
     "sigfast._info",
     "sigfast._native",
+    "sigfast._options",  # the shared options' defaults, for the flags (standard library only)
     "sigfast.cli",
     "sigfast.exceptions",
     "sigfast.formats",

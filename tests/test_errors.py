@@ -35,7 +35,7 @@ def test_bad_inputs(fn) -> None:  # type: ignore[no-untyped-def]
 
 def test_bad_arguments() -> None:
     x, y = [0.1, 0.2, 0.3], [0.2, 0.2, 0.4]
-    with pytest.raises(InputError, match="n_resamples must be >= 1"):
+    with pytest.raises(InputError, match="n_resamples must be at least 1"):
         sigfast.paired_bootstrap(x, y, n_resamples=0)
     with pytest.raises(InputError, match="n_resamples must be an integer"):
         sigfast.paired_bootstrap(x, y, n_resamples=1.5)

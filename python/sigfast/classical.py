@@ -22,6 +22,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._api import checked_keywords
+from ._options import DEFAULT_CONFIDENCE
 from .exceptions import InputError
 from .results import ConfidenceInterval, Result
 
@@ -810,7 +811,7 @@ def paired_ttest(
     y: Any,
     *,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
 ) -> TestResult:
     """Paired t-test of the mean difference d = y − x.
 
@@ -864,7 +865,7 @@ def welch_ttest(
     *,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
     equal_var: bool = False,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
 ) -> TestResult:
     """Two-sample t-test of mean(y) − mean(x) for scores that are not paired.
 

@@ -8,7 +8,8 @@ another default, and then says why in the help; it cannot redefine a flag.
 So the same flag has the same name, type and meaning everywhere
 (``tests/test_cli_vocabulary.py`` walks every flag of every subcommand).
 
-Start-up stays light: this module imports only :mod:`argparse` (and typing), and only the
+Start-up stays light: this module imports only :mod:`argparse` (and typing) and the shared options'
+defaults (:mod:`sigfast._options`, standard library only), and only the
 chosen subcommand's parser is filled in; ``sigfast --help`` and
 ``--version`` import neither numpy nor the subcommands' code.
 
@@ -31,9 +32,13 @@ from typing import Any, NamedTuple
 
 __all__ = ["COMMANDS", "FLAGS", "Command", "Flag", "Use", "build_parser", "main"]
 
-DEFAULT_SEED = 12345
-#: The largest resample count any subcommand accepts (the engine's counters and streams allow it).
-MAX_RESAMPLES = 1 << 40
+from ._options import (  # stdlib only: start-up stays light
+    DEFAULT_BACKEND,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_NAN_POLICY,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+)
 
 # --------------------------------------------------------------------------------------------
 # value types (each gives a one-line usage error)
@@ -70,11 +75,28 @@ def count(what: str, limit: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-def seed(s: str) -> int:
-    v = _whole(s, "the seed")
-    if not 0 <= v < 1 << 64:
-        raise argparse.ArgumentTypeError(f"the seed must be in [0, 2^64), got {v}")
-    return v
+def shared(name: str, flag: str) -> Callable[[str], int]:
+    """A shared option's flag (``--seed``, ``--resamples``, ``--stream``, ``--threads``): a whole number
+    in any spelling, checked by :func:`sigfast._options.check`, the check the Python API runs, so that a
+    bad value is a usage error while the arguments are parsed, before any file is read."""
+
+    def parse(s: str) -> int:
+        from ._options import check
+        from .exceptions import InputError
+
+        try:
+            return int(check(name, _whole(s, flag)))
+        except InputError as e:
+            raise argparse.ArgumentTypeError(flag + str(e).removeprefix(name)) from None
+
+    parse.__name__ = name
+    return parse
+
+
+seed = shared("seed", "--seed")
+stream = shared("stream", "--stream")
+resamples = shared("n_resamples", "--resamples")
+threads = shared("n_threads", "--threads")
 
 
 def _float_in(s: str, what: str, inside: Callable[[float], bool]) -> float:
@@ -242,15 +264,15 @@ _flags = [
     Flag(
         ("-n", "--resamples"),
         "resamples (at most 2^40; 1e6 and 10_000 are accepted)",
-        default=1_000_000,
-        type=count("--resamples", MAX_RESAMPLES),
+        default=DEFAULT_RESAMPLES,
+        type=resamples,
         metavar="N",
     ),
     Flag(("--seed",), "random seed, in [0, 2^64)", default=DEFAULT_SEED, type=seed),
     Flag(
         ("--stream",),
         "random stream version (default: the newest, 2); 1 reproduces a result whose signature says stream:...v1",
-        type=int,
+        type=stream,
         metavar="N",
     ),
     Flag(
@@ -261,7 +283,7 @@ _flags = [
         default="sigfast",
         choices=("sigfast", "sacrebleu"),
     ),
-    Flag(("--confidence",), "confidence level of intervals", default=0.95, type=level),
+    Flag(("--confidence",), "confidence level of intervals", default=DEFAULT_CONFIDENCE, type=level),
     Flag(("--alpha",), "significance level", default=0.05, type=level),
     Flag(
         ("--correction",),
@@ -274,11 +296,11 @@ _flags = [
         ("--nan-policy",),
         "a resample on which the statistic is undefined (a constant resampled score; at system level, a system "
         "left with no scored item)",
-        default="raise",
+        default=DEFAULT_NAN_POLICY,
         choices=("raise", "omit", "omit-system"),
     ),
     # ---- how it runs
-    Flag(("--threads",), "threads (default: all cores)", type=count("--threads", 1024)),
+    Flag(("--threads",), "threads (default: all cores)", type=threads),
     Flag(
         ("--progress",),
         "show a progress bar (default: on a terminal for long runs)",
@@ -288,7 +310,7 @@ _flags = [
         ("--backend",),
         "where the tasks run: this process (local), Ray tasks (ray) or worker processes (processes); the same "
         "numbers on each",
-        default="local",
+        default=DEFAULT_BACKEND,
         choices=("local", "ray", "processes"),
     ),
     # ---- all pairs

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from ._options import DEFAULT_SEED
+
 __all__ = ["make_sample", "run_demo", "save_sample"]
 
 
@@ -73,7 +75,7 @@ def save_sample(folder: str) -> list[str]:
 
 
 def run_demo(
-    n_resamples: int | None = None, seed: int = 12345, threads: int | None = None
+    n_resamples: int | None = None, seed: int = DEFAULT_SEED, threads: int | None = None
 ) -> list[tuple[str, Any, float]]:
     """The demo's three tests on :func:`make_sample` data: ``(title, result, seconds)`` each.
 

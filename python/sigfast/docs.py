@@ -3,8 +3,10 @@
 Rewrites the block between ``<!-- metrics:start -->`` and ``<!-- metrics:end -->`` in the
 README with the metric list read from the Rust registry, and the block between
 ``<!-- formats:start -->`` and ``<!-- formats:end -->`` with the formats table read from the
-format declarations (``FormatSpec.readme``), so the README never lists a metric, parameter,
-default or format by hand. ``tests/test_readme.py`` fails while either is stale.
+format declarations (``FormatSpec.readme``), and the block between ``<!-- options:start -->``
+and ``<!-- options:end -->`` with the shared options (:data:`sigfast._options.OPTIONS`), so the
+README never lists a metric, parameter, default, format or shared option by hand.
+``tests/test_readme.py`` fails while any of them is stale.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import re
 import sys
 from pathlib import Path
 
-__all__ = ["formats_markdown", "metrics_markdown", "update_readme"]
+__all__ = ["formats_markdown", "metrics_markdown", "options_markdown", "update_readme"]
 
 _START, _END = "<!-- metrics:start -->", "<!-- metrics:end -->"
 _F_START, _F_END = "<!-- formats:start -->", "<!-- formats:end -->"
+_O_START, _O_END = "<!-- options:start -->", "<!-- options:end -->"
 
 
 def _param(p: dict) -> str:
@@ -66,15 +69,25 @@ def formats_markdown() -> str:
     return "\n".join(rows)
 
 
+def options_markdown() -> str:
+    """The table of the options every resampling function shares (:data:`sigfast._options.OPTIONS`)."""
+    from ._options import OPTIONS
+
+    rows = ["| Python | command line | default | meaning |", "|---|---|---|---|"]
+    rows += [f"| `{name}` | `{o.flag}` | {o.default} | {o.meaning} |" for name, o in OPTIONS.items()]
+    return "\n".join(rows)
+
+
 def _block(text: str, start: str, end: str, body: str) -> str:
     return re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: f"{start}\n{body}\n{end}", text, flags=re.S)
 
 
 def update_readme(path: str | Path) -> bool:
-    """Rewrite the metric list and the formats table in ``path``; True if it changed."""
+    """Rewrite the metric list, the formats table and the options table in ``path``; True if it changed."""
     p = Path(path)
     text = p.read_text(encoding="utf-8")
     new = _block(_block(text, _START, _END, metrics_markdown()), _F_START, _F_END, formats_markdown())
+    new = _block(new, _O_START, _O_END, options_markdown())
     if new != text:
         p.write_text(new, encoding="utf-8")
     return new != text

@@ -42,6 +42,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._api import checked_keywords
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
 from .clusters import Clusters, cluster_se, power_of_two_scale, unscale
 from .exceptions import InputError
 from .metrics import Metric
@@ -161,7 +162,7 @@ def standard_error(
     systems: tuple[Any, Any] | None = None,
     system: Any = None,
     clusters: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
 ) -> StandardErrorResult:
     """Standard error and normal interval of a mean score (``x``) or of the paired difference
     y − x of two systems' means, cluster-robust when the items are clustered.
@@ -504,16 +505,17 @@ class Leaderboard(Result):
 
 
 @checked_keywords
+@shared_options
 def leaderboard(
     data: Any,
     *,
     metric: Any = None,
     systems: Sequence[str | int] | None = None,
     clusters: Any = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     bootstrap: bool = True,
     n_resamples: int = 10_000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     method: Literal["percentile", "bca"] = "percentile",
     pairs: Literal["normal", "bootstrap", "none"] = "normal",
     correction: str = "holm",
@@ -540,7 +542,7 @@ def leaderboard(
     adjust the family of all pairs, ``groups`` the grouping rule. ``stream``: the random stream
     version of the bootstrap draws (``None``: the default; the signature names it).
     """
-    from .executor import check_level, check_stream, check_threads, many_inputs, request, run
+    from .executor import check_level, check_threads, many_inputs, request, run
     from .metrics import observed, resolve_metric
     from .pairwise import _adjust_matrix
 
@@ -552,7 +554,6 @@ def leaderboard(
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
     threads = check_threads(n_threads)
-    stream = check_stream(stream)
     stats = many_inputs(data, metric)
     if systems is not None:
         stats = stats.select(*systems)

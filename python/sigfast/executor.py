@@ -27,8 +27,8 @@ reports how many were kept (``n_valid``).
 
 from __future__ import annotations
 
+import inspect
 import math
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,22 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _native
+from ._options import (
+    DEFAULT_BACKEND,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_NAN_POLICY,
+    DEFAULT_PERMUTATIONS,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    NAN_POLICIES,
+    check_int,
+    check_level,
+    check_nan_policy,
+    check_resamples,
+    check_seed,
+    check_threads,
+    shared_options,
+)
 from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
 from .metrics import Metric, observed, resolve_metric
@@ -55,18 +71,15 @@ __all__ = [
     "RESAMPLING",
     "VARIANTS",
     "Request",
+    "ask",
     "block_values",
     "request",
     "resolve_variant",
     "run",
 ]
 
-DEFAULT_RESAMPLES = 1_000_000
-DEFAULT_PERMUTATIONS = 100_000
-DEFAULT_SEED = 12345
 DEFAULT_STREAM = int(_native.STREAM_VERSION)  # the random stream version results use by default
 STREAM_VERSIONS = tuple(int(v) for v in _native.STREAM_VERSIONS)
-MAX_RESAMPLES = int(_native.MAX_RESAMPLES)  # 2^40: a larger count is an InputError
 MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
 BLOCK = int(_native.CHUNK)  # resamples per chunk of a streamed pass
 #: resamples per block of an item statistic's streamed pass (its values come through Python: a
@@ -82,8 +95,6 @@ QUESTIONS = ("paired", "interval", "pairwise")
 #: statistics' own clusters when they carry some, else items or distinct rows). Each scheme is one
 #: entry here and one branch in :func:`block_values` / the engine, reaching every test at once.
 RESAMPLING = ("auto", "items", "distinct", "clusters")
-#: What to do with resamples on which the statistic is undefined (NaN).
-NAN_POLICIES = ("raise", "omit")
 #: Where a bootstrap's resampled item indices come from: sigfast's counter-based stream (the
 #: default: any B, any thread count, the same bytes everywhere), or sacrebleu's own draws
 #: (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, the index matrix of sacrebleu 2.x's
@@ -116,64 +127,6 @@ _CENTRED = ("shifted", "sacrebleu", "moses")
 # validation of single settings
 
 
-def check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
-    """A whole number in [lo, hi]; bools are refused (``n_resamples=True`` is not a count)."""
-    if isinstance(v, (bool, np.bool_)):
-        raise InputError(f"{name} must be an integer, got {v!r} (a bool is not a count)")
-    try:
-        i = operator.index(v)
-    except TypeError:
-        raise InputError(f"{name} must be an integer, got {v!r}") from None
-    if i < lo or (hi is not None and i > hi):
-        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-        raise InputError(f"{name} must be {rng}, got {i}")
-    return int(i)
-
-
-def check_resamples(v: Any, lo: int = 1) -> int:
-    b = check_int("n_resamples", v, lo)
-    if b > MAX_RESAMPLES:
-        raise InputError(
-            f"n_resamples must be <= 2^40 = {MAX_RESAMPLES}, got {b}; 10^6 resamples already resolve "
-            "p-values to about 0.001"
-        )
-    return b
-
-
-def check_seed(seed: Any) -> int:
-    return check_int("seed", seed, 0, 2**64 - 1)
-
-
-def check_stream(stream: Any) -> int:
-    """The random stream version to draw from: ``None`` gives the default (:data:`DEFAULT_STREAM`);
-    every version this build knows (``STREAM_VERSIONS``) stays selectable, so a result's signature
-    (``stream:...vN``) reproduces it."""
-    if stream is None:
-        return DEFAULT_STREAM
-    if isinstance(stream, bool) or not isinstance(stream, (int, np.integer)) or int(stream) not in STREAM_VERSIONS:
-        raise InputError(
-            f"stream must be one of the stream versions {list(STREAM_VERSIONS)} (default {DEFAULT_STREAM}), "
-            f"got {stream!r}"
-        )
-    return int(stream)
-
-
-def check_threads(n_threads: int | None) -> int:
-    if n_threads is None:
-        return 0
-    return check_int("n_threads", n_threads, 1, 1024)
-
-
-def check_level(confidence_level: Any) -> float:
-    try:
-        cl = float(confidence_level)
-    except (TypeError, ValueError):
-        raise InputError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}") from None
-    if not 0.0 < cl < 1.0:
-        raise InputError(f"confidence_level must be in (0, 1), got {confidence_level}")
-    return cl
-
-
 def check_alpha(alpha: Any) -> float:
     """A significance level in (0, 1); anything else (None, a string, 1.5) is an InputError."""
     if isinstance(alpha, (bool, np.bool_)):
@@ -191,15 +144,6 @@ def check_pvalue(pvalue: str) -> str:
     if pvalue not in ("plus_one", "raw"):
         raise InputError(f"pvalue must be 'plus_one' ((c+1)/(B+1)) or 'raw' (c/B), got {pvalue!r}")
     return pvalue
-
-
-def check_nan_policy(nan_policy: str) -> str:
-    if nan_policy not in NAN_POLICIES:
-        raise InputError(
-            f"nan_policy must be 'raise' (stop at an undefined resample) or 'omit' (drop undefined resamples "
-            f"and report how many were kept), got {nan_policy!r}"
-        )
-    return nan_policy
 
 
 def check_draws(draws: str, m: Metric, resampling: str, mode: str = "shared") -> str:
@@ -512,6 +456,7 @@ class Request:
         return self.stats.systems
 
 
+@shared_options
 def request(
     question: str,
     x: Any,
@@ -527,13 +472,13 @@ def request(
     method: str | None = None,
     n_resamples: Any = DEFAULT_RESAMPLES,
     seed: Any = DEFAULT_SEED,
-    confidence_level: Any = 0.95,
+    confidence_level: Any = DEFAULT_CONFIDENCE,
     pvalue: str = "plus_one",
     resampling: str = "auto",
-    nan_policy: str = "raise",
+    nan_policy: str = DEFAULT_NAN_POLICY,
     stream: int | None = None,
     n_threads: int | None = None,
-    backend: Any = "local",
+    backend: Any = DEFAULT_BACKEND,
     return_distribution: bool = False,
     correction: str = "holm",
     alpha: float = 0.05,
@@ -560,7 +505,6 @@ def request(
     """
     params = dict(metric_params or {})
     nan_policy = check_nan_policy(nan_policy)
-    stream_version = check_stream(stream)
     if question == "paired":
         stats, m = pair_inputs(x, y, systems, metric, params)
         if test == "bootstrap":
@@ -681,7 +625,7 @@ def request(
         pvalue=pv,
         resampling=res,
         nan_policy=nan_policy,
-        stream=stream_version,
+        stream=stream,
         n_threads=threads,
         backend=backend,
         return_distribution=bool(return_distribution),
@@ -695,6 +639,21 @@ def request(
         draws=draws,
         clusters=cspec,
     )
+
+
+#: What :func:`request` takes besides the question, by name (:func:`ask` passes these on).
+_ASKED = frozenset(inspect.signature(request).parameters) - {"question"}
+
+
+def ask(question: str, arguments: Mapping[str, Any], /, **fixed: Any) -> Request:
+    """:func:`request` for a public front-end, with the arguments it was called with (its ``locals()``
+    on entry): every one that :func:`request` takes by the same name (``seed``, ``stream``,
+    ``n_threads``, ``nan_policy``, ``metric_params``, ...) is passed on as it is, so that no front-end
+    forwards the shared options by hand; ``fixed``: what the front-end decides itself (``test=``, or
+    ``x=`` for an argument it names otherwise). The options are checked once, by :func:`request`."""
+    kw = {k: v for k, v in arguments.items() if k in _ASKED}
+    kw.update(fixed)
+    return request(question, **kw)
 
 
 def resolve_clusters(stats: Statistics, clusters: Any, resampling: str) -> Clusters | None:
@@ -1761,10 +1720,11 @@ class AsoRequest:
     seed: int
     n_threads: int
     keep: bool = False
-    #: the random stream version (:func:`check_stream`)
+    #: the random stream version (:func:`sigfast._options.check_stream`)
     stream: int = DEFAULT_STREAM
 
     @classmethod
+    @shared_options
     def of(
         cls,
         arrays: Sequence[np.ndarray],
@@ -1798,7 +1758,7 @@ class AsoRequest:
             seed=check_seed(seed),
             n_threads=check_threads(n_threads),
             keep=bool(keep),
-            stream=check_stream(stream),
+            stream=stream,
         )
 
     @property

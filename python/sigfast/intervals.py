@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._api import checked_keywords
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED
 from .classical import _beta_ppf, _count, _ndtr, _ndtri
 from .exceptions import InputError
 from .metrics import Metric
@@ -74,7 +75,7 @@ def _tail(cl: float, alternative: str) -> float:
 def wilson_interval(
     successes: int,
     n: int,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     *,
     correction: bool = False,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
@@ -118,7 +119,7 @@ def wilson_interval(
 def clopper_pearson_interval(
     successes: int,
     n: int,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     *,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
 ) -> ConfidenceInterval:
@@ -136,7 +137,7 @@ def clopper_pearson_interval(
 
 
 @checked_keywords
-def agresti_coull_interval(successes: int, n: int, confidence_level: float = 0.95) -> ConfidenceInterval:
+def agresti_coull_interval(successes: int, n: int, confidence_level: float = DEFAULT_CONFIDENCE) -> ConfidenceInterval:
     """Agresti-Coull interval (two-sided), clipped to [0, 1].
 
     Equals statsmodels' ``proportion_confint(successes, n, 1 - cl, "agresti_coull")``.
@@ -153,7 +154,7 @@ def agresti_coull_interval(successes: int, n: int, confidence_level: float = 0.9
 def beta_binomial_interval(
     successes: int,
     n: int,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     *,
     prior: tuple[float, float] = (1.0, 1.0),
 ) -> ConfidenceInterval:
@@ -178,7 +179,7 @@ def beta_binomial_interval(
     return ConfidenceInterval(_beta_ppf(tail, k + a, nn - k + b), _beta_ppf(1.0 - tail, k + a, nn - k + b))
 
 
-def jeffreys_interval(successes: int, n: int, confidence_level: float = 0.95) -> ConfidenceInterval:
+def jeffreys_interval(successes: int, n: int, confidence_level: float = DEFAULT_CONFIDENCE) -> ConfidenceInterval:
     """Jeffreys interval: the equal-tailed posterior interval under the Jeffreys prior Beta(1/2, 1/2)
     (Brown, Cai & DasGupta 2001), without their change at 0 or n successes.
 
@@ -194,7 +195,7 @@ _PROPORTION_METHODS = "wilson, wilsoncc, clopper-pearson, agresti-coull, jeffrey
 def proportion_interval(
     successes: int,
     n: int,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     method: str = "wilson",
     *,
     prior: tuple[float, float] = (1.0, 1.0),
@@ -373,9 +374,9 @@ def bootstrap_interval(
     system: Any = None,
     systems: tuple[Any, Any] | None = None,
     method: Literal["bca", "percentile"] = "bca",
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     n_resamples: int = 10_000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
     clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
@@ -411,27 +412,9 @@ def bootstrap_interval(
     (``n_valid``). ``draws="sacrebleu"`` resamples with sacrebleu's draws (see
     :func:`sigfast.paired_bootstrap`); ``stream`` picks the random stream version (as there).
     """
-    from .executor import request, run
+    arguments = locals()
+    from .executor import ask, run
 
-    req = request(
-        "interval",
-        x,
-        y,
-        systems=systems,
-        system=system,
-        metric=metric,
-        metric_params=metric_params,
-        method=method,
-        n_resamples=n_resamples,
-        seed=seed,
-        confidence_level=confidence_level,
-        resampling=resampling,
-        clusters=clusters,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=n_threads,
-        return_distribution=return_distribution,
-        draws=draws,
-    )
+    req = ask("interval", arguments)
     result: BootstrapInterval = run(req, progress=False)
     return result

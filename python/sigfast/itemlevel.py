@@ -14,9 +14,9 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, check_seed, shared_options
 from ._progress import ProgressArg
 from .exceptions import InputError, MetricError
-from .executor import DEFAULT_SEED
 from .executor import check_int as _check_int
 
 __all__ = ["ITEM_STATISTICS", "item_bootstrap", "item_indices", "item_statistic"]
@@ -99,6 +99,7 @@ def item_statistic(x: Any, y: Any = None, statistic: str = "median", **params: A
     return float(_native.item_statistic(name, p, xv, None))
 
 
+@shared_options
 def item_indices(
     n: int, *, n_resamples: int, seed: int = DEFAULT_SEED, start: int = 0, stream: int | None = None
 ) -> np.ndarray:
@@ -108,13 +109,12 @@ def item_indices(
     with ``resampling="items"``) use, whatever the block, in random stream version
     ``stream`` (``None``: the default).
     """
-    from .executor import check_stream
 
     n = _check_int("n", n, 1, 2**32)
     count = _check_int("n_resamples", n_resamples, 0)
     start = _check_int("start", start, 0)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    return np.asarray(_native.item_indices(n, seed, start, count, stream=check_stream(stream)))
+    seed = check_seed(seed)
+    return np.asarray(_native.item_indices(n, seed, start, count, stream=stream))
 
 
 def item_bootstrap(
@@ -128,7 +128,7 @@ def item_bootstrap(
     seed: int = DEFAULT_SEED,
     variant: Literal["bk", "koehn", "shifted", "sacrebleu", "moses"] = "bk",
     alternative: Literal["two-sided", "greater", "less"] | None = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     stream: int | None = None,
     n_threads: int | None = None,

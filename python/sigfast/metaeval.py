@@ -58,10 +58,10 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _native
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
 from ._progress import ProgressArg
 from ._progress import resolve as _resolve_progress
 from .exceptions import FormatError, InputError
-from .executor import DEFAULT_SEED, check_stream
 from .executor import check_threads as _threads
 from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
 from .results import Result, deprecated_alias
@@ -1086,6 +1086,7 @@ class MetaEvalSettings:
     stream: int
 
     @classmethod
+    @shared_options
     def of(
         cls,
         *,
@@ -1142,7 +1143,7 @@ class MetaEvalSettings:
             correction=correction,
             alpha=float(check_alpha(alpha)),
             nan_policy=nan_policy,
-            stream=check_stream(stream),
+            stream=stream,
         )
 
     @property
@@ -1195,7 +1196,7 @@ def evaluate(
     test: Literal["perm-systems", "perm-inputs", "perm-both", "perm-both-rowcol", "williams", "none"] = "perm-both",
     n_resamples: int = 1000,
     seed: int = DEFAULT_SEED,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     alternative: Literal["two-sided", "greater"] = "two-sided",
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     correction: str = "holm",

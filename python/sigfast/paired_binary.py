@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ._options import DEFAULT_CONFIDENCE
 from .exceptions import InputError
 from .results import ConfidenceInterval, Result
 
@@ -107,7 +108,9 @@ def _clip(v: float) -> float:
 # the three intervals (tables in, interval of p_y - p_x out)
 
 
-def newcombe_interval(n11: int, b: int, c: int, n00: int, confidence_level: float = 0.95) -> ConfidenceInterval:
+def newcombe_interval(
+    n11: int, b: int, c: int, n00: int, confidence_level: float = DEFAULT_CONFIDENCE
+) -> ConfidenceInterval:
     """Newcombe's hybrid score interval (1998, method 10) of p_y − p_x from the 2x2 table."""
     from .intervals import wilson_interval
 
@@ -156,7 +159,9 @@ def _bisect_decreasing(f: Any, target: float, lo: float, hi: float) -> float:
     return 0.5 * (lo + hi)
 
 
-def tango_interval(n11: int, b: int, c: int, n00: int, confidence_level: float = 0.95) -> ConfidenceInterval:
+def tango_interval(
+    n11: int, b: int, c: int, n00: int, confidence_level: float = DEFAULT_CONFIDENCE
+) -> ConfidenceInterval:
     """Tango's (1998) asymptotic score interval of p_y − p_x from the 2x2 table."""
     n = n11 + b + c + n00
     z = _z(confidence_level)
@@ -170,7 +175,9 @@ def tango_interval(n11: int, b: int, c: int, n00: int, confidence_level: float =
     return ConfidenceInterval(lo, hi)
 
 
-def bonett_price_interval(n11: int, b: int, c: int, n00: int, confidence_level: float = 0.95) -> ConfidenceInterval:
+def bonett_price_interval(
+    n11: int, b: int, c: int, n00: int, confidence_level: float = DEFAULT_CONFIDENCE
+) -> ConfidenceInterval:
     """The Bonett–Price (2012) adjusted Wald interval of p_y − p_x from the 2x2 table."""
     n = n11 + b + c + n00
     z = _z(confidence_level)
@@ -284,7 +291,7 @@ def paired_proportion_interval(
     y: Any = None,
     *,
     method: str = "newcombe",
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     systems: Sequence[str] = ("x", "y"),
 ) -> PairedProportionResult:
     """Interval of the accuracy difference p_y − p_x of two models on the same binary items.

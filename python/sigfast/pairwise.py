@@ -855,34 +855,10 @@ def pairwise(
     every pair then has sacrebleu's p-value of that pair.
     ``stream`` picks the random stream version (as in :func:`sigfast.paired_bootstrap`).
     """
-    from .executor import request, run
+    arguments = locals()
+    from .executor import ask, run
 
-    req = request(
-        "pairwise",
-        data,
-        systems=systems,
-        metric=metric,
-        metric_params=metric_params,
-        variant=variant,
-        alternative=alternative,
-        n_resamples=n_resamples,
-        seed=seed,
-        pvalue=pvalue,
-        resampling=resampling,
-        clusters=clusters,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=n_threads,
-        backend=backend,
-        correction=correction,
-        alpha=alpha,
-        mode=mode,
-        shard_size=shard_size,
-        labels=labels,
-        combinations=combinations,
-        groups=groups,
-        draws=draws,
-    )
+    req = ask("pairwise", arguments, x=data)
     result: PairwiseResult = run(req, progress)
     return result
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from . import _native
 from ._api import checked_keywords
+from ._options import DEFAULT_SEED, check_seed, shared_options
 from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _ndtri, mcnemar
 from .exceptions import InputError
 from .results import Result
@@ -180,7 +181,7 @@ def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[flo
         raise InputError(f"power must be in (0, 1), got {power}")
     if not 0.0 < a < 1.0:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
-    return pw, a, _check_int("n_simulations", sims, 1, 1 << 30), _check_int("seed", seed, 0, 2**64 - 1)
+    return pw, a, _check_int("n_simulations", sims, 1, 1 << 30), check_seed(seed)
 
 
 def _search(
@@ -273,6 +274,7 @@ def _mcnemar_args(method: str, alternative: str) -> tuple[str, str]:
 
 
 @checked_keywords
+@shared_options
 def mcnemar_power(
     n: int,
     gain: float,
@@ -283,7 +285,7 @@ def mcnemar_power(
     correction: bool = True,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
     n_simulations: int = 2000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     stream: int | None = None,
 ) -> float:
     """Simulated power of :func:`sigfast.mcnemar` on ``n`` items.
@@ -295,11 +297,9 @@ def mcnemar_power(
     ``stream`` picks the random stream version (``None``: the default).
     """
     from .executor import check_int as _check_int
-    from .executor import check_stream
 
     g, d = _model(gain, discordance)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
-    stream = check_stream(stream)
     n = _check_int("n", n, 1, _MAX_ITEMS)
     m, alt = _mcnemar_args(method, alternative)
     rule = _McNemarRule(m, alt, correction, a)
@@ -308,6 +308,7 @@ def mcnemar_power(
 
 
 @checked_keywords
+@shared_options
 def mcnemar_sample_size(
     gain: float,
     discordance: float,
@@ -318,7 +319,7 @@ def mcnemar_sample_size(
     correction: bool = True,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
     n_simulations: int = 2000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     max_n: int = 100_000_000,
     rtol: float = 0.01,
     stream: int | None = None,
@@ -336,11 +337,9 @@ def mcnemar_sample_size(
     random stream version (``None``: the default).
     """
     from .executor import check_int as _check_int
-    from .executor import check_stream
 
     g, d = _model(gain, discordance)
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
-    stream = check_stream(stream)
     max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
     m, alt = _mcnemar_args(method, alternative)
     rule = _McNemarRule(m, alt, correction, a)
@@ -403,6 +402,7 @@ def _bootstrap_detects(
 
 
 @checked_keywords
+@shared_options
 def bootstrap_power(
     n: int,
     gain: float | None = None,
@@ -415,7 +415,7 @@ def bootstrap_power(
     variant: Literal["bk", "koehn", "shifted"] = "bk",
     n_simulations: int = 200,
     n_resamples: int = 1000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     stream: int | None = None,
     **metric_params: Any,
 ) -> float:
@@ -430,14 +430,11 @@ def bootstrap_power(
     """
     from .executor import check_int as _check_int
     from .executor import check_resamples as _resamples
-    from .executor import check_stream
 
     n = _check_int("n", n, 1, _MAX_ITEMS)
     _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
-    run = _bootstrap_runner(
-        gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params), check_stream(stream)
-    )
+    run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params), stream)
     return run(n)
 
 
@@ -500,6 +497,7 @@ def _bootstrap_runner(
 
 
 @checked_keywords
+@shared_options
 def bootstrap_sample_size(
     gain: float | None = None,
     discordance: float | None = None,
@@ -512,7 +510,7 @@ def bootstrap_sample_size(
     variant: Literal["bk", "koehn", "shifted"] = "bk",
     n_simulations: int = 200,
     n_resamples: int = 1000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     max_n: int = 10_000_000,
     rtol: float = 0.02,
     stream: int | None = None,
@@ -528,12 +526,10 @@ def bootstrap_sample_size(
     """
     from .executor import check_int as _check_int
     from .executor import check_resamples as _resamples
-    from .executor import check_stream
 
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
     max_n = _check_int("max_n", max_n, 1, _MAX_ITEMS)
-    stream = check_stream(stream)
     run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params), stream)
     start = 16
     rt = _rtol(rtol)

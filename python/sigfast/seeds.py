@@ -63,6 +63,7 @@ import numpy as np
 
 from . import _native
 from ._api import checked_keywords, checked_module
+from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED
 from ._progress import ProgressArg
 from .exceptions import FormatError, InputError
 from .report import latex_escape
@@ -83,7 +84,6 @@ __all__ = [
 DEFAULT_RESAMPLES = 1000  # deepsig's num_bootstrap_iterations
 DEFAULT_DT = 0.005  # deepsig's dt
 DEFAULT_TAU = 0.5  # Dror et al. (2019)
-DEFAULT_SEED = 12345
 STRICT_TAU = 0.2  # Ulmer et al. (2022)
 _CORRECTIONS = ("bonferroni", "deepsig", "none")
 _ALTERNATIVES = ("two-sided", "greater", "less")
@@ -700,7 +700,7 @@ def aso(
     scores_a: Any,
     scores_b: Any,
     *,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     dt: float = DEFAULT_DT,
@@ -756,7 +756,7 @@ def aso(
 def compare_seeds(
     scores: Mapping[str, Any] | Sequence[Any],
     *,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     dt: float = DEFAULT_DT,

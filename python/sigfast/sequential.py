@@ -50,6 +50,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._api import checked_keywords
+from ._options import DEFAULT_CONFIDENCE
 from .exceptions import InputError
 from .results import ConfidenceInterval, Result
 
@@ -294,7 +295,7 @@ def confidence_sequence(
     systems: tuple[Any, Any] | None = None,
     system: Any = None,
     method: Literal["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"] = "auto",
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     bounds: tuple[float, float] | None = None,
     batch: int = 1,
     t_opt: float = 100.0,
@@ -443,7 +444,7 @@ def gate(
     *,
     systems: tuple[Any, Any] | None = None,
     min_difference: float = 0.0,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     method: Literal["auto", "asymptotic", "plugin-bernstein", "empirical-bernstein"] = "auto",
     bounds: tuple[float, float] | None = None,
     batch: int = 10,

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ._api import checked_keywords
+from ._options import DEFAULT_CONFIDENCE
+from ._options import MAX_RESAMPLES as MAX_RESAMPLES
 from ._progress import ProgressArg
 from .executor import _NATIVE_VARIANT as _NATIVE_VARIANT
 from .executor import _VARIANTS as _VARIANTS
 from .executor import DEFAULT_PERMUTATIONS as DEFAULT_PERMUTATIONS
-from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED, request, run
-from .executor import MAX_RESAMPLES as MAX_RESAMPLES
+from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED, ask, run
 from .executor import MIN_ITEMS as MIN_ITEMS
 from .executor import VARIANTS as VARIANTS
 from .executor import few_items_warning as few_items_warning
@@ -37,7 +38,7 @@ def paired_bootstrap(
     seed: int = DEFAULT_SEED,
     variant: Literal["bk", "koehn", "shifted", "sacrebleu", "moses"] = "bk",
     alternative: Literal["two-sided", "greater", "less"] | None = None,
-    confidence_level: float = 0.95,
+    confidence_level: float = DEFAULT_CONFIDENCE,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
     resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
     clusters: Any = None,
@@ -104,8 +105,8 @@ def paired_bootstrap(
     draws
         Where the resampled items come from: ``"sigfast"`` (default), sigfast's own
         counter-based stream; ``"sacrebleu"``, sacrebleu 2.x's draws
-        (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, seed 12345 unless
-        ``SACREBLEU_SEED`` says otherwise: pass that as ``seed``). With
+        (``numpy.random.default_rng(seed).choice(n, size=(B, n))``; sacrebleu's default seed is
+        sigfast's, :data:`DEFAULT_SEED`, unless ``SACREBLEU_SEED`` says otherwise: pass that as ``seed``). With
         ``variant="sacrebleu"`` and ``n_resamples=1000`` it gives sacrebleu's own
         ``--paired-bs`` p-value. Metrics on summed statistics only.
     progress
@@ -121,28 +122,7 @@ def paired_bootstrap(
         ``confidence_interval`` (percentile interval of δ*), each system's
         score and interval, and the test's full description.
     """
-    req = request(
-        "paired",
-        x,
-        y,
-        systems=systems,
-        metric=metric,
-        metric_params=metric_params,
-        test="bootstrap",
-        variant=variant,
-        alternative=alternative,
-        n_resamples=n_resamples,
-        seed=seed,
-        confidence_level=confidence_level,
-        pvalue=pvalue,
-        resampling=resampling,
-        clusters=clusters,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=n_threads,
-        return_distribution=return_distribution,
-        draws=draws,
-    )
+    req = ask("paired", locals(), test="bootstrap")
     result: PairedTestResult = run(req, progress)
     return result
 
@@ -185,24 +165,6 @@ def permutation_test(
     Other parameters are as in :func:`paired_bootstrap`. Results on fewer than
     ``MIN_ITEMS`` (10) items carry a warning in ``warnings``.
     """
-    req = request(
-        "paired",
-        x,
-        y,
-        systems=systems,
-        metric=metric,
-        metric_params=metric_params,
-        test="permutation",
-        method=method,
-        alternative=alternative,
-        n_resamples=n_resamples,
-        seed=seed,
-        pvalue=pvalue,
-        clusters=clusters,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=n_threads,
-        return_distribution=return_distribution,
-    )
+    req = ask("paired", locals(), test="permutation")
     result: PairedTestResult = run(req, progress)
     return result

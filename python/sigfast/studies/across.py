@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._backends import run_tasks
+from .._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
 from .._plot import pyplot
 from ..classical import mcnemar
 from ..exceptions import InputError
@@ -282,7 +283,7 @@ class AcrossSplitsResult(Result):
     variant: str | None = None
     sidedness: str = "two-sided"
     counts: np.ndarray | None = None
-    confidence: float = 0.95
+    confidence: float = DEFAULT_CONFIDENCE
     standard_scores: np.ndarray | None = None
     standard_counts: np.ndarray | None = None
     #: The random stream version of the resampling tests.
@@ -837,6 +838,7 @@ def _ties(r: AcrossSplitsResult, row: Mapping[str, Any]) -> int:
     return int((r.scores[i] == r.scores[j]).sum())
 
 
+@shared_options
 def across_splits(
     per_split: Sequence[Statistics] | Mapping[str, Statistics],
     *,
@@ -847,12 +849,12 @@ def across_splits(
     binarize: str | None = None,
     metric: Any = None,
     n_resamples: int = 10_000,
-    seed: int = 12345,
+    seed: int = DEFAULT_SEED,
     variant: str | None = None,
     backend: Any = "local",
     progress: Any = None,
     standard: Statistics | None = None,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     stream: int | None = None,
 ) -> AcrossSplitsResult:
     """Test every pair of systems on each of K splits (Gorman & Bedrick 2019).
@@ -915,9 +917,6 @@ def across_splits(
         raise InputError(f"unknown test {test!r}; choose one of {', '.join(TESTS)} or pass a callable")
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
-    from ..executor import check_stream
-
-    stream = check_stream(stream)
     if not 0 < confidence < 1:
         raise InputError(f"confidence must be in (0, 1), got {confidence}")
     if standard is not None:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._backends import run_tasks
+from .._options import shared_options
 from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
@@ -464,6 +465,7 @@ def _pct(v: float | None) -> str:
     return "" if v is None else f"{100 * v:.1f}%"
 
 
+@shared_options
 def calibration(
     pools: Statistics | Mapping[str, Statistics],
     *,
@@ -515,9 +517,6 @@ def calibration(
     n_test_sets = check_int("n_test_sets", n_test_sets, 1)
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
-    from ..executor import check_stream
-
-    stream = check_stream(stream)
     bands = tuple((float(lo), float(hi)) for lo, hi in bands)
     for lo, hi in bands:
         if not 0 <= lo < hi <= 1:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._backends import run_tasks
+from .._options import shared_options
 from .._plot import pyplot
 from ..exceptions import InputError
 from ..metrics import resolve_metric
@@ -343,6 +344,7 @@ class TestSizeCurve(Result):
         return fig
 
 
+@shared_options
 def test_size_curve(
     stats: Statistics,
     *,
@@ -389,9 +391,6 @@ def test_size_curve(
         raise InputError("prefix mode has one test set per size; use mode='random' for several draws")
     n_resamples = check_int("n_resamples", n_resamples, 1)
     seed = check_int("seed", seed, 0)
-    from ..executor import check_stream
-
-    stream = check_stream(stream)
     if not 0 <= band[0] <= band[1] <= 1:
         raise InputError(f"band must satisfy 0 <= low <= high <= 1, got {band}")
     if not 0 <= percentile <= 100:
