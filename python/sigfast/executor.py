@@ -844,21 +844,20 @@ def _cluster_values(
 
         p = _item_params(m)
         if swap:
-            vals = _native.cluster_item_permutation_values(
-                table, codes, m.native, p, seed, start, count, exact, threads, None, stream=stream
+            vals = _native.item_permutation_values(
+                table, m.native, p, seed, start, count, exact, threads, None, stream=stream, clusters=codes
             )
         else:
-            vals = _native.cluster_item_bootstrap_values(
-                table, codes, m.native, p, seed, start, count, threads, None, sub, stream=stream
+            vals = _native.item_bootstrap_values(
+                table, m.native, p, seed, start, count, threads, None, sub, stream=stream, clusters=codes
             )
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
     if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows
-        ctable, _ = _native.cluster_sums(table, codes)
-        sums = _native.permutation_sums(
-            np.ascontiguousarray(ctable), seed, start, count, exact, threads, None, stream=stream
-        )
+        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream, clusters=codes)
     else:
-        sums, _ = _native.cluster_bootstrap_sums(table, codes, seed, start, count, threads, None, sub, stream=stream)
+        sums, _ = _native.bootstrap_sums(
+            table, seed, start, count, "items", threads, None, sub, stream=stream, clusters=codes
+        )
     vals = np.empty((count, n_systems))
     for j in range(n_systems):  # a Python callable takes no item count
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -895,7 +894,7 @@ def _python_cluster_item_values(
     members = np.argsort(codes, kind="stable")  # cluster c's items, in item order
     sizes = np.bincount(codes, minlength=g)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    draws = np.asarray(_native.cluster_draws(g, seed, start, count, sub, stream=stream))
+    draws = np.asarray(_native.item_indices(g, seed, start, count, sub, stream=stream))
     for r in range(count):
         d = draws[r]
         lens = sizes[d]
@@ -1004,43 +1003,27 @@ def _stream(
     chunk by chunk: memory stays O(chunk x systems) for any B. Returns the distinct-row count."""
     m = req.metric
     exact = req.method == "exact"
-    cl = req.clusters
-    if m.native is not None and not m.on_items and cl is not None:
+    codes = None if req.clusters is None else req.clusters.codes
+    if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
+        p = dict(m.params)
         if swap:
-            _native.stream_cluster_permutation(
-                summary,
-                table,
-                cl.codes,
-                m.native,
-                dict(m.params),
-                req.seed or 0,
-                exact,
-                req.n_threads,
-                cb,
-                stream=req.stream,
-            )
-        else:
-            _native.stream_cluster_bootstrap(
-                summary, table, cl.codes, m.native, dict(m.params), req.seed, req.n_threads, cb, sub, stream=req.stream
-            )
-        return None
-    if m.native is not None and not m.on_items and req.draws == "sigfast":
-        if swap:
+            seed = req.seed if codes is None else req.seed or 0
             _native.stream_permutation(
-                summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb, stream=req.stream
+                summary, table, m.native, p, seed, exact, req.n_threads, cb, stream=req.stream, clusters=codes
             )
             return None
         return _native.stream_bootstrap(
             summary,
             table,
             m.native,
-            dict(m.params),
+            p,
             req.seed,
-            req.resampling,
+            "items" if codes is not None else req.resampling,
             req.n_threads,
             cb,
             sub,
             stream=req.stream,
+            clusters=codes,
         )
     distinct = None
     while summary.pending():
@@ -1058,30 +1041,18 @@ def _stored(
     """Every resample's values (B x systems), from the same draws as the streamed pass."""
     m = req.metric
     exact = req.method == "exact"
-    cl = req.clusters
-    if m.native is not None and not m.on_items and cl is not None:
+    codes = None if req.clusters is None else req.clusters.codes
+    if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         p = dict(m.params)
-        if swap:
-            vals = _native.cluster_permutation_values(
-                table, cl.codes, m.native, p, req.seed or 0, 0, B, exact, req.n_threads, cb, stream=req.stream
-            )
-        else:
-            vals = _native.cluster_bootstrap_values(
-                table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub, stream=req.stream
-            )
-        return np.asarray(vals), None
-    if m.native is not None and not m.on_items and req.draws == "sigfast":
-        if swap:
-            if exact:
-                return np.asarray(
-                    _native.exact_permutation_values(table, m.native, dict(m.params), req.n_threads, cb)
-                ), None
+        if swap:  # exact: arrangements 0..B of the 2^n (B = 2^n); the seed is not read
+            seed = req.seed or 0 if exact or codes is not None else req.seed
             values = _native.permutation_values(
-                table, m.native, dict(m.params), req.seed, B, req.n_threads, cb, stream=req.stream
+                table, m.native, p, seed, B, req.n_threads, cb, stream=req.stream, exact=exact, clusters=codes
             )
             return np.asarray(values), None
+        resampling = "items" if codes is not None else req.resampling
         values, distinct = _native.bootstrap_values(
-            table, m.native, dict(m.params), req.seed, B, req.resampling, req.n_threads, cb, sub, stream=req.stream
+            table, m.native, p, req.seed, B, resampling, req.n_threads, cb, sub, stream=req.stream, clusters=codes
         )
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
@@ -1493,26 +1464,6 @@ def _shard_task(
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
     """One shard of resamples (a pure function of its arguments, for process pools and Ray);
     ``clusters`` (cluster codes): whole clusters drawn."""
-    if clusters is not None:
-        c, s = _native.cluster_pairwise_shard(
-            np.ascontiguousarray(table),
-            clusters,
-            native,
-            params,
-            seed,
-            0,
-            start,
-            stop,
-            observed,
-            variant,
-            alternative,
-            orient,
-            means,
-            threads,
-            progress,
-            stream=stream,
-        )
-        return np.asarray(c), np.asarray(s), None
     counts, sums, distinct = _native.pairwise_shard(
         np.ascontiguousarray(table),
         native,
@@ -1521,7 +1472,7 @@ def _shard_task(
         0,
         start,
         stop,
-        resampling,
+        "items" if clusters is not None else resampling,
         observed,
         variant,
         alternative,
@@ -1530,6 +1481,7 @@ def _shard_task(
         threads,
         progress,
         stream=stream,
+        clusters=clusters,
     )
     return np.asarray(counts), np.asarray(sums), distinct
 

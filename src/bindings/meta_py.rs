@@ -8,7 +8,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 
 use super::errors::{enter, quick, to_py, Names};
-use super::{job, parse_alternative, table, vec2, version};
+use super::{job, parse_alternative, scheme, table, vec2, version};
 use crate::engine::Job;
 use crate::itemstat::ItemStatistic;
 use crate::meta::{self, Level, MetaData, Scheme};
@@ -122,9 +122,11 @@ fn tie_calibration(
     })
 }
 
-/// Item statistic on bootstrap resamples start..start+count (count × systems).
+/// Item statistic on bootstrap resamples start..start+count (count × systems);
+/// `clusters` (cluster codes): the items of whole clusters drawn (drawn
+/// clusters in draw order, each cluster's items in item order).
 #[pyfunction]
-#[pyo3(signature = (data, name, params, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, name, params, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn item_bootstrap_values<'py>(
     py: Python<'py>,
@@ -138,9 +140,11 @@ fn item_bootstrap_values<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let sv = version(stream)?;
     let (st, label) = statistic(py, name, &params)?;
+    let r = scheme("items", clusters.as_ref())?;
     let t = table(&data)?;
     let systems = t.width / st.n_inputs();
     let v = enter(
@@ -150,7 +154,7 @@ fn item_bootstrap_values<'py>(
         &Names::default(),
         |p| {
             let job = job(sv, seed, sub, start, count, threads, p);
-            crate::engine::item_bootstrap_values(&t, &st, &label, &job)
+            crate::engine::scheme_item_bootstrap_values(&t, r, &st, &label, &job)
         },
     )?;
     vec2(py, v, systems.max(1))
@@ -158,9 +162,10 @@ fn item_bootstrap_values<'py>(
 
 /// Values (x', y') of an item statistic on permutation resamples
 /// start..start+count of two systems (count × 2): the same swaps as the
-/// sums-based permutation test (all 2^n arrangements with `exact`).
+/// sums-based permutation test (all 2^n arrangements with `exact`); `clusters`
+/// (cluster codes): every item of a swapped cluster swapped.
 #[pyfunction]
-#[pyo3(signature = (data, name, params, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, name, params, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn item_permutation_values<'py>(
     py: Python<'py>,
@@ -174,9 +179,11 @@ fn item_permutation_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let sv = version(stream)?;
     let (st, label) = statistic(py, name, &params)?;
+    let r = scheme("items", clusters.as_ref())?;
     let t = table(&data)?;
     let v = enter(
         py,
@@ -185,13 +192,14 @@ fn item_permutation_values<'py>(
         &Names::default(),
         |p| {
             let job = job(sv, seed, 0, start, count, threads, p);
-            crate::engine::item_permutation_values(&t, &st, &label, exact, &job)
+            crate::engine::scheme_item_permutation_values(&t, r, &st, &label, exact, &job)
         },
     )?;
     vec2(py, v, 2)
 }
 
-/// Item indices of bootstrap resamples start..start+count (count × n, int64).
+/// Item indices of bootstrap resamples start..start+count (count × n, int64);
+/// with n the number of clusters, the clusters a cluster bootstrap draws.
 #[pyfunction]
 #[pyo3(signature = (n, seed, start, count, sub=0, stream=STREAM_VERSION))]
 fn item_indices<'py>(

@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
-use crate::engine::{self, Job, Resampling, Table};
+use crate::engine::{self, Clusters, Job, Resampling, Scheme, Table};
 use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{self, Metric, Value};
 use crate::rng::{Version, STREAM_VERSION};
@@ -20,7 +20,6 @@ use errors::{enter, quick, to_py, MetricError, Names};
 mod aso_py;
 mod battles_py;
 mod chunk_py;
-mod cluster_py;
 mod coref_py;
 mod evalb_py;
 mod meta_py;
@@ -262,6 +261,24 @@ fn parse_resampling(s: &str) -> PyResult<Resampling> {
     }
 }
 
+/// Cluster codes from Python (`uint32`, one per item, codes `0..G` with every cluster used).
+fn codes<'a>(a: Option<&'a PyReadonlyArray1<'_, u32>>) -> PyResult<Option<&'a [u32]>> {
+    a.map(|a| {
+        a.as_slice()
+            .map_err(|_| input("cluster codes must be a contiguous uint32 array".to_string()))
+    })
+    .transpose()
+}
+
+/// The scheme of a call: `resampling` ("items", "distinct", "auto"), or whole
+/// clusters when cluster codes are given.
+pub(super) fn scheme<'a>(
+    resampling: &str,
+    clusters: Option<&'a PyReadonlyArray1<'_, u32>>,
+) -> PyResult<Scheme<'a>> {
+    Ok(Scheme::new(parse_resampling(resampling)?, codes(clusters)?))
+}
+
 fn parse_alternative(s: &str) -> PyResult<Alternative> {
     match s {
         "two-sided" => Ok(Alternative::TwoSided),
@@ -285,9 +302,10 @@ fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, P
 }
 
 /// Metric values of every system on each bootstrap resample (B × S) and the
-/// number of distinct rows when resampling over them.
+/// number of distinct rows when resampling over them; `clusters` (cluster
+/// codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_values<'py>(
     py: Python<'py>,
@@ -301,9 +319,10 @@ fn bootstrap_values<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
     let m = parse_metric(py, metric, params.as_ref())?;
-    let r = parse_resampling(resampling)?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let systems = t.width / m.n_stats().max(1);
@@ -312,9 +331,12 @@ fn bootstrap_values<'py>(
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| engine::bootstrap_values(&t, &m, r, &job(v, seed, sub, 0, n_resamples, threads, p)),
+        |p| {
+            let job = job(v, seed, sub, 0, n_resamples, threads, p);
+            engine::scheme_bootstrap_values(&t, r, &m, &job)
+        },
     )?;
-    Ok((vec2(py, v, systems)?, d))
+    Ok((vec2(py, v, systems.max(1))?, d))
 }
 
 fn parse_variant(variant: &str) -> PyResult<BootVariant> {
@@ -342,9 +364,9 @@ fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<
 }
 
 /// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
-/// when resampling over them).
+/// when resampling over them); `clusters` (cluster codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn pairwise_shard<'py>(
     py: Python<'py>,
@@ -364,9 +386,10 @@ fn pairwise_shard<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
     let m = parse_metric(py, metric, params.as_ref())?;
-    let r = parse_resampling(resampling)?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
@@ -381,18 +404,24 @@ fn pairwise_shard<'py>(
         count as u64,
         &Names::default(),
         |p| {
-            let boot = engine::Bootstrap::new(&t, r, v);
             let job = job(v, seed, sub, start, count, threads, p);
-            let (c, sums) = crate::pairwise::pairwise_shard(
-                &t,
-                &boot,
-                &m,
-                &observed,
-                spec,
-                means.as_deref(),
-                &job,
-            )?;
-            Ok((c, sums, boot.distinct_rows()))
+            let means = means.as_deref();
+            match r {
+                Scheme::Rows(r) => {
+                    let boot = engine::Bootstrap::new(&t, r, v);
+                    let (c, sums) = crate::pairwise::pairwise_shard(
+                        &t, &boot, &m, &observed, spec, means, &job,
+                    )?;
+                    Ok((c, sums, boot.distinct_rows()))
+                }
+                Scheme::Clusters(codes) => {
+                    let cl = Clusters::new(&t, codes)?;
+                    let (c, sums) = crate::pairwise::cluster_pairwise_shard(
+                        &cl, &m, &observed, spec, means, &job,
+                    )?;
+                    Ok((c, sums, None))
+                }
+            }
         },
     )?;
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?, d))
@@ -423,9 +452,11 @@ fn pair_counts<'py>(
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
 }
 
-/// Summed statistics of bootstrap resamples start..start+count (count × width).
+/// Summed statistics of bootstrap resamples start..start+count (count × width)
+/// and the distinct-row count when resampling over them; `clusters` (cluster
+/// codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_sums<'py>(
     py: Python<'py>,
@@ -438,8 +469,9 @@ fn bootstrap_sums<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let r = parse_resampling(resampling)?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
@@ -448,14 +480,16 @@ fn bootstrap_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::bootstrap_sums(&t, r, &job(v, seed, sub, start, count, threads, p)),
+        |p| engine::scheme_bootstrap_sums(&t, r, &job(v, seed, sub, start, count, threads, p)),
     )?;
     Ok((vec2(py, v, width)?, d))
 }
 
-/// Metric values (x', y') of approximate-randomization resamples (B × 2).
+/// Metric values (x', y') of approximate-randomization resamples (B × 2);
+/// `exact`: arrangements 0..B of the 2^n (B = 2^n for all); `clusters`
+/// (cluster codes): whole clusters swapped.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, params, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION, exact=false, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn permutation_values<'py>(
     py: Python<'py>,
@@ -467,8 +501,11 @@ fn permutation_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    exact: bool,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let m = parse_metric(py, metric, params.as_ref())?;
+    let r = scheme("items", clusters.as_ref())?;
     let sv = version(stream)?;
     let t = table(&data)?;
     let v = enter(
@@ -476,34 +513,18 @@ fn permutation_values<'py>(
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| engine::permutation_values(&t, &m, &job(sv, seed, 0, 0, n_resamples, threads, p)),
+        |p| {
+            let job = job(sv, seed, 0, 0, n_resamples, threads, p);
+            engine::scheme_permutation_values(&t, r, &m, exact, &job)
+        },
     )?;
     vec2(py, v, 2)
 }
 
-/// Metric values (x', y') of all 2^n swap arrangements (2^n × 2).
+/// Summed statistics of swap resamples start..start+count (count × width);
+/// `clusters` (cluster codes): the rows of the clusters' sums swapped.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, threads, progress=None))]
-fn exact_permutation_values<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
-    let t = table(&data)?;
-    let total = 1u64 << t.n.min(63);
-    let v = enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        engine::exact_permutation_values(&t, &m, &job(Version::default(), 0, 0, 0, 0, threads, p))
-    })?;
-    vec2(py, v, 2)
-}
-
-/// Summed statistics of swap resamples start..start+count (count × width).
-#[pyfunction]
-#[pyo3(signature = (data, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn permutation_sums<'py>(
     py: Python<'py>,
@@ -515,7 +536,9 @@ fn permutation_sums<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let r = scheme("items", clusters.as_ref())?;
     let sv = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
@@ -524,7 +547,10 @@ fn permutation_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::permutation_sums(&t, exact, &job(sv, seed, 0, start, count, threads, p)),
+        |p| {
+            let job = job(sv, seed, 0, start, count, threads, p);
+            engine::scheme_permutation_sums(&t, r, exact, &job)
+        },
     )?;
     vec2(py, v, width)
 }
@@ -780,9 +806,10 @@ impl PySummary {
 }
 
 /// Run the passes a summary needs over bootstrap resamples of a native metric;
-/// returns the number of distinct rows when resampling over them.
+/// returns the number of distinct rows when resampling over them. `clusters`
+/// (cluster codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (summary, data, metric, params, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn stream_bootstrap<'py>(
     py: Python<'py>,
@@ -796,9 +823,10 @@ fn stream_bootstrap<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Option<usize>> {
     let m = parse_metric(py, metric, params.as_ref())?;
-    let r = parse_resampling(resampling)?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
@@ -812,24 +840,37 @@ fn stream_bootstrap<'py>(
         )));
     }
     let total = stream_total(s);
-    enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        let boot = engine::Bootstrap::new(&t, r, v);
-        stream::run(s, |start, len| {
-            engine::bootstrap_values_range(
-                &t,
-                &boot,
-                &m,
-                &job(v, seed, sub, start, len, threads, p),
-            )
-        })?;
-        Ok(boot.distinct_rows())
-    })
+    enter(
+        py,
+        progress.as_ref(),
+        total,
+        &Names::default(),
+        |p| match r {
+            Scheme::Rows(r) => {
+                let boot = engine::Bootstrap::new(&t, r, v);
+                stream::run(s, |start, len| {
+                    let job = job(v, seed, sub, start, len, threads, p);
+                    engine::bootstrap_values_range(&t, &boot, &m, &job)
+                })?;
+                Ok(boot.distinct_rows())
+            }
+            Scheme::Clusters(codes) => {
+                let cl = Clusters::new(&t, codes)?;
+                stream::run(s, |start, len| {
+                    let job = job(v, seed, sub, start, len, threads, p);
+                    engine::cluster_bootstrap_values(&cl, &m, &job)
+                })?;
+                Ok(None)
+            }
+        },
+    )
 }
 
 /// Run the passes a summary needs over swap resamples (random, or all
-/// 2^n arrangements when `exact`) of a native metric.
+/// 2^n arrangements when `exact`) of a native metric; `clusters` (cluster
+/// codes): whole clusters swapped (2^G arrangements).
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, exact, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (summary, data, metric, params, seed, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn stream_permutation<'py>(
     py: Python<'py>,
@@ -842,9 +883,11 @@ fn stream_permutation<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<()> {
     let m = parse_metric(py, metric, params.as_ref())?;
     let v = version(stream)?;
+    let codes = codes(clusters.as_ref())?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
     let s = &mut guard.inner;
@@ -855,6 +898,14 @@ fn stream_permutation<'py>(
     }
     let total = stream_total(s);
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
+        if let Some(codes) = codes {
+            let cl = Clusters::new(&t, codes)?;
+            let sw = engine::Swapper::new(&cl.table())?;
+            return stream::run(s, |start, len| {
+                let job = job(v, seed, 0, start, len, threads, p);
+                engine::cluster_swap_values_range(&cl, &sw, &m, exact, &job)
+            });
+        }
         let sw = engine::Swapper::new(&t)?;
         stream::run(s, |start, len| {
             engine::swap_values_range(&t, &sw, &m, exact, &job(v, seed, 0, start, len, threads, p))
@@ -962,7 +1013,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_values, m)?)?;
-    m.add_function(wrap_pyfunction!(exact_permutation_values, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_sums, m)?)?;
     m.add_function(wrap_pyfunction!(metric_scores, m)?)?;
     m.add_function(wrap_pyfunction!(metric_rows, m)?)?;
@@ -990,7 +1040,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     meta_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
-    cluster_py::register(m)?;
     coref_py::register(m)?;
     battles_py::register(m)?;
     Ok(())
