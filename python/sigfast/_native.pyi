@@ -32,6 +32,16 @@ UD_METRICS: list[str]
 UD_UNIT_VIEWS: list[str]
 __version__: str
 
+class MetricHandle:
+    """A metric resolved once from its name and parameters: the bindings take it
+    instead of a name and parameters, so a name crosses the boundary once.
+    Pickled as the name and parameters it was resolved from.
+    """
+
+    def __init__(self, name: str, params: dict[str, Any] | None = None) -> None: ...
+    @property
+    def label(self) -> str: ...
+
 class Summary:
     """A streaming summary of a test (see `crate::stream`): counts, the blocked
     mean of θ and exact quantiles over `total` resamples of `stride` values,
@@ -133,8 +143,7 @@ def bootstrap_sums(
 
 def bootstrap_values(
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     n_resamples: int,
     resampling: str,
@@ -364,7 +373,7 @@ def meta_permutation(
 ) -> tuple[list[float], list[int], list[int]]:
     """Permutation tests of metric pairs: (observed δ, counts, valid resamples)."""
 
-def metric_check(stats: npt.NDArray[np.float64], metric: str, params: dict[str, Any] | None = None) -> None:
+def metric_check(stats: npt.NDArray[np.float64], metric: MetricHandle) -> None:
     """Check per-item statistics (items × k) against a metric's invariants
     (declared in the registry): raises `InputError` naming the item and statistic.
     """
@@ -374,14 +383,12 @@ def metric_resolve(name: str, params: dict[str, Any] | None = None) -> dict[str,
     statistic names, direction, scale and whether its statistics are counts.
     """
 
-def metric_rows(rows: list[list[float]], metric: str, params: dict[str, Any] | None, n_items: float) -> list[float]:
+def metric_rows(rows: list[list[float]], metric: MetricHandle, n_items: float) -> list[float]:
     """The metric on each of a few rows of summed statistics given as lists (a
     report's corpus scores): the same kernel as `metric_scores`, without an array.
     """
 
-def metric_scores(
-    sums: npt.NDArray[np.float64], metric: str, params: dict[str, Any] | None, n_items: float
-) -> npt.NDArray[np.float64]:
+def metric_scores(sums: npt.NDArray[np.float64], metric: MetricHandle, n_items: float) -> npt.NDArray[np.float64]:
     """The metric on each row of summed statistics (rows × k)."""
 
 def pair_counts(
@@ -397,8 +404,7 @@ def pair_counts(
 
 def pairwise_shard(
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     sub: int,
     start: int,
@@ -443,8 +449,7 @@ def permutation_sums(
 
 def permutation_values(
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     n_resamples: int,
     threads: int,
@@ -480,8 +485,7 @@ def set_simd(enabled: bool, avx512: bool = True) -> None:
 def stream_bootstrap(
     summary: Summary,
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     resampling: str,
     threads: int,
@@ -498,8 +502,7 @@ def stream_bootstrap(
 def stream_permutation(
     summary: Summary,
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     exact: bool,
     threads: int,

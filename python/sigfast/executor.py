@@ -1005,18 +1005,16 @@ def _stream(
     exact = req.method == "exact"
     codes = None if req.clusters is None else req.clusters.codes
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
-        p = dict(m.params)
         if swap:
             seed = req.seed if codes is None else req.seed or 0
             _native.stream_permutation(
-                summary, table, m.native, p, seed, exact, req.n_threads, cb, stream=req.stream, clusters=codes
+                summary, table, m.handle, seed, exact, req.n_threads, cb, stream=req.stream, clusters=codes
             )
             return None
         return _native.stream_bootstrap(
             summary,
             table,
-            m.native,
-            p,
+            m.handle,
             req.seed,
             "items" if codes is not None else req.resampling,
             req.n_threads,
@@ -1043,16 +1041,15 @@ def _stored(
     exact = req.method == "exact"
     codes = None if req.clusters is None else req.clusters.codes
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
-        p = dict(m.params)
         if swap:  # exact: arrangements 0..B of the 2^n (B = 2^n); the seed is not read
             seed = req.seed or 0 if exact or codes is not None else req.seed
             values = _native.permutation_values(
-                table, m.native, p, seed, B, req.n_threads, cb, stream=req.stream, exact=exact, clusters=codes
+                table, m.handle, seed, B, req.n_threads, cb, stream=req.stream, exact=exact, clusters=codes
             )
             return np.asarray(values), None
         resampling = "items" if codes is not None else req.resampling
         values, distinct = _native.bootstrap_values(
-            table, m.native, p, req.seed, B, resampling, req.n_threads, cb, sub, stream=req.stream, clusters=codes
+            table, m.handle, req.seed, B, resampling, req.n_threads, cb, sub, stream=req.stream, clusters=codes
         )
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
@@ -1446,8 +1443,7 @@ def _run_interval(req: Request, progress: Any) -> Any:
 
 def _shard_task(
     table: np.ndarray,
-    native: str,
-    params: dict[str, float],
+    metric: Any,
     seed: int,
     start: int,
     stop: int,
@@ -1466,8 +1462,7 @@ def _shard_task(
     ``clusters`` (cluster codes): whole clusters drawn."""
     counts, sums, distinct = _native.pairwise_shard(
         np.ascontiguousarray(table),
-        native,
-        params,
+        metric,
         seed,
         0,
         start,
@@ -1501,9 +1496,9 @@ def _run_shards(
     from ._backends import iter_tasks
 
     if backend == "local":  # in-process: the engine reports progress itself
-        results: Any = (_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards)
+        results: Any = (_shard_task(table, *args[:2], a, b, *args[2:], progress=progress) for a, b in shards)
     else:
-        tasks = ((table, *args[:3], a, b, *args[3:]) for a, b in shards)
+        tasks = ((table, *args[:2], a, b, *args[2:]) for a, b in shards)
         weights = (b - a for a, b in shards)
         total = sum(b - a for a, b in shards)
         results = iter_tasks(backend, _shard_task, tasks, progress, weights, total=total)
@@ -1619,12 +1614,12 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
             shards: Sequence[tuple[int, int]] = _Shards(B, req.shard_size)
             if req.backend == "local":
                 shards = [(0, B)]
-            args = (m.native, dict(m.params), req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
+            args = (m.handle, req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
             args = args + (req.n_threads, req.stream, None if req.clusters is None else req.clusters.codes)
             counts, sum_of_blocks, distinct = _run_shards(req.backend, table, shards, args, cb, s)
             if req.variant in _CENTRED:
                 means = (sum_of_blocks / B).ravel().tolist()
-                args = args[:8] + (means, *args[9:])
+                args = args[:7] + (means, *args[8:])
                 counts, _, _ = _run_shards(req.backend, table, shards, args, cb, s)
         else:
             if req.backend != "local":

@@ -65,34 +65,67 @@ fn given(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
     Ok(out)
 }
 
-/// A metric from the registry: unknown names and invalid parameters raise `MetricError`.
-fn resolve(
-    py: Python<'_>,
-    name: &str,
-    params: Option<&Bound<'_, PyDict>>,
-) -> PyResult<metric::Resolved> {
-    let given = given(params)?;
-    quick(py, &Names::default(), || metric::resolve(name, &given))
+/// A metric resolved once from its name and parameters: the bindings take it
+/// instead of a name and parameters, so a name crosses the boundary once.
+/// Pickled as the name and parameters it was resolved from.
+#[pyclass(frozen, module = "sigfast._native", name = "MetricHandle")]
+pub(crate) struct MetricHandle {
+    name: String,
+    given: Vec<(String, Value)>,
+    r: metric::Resolved,
 }
 
-/// A metric of summed statistics (the engine's sums paths); an item-level
-/// statistic is a `MetricError` here (the item paths take it).
-fn parse_metric(
-    py: Python<'_>,
-    name: &str,
-    params: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Metric> {
-    let r = resolve(py, name, params)?;
-    if r.metric.is_item() {
+#[pymethods]
+impl MetricHandle {
+    #[new]
+    #[pyo3(signature = (name, params=None))]
+    fn py_new(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let given = given(params)?;
+        let r = quick(py, &Names::default(), || metric::resolve(name, &given))?;
+        Ok(MetricHandle {
+            name: name.to_string(),
+            given,
+            r,
+        })
+    }
+
+    /// The name to show (`f1`, `f0.5`, `chrf++`).
+    #[getter]
+    fn label(&self) -> &str {
+        &self.r.label
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let py = slf.py();
+        let h = slf.get();
+        let d = PyDict::new(py);
+        for (k, v) in &h.given {
+            d.set_item(k, py_value(py, Some(v))?)?;
+        }
+        Ok((slf.get_type().into_any(), (h.name.clone(), d)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("MetricHandle({:?})", self.r.label)
+    }
+}
+
+/// What `__reduce__` gives pickle: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
+
+/// The metric of summed statistics a handle holds (the engine's sums paths);
+/// an item-level statistic is a `MetricError` here (the item paths take it).
+fn sums_metric(h: &MetricHandle) -> PyResult<&Metric> {
+    if h.r.metric.is_item() {
         return Err(to_py(
             Error::metric(format!(
                 "metric '{}' is computed on the items themselves, not on summed statistics",
-                r.label
+                h.r.label
             )),
             &Names::default(),
         ));
     }
-    Ok(r.metric)
+    Ok(&h.r.metric)
 }
 
 /// The stream version numbered `v` (an `InputError` when unknown).
@@ -214,8 +247,10 @@ fn metric_resolve<'py>(
     name: &str,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = resolve(py, name, params)?;
+    let h = Bound::new(py, MetricHandle::py_new(py, name, params)?)?;
+    let r = &h.get().r;
     let d = PyDict::new(py);
+    d.set_item("handle", &h)?;
     d.set_item("name", r.spec.name)?;
     d.set_item("label", &r.label)?;
     let p = PyDict::new(py);
@@ -235,14 +270,13 @@ fn metric_resolve<'py>(
 /// Check per-item statistics (items × k) against a metric's invariants
 /// (declared in the registry): raises `InputError` naming the item and statistic.
 #[pyfunction]
-#[pyo3(signature = (stats, metric, params=None))]
+#[pyo3(signature = (stats, metric))]
 fn metric_check<'py>(
     py: Python<'py>,
     stats: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
 ) -> PyResult<()> {
-    let r = resolve(py, metric, params.as_ref())?;
+    let r = &metric.get().r;
     let data = stats
         .as_slice()
         .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
@@ -305,13 +339,12 @@ fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, P
 /// number of distinct rows when resampling over them; `clusters` (cluster
 /// codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
+#[pyo3(signature = (data, metric, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     n_resamples: usize,
     resampling: &str,
@@ -321,7 +354,7 @@ fn bootstrap_values<'py>(
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
@@ -333,7 +366,7 @@ fn bootstrap_values<'py>(
         &Names::default(),
         |p| {
             let job = job(v, seed, sub, 0, n_resamples, threads, p);
-            engine::scheme_bootstrap_values(&t, r, &m, &job)
+            engine::scheme_bootstrap_values(&t, r, m, &job)
         },
     )?;
     Ok((vec2(py, v, systems.max(1))?, d))
@@ -366,13 +399,12 @@ fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<
 /// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
 /// when resampling over them); `clusters` (cluster codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
+#[pyo3(signature = (data, metric, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn pairwise_shard<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     sub: u64,
     start: u64,
@@ -388,7 +420,7 @@ fn pairwise_shard<'py>(
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let spec = pair_spec(variant, alternative, orient)?;
@@ -410,14 +442,14 @@ fn pairwise_shard<'py>(
                 Scheme::Rows(r) => {
                     let boot = engine::Bootstrap::new(&t, r, v);
                     let (c, sums) = crate::pairwise::pairwise_shard(
-                        &t, &boot, &m, &observed, spec, means, &job,
+                        &t, &boot, m, &observed, spec, means, &job,
                     )?;
                     Ok((c, sums, boot.distinct_rows()))
                 }
                 Scheme::Clusters(codes) => {
                     let cl = Clusters::new(&t, codes)?;
                     let (c, sums) = crate::pairwise::cluster_pairwise_shard(
-                        &cl, &m, &observed, spec, means, &job,
+                        &cl, m, &observed, spec, means, &job,
                     )?;
                     Ok((c, sums, None))
                 }
@@ -489,13 +521,12 @@ fn bootstrap_sums<'py>(
 /// `exact`: arrangements 0..B of the 2^n (B = 2^n for all); `clusters`
 /// (cluster codes): whole clusters swapped.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION, exact=false, clusters=None))]
+#[pyo3(signature = (data, metric, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION, exact=false, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn permutation_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     n_resamples: usize,
     threads: usize,
@@ -504,7 +535,7 @@ fn permutation_values<'py>(
     exact: bool,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let r = scheme("items", clusters.as_ref())?;
     let sv = version(stream)?;
     let t = table(&data)?;
@@ -515,7 +546,7 @@ fn permutation_values<'py>(
         &Names::default(),
         |p| {
             let job = job(sv, seed, 0, 0, n_resamples, threads, p);
-            engine::scheme_permutation_values(&t, r, &m, exact, &job)
+            engine::scheme_permutation_values(&t, r, m, exact, &job)
         },
     )?;
     vec2(py, v, 2)
@@ -560,15 +591,15 @@ fn permutation_sums<'py>(
 fn metric_scores<'py>(
     py: Python<'py>,
     sums: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     n_items: f64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let k = m.n_stats();
     if sums.shape()[1] != k {
         return Err(input(format!(
-            "metric {metric} needs {k} statistics per row, got {}",
+            "metric {} needs {k} statistics per row, got {}",
+            metric.get().r.label,
             sums.shape()[1]
         )));
     }
@@ -584,19 +615,19 @@ fn metric_scores<'py>(
 /// The metric on each of a few rows of summed statistics given as lists (a
 /// report's corpus scores): the same kernel as `metric_scores`, without an array.
 #[pyfunction]
-#[pyo3(signature = (rows, metric, params, n_items))]
+#[pyo3(signature = (rows, metric, n_items))]
 fn metric_rows(
     py: Python<'_>,
     rows: Vec<Vec<f64>>,
-    metric: &str,
-    params: Option<Bound<'_, PyDict>>,
+    metric: &Bound<'_, MetricHandle>,
     n_items: f64,
 ) -> PyResult<Vec<f64>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let k = m.n_stats();
     if let Some(r) = rows.iter().find(|r| r.len() != k) {
         return Err(input(format!(
-            "metric {metric} needs {k} statistics per row, got {}",
+            "metric {} needs {k} statistics per row, got {}",
+            metric.get().r.label,
             r.len()
         )));
     }
@@ -809,14 +840,13 @@ impl PySummary {
 /// returns the number of distinct rows when resampling over them. `clusters`
 /// (cluster codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
+#[pyo3(signature = (summary, data, metric, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn stream_bootstrap<'py>(
     py: Python<'py>,
     summary: &Bound<'py, PySummary>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     resampling: &str,
     threads: usize,
@@ -825,7 +855,7 @@ fn stream_bootstrap<'py>(
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Option<usize>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
@@ -850,7 +880,7 @@ fn stream_bootstrap<'py>(
                 let boot = engine::Bootstrap::new(&t, r, v);
                 stream::run(s, |start, len| {
                     let job = job(v, seed, sub, start, len, threads, p);
-                    engine::bootstrap_values_range(&t, &boot, &m, &job)
+                    engine::bootstrap_values_range(&t, &boot, m, &job)
                 })?;
                 Ok(boot.distinct_rows())
             }
@@ -858,7 +888,7 @@ fn stream_bootstrap<'py>(
                 let cl = Clusters::new(&t, codes)?;
                 stream::run(s, |start, len| {
                     let job = job(v, seed, sub, start, len, threads, p);
-                    engine::cluster_bootstrap_values(&cl, &m, &job)
+                    engine::cluster_bootstrap_values(&cl, m, &job)
                 })?;
                 Ok(None)
             }
@@ -870,14 +900,13 @@ fn stream_bootstrap<'py>(
 /// 2^n arrangements when `exact`) of a native metric; `clusters` (cluster
 /// codes): whole clusters swapped (2^G arrangements).
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
+#[pyo3(signature = (summary, data, metric, seed, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn stream_permutation<'py>(
     py: Python<'py>,
     summary: &Bound<'py, PySummary>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     exact: bool,
     threads: usize,
@@ -885,7 +914,7 @@ fn stream_permutation<'py>(
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<()> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let v = version(stream)?;
     let codes = codes(clusters.as_ref())?;
     let t = table(&data)?;
@@ -903,12 +932,12 @@ fn stream_permutation<'py>(
             let sw = engine::Swapper::new(&cl.table())?;
             return stream::run(s, |start, len| {
                 let job = job(v, seed, 0, start, len, threads, p);
-                engine::cluster_swap_values_range(&cl, &sw, &m, exact, &job)
+                engine::cluster_swap_values_range(&cl, &sw, m, exact, &job)
             });
         }
         let sw = engine::Swapper::new(&t)?;
         stream::run(s, |start, len| {
-            engine::swap_values_range(&t, &sw, &m, exact, &job(v, seed, 0, start, len, threads, p))
+            engine::swap_values_range(&t, &sw, m, exact, &job(v, seed, 0, start, len, threads, p))
         })
     })
 }
@@ -1031,6 +1060,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_THREADS", engine::MAX_THREADS)?;
     m.add("CHUNK", stream::CHUNK)?;
     m.add_class::<PySummary>()?;
+    m.add_class::<MetricHandle>()?;
     m.add_function(wrap_pyfunction!(stream_bootstrap, m)?)?;
     m.add_function(wrap_pyfunction!(stream_permutation, m)?)?;
     chunk_py::register(m)?;
