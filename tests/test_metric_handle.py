@@ -38,16 +38,17 @@ def _crossings(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> list[tuple[s
     return seen
 
 
+@pytest.mark.parametrize("metric", ["mean", "median"])  # summed statistics, an item statistic
 @pytest.mark.parametrize("test", ["bootstrap", "permutation"])
 def test_a_compare_passes_the_metric_name_into_rust_once(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, test: str
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, test: str, metric: str
 ) -> None:
     rng = np.random.default_rng(1)
     a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
     a.write_text("\n".join(f"{v:g}" for v in rng.normal(0.5, 0.1, 60)) + "\n")
     b.write_text("\n".join(f"{v:g}" for v in rng.normal(0.6, 0.1, 60)) + "\n")
-    seen = _crossings(monkeypatch, ["compare", str(a), str(b), "-n", "300", "--test", test])
-    assert seen == [("metric_resolve", "mean")]
+    seen = _crossings(monkeypatch, ["compare", str(a), str(b), "-m", metric, "-n", "300", "--test", test])
+    assert seen == [("metric_resolve", metric)]
     capsys.readouterr()
 
 

@@ -281,8 +281,7 @@ def evalb_units(
 
 def item_bootstrap_values(
     data: npt.NDArray[np.float64],
-    name: str,
-    params: dict[str, float],
+    metric: MetricHandle,
     seed: int,
     start: int,
     count: int,
@@ -304,8 +303,7 @@ def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0, stream
 
 def item_permutation_values(
     data: npt.NDArray[np.float64],
-    name: str,
-    params: dict[str, float],
+    metric: MetricHandle,
     seed: int,
     start: int,
     count: int,
@@ -321,9 +319,7 @@ def item_permutation_values(
     (cluster codes): every item of a swapped cluster swapped.
     """
 
-def item_statistic(
-    name: str, params: dict[str, float], x: npt.NDArray[np.float64], y: npt.NDArray[np.float64] | None = None
-) -> float:
+def item_statistic(metric: MetricHandle, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64] | None = None) -> float:
     """One item statistic of `x` (and `y`)."""
 
 def lcs_lengths(a: list[str], b: list[str]) -> list[int]:

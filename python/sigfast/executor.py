@@ -736,17 +736,12 @@ def block_values(
     if m.on_items and m.native is None:
         return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, stream), None
     if m.on_items:
-        from .metrics import _item_params
-
-        p = _item_params(m)
         if swap:
             vals = _native.item_permutation_values(
-                table, m.native, p, seed, start, count, exact, threads, None, stream=stream
+                table, m.handle, seed, start, count, exact, threads, None, stream=stream
             )
         else:
-            vals = _native.item_bootstrap_values(
-                table, m.native, p, seed, start, count, threads, None, sub, stream=stream
-            )
+            vals = _native.item_bootstrap_values(table, m.handle, seed, start, count, threads, None, sub, stream=stream)
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
     distinct = None
     if swap:
@@ -840,16 +835,13 @@ def _cluster_values(
     if m.on_items and m.native is None:
         return _python_cluster_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, clusters, stream)
     if m.on_items:
-        from .metrics import _item_params
-
-        p = _item_params(m)
         if swap:
             vals = _native.item_permutation_values(
-                table, m.native, p, seed, start, count, exact, threads, None, stream=stream, clusters=codes
+                table, m.handle, seed, start, count, exact, threads, None, stream=stream, clusters=codes
             )
         else:
             vals = _native.item_bootstrap_values(
-                table, m.native, p, seed, start, count, threads, None, sub, stream=stream, clusters=codes
+                table, m.handle, seed, start, count, threads, None, sub, stream=stream, clusters=codes
             )
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
     if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows

@@ -205,7 +205,7 @@ def item_value(m: Metric, v: np.ndarray) -> float:
 
     x = np.ascontiguousarray(v[:, 0])
     ref = np.ascontiguousarray(v[:, 1]) if v.shape[1] > 1 else None
-    return float(_native.item_statistic(m.native, _item_params(m), x, ref))
+    return float(_native.item_statistic(m.handle, x, ref))
 
 
 def call_items(m: Metric, rows: np.ndarray) -> np.ndarray:

@@ -72,7 +72,7 @@ fn given(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
 pub(crate) struct MetricHandle {
     name: String,
     given: Vec<(String, Value)>,
-    r: metric::Resolved,
+    pub(crate) r: metric::Resolved,
 }
 
 #[pymethods]
