@@ -80,34 +80,48 @@ impl MetricHandle {
     #[new]
     #[pyo3(signature = (name, params=None))]
     fn py_new(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let given = given(params)?;
-        let r = quick(py, &Names::default(), || metric::resolve(name, &given))?;
-        Ok(MetricHandle {
-            name: name.to_string(),
-            given,
-            r,
-        })
+        resolve(py, name, params)
     }
 
     /// The name to show (`f1`, `f0.5`, `chrf++`).
     #[getter]
-    fn label(&self) -> &str {
-        &self.r.label
+    fn label(&self, py: Python<'_>) -> PyResult<String> {
+        quick(py, &Names::default(), || Ok(self.r.label.clone()))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let h = slf.get();
+        let (name, given) = quick(py, &Names::default(), || {
+            Ok((h.name.clone(), h.given.clone()))
+        })?;
         let d = PyDict::new(py);
-        for (k, v) in &h.given {
+        for (k, v) in &given {
             d.set_item(k, py_value(py, Some(v))?)?;
         }
-        Ok((slf.get_type().into_any(), (h.name.clone(), d)))
+        Ok((slf.get_type().into_any(), (name, d)))
     }
 
-    fn __repr__(&self) -> String {
-        format!("MetricHandle({:?})", self.r.label)
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        quick(py, &Names::default(), || {
+            Ok(format!("MetricHandle({:?})", self.r.label))
+        })
     }
+}
+
+/// A metric from the registry: unknown names and invalid parameters raise `MetricError`.
+fn resolve(
+    py: Python<'_>,
+    name: &str,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<MetricHandle> {
+    let given = given(params)?;
+    let r = quick(py, &Names::default(), || metric::resolve(name, &given))?;
+    Ok(MetricHandle {
+        name: name.to_string(),
+        given,
+        r,
+    })
 }
 
 /// What `__reduce__` gives pickle: the class and its arguments.
@@ -247,7 +261,7 @@ fn metric_resolve<'py>(
     name: &str,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let h = Bound::new(py, MetricHandle::py_new(py, name, params)?)?;
+    let h = Bound::new(py, resolve(py, name, params)?)?;
     let r = &h.get().r;
     let d = PyDict::new(py);
     d.set_item("handle", &h)?;
