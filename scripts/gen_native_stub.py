@@ -149,7 +149,9 @@ def parse_rust(sources: Path) -> tuple[dict[str, Fn], dict[str, Class]]:
         for m in re.finditer(r"#\[pyfunction[^\]]*\]", text):
             fn, _ = _fn_at(text, m.end())
             functions[fn.name] = fn
-        for m in re.finditer(r"#\[pyclass\(([^\]]*)\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?struct\s+(\w+)", text):
+        for m in re.finditer(
+            r"#\[pyclass\(([^\]]*)\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?struct\s+(\w+)", text
+        ):
             name = re.search(r'name\s*=\s*"([^"]+)"', m.group(1))
             classes[m.group(2)] = Class(m.group(2), name.group(1) if name else m.group(2))
     for text in texts.values():
@@ -288,7 +290,12 @@ def generate() -> str:
                 lines.append("")
                 lines += _def("__init__", obj, init, classes, "    ")
             for m in sorted(x for x in vars(obj) if not x.startswith("_")):
-                lines += _def(m, getattr(obj, m), cls.methods.get(m) if cls else None, classes, "    ")
+                decl = cls.methods.get(m) if cls else None
+                if inspect.isdatadescriptor(vars(obj)[m]):  # a #[getter]
+                    ret = py_type(decl.ret, classes) if decl else "Any"
+                    lines += ["    @property", f"    def {m}(self) -> {ret}: ..."]
+                    continue
+                lines += _def(m, getattr(obj, m), decl, classes, "    ")
             defs.append("\n".join(lines))
         elif callable(obj):
             decl = functions.get(n)

@@ -106,7 +106,9 @@ def test_values_follow_sums(stream: int) -> None:
     from conftest import f1_counts
 
     table = np.ascontiguousarray(np.concatenate([f1_counts(rng, 80, 0.7), f1_counts(rng, 80, 0.8)], 1))
-    vals, _ = _native.bootstrap_values(table, "fbeta", {"beta": 1.0}, 8, 37, "items", 2, None, stream=stream)
+    vals, _ = _native.bootstrap_values(
+        table, _native.MetricHandle("fbeta", {"beta": 1.0}), 8, 37, "items", 2, None, stream=stream
+    )
     for b in range(37):
         s = boot_sums(table, 8, b, stream)
         for k in range(2):
@@ -216,8 +218,7 @@ def test_same_bytes_for_any_threads_blocks_and_shards(stream: int) -> None:
             parts = [
                 _native.pairwise_shard(
                     table,
-                    "f1",
-                    None,
+                    _native.MetricHandle("f1"),
                     7,
                     0,
                     a,

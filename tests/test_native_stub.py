@@ -72,6 +72,8 @@ def test_functions_take_the_stubs_parameters() -> None:
             stub_methods = {m for m in methods[name] if not m.startswith("_")}
             assert compiled_methods == stub_methods, name
             for m in stub_methods:
+                if inspect.isdatadescriptor(vars(obj)[m]):  # a property: no parameters
+                    continue
                 assert _compiled_params(getattr(obj, m)) == _params(methods[name][m], skip_self=True), f"{name}.{m}"
 
 

@@ -126,16 +126,16 @@ def test_chrf_without_orders_is_a_metric_error_not_a_panic() -> None:
     with pytest.raises(MetricError, match="char_order \\+ word_order"):
         metrics.get("chrf", char_order=0)
     with pytest.raises(MetricError):
-        _native.metric_scores(np.zeros((1, 3)), "chrf", {"char_order": 0}, 1.0)
+        _native.metric_scores(np.zeros((1, 3)), _native.MetricHandle("chrf", {"char_order": 0}), 1.0)
 
 
 def test_native_errors_are_sigfast_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError):
-        _native.bootstrap_values(np.zeros((0, 2)), "mean", None, 1, 10, "items", 1)
+        _native.bootstrap_values(np.zeros((0, 2)), _native.MetricHandle("mean"), 1, 10, "items", 1)
     with pytest.raises(MetricError):
-        _native.bootstrap_values(np.zeros((3, 2)), "nope", None, 1, 10, "items", 1)
+        _native.MetricHandle("nope")
     with pytest.raises(InputError):
-        _native.bootstrap_values(np.zeros((3, 2)), "mean", None, 1, 10, "sideways", 1)
+        _native.bootstrap_values(np.zeros((3, 2)), _native.MetricHandle("mean"), 1, 10, "sideways", 1)
     bad = tmp_path / "bad.conllu"
     bad.write_text("1\tx\n\n")
     with pytest.raises(FormatError) as e:

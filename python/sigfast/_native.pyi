@@ -32,6 +32,16 @@ UD_METRICS: list[str]
 UD_UNIT_VIEWS: list[str]
 __version__: str
 
+class MetricHandle:
+    """A metric resolved once from its name and parameters: the bindings take it
+    instead of a name and parameters, so a name crosses the boundary once.
+    Pickled as the name and parameters it was resolved from.
+    """
+
+    def __init__(self, name: str, params: dict[str, Any] | None = None) -> None: ...
+    @property
+    def label(self) -> str: ...
+
 class Summary:
     """A streaming summary of a test (see `crate::stream`): counts, the blocked
     mean of θ and exact quantiles over `total` resamples of `stride` values,
@@ -124,13 +134,16 @@ def bootstrap_sums(
     progress: Any = None,
     sub: int = 0,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> tuple[Any, int | None]:
-    """Summed statistics of bootstrap resamples start..start+count (count × width)."""
+    """Summed statistics of bootstrap resamples start..start+count (count × width)
+    and the distinct-row count when resampling over them; `clusters` (cluster
+    codes): whole clusters drawn.
+    """
 
 def bootstrap_values(
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     n_resamples: int,
     resampling: str,
@@ -138,9 +151,11 @@ def bootstrap_values(
     progress: Any = None,
     sub: int = 0,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> tuple[Any, int | None]:
     """Metric values of every system on each bootstrap resample (B × S) and the
-    number of distinct rows when resampling over them.
+    number of distinct rows when resampling over them; `clusters` (cluster
+    codes): whole clusters drawn.
     """
 
 def chrf_stats(
@@ -187,111 +202,6 @@ def chunk_ner(
     `token gold-tag system-tag` file. Arguments and result as
     `chunk_conlleval`, with a delimiter byte per file.
     """
-
-def cluster_bootstrap_sums(
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    seed: int,
-    start: int,
-    count: int,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-) -> tuple[Any, npt.NDArray[np.float64]]:
-    """Summed statistics of cluster-bootstrap resamples start..start+count (count × width)
-    and each resample's item count (count).
-    """
-
-def cluster_bootstrap_values(
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    metric: str,
-    params: dict[str, Any] | None,
-    seed: int,
-    start: int,
-    count: int,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-) -> Any:
-    """Metric values of every system on cluster-bootstrap resamples start..start+count (count × S)."""
-
-def cluster_draws(n_clusters: int, seed: int, start: int, count: int, sub: int = 0, stream: int = ...) -> Any:
-    """The clusters drawn by cluster-bootstrap resamples start..start+count (count × G,
-    in draw order): `item_indices(G, ...)`, named for what it gives here.
-    """
-
-def cluster_item_bootstrap_values(
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    name: str,
-    params: dict[str, float],
-    seed: int,
-    start: int,
-    count: int,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-) -> Any:
-    """An item statistic on the items of cluster-bootstrap resamples start..start+count (count × S)."""
-
-def cluster_item_permutation_values(
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    name: str,
-    params: dict[str, float],
-    seed: int,
-    start: int,
-    count: int,
-    exact: bool,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-) -> Any:
-    """An item statistic (x', y') on cluster-swap resamples start..start+count of two systems (count × 2)."""
-
-def cluster_pairwise_shard(
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    metric: str,
-    params: dict[str, Any] | None,
-    seed: int,
-    sub: int,
-    start: int,
-    stop: int,
-    observed: list[float],
-    variant: str,
-    alternative: str,
-    orient: float,
-    means: list[float] | None,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-) -> tuple[Any, Any]:
-    """One pairwise shard on cluster-bootstrap resamples: (counts S×S, per-block δ* sums (blocks·S)×S)."""
-
-def cluster_permutation_values(
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    metric: str,
-    params: dict[str, Any] | None,
-    seed: int,
-    start: int,
-    count: int,
-    exact: bool,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-) -> Any:
-    """Metric values (x', y') of cluster-swap resamples start..start+count (count × 2);
-    `exact`: arrangements start..start+count of the 2^G.
-    """
-
-def cluster_sums(data: npt.NDArray[np.float64], clusters: npt.NDArray[np.uint32]) -> tuple[Any, npt.NDArray[np.uint64]]:
-    """Each cluster's statistics summed in item order (G × width) and its item count."""
 
 def coref_scores(
     key_doc: npt.NDArray[np.uint32],
@@ -369,15 +279,9 @@ def evalb_units(
     Bad input raises what `evalb_score` raises.
     """
 
-def exact_permutation_values(
-    data: npt.NDArray[np.float64], metric: str, params: dict[str, Any] | None, threads: int, progress: Any = None
-) -> Any:
-    """Metric values (x', y') of all 2^n swap arrangements (2^n × 2)."""
-
 def item_bootstrap_values(
     data: npt.NDArray[np.float64],
-    name: str,
-    params: dict[str, float],
+    metric: MetricHandle,
     seed: int,
     start: int,
     count: int,
@@ -385,16 +289,21 @@ def item_bootstrap_values(
     progress: Any = None,
     sub: int = 0,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> Any:
-    """Item statistic on bootstrap resamples start..start+count (count × systems)."""
+    """Item statistic on bootstrap resamples start..start+count (count × systems);
+    `clusters` (cluster codes): the items of whole clusters drawn (drawn
+    clusters in draw order, each cluster's items in item order).
+    """
 
 def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0, stream: int = ...) -> Any:
-    """Item indices of bootstrap resamples start..start+count (count × n, int64)."""
+    """Item indices of bootstrap resamples start..start+count (count × n, int64);
+    with n the number of clusters, the clusters a cluster bootstrap draws.
+    """
 
 def item_permutation_values(
     data: npt.NDArray[np.float64],
-    name: str,
-    params: dict[str, float],
+    metric: MetricHandle,
     seed: int,
     start: int,
     count: int,
@@ -402,15 +311,15 @@ def item_permutation_values(
     threads: int,
     progress: Any = None,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> Any:
     """Values (x', y') of an item statistic on permutation resamples
     start..start+count of two systems (count × 2): the same swaps as the
-    sums-based permutation test (all 2^n arrangements with `exact`).
+    sums-based permutation test (all 2^n arrangements with `exact`); `clusters`
+    (cluster codes): every item of a swapped cluster swapped.
     """
 
-def item_statistic(
-    name: str, params: dict[str, float], x: npt.NDArray[np.float64], y: npt.NDArray[np.float64] | None = None
-) -> float:
+def item_statistic(metric: MetricHandle, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64] | None = None) -> float:
     """One item statistic of `x` (and `y`)."""
 
 def lcs_lengths(a: list[str], b: list[str]) -> list[int]:
@@ -460,7 +369,7 @@ def meta_permutation(
 ) -> tuple[list[float], list[int], list[int]]:
     """Permutation tests of metric pairs: (observed δ, counts, valid resamples)."""
 
-def metric_check(stats: npt.NDArray[np.float64], metric: str, params: dict[str, Any] | None = None) -> None:
+def metric_check(stats: npt.NDArray[np.float64], metric: MetricHandle) -> None:
     """Check per-item statistics (items × k) against a metric's invariants
     (declared in the registry): raises `InputError` naming the item and statistic.
     """
@@ -470,14 +379,12 @@ def metric_resolve(name: str, params: dict[str, Any] | None = None) -> dict[str,
     statistic names, direction, scale and whether its statistics are counts.
     """
 
-def metric_rows(rows: list[list[float]], metric: str, params: dict[str, Any] | None, n_items: float) -> list[float]:
+def metric_rows(rows: list[list[float]], metric: MetricHandle, n_items: float) -> list[float]:
     """The metric on each of a few rows of summed statistics given as lists (a
     report's corpus scores): the same kernel as `metric_scores`, without an array.
     """
 
-def metric_scores(
-    sums: npt.NDArray[np.float64], metric: str, params: dict[str, Any] | None, n_items: float
-) -> npt.NDArray[np.float64]:
+def metric_scores(sums: npt.NDArray[np.float64], metric: MetricHandle, n_items: float) -> npt.NDArray[np.float64]:
     """The metric on each row of summed statistics (rows × k)."""
 
 def pair_counts(
@@ -493,8 +400,7 @@ def pair_counts(
 
 def pairwise_shard(
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     sub: int,
     start: int,
@@ -508,9 +414,10 @@ def pairwise_shard(
     threads: int,
     progress: Any = None,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> tuple[Any, Any, int | None]:
     """One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
-    when resampling over them).
+    when resampling over them); `clusters` (cluster codes): whole clusters drawn.
     """
 
 def percentile_interval(values: npt.NDArray[np.float64], confidence: float) -> tuple[float, float]:
@@ -530,20 +437,27 @@ def permutation_sums(
     threads: int,
     progress: Any = None,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> Any:
-    """Summed statistics of swap resamples start..start+count (count × width)."""
+    """Summed statistics of swap resamples start..start+count (count × width);
+    `clusters` (cluster codes): the rows of the clusters' sums swapped.
+    """
 
 def permutation_values(
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     n_resamples: int,
     threads: int,
     progress: Any = None,
     stream: int = ...,
+    exact: bool = False,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> Any:
-    """Metric values (x', y') of approximate-randomization resamples (B × 2)."""
+    """Metric values (x', y') of approximate-randomization resamples (B × 2);
+    `exact`: arrangements 0..B of the 2^n (B = 2^n for all); `clusters`
+    (cluster codes): whole clusters swapped.
+    """
 
 def porter_stem(words: list[str]) -> list[str]:
     """NLTK's `PorterStemmer().stem(word)` (default mode) of each word."""
@@ -567,62 +481,34 @@ def set_simd(enabled: bool, avx512: bool = True) -> None:
 def stream_bootstrap(
     summary: Summary,
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     resampling: str,
     threads: int,
     progress: Any = None,
     sub: int = 0,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> int | None:
     """Run the passes a summary needs over bootstrap resamples of a native metric;
-    returns the number of distinct rows when resampling over them.
-    """
-
-def stream_cluster_bootstrap(
-    summary: Summary,
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    metric: str,
-    params: dict[str, Any] | None,
-    seed: int,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-) -> None:
-    """Run the passes a summary needs over cluster-bootstrap resamples of a native metric."""
-
-def stream_cluster_permutation(
-    summary: Summary,
-    data: npt.NDArray[np.float64],
-    clusters: npt.NDArray[np.uint32],
-    metric: str,
-    params: dict[str, Any] | None,
-    seed: int,
-    exact: bool,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-) -> None:
-    """Run the passes a summary needs over cluster-swap resamples (random, or all
-    2^G arrangements when `exact`) of a native metric.
+    returns the number of distinct rows when resampling over them. `clusters`
+    (cluster codes): whole clusters drawn.
     """
 
 def stream_permutation(
     summary: Summary,
     data: npt.NDArray[np.float64],
-    metric: str,
-    params: dict[str, Any] | None,
+    metric: MetricHandle,
     seed: int,
     exact: bool,
     threads: int,
     progress: Any = None,
     stream: int = ...,
+    clusters: npt.NDArray[np.uint32] | None = None,
 ) -> None:
     """Run the passes a summary needs over swap resamples (random, or all
-    2^n arrangements when `exact`) of a native metric.
+    2^n arrangements when `exact`) of a native metric; `clusters` (cluster
+    codes): whole clusters swapped (2^G arrangements).
     """
 
 def stream_words(seed: int, tag: int, resample: int, sub: int, count: int, stream: int = ...) -> npt.NDArray[np.uint64]:

@@ -695,17 +695,12 @@ def block_values(
     if m.on_items and m.native is None:
         return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, stream), None
     if m.on_items:
-        from .metrics import _item_params
-
-        p = _item_params(m)
         if swap:
             vals = _native.item_permutation_values(
-                table, m.native, p, seed, start, count, exact, threads, None, stream=stream
+                table, m.handle, seed, start, count, exact, threads, None, stream=stream
             )
         else:
-            vals = _native.item_bootstrap_values(
-                table, m.native, p, seed, start, count, threads, None, sub, stream=stream
-            )
+            vals = _native.item_bootstrap_values(table, m.handle, seed, start, count, threads, None, sub, stream=stream)
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
     distinct = None
     if swap:
@@ -799,25 +794,21 @@ def _cluster_values(
     if m.on_items and m.native is None:
         return _python_cluster_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, clusters, stream)
     if m.on_items:
-        from .metrics import _item_params
-
-        p = _item_params(m)
         if swap:
-            vals = _native.cluster_item_permutation_values(
-                table, codes, m.native, p, seed, start, count, exact, threads, None, stream=stream
+            vals = _native.item_permutation_values(
+                table, m.handle, seed, start, count, exact, threads, None, stream=stream, clusters=codes
             )
         else:
-            vals = _native.cluster_item_bootstrap_values(
-                table, codes, m.native, p, seed, start, count, threads, None, sub, stream=stream
+            vals = _native.item_bootstrap_values(
+                table, m.handle, seed, start, count, threads, None, sub, stream=stream, clusters=codes
             )
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
     if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows
-        ctable, _ = _native.cluster_sums(table, codes)
-        sums = _native.permutation_sums(
-            np.ascontiguousarray(ctable), seed, start, count, exact, threads, None, stream=stream
-        )
+        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream, clusters=codes)
     else:
-        sums, _ = _native.cluster_bootstrap_sums(table, codes, seed, start, count, threads, None, sub, stream=stream)
+        sums, _ = _native.bootstrap_sums(
+            table, seed, start, count, "items", threads, None, sub, stream=stream, clusters=codes
+        )
     vals = np.empty((count, n_systems))
     for j in range(n_systems):  # a Python callable takes no item count
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -854,7 +845,7 @@ def _python_cluster_item_values(
     members = np.argsort(codes, kind="stable")  # cluster c's items, in item order
     sizes = np.bincount(codes, minlength=g)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    draws = np.asarray(_native.cluster_draws(g, seed, start, count, sub, stream=stream))
+    draws = np.asarray(_native.item_indices(g, seed, start, count, sub, stream=stream))
     for r in range(count):
         d = draws[r]
         lens = sizes[d]
@@ -963,43 +954,25 @@ def _stream(
     chunk by chunk: memory stays O(chunk x systems) for any B. Returns the distinct-row count."""
     m = req.metric
     exact = req.method == "exact"
-    cl = req.clusters
-    if m.native is not None and not m.on_items and cl is not None:
+    codes = None if req.clusters is None else req.clusters.codes
+    if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:
-            _native.stream_cluster_permutation(
-                summary,
-                table,
-                cl.codes,
-                m.native,
-                dict(m.params),
-                req.seed or 0,
-                exact,
-                req.n_threads,
-                cb,
-                stream=req.stream,
-            )
-        else:
-            _native.stream_cluster_bootstrap(
-                summary, table, cl.codes, m.native, dict(m.params), req.seed, req.n_threads, cb, sub, stream=req.stream
-            )
-        return None
-    if m.native is not None and not m.on_items and req.draws == "sigfast":
-        if swap:
+            seed = req.seed if codes is None else req.seed or 0
             _native.stream_permutation(
-                summary, table, m.native, dict(m.params), req.seed, exact, req.n_threads, cb, stream=req.stream
+                summary, table, m.handle, seed, exact, req.n_threads, cb, stream=req.stream, clusters=codes
             )
             return None
         return _native.stream_bootstrap(
             summary,
             table,
-            m.native,
-            dict(m.params),
+            m.handle,
             req.seed,
-            req.resampling,
+            "items" if codes is not None else req.resampling,
             req.n_threads,
             cb,
             sub,
             stream=req.stream,
+            clusters=codes,
         )
     distinct = None
     while summary.pending():
@@ -1017,30 +990,17 @@ def _stored(
     """Every resample's values (B x systems), from the same draws as the streamed pass."""
     m = req.metric
     exact = req.method == "exact"
-    cl = req.clusters
-    if m.native is not None and not m.on_items and cl is not None:
-        p = dict(m.params)
-        if swap:
-            vals = _native.cluster_permutation_values(
-                table, cl.codes, m.native, p, req.seed or 0, 0, B, exact, req.n_threads, cb, stream=req.stream
-            )
-        else:
-            vals = _native.cluster_bootstrap_values(
-                table, cl.codes, m.native, p, req.seed, 0, B, req.n_threads, cb, sub, stream=req.stream
-            )
-        return np.asarray(vals), None
-    if m.native is not None and not m.on_items and req.draws == "sigfast":
-        if swap:
-            if exact:
-                return np.asarray(
-                    _native.exact_permutation_values(table, m.native, dict(m.params), req.n_threads, cb)
-                ), None
+    codes = None if req.clusters is None else req.clusters.codes
+    if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
+        if swap:  # exact: arrangements 0..B of the 2^n (B = 2^n); the seed is not read
+            seed = req.seed or 0 if exact or codes is not None else req.seed
             values = _native.permutation_values(
-                table, m.native, dict(m.params), req.seed, B, req.n_threads, cb, stream=req.stream
+                table, m.handle, seed, B, req.n_threads, cb, stream=req.stream, exact=exact, clusters=codes
             )
             return np.asarray(values), None
+        resampling = "items" if codes is not None else req.resampling
         values, distinct = _native.bootstrap_values(
-            table, m.native, dict(m.params), req.seed, B, req.resampling, req.n_threads, cb, sub, stream=req.stream
+            table, m.handle, req.seed, B, resampling, req.n_threads, cb, sub, stream=req.stream, clusters=codes
         )
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
@@ -1434,8 +1394,7 @@ def _run_interval(req: Request, progress: Any) -> Any:
 
 def _shard_task(
     table: np.ndarray,
-    native: str,
-    params: dict[str, float],
+    metric: Any,
     seed: int,
     start: int,
     stop: int,
@@ -1452,35 +1411,14 @@ def _shard_task(
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
     """One shard of resamples (a pure function of its arguments, for process pools and Ray);
     ``clusters`` (cluster codes): whole clusters drawn."""
-    if clusters is not None:
-        c, s = _native.cluster_pairwise_shard(
-            np.ascontiguousarray(table),
-            clusters,
-            native,
-            params,
-            seed,
-            0,
-            start,
-            stop,
-            observed,
-            variant,
-            alternative,
-            orient,
-            means,
-            threads,
-            progress,
-            stream=stream,
-        )
-        return np.asarray(c), np.asarray(s), None
     counts, sums, distinct = _native.pairwise_shard(
         np.ascontiguousarray(table),
-        native,
-        params,
+        metric,
         seed,
         0,
         start,
         stop,
-        resampling,
+        "items" if clusters is not None else resampling,
         observed,
         variant,
         alternative,
@@ -1489,6 +1427,7 @@ def _shard_task(
         threads,
         progress,
         stream=stream,
+        clusters=clusters,
     )
     return np.asarray(counts), np.asarray(sums), distinct
 
@@ -1508,9 +1447,9 @@ def _run_shards(
     from ._backends import iter_tasks
 
     if backend == "local":  # in-process: the engine reports progress itself
-        results: Any = (_shard_task(table, *args[:3], a, b, *args[3:], progress=progress) for a, b in shards)
+        results: Any = (_shard_task(table, *args[:2], a, b, *args[2:], progress=progress) for a, b in shards)
     else:
-        tasks = ((table, *args[:3], a, b, *args[3:]) for a, b in shards)
+        tasks = ((table, *args[:2], a, b, *args[2:]) for a, b in shards)
         weights = (b - a for a, b in shards)
         total = sum(b - a for a, b in shards)
         results = iter_tasks(backend, _shard_task, tasks, progress, weights, total=total)
@@ -1626,12 +1565,12 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
             shards: Sequence[tuple[int, int]] = _Shards(B, req.shard_size)
             if req.backend == "local":
                 shards = [(0, B)]
-            args = (m.native, dict(m.params), req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
+            args = (m.handle, req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
             args = args + (req.n_threads, req.stream, None if req.clusters is None else req.clusters.codes)
             counts, sum_of_blocks, distinct = _run_shards(req.backend, table, shards, args, cb, s)
             if req.variant in _CENTRED:
                 means = (sum_of_blocks / B).ravel().tolist()
-                args = args[:8] + (means, *args[9:])
+                args = args[:7] + (means, *args[8:])
                 counts, _, _ = _run_shards(req.backend, table, shards, args, cb, s)
         else:
             if req.backend != "local":

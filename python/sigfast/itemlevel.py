@@ -95,8 +95,8 @@ def item_statistic(x: Any, y: Any = None, statistic: str = "median", **params: A
         yv = _vec(y, "y")
         if yv.size != xv.size:
             raise InputError(f"x has {xv.size} items, y has {yv.size}")
-        return float(_native.item_statistic(name, p, xv, yv))
-    return float(_native.item_statistic(name, p, xv, None))
+        return float(_native.item_statistic(_native.MetricHandle(name, p), xv, yv))
+    return float(_native.item_statistic(_native.MetricHandle(name, p), xv, None))
 
 
 @shared_options

@@ -44,6 +44,8 @@ class Metric:
     #: How a Python callable is called: ``"columns"`` (the one convention, see :func:`custom`) or
     #: ``"matrix"`` (deprecated: one (resamples, k) array of sums).
     call: str = "columns"
+    #: The native metric resolved once (``_native.MetricHandle``): what every native call takes.
+    handle: Any = field(default=None, compare=False, repr=False)
 
     @property
     def on_items(self) -> bool:
@@ -79,7 +81,7 @@ class Metric:
         if self.native is not None:
             from . import _native
 
-            return np.asarray(_native.metric_scores(sums, self.native, dict(self.params), float(n_items)))
+            return np.asarray(_native.metric_scores(sums, self.handle, float(n_items)))
         out = _call(self, sums if self.call == "matrix" else tuple(sums[:, c] for c in range(sums.shape[1])))
         if out.shape != (sums.shape[0],):
             raise MetricError(
@@ -98,9 +100,7 @@ class Metric:
             raise MetricError(f"metric {self.name!r}: score_rows needs a built-in metric on summed statistics")
         from . import _native
 
-        return list(
-            _native.metric_rows([[float(x) for x in r] for r in rows], self.native, dict(self.params), float(n_items))
-        )
+        return list(_native.metric_rows([[float(x) for x in r] for r in rows], self.handle, float(n_items)))
 
 
 def specs() -> list[dict[str, Any]]:
@@ -123,12 +123,11 @@ def get(name: str, **params: Any) -> Metric:
     Unknown names, unknown parameters and values of the wrong type or range
     raise :class:`~sigfast.exceptions.MetricError`.
     """
-    from . import _native
 
     if not isinstance(name, str):
         raise MetricError(f"a metric name must be a string, got {name!r}")
     try:
-        r = _native.metric_resolve(name, params)
+        r = _resolve(name, params)
     except MetricError as e:
         unknown = re.match(r"metric '([^']*)' has no parameter '([^']*)'", str(e))
         if unknown:  # name the closest of the metric's own parameters
@@ -159,7 +158,26 @@ def get(name: str, **params: Any) -> Metric:
         description=r["description"],
         scale=r["scale"],
         kind=str(r.get("kind", "sums")),
+        handle=r["handle"],
     )
+
+
+_RESOLVED: dict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
+
+
+def _resolve(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``_native.metric_resolve``, once per name and parameters: a metric name crosses into Rust
+    once, and every native call after takes the handle it gives."""
+    from . import _native
+
+    try:
+        key = (name, tuple(sorted(params.items())))
+        hash(key)
+    except TypeError:  # an unhashable parameter value: Rust names it
+        return dict(_native.metric_resolve(name, params))
+    if key not in _RESOLVED:
+        _RESOLVED[key] = dict(_native.metric_resolve(name, params))
+    return _RESOLVED[key]
 
 
 def observed(m: Metric, stats: Any) -> np.ndarray:
@@ -187,7 +205,7 @@ def item_value(m: Metric, v: np.ndarray) -> float:
 
     x = np.ascontiguousarray(v[:, 0])
     ref = np.ascontiguousarray(v[:, 1]) if v.shape[1] > 1 else None
-    return float(_native.item_statistic(m.native, _item_params(m), x, ref))
+    return float(_native.item_statistic(m.handle, x, ref))
 
 
 def call_items(m: Metric, rows: np.ndarray) -> np.ndarray:
@@ -385,7 +403,7 @@ def check_statistics(m: Metric, stats: Any) -> None:
 
     for j, name in enumerate(stats.systems):
         try:
-            _native.metric_check(np.ascontiguousarray(stats.values[j]), m.native, dict(m.params))
+            _native.metric_check(np.ascontiguousarray(stats.values[j]), m.handle)
         except InputError as e:
             src = f" ({stats.source})" if getattr(stats, "source", None) else ""
             raise InputError(f"system {name!r}{src}, {e}") from None

@@ -8,7 +8,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 
 use super::errors::{enter, quick, to_py, Names};
-use super::{job, parse_alternative, table, vec2, version};
+use super::{job, parse_alternative, scheme, table, vec2, version, MetricHandle};
 use crate::engine::Job;
 use crate::itemstat::ItemStatistic;
 use crate::meta::{self, Level, MetaData, Scheme};
@@ -42,6 +42,21 @@ pub(super) fn statistic(
     })
 }
 
+/// The item statistic a handle holds, with its label: a metric of summed
+/// statistics is a `MetricError` here.
+fn item_statistic_of(h: &MetricHandle) -> PyResult<(&ItemStatistic, &str)> {
+    match h.r.metric.on_items() {
+        Some(st) => Ok((st, &h.r.label)),
+        None => Err(to_py(
+            crate::Error::metric(format!(
+                "metric '{}' is a function of summed statistics, not an item statistic",
+                h.r.label
+            )),
+            &Names::default(),
+        )),
+    }
+}
+
 fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]> {
     a.as_slice()
         .map_err(|_| input(format!("{what} must be a contiguous float64 array")))
@@ -49,15 +64,14 @@ fn slice<'a>(a: &'a PyReadonlyArray1<'_, f64>, what: &str) -> PyResult<&'a [f64]
 
 /// One item statistic of `x` (and `y`).
 #[pyfunction]
-#[pyo3(signature = (name, params, x, y=None))]
+#[pyo3(signature = (metric, x, y=None))]
 fn item_statistic(
     py: Python<'_>,
-    name: &str,
-    params: HashMap<String, f64>,
+    metric: &Bound<'_, MetricHandle>,
     x: PyReadonlyArray1<'_, f64>,
     y: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<f64> {
-    let (st, label) = statistic(py, name, &params)?;
+    let (st, label) = item_statistic_of(metric.get())?;
     let xs = slice(&x, "x")?;
     let ys: &[f64] = match &y {
         Some(a) => slice(a, "y")?,
@@ -122,15 +136,16 @@ fn tie_calibration(
     })
 }
 
-/// Item statistic on bootstrap resamples start..start+count (count × systems).
+/// Item statistic on bootstrap resamples start..start+count (count × systems);
+/// `clusters` (cluster codes): the items of whole clusters drawn (drawn
+/// clusters in draw order, each cluster's items in item order).
 #[pyfunction]
-#[pyo3(signature = (data, name, params, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn item_bootstrap_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    name: &str,
-    params: HashMap<String, f64>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     start: u64,
     count: usize,
@@ -138,9 +153,11 @@ fn item_bootstrap_values<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let sv = version(stream)?;
-    let (st, label) = statistic(py, name, &params)?;
+    let (st, label) = item_statistic_of(metric.get())?;
+    let r = scheme("items", clusters.as_ref())?;
     let t = table(&data)?;
     let systems = t.width / st.n_inputs();
     let v = enter(
@@ -150,7 +167,7 @@ fn item_bootstrap_values<'py>(
         &Names::default(),
         |p| {
             let job = job(sv, seed, sub, start, count, threads, p);
-            crate::engine::item_bootstrap_values(&t, &st, &label, &job)
+            crate::engine::scheme_item_bootstrap_values(&t, r, st, label, &job)
         },
     )?;
     vec2(py, v, systems.max(1))
@@ -158,15 +175,15 @@ fn item_bootstrap_values<'py>(
 
 /// Values (x', y') of an item statistic on permutation resamples
 /// start..start+count of two systems (count × 2): the same swaps as the
-/// sums-based permutation test (all 2^n arrangements with `exact`).
+/// sums-based permutation test (all 2^n arrangements with `exact`); `clusters`
+/// (cluster codes): every item of a swapped cluster swapped.
 #[pyfunction]
-#[pyo3(signature = (data, name, params, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn item_permutation_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    name: &str,
-    params: HashMap<String, f64>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     start: u64,
     count: usize,
@@ -174,9 +191,11 @@ fn item_permutation_values<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let sv = version(stream)?;
-    let (st, label) = statistic(py, name, &params)?;
+    let (st, label) = item_statistic_of(metric.get())?;
+    let r = scheme("items", clusters.as_ref())?;
     let t = table(&data)?;
     let v = enter(
         py,
@@ -185,13 +204,14 @@ fn item_permutation_values<'py>(
         &Names::default(),
         |p| {
             let job = job(sv, seed, 0, start, count, threads, p);
-            crate::engine::item_permutation_values(&t, &st, &label, exact, &job)
+            crate::engine::scheme_item_permutation_values(&t, r, st, label, exact, &job)
         },
     )?;
     vec2(py, v, 2)
 }
 
-/// Item indices of bootstrap resamples start..start+count (count × n, int64).
+/// Item indices of bootstrap resamples start..start+count (count × n, int64);
+/// with n the number of clusters, the clusters a cluster bootstrap draws.
 #[pyfunction]
 #[pyo3(signature = (n, seed, start, count, sub=0, stream=STREAM_VERSION))]
 fn item_indices<'py>(

@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
-use crate::engine::{self, Job, Resampling, Table};
+use crate::engine::{self, Clusters, Job, Resampling, Scheme, Table};
 use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{self, Metric, Value};
 use crate::rng::{Version, STREAM_VERSION};
@@ -20,7 +20,6 @@ use errors::{enter, quick, to_py, MetricError, Names};
 mod aso_py;
 mod battles_py;
 mod chunk_py;
-mod cluster_py;
 mod coref_py;
 mod evalb_py;
 mod meta_py;
@@ -66,34 +65,81 @@ fn given(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
     Ok(out)
 }
 
+/// A metric resolved once from its name and parameters: the bindings take it
+/// instead of a name and parameters, so a name crosses the boundary once.
+/// Pickled as the name and parameters it was resolved from.
+#[pyclass(frozen, module = "sigfast._native", name = "MetricHandle")]
+pub(crate) struct MetricHandle {
+    name: String,
+    given: Vec<(String, Value)>,
+    pub(crate) r: metric::Resolved,
+}
+
+#[pymethods]
+impl MetricHandle {
+    #[new]
+    #[pyo3(signature = (name, params=None))]
+    fn py_new(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        resolve(py, name, params)
+    }
+
+    /// The name to show (`f1`, `f0.5`, `chrf++`).
+    #[getter]
+    fn label(&self, py: Python<'_>) -> PyResult<String> {
+        quick(py, &Names::default(), || Ok(self.r.label.clone()))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let py = slf.py();
+        let h = slf.get();
+        let (name, given) = quick(py, &Names::default(), || {
+            Ok((h.name.clone(), h.given.clone()))
+        })?;
+        let d = PyDict::new(py);
+        for (k, v) in &given {
+            d.set_item(k, py_value(py, Some(v))?)?;
+        }
+        Ok((slf.get_type().into_any(), (name, d)))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        quick(py, &Names::default(), || {
+            Ok(format!("MetricHandle({:?})", self.r.label))
+        })
+    }
+}
+
 /// A metric from the registry: unknown names and invalid parameters raise `MetricError`.
 fn resolve(
     py: Python<'_>,
     name: &str,
     params: Option<&Bound<'_, PyDict>>,
-) -> PyResult<metric::Resolved> {
+) -> PyResult<MetricHandle> {
     let given = given(params)?;
-    quick(py, &Names::default(), || metric::resolve(name, &given))
+    let r = quick(py, &Names::default(), || metric::resolve(name, &given))?;
+    Ok(MetricHandle {
+        name: name.to_string(),
+        given,
+        r,
+    })
 }
 
-/// A metric of summed statistics (the engine's sums paths); an item-level
-/// statistic is a `MetricError` here (the item paths take it).
-fn parse_metric(
-    py: Python<'_>,
-    name: &str,
-    params: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Metric> {
-    let r = resolve(py, name, params)?;
-    if r.metric.is_item() {
+/// What `__reduce__` gives pickle: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
+
+/// The metric of summed statistics a handle holds (the engine's sums paths);
+/// an item-level statistic is a `MetricError` here (the item paths take it).
+fn sums_metric(h: &MetricHandle) -> PyResult<&Metric> {
+    if h.r.metric.is_item() {
         return Err(to_py(
             Error::metric(format!(
                 "metric '{}' is computed on the items themselves, not on summed statistics",
-                r.label
+                h.r.label
             )),
             &Names::default(),
         ));
     }
-    Ok(r.metric)
+    Ok(&h.r.metric)
 }
 
 /// The stream version numbered `v` (an `InputError` when unknown).
@@ -215,8 +261,10 @@ fn metric_resolve<'py>(
     name: &str,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = resolve(py, name, params)?;
+    let h = Bound::new(py, resolve(py, name, params)?)?;
+    let r = &h.get().r;
     let d = PyDict::new(py);
+    d.set_item("handle", &h)?;
     d.set_item("name", r.spec.name)?;
     d.set_item("label", &r.label)?;
     let p = PyDict::new(py);
@@ -236,14 +284,13 @@ fn metric_resolve<'py>(
 /// Check per-item statistics (items × k) against a metric's invariants
 /// (declared in the registry): raises `InputError` naming the item and statistic.
 #[pyfunction]
-#[pyo3(signature = (stats, metric, params=None))]
+#[pyo3(signature = (stats, metric))]
 fn metric_check<'py>(
     py: Python<'py>,
     stats: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
 ) -> PyResult<()> {
-    let r = resolve(py, metric, params.as_ref())?;
+    let r = &metric.get().r;
     let data = stats
         .as_slice()
         .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
@@ -260,6 +307,24 @@ fn parse_resampling(s: &str) -> PyResult<Resampling> {
         "auto" => Ok(Resampling::Auto),
         _ => Err(input(format!("unknown resampling {s:?}"))),
     }
+}
+
+/// Cluster codes from Python (`uint32`, one per item, codes `0..G` with every cluster used).
+fn codes<'a>(a: Option<&'a PyReadonlyArray1<'_, u32>>) -> PyResult<Option<&'a [u32]>> {
+    a.map(|a| {
+        a.as_slice()
+            .map_err(|_| input("cluster codes must be a contiguous uint32 array".to_string()))
+    })
+    .transpose()
+}
+
+/// The scheme of a call: `resampling` ("items", "distinct", "auto"), or whole
+/// clusters when cluster codes are given.
+pub(super) fn scheme<'a>(
+    resampling: &str,
+    clusters: Option<&'a PyReadonlyArray1<'_, u32>>,
+) -> PyResult<Scheme<'a>> {
+    Ok(Scheme::new(parse_resampling(resampling)?, codes(clusters)?))
 }
 
 fn parse_alternative(s: &str) -> PyResult<Alternative> {
@@ -285,15 +350,15 @@ fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, P
 }
 
 /// Metric values of every system on each bootstrap resample (B × S) and the
-/// number of distinct rows when resampling over them.
+/// number of distinct rows when resampling over them; `clusters` (cluster
+/// codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     n_resamples: usize,
     resampling: &str,
@@ -301,9 +366,10 @@ fn bootstrap_values<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(py, metric, params.as_ref())?;
-    let r = parse_resampling(resampling)?;
+    let m = sums_metric(metric.get())?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let systems = t.width / m.n_stats().max(1);
@@ -312,9 +378,12 @@ fn bootstrap_values<'py>(
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| engine::bootstrap_values(&t, &m, r, &job(v, seed, sub, 0, n_resamples, threads, p)),
+        |p| {
+            let job = job(v, seed, sub, 0, n_resamples, threads, p);
+            engine::scheme_bootstrap_values(&t, r, m, &job)
+        },
     )?;
-    Ok((vec2(py, v, systems)?, d))
+    Ok((vec2(py, v, systems.max(1))?, d))
 }
 
 fn parse_variant(variant: &str) -> PyResult<BootVariant> {
@@ -342,15 +411,14 @@ fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<
 }
 
 /// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
-/// when resampling over them).
+/// when resampling over them); `clusters` (cluster codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn pairwise_shard<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     sub: u64,
     start: u64,
@@ -364,9 +432,10 @@ fn pairwise_shard<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
-    let m = parse_metric(py, metric, params.as_ref())?;
-    let r = parse_resampling(resampling)?;
+    let m = sums_metric(metric.get())?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
@@ -381,18 +450,24 @@ fn pairwise_shard<'py>(
         count as u64,
         &Names::default(),
         |p| {
-            let boot = engine::Bootstrap::new(&t, r, v);
             let job = job(v, seed, sub, start, count, threads, p);
-            let (c, sums) = crate::pairwise::pairwise_shard(
-                &t,
-                &boot,
-                &m,
-                &observed,
-                spec,
-                means.as_deref(),
-                &job,
-            )?;
-            Ok((c, sums, boot.distinct_rows()))
+            let means = means.as_deref();
+            match r {
+                Scheme::Rows(r) => {
+                    let boot = engine::Bootstrap::new(&t, r, v);
+                    let (c, sums) = crate::pairwise::pairwise_shard(
+                        &t, &boot, m, &observed, spec, means, &job,
+                    )?;
+                    Ok((c, sums, boot.distinct_rows()))
+                }
+                Scheme::Clusters(codes) => {
+                    let cl = Clusters::new(&t, codes)?;
+                    let (c, sums) = crate::pairwise::cluster_pairwise_shard(
+                        &cl, m, &observed, spec, means, &job,
+                    )?;
+                    Ok((c, sums, None))
+                }
+            }
         },
     )?;
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?, d))
@@ -423,9 +498,11 @@ fn pair_counts<'py>(
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
 }
 
-/// Summed statistics of bootstrap resamples start..start+count (count × width).
+/// Summed statistics of bootstrap resamples start..start+count (count × width)
+/// and the distinct-row count when resampling over them; `clusters` (cluster
+/// codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_sums<'py>(
     py: Python<'py>,
@@ -438,8 +515,9 @@ fn bootstrap_sums<'py>(
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let r = parse_resampling(resampling)?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
@@ -448,27 +526,31 @@ fn bootstrap_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::bootstrap_sums(&t, r, &job(v, seed, sub, start, count, threads, p)),
+        |p| engine::scheme_bootstrap_sums(&t, r, &job(v, seed, sub, start, count, threads, p)),
     )?;
     Ok((vec2(py, v, width)?, d))
 }
 
-/// Metric values (x', y') of approximate-randomization resamples (B × 2).
+/// Metric values (x', y') of approximate-randomization resamples (B × 2);
+/// `exact`: arrangements 0..B of the 2^n (B = 2^n for all); `clusters`
+/// (cluster codes): whole clusters swapped.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, metric, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION, exact=false, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn permutation_values<'py>(
     py: Python<'py>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     n_resamples: usize,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    exact: bool,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
+    let r = scheme("items", clusters.as_ref())?;
     let sv = version(stream)?;
     let t = table(&data)?;
     let v = enter(
@@ -476,34 +558,18 @@ fn permutation_values<'py>(
         progress.as_ref(),
         n_resamples as u64,
         &Names::default(),
-        |p| engine::permutation_values(&t, &m, &job(sv, seed, 0, 0, n_resamples, threads, p)),
+        |p| {
+            let job = job(sv, seed, 0, 0, n_resamples, threads, p);
+            engine::scheme_permutation_values(&t, r, m, exact, &job)
+        },
     )?;
     vec2(py, v, 2)
 }
 
-/// Metric values (x', y') of all 2^n swap arrangements (2^n × 2).
+/// Summed statistics of swap resamples start..start+count (count × width);
+/// `clusters` (cluster codes): the rows of the clusters' sums swapped.
 #[pyfunction]
-#[pyo3(signature = (data, metric, params, threads, progress=None))]
-fn exact_permutation_values<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
-    let t = table(&data)?;
-    let total = 1u64 << t.n.min(63);
-    let v = enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        engine::exact_permutation_values(&t, &m, &job(Version::default(), 0, 0, 0, 0, threads, p))
-    })?;
-    vec2(py, v, 2)
-}
-
-/// Summed statistics of swap resamples start..start+count (count × width).
-#[pyfunction]
-#[pyo3(signature = (data, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (data, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn permutation_sums<'py>(
     py: Python<'py>,
@@ -515,7 +581,9 @@ fn permutation_sums<'py>(
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let r = scheme("items", clusters.as_ref())?;
     let sv = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
@@ -524,7 +592,10 @@ fn permutation_sums<'py>(
         progress.as_ref(),
         count as u64,
         &Names::default(),
-        |p| engine::permutation_sums(&t, exact, &job(sv, seed, 0, start, count, threads, p)),
+        |p| {
+            let job = job(sv, seed, 0, start, count, threads, p);
+            engine::scheme_permutation_sums(&t, r, exact, &job)
+        },
     )?;
     vec2(py, v, width)
 }
@@ -534,15 +605,15 @@ fn permutation_sums<'py>(
 fn metric_scores<'py>(
     py: Python<'py>,
     sums: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     n_items: f64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let k = m.n_stats();
     if sums.shape()[1] != k {
         return Err(input(format!(
-            "metric {metric} needs {k} statistics per row, got {}",
+            "metric {} needs {k} statistics per row, got {}",
+            metric.get().r.label,
             sums.shape()[1]
         )));
     }
@@ -558,19 +629,19 @@ fn metric_scores<'py>(
 /// The metric on each of a few rows of summed statistics given as lists (a
 /// report's corpus scores): the same kernel as `metric_scores`, without an array.
 #[pyfunction]
-#[pyo3(signature = (rows, metric, params, n_items))]
+#[pyo3(signature = (rows, metric, n_items))]
 fn metric_rows(
     py: Python<'_>,
     rows: Vec<Vec<f64>>,
-    metric: &str,
-    params: Option<Bound<'_, PyDict>>,
+    metric: &Bound<'_, MetricHandle>,
     n_items: f64,
 ) -> PyResult<Vec<f64>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let k = m.n_stats();
     if let Some(r) = rows.iter().find(|r| r.len() != k) {
         return Err(input(format!(
-            "metric {metric} needs {k} statistics per row, got {}",
+            "metric {} needs {k} statistics per row, got {}",
+            metric.get().r.label,
             r.len()
         )));
     }
@@ -780,25 +851,26 @@ impl PySummary {
 }
 
 /// Run the passes a summary needs over bootstrap resamples of a native metric;
-/// returns the number of distinct rows when resampling over them.
+/// returns the number of distinct rows when resampling over them. `clusters`
+/// (cluster codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION))]
+#[pyo3(signature = (summary, data, metric, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn stream_bootstrap<'py>(
     py: Python<'py>,
     summary: &Bound<'py, PySummary>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     resampling: &str,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     sub: u64,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Option<usize>> {
-    let m = parse_metric(py, metric, params.as_ref())?;
-    let r = parse_resampling(resampling)?;
+    let m = sums_metric(metric.get())?;
+    let r = scheme(resampling, clusters.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
@@ -812,39 +884,53 @@ fn stream_bootstrap<'py>(
         )));
     }
     let total = stream_total(s);
-    enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        let boot = engine::Bootstrap::new(&t, r, v);
-        stream::run(s, |start, len| {
-            engine::bootstrap_values_range(
-                &t,
-                &boot,
-                &m,
-                &job(v, seed, sub, start, len, threads, p),
-            )
-        })?;
-        Ok(boot.distinct_rows())
-    })
+    enter(
+        py,
+        progress.as_ref(),
+        total,
+        &Names::default(),
+        |p| match r {
+            Scheme::Rows(r) => {
+                let boot = engine::Bootstrap::new(&t, r, v);
+                stream::run(s, |start, len| {
+                    let job = job(v, seed, sub, start, len, threads, p);
+                    engine::bootstrap_values_range(&t, &boot, m, &job)
+                })?;
+                Ok(boot.distinct_rows())
+            }
+            Scheme::Clusters(codes) => {
+                let cl = Clusters::new(&t, codes)?;
+                stream::run(s, |start, len| {
+                    let job = job(v, seed, sub, start, len, threads, p);
+                    engine::cluster_bootstrap_values(&cl, m, &job)
+                })?;
+                Ok(None)
+            }
+        },
+    )
 }
 
 /// Run the passes a summary needs over swap resamples (random, or all
-/// 2^n arrangements when `exact`) of a native metric.
+/// 2^n arrangements when `exact`) of a native metric; `clusters` (cluster
+/// codes): whole clusters swapped (2^G arrangements).
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, params, seed, exact, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (summary, data, metric, seed, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
 #[allow(clippy::too_many_arguments)]
 fn stream_permutation<'py>(
     py: Python<'py>,
     summary: &Bound<'py, PySummary>,
     data: PyReadonlyArray2<'py, f64>,
-    metric: &str,
-    params: Option<Bound<'py, PyDict>>,
+    metric: &Bound<'py, MetricHandle>,
     seed: u64,
     exact: bool,
     threads: usize,
     progress: Option<Bound<'py, PyAny>>,
     stream: u32,
+    clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<()> {
-    let m = parse_metric(py, metric, params.as_ref())?;
+    let m = sums_metric(metric.get())?;
     let v = version(stream)?;
+    let codes = codes(clusters.as_ref())?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
     let s = &mut guard.inner;
@@ -855,9 +941,17 @@ fn stream_permutation<'py>(
     }
     let total = stream_total(s);
     enter(py, progress.as_ref(), total, &Names::default(), |p| {
+        if let Some(codes) = codes {
+            let cl = Clusters::new(&t, codes)?;
+            let sw = engine::Swapper::new(&cl.table())?;
+            return stream::run(s, |start, len| {
+                let job = job(v, seed, 0, start, len, threads, p);
+                engine::cluster_swap_values_range(&cl, &sw, m, exact, &job)
+            });
+        }
         let sw = engine::Swapper::new(&t)?;
         stream::run(s, |start, len| {
-            engine::swap_values_range(&t, &sw, &m, exact, &job(v, seed, 0, start, len, threads, p))
+            engine::swap_values_range(&t, &sw, m, exact, &job(v, seed, 0, start, len, threads, p))
         })
     })
 }
@@ -962,7 +1056,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_values, m)?)?;
-    m.add_function(wrap_pyfunction!(exact_permutation_values, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_sums, m)?)?;
     m.add_function(wrap_pyfunction!(metric_scores, m)?)?;
     m.add_function(wrap_pyfunction!(metric_rows, m)?)?;
@@ -981,6 +1074,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_THREADS", engine::MAX_THREADS)?;
     m.add("CHUNK", stream::CHUNK)?;
     m.add_class::<PySummary>()?;
+    m.add_class::<MetricHandle>()?;
     m.add_function(wrap_pyfunction!(stream_bootstrap, m)?)?;
     m.add_function(wrap_pyfunction!(stream_permutation, m)?)?;
     chunk_py::register(m)?;
@@ -990,7 +1084,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     meta_py::register(m)?;
     text_py::register(m)?;
     ud_py::register(m)?;
-    cluster_py::register(m)?;
     coref_py::register(m)?;
     battles_py::register(m)?;
     Ok(())

@@ -32,6 +32,7 @@ mod clusters;
 mod gemm;
 mod items;
 mod pack;
+mod scheme;
 mod swap;
 
 pub use bootstrap::{
@@ -43,6 +44,10 @@ pub use clusters::{
     Clusters,
 };
 pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block};
+pub use scheme::{
+    scheme_bootstrap_sums, scheme_bootstrap_values, scheme_item_bootstrap_values,
+    scheme_item_permutation_values, scheme_permutation_sums, scheme_permutation_values, Scheme,
+};
 pub use swap::{
     exact_permutation_values, permutation_sums, permutation_values, swap_values_range, Swapper,
 };
