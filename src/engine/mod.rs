@@ -11,13 +11,16 @@
 //! resamples run interleaved to hide the adds' latency; each still sees only
 //! its own draws, in order.) Swap sums are described at [`Swapper`].
 //!
-//! The module is split along what it holds: [`pack`] (exact packing of the
-//! statistics, distinct columns and rows), [`kernels`] (the summing loops,
-//! scalar and AVX2), [`bootstrap`] (the bootstrap and its drivers),
-//! [`swap`] (approximate randomization and exact permutation) and
-//! [`clusters`] (the same tests drawing or swapping whole clusters of items:
-//! a [`Clusters`] value holds the assignment, so cluster resampling is not a
-//! [`Resampling`] variant but its own set of drivers).
+//! The module is split along what it holds: `pack` (exact packing of the
+//! statistics, distinct columns and rows), `bootstrap` (the bootstrap, its
+//! summing loops and its drivers; the SIMD draws live in [`crate::simd`]),
+//! `swap` (approximate randomization and exact permutation), `gemm`
+//! (a block of resamples as one product of counts by statistics: all pairs
+//! and wide tables), `items` (item statistics recomputed on each resample's
+//! items), `clusters` (the same tests drawing or swapping whole clusters of
+//! items: a [`Clusters`] value holds the assignment) and `scheme` (how
+//! resamples are drawn, as one value: rows or clusters, which the bindings
+//! take instead of one function per scheme).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
