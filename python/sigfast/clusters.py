@@ -39,7 +39,7 @@ import numpy as np
 
 from .exceptions import InputError
 
-__all__ = ["Clusters", "cluster_se", "codes_of", "power_of_two_scale", "resolve", "unscale"]
+__all__ = ["Clusters", "cluster_se", "codes_of", "power_of_two_scale", "resolve", "two_way_se", "unscale"]
 
 
 def codes_of(keys: Any) -> tuple[np.ndarray, list[Any]]:
@@ -221,12 +221,43 @@ def cluster_se(values: Any, codes: np.ndarray | None = None) -> tuple[float, flo
     if codes is None:
         se = math.nan if n < 2 else float(math.sqrt(float(np.sum((v - mean) ** 2)) / (n - 1) / n))
     else:
-        g = int(codes.max()) + 1
-        if g < 2:
-            se = math.nan
-        else:
-            e = np.bincount(codes, weights=v - mean, minlength=g)
-            se = float(math.sqrt(g / (g - 1) * float(np.sum(e * e))) / n)
+        var = _cr1_sum(v - mean, codes)
+        se = math.nan if math.isnan(var) else float(math.sqrt(var) / n)
+    return (unscale(mean, k), unscale(se, k)) if k else (mean, se)
+
+
+def _cr1_sum(resid: np.ndarray, codes: np.ndarray) -> float:
+    """G/(G − 1) · Σ_g E_g² (E_g: the residuals summed within cluster g), n² times the CR1 variance of
+    the mean; NaN with fewer than two clusters."""
+    g = int(codes.max()) + 1
+    if g < 2:
+        return math.nan
+    e = np.bincount(codes, weights=resid, minlength=g)
+    return g / (g - 1) * float(np.sum(e * e))
+
+
+def intersection_codes(codes: np.ndarray, codes2: np.ndarray) -> np.ndarray:
+    """Dense codes of the cells of two clusterings (items in the same cluster of both)."""
+    g2 = int(codes2.max()) + 1 if codes2.size else 1
+    return codes_of(codes.astype(np.uint64) * np.uint64(g2) + codes2.astype(np.uint64))[0]
+
+
+def two_way_se(values: Any, codes: np.ndarray, codes2: np.ndarray) -> tuple[float, float]:
+    """(mean, standard error) of per-item ``values`` clustered two ways (Cameron, Gelbach and Miller
+    2011): V = V₁ + V₂ − V₁₂, each term the CR1 variance of :func:`cluster_se` with its own G/(G − 1)
+    factor (V₁₂ over the cells of both clusterings; singleton cells give HC1), as statsmodels'
+    ``cov_type="cluster"`` with two columns of groups computes it. V can be negative; the standard
+    error is then NaN (as statsmodels' is), never a number; NaN also with fewer than two clusters of
+    either kind."""
+    v = np.asarray(values, dtype=np.float64)
+    k = power_of_two_scale(v)
+    if k:
+        v = np.ldexp(v, -k)
+    n = v.shape[0]
+    mean = float(np.sum(v) / n) if n else math.nan
+    resid = v - mean
+    var = _cr1_sum(resid, codes) + _cr1_sum(resid, codes2) - _cr1_sum(resid, intersection_codes(codes, codes2))
+    se = float(math.sqrt(var) / n) if var >= 0 else math.nan
     return (unscale(mean, k), unscale(se, k)) if k else (mean, se)
 
 

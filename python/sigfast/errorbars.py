@@ -43,7 +43,7 @@ import numpy as np
 
 from ._api import checked_keywords
 from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
-from .clusters import Clusters, cluster_se, power_of_two_scale, unscale
+from .clusters import Clusters, cluster_se, power_of_two_scale, two_way_se, unscale
 from .exceptions import InputError
 from .metrics import Metric
 from .results import ConfidenceInterval, Key, Result
@@ -131,11 +131,29 @@ class StandardErrorResult(Result):
     samples_per_item: float | None = None
     signature: str = ""
     warnings: tuple[str, ...] = ()
+    #: two-way clustered (Cameron, Gelbach and Miller 2011): ``n_clusters`` / ``cluster_field`` the first
+    #: factor (items), ``n_clusters2`` / ``cluster_field2`` the second (prompt templates)
+    two_way: bool = False
+    n_clusters2: int | None = None
+    cluster_field2: str | None = None
+
+    _keys = (
+        *("statistic", "metric", "systems", "estimate", "standard_error", "se_iid", "confidence_level"),
+        *("confidence_interval", "n_items", "n_clusters", "cluster_field", "design_effect", "zstat", "pvalue"),
+        *("within_item_share", "samples_per_item"),
+        *(Key(k, when="two_way") for k in ("two_way", "n_clusters2", "cluster_field2")),
+        *("signature", "warnings"),
+    )
 
     def _text(self) -> str:
         lo, hi = self.confidence_interval
         what = " - ".join(reversed(self.systems)) if self.statistic == "difference" else self.systems[0]
         kind = f"cluster-robust over {self.n_clusters} clusters ({self.cluster_field})" if self.n_clusters else "iid"
+        if self.two_way:
+            kind = (
+                f"two-way cluster-robust over {self.n_clusters} {self.cluster_field} x {self.n_clusters2} "
+                f"{self.cluster_field2} clusters"
+            )
         lines = [
             f"{self.metric} {self.statistic} ({what}) = {self.estimate:.6g}, SE {self.standard_error:.6g} ({kind}), "
             f"{100 * self.confidence_level:g}% normal interval [{lo:.6g}, {hi:.6g}]; {self.n_items} items"
@@ -162,6 +180,7 @@ def standard_error(
     systems: tuple[Any, Any] | None = None,
     system: Any = None,
     clusters: Any = None,
+    clusters2: Any = None,
     confidence_level: float = DEFAULT_CONFIDENCE,
 ) -> StandardErrorResult:
     """Standard error and normal interval of a mean score (``x``) or of the paired difference
@@ -174,6 +193,15 @@ def standard_error(
     G/(G−1) correction (equal to statsmodels' OLS ``cov_type="cluster"`` on the per-item
     scores, and to Inspect's ``stderr(cluster=...)``). Scores near 1e300 are computed scaled by a
     power of two (the same bits where nothing overflows). See the module docstring.
+
+    ``clusters2``: a second cluster key per item (e.g. the prompt template, when every item is run
+    under several templates and each row is one item × template): the error is then two-way
+    cluster-robust (Cameron, Gelbach and Miller 2011), V = V_clusters + V_clusters2 − V_both, each
+    a CR1 variance with its own G/(G − 1) factor, equal to statsmodels' OLS ``cov_type="cluster"``
+    with ``groups=np.column_stack([clusters, clusters2])``. Where V comes out negative (possible
+    with two-way clustering) the standard error, interval, z and p are NaN with a warning, as
+    statsmodels' are; no eigenvalue fix is applied. The result says ``two_way=True`` and its
+    signature ``variant:cr1-twoway``.
     """
     from .executor import check_level, one_input, pair_inputs
 
@@ -182,20 +210,39 @@ def standard_error(
     stats, m = pair_inputs(x, y, systems, None, {}) if pair else one_input(x, system, None, {})
     v = item_scores(stats, m)
     spec = _resolve(stats, clusters)
+    spec2 = None
+    if clusters2 is not None:
+        if spec is None:
+            raise InputError(
+                "clusters2= is the second factor of a two-way clustering: give the first too (clusters=, one key "
+                "per item, or statistics read with -o cluster=FIELD)"
+            )
+        spec2 = Clusters.from_keys(clusters2, "given2", stats.n_items, "clusters2=")
     k = power_of_two_scale(v)  # scores near 1e300: computed on v · 2^-k, exactly, then scaled back
     if k:
         v = np.ldexp(v, -k)
     values = v[1] - v[0] if pair else v[0]
     codes = None if spec is None else spec.codes
     est, se_iid = cluster_se(values)
-    se = cluster_se(values, codes)[1] if codes is not None else se_iid
+    if spec2 is not None:
+        se = two_way_se(values, spec.codes, spec2.codes)[1]  # type: ignore[union-attr]
+    else:
+        se = cluster_se(values, codes)[1] if codes is not None else se_iid
     z = _z(cl)
     if pair:  # the difference of the two means, as the metric computes each
         est = float(np.sum(v[1]) / v.shape[1] - np.sum(v[0]) / v.shape[1])
     undefined: tuple[str, ...] = ()
-    if math.isnan(se):  # one item, or one cluster
+    if math.isnan(se) and spec2 is not None and spec.n_clusters > 1 and spec2.n_clusters > 1:  # type: ignore[union-attr]
+        undefined = (
+            "the two-way cluster-robust variance is negative here (V_clusters + V_clusters2 - V_both < 0, possible "
+            f"with two-way clustering): the standard error, the interval{', z and p are' if pair else ' is'} NaN; "
+            "use the one-way error of the factor with the larger variance (clusters= alone) or more clusters",
+        )
+    elif math.isnan(se):  # one item, or one cluster
         word = "clusters" if spec is not None else "items"
         count = spec.n_clusters if spec is not None else stats.n_items
+        if spec2 is not None and spec2.n_clusters < count:
+            count = spec2.n_clusters
         undefined = (
             f"the standard error is undefined on {count} {word if count != 1 else word[:-1]} (it needs at least two "
             f"{word}): the interval{', z and p are' if pair else ' is'} NaN",
@@ -235,15 +282,16 @@ def standard_error(
         "standard_error_difference" if pair else "standard_error",
         stats=stats,
         metric=m,
-        clusters=spec,
-        variant="cr1" if spec is not None else "iid",
+        clusters=spec if spec2 is None else np.column_stack([spec.codes, spec2.codes]),  # type: ignore[union-attr]
+        variant=("cr1-twoway" if spec2 is not None else "cr1") if spec is not None else "iid",
         cluster=spec.label if spec is not None else None,
+        cluster2=spec2.label if spec2 is not None else None,
         conf=cl,
     )
     warnings: tuple[str, ...] = ()
     from .clusters import few_clusters_warning
 
-    warnings += few_clusters_warning(spec) + undefined
+    warnings += few_clusters_warning(spec) + few_clusters_warning(spec2) + undefined
     from .paired_binary import normal_interval_warnings
 
     warnings += normal_interval_warnings(v, difference=pair, names=stats.systems)
@@ -266,6 +314,9 @@ def standard_error(
         samples_per_item=None if comp is None else float(comp.mean_samples),
         signature=sig,
         warnings=warnings,
+        two_way=spec2 is not None,
+        n_clusters2=None if spec2 is None else spec2.n_clusters,
+        cluster_field2=None if spec2 is None else spec2.field,
     )
 
 
