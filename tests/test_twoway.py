@@ -90,3 +90,52 @@ def test_two_way_bad_input():
         sigfast.standard_error(x, clusters2=g2)
     with pytest.raises(SigfastError, match="cluster keys"):
         sigfast.standard_error(x, clusters=g1, clusters2=g2[:-1])
+
+
+# --------------------------------------------------------------------------------------------
+# Šidák simultaneous intervals
+
+
+def _board(seed: int = 7, s: int = 5, n: int = 200) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return {f"m{j}": (rng.random(n) < 0.4 + 0.08 * j).astype(float) for j in range(s)}
+
+
+@pytest.mark.parametrize("level", [0.9, 0.95, 0.99])
+def test_sidak_normal_intervals_equal_scipy(level):
+    data = _board()
+    lb = sigfast.leaderboard(data, confidence_level=level, simultaneous="sidak", bootstrap=False, pairs="none")
+    s = len(data)
+    each = level ** (1 / s)  # Šidák: (1 - alpha_family)^(1/S)
+    assert abs(lb.interval_level - each) < 1e-15 and lb.simultaneous == "sidak"
+    z = scipy.stats.norm.ppf(1 - (1 - each) / 2)
+    for j, v in enumerate(data.values()):
+        se = v.std(ddof=1) / math.sqrt(len(v))
+        assert abs(lb.standard_errors[j] - se) < 1e-12
+        assert np.allclose(lb.normal_intervals[j], [v.mean() - z * se, v.mean() + z * se], rtol=0, atol=1e-10)
+    # every interval wider than the per-interval one; family coverage of independent intervals = level
+    plain = sigfast.leaderboard(data, confidence_level=level, bootstrap=False, pairs="none")
+    assert np.all(np.diff(lb.normal_intervals, axis=1) > np.diff(plain.normal_intervals, axis=1))
+    assert abs(each**s - level) < 1e-12
+    d = lb.to_dict()
+    assert d["simultaneous"] == "sidak" and abs(d["interval_level"] - each) < 1e-15
+    assert "simultaneous:sidak" in lb.signature and "Šidák" in str(lb)
+
+
+def test_sidak_bootstrap_intervals_at_the_per_interval_level_and_default_unchanged():
+    data = _board(s=3, n=120)
+    lb = sigfast.leaderboard(data, simultaneous="sidak", n_resamples=999, pairs="none")
+    each = 0.95 ** (1 / 3)
+    # the same intervals as a leaderboard asked for at the per-interval level (same draws)
+    ref = sigfast.leaderboard(data, n_resamples=999, pairs="none", confidence_level=each)
+    assert np.array_equal(lb.bootstrap_intervals, ref.bootstrap_intervals)
+    assert np.array_equal(lb.normal_intervals, ref.normal_intervals)
+    plain = sigfast.leaderboard(data, n_resamples=999, pairs="none")
+    assert plain.simultaneous is None and "simultaneous" not in plain.to_dict()
+    assert "simultaneous" not in plain.signature
+    assert np.array_equal(
+        plain.normal_intervals,
+        sigfast.leaderboard(data, n_resamples=999, pairs="none", simultaneous="none").normal_intervals,
+    )
+    with pytest.raises(SigfastError):
+        sigfast.leaderboard(data, simultaneous="bonferroni")

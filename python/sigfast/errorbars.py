@@ -390,9 +390,15 @@ class Leaderboard(Result):
     display_scale: int = 1
     signature: str = ""
     warnings: tuple[str, ...] = ()
+    #: ``"sidak"``: the intervals hold all together at ``confidence_level`` (Šidák), each at
+    #: ``interval_level`` = confidence_level^(1/S); None: each interval at ``confidence_level``
+    simultaneous: str | None = None
+    interval_level: float | None = None
 
     _keys = (
         *("systems", "metric", "higher_is_better", "n_items", "n_clusters", "cluster_field", "confidence_level"),
+        Key("simultaneous", when="simultaneous"),
+        Key("interval_level", when="simultaneous"),
         *("pairs", "correction", "alpha", "n_resamples", "seed", "method", "models"),
         Key("groups", "significance_groups"),
         *("warnings", "signature"),
@@ -465,6 +471,8 @@ class Leaderboard(Result):
                 confidence_level=self.confidence_level,
                 signature=self.signature,
             )
+            if self.simultaneous:
+                row["simultaneous"], row["interval_level"] = self.simultaneous, self.interval_level
             out.append(row)
         return out
 
@@ -530,6 +538,8 @@ class Leaderboard(Result):
                 cells += [f"{r['rank_low']}-{r['rank_high']}", r["group"]]
             body.append(tuple(cells))
         cl = f"{100 * self.confidence_level:g}%"
+        if self.simultaneous:
+            cl += f" simultaneous (Šidák: each at {100 * self.interval_level:.4g}%)"  # type: ignore[operator]
         notes = [
             f"{self.n_items} items"
             + (
@@ -572,6 +582,7 @@ def leaderboard(
     correction: str = "holm",
     alpha: float = 0.05,
     groups: Literal["boundaries", "strict"] = "boundaries",
+    simultaneous: Literal["none", "sidak"] = "none",
     stream: int | None = None,
     n_threads: int | None = None,
     **metric_params: Any,
@@ -592,6 +603,9 @@ def leaderboard(
     ``"bootstrap"`` (:func:`sigfast.pairwise`) or ``"none"``; ``correction`` and ``alpha``
     adjust the family of all pairs, ``groups`` the grouping rule. ``stream``: the random stream
     version of the bootstrap draws (``None``: the default; the signature names it).
+    ``simultaneous="sidak"``: the S models' intervals (normal and bootstrap) hold all at once with
+    probability ``confidence_level`` for independent estimates (Šidák): each is computed at
+    ``confidence_level ** (1 / S)`` (``interval_level``); the pair tests are unchanged.
     """
     from .executor import check_level, check_threads, many_inputs, request, run
     from .metrics import observed, resolve_metric
@@ -604,10 +618,13 @@ def leaderboard(
         raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
+    if simultaneous not in ("none", "sidak"):
+        raise InputError(f"simultaneous must be 'none' or 'sidak', got {simultaneous!r}")
     threads = check_threads(n_threads)
     stats = many_inputs(data, metric)
     if systems is not None:
         stats = stats.select(*systems)
+    each = cl ** (1.0 / stats.n_systems) if simultaneous == "sidak" else cl  # Šidák's per-interval level
     m = resolve_metric(metric, stats, **metric_params)
     spec = _resolve(stats, clusters)
     scores = np.asarray(observed(m, stats), dtype=np.float64)
@@ -620,7 +637,7 @@ def leaderboard(
         v = None
     codes = None if spec is None else spec.codes
     se = se_iid = normal = None
-    z = _z(cl)
+    z = _z(each)
     k = 0
     if v is not None:
         k = power_of_two_scale(v)  # scores near 1e300: computed on v · 2^-k, exactly, then scaled back
@@ -641,7 +658,7 @@ def leaderboard(
                 method=method,
                 n_resamples=n_resamples,
                 seed=seed,
-                confidence_level=cl,
+                confidence_level=each,
                 clusters=spec if spec is not None else False,
                 stream=stream,
                 n_threads=threads or None,
@@ -717,6 +734,7 @@ def leaderboard(
         correction=f"{correction}@{alpha:g}" if pairs != "none" else None,
         pairs=pairs,
         groups="strict" if groups == "strict" and pairs != "none" else None,  # the default is not signed
+        simultaneous="sidak" if simultaneous == "sidak" else None,
     )
     return Leaderboard(
         systems=tuple(stats.systems),
@@ -745,6 +763,8 @@ def leaderboard(
         adjusted=adjusted,
         pairwise=pw,
         display_scale=m.display_scale,
+        simultaneous="sidak" if simultaneous == "sidak" else None,
+        interval_level=each if simultaneous == "sidak" else None,
         signature=sig,
         warnings=few_items_warning(stats.n_items)
         + few_clusters_warning(spec)
