@@ -77,6 +77,20 @@ def test_small_benchmarks_and_gates_run_as_written(
     assert {k: int(v) for k, v in codes.items()} == EXIT_CODES
 
 
+def test_two_way_and_sidak_example_runs_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The "Items crossed with prompts, and intervals that hold together" example prints what its comments say."""
+    title = "### Items crossed with prompts, and intervals that hold together"
+    section = README.split(title, 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    want = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
+    assert out == want
+
+
 def test_the_readme_has_cli_examples() -> None:
     assert len(_cli_examples()) >= 8
 
