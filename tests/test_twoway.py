@@ -139,3 +139,10 @@ def test_sidak_bootstrap_intervals_at_the_per_interval_level_and_default_unchang
     )
     with pytest.raises(SigfastError):
         sigfast.leaderboard(data, simultaneous="bonferroni")
+
+
+def test_two_way_with_one_prompt_is_undefined_not_a_number():
+    x, _, g1, _ = _crossed(6, 20, 1)
+    with pytest.warns(RuntimeWarning, match="undefined on 1 cluster"):
+        r = sigfast.standard_error(x, clusters=g1, clusters2=np.zeros(len(x), dtype=int))
+    assert math.isnan(r.standard_error)
