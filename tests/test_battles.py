@@ -525,3 +525,17 @@ def test_bootstrap_reports_models_it_cannot_rate() -> None:
         sigfast.bradley_terry(cols, bootstrap=-1)
     with pytest.raises(InputError, match="needs a cluster field"):
         sigfast.bradley_terry(cols, bootstrap=10, cluster_bootstrap=True)
+
+
+def test_rate_cli_bootstrap_equals_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    path = SHARED / "arena_hard_battles.jsonl.gz"
+    argv = ["rate", str(path), "--cluster", "question_id", "--bootstrap", "200", "--seed", "7", "--threads", "2"]
+    assert main([*argv, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)[0]["bootstrap"]
+    api = sigfast.bradley_terry(path, cluster="question_id", bootstrap=200, seed=7).bootstrap
+    assert d["signature"] == api.signature and "B:200|seed:7" in d["signature"]
+    assert [m["lower"] for m in d["models"]] == [float(x) for x in api.lower]
+    assert [m["p_rank1"] for m in d["models"]] == [float(x) for x in api.p_rank1]
+    with pytest.raises(SystemExit) as e:
+        main(["rate", str(path), "--bootstrap", "0"])
+    assert e.value.code == 2
