@@ -870,6 +870,45 @@ mod tests {
     }
 
     #[test]
+    fn bootstrap_of_singleton_clusters_is_the_battle_bootstrap_for_any_thread_count() {
+        // 300 unit battles among 4 models, each its own cell and cluster: drawing clusters draws battles
+        let mut rows = Vec::new();
+        let mut x = 7u64;
+        for k in 0..300u32 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let a = (x >> 60) as u32 % 4;
+            let b = (a + 1 + (x >> 40) as u32 % 3) % 4;
+            let o = ((x >> 20) % 3) as u8;
+            rows.push((a, b, o, k, 1.0));
+        }
+        let cells = table(&rows);
+        let full = fit(&cells, 4, Ties::Half, 0.0, 1.0, None).unwrap();
+        let progress = crate::engine::Progress::default();
+        let run = |by_cluster: bool, threads: usize| {
+            let job = crate::engine::Job::new(3, 600, threads, &progress);
+            bootstrap(&cells, 4, Ties::Half, &full, by_cluster, &job).unwrap()
+        };
+        let rows1 = run(false, 1);
+        assert_eq!(rows1.len(), 600 * 5);
+        assert!(rows1
+            .chunks(5)
+            .all(|r| r[..4].iter().all(|t| t.is_finite())));
+        for (p, q) in rows1.iter().zip(&run(false, 2)) {
+            assert_eq!(p.to_bits(), q.to_bits());
+        }
+        for (p, q) in rows1.iter().zip(&run(true, 2)) {
+            assert_eq!(p.to_bits(), q.to_bits());
+        }
+        // weighted cells cannot be resampled as battles
+        let mut w = cells.clone();
+        w.w[0] = 0.5;
+        let job = crate::engine::Job::new(3, 10, 1, &progress);
+        assert!(bootstrap(&w, 4, Ties::Half, &full, false, &job).is_err());
+    }
+
+    #[test]
     fn two_models_have_the_closed_form() {
         // 7 wins, 3 losses: θa − θb = ln(7/3)
         let c = table(&[(0, 1, A_WINS, 0, 7.0), (0, 1, B_WINS, 1, 3.0)]);
