@@ -201,11 +201,69 @@ def speed(peer_python: str | None) -> None:
         print(f"  ratio (arena-rank / sigfast): fit+sandwich {pf / sf:.0f}x; whole {pw / sw:.1f}x")
 
 
+_PEER_BOOT = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import evalica
+from _battles_data import synthetic_battles
+d = synthetic_battles()
+names = [f"m{i:02d}" for i in range(20)]
+wmap = {0: evalica.Winner.X, 1: evalica.Winner.Y, 2: evalica.Winner.Draw}
+xs, ys = [names[i] for i in d["a"]], [names[i] for i in d["b"]]
+ws = [wmap[int(x)] for x in d["outcome"]]
+t0 = time.perf_counter()
+evalica.bootstrap(evalica.bradley_terry, xs, ys, ws, n_resamples=int(sys.argv[2]), bootstrap_method="percentile",
+                  random_state=1)
+print(json.dumps({"seconds": time.perf_counter() - t0, "version": evalica.__version__}))
+"""
+
+
+def boot_speed(peer_python: str | None, B: int) -> None:
+    """The cluster bootstrap of the Bradley–Terry ratings (B resamples of the judges), 1 and 2 threads;
+    evalica's bootstrap (of battles: it has no cluster resampling) of the same B, in its own environment."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _battles_data import WINNERS, synthetic_battles
+
+    d = synthetic_battles()
+    names = [f"m{i:02d}" for i in range(20)]
+    cols = {
+        "model_a": [names[i] for i in d["a"]],
+        "model_b": [names[i] for i in d["b"]],
+        "winner": [WINNERS[int(x)] for x in d["outcome"]],
+        "judge": [str(j) for j in d["judge"]],
+    }
+    t = battle_table(cols, cluster="judge")
+    print(f"20 models x 50,000 battles, {len(t.clusters)} judge clusters, {len(t.a)} cells; B = {B} cluster bootstrap")
+    runs: dict[int, list[float]] = {1: [], 2: []}
+    for _ in range(3):
+        for k in (1, 2):
+            t0 = time.perf_counter()
+            r = sigfast.bradley_terry(t, bootstrap=B, seed=1, n_threads=k)
+            runs[k].append(time.perf_counter() - t0)
+    secs = {k: float(np.median(v)) for k, v in runs.items()}
+    for k in (1, 2):
+        print(f"  sigfast {k} thread(s): {secs[k]:7.2f} s, median of 3 (fit + bootstrap); failed {r.bootstrap.failed}")
+    print(f"  load {os.getloadavg()[0]:.1f}")
+    if peer_python:
+        out = subprocess.run(
+            [peer_python, "-c", _PEER_BOOT, str(ROOT / "tests"), str(B)], capture_output=True, text=True, check=True
+        ).stdout
+        p = json.loads(out.strip().splitlines()[-1])
+        print(
+            f"  evalica {p['version']} bootstrap (battles, percentile), its default threads: {p['seconds']:7.2f} s "
+            f"(load {os.getloadavg()[0]:.1f})"
+        )
+        r1, r2 = p["seconds"] / secs[1], p["seconds"] / secs[2]
+        print(f"  ratio evalica / sigfast: 1 thread {r1:.0f}x; 2 threads {r2:.0f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--coverage", action="store_true")
     ap.add_argument("--ppi", action="store_true")
     ap.add_argument("--speed", action="store_true")
+    ap.add_argument("--boot-speed", action="store_true")
+    ap.add_argument("--B", type=int, default=1000)
     ap.add_argument("--sets", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--peer-python", default=None)
@@ -220,6 +278,8 @@ def main() -> None:
         ppi(args.sets, args.seed)
     if args.speed:
         speed(args.peer_python)
+    if args.boot_speed:
+        boot_speed(args.peer_python, args.B)
 
 
 if __name__ == "__main__":

@@ -359,6 +359,20 @@ pub fn fit(
     anchor: Option<usize>,
 ) -> Result<Fit> {
     check(cells, n)?;
+    fit_from(cells, n, ties, ridge, crit, anchor, None)
+}
+
+/// [`fit`] on a checked table, Newton starting from `start` (θ of every
+/// model, NaN where unknown, and log ν) instead of zero.
+fn fit_from(
+    cells: &Cells,
+    n: usize,
+    ties: Ties,
+    ridge: f64,
+    crit: f64,
+    anchor: Option<usize>,
+    start: Option<(&[f64], f64)>,
+) -> Result<Fit> {
     if !(ridge.is_finite() && ridge >= 0.0) {
         return Err(Error::input("ridge must be finite and non-negative"));
     }
@@ -449,6 +463,18 @@ pub fn fit(
     let mut par = vec![0.0; p];
     if dav {
         par[ig] = log_nu;
+    }
+    if let Some((th, lnu0)) = start {
+        for (j, &i) in fitted.iter().enumerate() {
+            if th[i].is_finite() {
+                par[j] = th[i];
+            }
+        }
+        let mean = par[..k].iter().sum::<f64>() / k as f64;
+        par[..k].iter_mut().for_each(|x| *x -= mean);
+        if dav && lnu0.is_finite() {
+            par[ig] = lnu0;
+        }
     }
     // v: the unit vector of the constraint direction (θ part)
     let vnorm = 1.0 / (k as f64).sqrt();
@@ -718,6 +744,114 @@ pub fn fit(
     })
 }
 
+/// The bootstrap of the ratings on a count table: resample `b` of `job`
+/// draws from the stream `(seed, "boot", b, sub)` either whole clusters
+/// (`by_cluster`: G indices uniform in `0..G`, exactly the clusters
+/// `engine::index_block(G, ..)` gives, each drawn cluster adding its cells)
+/// or battles (N indices uniform in `0..N`, N = Σ w with every cell's `w` a
+/// whole number of unit-weight battles; battle `i` belongs to the first cell
+/// whose cumulative count exceeds `i`, cells in table order). The drawn
+/// tables are summed and refitted by Newton from `full`'s solution.
+/// Returns `count × (n + 1)`: θ of every model (Σ = 0 over the models fitted
+/// in that resample; NaN for a model the resample cannot rate) then log ν
+/// (NaN under [`Ties::Half`]); a resample in which no two models can be rated
+/// is all NaN.
+pub fn bootstrap(
+    cells: &Cells,
+    n: usize,
+    ties: Ties,
+    full: &Fit,
+    by_cluster: bool,
+    job: &crate::engine::Job<'_>,
+) -> Result<Vec<f64>> {
+    use crate::rng::{Bounded, TAG_BOOTSTRAP};
+    check(cells, n)?;
+    let m = cells.a.len();
+    // units: clusters, or battles (cumulative counts over cells)
+    let (units, cum) = if by_cluster {
+        let g = cells
+            .cluster
+            .iter()
+            .map(|&c| c as usize + 1)
+            .max()
+            .unwrap_or(0);
+        (g, Vec::new())
+    } else {
+        let mut cum = Vec::with_capacity(m);
+        let mut tot = 0u64;
+        for (k, &w) in cells.w.iter().enumerate() {
+            if w.fract() != 0.0 || w > 4e9 {
+                return Err(Error::input(format!(
+                    "cell {k}: the battle bootstrap needs whole battle counts (unit weights); weighted battles \
+                     can be resampled by cluster"
+                )));
+            }
+            tot += w as u64;
+            cum.push(tot);
+        }
+        (tot as usize, cum)
+    };
+    if units == 0 || units as u64 > 1 << 32 {
+        return Err(Error::input(
+            "the bootstrap needs between 1 and 2^32 battles or clusters",
+        ));
+    }
+    let bnd = Bounded::new(units as u64);
+    let stride = n + 1;
+    let lnu0 = full.log_nu;
+    crate::engine::par_blocks(job, stride, |first, chunk| {
+        let mut draws = vec![0u32; if by_cluster { units } else { m }];
+        let mut dense = vec![0.0; n * n * 3];
+        for (r, row) in chunk.chunks_mut(stride).enumerate() {
+            let b = first + r as u64;
+            draws.fill(0);
+            let mut stream =
+                crate::simd::stream_new(job.stream, job.seed, TAG_BOOTSTRAP, b, job.sub);
+            if by_cluster {
+                bnd.for_each(&mut stream, units, |c| draws[c] += 1);
+            } else {
+                bnd.for_each(&mut stream, units, |i| {
+                    draws[cum.partition_point(|&x| x <= i as u64)] += 1;
+                });
+            }
+            dense.fill(0.0);
+            for c in 0..m {
+                let k = if by_cluster {
+                    draws[cells.cluster[c] as usize]
+                } else {
+                    draws[c]
+                };
+                if k == 0 {
+                    continue;
+                }
+                let w = if by_cluster {
+                    f64::from(k) * cells.w[c]
+                } else {
+                    f64::from(k)
+                };
+                dense[(cells.a[c] as usize * n + cells.b[c] as usize) * 3
+                    + cells.outcome[c] as usize] += w;
+            }
+            let mut t = Cells::default();
+            for (idx, &w) in dense.iter().enumerate() {
+                if w > 0.0 {
+                    t.a.push((idx / 3 / n) as u32);
+                    t.b.push((idx / 3 % n) as u32);
+                    t.outcome.push((idx % 3) as u8);
+                    t.cluster.push(0);
+                    t.w.push(w);
+                    t.w2.push(w);
+                }
+            }
+            row.fill(f64::NAN);
+            if let Ok(f) = fit_from(&t, n, ties, 0.0, 1.0, None, Some((&full.theta, lnu0))) {
+                row[..n].copy_from_slice(&f.theta);
+                row[n] = f.log_nu;
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -733,6 +867,45 @@ mod tests {
             c.w2.push(w);
         }
         c
+    }
+
+    #[test]
+    fn bootstrap_of_singleton_clusters_is_the_battle_bootstrap_for_any_thread_count() {
+        // 300 unit battles among 4 models, each its own cell and cluster: drawing clusters draws battles
+        let mut rows = Vec::new();
+        let mut x = 7u64;
+        for k in 0..300u32 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let a = (x >> 60) as u32 % 4;
+            let b = (a + 1 + (x >> 40) as u32 % 3) % 4;
+            let o = ((x >> 20) % 3) as u8;
+            rows.push((a, b, o, k, 1.0));
+        }
+        let cells = table(&rows);
+        let full = fit(&cells, 4, Ties::Half, 0.0, 1.0, None).unwrap();
+        let progress = crate::engine::Progress::default();
+        let run = |by_cluster: bool, threads: usize| {
+            let job = crate::engine::Job::new(3, 600, threads, &progress);
+            bootstrap(&cells, 4, Ties::Half, &full, by_cluster, &job).unwrap()
+        };
+        let rows1 = run(false, 1);
+        assert_eq!(rows1.len(), 600 * 5);
+        assert!(rows1
+            .chunks(5)
+            .all(|r| r[..4].iter().all(|t| t.is_finite())));
+        for (p, q) in rows1.iter().zip(&run(false, 2)) {
+            assert_eq!(p.to_bits(), q.to_bits());
+        }
+        for (p, q) in rows1.iter().zip(&run(true, 2)) {
+            assert_eq!(p.to_bits(), q.to_bits());
+        }
+        // weighted cells cannot be resampled as battles
+        let mut w = cells.clone();
+        w.w[0] = 0.5;
+        let job = crate::engine::Job::new(3, 10, 1, &progress);
+        assert!(bootstrap(&w, 4, Ties::Half, &full, false, &job).is_err());
     }
 
     #[test]

@@ -382,3 +382,160 @@ def test_rate_cli_on_arena_hard_judgments_with_davidson(capsys: pytest.CaptureFi
     assert d["ties"] == "davidson" and d["nu"] > 0 and d["n_clusters"] == 12 and d["n_battles"] == 80
     r = sigfast.bradley_terry(DATA / "judgments.jsonl", cluster="uid", se="cluster", ties="davidson", anchor="base")
     assert [m["rating"] for m in d["models"]] == pytest.approx(list(r.rating), abs=1e-9)
+
+
+# ---- the bootstrap (resamples of battles or of clusters, refitted on the summed count tables)
+
+
+def _bt_fit_scipy(table: np.ndarray) -> np.ndarray:
+    """Ties-half Bradley–Terry by scipy.optimize.root on the score equations (θ of the last model held at 0),
+    then centred: an oracle independent of sigfast's Newton. ``table``: (models × models × 3) counts by the cell
+    convention (a, b, outcome)."""
+    from scipy.optimize import root
+
+    m = table.shape[0]
+    ia, ib = np.nonzero(table.sum(axis=2))
+    wa, wb, wt = table[ia, ib, 0], table[ia, ib, 1], table[ia, ib, 2]
+    y = wa + 0.5 * wt  # a's (half-)wins
+    n = wa + wb + wt
+
+    def full(x: np.ndarray) -> np.ndarray:
+        return np.append(x, 0.0)
+
+    def grad(x: np.ndarray) -> np.ndarray:
+        t = full(x)
+        p = 1.0 / (1.0 + np.exp(-(t[ia] - t[ib])))
+        g = np.zeros(m)
+        np.add.at(g, ia, y - n * p)
+        np.add.at(g, ib, -(y - n * p))
+        return g[:-1]
+
+    def hess(x: np.ndarray) -> np.ndarray:
+        t = full(x)
+        p = 1.0 / (1.0 + np.exp(-(t[ia] - t[ib])))
+        v = n * p * (1 - p)
+        h = np.zeros((m, m))
+        np.add.at(h, (ia, ia), -v)
+        np.add.at(h, (ib, ib), -v)
+        np.add.at(h, (ia, ib), v)
+        np.add.at(h, (ib, ia), v)
+        return h[:-1, :-1]
+
+    sol = root(grad, np.zeros(m - 1), jac=hess, method="hybr", options={"xtol": 1e-14})
+    assert sol.success
+    t = full(sol.x)
+    return t - t.mean()
+
+
+def _small_battles(seed: int = 5) -> dict:
+    rng = np.random.default_rng(seed)
+    m, n = 6, 3000
+    strength = np.linspace(-1, 1, m)
+    a = rng.integers(0, m, n)
+    b = (a + rng.integers(1, m, n)) % m
+    judge = rng.integers(0, 40, n)
+    p = 1 / (1 + np.exp(-(strength[a] - strength[b])))
+    u = rng.random(n)
+    outcome = np.where(u < 0.15, 2, np.where(u < 0.15 + 0.85 * p, 0, 1))
+    names = [f"m{i}" for i in range(m)]
+    return {
+        "model_a": [names[i] for i in a],
+        "model_b": [names[i] for i in b],
+        "winner": [WINNERS[o] for o in outcome],
+        "judge": [f"j{j:02d}" for j in judge],
+    }
+
+
+@pytest.mark.parametrize("by_cluster", [True, False])
+def test_bootstrap_equals_a_scipy_refit_of_the_same_draws(by_cluster: bool) -> None:
+    from sigfast import _native
+    from sigfast.ratings import battle_table
+
+    cols = _small_battles()
+    B, seed = 5, 99
+    r = sigfast.bradley_terry(cols, cluster="judge", bootstrap=B, seed=seed, cluster_bootstrap=by_cluster)
+    t = battle_table(cols, cluster="judge")
+    m = len(t.models)
+    for b in range(B):
+        table = np.zeros((m, m, 3))
+        if by_cluster:
+            g = len(t.clusters)
+            k = np.bincount(np.asarray(_native.item_indices(g, seed, b, 1))[0], minlength=g)
+            np.add.at(table, (t.a, t.b, t.outcome), k[t.cluster] * t.w)
+        else:
+            cum = np.cumsum(t.w.astype(np.int64))
+            idx = np.asarray(_native.item_indices(int(cum[-1]), seed, b, 1))[0]
+            cell = np.searchsorted(cum, idx, side="right")
+            np.add.at(table, (t.a[cell], t.b[cell], t.outcome[cell]), 1.0)
+        want = 1000 + FAC * _bt_fit_scipy(table)
+        assert np.max(np.abs(r.bootstrap.draws[b] - want)) < 1e-6  # Elo points
+    assert r.bootstrap.scheme == (f"clusters({t.cluster_field})" if by_cluster else "battles")
+    sig = r.bootstrap.signature
+    assert f"B:{B}" in sig and f"seed:{seed}" in sig and "stream:" in sig and "scheme:" in sig
+
+
+def test_bootstrap_is_the_same_bytes_for_any_thread_count() -> None:
+    cols = _small_battles(7)
+    runs = [
+        sigfast.bradley_terry(cols, cluster="judge", bootstrap=300, seed=1, n_threads=k, cluster_bootstrap=c)
+        for c in (True, False)
+        for k in (1, 2)
+    ]
+    assert runs[0].bootstrap.draws.tobytes() == runs[1].bootstrap.draws.tobytes()
+    assert runs[2].bootstrap.draws.tobytes() == runs[3].bootstrap.draws.tobytes()
+    assert runs[0].bootstrap.draws.tobytes() != runs[2].bootstrap.draws.tobytes()
+    bt = runs[0].bootstrap
+    assert bt.failed == 0 and not bt.not_rated.any() and abs(bt.p_rank1.sum() - 1) < 1e-12
+
+
+def test_cluster_bootstrap_is_wider_than_the_battle_bootstrap_on_arena_hard() -> None:
+    path = SHARED / "arena_hard_battles.jsonl.gz"
+    rows = sigfast.bradley_terry(path, cluster="question_id", bootstrap=1000, seed=2, cluster_bootstrap=False)
+    cl = sigfast.bradley_terry(path, cluster="question_id", bootstrap=1000, seed=2)
+    wr = rows.bootstrap.upper - rows.bootstrap.lower
+    wc = cl.bootstrap.upper - cl.bootstrap.lower
+    assert np.all(wc > wr)
+    # the battle bootstrap agrees with the sandwich interval, the cluster bootstrap with the cluster sandwich
+    assert np.allclose(wr, 2 * 1.959964 * rows.se_sandwich, rtol=0.2)
+    assert np.allclose(wc, 2 * 1.959964 * cl.se_cluster, rtol=0.25)
+
+
+def test_bootstrap_reports_models_it_cannot_rate() -> None:
+    # m2 won its only battle against m0 in some clusters: a cluster resample can leave it with only wins
+    cols = {
+        "model_a": ["m0", "m1", "m0", "m1", "m2", "m2", "m0"],
+        "model_b": ["m1", "m0", "m1", "m0", "m0", "m1", "m2"],
+        "winner": ["model_a", "model_a", "model_b", "tie", "model_a", "model_b", "model_a"],
+        "q": ["1", "2", "3", "4", "5", "6", "7"],
+    }
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = sigfast.bradley_terry(cols, cluster="q", bootstrap=200, seed=3)
+    bt = r.bootstrap
+    said = [str(w.message) for w in caught if issubclass(w.category, ScorerWarning)]
+    assert any("'m2' could not be rated in" in w for w in said)
+    assert any(f"{bt.failed} of 200 bootstrap resamples could rate no two models" in w for w in said)
+    assert bt.failed > 0 and bt.not_rated[2] > bt.failed
+    # never a percentile of infinities: the draws are finite or NaN, the interval over the rated resamples
+    assert not np.isinf(bt.draws).any() and np.isfinite(bt.lower).all()
+    assert list(r.warnings)[-1] == said[-1]
+    with pytest.raises(InputError, match="positive number"):
+        sigfast.bradley_terry(cols, bootstrap=-1)
+    with pytest.raises(InputError, match="needs a cluster field"):
+        sigfast.bradley_terry(cols, bootstrap=10, cluster_bootstrap=True)
+
+
+def test_rate_cli_bootstrap_equals_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    path = SHARED / "arena_hard_battles.jsonl.gz"
+    argv = ["rate", str(path), "--cluster", "question_id", "--bootstrap", "200", "--seed", "7", "--threads", "2"]
+    assert main([*argv, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)[0]["bootstrap"]
+    api = sigfast.bradley_terry(path, cluster="question_id", bootstrap=200, seed=7).bootstrap
+    assert d["signature"] == api.signature and "B:200|seed:7" in d["signature"]
+    assert [m["lower"] for m in d["models"]] == [float(x) for x in api.lower]
+    assert [m["p_rank1"] for m in d["models"]] == [float(x) for x in api.p_rank1]
+    with pytest.raises(SystemExit) as e:
+        main(["rate", str(path), "--bootstrap", "0"])
+    assert e.value.code == 2

@@ -423,6 +423,15 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
         {"ties": "half", "se": "sandwich", "scale": 400.0, "anchor": None, "conf": 0.95, "data": 0},
         {"ties": "davidson", "se": "model", "scale": 300.0, "anchor": "m1", "conf": 0.9, "data": 1},
     ),
+    "bradley_terry_bootstrap": (
+        lambda s: (
+            sigfast.bradley_terry(
+                _battles(s["data"]), bootstrap=s["B"], seed=s["seed"], stream=s["stream"], level=s["conf"]
+            ).bootstrap
+        ),
+        {"B": 20, "seed": 1, "stream": 2, "conf": 0.95, "data": 0},
+        {"B": 21, "seed": 2, "stream": 1, "conf": 0.9, "data": 1},
+    ),
     "win_rates": (
         lambda s: sigfast.win_rates(_battles(s["data"]), s["baseline"], level=s["conf"]),
         {"baseline": "m0", "conf": 0.95, "data": 0},
@@ -491,6 +500,7 @@ TYPES = {
     "confidence_sequence": "ConfidenceSequenceResult",
     "gate": "GateResult",
     "bradley_terry": "Ratings",
+    "bradley_terry_bootstrap": "BootstrapRatings",
     "win_rates": "WinRates",
     "prediction_powered": "PredictionPowered",
 }

@@ -93,6 +93,30 @@ def aso_grid(dt: float) -> npt.NDArray[np.float64]:
 def aso_violation_ratio(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64], dt: float) -> float:
     """The violation ratio of two score lists' empirical quantile functions."""
 
+def battles_bootstrap(
+    a: npt.NDArray[np.uint32],
+    b: npt.NDArray[np.uint32],
+    outcome: npt.NDArray[np.uint8],
+    cluster: npt.NDArray[np.uint32],
+    w: npt.NDArray[np.float64],
+    w2: npt.NDArray[np.float64],
+    n_models: int,
+    ties: str,
+    by_cluster: bool,
+    seed: int,
+    count: int,
+    start: int = 0,
+    stream: int = ...,
+    threads: int = 0,
+    progress: Any = None,
+) -> Any:
+    """Bootstrap of the Bradley–Terry fit of a count table (see `battles_fit`):
+    resamples start..start+count drawing whole clusters (`by_cluster`) or
+    battles (each cell's w a whole count), refitted from the full fit.
+    Returns `count × (n_models + 1)`: θ per model (NaN: not rated in that
+    resample), then log ν.
+    """
+
 def battles_fit(
     a: npt.NDArray[np.uint32],
     b: npt.NDArray[np.uint32],

@@ -584,6 +584,13 @@ _flags = [
         type=number,
     ),
     Flag(
+        ("--bootstrap",),
+        "also B bootstrap resamples: of whole clusters with --cluster, of battles without; percentile intervals "
+        "and P(rank 1), each resample refitted from the full fit",
+        type=count("--bootstrap"),
+        metavar="B",
+    ),
+    Flag(
         ("--baseline",),
         "also each model's win rate against this model (arena-hard-auto / AlpacaEval style)",
         metavar="MODEL",
@@ -1228,6 +1235,10 @@ COMMANDS: tuple[Command, ...] = (
             "anchor",
             "ridge",
             "baseline",
+            "bootstrap",
+            "seed",
+            "stream",
+            "threads",
             "confidence",
             *_OUTPUT,
         ),

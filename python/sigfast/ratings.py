@@ -46,11 +46,12 @@ from typing import Any
 
 import numpy as np
 
+from ._options import DEFAULT_SEED, check_seed, shared_options
 from .exceptions import InputError, ScorerWarning
 from .formats.battles import BattleTable, read_battles, table_from_arrays
 from .results import Key, Result, flat_row
 
-__all__ = ["Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
+__all__ = ["BootstrapRatings", "Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
 
 SE_METHODS = ("model", "sandwich", "cluster")
 TIE_MODELS = ("half", "davidson")
@@ -93,6 +94,48 @@ def battle_table(battles: Any, **options: Any) -> BattleTable:
 
 
 @dataclass(frozen=True)
+class BootstrapRatings(Result):
+    """The bootstrap of a Bradley–Terry fit: percentile intervals of each rating on the fit's Elo scale,
+    P(rank 1), and how many resamples could not rate each model (``not_rated``: in those the model had only
+    wins or only losses, or no battle; its interval is over the other resamples and says so).
+    ``failed``: resamples where no two models could be rated. ``draws``: the ratings, B × models (NaN: not
+    rated)."""
+
+    scheme: str
+    B: int
+    seed: int
+    stream: int
+    level: float
+    models: tuple[str, ...]
+    lower: np.ndarray
+    upper: np.ndarray
+    p_rank1: np.ndarray
+    not_rated: np.ndarray
+    failed: int
+    draws: np.ndarray = field(repr=False)
+    signature: str = ""
+
+    _keys = ("scheme", "B", "seed", "stream", "level", "failed", Key("models", "model_rows"), "signature")
+
+    def model_rows(self) -> list[dict[str, Any]]:
+        """One record per model: percentile interval (None where no resample rated it), P(rank 1), not rated."""
+
+        def f(x: float) -> float | None:
+            return None if not np.isfinite(x) else float(x)
+
+        return [
+            {
+                "model": m,
+                "lower": f(self.lower[i]),
+                "upper": f(self.upper[i]),
+                "p_rank1": float(self.p_rank1[i]),
+                "not_rated": int(self.not_rated[i]),
+            }
+            for i, m in enumerate(self.models)
+        ]
+
+
+@dataclass(frozen=True)
 class Ratings(Result):
     """A Bradley–Terry fit on the Elo scale (see the module's documentation); ``win_rates``, where asked for
     (``sigfast rate --baseline``), each model's win rate against a baseline beside it."""
@@ -128,6 +171,7 @@ class Ratings(Result):
     data: str = ""
     win_rates: WinRates | None = None
     signature: str = ""
+    bootstrap: BootstrapRatings | None = None
 
     _keys = (
         Key("models", "model_rows"),
@@ -145,6 +189,7 @@ class Ratings(Result):
         "cluster_field",
         "win_probability",
         Key("win_rates", when="win_rates"),
+        Key("bootstrap", when="bootstrap"),
         "warnings",
         "signature",
     )
@@ -216,6 +261,7 @@ class Ratings(Result):
         return [k[2] for k in sorted(key)]
 
 
+@shared_options
 def bradley_terry(
     battles: Any,
     *,
@@ -227,6 +273,11 @@ def bradley_terry(
     anchor: str | None = None,
     level: float = 0.95,
     ridge: float = 0.0,
+    bootstrap: int = 0,
+    cluster_bootstrap: bool | None = None,
+    seed: int = DEFAULT_SEED,
+    stream: int | None = None,
+    n_threads: int | None = None,
     **options: Any,
 ) -> Ratings:
     """Bradley–Terry ratings of ``battles`` by maximum likelihood, on the Elo scale, with intervals.
@@ -237,6 +288,9 @@ def bradley_terry(
     half a win on each side) or ``davidson``. ``se``: ``model``, ``sandwich`` or ``cluster`` (needs a cluster
     field). ``anchor``: a model placed at ``offset`` (FastChat anchors one model). ``ridge``: added to the
     information's diagonal (arena-rank's ``hessian_reg · N``; 0: none). See the module's documentation.
+    ``bootstrap=B`` (B > 0) adds :class:`BootstrapRatings` (``.bootstrap``): B resamples of whole clusters
+    (with a cluster field; ``cluster_bootstrap=False``: of battles) or of battles, each refitted from the full
+    fit, from the random stream ``(seed, "boot", b)`` of version ``stream``; the same bytes for any ``n_threads``.
     """
     from . import _native
     from .signature import build, hash_data
@@ -353,6 +407,11 @@ def bradley_terry(
                 head = i
         tier[i] = cur
     theta = np.where(np.isfinite(theta_all), theta_all - shift, np.nan)
+    boot = None
+    if bootstrap:
+        boot = _bootstrap(t, ties, int(bootstrap), cluster_bootstrap, seed, stream, n_threads, level, ai, fac, offset)
+        notes += list(boot.warnings)
+        boot = boot.result
     return Ratings(
         models=t.models,
         rating=rating,
@@ -397,8 +456,116 @@ def bradley_terry(
             items=t.n_battles,
             clusters=int(r["n_clusters"]) if t.cluster_field else None,
             data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+            scheme=None if boot is None else boot.scheme,
+            B=None if boot is None else boot.B,
+            seed=None if boot is None else boot.seed,
+            stream=None if boot is None else boot.stream,
         ),
+        bootstrap=boot,
     )
+
+
+@dataclass(frozen=True)
+class _Boot:
+    result: BootstrapRatings
+    warnings: tuple[str, ...]
+
+
+def _bootstrap(
+    t: BattleTable,
+    ties: str,
+    B: int,
+    by_cluster: bool | None,
+    seed: int,
+    stream: int,
+    n_threads: int | None,
+    level: float,
+    ai: int | None,
+    fac: float,
+    offset: float,
+) -> _Boot:
+    """The bootstrap of the fit (see :func:`bradley_terry`), on the fit's Elo scale and anchor."""
+    from . import _native
+    from .signature import build, hash_data
+
+    if isinstance(B, bool) or B < 1:
+        raise InputError(f"bootstrap must be a positive number of resamples, not {B!r}")
+    if by_cluster is None:
+        by_cluster = t.cluster_field is not None
+    if by_cluster and t.cluster_field is None:
+        raise InputError("cluster_bootstrap=True needs a cluster field (-o cluster=FIELD, e.g. question_id)")
+    if not by_cluster and not np.all(t.w == np.round(t.w)):
+        raise InputError(
+            "the bootstrap over battles needs unit weights (whole battle counts per cell); resample weighted "
+            "battles by cluster (-o cluster=FIELD)"
+        )
+    seed = check_seed(seed)
+    threads = 0 if n_threads is None else int(n_threads)
+    m = len(t.models)
+    v = np.asarray(
+        _native.battles_bootstrap(
+            t.a, t.b, t.outcome, t.cluster, t.w, t.w2, m, ties, by_cluster, seed, B, stream=stream, threads=threads
+        )
+    )
+    theta = v[:, :m]
+    failed = int(np.sum(np.all(np.isnan(theta), axis=1)))
+    if ai is not None:
+        theta = theta - theta[:, [ai]]
+    draws = offset + fac * theta
+    not_rated = np.sum(np.isnan(draws), axis=0)
+    lower = np.full(m, np.nan)
+    upper = np.full(m, np.nan)
+    for i in range(m):
+        x = draws[:, i]
+        x = x[np.isfinite(x)]
+        if x.size:
+            lower[i], upper[i] = _native.percentile_interval(np.ascontiguousarray(x), level)
+    # P(rank 1): the share of the B resamples in which the model has the highest rating among those rated
+    best = np.zeros(m)
+    ok = ~np.all(np.isnan(draws), axis=1)
+    top = np.nanargmax(np.where(np.isnan(draws[ok]), -np.inf, draws[ok]), axis=1) if ok.any() else np.array([], int)
+    np.add.at(best, top, 1.0)
+    p1 = best / B
+    scheme = f"clusters({t.cluster_field})" if by_cluster else "battles"
+    notes = []
+    for i in range(m):
+        if not_rated[i]:
+            notes.append(
+                f"model {t.models[i]!r} could not be rated in {int(not_rated[i])} of {B} bootstrap resamples "
+                "(only wins or only losses there): its bootstrap interval is over the other resamples only"
+            )
+    if failed:
+        notes.append(f"{failed} of {B} bootstrap resamples could rate no two models")
+    for n in notes:
+        warnings.warn(n, ScorerWarning, stacklevel=3)
+    sig = build(
+        "bradley_terry_bootstrap",
+        variant=ties,
+        format=_format_part(t),
+        scheme=scheme,
+        B=B,
+        seed=seed,
+        stream=stream,
+        conf=level,
+        items=t.n_battles,
+        data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+    )
+    res = BootstrapRatings(
+        scheme=scheme,
+        B=B,
+        seed=seed,
+        stream=stream,
+        level=level,
+        models=t.models,
+        lower=lower,
+        upper=upper,
+        p_rank1=p1,
+        not_rated=not_rated,
+        failed=failed,
+        draws=draws,
+        signature=sig,
+    )
+    return _Boot(res, tuple(notes))
 
 
 def _format_part(t: BattleTable) -> Any:
@@ -507,13 +674,30 @@ def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = ""
         "significantly below the tier's first",
     ]
     if r.n_clusters:
-        notes.append(
-            f"clusters: {r.cluster_field} ({r.n_clusters}); deff = (cluster SE / sandwich SE)²; the bootstrap over "
-            "battles or clusters is not in this release"
-        )
+        notes.append(f"clusters: {r.cluster_field} ({r.n_clusters}); deff = (cluster SE / sandwich SE)²")
     notes += [f"warning: {w}" for w in r.warnings]
     head = ("rank", "model", "rating", "lower", "upper", "se", "se_sandwich", "se_cluster", "deff", "tier", "status")
     out = [Table(head, tuple(rows), title="Bradley–Terry ratings", notes=tuple(notes), signature=signature)]
+    bt = r.bootstrap
+    if bt is not None:
+        brows = tuple(
+            (r.models[i], num(bt.lower[i]), num(bt.upper[i]), round(float(bt.p_rank1[i]), 4), int(bt.not_rated[i]))
+            for i in r.order()
+        )
+        bnotes = (
+            f"{bt.B} resamples of {bt.scheme}, each refitted from the full fit; percentile interval "
+            f"({bt.level * 100:g}%) on the same Elo scale; P(rank 1): share of resamples where the model rates "
+            f"highest; not_rated: resamples where it had only wins or only losses; {bt.failed} resamples failed",
+        )
+        out.append(
+            Table(
+                ("model", "boot_lower", "boot_upper", "p_rank1", "not_rated"),
+                brows,
+                title="Bootstrap of the ratings",
+                notes=bnotes,
+                signature=bt.signature,
+            )
+        )
     if wr is not None:
         out.append(_win_rate_table(wr))
     return out

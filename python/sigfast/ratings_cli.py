@@ -29,6 +29,10 @@ def run_rate(args: argparse.Namespace) -> int:
         anchor=args.anchor,
         level=args.confidence,
         ridge=args.ridge,
+        bootstrap=args.bootstrap or 0,
+        seed=args.seed,
+        stream=args.stream,
+        n_threads=args.threads,
     )
     if args.baseline:
         r = dataclasses.replace(r, win_rates=win_rates(table, args.baseline, level=args.confidence))

@@ -5,9 +5,10 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::errors::{quick, Names};
-use super::{input, vec2};
+use super::errors::{enter, quick, Names};
+use super::{input, job, vec2, version};
 use crate::battles::{self, Cells, Ties};
+use crate::rng::STREAM_VERSION;
 
 fn col<T: Copy + numpy::Element>(a: &PyReadonlyArray1<'_, T>, what: &str) -> PyResult<Vec<T>> {
     a.as_slice().map(<[T]>::to_vec).map_err(|_| {
@@ -39,23 +40,8 @@ fn battles_fit<'py>(
     crit: f64,
     anchor: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let t = match ties {
-        "half" => Ties::Half,
-        "davidson" => Ties::Davidson,
-        other => {
-            return Err(input(format!(
-                "unknown tie model {other:?} (half or davidson)"
-            )))
-        }
-    };
-    let cells = Cells {
-        a: col(&a, "a")?,
-        b: col(&b, "b")?,
-        outcome: col(&outcome, "outcome")?,
-        cluster: col(&cluster, "cluster")?,
-        w: col(&w, "w")?,
-        w2: col(&w2, "w2")?,
-    };
+    let t = tie_model(ties)?;
+    let cells = cells_of(&a, &b, &outcome, &cluster, &w, &w2)?;
     let f = quick(py, &Names::default(), || {
         battles::fit(&cells, n_models, t, ridge, crit, anchor)
     })?;
@@ -77,7 +63,81 @@ fn battles_fit<'py>(
     Ok(d)
 }
 
+fn tie_model(ties: &str) -> PyResult<Ties> {
+    match ties {
+        "half" => Ok(Ties::Half),
+        "davidson" => Ok(Ties::Davidson),
+        other => Err(input(format!(
+            "unknown tie model {other:?} (half or davidson)"
+        ))),
+    }
+}
+
+fn cells_of(
+    a: &PyReadonlyArray1<'_, u32>,
+    b: &PyReadonlyArray1<'_, u32>,
+    outcome: &PyReadonlyArray1<'_, u8>,
+    cluster: &PyReadonlyArray1<'_, u32>,
+    w: &PyReadonlyArray1<'_, f64>,
+    w2: &PyReadonlyArray1<'_, f64>,
+) -> PyResult<Cells> {
+    Ok(Cells {
+        a: col(a, "a")?,
+        b: col(b, "b")?,
+        outcome: col(outcome, "outcome")?,
+        cluster: col(cluster, "cluster")?,
+        w: col(w, "w")?,
+        w2: col(w2, "w2")?,
+    })
+}
+
+/// Bootstrap of the Bradley–Terry fit of a count table (see `battles_fit`):
+/// resamples start..start+count drawing whole clusters (`by_cluster`) or
+/// battles (each cell's w a whole count), refitted from the full fit.
+/// Returns `count × (n_models + 1)`: θ per model (NaN: not rated in that
+/// resample), then log ν.
+#[pyfunction]
+#[pyo3(signature = (a, b, outcome, cluster, w, w2, n_models, ties, by_cluster, seed, count, start=0, stream=STREAM_VERSION, threads=0, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn battles_bootstrap<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, u32>,
+    b: PyReadonlyArray1<'py, u32>,
+    outcome: PyReadonlyArray1<'py, u8>,
+    cluster: PyReadonlyArray1<'py, u32>,
+    w: PyReadonlyArray1<'py, f64>,
+    w2: PyReadonlyArray1<'py, f64>,
+    n_models: usize,
+    ties: &str,
+    by_cluster: bool,
+    seed: u64,
+    count: usize,
+    start: u64,
+    stream: u32,
+    threads: usize,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let t = tie_model(ties)?;
+    let sv = version(stream)?;
+    let cells = cells_of(&a, &b, &outcome, &cluster, &w, &w2)?;
+    let full = quick(py, &Names::default(), || {
+        battles::fit(&cells, n_models, t, 0.0, 1.0, None)
+    })?;
+    let v = enter(
+        py,
+        progress.as_ref(),
+        count as u64,
+        &Names::default(),
+        |p| {
+            let job = job(sv, seed, 0, start, count, threads, p);
+            battles::bootstrap(&cells, n_models, t, &full, by_cluster, &job)
+        },
+    )?;
+    vec2(py, v, n_models + 1)
+}
+
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(battles_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(battles_bootstrap, m)?)?;
     Ok(())
 }
