@@ -51,10 +51,12 @@ def _imports(*argv: str) -> dict[str, object]:
 def test_help_and_version_import_nothing_else() -> None:
     for argv in (["--help"], ["compare", "--help"], ["metaeval", "--help"]):
         d = _imports(*argv)
-        want = ["sigfast", "sigfast._options", "sigfast.cli"] + (["sigfast.styles"] if len(argv) > 1 else [])
+        want = ["sigfast", "sigfast._hooks", "sigfast._options", "sigfast.cli"]
+        want += ["sigfast.styles"] if len(argv) > 1 else []
         assert d["code"] == 0 and d["sigfast"] == want and d["third"] == [], (argv, d)  # styles: its --NAME flags
     d = _imports("--version")
-    assert d["sigfast"] == ["sigfast", "sigfast._native", "sigfast._options", "sigfast.cli"] and d["third"] == [], d
+    assert d["sigfast"] == ["sigfast", "sigfast._hooks", "sigfast._native", "sigfast._options", "sigfast.cli"], d
+    assert d["third"] == [], d
 
 
 def test_info_imports_no_numpy() -> None:
@@ -65,6 +67,7 @@ def test_info_imports_no_numpy() -> None:
         "sigfast",
         "sigfast._cli",
         "sigfast._formats_table",
+        "sigfast._hooks",
         "sigfast._info",
         "sigfast._native",
         "sigfast._options",
@@ -81,7 +84,7 @@ _SCORE_MODULES = [
     "sigfast._cli",
     "sigfast._commands",
     "sigfast._formats_table",
-    "sigfast._info",
+    "sigfast._hooks",  # the package's hooks for the keyword checks (standard library only)
     "sigfast._native",
     "sigfast._options",  # the shared options' defaults, for the flags (standard library only)
     "sigfast.cli",
@@ -89,6 +92,7 @@ _SCORE_MODULES = [
     "sigfast.formats",
     "sigfast.formats._base",
     "sigfast.formats._logs",  # sigfast.formats re-exports runs_in from it
+    "sigfast.formats._registry",  # the formats' registry (spec, specs)
     "sigfast.metrics",
     "sigfast.styles",  # the output styles' registry: the parser's --NAME flags
 ]

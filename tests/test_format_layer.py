@@ -298,8 +298,8 @@ def toy_plugin(tmp_path, monkeypatch):
         return real(**kw)
 
     monkeypatch.setattr(md, "entry_points", entry_points)
-    monkeypatch.setattr(formats, "_LOADED", dict(formats._LOADED))
-    monkeypatch.setattr(formats, "_SCANNED", False)
+    monkeypatch.setattr(formats._registry, "_LOADED", dict(formats._registry._LOADED))
+    monkeypatch.setattr(formats._registry, "_SCANNED", False)
     rng = np.random.default_rng(0)
     labels = [str(x) for x in rng.integers(0, 3, 60)]
     gold = tmp_path / "gold.lab"

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys as _sys
 import types as _types
 
+from . import _hooks
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time); mypy reads it so
 
 __all__ = [
@@ -99,7 +101,10 @@ __all__ = [
 if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     from . import analysis, exceptions, io, metrics, seeds, signature, studies
     from ._native import STREAM_VERSION, __version__
-    from .analysis import agreement, coref_diff, diff, krippendorff_alpha, oracle
+    from .analysis import coref_diff, krippendorff_alpha
+    from .analysis.agreement import agreement  # from their modules: each shares its module's name
+    from .analysis.diff import diff
+    from .analysis.oracle import oracle
     from .classical import (
         TestResult,
         binomial_test,
@@ -213,6 +218,33 @@ _LAZY: dict[str, tuple[str, str | None]] = {
 #: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):
 #: the package attribute is the function, also after the submodule is imported.
 _FUNCTIONS_OVER_MODULES = ("pairwise", "read")
+
+
+def _metric_parameter_names() -> set[str]:
+    from .metrics import parameter_names
+
+    return parameter_names()
+
+
+def _format_option_names() -> set[str]:
+    from .formats._registry import option_names
+
+    return option_names()
+
+
+def _unit_reader_keywords() -> set[str]:
+    from .analysis import units
+
+    return units.reader_keywords()
+
+
+# What ``**metric_params``, ``**options`` and ``**read_options`` take, for the keyword checks of
+# :mod:`sigfast._api` (which sits below the registries that know them).
+_hooks.PASSED_ON.update(
+    metric_params=_metric_parameter_names,
+    format_options=_format_option_names,
+    read_options=_unit_reader_keywords,
+)
 
 
 def __getattr__(name: str) -> object:

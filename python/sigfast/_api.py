@@ -27,55 +27,35 @@ import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from . import _hooks
+
 __all__ = ["checked_keywords", "checked_methods", "checked_module", "closest", "frame", "series_name", "short_repr"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _metric_parameter_names() -> set[str]:
-    from .metrics import specs
+def _provided(kind: str) -> Callable[[], set[str]]:
+    """The names of kind ``kind`` a ``**kwargs`` passes on, read when a call needs them from the provider the
+    package registered (:data:`sigfast._hooks.PASSED_ON`): this module imports no registry."""
 
-    out: set[str] = set()
-    for m in specs():
-        for p in m["params"]:
-            out.add(p["name"])
-            out.update(p["aliases"])
-    return out
+    def names() -> set[str]:
+        return _hooks.PASSED_ON[kind]()
 
-
-def _format_option_names() -> set[str]:
-    from .formats import specs
-
-    out: set[str] = set()
-    for s in specs():
-        for o in s.options:
-            out.add(o.name)
-            out.update(o.aliases)
-    return out
-
-
-def _unit_reader_names() -> set[str]:
-    """What the analyses' ``**read_options`` take: the unit readers' keywords and every format option."""
-    from .analysis.units import read_units_noted, units_from_labels
-
-    out = _format_option_names()
-    for f in (read_units_noted, units_from_labels):
-        out.update(n for n, p in inspect.signature(f).parameters.items() if p.kind is not p.VAR_KEYWORD)
-    return out
+    return names
 
 
 #: What a function's ``**name`` passes on, by that name: metric parameters, a format's options
 #: (checked against the format's schema by the reader), or the unit readers' keywords.
 _PASSED_ON: dict[str, Callable[[], set[str]]] = {
-    "metric_params": _metric_parameter_names,
-    "read_options": _unit_reader_names,
-    "options": _format_option_names,
+    "metric_params": _provided("metric_params"),
+    "read_options": _provided("read_options"),
+    "options": _provided("format_options"),
 }
 #: A method's ``**params`` are a metric's (``Statistics.scores``); its other ``**kwargs`` (display
 #: options, ``json.dumps`` keywords) are checked where they are used.
 _METHODS_PASS_ON: dict[str, Callable[[], set[str]]] = {
-    "params": _metric_parameter_names,
-    "metric_params": _metric_parameter_names,
+    "params": _provided("metric_params"),
+    "metric_params": _provided("metric_params"),
 }
 
 

@@ -99,16 +99,14 @@ def preload_format(name: str | None) -> None:
     every format module (start-up time); an unknown name is left to the registry's own error."""
     if not name or name == "auto":
         return
-    from ._info import format_module
-
     module = format_module(name)
     if module is None:
         return
-    from . import formats
+    from .formats import _registry
 
     short = module.rpartition(".")[2]
-    if name.strip().lower() not in formats._LOADED and short in formats._module_names():
-        formats._load(short)
+    if name.strip().lower() not in _registry._LOADED and short in _registry._module_names():
+        _registry._load(short)
 
 
 def detect_gold_format(args: argparse.Namespace) -> None:
@@ -430,3 +428,13 @@ def one_line_warnings() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.showwarning = show
         yield
+
+
+def format_module(name: str) -> str | None:
+    """The module that declares format ``name`` (a name or an alias), by the generated table: a hint that
+    lets a subcommand import that one format module instead of all of them (None: not in the table)."""
+    try:
+        from ._formats_table import MODULES
+    except ImportError:  # pragma: no cover
+        return None
+    return MODULES.get(name.strip().lower())

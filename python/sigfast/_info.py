@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ._cli import format_module as format_module
+
 __all__ = ["format_module", "format_table", "run_info", "write_table"]
 
 _PKG = Path(__file__).resolve().parent
@@ -108,16 +110,6 @@ def _formats() -> list[dict[str, Any]]:
 
         return json.loads(FORMATS)  # type: ignore[no-any-return]
     return format_table()
-
-
-def format_module(name: str) -> str | None:
-    """The module that declares format ``name`` (a name or an alias), by the generated table: a hint that
-    lets a subcommand import that one format module instead of all of them (None: not in the table)."""
-    try:
-        from ._formats_table import MODULES
-    except ImportError:  # pragma: no cover
-        return None
-    return MODULES.get(name.strip().lower())
 
 
 def write_table(path: Path = _TABLE) -> None:

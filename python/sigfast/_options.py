@@ -265,3 +265,23 @@ def shared_options(func: F) -> F:
         return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
+
+
+def check_alpha(alpha: Any) -> float:
+    """A significance level in (0, 1); anything else (None, a string, 1.5) is an InputError."""
+    import numpy as np
+
+    from .exceptions import InputError
+
+    if isinstance(alpha, (bool, np.bool_)):
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r:.60}") from None
+    if not 0.0 < a < 1.0:
+        raise InputError(f"alpha must be in (0, 1), got {alpha!r:.60}")
+    return a

@@ -180,7 +180,7 @@ def resolve(stats: Any, clusters: Any, resampling: str) -> Clusters | None:
 
 def few_clusters_warning(spec: Clusters | None) -> tuple[str, ...]:
     """The warning results carry when there are too few clusters to resample."""
-    from .executor import MIN_ITEMS
+    from ._options import MIN_ITEMS
 
     if spec is None or spec.n_clusters >= MIN_ITEMS:
         return ()

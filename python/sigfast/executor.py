@@ -43,7 +43,9 @@ from ._options import (
     DEFAULT_PERMUTATIONS,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    MIN_ITEMS,
     NAN_POLICIES,
+    check_alpha,
     check_int,
     check_level,
     check_nan_policy,
@@ -80,7 +82,6 @@ __all__ = [
 
 DEFAULT_STREAM = int(_native.STREAM_VERSION)  # the random stream version results use by default
 STREAM_VERSIONS = tuple(int(v) for v in _native.STREAM_VERSIONS)
-MIN_ITEMS = 10  # fewer items than this: results carry a loud warning
 BLOCK = int(_native.CHUNK)  # resamples per chunk of a streamed pass
 #: resamples per block of an item statistic's streamed pass (its values come through Python: a
 #: smaller block keeps the working set near 1 MiB; any block size gives the same bytes)
@@ -125,19 +126,6 @@ _CENTRED = ("shifted", "sacrebleu", "moses")
 
 # --------------------------------------------------------------------------------------------
 # validation of single settings
-
-
-def check_alpha(alpha: Any) -> float:
-    """A significance level in (0, 1); anything else (None, a string, 1.5) is an InputError."""
-    if isinstance(alpha, (bool, np.bool_)):
-        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
-    try:
-        a = float(alpha)
-    except (TypeError, ValueError):
-        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r:.60}") from None
-    if not 0.0 < a < 1.0:
-        raise InputError(f"alpha must be in (0, 1), got {alpha!r:.60}")
-    return a
 
 
 def check_pvalue(pvalue: str) -> str:
@@ -1322,8 +1310,9 @@ def _run_permutation(req: Request, progress: Any) -> Any:
 
 
 def _run_interval(req: Request, progress: Any) -> Any:
-    from .intervals import BootstrapInterval, _bca_levels, _jackknife
+    from .bca import _bca_levels, _jackknife
     from .results import ConfidenceInterval
+    from .results_interval import BootstrapInterval
 
     stats, m, B = req.stats, req.metric, req.n_resamples
     paired = stats.n_systems == 2
@@ -1526,7 +1515,8 @@ def _python_pair_counts(
 
 
 def _run_pairwise(req: Request, progress: Any) -> Any:
-    from .pairwise import PairwiseResult, _adjust_matrix
+    from .corrections import _adjust_matrix
+    from .results_pairwise import PairwiseResult
 
     stats, m, B = req.stats, req.metric, req.n_resamples
     s, k, n = stats.n_systems, stats.n_stats, stats.n_items

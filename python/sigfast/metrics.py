@@ -407,3 +407,13 @@ def check_statistics(m: Metric, stats: Any) -> None:
         except InputError as e:
             src = f" ({stats.source})" if getattr(stats, "source", None) else ""
             raise InputError(f"system {name!r}{src}, {e}") from None
+
+
+def parameter_names() -> set[str]:
+    """Every metric parameter's name and alias: what a ``**metric_params`` takes."""
+    out: set[str] = set()
+    for m in specs():
+        for p in m["params"]:
+            out.add(p["name"])
+            out.update(p["aliases"])
+    return out

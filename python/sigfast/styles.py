@@ -201,25 +201,25 @@ def by_extension(ext: str) -> Style | None:
 
 
 def _markdown_table(t: Any) -> str:
-    from .report import _markdown_table
+    from .tables import _markdown_table
 
     return _markdown_table(t)
 
 
 def _text_table(t: Any) -> str:
-    from .report import _text_table
+    from .tables import _text_table
 
     return _text_table(t)
 
 
 def _csv_table(t: Any) -> str:
-    from .report import _csv
+    from .tables import _csv
 
     return _csv([t.header, *t.rows])
 
 
 def _latex_table(t: Any) -> str:
-    from .report import _latex
+    from .tables import _latex
 
     return _latex(t)
 

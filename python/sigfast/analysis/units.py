@@ -284,3 +284,15 @@ def units_from_labels(
         forms=fl,
         n_sentences=len(g),
     )
+
+
+def reader_keywords() -> set[str]:
+    """What the analyses' ``**read_options`` take: the unit readers' keywords and every format option."""
+    import inspect
+
+    from ..formats._registry import option_names
+
+    out = option_names()
+    for f in (read_units_noted, units_from_labels):
+        out.update(n for n, p in inspect.signature(f).parameters.items() if p.kind is not p.VAR_KEYWORD)
+    return out

@@ -21,14 +21,13 @@ module has the same name (``conllu``, ``pos``, ``mt``, ``alignment``,
 
 from __future__ import annotations
 
-import importlib
 import os
-import pkgutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..exceptions import InputError
+from . import _registry as _registry
 from ._base import (
     MISSING,
     FormatSpec,
@@ -43,6 +42,8 @@ from ._base import (
     UnitTable,
 )
 from ._logs import runs_in
+from ._registry import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
+from ._registry import available, spec, specs
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -67,102 +68,6 @@ __all__ = [
     "specs",
     "system_names",
 ]
-
-_LOADED: dict[str, FormatSpec] = {}
-_SCANNED = False
-
-
-def _module_names() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
-
-
-#: The entry-point group through which another distribution adds formats (see :func:`_load_entry_points`).
-ENTRY_POINT_GROUP = "sigfast.formats"
-
-
-def _register(specs_: Any, origin: str) -> None:
-    for s in specs_:
-        if not isinstance(s, FormatSpec):
-            raise InputError(f"{origin}: expected FormatSpec declarations, got {type(s).__name__}")
-        for key in (s.name, *s.aliases):
-            key = key.lower()
-            other = _LOADED.get(key)
-            if other is not None and other is not s:
-                raise InputError(f"format name {key!r} is declared twice ({other.name}, {s.name}; {origin})")
-            _LOADED[key] = s
-
-
-def _load(module: str) -> None:
-    mod = importlib.import_module(f"{__name__}.{module}")
-    _register(getattr(mod, "SPECS", ()), f"sigfast.formats.{module}")
-
-
-def _load_entry_points() -> None:
-    """Formats of other distributions: each entry point of the group ``sigfast.formats`` names a module
-    with a ``SPECS`` tuple (as the modules of this package have), a :class:`FormatSpec`, or a tuple of them.
-
-    In a ``pyproject.toml``: ``[project.entry-points."sigfast.formats"] myformat = "mypackage.myformat"``.
-    """
-    from importlib.metadata import entry_points
-
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        origin = f"entry point {ep.name!r} ({ep.value})"
-        try:
-            obj = ep.load()
-        except Exception as e:  # a broken plug-in: one clear error, not a traceback
-            raise InputError(
-                f"{origin} of group {ENTRY_POINT_GROUP!r} cannot be loaded: {type(e).__name__}: {e}"
-            ) from None
-        if isinstance(obj, FormatSpec):
-            found: Any = (obj,)
-        elif isinstance(obj, (tuple, list)):
-            found = obj
-        else:
-            found = getattr(obj, "SPECS", None)
-            if found is None:
-                raise InputError(f"{origin}: a format module needs a SPECS tuple of FormatSpec")
-        _register(found, origin)
-
-
-def _scan() -> None:
-    global _SCANNED
-    if not _SCANNED:
-        for m in _module_names():
-            _load(m)
-        _load_entry_points()
-        _SCANNED = True
-
-
-def specs() -> list[FormatSpec]:
-    """Every format's declaration, sorted by name."""
-    _scan()
-    seen: dict[str, FormatSpec] = {}
-    for s in _LOADED.values():
-        seen[s.name] = s
-    return [seen[k] for k in sorted(seen)]
-
-
-def available() -> list[str]:
-    """Canonical names of the formats sigfast reads."""
-    return [s.name for s in specs()]
-
-
-def spec(fmt: str) -> FormatSpec:
-    """The declaration of format ``fmt`` (a canonical name or an alias)."""
-    if not isinstance(fmt, str):
-        raise InputError(f"a format name must be a string, got {fmt!r}")
-    key = fmt.strip().lower()
-    if key not in _LOADED and key in _module_names():
-        _load(key)
-    if key not in _LOADED:
-        _scan()
-    if key not in _LOADED:
-        import difflib
-
-        close = difflib.get_close_matches(key, sorted(_LOADED), n=1, cutoff=0.6)
-        hint = f" (did you mean {_LOADED[close[0]].name!r}?)" if close else ""
-        raise InputError(f"unknown format {fmt!r}{hint}; available: {', '.join(available())}")
-    return _LOADED[key]
 
 
 def score(fmt: str, gold: Any, system: Any, **options: Any) -> ScoreReport:

@@ -378,7 +378,7 @@ def report_text(sc: CorefScores, report: str = "all", *, per_document: bool = Fa
     """scorer.pl's output for ``report`` (a metric or ``all``): per document as it prints them without a
     name argument (``per_document``), for one named document (``single``), or the totals alone (its
     ``none``). The first line names sigfast where scorer.pl names the path of its ``CorScorer.pm``."""
-    from .. import __version__
+    from .._native import __version__
 
     mode = "documents" if per_document or single else "totals"
     out = [f"version: {SCORER_VERSION} sigfast {__version__} (conll2012, scorer.pl v{SCORER_VERSION})\n"]

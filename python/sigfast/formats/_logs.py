@@ -745,7 +745,7 @@ def runs_in(path: str | os.PathLike[str], fmt: str) -> list[str]:
     ``.eval`` or ``.json`` log per model. A path that is one run already is returned as it is. No runs:
     an InputError naming the folder; a format without a folder layout: an InputError saying so.
     """
-    from . import spec
+    from ._registry import spec
 
     s = spec(fmt)
     p = Path(os.fspath(path))

@@ -1,0 +1,14 @@
+"""Hooks a lower module reads and the package fills (standard library only, so that filling them costs no
+start-up time).
+
+:data:`PASSED_ON` maps a kind of keyword a function's ``**kwargs`` passes on (``"metric_params"``,
+``"format_options"``, ``"read_options"``) to a function listing the names it takes. The registries that
+know those names (metrics, formats, the analyses' unit readers) sit above :mod:`sigfast._api`, which checks
+keywords; ``sigfast/__init__.py`` registers their lists here, so ``_api`` imports none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+PASSED_ON: dict[str, Callable[[], set[str]]] = {}
