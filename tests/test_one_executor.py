@@ -361,11 +361,11 @@ def test_one_request_validated_once() -> None:
     """Every front-end builds the same frozen request: equal questions give equal requests."""
     from dataclasses import FrozenInstanceError
 
-    from sigfast.executor import request
+    from sigfast.resampling import request
 
     x, y = np.arange(30.0), np.arange(30.0) + 0.5
-    r1 = request("paired", x, y, n_resamples=100, variant="bk")
-    r2 = request("paired", x, y, n_resamples=100)
+    r1 = request("bootstrap", x, y, n_resamples=100, variant="bk")
+    r2 = request("bootstrap", x, y, n_resamples=100)
     assert (r1.variant, r1.alternative, r1.n_resamples, r1.seed) == (r2.variant, r2.alternative, 100, 12345)
     with pytest.raises(FrozenInstanceError):
         r1.n_resamples = 5  # type: ignore[misc]

@@ -147,7 +147,7 @@ FRONT_ENDS = ("significance.py", "pairwise.py", "intervals.py")
 
 def test_front_ends_do_not_forward_the_options_by_hand():
     """The paired tests, pairwise and the bootstrap interval pass their arguments to ``request()``
-    through ``executor.ask`` (by name), not keyword by keyword."""
+    through ``sigfast.resampling.ask`` (by name), not keyword by keyword."""
     for name in FRONT_ENDS:
         tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "request"]
@@ -159,17 +159,22 @@ def test_front_ends_do_not_forward_the_options_by_hand():
 
 
 @pytest.mark.parametrize(
-    "func",
-    [sigfast.paired_bootstrap, sigfast.permutation_test, sigfast.bootstrap_interval, sigfast.pairwise],
-    ids=lambda f: f.__name__,
+    ("func", "test"),
+    [
+        (sigfast.paired_bootstrap, "bootstrap"),
+        (sigfast.permutation_test, "permutation"),
+        (sigfast.bootstrap_interval, "interval"),
+        (sigfast.pairwise, "pairwise"),
+    ],
+    ids=lambda f: getattr(f, "__name__", f),
 )
-def test_every_argument_of_a_front_end_reaches_the_request(func):
-    """``ask`` passes on what ``request()`` takes by name: a front-end's parameter that it does not take
-    would be dropped silently, so there is none (``progress`` goes to ``run``, ``data`` is ``x``)."""
-    from sigfast.executor import _ASKED
+def test_every_argument_of_a_front_end_reaches_the_request(func, test):
+    """``ask`` passes on what the test's request takes by name: a front-end's parameter that it does not
+    take would be dropped silently, so there is none (``progress`` goes to ``run``, ``data`` is ``x``)."""
+    from sigfast.resampling import keywords
 
-    own = set(inspect.signature(func).parameters) - {"progress", "data"}
-    assert own <= _ASKED, own - _ASKED
+    own = set(inspect.signature(func).parameters) - {"progress", "data", "x", "y"}
+    assert own <= keywords(test), own - keywords(test)
 
 
 def test_shared_defaults_are_named_not_written():

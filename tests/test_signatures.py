@@ -495,7 +495,7 @@ TYPES = {
     "test_size": "TestSizeCurve",
     "calibration": "CalibrationResult",
     "split": "SplitResult",
-    "resample_train": "ResampleResult",
+    "resample_train": "SplitResult",  # one class for splits and drawn training sets
     "paired_proportion": "PairedProportionResult",
     "confidence_sequence": "ConfidenceSequenceResult",
     "gate": "GateResult",

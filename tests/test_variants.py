@@ -156,10 +156,10 @@ def test_draws_sacrebleu_is_refused_where_it_has_no_meaning():
     x, y = np.arange(20.0), np.arange(20.0)[::-1]
     with pytest.raises(TypeError, match="draws"):
         sigfast.permutation_test(x, y, draws="sacrebleu")
-    from sigfast.executor import request
+    from sigfast.resampling import request
 
     with pytest.raises(sigfast.InputError, match="permutation test draws swaps"):
-        request("paired", x, y, test="permutation", draws="sacrebleu")
+        request("permutation", x, y, draws="sacrebleu")
     with pytest.raises(sigfast.InputError, match="draws must be"):
         sigfast.paired_bootstrap(x, y, draws="numpy")
     with pytest.raises(sigfast.InputError, match="resampling='distinct'"):

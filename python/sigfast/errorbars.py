@@ -607,9 +607,10 @@ def leaderboard(
     probability ``confidence_level`` for independent estimates (Šidák): each is computed at
     ``confidence_level ** (1 / S)`` (``interval_level``); the pair tests are unchanged.
     """
-    from .executor import check_level, check_threads, many_inputs, request, run
+    from .executor import check_level, check_threads, many_inputs
     from .metrics import observed, resolve_metric
     from .pairwise import _adjust_matrix
+    from .resampling import request, run
 
     cl = check_level(confidence_level)
     if pairs not in ("normal", "bootstrap", "none"):

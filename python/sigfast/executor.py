@@ -1,17 +1,19 @@
-"""One request, one executor: every resampling question sigfast answers runs here.
+"""The engine: one request, the resampling loops that answer it, and the checks its settings share.
 
 A :class:`Request` is a frozen value holding everything that decides a
 result: the statistics (with their system names), the metric with its
-parameters, the test, variant and sidedness, B, the seed, the confidence
-level, the p-value rule, the resampling scheme, the undefined-resample
-policy (``nan_policy``), threads and backend. :func:`request` builds and
-validates one (the only place where these settings are checked);
-:func:`run` answers it and builds the result with its signature.
+parameters, B, the seed, the p-value rule, the resampling scheme, the
+undefined-resample policy (``nan_policy``), threads and backend, and the
+test's own settings (variant and sidedness, a method, a confidence level).
+Each resampling test is one module of :mod:`sigfast.resampling` declaring
+how its request is validated, what it asks the engine and its signature
+fields; :func:`sigfast.resampling.request` builds a request and
+:func:`sigfast.resampling.run` answers it through the test's declaration.
 
 The public functions are thin front-ends: :func:`sigfast.paired_bootstrap`,
 :func:`sigfast.permutation_test`, :func:`sigfast.bootstrap_interval`,
-:func:`sigfast.pairwise` (and through them the power functions, the studies
-and the CLI) each build a request and hand it to :func:`run`.
+:func:`sigfast.pairwise`, :func:`sigfast.aso` (and through them the power
+functions, the studies and the CLI) each build a request and run it.
 
 Resampling: built-in metrics on summed statistics stream through the Rust
 engine (``stream_bootstrap``/``stream_permutation``/``pairwise_shard``), with
@@ -27,8 +29,6 @@ reports how many were kept (``n_valid``).
 
 from __future__ import annotations
 
-import inspect
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,22 +38,20 @@ import numpy as np
 from . import _native
 from ._options import (
     DEFAULT_BACKEND,
-    DEFAULT_CONFIDENCE,
     DEFAULT_NAN_POLICY,
     DEFAULT_PERMUTATIONS,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     MIN_ITEMS,
     NAN_POLICIES,
-    check_alpha,
-    check_int,
-    check_level,
-    check_nan_policy,
-    check_resamples,
-    check_seed,
-    check_threads,
-    shared_options,
 )
+from ._options import check_alpha as check_alpha
+from ._options import check_int as check_int
+from ._options import check_level as check_level
+from ._options import check_nan_policy as check_nan_policy
+from ._options import check_resamples as check_resamples
+from ._options import check_seed as check_seed
+from ._options import check_threads as check_threads
 from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
 from .metrics import Metric, observed, resolve_metric
@@ -73,11 +71,8 @@ __all__ = [
     "RESAMPLING",
     "VARIANTS",
     "Request",
-    "ask",
     "block_values",
-    "request",
     "resolve_variant",
-    "run",
 ]
 
 DEFAULT_STREAM = int(_native.STREAM_VERSION)  # the random stream version results use by default
@@ -89,8 +84,6 @@ ITEM_BLOCK = BLOCK // 8
 PAIR_BLOCK = int(_native.PAIR_BLOCK)
 _ITEM_BUDGET = 1 << 22  # items gathered per block for a Python item statistic
 
-#: The questions a request can ask.
-QUESTIONS = ("paired", "interval", "pairwise")
 #: Resampling schemes: items (n draws), distinct statistic rows (multinomial counts), whole
 #: clusters of items (G cluster draws, or cluster swaps: :mod:`sigfast.clusters`), or auto (the
 #: statistics' own clusters when they carry some, else items or distinct rows). Each scheme is one
@@ -393,255 +386,56 @@ def many_inputs(data: Any, metric: Any) -> Statistics:
 
 @dataclass(frozen=True)
 class Request:
-    """Everything that decides a result, validated once by :func:`request`.
+    """Everything that decides a result, validated once (:func:`sigfast.resampling.request`).
 
-    ``question`` is ``"paired"`` (two systems: bootstrap or permutation test),
-    ``"interval"`` (a bootstrap interval of one system's score, or of the
-    difference of two) or ``"pairwise"`` (every pair of several systems).
-    ``stats`` holds the systems compared, in order, with their names; ``metric``
-    the resolved metric with its parameters; ``stream`` the random stream
-    version. Settings that cannot change the numbers (threads, backend) are
-    here too, so one value runs anywhere.
+    ``test`` names the declared test that answers it (:data:`sigfast.resampling.TESTS`); ``settings`` holds
+    that test's own validated settings (a frozen value each test declares: a bootstrap's variant and
+    sidedness, a permutation test's method, an interval's method, pairwise's correction and mode, ASO's
+    scores), read as attributes of the request (``req.variant``): a request has no setting its test
+    does not take. The other fields are the engine's: ``stats`` holds the systems compared, in order, with
+    their names; ``metric`` the resolved metric with its parameters; ``stream`` the random stream version;
+    the resampling scheme, the p-value rule and the undefined-resample policy. Settings that cannot change
+    the numbers (threads, backend) are here too, so one value runs anywhere.
     """
 
-    question: str
     test: str
-    stats: Statistics = field(repr=False)
-    metric: Metric
-    variant: str
-    alternative: str
-    engine_alternative: str
-    method: str
-    n_resamples: int
-    seed: int | None
-    confidence_level: float
-    pvalue: str
-    resampling: str
-    nan_policy: str = "raise"
+    settings: Any = field(repr=False)
+    stats: Statistics | None = field(default=None, repr=False)
+    metric: Metric | None = None
+    n_resamples: int = DEFAULT_RESAMPLES
+    seed: int | None = DEFAULT_SEED
+    pvalue: str = "plus_one"
+    resampling: str = "items"
+    nan_policy: str = DEFAULT_NAN_POLICY
     stream: int = DEFAULT_STREAM
     n_threads: int = 0
-    backend: Any = "local"
+    backend: Any = DEFAULT_BACKEND
     return_distribution: bool = False
-    # all pairs
-    correction: str = "none"
-    alpha: float = 0.05
-    mode: str = "shared"
-    shard_size: int = PAIR_BLOCK
-    labels: Mapping[str, str] = field(default_factory=dict)
-    combinations: frozenset[str] = frozenset()
-    groups: str = "boundaries"
     #: Where the resampled indices come from (:data:`DRAWS`).
     draws: str = "sigfast"
     #: the items' clusters when whole clusters are resampled (``resampling == "clusters"``)
     clusters: Clusters | None = None
+
+    def __getattr__(self, name: str) -> Any:  # the test's own settings (only called for other names)
+        if name.startswith("__") or name == "settings":
+            raise AttributeError(name)
+        try:
+            return getattr(self.settings, name)
+        except AttributeError:
+            raise AttributeError(f"a {self.test!r} request has no setting {name!r}") from None
 
     @property
     def plus_one(self) -> bool:
         return self.pvalue == "plus_one"
 
     @property
+    def exact(self) -> bool:
+        """All arrangements enumerated (an exact permutation test), not drawn."""
+        return bool(getattr(self.settings, "exact", False))
+
+    @property
     def systems(self) -> tuple[str, ...]:
-        return self.stats.systems
-
-
-@shared_options
-def request(
-    question: str,
-    x: Any,
-    y: Any = None,
-    *,
-    systems: Any = None,
-    system: Any = None,
-    metric: Any = None,
-    metric_params: Mapping[str, Any] | None = None,
-    test: str = "bootstrap",
-    variant: str | None = None,
-    alternative: str | None = None,
-    method: str | None = None,
-    n_resamples: Any = DEFAULT_RESAMPLES,
-    seed: Any = DEFAULT_SEED,
-    confidence_level: Any = DEFAULT_CONFIDENCE,
-    pvalue: str = "plus_one",
-    resampling: str = "auto",
-    nan_policy: str = DEFAULT_NAN_POLICY,
-    stream: int | None = None,
-    n_threads: int | None = None,
-    backend: Any = DEFAULT_BACKEND,
-    return_distribution: bool = False,
-    correction: str = "holm",
-    alpha: float = 0.05,
-    mode: str = "shared",
-    shard_size: Any = PAIR_BLOCK,
-    labels: Mapping[str, str] | None = None,
-    combinations: Sequence[str] = (),
-    groups: str = "boundaries",
-    draws: str = "sigfast",
-    clusters: Any = None,
-) -> Request:
-    """Build and validate a :class:`Request`: the one place where inputs and settings are checked.
-
-    ``question="paired"`` with ``test="bootstrap"`` (``variant``,
-    ``alternative``) or ``test="permutation"`` (``method``: approximate,
-    exact or auto; ``alternative``); ``question="interval"`` (``method``:
-    bca or percentile; one system, or two for their difference);
-    ``question="pairwise"`` (all pairs of ``x``'s systems). ``draws`` (bootstrap questions):
-    where the resampled indices come from (:data:`DRAWS`).
-
-    ``clusters`` (one key per item) resamples whole clusters; without it, the
-    statistics' own cluster keys (``provenance["clusters"]``) are used unless
-    ``resampling`` is ``"items"`` or ``"distinct"`` (:func:`sigfast.clusters.resolve`).
-    """
-    params = dict(metric_params or {})
-    nan_policy = check_nan_policy(nan_policy)
-    if question == "paired":
-        stats, m = pair_inputs(x, y, systems, metric, params)
-        if test == "bootstrap":
-            B = check_resamples(n_resamples)
-            sd: int | None = check_seed(seed)
-            cl = check_level(confidence_level)
-            v, alt, native_alt = resolve_variant(variant or "bk", alternative)
-            res = check_resampling(m, resampling)
-            cspec = resolve_clusters(stats, clusters, resampling)
-            draws = check_draws(draws, m, res)
-            pv = check_pvalue(pvalue)
-            meth = "bootstrap"
-        elif test == "permutation":
-            if draws != "sigfast":
-                raise InputError(f"draws={draws!r} is for the bootstrap; the permutation test draws swaps")
-            meth = method or "auto"
-            if meth not in ("approximate", "exact", "auto"):
-                raise InputError(f"method must be 'approximate', 'exact' or 'auto', got {method!r}")
-            alt = alternative or "two-sided"
-            if alt not in ALTERNATIVES:
-                raise InputError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
-            native_alt = alt
-            sd = check_seed(seed)
-            pv = check_pvalue(pvalue)
-            cspec = resolve_clusters(stats, clusters, "auto")
-            n = stats.n_items if cspec is None else cspec.n_clusters
-            unit = "items" if cspec is None else "clusters"
-            exact = meth == "exact" or (meth == "auto" and n <= 20)
-            if exact and n > _native.MAX_EXACT_ITEMS:
-                raise InputError(
-                    f"the exact test enumerates 2^n arrangements; n = {n} {unit} is above the limit of "
-                    f"{_native.MAX_EXACT_ITEMS}. Use method='approximate'"
-                )
-            meth = "exact" if exact else "approximate"
-            B = (1 << n) if exact else check_resamples(n_resamples)
-            if exact:
-                pv = "exact"  # the seed stays in the request; an exact test draws nothing
-            v, cl, res = "paired-swap", math.nan, "items" if cspec is None else "clusters"
-        else:
-            raise InputError(f"test must be 'bootstrap' or 'permutation', got {test!r}")
-    elif question == "interval":
-        B = check_resamples(n_resamples, 2)
-        sd = check_seed(seed)
-        cl = check_level(confidence_level)
-        meth = method or "bca"
-        if meth not in ("bca", "percentile"):
-            raise InputError(f"method must be 'bca' or 'percentile', got {method!r}")
-        if y is not None or systems is not None:
-            stats, m = pair_inputs(x, y, systems, metric, params)
-        else:
-            stats, m = one_input(x, system, metric, params)
-        res = check_resampling(m, resampling)
-        cspec = resolve_clusters(stats, clusters, resampling)
-        draws = check_draws(draws, m, res)
-        if meth == "bca" and stats.n_items < 2:
-            raise InputError("the BCa interval needs at least 2 items (the jackknife leaves one out)")
-        if meth == "bca" and cspec is not None and cspec.n_clusters < 2:
-            raise InputError("the BCa interval needs at least 2 clusters (the jackknife leaves one out)")
-        test, v, alt, native_alt, pv = "interval", ("difference" if stats.n_systems == 2 else "score"), "", "", ""
-    elif question == "pairwise":
-        stats = many_inputs(x, metric)
-        if systems is not None:
-            stats = stats.select(*systems)
-        if stats.n_systems < 2:
-            raise InputError("pairwise() needs at least two systems")
-        m = resolve_metric(metric, stats, **params)
-        B = check_resamples(n_resamples)
-        sd = check_seed(seed)
-        v, alt, native_alt = resolve_variant(variant or "bk", alternative)
-        if groups not in ("boundaries", "strict"):
-            raise InputError(f"groups must be 'boundaries' or 'strict', got {groups!r}")
-        if mode not in ("shared", "independent"):
-            raise InputError(f"mode must be 'shared' or 'independent', got {mode!r}")
-        if mode == "independent" and not (isinstance(backend, str) and backend == "local"):
-            raise InputError(
-                "mode='independent' runs its pairs in this process (each pair streams its own resamples); "
-                "a process pool or Ray runs mode='shared' only: use backend='local' or mode='shared'"
-            )
-        res = check_resampling(m, resampling)
-        cspec = resolve_clusters(stats, clusters, resampling)
-        draws = check_draws(draws, m, res, mode)
-        shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
-        if shard_size % PAIR_BLOCK:
-            raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
-        alpha = check_alpha(alpha)
-        pv = check_pvalue(pvalue)
-        cl, meth = math.nan, mode
-        test = "bootstrap"
-    else:
-        raise InputError(f"question must be one of {QUESTIONS}, got {question!r}")
-    if cspec is not None:
-        if draws != "sigfast":
-            raise InputError(
-                f"draws={draws!r} draws items as sacrebleu does, so it cannot resample whole clusters; pass "
-                "resampling='items' to draw items (or draws='sigfast' to draw clusters)"
-            )
-        res = "clusters"
-    elif res == "clusters":  # pragma: no cover - resolve_clusters refuses it first
-        raise InputError("resampling='clusters' needs clusters")
-    threads = check_threads(n_threads)
-    label_map = dict(labels or {})
-    combos = frozenset(str(c) for c in combinations)
-    unknown = (set(label_map) | combos) - set(stats.systems)
-    if unknown:
-        raise InputError(f"labels/combinations name unknown systems: {sorted(unknown)}")
-    return Request(
-        question=question,
-        test=test,
-        stats=stats,
-        metric=m,
-        variant=v,
-        alternative=alt,
-        engine_alternative=native_alt,
-        method=meth,
-        n_resamples=B,
-        seed=sd,
-        confidence_level=cl,
-        pvalue=pv,
-        resampling=res,
-        nan_policy=nan_policy,
-        stream=stream,
-        n_threads=threads,
-        backend=backend,
-        return_distribution=bool(return_distribution),
-        correction=correction,
-        alpha=float(alpha),
-        mode=mode,
-        shard_size=int(shard_size),
-        labels=label_map,
-        combinations=combos,
-        groups=groups,
-        draws=draws,
-        clusters=cspec,
-    )
-
-
-#: What :func:`request` takes besides the question, by name (:func:`ask` passes these on).
-_ASKED = frozenset(inspect.signature(request).parameters) - {"question"}
-
-
-def ask(question: str, arguments: Mapping[str, Any], /, **fixed: Any) -> Request:
-    """:func:`request` for a public front-end, with the arguments it was called with (its ``locals()``
-    on entry): every one that :func:`request` takes by the same name (``seed``, ``stream``,
-    ``n_threads``, ``nan_policy``, ``metric_params``, ...) is passed on as it is, so that no front-end
-    forwards the shared options by hand; ``fixed``: what the front-end decides itself (``test=``, or
-    ``x=`` for an argument it names otherwise). The options are checked once, by :func:`request`."""
-    kw = {k: v for k, v in arguments.items() if k in _ASKED}
-    kw.update(fixed)
-    return request(question, **kw)
+        return self.stats.systems if self.stats is not None else tuple(self.settings.names)
 
 
 def resolve_clusters(stats: Statistics, clusters: Any, resampling: str) -> Clusters | None:
@@ -896,7 +690,7 @@ def _request_blocks(
         draws=req.draws,
         resampling=req.resampling,
         swap=swap,
-        exact=req.method == "exact",
+        exact=req.exact,
         sub=sub,
         clusters=req.clusters,
         stream=req.stream,
@@ -941,7 +735,7 @@ def _stream(
     """Run the passes ``summary`` needs over B resamples (bootstrap, or swaps when ``swap``),
     chunk by chunk: memory stays O(chunk x systems) for any B. Returns the distinct-row count."""
     m = req.metric
-    exact = req.method == "exact"
+    exact = req.exact
     codes = None if req.clusters is None else req.clusters.codes
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:
@@ -977,7 +771,7 @@ def _stored(
 ) -> tuple[np.ndarray, int | None]:
     """Every resample's values (B x systems), from the same draws as the streamed pass."""
     m = req.metric
-    exact = req.method == "exact"
+    exact = req.exact
     codes = None if req.clusters is None else req.clusters.codes
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:  # exact: arrangements 0..B of the 2^n (B = 2^n); the seed is not read
@@ -1136,17 +930,6 @@ def _again(ps: _Pass, table: np.ndarray, req: Request, n_sys: int, B: int) -> No
 # running a request
 
 
-def run(req: Request, progress: Any = None) -> Any:
-    """Answer a request: its result, with the signature built from the request."""
-    if req.question == "paired":
-        return _run_permutation(req, progress) if req.test == "permutation" else _run_bootstrap(req, progress)
-    if req.question == "interval":
-        return _run_interval(req, progress)
-    if req.question == "pairwise":
-        return _run_pairwise(req, progress)
-    raise InputError(f"unknown question {req.question!r}")  # pragma: no cover
-
-
 def _pvalue(count: int, total: int, plus_one: bool) -> float:
     return float(count + 1) / float(total + 1) if plus_one else float(count) / float(total)
 
@@ -1188,192 +971,12 @@ def _signature(req: Request, test: str, **fields: Any) -> str:
     return for_request(req, test, **fields)
 
 
-def _run_bootstrap(req: Request, progress: Any) -> Any:
-    from .results import ConfidenceInterval, PairedTestResult
-
-    stats, m, B = req.stats, req.metric, req.n_resamples
-    table = _pair_table(stats)
-    cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
-    sx, sy = (float(v) for v in _observed(stats, m))
-    delta = sy - sx
-    orient = 1.0 if m.higher_is_better else -1.0
-    cl = req.confidence_level
-    levels = ((1.0 - cl) / 2.0, (1.0 + cl) / 2.0)
-    qi: dict[str, list[int]] = {}
-
-    # Counts and the three percentile intervals stream over the resamples (crate::stream):
-    # no B-sized array is kept unless return_distribution (or nan_policy='omit') asks for one.
-    def setup(summary: Any, total: int) -> None:
-        summary.add_bootstrap_rule(_NATIVE_VARIANT[req.variant], req.engine_alternative, orient, delta)
-        for q in ("theta", "x", "y"):
-            qi[q] = [summary.add_quantile(q, lv) for lv in levels]
-
-    ps = _summarize(table, req, 2, B, setup, cb)
-    count = int(ps.summary.counts()[0])
-    p = _pvalue(count, ps.n_valid, req.plus_one)
-    ci, cx, cy = (ConfidenceInterval(*(ps.summary.quantile(i) for i in qi[q])) for q in ("theta", "x", "y"))
-    resampling = _resampling_label(ps.distinct, req)
-    return PairedTestResult(
-        signature=_signature(req, "paired_bootstrap", resampling=resampling),
-        test="paired_bootstrap",
-        variant=req.variant,
-        alternative=req.alternative,
-        metric=m.name,
-        display_scale=m.display_scale,
-        higher_is_better=m.higher_is_better,
-        systems=(stats.systems[0], stats.systems[1]),
-        score_x=sx,
-        score_y=sy,
-        statistic=delta,
-        pvalue=p,
-        count=count,
-        n_resamples=B,
-        pvalue_method="(c+1)/(B+1)" if req.plus_one else "c/B",
-        seed=req.seed,
-        n_items=stats.n_items,
-        resampling=resampling,
-        confidence_level=cl,
-        confidence_interval=ci,
-        score_x_interval=cx,
-        score_y_interval=cy,
-        version=_native.__version__,
-        stream_version=req.stream,
-        distribution=ps.values if req.return_distribution else None,
-        warnings=_unit_warnings(req) + _omitted_warning(ps.n_valid, B),
-        n_valid=ps.n_valid,
-        nan_policy=req.nan_policy,
-        n_clusters=_n_clusters(req),
-    )
-
-
 def _omitted_warning(n_valid: int, B: int) -> tuple[str, ...]:
     if n_valid == B:
         return ()
     return (
         f"nan_policy='omit': the statistic is undefined on {B - n_valid} of {B} resamples; the p-value and "
         f"intervals use the {n_valid} others",
-    )
-
-
-def _run_permutation(req: Request, progress: Any) -> Any:
-    from .results import PairedTestResult
-
-    stats, m, B = req.stats, req.metric, req.n_resamples
-    exact = req.method == "exact"
-    n = stats.n_items
-    table = _pair_table(stats)
-    cb = _resolve_progress(progress, B, float(B) * n, "permutation")
-    sx, sy = (float(v) for v in _observed(stats, m))
-    delta = sy - sx
-
-    def setup(summary: Any, total: int) -> None:
-        summary.add_permutation_rule(req.alternative, delta)
-
-    ps = _summarize(table, req, 2, B, setup, cb, swap=True)
-    count = int(ps.summary.counts()[0])
-    p = _pvalue(count, ps.n_valid, req.plus_one and not exact)
-    test = "exact_permutation" if exact else "approximate_randomization"
-    if req.clusters is None:
-        resampling = "all-arrangements" if exact else "swap-each-item-p=0.5"
-        sig = _signature(req, test)
-    else:
-        unit = str(req.clusters.label)
-        resampling = f"all-arrangements-of-{unit}" if exact else f"swap-each-cluster-p=0.5-{unit}"
-        sig = _signature(req, test, resampling=req.clusters.label)
-    return PairedTestResult(
-        signature=sig,
-        test=test,
-        variant="paired-swap",
-        alternative=req.alternative,
-        metric=m.name,
-        display_scale=m.display_scale,
-        higher_is_better=m.higher_is_better,
-        systems=(stats.systems[0], stats.systems[1]),
-        score_x=sx,
-        score_y=sy,
-        statistic=delta,
-        pvalue=p,
-        count=count,
-        n_resamples=B,
-        pvalue_method="c/2^n (exact)" if exact else ("(c+1)/(B+1)" if req.plus_one else "c/B"),
-        seed=None if exact else req.seed,
-        n_items=n,
-        resampling=resampling,
-        version=_native.__version__,
-        stream_version=req.stream,
-        distribution=ps.values if req.return_distribution else None,
-        warnings=_unit_warnings(req) + _omitted_warning(ps.n_valid, B),
-        n_valid=ps.n_valid,
-        nan_policy=req.nan_policy,
-        n_clusters=_n_clusters(req),
-    )
-
-
-def _run_interval(req: Request, progress: Any) -> Any:
-    from .bca import _bca_levels, _jackknife
-    from .results import ConfidenceInterval
-    from .results_interval import BootstrapInterval
-
-    stats, m, B = req.stats, req.metric, req.n_resamples
-    paired = stats.n_systems == 2
-    n_sys = stats.n_systems
-    table = _pair_table(stats) if paired else np.ascontiguousarray(stats.values[0])
-    est_all = observed(m, stats)
-    theta_hat = float(est_all[1] - est_all[0]) if paired else float(est_all[0])
-    cl = req.confidence_level
-    alpha = (1.0 - cl) / 2.0
-    z0 = acc = None
-    idx: list[int] = []
-    q1, q2 = alpha, 1.0 - alpha
-
-    # θ* streams through a summary (crate::stream): the percentile levels are known
-    # up front (one pass); BCa counts θ* below θ̂ first, then reads its levels off a
-    # second pass over the same resamples. Quantiles are exact (numpy's "linear").
-    def setup(summary: Any, total: int) -> None:
-        if req.method == "percentile":
-            idx[:] = [summary.add_quantile("theta", q) for q in (q1, q2)]  # a second setup replaces
-        else:
-            summary.add_less_rule(theta_hat)
-            summary.add_less_rule(theta_hat, True)
-
-    cb = _resolve_progress(progress, B, float(B) * stats.n_items, "bootstrap")
-    ps = _summarize(table, req, n_sys, B, setup, cb)
-    if req.method == "bca":
-        codes = None if req.clusters is None else req.clusters.codes
-        if paired:
-            jack = _jackknife(stats.values[1], m, codes) - _jackknife(stats.values[0], m, codes)
-        else:
-            jack = _jackknife(stats.values[0], m, codes)
-        less, less_eq = (int(c) for c in ps.summary.counts())
-        q1, q2, z0, acc = _bca_levels(less, less_eq, ps.n_valid, jack, alpha)
-        idx = [ps.summary.add_quantile("theta", q) for q in (q1, q2)]
-        _again(ps, table, req, n_sys, B)
-    lo, hi = (ps.summary.quantile(i) for i in idx)
-    theta_b = None
-    if req.return_distribution and ps.values is not None:
-        v = ps.values
-        theta_b = np.ascontiguousarray(v[:, 1] - v[:, 0]) if paired else np.ascontiguousarray(v[:, 0])
-    resampling = _resampling_label(ps.distinct, req)
-    return BootstrapInterval(
-        signature=_signature(req, f"bootstrap_interval_{req.method}", resampling=resampling),
-        method=req.method,
-        metric=m.name,
-        statistic="difference" if paired else "score",
-        estimate=theta_hat,
-        confidence_level=cl,
-        confidence_interval=ConfidenceInterval(float(lo), float(hi)),
-        n_resamples=B,
-        seed=int(req.seed or 0),
-        n_items=stats.n_items,
-        systems=tuple(stats.systems),
-        quantiles=(float(q1), float(q2)),
-        bias_correction=z0,
-        acceleration=acc,
-        resampling=resampling,
-        distribution=theta_b,
-        n_valid=ps.n_valid,
-        nan_policy=req.nan_policy,
-        n_clusters=_n_clusters(req),
     )
 
 
@@ -1514,110 +1117,6 @@ def _python_pair_counts(
     return counts, np.stack(parts), distinct, n_valid
 
 
-def _run_pairwise(req: Request, progress: Any) -> Any:
-    from .corrections import _adjust_matrix
-    from .results_pairwise import PairwiseResult
-
-    stats, m, B = req.stats, req.metric, req.n_resamples
-    s, k, n = stats.n_systems, stats.n_stats, stats.n_items
-    obs = _observed(stats, m, pair=False)
-    orient = 1.0 if m.higher_is_better else -1.0
-    nv = _NATIVE_VARIANT[req.variant]
-    native_alt = req.engine_alternative
-    cb = _resolve_progress(progress, B, float(B) * n * s, "pairwise")
-    n_valid = np.full((s, s), B, dtype=np.int64)
-
-    if req.mode == "independent":
-        counts = np.zeros((s, s), dtype=np.uint64)
-        pair = 0
-        for i in range(s):
-            for j in range(i + 1, s):
-                pair += 1
-                table2 = np.ascontiguousarray(np.concatenate([stats.values[i], stats.values[j]], axis=1))
-                d_obs = float(obs[j] - obs[i])
-                alt_ji = {"greater": "less", "less": "greater"}.get(native_alt, native_alt)
-
-                # both directions count on one stream of δ* (−δ* for (j, i)), in bounded memory
-                def setup(summary: Any, total: int, d_obs: float = d_obs, alt_ji: str = alt_ji) -> None:
-                    summary.add_bootstrap_rule(nv, native_alt, orient, d_obs)
-                    summary.add_bootstrap_rule(nv, alt_ji, orient, -d_obs, True)
-
-                ps = _summarize_pair(table2, req, B, setup, pair)
-                counts[i, j], counts[j, i] = (int(c) for c in ps.summary.counts())
-                n_valid[i, j] = n_valid[j, i] = ps.n_valid
-                if cb is not None:
-                    cb(pair, s * (s - 1) // 2)
-        resampling_used = _resampling_label(None, req) if req.clusters is not None else req.resampling
-    else:
-        table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
-        obs_list = [float(x) for x in obs]
-        if m.native is not None and not m.on_items and req.draws == "sigfast":
-            shards: Sequence[tuple[int, int]] = _Shards(B, req.shard_size)
-            if req.backend == "local":
-                shards = [(0, B)]
-            args = (m.handle, req.seed, req.resampling, obs_list, nv, native_alt, orient, None)
-            args = args + (req.n_threads, req.stream, None if req.clusters is None else req.clusters.codes)
-            counts, sum_of_blocks, distinct = _run_shards(req.backend, table, shards, args, cb, s)
-            if req.variant in _CENTRED:
-                means = (sum_of_blocks / B).ravel().tolist()
-                args = args[:7] + (means, *args[8:])
-                counts, _, _ = _run_shards(req.backend, table, shards, args, cb, s)
-        else:
-            if req.backend != "local":
-                raise InputError(
-                    f"{m.name} runs locally only (a Python metric, an item statistic or draws={req.draws!r}); "
-                    "use backend='local'"
-                )
-            counts, block_sums, distinct, valid = _python_pair_counts(table, req, s, B, obs_list, None, cb)
-            if req.variant in _CENTRED:
-                means = _blocked_means(block_sums, valid).ravel().tolist()
-                counts, _, _, valid = _python_pair_counts(table, req, s, B, obs_list, means, cb)
-            n_valid[:] = valid
-        resampling_used = _resampling_label(distinct, req)
-
-    cnt = counts.astype(np.float64)
-    if (n_valid == B).all():
-        pv = (cnt + 1) / (B + 1) if req.plus_one else cnt / B
-    else:
-        nvf = n_valid.astype(np.float64)
-        pv = (cnt + 1) / (nvf + 1) if req.plus_one else cnt / nvf
-    np.fill_diagonal(pv, np.nan)
-    delta = obs[None, :] - obs[:, None]
-    adjusted = _adjust_matrix(pv, req.correction, req.alpha)
-    omitted = int((B - n_valid).max())
-    return PairwiseResult(
-        signature=_signature(req, "pairwise_bootstrap", resampling=resampling_used),
-        groups=req.groups,
-        display_scale=m.display_scale,
-        systems=stats.systems,
-        metric=m.name,
-        higher_is_better=m.higher_is_better,
-        scores=np.asarray(obs),
-        delta=delta,
-        pvalues=pv,
-        counts=counts,
-        adjusted=adjusted,
-        correction=req.correction,
-        alpha=req.alpha,
-        variant=req.variant,
-        alternative=req.alternative,
-        n_resamples=B,
-        seed=int(req.seed or 0),
-        pvalue_method="(c+1)/(B+1)" if req.plus_one else "c/B",
-        mode=req.mode,
-        resampling=resampling_used,
-        n_items=n,
-        version=_native.__version__,
-        stream_version=req.stream,
-        labels=dict(req.labels),
-        combinations=req.combinations,
-        warnings=_unit_warnings(req) + (_omitted_warning(B - omitted, B) if omitted else ()),
-        n_valid=n_valid if omitted else None,
-        nan_policy=req.nan_policy,
-        n_clusters=_n_clusters(req),
-    )
-
-
 def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[Any, int], None], sub: int) -> _Pass:
     """One pair's pass of ``mode='independent'`` on its own sub-stream ``sub``."""
     omit = req.nan_policy == "omit" and _may_be_undefined(req.metric)
@@ -1633,70 +1132,7 @@ def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[A
 # unpaired resampling: ASO's bootstrap of each system's scores over random seeds
 
 
-@dataclass(frozen=True)
-class AsoRequest:
-    """Everything that decides ASO's bootstrap (:mod:`sigfast.seeds`), validated once (:meth:`of`), as
-    :class:`Request` is for the paired tests: the systems' scores (one per random seed) with their
-    names, the pairs compared, the quantile-grid step ``dt``, B, seed, threads and the stream version; ``keep`` keeps
-    every resample's violation ratios. (A request of its own: ASO resamples each system's seeds
-    apart, unpaired, so none of :class:`Request`'s statistics, metric or paired schemes apply.)"""
-
-    arrays: tuple[np.ndarray, ...]
-    names: tuple[str, ...]
-    pairs: tuple[tuple[int, int], ...]
-    dt: float
-    n_resamples: int
-    seed: int
-    n_threads: int
-    keep: bool = False
-    #: the random stream version (:func:`sigfast._options.check_stream`)
-    stream: int = DEFAULT_STREAM
-
-    @classmethod
-    @shared_options
-    def of(
-        cls,
-        arrays: Sequence[np.ndarray],
-        names: Sequence[str],
-        pairs: Sequence[tuple[int, int]],
-        *,
-        dt: Any,
-        n_resamples: Any,
-        seed: Any,
-        n_threads: Any = None,
-        keep: bool = False,
-        stream: Any = None,
-    ) -> AsoRequest:
-        """The request with each setting checked (the scores are checked by :mod:`sigfast.seeds`)."""
-        try:
-            step = float(dt)
-        except (TypeError, ValueError):
-            raise InputError(f"dt must be a number, got {dt!r}") from None
-        if not 0.0 < step < 1.0:
-            raise InputError(f"dt must be in (0, 1), got {dt!r}")
-        if len(names) != len(arrays):
-            raise InputError(f"{len(arrays)} systems but {len(names)} names")
-        if any(not (0 <= i < len(arrays) and 0 <= j < len(arrays) and i != j) for i, j in pairs):
-            raise InputError(f"pairs must name two different systems among {len(arrays)}, got {list(pairs)}")
-        return cls(
-            arrays=tuple(arrays),
-            names=tuple(str(n) for n in names),
-            pairs=tuple((int(i), int(j)) for i, j in pairs),
-            dt=step,
-            n_resamples=check_resamples(n_resamples),
-            seed=check_seed(seed),
-            n_threads=check_threads(n_threads),
-            keep=bool(keep),
-            stream=stream,
-        )
-
-    @property
-    def grid_points(self) -> int:
-        """Points of the quantile grid the violation ratio is integrated on."""
-        return len(_native.aso_grid(self.dt))
-
-
-def run_aso(req: AsoRequest, progress: Any = None) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
+def run_aso(req: Request, progress: Any = None) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
     """ASO's bootstrap (:mod:`sigfast.seeds`): every system's scores resampled on its own stream,
     the violation ratio of each pair per resample, summarised in Rust (mean and sd; all of them
     when ``req.keep``)."""

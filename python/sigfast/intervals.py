@@ -274,7 +274,7 @@ def bootstrap_interval(
     :func:`sigfast.paired_bootstrap`); ``stream`` picks the random stream version (as there).
     """
     arguments = locals()
-    from .executor import ask, run
+    from .resampling import ask, run
 
     req = ask("interval", arguments)
     result: BootstrapInterval = run(req, progress=False)

@@ -93,7 +93,7 @@ def pairwise(
     ``stream`` picks the random stream version (as in :func:`sigfast.paired_bootstrap`).
     """
     arguments = locals()
-    from .executor import ask, run
+    from .resampling import ask, run
 
     req = ask("pairwise", arguments, x=data)
     result: PairwiseResult = run(req, progress)

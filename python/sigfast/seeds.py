@@ -204,11 +204,11 @@ def _names(scores: Any) -> tuple[list[str], list[Any]]:
 
 
 def _run(req: Any, progress: ProgressArg) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
-    """ASO's bootstrap of a validated :class:`sigfast.executor.AsoRequest`, through the executor."""
-    from .executor import run_aso
+    """ASO's bootstrap of a validated request (:mod:`sigfast.resampling.aso`), through the one runner."""
+    from .resampling import run
 
     try:
-        return run_aso(req, progress)
+        return run(req, progress)  # type: ignore[no-any-return]
     except ValueError as e:  # the core's Error::Input
         if isinstance(e, InputError):
             raise
@@ -657,14 +657,15 @@ def _request(
     keep: bool = False,
     stream: Any = None,
 ) -> Any:
-    """The one validated request of the bootstrap (:class:`sigfast.executor.AsoRequest`)."""
-    from .executor import AsoRequest
+    """The one validated request of the bootstrap (:mod:`sigfast.resampling.aso`)."""
+    from .resampling import request
 
     try:
-        return AsoRequest.of(
+        return request(
+            "aso",
             arrays,
-            names,
-            pairs,
+            names=names,
+            pairs=pairs,
             dt=dt,
             n_resamples=n_resamples,
             seed=seed,

@@ -322,28 +322,12 @@ def for_report(parsed: Any, system: int, metrics: Sequence[str]) -> str:
     )
 
 
-def for_request(req: Any, test: str, **fields: Any) -> str:
+def for_request(req: Any, test: str, own: Mapping[str, Any], **fields: Any) -> str:
     """The signature of the result of an executor request (:class:`sigfast.executor.Request`):
-    every setting of the request that can change the numbers, and ``fields`` the run adds
-    (the resampling actually used)."""
-    f: dict[str, Any] = {"variant": req.variant}
-    exact = req.method == "exact"
-    if req.question == "paired" and req.test == "permutation":
-        f.update(alt=req.alternative, B=req.n_resamples, seed=None if exact else req.seed, p=req.pvalue)
-    elif req.question == "paired":
-        f.update(alt=req.alternative, B=req.n_resamples, seed=req.seed, conf=req.confidence_level, p=req.pvalue)
-    elif req.question == "interval":
-        f.update(B=req.n_resamples, seed=req.seed, conf=req.confidence_level)
-    else:
-        f.update(
-            alt=req.alternative,
-            B=req.n_resamples,
-            seed=req.seed,
-            correction=f"{req.correction}@{req.alpha:g}",
-            p=req.pvalue,
-            mode=req.mode,
-            groups="strict" if getattr(req, "groups", "boundaries") == "strict" else None,  # default: unsigned
-        )
+    ``own``, the fields its test declares (:class:`sigfast.resampling.Test`'s ``signature``), every
+    setting of the engine that can change the numbers, and ``fields`` the run adds (the resampling
+    actually used)."""
+    f: dict[str, Any] = dict(own)
     if req.nan_policy != "raise":
         f["nan"] = req.nan_policy
     f["stream"] = req.stream

@@ -3,7 +3,8 @@
 Both tests draw every resample from a counter-based stream keyed by
 (seed, resample index), so one seed gives the same bytes for any thread count.
 They are front-ends: each builds one :class:`~sigfast.executor.Request` and
-hands it to :func:`sigfast.executor.run`.
+hands it to :func:`sigfast.resampling.run` (the tests themselves: :mod:`sigfast.resampling.bootstrap`,
+:mod:`sigfast.resampling.permutation`).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from ._progress import ProgressArg
 from .executor import _NATIVE_VARIANT as _NATIVE_VARIANT
 from .executor import _VARIANTS as _VARIANTS
 from .executor import DEFAULT_PERMUTATIONS as DEFAULT_PERMUTATIONS
-from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED, ask, run
+from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED
 from .executor import MIN_ITEMS as MIN_ITEMS
 from .executor import VARIANTS as VARIANTS
 from .executor import few_items_warning as few_items_warning
 from .executor import resolve_variant as resolve_variant
+from .resampling import ask, run
 from .results import PairedTestResult
 
 __all__ = ["DEFAULT_RESAMPLES", "DEFAULT_SEED", "paired_bootstrap", "permutation_test"]
@@ -122,7 +124,7 @@ def paired_bootstrap(
         ``confidence_interval`` (percentile interval of δ*), each system's
         score and interval, and the test's full description.
     """
-    req = ask("paired", locals(), test="bootstrap")
+    req = ask("bootstrap", locals())
     result: PairedTestResult = run(req, progress)
     return result
 
@@ -165,6 +167,6 @@ def permutation_test(
     Other parameters are as in :func:`paired_bootstrap`. Results on fewer than
     ``MIN_ITEMS`` (10) items carry a warning in ``warnings``.
     """
-    req = ask("paired", locals(), test="permutation")
+    req = ask("permutation", locals())
     result: PairedTestResult = run(req, progress)
     return result

@@ -28,7 +28,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -241,9 +241,17 @@ def _sub_seed(seed: int, *k: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([int(seed), *map(int, k)]))
 
 
+#: The two kinds of manifest :class:`SplitResult` holds (its ``kind`` field): random splits, or training sets
+#: drawn with replacement.
+_RESAMPLED = "sigfast-resample-train"
+
+
 @dataclass(frozen=True)
 class SplitResult(Result):
-    """K random splits: ``splits[k]["indices"][part]`` are corpus unit indices in file order of that part."""
+    """Units of a corpus drawn into parts, as a manifest: K random splits (:func:`random_splits`:
+    ``splits[k]["indices"][part]`` are corpus unit indices in file order of that part), or training sets
+    drawn with replacement (:func:`resample_train`: ``samples[k]["indices"]``). One class for both
+    (``ResampleResult`` is this class); the manifest's ``kind`` says which."""
 
     manifest: dict[str, Any]
     manifest_path: str | None = None
@@ -251,18 +259,27 @@ class SplitResult(Result):
     _keys = (Key("*", "manifest"), "signature")
 
     @property
+    def resampled(self) -> bool:
+        """Training sets drawn with replacement (:func:`resample_train`), not splits."""
+        return self.manifest.get("kind") == _RESAMPLED
+
+    @property
     def signature(self) -> str:
+        m = self.manifest
+        if self.resampled:
+            return _manifest_signature("resample_train", m, sizes=m["sizes"], n_samples=m["n_samples"])
         return _manifest_signature(
-            "split",
-            self.manifest,
-            n_splits=self.manifest["n_splits"],
-            ratios=self.manifest["ratios"],
-            parts=self.manifest["parts"],
-            keep_order=self.manifest["keep_order"],
+            "split", m, n_splits=m["n_splits"], ratios=m["ratios"], parts=m["parts"], keep_order=m["keep_order"]
         )
 
     def rows(self) -> list[dict[str, Any]]:
-        """Tidy records, one per (split, part): its size, with the signature."""
+        """Tidy records, one per (split, part): its size; or one per drawn training set: size, sample,
+        distinct units; with the signature."""
+        if self.resampled:
+            return [
+                {"size": s["size"], "sample": s["sample"], "n_distinct": s["n_distinct"], "signature": self.signature}
+                for s in self.manifest["samples"]
+            ]
         return [
             {"split": k, "part": part, "size": len(idx), "signature": self.signature}
             for k, sp in enumerate(self.manifest["splits"])
@@ -273,21 +290,42 @@ class SplitResult(Result):
     def splits(self) -> list[dict[str, Any]]:
         return self.manifest["splits"]
 
+    @property
+    def samples(self) -> list[dict[str, Any]]:
+        return self.manifest["samples"]
+
     def indices(self, k: int, part: str = "test") -> np.ndarray:
-        return np.asarray(self.splits[k]["indices"][part], dtype=np.int64)
+        """Split ``k``'s ``part``, or (drawn training sets) training set ``k``: corpus unit indices."""
+        where = self.samples[k] if self.resampled else self.splits[k]
+        idx = where["indices"] if self.resampled else where["indices"][part]
+        return np.asarray(idx, dtype=np.int64)
 
     @property
     def headline(self) -> str:
-        """One line: the splits, the corpus and the seed."""
+        """One line: the splits (or training sets), the corpus and the seed."""
         m = self.manifest
+        if self.resampled:
+            return (
+                f"{len(m['samples'])} training sets drawn with replacement from {m['n_units']} {m['unit']}s "
+                f"(sizes {m['sizes']}, {m['n_samples']} per size, seed {m['seed']})"
+            )
         sizes = m["splits"][0]["sizes"] if m["splits"] else {}
         return (
             f"{m['n_splits']} random {'/'.join(m['parts'])} splits of {m['n_units']} {m['unit']}s "
             f"(seed {m['seed']}, sizes {sizes}) from {', '.join(c['path'] for c in m['corpus'])}"
         )
 
+    def tables(self) -> list[Any]:
+        """The tidy rows as one table, titled as before the two kinds shared a class."""
+        t = super().tables()[0]
+        return [replace(t, title="ResampleResult" if self.resampled else "SplitResult")]
+
     def _text(self) -> str:
         return f"{self.headline}\n  {self.signature}\n"
+
+
+#: Training sets drawn with replacement: the same class (``resample_train`` returns one).
+ResampleResult = SplitResult
 
 
 def random_splits(
@@ -452,45 +490,6 @@ def _manifest_signature(test: str, m: dict[str, Any], **fields: Any) -> str:
     )
 
 
-@dataclass(frozen=True)
-class ResampleResult(Result):
-    """Training sets drawn with replacement: ``samples[k]["indices"]`` are corpus unit indices."""
-
-    manifest: dict[str, Any]
-    manifest_path: str | None = None
-
-    _keys = (Key("*", "manifest"), "signature")
-
-    @property
-    def signature(self) -> str:
-        return _manifest_signature(
-            "resample_train", self.manifest, sizes=self.manifest["sizes"], n_samples=self.manifest["n_samples"]
-        )
-
-    def rows(self) -> list[dict[str, Any]]:
-        """Tidy records, one per drawn training set: size, sample, distinct units, with the signature."""
-        return [
-            {"size": s["size"], "sample": s["sample"], "n_distinct": s["n_distinct"], "signature": self.signature}
-            for s in self.manifest["samples"]
-        ]
-
-    @property
-    def samples(self) -> list[dict[str, Any]]:
-        return self.manifest["samples"]
-
-    @property
-    def headline(self) -> str:
-        """One line: the training sets, the corpus size and the seed."""
-        m = self.manifest
-        return (
-            f"{len(m['samples'])} training sets drawn with replacement from {m['n_units']} {m['unit']}s "
-            f"(sizes {m['sizes']}, {m['n_samples']} per size, seed {m['seed']})"
-        )
-
-    def _text(self) -> str:
-        return f"{self.headline}\n  {self.signature}\n"
-
-
 def resample_train(
     paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str] | None = None,
@@ -539,7 +538,7 @@ def resample_train(
                     entry["files"][c.path] = _write_part(c, idx, out / f"size{m}" / f"sample{r:02d}" / f"{base}{ext}")
             samples.append(entry)
     manifest = {
-        "kind": "sigfast-resample-train",
+        "kind": _RESAMPLED,
         "version": MANIFEST_VERSION,
         "seed": int(seed),
         "sizes": sizes,
@@ -562,7 +561,7 @@ def verify_resample(manifest: str | os.PathLike[str] | Mapping[str, Any]) -> dic
     """Check resampled training files: each is exactly the corpus units at its recorded indices."""
     if not isinstance(manifest, Mapping):
         manifest = read_json(manifest, "the resample-train manifest")
-    if not isinstance(manifest, Mapping) or manifest.get("kind") != "sigfast-resample-train":
+    if not isinstance(manifest, Mapping) or manifest.get("kind") != _RESAMPLED:
         raise InputError("not a sigfast resample-train manifest")
     unit = manifest["unit"]
     n = 0
