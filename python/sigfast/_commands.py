@@ -95,7 +95,7 @@ def run_compare(args: argparse.Namespace) -> int:
                     draws=args.draws,
                     **common,
                 )
-            else:
+            elif args.test in ("permutation", "exact"):
                 r = sigfast.permutation_test(
                     stats,
                     systems=(base, other),
@@ -104,6 +104,8 @@ def run_compare(args: argparse.Namespace) -> int:
                     alternative=args.alternative or "two-sided",
                     **common,
                 )
+            else:  # another resampling test of sigfast.resampling's list (or a plug-in's)
+                r = _run_registered_test(args, stats, (base, other), common)
             results.append(r)
     source = getattr(parsed, "gold", None)
     _cli.emit(
@@ -113,6 +115,28 @@ def run_compare(args: argparse.Namespace) -> int:
         results=results,
     )
     return 0
+
+
+def _run_registered_test(args: argparse.Namespace, stats: Any, systems: tuple[str, str], common: dict[str, Any]) -> Any:
+    """``compare --test NAME`` for a test declared in :mod:`sigfast.resampling` with ``cli=True``: the flags it
+    takes by name (a flag set for a setting the test does not take is a usage error)."""
+    from .resampling import keywords, run_test
+    from .significance import DEFAULT_RESAMPLES
+
+    takes = keywords(args.test)
+    asked = {"variant": args.variant, "alternative": args.alternative}
+    for k, v in asked.items():
+        if v is not None and k not in takes:
+            raise _usage_error(f"--test {args.test} has no --{k}")
+    kw = dict(
+        common,
+        n_resamples=args.resamples or DEFAULT_RESAMPLES,
+        variant=_cli.bootstrap_variant(args.variant) if args.variant else None,
+        alternative=args.alternative,
+        confidence_level=args.confidence,
+    )
+    own = {k: v for k, v in kw.items() if k in takes}
+    return run_test(args.test, stats, systems=systems, progress=common.get("progress"), **own)
 
 
 def _results_table(results: list[Any]) -> Any:

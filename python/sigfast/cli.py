@@ -166,6 +166,10 @@ class Flag(NamedTuple):
 _BOOT_VARIANTS = ("bk", "koehn", "shifted", "sacrebleu", "moses")
 _MCNEMAR_VARIANTS = ("mid-p", "exact", "asymptotic", "asymptotic-nocc")
 _PAIRED_TESTS = ("bootstrap", "permutation", "exact", "mcnemar", "sign", "wilcoxon", "ttest")
+#: ``compare --test``'s choices among them; :data:`_MORE_TESTS` adds the other registered resampling tests
+#: declared for ``compare`` (``sigfast.resampling``; read only when ``--test`` names none of these).
+_COMPARE_TESTS = ("bootstrap", "permutation", "exact", "mcnemar")
+_MORE_TESTS: list[str] = []
 _META_TESTS = ("perm-systems", "perm-inputs", "perm-both", "perm-both-rowcol", "williams", "none")
 _CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by", "none")
 
@@ -720,7 +724,7 @@ COMMANDS: tuple[Command, ...] = (
             *_INPUTS,
             "cluster",
             "metric",
-            Use("test", choices=("bootstrap", "permutation", "exact", "mcnemar")),
+            Use("test", choices=_COMPARE_TESTS),
             Use("variant"),
             "alternative",
             Use("view", help="--test mcnemar: the units compared (default: the metric's view, or the format's first)"),
@@ -1361,6 +1365,8 @@ def add_flag(p: argparse.ArgumentParser, spec: str | Use, group: Any = None) -> 
     if use.choices is not None:
         assert flag.choices is not None and set(use.choices) <= set(flag.choices), (flag.key, use.choices)
         choices = use.choices
+        if use.choices is _COMPARE_TESTS:
+            choices = (*choices, *_MORE_TESTS)
     default = flag.default if use.default is ... else use.default
     kw: dict[str, Any] = {"dest": flag.key, "help": _why(flag, use)}
     if flag.action is not None:
@@ -1466,6 +1472,22 @@ def _may_name_a_plugin_style(argv: Sequence[str]) -> bool:
     return False
 
 
+def _names_another_test(argv: Sequence[str]) -> bool:
+    """Whether ``compare``'s ``--test`` names a test other than its built-in choices (a resampling test of
+    :mod:`sigfast.resampling`'s list or a plug-in's), so that the registry is read; other runs skip it."""
+    for k, a in enumerate(argv):
+        if a == "--":
+            break
+        value = None
+        if a in ("--test", "-t") and k + 1 < len(argv):
+            value = argv[k + 1]
+        elif a.startswith("--test="):
+            value = a[len("--test=") :]
+        if value is not None and value not in _COMPARE_TESTS:
+            return True
+    return False
+
+
 def _command_of(argv: Sequence[str]) -> str | None:
     for a in argv:
         if a in _BY_NAME:
@@ -1515,6 +1537,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .styles import load_plugins
 
         load_plugins()
+    if command == "compare" and _names_another_test(argv):
+        from .resampling import available, get
+
+        _MORE_TESTS[:] = [n for n in available() if get(n).cli and n not in _COMPARE_TESTS]
     args = build_parser(command).parse_args(argv)
     sub = args.__dict__.pop("_parser")
     missing = [flag for dest, flag in _REQUIRED.get(sub, ()) if getattr(args, dest, None) is None]

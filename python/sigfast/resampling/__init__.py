@@ -23,7 +23,7 @@ from .._options import DEFAULT_BACKEND, DEFAULT_NAN_POLICY, check
 from ..exceptions import ArgumentError, InputError
 from ..executor import Request
 from . import aso, bootstrap, interval, pairwise, permutation
-from ._declare import Test
+from ._declare import Test, signed
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -38,6 +38,7 @@ __all__ = [
     "request",
     "run",
     "run_test",
+    "signed",
     "unregister",
 ]
 
