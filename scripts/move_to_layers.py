@@ -441,7 +441,8 @@ def rewrite_strings() -> None:
         f = ROOT / rel
         if f.exists():
             t = f.read_text(encoding="utf-8")
-            f.write_text(re.sub(re.escape(old) + r"(?![\w])", new, t), encoding="utf-8")
+            end = "" if old.endswith(".") else r"(?![\w])"  # a whole name, or a module's prefix
+            f.write_text(re.sub(re.escape(old) + end, new, t), encoding="utf-8")
 
 
 def main() -> int:
