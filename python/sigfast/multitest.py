@@ -33,7 +33,16 @@ from .classical import _chi2_sf_even
 from .exceptions import InputError
 from .results import Result
 
-__all__ = ["METHODS", "AdjustedPValues", "ReplicabilityResult", "RomanoWolf", "adjust", "replicability", "romano_wolf"]
+__all__ = [
+    "METHODS",
+    "AdjustedPValues",
+    "ReplicabilityResult",
+    "RomanoWolf",
+    "adjust",
+    "max_t_stepdown",
+    "replicability",
+    "romano_wolf",
+]
 
 METHODS = {
     "bonferroni": "bonferroni",
@@ -274,22 +283,63 @@ def romano_wolf(values: Any, observed: Any, pairs: Any, *, sides: Any = 0, plus_
         return np.where(side == 0, np.abs(x), np.where(side < 0, -x, x)) / scale
 
     t = stat(delta)
-    order = np.argsort(-t, kind="stable")
-    t_sorted = t[order]
-    own = np.zeros(k, dtype=np.int64)
-    steps = np.zeros(k, dtype=np.int64)
+    steps = _StepDown(t)
     for a in range(0, B, rows):
-        ts = stat(v[a : a + rows, j] - v[a : a + rows, i] - delta)
-        own += (ts >= t).sum(axis=0)
-        suffix = np.maximum.accumulate(ts[:, order][:, ::-1], axis=1)[:, ::-1]
-        steps += (suffix >= t_sorted).sum(axis=0)
-    if plus_one:
-        single, step = (own + 1) / (B + 1), (steps + 1) / (B + 1)
-    else:
-        single, step = own / B, steps / B
-    adjusted = np.empty(k)
-    adjusted[order] = np.minimum(np.maximum.accumulate(step), 1.0)
+        steps.feed(stat(v[a : a + rows, j] - v[a : a + rows, i] - delta))
+    single, adjusted = steps.pvalues(plus_one)
     return RomanoWolf(single, adjusted, scale, B)
+
+
+class _StepDown:
+    """The counts of the step-down, fed block by block: with the hypotheses in decreasing order of the
+    observed statistics ``t`` (ties in their given order), step k counts the resamples whose largest
+    statistic among hypotheses k, k+1, ... reaches t_(k); ``own`` counts each hypothesis' own
+    exceedances."""
+
+    def __init__(self, t: np.ndarray) -> None:
+        self.t = np.asarray(t, dtype=np.float64)
+        self.order = np.argsort(-self.t, kind="stable")
+        self.t_sorted = self.t[self.order]
+        self.own = np.zeros(self.t.size, dtype=np.int64)
+        self.steps = np.zeros(self.t.size, dtype=np.int64)
+        self.total = 0
+
+    def feed(self, ts: np.ndarray) -> None:
+        self.own += (ts >= self.t).sum(axis=0)
+        suffix = np.maximum.accumulate(ts[:, self.order][:, ::-1], axis=1)[:, ::-1]
+        self.steps += (suffix >= self.t_sorted).sum(axis=0)
+        self.total += ts.shape[0]
+
+    def pvalues(self, plus_one: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(each hypothesis' own p-value, the step-down p-values made monotone down the order, at most 1)."""
+        B = self.total
+        if plus_one:
+            single, step = (self.own + 1) / (B + 1), (self.steps + 1) / (B + 1)
+        else:
+            single, step = self.own / B, self.steps / B
+        adjusted = np.empty(self.t.size)
+        adjusted[self.order] = np.minimum(np.maximum.accumulate(step), 1.0)
+        return single, adjusted
+
+
+def max_t_stepdown(t: Any, t_star: Any, *, plus_one: bool = True) -> np.ndarray:
+    """The step-down max-statistic p-values (Romano & Wolf 2005; 2016, Algorithm 4.1) of hypotheses
+    with observed statistics ``t`` (k; larger is more extreme) and their bootstrap null statistics
+    ``t_star`` (resamples × k, already centred and scaled as the statistic asks): with the hypotheses
+    in decreasing order of t, p_(k) = (#{b : max over hypotheses k, k+1, ... of t*_b ≥ t_(k)} + 1) /
+    (B + 1) (``plus_one``; else the count / B), then the running maximum down the order, at most 1.
+    The reduction :func:`romano_wolf` uses on its standardized differences."""
+    tt = np.asarray(t, dtype=np.float64).reshape(-1)
+    ts = np.asarray(t_star, dtype=np.float64)
+    if ts.ndim != 2 or ts.shape[1] != tt.size or ts.shape[0] == 0:
+        raise InputError(f"t_star must be resamples x {tt.size} (one column per hypothesis), got shape {ts.shape}")
+    if not (np.isfinite(tt).all() and np.isfinite(ts).all()):
+        raise InputError("the statistics must be finite")
+    steps = _StepDown(tt)
+    rows = max(1, _RW_BLOCK // max(1, tt.size))
+    for a in range(0, ts.shape[0], rows):
+        steps.feed(ts[a : a + rows])
+    return steps.pvalues(plus_one)[1]
 
 
 @dataclass(frozen=True)
