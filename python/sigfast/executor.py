@@ -1630,8 +1630,9 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
     if req.correction == ROMANO_WOLF or req.bootstrap_ranks or req.return_distribution:
         values = resampled_scores(req)  # the draws the counts above were read from
     if req.correction == ROMANO_WOLF:
-        assert values is not None
-        adjusted = _romano_wolf_matrix(values, obs, req)
+        from .pairwise import _romano_wolf_matrix
+
+        adjusted = _romano_wolf_matrix(values, obs, req.alternative, req.plus_one)
     else:
         adjusted = _adjust_matrix(pv, req.correction, req.alpha)
     if req.bootstrap_ranks:
@@ -1673,34 +1674,6 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         expected_rank=expected_rank,
         distribution=values if req.return_distribution else None,
     )
-
-
-def _romano_wolf_matrix(values: np.ndarray, obs: np.ndarray, req: Request) -> np.ndarray:
-    """The Romano–Wolf step-down p-values of every pair as an S × S matrix (``[i, j]``: system j against
-    system i), the statistic's sidedness that of the pairwise test: two-sided |δ|, the observed direction
-    (the ``bk`` and ``koehn`` rules), or one-sided (``greater``: δ = m(j) − m(i) > 0, ``less``: < 0),
-    where the upper and lower triangles are two families, as for the other corrections."""
-    from .multitest import romano_wolf
-
-    s = obs.shape[0]
-    iu = np.triu_indices(s, 1)
-    out = np.full((s, s), np.nan)
-    upper = np.column_stack(iu)
-    if req.alternative in ("greater", "less"):
-        side = 1 if req.alternative == "greater" else -1
-        for rows, cols in ((iu[0], iu[1]), (iu[1], iu[0])):
-            rw = romano_wolf(values, obs, np.column_stack((rows, cols)), sides=side, plus_one=req.plus_one)
-            out[rows, cols] = rw.adjusted
-        return out
-    if req.alternative == "two-sided":
-        sides: Any = 0
-    else:  # one-sided in the observed direction
-        d = obs[iu[1]] - obs[iu[0]]
-        sides = np.where(d < 0, -1, 1)
-    rw = romano_wolf(values, obs, upper, sides=sides, plus_one=req.plus_one)
-    out[iu] = rw.adjusted
-    out[(iu[1], iu[0])] = rw.adjusted
-    return out
 
 
 def _summarize_pair(table2: np.ndarray, req: Request, B: int, setup: Callable[[Any, int], None], sub: int) -> _Pass:

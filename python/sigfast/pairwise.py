@@ -991,6 +991,33 @@ def _adjust_matrix(pv: np.ndarray, correction: str, alpha: float) -> np.ndarray:
     return out
 
 
+def _romano_wolf_matrix(values: Any, obs: np.ndarray, alternative: str, plus_one: bool) -> np.ndarray:
+    """The Romano–Wolf step-down p-values of every pair as an S × S matrix (``[i, j]``: system j against
+    system i) from every system's values on the shared resamples, sided as the pairwise test: two-sided
+    |δ|, the observed direction (the ``bk`` and ``koehn`` rules), or one-sided (``greater``:
+    δ = m(j) − m(i) > 0, ``less``: < 0), where the upper and lower triangles are two families, as
+    :func:`_adjust_matrix` makes them for the other corrections."""
+    from .multitest import romano_wolf
+
+    s = obs.shape[0]
+    iu = np.triu_indices(s, 1)
+    out = np.full((s, s), np.nan)
+    if alternative in ("greater", "less"):
+        side = 1 if alternative == "greater" else -1
+        for rows, cols in ((iu[0], iu[1]), (iu[1], iu[0])):
+            rw = romano_wolf(values, obs, np.column_stack((rows, cols)), sides=side, plus_one=plus_one)
+            out[rows, cols] = rw.adjusted
+        return out
+    if alternative == "two-sided":
+        sides: Any = 0
+    else:  # one-sided in the observed direction
+        sides = np.where(obs[iu[1]] < obs[iu[0]], -1, 1)
+    rw = romano_wolf(values, obs, np.column_stack(iu), sides=sides, plus_one=plus_one)
+    out[iu] = rw.adjusted
+    out[(iu[1], iu[0])] = rw.adjusted
+    return out
+
+
 # --------------------------------------------------------------------------- unpaired scores
 @dataclass(frozen=True)
 class UnpairedPairwiseResult(Result):
