@@ -289,7 +289,20 @@ _flags = [
         ("--correction",),
         "multiple-testing correction",
         default="holm",
-        choices=_CORRECTIONS + ("deepsig",),
+        choices=_CORRECTIONS + ("romano-wolf", "deepsig"),
+    ),
+    Flag(
+        ("--bootstrap-ranks",),
+        "also each system's P(best) (share of the shared resamples on which it is best, ties shared evenly) and "
+        "expected rank (its mean rank over them)",
+        action="store_true",
+        default=False,
+    ),
+    Flag(
+        ("--versus",),
+        "also test every other system against this one (best: the best observed score; or a system's name), "
+        "a two-sided bootstrap p-value each, adjusted over the comparisons by --correction",
+        metavar="best|SYSTEM",
     ),
     Flag(("--raw-p",), "report c/B instead of (c+1)/(B+1)", action="store_true", default=False),
     Flag(
@@ -780,9 +793,15 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "draws",
-            Use("correction", choices=_CORRECTIONS),
+            Use(
+                "correction",
+                choices=_CORRECTIONS + ("romano-wolf",),
+                help="multiple-testing correction of the family of pairs; romano-wolf: Romano & Wolf's step-down "
+                "p-values from the shared resamples",
+            ),
             "alpha",
             "groups",
+            "bootstrap_ranks",
             "mode",
             "resampling",
             "backend",
@@ -818,6 +837,14 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "confidence",
+            "versus",
+            Use(
+                "correction",
+                choices=_CORRECTIONS + ("romano-wolf",),
+                help="the correction of --versus over its comparisons; romano-wolf: Romano & Wolf's step-down "
+                "p-values from the shared resamples",
+            ),
+            "bootstrap_ranks",
             "threads",
             *_OUTPUT,
         ),

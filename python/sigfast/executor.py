@@ -55,6 +55,7 @@ from ._options import (
 from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
 from .metrics import Metric, observed, resolve_metric
+from .multitest import ROMANO_WOLF
 from .stats import Statistics
 
 if TYPE_CHECKING:
@@ -442,6 +443,8 @@ class Request:
     labels: Mapping[str, str] = field(default_factory=dict)
     combinations: frozenset[str] = frozenset()
     groups: str = "boundaries"
+    #: all pairs: P(best) and the expected rank of each system from the shared resamples
+    bootstrap_ranks: bool = False
     #: Where the resampled indices come from (:data:`DRAWS`).
     draws: str = "sigfast"
     #: the items' clusters when whole clusters are resampled (``resampling == "clusters"``)
@@ -487,6 +490,7 @@ def request(
     labels: Mapping[str, str] | None = None,
     combinations: Sequence[str] = (),
     groups: str = "boundaries",
+    bootstrap_ranks: bool = False,
     draws: str = "sigfast",
     clusters: Any = None,
 ) -> Request:
@@ -593,6 +597,21 @@ def request(
         pv = check_pvalue(pvalue)
         cl, meth = math.nan, mode
         test = "bootstrap"
+        if mode != "shared":
+            asked = [
+                what
+                for what, on in (
+                    ("correction='romano-wolf'", correction == ROMANO_WOLF),
+                    ("bootstrap_ranks=True", bootstrap_ranks),
+                    ("return_distribution=True", return_distribution),
+                )
+                if on
+            ]
+            if asked:
+                raise InputError(
+                    f"{' and '.join(asked)} reads every system's values on the same resamples: "
+                    "use mode='shared' (mode='independent' gives each pair its own resamples)"
+                )
     else:
         raise InputError(f"question must be one of {QUESTIONS}, got {question!r}")
     if cspec is not None:
@@ -636,6 +655,7 @@ def request(
         labels=label_map,
         combinations=combos,
         groups=groups,
+        bootstrap_ranks=bool(bootstrap_ranks),
         draws=draws,
         clusters=cspec,
     )
@@ -654,6 +674,19 @@ def ask(question: str, arguments: Mapping[str, Any], /, **fixed: Any) -> Request
     kw = {k: v for k, v in arguments.items() if k in _ASKED}
     kw.update(fixed)
     return request(question, **kw)
+
+
+def resampled_scores(req: Request, progress: Any = None) -> np.ndarray:
+    """Every system's metric on every shared resample of a ``"pairwise"`` request (B × systems): the
+    draws of :func:`sigfast.pairwise` with ``mode="shared"`` (the same seed, stream, resampling and
+    clusters; the pairs' counts are read off these values), for the statistics that need the
+    resamples themselves (Romano–Wolf, P(best), expected rank). Rows on which a value is undefined
+    are NaN (``nan_policy="omit"``)."""
+    stats = req.stats
+    s, k, n = stats.n_systems, stats.n_stats, stats.n_items
+    table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
+    values, _ = _stored(table, req, s, req.n_resamples, progress)
+    return np.asarray(values, dtype=np.float64)
 
 
 def resolve_clusters(stats: Statistics, clusters: Any, resampling: str) -> Clusters | None:
@@ -1593,7 +1626,19 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         pv = (cnt + 1) / (nvf + 1) if req.plus_one else cnt / nvf
     np.fill_diagonal(pv, np.nan)
     delta = obs[None, :] - obs[:, None]
-    adjusted = _adjust_matrix(pv, req.correction, req.alpha)
+    values = p_best = expected_rank = None
+    if req.correction == ROMANO_WOLF or req.bootstrap_ranks or req.return_distribution:
+        values = resampled_scores(req)  # the draws the counts above were read from
+    if req.correction == ROMANO_WOLF:
+        from .pairwise import _romano_wolf_matrix
+
+        adjusted = _romano_wolf_matrix(values, obs, req.alternative, req.plus_one)
+    else:
+        adjusted = _adjust_matrix(pv, req.correction, req.alpha)
+    if req.bootstrap_ranks:
+        from .pairwise import bootstrap_ranks
+
+        p_best, expected_rank, _ = bootstrap_ranks(values, m.higher_is_better)
     omitted = int((B - n_valid).max())
     return PairwiseResult(
         signature=_signature(req, "pairwise_bootstrap", resampling=resampling_used),
@@ -1625,6 +1670,9 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         n_valid=n_valid if omitted else None,
         nan_policy=req.nan_policy,
         n_clusters=_n_clusters(req),
+        p_best=p_best,
+        expected_rank=expected_rank,
+        distribution=values if req.return_distribution else None,
     )
 
 
