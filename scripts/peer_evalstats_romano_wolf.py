@@ -54,8 +54,12 @@ def cases() -> list[dict]:
     out = []
     rng = np.random.default_rng(20261128)
     # (systems, items, resamples, binary, mean gaps between systems)
-    for s, m, B, binary, gap in ((3, 40, 500, False, 0.0), (4, 60, 999, False, 0.15), (5, 50, 800, True, 0.05),
-                                 (6, 80, 600, False, 0.08)):
+    for s, m, B, binary, gap in (
+        (3, 40, 500, False, 0.0),
+        (4, 60, 999, False, 0.15),
+        (5, 50, 800, True, 0.05),
+        (6, 80, 600, False, 0.08),
+    ):
         base = rng.normal(0.0, 1.0, m)
         if binary:
             scores = [(rng.random(m) < 0.5 + gap * k).astype(float) for k in range(s)]
