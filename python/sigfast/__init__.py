@@ -35,6 +35,7 @@ __all__ = [
     "PredictionPowered",
     "Ratings",
     "ReplicabilityResult",
+    "Report",
     "ScorerWarning",
     "SeedComparison",
     "SigfastError",
@@ -85,6 +86,7 @@ __all__ = [
     "proportion_interval",
     "read",
     "replicability",
+    "report",
     "seeds",
     "sign_test",
     "signature",
@@ -136,6 +138,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     )
     from .ppi import PredictionPowered, prediction_powered
     from .ratings import Ratings, WinRates, bradley_terry, win_rates
+    from .htmlreport import Report, report
     from .read import read
     from .results import ConfidenceInterval, PairedTestResult
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
@@ -197,6 +200,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         )
     },
     "read": ("read", "read"),
+    "report": ("htmlreport", "report"),
+    "Report": ("htmlreport", "Report"),
     **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
     **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},
     "Statistics": ("stats", "Statistics"),
