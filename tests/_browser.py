@@ -43,7 +43,9 @@ def _high(fd: int) -> int:
 class Browser:
     """One headless Chromium with one page (``with Browser() as b: b.open(path)``)."""
 
-    def __init__(self, executable: str | None = None, *, width: int = 1280, height: int = 900, timeout: float = 60) -> None:
+    def __init__(
+        self, executable: str | None = None, *, width: int = 1280, height: int = 900, timeout: float = 60
+    ) -> None:
         exe = executable or find_chromium()
         if exe is None:
             raise FileNotFoundError("no chromium on the PATH")
@@ -73,6 +75,7 @@ class Browser:
             f"--user-data-dir={self._profile}",
             "about:blank",
         ]
+
         def fds() -> None:  # in the child: the command pipe on fd 3, the reply pipe on fd 4
             os.dup2(to_child_r, 3)
             os.dup2(from_child_w, 4)

@@ -114,6 +114,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     )
     from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
     from .exceptions import ArgumentError, FormatError, InputError, MetricError, ScorerWarning, SigfastError
+    from .htmlreport import Report, report
     from .intervals import (
         BootstrapInterval,
         agresti_coull_interval,
@@ -138,7 +139,6 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     )
     from .ppi import PredictionPowered, prediction_powered
     from .ratings import Ratings, WinRates, bradley_terry, win_rates
-    from .htmlreport import Report, report
     from .read import read
     from .results import ConfidenceInterval, PairedTestResult
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds

@@ -68,7 +68,7 @@ def table(
             sv_attr = "" if sv is None or sv == "" else f' data-v="{esc(sv)}"'
             tagname = "th" if c == 0 and not numeric[0] else "td"
             scope = ' scope="row"' if tagname == "th" else ""
-            cells.append(f'<{tagname}{scope}{" class=n" if numeric[c] else ""}{sv_attr}>{cell}</{tagname}>')
+            cells.append(f"<{tagname}{scope}{' class=n' if numeric[c] else ''}{sv_attr}>{cell}</{tagname}>")
         extra = f" {row_attrs[r]}" if row_attrs else ""
         body.append(f"<tr{extra}>{''.join(cells)}</tr>")
     cap = f"<caption>{caption}</caption>" if caption else ""
@@ -124,7 +124,8 @@ table.grid .n{text-align:right}
 table.grid td:focus,table.grid th:focus{outline:3px solid var(--accent);outline-offset:-3px}
 button.sort{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 button.sort::after{content:" \\2195";color:var(--muted)}
-th[aria-sort=ascending] button.sort::after{content:" \\2191"}th[aria-sort=descending] button.sort::after{content:" \\2193"}
+th[aria-sort=ascending] button.sort::after{content:" \\2191"}
+th[aria-sort=descending] button.sort::after{content:" \\2193"}
 .note,.sig{color:var(--muted);margin:.2rem 0}.sig code{font-size:12px;word-break:break-all}
 figure{margin:.6rem 0}figcaption{color:var(--muted);max-width:60rem}
 svg text{font-family:inherit}
@@ -136,6 +137,8 @@ pre.cmd{background:#f6f6f6;border:1px solid var(--line);padding:.6rem;overflow:a
 .tok.d{border-color:#444;background:#fff3c4}
 .tok small{display:block;font-size:11px;color:var(--muted)}
 .sigstar{font-weight:700}
+.row{display:flex;gap:1rem;flex-wrap:wrap}.row .tw{flex:1 1 20rem}
+ol.items li{margin-bottom:.6rem}dl{margin:.2rem 0}dt{font-weight:600}dd{margin:0 0 .2rem 1.2rem}
 @media print{
  nav.toc,.picker,button.sort::after{display:none}
  .tw{max-height:none;overflow:visible;border:0}

@@ -599,7 +599,7 @@ _flags = [
     # ---- report
     Flag(
         ("--pair",),
-        "a pair of systems for the pair views (repeatable; default: each system with the next in the ranking)",
+        "a pair of systems for the pair views (repeatable; default: each of the first six systems with the next)",
         action="append",
         metavar="A,B",
     ),

@@ -32,13 +32,15 @@ from ._api import checked_keywords
 from ._html import esc, fmt, num, table
 from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED
 from .exceptions import InputError
-from .results import Result
+from .results import Key, Result
 
 __all__ = ["Report", "build_report", "report"]
 
 #: item-length buckets (units or words per item), as compare-mt's sentence-length buckets
 BUCKETS = ((1, 9), (10, 19), (20, 29), (30, 39), (40, None))
 REPORT_VERSION = 1
+#: the pairs shown without ``pairs``: each of the first six systems of the ranking with the next
+DEFAULT_PAIRS = 5
 
 
 @dataclass(frozen=True)
@@ -49,13 +51,13 @@ class Report(Result):
     data: dict[str, Any] = field(repr=False)
     signature: str = ""
 
-    def to_dict(self, **options: Any) -> dict[str, Any]:
-        self.with_options(**options)
-        return self.data
+    _keys = (Key("*", "data"),)  # to_dict() is the document itself
 
     def rows(self) -> list[dict[str, Any]]:
         return [
-            {"metric": m["metric"], **{k: v for k, v in row.items()}} for m in self.data["metrics"] for row in m["table"]
+            {"metric": m["metric"], **{k: v for k, v in row.items()}}
+            for m in self.data["metrics"]
+            for row in m["table"]
         ]
 
     def tables(self) -> list[Any]:
@@ -68,8 +70,8 @@ class Report(Result):
                 (
                     r["rank"],
                     r["system"],
-                    fmt(r["score"], ".2f" if sc == 100 else ".4g", sc),
-                    f"[{fmt(r['low'], '.2f' if sc == 100 else '.4g', sc)}, {fmt(r['high'], '.2f' if sc == 100 else '.4g', sc)}]",
+                    fmt(r["score"], _ff(m), sc),
+                    f"[{fmt(r['low'], _ff(m), sc)}, {fmt(r['high'], _ff(m), sc)}]",
                     f"{r['rank_low']}-{r['rank_high']}",
                     r["group"],
                 )
@@ -77,7 +79,14 @@ class Report(Result):
             )
             out.append(
                 Table(
-                    ("rank", "system", m["metric"], f"{_pct(self.data['settings']['confidence_level'])} interval", "ranks", "group"),
+                    (
+                        "rank",
+                        "system",
+                        m["metric"],
+                        f"{_pct(self.data['settings']['confidence_level'])} interval",
+                        "ranks",
+                        "group",
+                    ),
                     rows,
                     title=f"Leaderboard: {m['metric']}",
                     signature=m["pairwise"]["signature"],
@@ -126,8 +135,8 @@ def report(
     ``gold=None`` for per-item files or a folder of LLM logs), one or more ``metrics`` (default:
     the format's headline metric). ``n_resamples``: the pair tests' resamples;
     ``interval_resamples``: each system's bootstrap interval's (10,000, as ``sigfast interval``).
-    ``pairs``: the pairs of systems shown in the pair views (default: each system with the next in
-    the first metric's ranking). ``options``: the format's options (``cluster="pair"``, ...).
+    ``pairs``: the pairs of systems shown in the pair views (default: each of the first six systems of
+    the first metric's ranking with the next). ``options``: the format's options (``cluster="pair"``, ...).
     ``report(...).format("html")`` is the page, ``.to_json()`` its data."""
     from .formats import parse
 
@@ -259,8 +268,9 @@ def build_report(
         )
     first = out_metrics[0]
     order = first["order"]
-    if not pairs:
-        pairs = [(order[k], order[k + 1]) for k in range(len(order) - 1)]
+    if not pairs:  # each of the first systems with the next (the closest calls at the top)
+        top = order[: DEFAULT_PAIRS + 1]
+        pairs = [(top[k], top[k + 1]) for k in range(len(top) - 1)]
     pairs = list(dict.fromkeys(pairs))
 
     units = None
@@ -280,7 +290,15 @@ def build_report(
             view["diff"] = _diff(units, a, b)
         if buckets is not None:
             view["buckets"] = _bucket_tests(
-                stats_of[first["metric"]][0], first["metric"], lengths, a, b, interval_resamples, seed, stream, n_threads
+                stats_of[first["metric"]][0],
+                first["metric"],
+                lengths,
+                a,
+                b,
+                interval_resamples,
+                seed,
+                stream,
+                n_threads,
             )
         if item_scores is not None:
             view["items"] = _top_items(parsed, item_scores, units, texts, a, b, top_items)
@@ -310,8 +328,17 @@ def build_report(
         "buckets": buckets,
         "pairs": pair_views,
         "reproduce": _reproduce(
-            parsed, gold_paths, system_paths, out_metrics, pairs, n_resamples, interval_resamples, seed,
-            correction, alpha, command,
+            parsed,
+            gold_paths,
+            system_paths,
+            out_metrics,
+            pairs,
+            n_resamples,
+            interval_resamples,
+            seed,
+            correction,
+            alpha,
+            command,
         ),
     }
     return Report(data=_plain(data), signature=first["pairwise"]["signature"])
@@ -403,7 +430,9 @@ def _bucket_tests(
     two = stats.select(a, b)
     for name, idx in _bucket_of(lengths):
         r = sigfast.paired_bootstrap(two.take(idx), n_resamples=B, seed=seed, stream=stream, n_threads=n_threads)
-        out.append({"bucket": name, "n_items": len(idx), "delta": r.statistic, "pvalue": r.pvalue, "signature": r.signature})
+        out.append(
+            {"bucket": name, "n_items": len(idx), "delta": r.statistic, "pvalue": r.pvalue, "signature": r.signature}
+        )
     return out
 
 
@@ -413,10 +442,10 @@ def _diff(units: Any, a: str, b: str) -> dict[str, Any]:
 
     from .analysis.diff import diff_units
 
-    d = diff_units(units, a, b, top_k=10).to_dict()
-    i, j = units.names.index(a), units.names.index(b)
+    units = _two(units, a, b)  # the units of `sigfast diff GOLD A B`: its signature hashes these
+    d = diff_units(units, 0, 1, top_k=10).to_dict()
     g = units.gold
-    ca, cb = units.systems[i] == g, units.systems[j] == g
+    ca, cb = units.systems[0] == g, units.systems[1] == g
     grp = g if units.groups is None else units.groups
     mask = np.ones(len(g), bool) if units.gold_present is None else units.gold_present
     tests = []
@@ -426,6 +455,29 @@ def _diff(units: Any, a: str, b: str) -> dict[str, Any]:
         tests.append({"label": row["label"], "pvalue": t.pvalue})
     d["mcnemar"] = tests
     return d
+
+
+def _two(units: Any, a: str, b: str) -> Any:
+    """The units of systems ``a`` and ``b`` alone, as reading gold, a and b gives them: for set views
+    (spans, brackets), the units only other systems proposed are left out."""
+    from dataclasses import replace
+
+    i, j = units.names.index(a), units.names.index(b)
+    sa, sb = units.systems[i], units.systems[j]
+    two = replace(units, names=(a, b), systems=(sa, sb))
+    if units.gold_present is None:
+        return two
+    keep = units.gold_present | (sa != units.gold) | (sb != units.gold)
+    forms = tuple(f for f, k in zip(units.forms, keep) if k) if len(units.forms) == len(keep) else units.forms
+    return replace(
+        two,
+        gold=units.gold[keep],
+        systems=(sa[keep], sb[keep]),
+        sentence=units.sentence[keep],
+        forms=forms,
+        gold_present=units.gold_present[keep],
+        groups=None if units.groups is None else units.groups[keep],
+    )
 
 
 def _item_scores(parsed: Any, metric: str, stats: Any) -> np.ndarray | None:
@@ -459,9 +511,7 @@ def _item_texts(parsed: Any, gold_paths: Sequence[Any], system_paths: Sequence[s
     return out
 
 
-def _top_items(
-    parsed: Any, scores: np.ndarray, units: Any, texts: Any, a: str, b: str, k: int
-) -> dict[str, Any]:
+def _top_items(parsed: Any, scores: np.ndarray, units: Any, texts: Any, a: str, b: str, k: int) -> dict[str, Any]:
     names = list(parsed.names)
     i, j = names.index(a), names.index(b)
     delta = scores[j] - scores[i]
@@ -523,11 +573,18 @@ def _reproduce(
     out.append(
         {
             "what": "each system's interval (JSON)",
-            "command": shlex.join(["sigfast", "interval", *fmt_args, *files, *ms, "-n", str(Bi), "--seed", str(seed), "--json"]),
+            "command": shlex.join(
+                ["sigfast", "interval", *fmt_args, *files, *ms, "-n", str(Bi), "--seed", str(seed), "--json"]
+            ),
         }
     )
     if parsed.spec.needs_gold and parsed.reports[0].views:
-        out.append({"what": "per-label accuracy and the oracle", "command": shlex.join(["sigfast", "oracle", *fmt_args, *files])})
+        out.append(
+            {
+                "what": "per-label accuracy and the oracle",
+                "command": shlex.join(["sigfast", "oracle", *fmt_args, *files]),
+            }
+        )
         name_of = dict(zip(parsed.names, system_paths))
         for a, b in pairs[:1]:
             out.append(
@@ -553,9 +610,11 @@ def _options(parsed: Any) -> list[tuple[str, Any]]:
 # rendering
 
 
-def _ff(scale: int) -> str:
-    """The format of a score at its display scale."""
-    return ".2f" if scale == 100 else ".4f"
+def _ff(m: dict[str, Any], sign: str = "") -> str:
+    """The format of a metric's scores as shown (as the text reports: two decimals for fractions shown
+    ×100 and for scores from 10 up, four otherwise)."""
+    big = m["display_scale"] == 100 or max(abs(r["score"]) for r in m["table"]) >= 10
+    return f"{sign}.2f" if big else f"{sign}.4f"
 
 
 def _pf(p: float | None) -> str:
@@ -592,10 +651,12 @@ def _summary(d: dict[str, Any]) -> str:
     s = d["settings"]
     return (
         f"<p>{len(d['systems'])} systems on {num(d['n_items'], 'n_items', 'd')} items, format "
-        f"<code>{esc(d['format'])}</code>; pair tests: paired bootstrap, B = {num(s['n_resamples'], 'settings/n_resamples', ',d')}, "
+        f"<code>{esc(d['format'])}</code>; pair tests: paired bootstrap, "
+        f"B = {num(s['n_resamples'], 'settings/n_resamples', ',d')}, "
         f"{esc(s['correction'])} correction at α = {num(s['alpha'], 'settings/alpha', 'g')}; intervals: "
         f"{num(s['confidence_level'], 'settings/confidence_level', 'g', 100)}% bootstrap, B = "
-        f"{num(s['interval_resamples'], 'settings/interval_resamples', ',d')}; seed {num(s['seed'], 'settings/seed', 'd')}. "
+        f"{num(s['interval_resamples'], 'settings/interval_resamples', ',d')}; "
+        f"seed {num(s['seed'], 'settings/seed', 'd')}. "
         f"sigfast {esc(d['version'])}.</p>"
     )
 
@@ -613,7 +674,7 @@ def _toc(d: dict[str, Any]) -> str:
 
 
 def _leaderboard(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
-    sc, f = m["display_scale"], _ff(m["display_scale"])
+    sc, f = m["display_scale"], _ff(m)
     base = f"metrics/{k}/table"
     has_se = any(r["se"] is not None for r in m["table"])
     has_deff = any(r["design_effect"] is not None for r in m["table"])
@@ -656,7 +717,9 @@ def _leaderboard(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
     )
     if lb.get("n_clusters"):
         cap += f"; {lb['n_clusters']} clusters ({esc(lb.get('cluster_field'))}): standard errors cluster-robust"
-    notes = "".join(f"<p class=note>warning: {esc(w)}</p>" for w in [*lb.get("warnings", []), *m["pairwise"].get("warnings", [])])
+    notes = "".join(
+        f"<p class=note>warning: {esc(w)}</p>" for w in [*lb.get("warnings", []), *m["pairwise"].get("warnings", [])]
+    )
     return (
         f'<section class="metric"><h3 id="lb-{k}">{esc(m["label"])}</h3>'
         + _errorbars_svg(d, k, m)
@@ -688,10 +751,13 @@ def _errorbars_svg(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
         g.append(f'<rect x="0" y="{y - rowh / 2:.1f}" width="{left + width + 10}" height="{rowh}" fill="{shade}"/>')
         g.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{esc(r["system"])}</text>')
         if r["low"] is not None and r["high"] is not None:
-            g.append(f'<line x1="{x(r["low"]):.1f}" x2="{x(r["high"]):.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#1f1f1f" stroke-width="2"/>')
+            g.append(
+                f'<line x1="{x(r["low"]):.1f}" x2="{x(r["high"]):.1f}" y1="{y:.1f}" y2="{y:.1f}" '
+                'stroke="#1f1f1f" stroke-width="2"/>'
+            )
         g.append(
             f'<circle cx="{x(r["score"]):.1f}" cy="{y:.1f}" r="3.5" fill="#1f4e99"><title>{esc(r["system"])}: '
-            f"{fmt(r['score'], _ff(sc), sc)} [{fmt(r['low'], _ff(sc), sc)}, {fmt(r['high'], _ff(sc), sc)}], "
+            f"{fmt(r['score'], _ff(m), sc)} [{fmt(r['low'], _ff(m), sc)}, {fmt(r['high'], _ff(m), sc)}], "
             f"ranks {r['rank_low']}–{r['rank_high']}, group {r['group']}</title></circle>"
         )
     ticks = _ticks(lo, hi)
@@ -702,14 +768,14 @@ def _errorbars_svg(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
     best, worst = rows[0], rows[-1]
     alt = (
         f"Error bars of {len(rows)} systems on {m['label']}, best first: {best['system']} "
-        f"{fmt(best['score'], _ff(sc), sc)} down to {worst['system']} {fmt(worst['score'], _ff(sc), sc)}; "
-        f"alternate grey bands mark the {len(m['pairwise']['clusters'])} significance groups. The table below holds every value."
+        f"{fmt(best['score'], _ff(m), sc)} down to {worst['system']} {fmt(worst['score'], _ff(m), sc)}; "
+        f"alternate grey bands mark the {len(m['pairwise']['clusters'])} significance groups. "
+        "The table below holds every value."
     )
     return (
         f'<figure><svg role="img" aria-labelledby="eb-{k}" width="{left + width + 20}" height="{h}" '
-        f'viewBox="0 0 {left + width + 20} {h}" xmlns="http://www.w3.org/2000/svg"><title id="eb-{k}">{esc(alt)}</title>'
-        + "".join(g)
-        + f"</svg><figcaption>{esc(alt)}</figcaption></figure>"
+        f'viewBox="0 0 {left + width + 20} {h}" xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="eb-{k}">{esc(alt)}</title>' + "".join(g) + f"</svg><figcaption>{esc(alt)}</figcaption></figure>"
     )
 
 
@@ -748,8 +814,8 @@ def _heatmap(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
     adj = pw["adjusted"]
     alpha = pw["alpha"]
     finite = [adj[i][j] for i in order for j in order if i != j and adj[i][j] is not None]
-    pmin = max(min(finite), 1e-300) if finite else 1e-3
-    lmin = math.log10(pmin) if pmin < 1 else -1.0
+    pmin = max(min([*finite, alpha / 10]), 1e-300)  # the scale always shows alpha
+    lmin = math.log10(pmin)
 
     def t_of(p: float) -> float:
         return 0.0 if lmin == 0 else (math.log10(max(p, pmin)) - lmin) / (0 - lmin)
@@ -762,9 +828,12 @@ def _heatmap(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
     g = []
     for r, i in enumerate(order):
         y = margin + r * cell
-        g.append(f'<text x="{margin - 4}" y="{y + cell * 0.7:.1f}" text-anchor="end" font-size="11">{esc(names[i])}</text>')
         g.append(
-            f'<text transform="translate({margin + r * cell + cell * 0.65:.1f},{margin - 4}) rotate(-60)" font-size="11">'
+            f'<text x="{margin - 4}" y="{y + cell * 0.7:.1f}" text-anchor="end" font-size="11">{esc(names[i])}</text>'
+        )
+        g.append(
+            f'<text transform="translate({margin + r * cell + cell * 0.65:.1f},{margin - 4}) rotate(-60)" '
+            'font-size="11">'
             f"{esc(names[i])}</text>"
         )
         for c, j in enumerate(order):
@@ -868,7 +937,10 @@ def _gain(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
         g.append(f'<line x1="{left}" x2="{left + w}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#eee"/>')
     c95 = 1 - d["settings"]["alpha"]
     if c95 >= cmin:
-        g.append(f'<line x1="{left}" x2="{left + w}" y1="{y(c95):.1f}" y2="{y(c95):.1f}" stroke="#999" stroke-dasharray="4,3"/>')
+        g.append(
+            f'<line x1="{left}" x2="{left + w}" y1="{y(c95):.1f}" y2="{y(c95):.1f}" '
+            'stroke="#999" stroke-dasharray="4,3"/>'
+        )
     for r, gx, cy in zip(rows, gains, conf):
         g.append(
             f'<circle cx="{x(gx):.1f}" cy="{y(cy):.1f}" r="2.6" fill="#1f4e99" fill-opacity="0.7">'
@@ -877,10 +949,19 @@ def _gain(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
         )
     if th and th["threshold"] is not None:
         tx = x(th["threshold"] * sc)
-        g.append(f'<line x1="{tx:.1f}" x2="{tx:.1f}" y1="{top}" y2="{top + h}" stroke="#b35806" stroke-width="2" stroke-dasharray="6,3"/>')
+        g.append(
+            f'<line x1="{tx:.1f}" x2="{tx:.1f}" y1="{top}" y2="{top + h}" stroke="#b35806" stroke-width="2" '
+            'stroke-dasharray="6,3"/>'
+        )
         g.append(f'<text x="{tx + 4:.1f}" y="{top + 12}" font-size="11" fill="#7f3b08">gain threshold</text>')
-    g.append(f'<text x="{left + w / 2}" y="{top + h + 30}" text-anchor="middle" font-size="11">|gain| ({esc(m["label"])}{" ×100" if sc == 100 else ""})</text>')
-    g.append(f'<text transform="translate(14,{top + h / 2}) rotate(-90)" text-anchor="middle" font-size="11">confidence 1 − p</text>')
+    g.append(
+        f'<text x="{left + w / 2}" y="{top + h + 30}" text-anchor="middle" font-size="11">'
+        f"|gain| ({esc(m['label'])}{' ×100' if sc == 100 else ''})</text>"
+    )
+    g.append(
+        f'<text transform="translate(14,{top + h / 2}) rotate(-90)" text-anchor="middle" font-size="11">'
+        "confidence 1 − p</text>"
+    )
     thr_text = (
         f"The gain threshold (the {th['percentile']:g}th percentile of the gains of pairs with p in "
         f"[{th['band'][0]:g}, {th['band'][1]:g}], Berg-Kirkpatrick et al. 2012) is "
@@ -898,12 +979,11 @@ def _gain(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
     )
     svg = (
         f'<figure><svg role="img" aria-labelledby="cg-{k}" width="{left + w + 20}" height="{top + h + 40}" '
-        f'viewBox="0 0 {left + w + 20} {top + h + 40}" xmlns="http://www.w3.org/2000/svg"><title id="cg-{k}">{esc(alt)}</title>'
-        + "".join(g)
-        + f"</svg><figcaption>{esc(alt)}</figcaption></figure>"
+        f'viewBox="0 0 {left + w + 20} {top + h + 40}" xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="cg-{k}">{esc(alt)}</title>' + "".join(g) + f"</svg><figcaption>{esc(alt)}</figcaption></figure>"
     )
     trs, sv = [], []
-    for n, r in enumerate(sorted(range(len(rows)), key=lambda q: -rows[q]["gain"])):
+    for r in sorted(range(len(rows)), key=lambda q: -rows[q]["gain"]):
         c = rows[r]
         p = f"metrics/{k}/comparisons/{r}"
         trs.append(
@@ -950,13 +1030,16 @@ def _labels_html(d: dict[str, Any]) -> str:
     tab = table(
         head,
         rows,
-        caption=f"Accuracy (%) on the units of each {esc(lab['group_name'])}, view {esc(lab['view'])}; systems in the order of the leaderboard",
+        caption=f"Accuracy (%) on the units of each {esc(lab['group_name'])}, view {esc(lab['view'])}; "
+        "systems in the order of the leaderboard",
         sort_values=sv,
         numeric=[False] + [True] * (len(head) - 1),
     )
     return (
-        f'<section id="labels"><h2>Per label</h2><p>Accuracy of each system on the {num(lab["n_units"], "labels/n_units", ",d")} '
-        f"units of view <code>{esc(lab['view'])}</code> by {esc(lab['group_name'])}, beside the oracle (a unit counts as correct "
+        '<section id="labels"><h2>Per label</h2><p>Accuracy of each system on the '
+        f"{num(lab['n_units'], 'labels/n_units', ',d')} "
+        f"units of view <code>{esc(lab['view'])}</code> by {esc(lab['group_name'])}, beside the oracle "
+        "(a unit counts as correct "
         f"if any system gets it right; Tuggener 2017). McNemar's test per label for a pair is under Pairs.</p>{tab}"
         f'<p class="sig"><code>{esc(lab["signature"])}</code></p></section>'
     )
@@ -973,7 +1056,8 @@ def _buckets_html(d: dict[str, Any]) -> str:
     for k, m in enumerate(b["metrics"]):
         sc = m["display_scale"]
         head = ["system"] + [
-            f"{esc(x['bucket'])} ({num(x['n_items'], f'buckets/buckets/{q}/n_items', 'd')})" for q, x in enumerate(b["buckets"])
+            f"{esc(x['bucket'])} ({num(x['n_items'], f'buckets/buckets/{q}/n_items', 'd')})"
+            for q, x in enumerate(b["buckets"])
         ]
         rows, sv = [], []
         for s in order:
@@ -981,7 +1065,7 @@ def _buckets_html(d: dict[str, Any]) -> str:
             cells, vals = [esc(s)], [s]
             for q in range(len(b["buckets"])):
                 v = m["scores"][q][j]
-                cells.append(num(v, f"buckets/metrics/{k}/scores/{q}/{j}", _ff(sc), sc))
+                cells.append(num(v, f"buckets/metrics/{k}/scores/{q}/{j}", _ff(d["metrics"][k]), sc))
                 vals.append(v)
             rows.append(cells)
             sv.append(vals)
@@ -1001,8 +1085,12 @@ def _buckets_html(d: dict[str, Any]) -> str:
 def _pairs_html(d: dict[str, Any]) -> str:
     names = d["systems"]
     first = d["pairs"][0]
-    opts_a = "".join(f'<option value="{esc(s)}"{" selected" if s == first["a"] else ""}>{esc(s)}</option>' for s in names)
-    opts_b = "".join(f'<option value="{esc(s)}"{" selected" if s == first["b"] else ""}>{esc(s)}</option>' for s in names)
+    opts_a = "".join(
+        f'<option value="{esc(s)}"{" selected" if s == first["a"] else ""}>{esc(s)}</option>' for s in names
+    )
+    opts_b = "".join(
+        f'<option value="{esc(s)}"{" selected" if s == first["b"] else ""}>{esc(s)}</option>' for s in names
+    )
     listed = ", ".join(f"{esc(p['a'])} – {esc(p['b'])}" for p in d["pairs"])
     parts = [
         '<section id="pairs" class="pairs"><h2>Pairs</h2>',
@@ -1035,12 +1123,18 @@ def _diff_html(q: int, pv: dict[str, Any]) -> str:
     summary = (
         f"<p>Of {num(df['n_units'], f'{p}/n_units', ',d')} units (view <code>{esc(df['view'])}</code>), A and B label "
         f"{num(df['n_differ'], f'{p}/n_differ', ',d')} differently: {num(df['corrections'], f'{p}/corrections', ',d')} "
-        f"corrections (B right, A wrong), {num(df['new_errors'], f'{p}/new_errors', ',d')} new errors (A right, B wrong) "
+        f"corrections (B right, A wrong), {num(df['new_errors'], f'{p}/new_errors', ',d')} new errors "
+        "(A right, B wrong) "
         f"and {num(df['changed_errors'], f'{p}/changed_errors', ',d')} changed errors (both wrong; Tuggener 2017). "
-        f"Accuracy A {num(df['accuracy1'], f'{p}/accuracy1', '.2f', 100)}%, B {num(df['accuracy2'], f'{p}/accuracy2', '.2f', 100)}%.</p>"
+        f"Accuracy A {num(df['accuracy1'], f'{p}/accuracy1', '.2f', 100)}%, "
+        f"B {num(df['accuracy2'], f'{p}/accuracy2', '.2f', 100)}%.</p>"
     )
     tabs = []
-    for cls, title in (("corrections", "corrections"), ("new_errors", "new errors"), ("changed_errors", "changed errors")):
+    for cls, title in (
+        ("corrections", "corrections"),
+        ("new_errors", "new errors"),
+        ("changed_errors", "changed errors"),
+    ):
         recs = df.get(f"top_{cls}") or []
         rows = [[esc(r["transition"]), num(r["count"], f"{p}/top_{cls}/{n}/count", "d")] for n, r in enumerate(recs)]
         if rows:
@@ -1096,7 +1190,7 @@ def _bucket_tests_html(d: dict[str, Any], q: int, pv: dict[str, Any], m0: dict[s
             [
                 esc(t["bucket"]),
                 num(t["n_items"], f"{p}/n_items", "d"),
-                num(t["delta"], f"{p}/delta", "+.2f" if sc == 100 else "+.4f", sc),
+                num(t["delta"], f"{p}/delta", _ff(m0, "+"), sc),
                 num(t["pvalue"], f"{p}/pvalue", _pf(t["pvalue"])),
             ]
         )
@@ -1125,16 +1219,18 @@ def _items_html(d: dict[str, Any], q: int, pv: dict[str, Any], m0: dict[str, Any
         head = (
             f"item {num(it['item'], f'{p}/item', 'd')}"
             + (f" <code>{esc(it['id'])}</code>" if it.get("id") else "")
-            + f": A {num(it['score_a'], f'{p}/score_a', '.2f' if sc == 100 else '.4f', sc)}, "
-            f"B {num(it['score_b'], f'{p}/score_b', '.2f' if sc == 100 else '.4f', sc)}, "
-            f"δ {num(it['delta'], f'{p}/delta', '+.2f' if sc == 100 else '+.4f', sc)}"
+            + f": A {num(it['score_a'], f'{p}/score_a', _ff(m0), sc)}, "
+            f"B {num(it['score_b'], f'{p}/score_b', _ff(m0), sc)}, "
+            f"δ {num(it['delta'], f'{p}/delta', _ff(m0, '+'), sc)}"
         )
         body = ""
         if "tokens" in it:
             toks = []
             for form, g, a, b in it["tokens"]:
                 differ = a != b or a != g
-                lab = f"<small>gold {esc(g)}</small><small>A {esc(a)}</small><small>B {esc(b)}</small>" if differ else ""
+                lab = (
+                    f"<small>gold {esc(g)}</small><small>A {esc(a)}</small><small>B {esc(b)}</small>" if differ else ""
+                )
                 toks.append(f'<span class="tok{" d" if differ else ""}">{esc(form)}{lab}</span>')
             body = f"<div class=sent>{''.join(toks)}</div>"
         elif "gold" in it:
@@ -1162,14 +1258,17 @@ def _signatures(d: dict[str, Any]) -> str:
     body = "".join(f"<tr><th scope=row>{esc(w)}</th><td><code>{esc(s)}</code></td></tr>" for w, s in rows)
     return (
         '<section id="signatures"><h2>Signatures</h2><p>What produced each number: test, metric, format and options, '
-        "items, resamples, seed and a hash of the data (see the README's \"Reading a signature\").</p>"
+        'items, resamples, seed and a hash of the data (see the README\'s "Reading a signature").</p>'
         f'<div class="tw" tabindex="0" role="region" aria-label="signatures"><table class="grid sigs"><thead><tr>'
-        f"<th scope=col>numbers</th><th scope=col>signature</th></tr></thead><tbody>{body}</tbody></table></div></section>"
+        "<th scope=col>numbers</th><th scope=col>signature</th></tr></thead>"
+        f"<tbody>{body}</tbody></table></div></section>"
     )
 
 
 def _reproduce_html(d: dict[str, Any]) -> str:
-    items = "".join(f"<li>{esc(r['what'])}:<pre class=cmd><code>{esc(r['command'])}</code></pre></li>" for r in d["reproduce"])
+    items = "".join(
+        f"<li>{esc(r['what'])}:<pre class=cmd><code>{esc(r['command'])}</code></pre></li>" for r in d["reproduce"]
+    )
     return (
         '<section id="reproduce"><h2>How to reproduce</h2><p>Run from the folder the report was made in; the '
         f"same seed gives the same numbers on any machine and thread count.</p><ul>{items}</ul></section>"
