@@ -228,6 +228,27 @@ def test_wmt21_report_in_chromium(shared_data: Path, browser: Browser, tmp_path:
     browser.screenshot(ARTIFACTS / "report-wmt21.png", clip_height=1400)
 
 
+def test_llm_logs_report_in_chromium(browser: Browser, tmp_path: Path, capsys: Any) -> None:
+    """A folder of lm-eval runs, items clustered in pairs: the per-task table with each system's
+    cluster-robust standard error and design effect (those of sigfast.standard_error)."""
+    import sigfast
+
+    html, data_path = tmp_path / "llm.html", tmp_path / "llm.json"
+    logs = str(ROOT / "tests/data/llm/lm-eval")
+    argv = ["sigfast", "report", "-f", "lm-eval", logs, "--tasks", "figqa", "-m", "acc", "--cluster", "pair"]
+    argv += ["-n", "2000", "--interval-resamples", "500", "--output", str(html), "--data", str(data_path)]
+    data, _ = _run(argv, capsys)
+    sections = ["leaderboard", "pvalues", "gain", "tasks", "pairs", "signatures", "reproduce"]
+    _check_page(browser, html, data, sections)
+    runs = [f"{logs}/dummy-seed{k}" for k in (1, 2, 3)]
+    stats = sigfast.read(None, runs, format="lm-eval", task="figqa", metric="acc", cluster="pair")
+    for name, row in zip(data["systems"], data["tasks"]["tasks"][0]["systems"]):
+        se = sigfast.standard_error(stats, system=name)
+        assert row["score"] == pytest.approx(se.estimate, abs=1e-15)
+        assert row["design_effect"] == pytest.approx(se.design_effect, rel=1e-12)
+    assert data["metrics"][0]["table"][0]["design_effect"] is not None
+
+
 # --------------------------------------------------------------------------------------------
 # without a browser
 

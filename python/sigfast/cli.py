@@ -611,6 +611,13 @@ _flags = [
         metavar="N",
     ),
     Flag(("--data",), "also write the report's data as one JSON file", metavar="FILE.json"),
+    Flag(
+        ("--tasks",),
+        "LLM logs of several tasks: a table of each system's score, standard error and design effect per task "
+        "(the other sections show --task, or the first of these)",
+        nargs="+",
+        metavar="TASK",
+    ),
     Flag(("--title",), "the report's title", metavar="TEXT"),
     Flag(
         ("--save",),
@@ -1259,6 +1266,7 @@ COMMANDS: tuple[Command, ...] = (
             "percentile",
             "pair",
             Use("top", default=10, why="as compare-mt", help="items shown per pair where the two systems differ most"),
+            "tasks",
             "title",
             "data",
             "threads",

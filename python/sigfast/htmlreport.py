@@ -128,6 +128,7 @@ def report(
     band: tuple[float, float] = (0.04, 0.06),
     percentile: float = 95.0,
     title: str | None = None,
+    tasks: Sequence[str] = (),
     n_threads: int | None = None,
     **options: Any,
 ) -> Report:
@@ -136,18 +137,30 @@ def report(
     the format's headline metric). ``n_resamples``: the pair tests' resamples;
     ``interval_resamples``: each system's bootstrap interval's (10,000, as ``sigfast interval``).
     ``pairs``: the pairs of systems shown in the pair views (default: each of the first six systems of
-    the first metric's ranking with the next). ``options``: the format's options (``cluster="pair"``, ...).
+    the first metric's ranking with the next). ``tasks``: LLM logs of several tasks: a table of each
+    system's score, cluster-robust standard error and design effect per task (the other sections show
+    ``task``, or the first of ``tasks``). ``options``: the format's options (``cluster="pair"``, ...).
     ``report(...).format("html")`` is the page, ``.to_json()`` its data."""
     from .formats import parse
 
-    systems = list(systems)
+    from ._cli import _runs
+
+    systems = _runs(format, [str(s) for s in systems])  # a folder of LLM runs: its runs, as the CLI reads it
     if not systems:
         raise InputError("give at least two system files")
+    tasks = list(tasks)
+    if tasks and "task" not in options:
+        options["task"] = tasks[0]
     parsed = parse(format, gold, systems, names=names, **options)
+    per_task = [
+        (t, parsed if t == options["task"] else parse(format, gold, systems, names=names, **{**options, "task": t}))
+        for t in tasks
+    ]
     return build_report(
         parsed,
+        per_task=per_task,
         gold_paths=[] if gold is None else ([gold] if isinstance(gold, (str, os.PathLike)) else list(gold)),
-        system_paths=[str(s) for s in systems],
+        system_paths=systems,
         metrics=list(metrics) if metrics else [None],
         n_resamples=n_resamples,
         interval_resamples=interval_resamples,
@@ -186,6 +199,7 @@ def build_report(
     title: str | None,
     n_threads: int | None,
     command: Sequence[str] | None,
+    per_task: Sequence[tuple[str, Any]] = (),
 ) -> Report:
     """The report of a parse (:class:`sigfast.formats.Parsed`): what :func:`report` and ``sigfast report``
     run. ``command``: the command line that made it (shown under "How to reproduce")."""
@@ -303,6 +317,7 @@ def build_report(
         if item_scores is not None:
             view["items"] = _top_items(parsed, item_scores, units, texts, a, b, top_items)
         pair_views.append(view)
+    tasks = _tasks(per_task, metrics[0], names, confidence_level) if per_task else None
     data = {
         "sigfast_report": REPORT_VERSION,
         "version": sigfast.__version__,
@@ -327,6 +342,7 @@ def build_report(
         "labels": labels,
         "buckets": buckets,
         "pairs": pair_views,
+        "tasks": tasks,
         "reproduce": _reproduce(
             parsed,
             gold_paths,
@@ -360,6 +376,43 @@ def _plain(v: Any) -> Any:
         f = float(v)
         return f if math.isfinite(f) else None
     return v
+
+
+def _tasks(per_task: Sequence[tuple[str, Any]], metric: str | None, names: list[str], cl: float) -> dict[str, Any]:
+    """Each system's score with its standard error (cluster-robust where the items are clustered) and
+    design effect on each task: :func:`sigfast.leaderboard`'s normal intervals, task by task."""
+    import sigfast
+
+    out = []
+    for task, parsed in per_task:
+        if list(parsed.names) != names:
+            raise InputError(f"task {task!r}: the systems are {', '.join(parsed.names)}, not {', '.join(names)}")
+        stats = parsed.statistics(metric)
+        lb = sigfast.leaderboard(
+            stats,
+            metric=None if parsed.spec.needs_gold else metric,
+            confidence_level=cl,
+            bootstrap=False,
+            pairs="none",
+        )
+        d = lb.to_dict()
+        by = {r["system"]: r for r in d["models"]}
+        out.append(
+            {
+                "task": task,
+                "metric": d["metric"],
+                "n_items": d["n_items"],
+                "n_clusters": d["n_clusters"],
+                "cluster_field": d["cluster_field"],
+                "display_scale": int(lb.display_scale),
+                "systems": [
+                    {k: by[s].get(k) for k in ("score", "se", "se_iid", "design_effect", "normal_low", "normal_high")}
+                    for s in names
+                ],
+                "signature": d["signature"],
+            }
+        )
+    return {"tasks": out}
 
 
 def _labels(units: Any) -> dict[str, Any]:
@@ -640,6 +693,8 @@ def render(d: dict[str, Any]) -> str:
         parts.append(_labels_html(d))
     if d.get("buckets"):
         parts.append(_buckets_html(d))
+    if d.get("tasks"):
+        parts.append(_tasks_html(d))
     if d.get("pairs"):
         parts.append(_pairs_html(d))
     parts.append(_signatures(d))
@@ -667,6 +722,8 @@ def _toc(d: dict[str, Any]) -> str:
         links.append(("labels", "Per label"))
     if d.get("buckets"):
         links.append(("buckets", "Per length"))
+    if d.get("tasks"):
+        links.append(("tasks", "Per task"))
     if d.get("pairs"):
         links.append(("pairs", "Pairs"))
     links += [("signatures", "Signatures"), ("reproduce", "How to reproduce")]
@@ -1082,6 +1139,51 @@ def _buckets_html(d: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _tasks_html(d: dict[str, Any]) -> str:
+    tasks = d["tasks"]["tasks"]
+    names = d["systems"]
+    order = d["metrics"][0]["order"]
+    cl = _pct(d["settings"]["confidence_level"])
+    head = ["system"]
+    for t in tasks:
+        head += [f"{esc(t['task'])} {esc(t['metric'])}", "SE", "design effect"]
+    rows, sv = [], []
+    for s in order:
+        j = names.index(s)
+        cells, vals = [esc(s)], [s]
+        for q, t in enumerate(tasks):
+            r, sc = t["systems"][j], t["display_scale"]
+            p = f"tasks/tasks/{q}/systems/{j}"
+            f = ".2f" if sc == 100 else ".4f"
+            cells += [
+                num(r["score"], f"{p}/score", f, sc),
+                num(r["se"], f"{p}/se", ".4f" if sc == 1 else ".2f", sc),
+                num(r["design_effect"], f"{p}/design_effect", ".2f"),
+            ]
+            vals += [r["score"], r["se"], r["design_effect"]]
+        rows.append(cells)
+        sv.append(vals)
+    notes = "".join(
+        f"<p class=note>{esc(t['task'])}: {num(t['n_items'], f'tasks/tasks/{q}/n_items', 'd')} items"
+        + (
+            f" in {num(t['n_clusters'], f'tasks/tasks/{q}/n_clusters', 'd')} clusters ({esc(t['cluster_field'])}): "
+            "standard errors cluster-robust (CR1), design effect (SE / SE<sub>iid</sub>)²"
+            if t["n_clusters"]
+            else ""
+        )
+        + f'.</p><p class="sig"><code>{esc(t["signature"])}</code></p>'
+        for q, t in enumerate(tasks)
+    )
+    tab = table(
+        head,
+        rows,
+        caption=f"Each task: score, standard error ({cl} normal interval = score ± z·SE) and design effect",
+        sort_values=sv,
+        numeric=[False] + [True] * (len(head) - 1),
+    )
+    return f'<section id="tasks"><h2>Per task</h2>{tab}{notes}</section>'
+
+
 def _pairs_html(d: dict[str, Any]) -> str:
     names = d["systems"]
     first = d["pairs"][0]
@@ -1250,6 +1352,8 @@ def _signatures(d: dict[str, Any]) -> str:
         rows.append((f"{m['label']}: pair tests, ranks, groups, gain threshold", m["pairwise"]["signature"]))
     if d.get("labels"):
         rows.append(("per label, oracle", d["labels"]["signature"]))
+    for t in (d.get("tasks") or {}).get("tasks", []):
+        rows.append((f"task {t['task']}", t["signature"]))
     for pv in d.get("pairs", []):
         if "diff" in pv:
             rows.append((f"diff {pv['a']} – {pv['b']}", pv["diff"]["signature"]))
@@ -1282,6 +1386,7 @@ def _reproduce_html(d: dict[str, Any]) -> str:
 def run_report(args: Any) -> int:
     """``sigfast report``: the report of the files, printed in the chosen style (``--output FILE.html``
     writes the page; ``--data FILE.json`` its data)."""
+    import argparse
     import json
     import sys
 
@@ -1302,7 +1407,18 @@ def run_report(args: Any) -> int:
             raise UsageError(f"--pair takes A,B (two system names), got {it!r}")
         pairs.append((a, b))
     _cli.detect_gold_format(args)
+    tasks = list(args.tasks or ())
+    if tasks and args.task is None:
+        args.task = tasks[0]
     parsed = _cli.parse_inputs(args, min_systems=2)
+    per_task = []
+    for t in tasks:
+        if t == args.task:
+            per_task.append((t, parsed))
+            continue
+        other = argparse.Namespace(**vars(args))
+        other.task = t
+        per_task.append((t, _cli.parse_inputs(other, min_systems=2)))
     gold = None
     if parsed.spec.needs_gold:
         gold = parsed.gold_input
@@ -1327,6 +1443,7 @@ def run_report(args: Any) -> int:
         percentile=args.percentile,
         title=args.title,
         n_threads=args.threads,
+        per_task=per_task,
         command=["sigfast", *sys.argv[1:]] if sys.argv and sys.argv[0].endswith(("sigfast", "__main__.py")) else None,
     )
     _cli.emit(args, render=rep.format, data=rep.to_dict, results=[rep])
