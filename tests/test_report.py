@@ -328,3 +328,17 @@ def test_report_usage_errors(scores: list[str], tmp_path: Path, capsys: Any) -> 
     assert main(["report", *scores, "--data", str(tmp_path / "x.csv")]) == 2
     assert main(["report", *scores, "--pair", "a,b", "-n", "100"]) == 1
     assert "no system 'a'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ci", ["", "true"])
+def test_ensure_chromium_fails_under_ci_when_it_cannot_install(tmp_path: Path, ci: str) -> None:
+    """With no browser on the PATH and no apt-get, the script fails under CI and says the browser tests
+    will be skipped otherwise."""
+    import subprocess
+
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path), **({"CI": ci} if ci else {})}
+    r = subprocess.run(
+        ["/bin/bash", str(ROOT / "scripts" / "ensure_chromium.sh")], env=env, capture_output=True, text=True
+    )
+    assert r.returncode == (1 if ci else 0)
+    assert ("CI is set" in r.stderr) if ci else ("will be skipped" in r.stderr)
