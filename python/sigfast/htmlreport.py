@@ -141,9 +141,8 @@ def report(
     system's score, cluster-robust standard error and design effect per task (the other sections show
     ``task``, or the first of ``tasks``). ``options``: the format's options (``cluster="pair"``, ...).
     ``report(...).format("html")`` is the page, ``.to_json()`` its data."""
-    from .formats import parse
-
     from ._cli import _runs
+    from .formats import parse
 
     systems = _runs(format, [str(s) for s in systems])  # a folder of LLM runs: its runs, as the CLI reads it
     if not systems:
@@ -826,7 +825,7 @@ def _errorbars_svg(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
     alt = (
         f"Error bars of {len(rows)} systems on {m['label']}, best first: {best['system']} "
         f"{fmt(best['score'], _ff(m), sc)} down to {worst['system']} {fmt(worst['score'], _ff(m), sc)}; "
-        f"alternate grey bands mark the {len(m['pairwise']['clusters'])} significance groups. "
+        f"alternate grey bands mark the {_groups(m)}. "
         "The table below holds every value."
     )
     return (
@@ -834,6 +833,11 @@ def _errorbars_svg(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
         f'viewBox="0 0 {left + width + 20} {h}" xmlns="http://www.w3.org/2000/svg">'
         f'<title id="eb-{k}">{esc(alt)}</title>' + "".join(g) + f"</svg><figcaption>{esc(alt)}</figcaption></figure>"
     )
+
+
+def _groups(m: dict[str, Any]) -> str:
+    n = len(m["pairwise"]["clusters"])
+    return f"{n} significance group{'s' if n != 1 else ''}"
 
 
 def _ticks(lo: float, hi: float, n: int = 6) -> list[float]:
