@@ -342,3 +342,12 @@ def test_ensure_chromium_fails_under_ci_when_it_cannot_install(tmp_path: Path, c
     )
     assert r.returncode == (1 if ci else 0)
     assert ("CI is set" in r.stderr) if ci else ("will be skipped" in r.stderr)
+
+
+def test_the_readme_shows_a_screenshot_made_by_the_browser_test() -> None:
+    """docs/report.png is tests/artifacts/report-conll2018.png of the README's command, committed."""
+    section = README.split("\n## Report\n", 1)[1].split("\n## ", 1)[0]
+    assert "![" in section and "(docs/report.png)" in section
+    png = (ROOT / "docs" / "report.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 300_000
+    assert readme_command()[:2] == ["sigfast", "report"]
