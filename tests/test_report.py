@@ -272,6 +272,10 @@ def test_report_api_equals_cli_and_reuses_the_results(shared_data: Path, capsys:
     g = str(conll / "gold" / "en_ewt.conllu.gz")
     systems = [str(conll / "systems" / s / "en_ewt.conllu.gz") for s in ("HIT-SCIR-18", "Stanford-18", "UDPipe-Future")]
     rep = sigfast.report(g, systems, format="conllu", metrics=["las"], n_resamples=2000, interval_resamples=300)
+    assert [r["what"] for r in rep.to_dict()["reproduce"]][:2] == [
+        "pair tests, rank ranges and groups (JSON)",
+        "each system's interval (JSON)",
+    ]
     d = rep.to_dict()
     argv = ["report", "-f", "conllu", g, *systems, "-m", "las", "-n", "2000", "--interval-resamples", "300", "--json"]
     assert main(argv) == 0
@@ -291,6 +295,17 @@ def test_report_api_equals_cli_and_reuses_the_results(shared_data: Path, capsys:
         names=[pair["a"], pair["b"]],
     )
     assert {k: v for k, v in pair["diff"].items() if k != "mcnemar"} == json.loads(ref.to_json())
+    # the "how to reproduce" commands print the same numbers
+    by_what = {r["what"]: shlex.split(r["command"]) for r in rep.to_dict()["reproduce"]}
+    capsys.readouterr()
+    assert main(by_what["pair tests, rank ranges and groups (JSON)"][1:]) == 0
+    (again,) = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in again.items() if k not in ("thresholds", "display_scale")} == d["metrics"][0]["pairwise"]
+    assert again["thresholds"] == d["metrics"][0]["thresholds"]
+    assert main(by_what["each system's interval (JSON)"][1:]) == 0
+    assert json.loads(capsys.readouterr().out) == [d["metrics"][0]["leaderboard"]]
+    assert main([*by_what[f"Tuggener's diff of {pair['a']} and {pair['b']}"][1:], "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [json.loads(ref.to_json())]
     html = rep.format("html")
     assert html.startswith("<!DOCTYPE html>")
     for fetches in ("<link", " src=", 'href="http', "url(", "@import"):  # nothing the page could fetch

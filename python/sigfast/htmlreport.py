@@ -1324,7 +1324,7 @@ def _items_html(d: dict[str, Any], q: int, pv: dict[str, Any], m0: dict[str, Any
         p = f"pairs/{q}/items/items/{n}"
         head = (
             f"item {num(it['item'], f'{p}/item', 'd')}"
-            + (f" <code>{esc(it['id'])}</code>" if it.get("id") else "")
+            + (f" (id <code>{esc(it['id'])}</code>)" if it.get("id") else "")
             + f": A {num(it['score_a'], f'{p}/score_a', _ff(m0), sc)}, "
             f"B {num(it['score_b'], f'{p}/score_b', _ff(m0), sc)}, "
             f"δ {num(it['delta'], f'{p}/delta', _ff(m0, '+'), sc)}"
