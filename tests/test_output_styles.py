@@ -207,3 +207,14 @@ def test_a_style_that_renders_whole_results(tmp_path: Path, capsys: pytest.Captu
         assert err.count("\n") == 1 and "'keys' renders results, and this command prints tables" in err, err
     finally:
         styles.unregister("keys")
+
+
+@pytest.mark.parametrize("command", ["compare", "pairwise", "diff", "score", "metaeval", "oracle", "agreement"])
+def test_the_html_style_is_one_page_on_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """--html: one self-contained document around the command's whole output (the style's document hook)."""
+    assert main([*_commands(tmp_path)[command], "--html"]) == 0, capsys.readouterr().err
+    page = capsys.readouterr().out
+    assert page.startswith("<!DOCTYPE html>") and page.count("<html") == 1 and page.rstrip().endswith("</html>")
+    assert "<table" in page and "<script" in page and "<link" not in page
