@@ -193,6 +193,12 @@ def test_conll2018_report_in_chromium(
         data,
         ["leaderboard", "pvalues", "gain", "labels", "buckets", "pairs", "signatures", "reproduce"],
     )
+    # per bucket: item length and gold-word frequency (a token task)
+    assert browser.eval("[...document.querySelectorAll('#buckets h3')].map(h => h.textContent)") == [
+        "By item length",
+        "By word frequency",
+    ]
+    assert sum(b["n_units"] for b in data["frequency"]["buckets"]) == data["labels"]["n_units"]
     # the Tuggener diff and the differing items of the first pair, with gold and both systems' labels
     assert browser.eval("document.querySelectorAll('.pairview')[0].querySelectorAll('.tok.d small').length") > 0
     ARTIFACTS.mkdir(exist_ok=True)  # README's docs/report.png is the first of these

@@ -38,7 +38,7 @@ def num(v: Any, key: str, f: str = ".4g", scale: float = 1, tag: str = "span", c
     """One number, with its JSON path (``key``), scale and format as attributes."""
     text = fmt(v, f, scale)
     c = f' class="{cls}"' if cls else ""
-    s = f' data-s="{scale:g}"' if scale != 1 else ""
+    s = f' data-s="{float(scale)!r}"' if scale != 1 else ""  # in full: the page's number is format(v * s)
     return f'<{tag}{c} data-k="{esc(key)}" data-f="{esc(f)}"{s}>{text}</{tag}>'
 
 

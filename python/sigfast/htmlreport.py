@@ -290,6 +290,7 @@ def build_report(
     if needs_gold and parsed.reports[0].views:
         units = parsed.units(None)
     labels = _labels(units) if units is not None else None
+    frequency = _frequency(units) if units is not None and units.gold_present is None else None
     lengths = _item_lengths(parsed, units, gold_paths)
     if lengths is not None and len(lengths) != stats_of[first["metric"]][0].n_items:
         lengths = None  # items are not sentences (documents, say): no length buckets
@@ -340,6 +341,7 @@ def build_report(
         "metrics": out_metrics,
         "labels": labels,
         "buckets": buckets,
+        "frequency": frequency,
         "pairs": pair_views,
         "tasks": tasks,
         "reproduce": _reproduce(
@@ -432,6 +434,36 @@ def _labels(units: Any) -> dict[str, Any]:
         "rows": rows,
         "signature": o.signature,
     }
+
+
+#: word-frequency buckets: how often the unit's gold word occurs in the gold file (compare-mt's buckets
+#: count a training set's words; a report has only the test set)
+FREQUENCY_BUCKETS = ((1, 1), (2, 4), (5, 19), (20, 99), (100, None))
+
+
+def _frequency(units: Any) -> dict[str, Any] | None:
+    """Each system's correct units among the units whose gold word occurs a given number of times in the
+    gold file (case folded): a token view's accuracy by word frequency."""
+    from collections import Counter
+
+    if len(units.forms) != units.n_units:
+        return None
+    words = [f.lower() for f in units.forms]
+    count = Counter(words)
+    freq = np.array([count[w] for w in words])
+    out = []
+    for lo, hi in FREQUENCY_BUCKETS:
+        sel = (freq >= lo) & ((freq <= hi) if hi is not None else True)
+        if not sel.any():
+            continue
+        out.append(
+            {
+                "bucket": f"{lo}–{hi}" if hi is not None and hi != lo else (f"{lo}" if hi == lo else f"{lo}+"),
+                "n_units": int(sel.sum()),
+                "correct": [int(np.sum(s[sel] == units.gold[sel])) for s in units.systems],
+            }
+        )
+    return {"view": units.view, "systems": list(units.names), "buckets": out}
 
 
 def _item_lengths(parsed: Any, units: Any, gold_paths: Sequence[Any]) -> np.ndarray | None:
@@ -690,7 +722,7 @@ def render(d: dict[str, Any]) -> str:
     parts.append("</section>")
     if d.get("labels"):
         parts.append(_labels_html(d))
-    if d.get("buckets"):
+    if d.get("buckets") or d.get("frequency"):
         parts.append(_buckets_html(d))
     if d.get("tasks"):
         parts.append(_tasks_html(d))
@@ -719,8 +751,8 @@ def _toc(d: dict[str, Any]) -> str:
     links = [("leaderboard", "Leaderboard"), ("pvalues", "p-values"), ("gain", "Confidence vs gain")]
     if d.get("labels"):
         links.append(("labels", "Per label"))
-    if d.get("buckets"):
-        links.append(("buckets", "Per length"))
+    if d.get("buckets") or d.get("frequency"):
+        links.append(("buckets", "Per bucket"))
     if d.get("tasks"):
         links.append(("tasks", "Per task"))
     if d.get("pairs"):
@@ -1107,10 +1139,20 @@ def _labels_html(d: dict[str, Any]) -> str:
 
 
 def _buckets_html(d: dict[str, Any]) -> str:
+    parts = ['<section id="buckets"><h2>Per bucket</h2>']
+    if d.get("buckets"):
+        parts.append(_length_html(d))
+    if d.get("frequency"):
+        parts.append(_frequency_html(d))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _length_html(d: dict[str, Any]) -> str:
     b = d["buckets"]
     parts = [
-        f'<section id="buckets"><h2>Per item length</h2><p>Each system\'s score on the items of each length bucket '
-        f"({esc(b['unit'])}); the paired test of each chosen pair per bucket is under Pairs.</p>"
+        f"<h3>By item length</h3><p>Each system's score on the items of each length bucket ({esc(b['unit'])}); "
+        "the paired test of each chosen pair per bucket is under Pairs.</p>"
     ]
     order = d["metrics"][0]["order"]
     names = d["systems"]
@@ -1139,7 +1181,6 @@ def _buckets_html(d: dict[str, Any]) -> str:
                 numeric=[False] + [True] * len(b["buckets"]),
             )
         )
-    parts.append("</section>")
     return "".join(parts)
 
 
@@ -1186,6 +1227,37 @@ def _tasks_html(d: dict[str, Any]) -> str:
         numeric=[False] + [True] * (len(head) - 1),
     )
     return f'<section id="tasks"><h2>Per task</h2>{tab}{notes}</section>'
+
+
+def _frequency_html(d: dict[str, Any]) -> str:
+    fr = d["frequency"]
+    names = fr["systems"]
+    order = d["metrics"][0]["order"]
+    head = ["system"] + [
+        f"{esc(b['bucket'])} ({num(b['n_units'], f'frequency/buckets/{q}/n_units', ',d')} units)"
+        for q, b in enumerate(fr["buckets"])
+    ]
+    rows, sv = [], []
+    for s in order:
+        j = names.index(s)
+        cells, vals = [esc(s)], [s]
+        for q, b in enumerate(fr["buckets"]):
+            n = b["n_units"]
+            cells.append(num(b["correct"][j], f"frequency/buckets/{q}/correct/{j}", ".2f", 100 / n))
+            vals.append(b["correct"][j] / n)
+        rows.append(cells)
+        sv.append(vals)
+    return (
+        f"<h3>By word frequency</h3><p>Accuracy (%) of each system on the units (view <code>{esc(fr['view'])}</code>) "
+        "whose gold word occurs 1, 2–4, 5–19, 20–99 or 100 or more times in the gold file (case folded).</p>"
+        + table(
+            head,
+            rows,
+            caption="Accuracy (%) by gold-word frequency",
+            sort_values=sv,
+            numeric=[False] + [True] * len(fr["buckets"]),
+        )
+    )
 
 
 def _pairs_html(d: dict[str, Any]) -> str:
