@@ -255,6 +255,32 @@ def test_llm_logs_report_in_chromium(browser: Browser, tmp_path: Path, capsys: A
     assert data["metrics"][0]["table"][0]["design_effect"] is not None
 
 
+def test_battles_report_in_chromium(browser: Browser, tmp_path: Path, capsys: Any) -> None:
+    """A battle file: the Bradley–Terry ratings, intervals, rank ranges, tiers and win probabilities of
+    `sigfast rate` (its command, under "How to reproduce", prints the same JSON)."""
+    html, data_path = tmp_path / "battles.html", tmp_path / "battles.json"
+    battles = str(ROOT / "tests/data/battles/arena.csv")
+    argv = ["sigfast", "report", "-f", "battles", battles, "--cluster", "judge", "--output", str(html)]
+    data, _ = _run([*argv, "--data", str(data_path)], capsys)
+    b = browser
+    b.open(html)
+    assert b.requests() == [html.resolve().as_uri()] and b.console_errors() == []
+    assert b.eval("[...document.querySelectorAll('body > section[id]')].map(s => s.id)") == [
+        "leaderboard",
+        "winprob",
+        "signatures",
+        "reproduce",
+    ]
+    shown = b.eval(_NUMBERS)
+    for key, f, scale, text, _hidden in shown:
+        v = _pointer(data, key)
+        assert text == ("–" if v is None else format(v * float(scale) if float(scale) != 1 else v, f)), key
+    assert len(shown) >= 4 * 8 + 16
+    rate = shlex.split(data["reproduce"][-1]["command"])
+    assert main(rate[1:]) == 0
+    assert json.loads(capsys.readouterr().out) == [data["ratings"]]
+
+
 # --------------------------------------------------------------------------------------------
 # without a browser
 

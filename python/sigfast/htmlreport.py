@@ -54,6 +54,8 @@ class Report(Result):
     _keys = (Key("*", "data"),)  # to_dict() is the document itself
 
     def rows(self) -> list[dict[str, Any]]:
+        if "ratings" in self.data:
+            return list(self.data["ratings"]["models"])
         return [
             {"metric": m["metric"], **{k: v for k, v in row.items()}}
             for m in self.data["metrics"]
@@ -63,6 +65,8 @@ class Report(Result):
     def tables(self) -> list[Any]:
         from .report import Table
 
+        if "ratings" in self.data:
+            return [Table(("battles",), ((self.data["ratings"]["n_battles"],),), title=self.data["title"])]
         out = []
         for m in self.data["metrics"]:
             sc = m["display_scale"]
@@ -96,7 +100,7 @@ class Report(Result):
 
     def _report(self, style: str) -> str:
         if style == "html":
-            return render(self.data)
+            return render_battles(self.data) if "ratings" in self.data else render(self.data)
         return super()._report(style)
 
 
@@ -140,9 +144,15 @@ def report(
     the first metric's ranking with the next). ``tasks``: LLM logs of several tasks: a table of each
     system's score, cluster-robust standard error and design effect per task (the other sections show
     ``task``, or the first of ``tasks``). ``options``: the format's options (``cluster="pair"``, ...).
-    ``report(...).format("html")`` is the page, ``.to_json()`` its data."""
+    ``report(...).format("html")`` is the page, ``.to_json()`` its data. ``format="battles"``: ``gold`` is a
+    battle file and the report shows :func:`sigfast.bradley_terry`'s ratings (:func:`battles_report`)."""
     from ._cli import _runs
     from .formats import parse
+
+    if format == "battles":
+        if systems:
+            raise InputError("format 'battles' takes one battle file (gold=), no system files")
+        return battles_report(gold, level=confidence_level, title=title, **options)
 
     systems = _runs(format, [str(s) for s in systems])  # a folder of LLM runs: its runs, as the CLI reads it
     if not systems:
@@ -868,8 +878,9 @@ def _errorbars_svg(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
 
 
 def _groups(m: dict[str, Any]) -> str:
-    n = len(m["pairwise"]["clusters"])
-    return f"{n} significance group{'s' if n != 1 else ''}"
+    n = len({r["group"] for r in m["table"]})
+    word = m.get("group_word", "significance group")
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _ticks(lo: float, hi: float, n: int = 6) -> list[float]:
@@ -1456,6 +1467,117 @@ def _reproduce_html(d: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# battles
+
+
+def battles_report(
+    battles: Any, *, level: float = DEFAULT_CONFIDENCE, title: str | None = None, command: Any = None, **options: Any
+) -> Report:
+    """The report of a battle file (the ``battles`` format): :func:`sigfast.bradley_terry`'s ratings with
+    their intervals, rank ranges and tiers, and its predicted win probabilities (cluster-robust standard
+    errors with a cluster field, sandwich ones otherwise), as ``sigfast rate`` gives them."""
+    import sigfast
+
+    from .formats import spec
+    from .formats.battles import read_battles
+
+    opts = spec("battles").validate(options)
+    table = read_battles(battles, **opts)
+    se = "cluster" if opts.get("cluster") else "sandwich"
+    r = sigfast.bradley_terry(table, se=se, level=level)
+    d = r.to_dict()
+    cmd = ["sigfast", "rate", str(battles), *[a for k, v in options.items() for a in ("-o", f"{k}={v}")]]
+    cmd += ["--se", se, "--confidence", f"{level:g}", "--json"]
+    data = {
+        "sigfast_report": REPORT_VERSION,
+        "version": sigfast.__version__,
+        "title": title or f"sigfast report: {len(r.models)} models rated from {d['n_battles']:,} battles",
+        "format": "battles",
+        "ratings": d,
+        "reproduce": ([{"what": "this report", "command": shlex.join(command)}] if command else [])
+        + [{"what": "the ratings (JSON)", "command": shlex.join(cmd)}],
+    }
+    return Report(data=_plain(data), signature=d["signature"])
+
+
+def render_battles(d: dict[str, Any]) -> str:
+    rt = d["ratings"]
+    models = rt["models"]
+    order = sorted(range(len(models)), key=lambda i: -models[i]["rating"])
+    cl = _pct(rt["level"])
+    rows, sv = [], []
+    for i in order:
+        r, p = models[i], f"ratings/models/{i}"
+        rows.append(
+            [
+                num(r["rank"], f"{p}/rank", "d"),
+                esc(r["model"]),
+                num(r["rating"], f"{p}/rating", ".1f"),
+                f"[{num(r['lower'], f'{p}/lower', '.1f')}, {num(r['upper'], f'{p}/upper', '.1f')}]",
+                num(r["se"], f"{p}/se", ".1f"),
+                f"{num(r['rank'], f'{p}/rank', 'd')}–{num(r['worst_rank'], f'{p}/worst_rank', 'd')}",
+                num(r["tier"], f"{p}/tier", "d"),
+            ]
+        )
+        sv.append([r["rank"], r["model"], r["rating"], r["lower"], r["se"], r["worst_rank"], r["tier"]])
+    lb = table(
+        ["rank", "model", "rating (Elo)", f"{cl} interval", "SE", "rank range", "tier"],
+        rows,
+        caption=f"Bradley–Terry ratings, {esc(rt['se_method'])} standard errors, ties {esc(rt['ties'])}",
+        sort_values=sv,
+        numeric=[True, False, True, True, True, True, True],
+    )
+    wp = rt["win_probability"]
+    head = ["model"] + [esc(models[j]["model"]) for j in order]
+    wrows = [
+        [esc(models[i]["model"])] + [num(wp[i][j], f"ratings/win_probability/{i}/{j}", ".3f") for j in order]
+        for i in order
+    ]
+    wtab = table(
+        head,
+        wrows,
+        caption="Predicted probability that the row's model beats the column's",
+        numeric=[False] + [True] * len(order),
+    )
+    fig_m = {
+        "label": "rating",
+        "group_word": "tier",
+        "display_scale": 1,
+        "pairwise": {"clusters": [[models[i]["model"] for i in order]]},
+        "table": [
+            {
+                "system": models[i]["model"],
+                "score": models[i]["rating"],
+                "low": models[i]["lower"],
+                "high": models[i]["upper"],
+                "rank_low": models[i]["rank"],
+                "rank_high": models[i]["worst_rank"],
+                "group": models[i]["tier"],
+            }
+            for i in order
+        ],
+    }
+    fig = _errorbars_svg(d, 0, fig_m)
+    notes = "".join(f"<p class=note>warning: {esc(w)}</p>" for w in rt.get("warnings", []))
+    items = "".join(
+        f"<li>{esc(r['what'])}:<pre class=cmd><code>{esc(r['command'])}</code></pre></li>" for r in d["reproduce"]
+    )
+    return (
+        f"<header><h1>{esc(d['title'])}</h1><p>{num(rt['n_battles'], 'ratings/n_battles', ',d')} battles"
+        + (
+            f" in {num(rt['n_clusters'], 'ratings/n_clusters', ',d')} clusters ({esc(rt['cluster_field'])})"
+            if rt["n_clusters"]
+            else ""
+        )
+        + f"; sigfast {esc(d['version'])}.</p></header>"
+        f'<section id="leaderboard"><h2>Ratings</h2>{fig}{lb}{notes}</section>'
+        f'<section id="winprob"><h2>Win probabilities</h2>{wtab}</section>'
+        f'<section id="signatures"><h2>Signatures</h2><p class="sig"><code>{esc(rt["signature"])}</code></p></section>'
+        f'<section id="reproduce"><h2>How to reproduce</h2><ul>{items}</ul></section>'
+    )
+
+
+# --------------------------------------------------------------------------------------------
 # the command line
 
 
@@ -1463,8 +1585,6 @@ def run_report(args: Any) -> int:
     """``sigfast report``: the report of the files, printed in the chosen style (``--output FILE.html``
     writes the page; ``--data FILE.json`` its data)."""
     import argparse
-    import json
-    import sys
 
     from . import _cli
     from .exceptions import UsageError
@@ -1483,6 +1603,14 @@ def run_report(args: Any) -> int:
             raise UsageError(f"--pair takes A,B (two system names), got {it!r}")
         pairs.append((a, b))
     _cli.detect_gold_format(args)
+    if args.format == "battles":  # a battle file: the ratings (sigfast rate's)
+        if len(args.files) != 1:
+            raise UsageError("-f battles takes one battle file")
+        opts = _cli.format_options(args)
+        rep = battles_report(args.files[0], level=args.confidence, title=args.title, command=_command(), **opts)
+        _cli.emit(args, render=rep.format, data=rep.to_dict, results=[rep])
+        _write_data(args, rep)
+        return 0
     tasks = list(args.tasks or ())
     if tasks and args.task is None:
         args.task = tasks[0]
@@ -1520,12 +1648,26 @@ def run_report(args: Any) -> int:
         title=args.title,
         n_threads=args.threads,
         per_task=per_task,
-        command=["sigfast", *sys.argv[1:]] if sys.argv and sys.argv[0].endswith(("sigfast", "__main__.py")) else None,
+        command=_command(),
     )
     _cli.emit(args, render=rep.format, data=rep.to_dict, results=[rep])
+    _write_data(args, rep)
+    return 0
+
+
+def _command() -> list[str] | None:
+    """The command line that runs this report (when it runs as ``sigfast`` or ``python -m sigfast``)."""
+    import sys
+
+    return ["sigfast", *sys.argv[1:]] if sys.argv and sys.argv[0].endswith(("sigfast", "__main__.py")) else None
+
+
+def _write_data(args: Any, rep: Report) -> None:
+    import json
+    import sys
+
     if args.data:
         with open(args.data, "w", encoding="utf-8") as fh:
             json.dump(rep.to_dict(), fh, indent=2, ensure_ascii=False)
             fh.write("\n")
         print(f"sigfast: wrote {args.data}", file=sys.stderr)
-    return 0
