@@ -398,3 +398,32 @@ def test_the_readme_shows_a_screenshot_made_by_the_browser_test() -> None:
     png = (ROOT / "docs" / "report.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 300_000
     assert readme_command()[:2] == ["sigfast", "report"]
+
+
+def _linear(c: float) -> float:
+    c /= 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+#: Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB
+_PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998))
+_DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881))
+
+
+@pytest.mark.parametrize("vision", ["typical", "protanopia", "deuteranopia"])
+def test_the_heat_map_palette_reads_by_lightness_alone(vision: str) -> None:
+    """The heat map's colour runs from dark (small p) to light (p = 1) with a luminance that rises all
+    the way, also as protanopes and deuteranopes see it: so it reads in greyscale and for red-green
+    colour blindness."""
+    from sigfast.htmlreport import _colour
+
+    matrix = {"protanopia": _PROTANOPIA, "deuteranopia": _DEUTERANOPIA}.get(vision)
+    lum = []
+    for k in range(41):
+        hexa = _colour(k / 40)
+        rgb = [_linear(int(hexa[i : i + 2], 16)) for i in (1, 3, 5)]
+        if matrix is not None:
+            rgb = [min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in matrix]
+        lum.append(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2])
+    assert all(b > a for a, b in zip(lum, lum[1:])), lum
+    assert lum[-1] - lum[0] > 0.6  # from near black to near white
