@@ -11,6 +11,7 @@ Without Chromium these tests are skipped, unless CI is set: then a missing brows
 from __future__ import annotations
 
 import glob
+import itertools
 import json
 import os
 import re
@@ -425,5 +426,5 @@ def test_the_heat_map_palette_reads_by_lightness_alone(vision: str) -> None:
         if matrix is not None:
             rgb = [min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in matrix]
         lum.append(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2])
-    assert all(b > a for a, b in zip(lum, lum[1:])), lum
+    assert all(b > a for a, b in itertools.pairwise(lum)), lum
     assert lum[-1] - lum[0] > 0.6  # from near black to near white
