@@ -650,7 +650,11 @@ def _reproduce(
 ) -> list[dict[str, str]]:
     """The commands that give this report's numbers (``sigfast report`` itself first)."""
     fmt_args = ["-f", parsed.format] + [a for k, v in _options(parsed) for a in ("-o", f"{k}={v}")]
-    files = [str(g) for g in gold_paths[:1]] + list(system_paths)
+    if len(gold_paths) > 1:  # several references: --ref each
+        fmt_args += [a for g in gold_paths for a in ("--ref", str(g))]
+        files = list(system_paths)
+    else:
+        files = [str(g) for g in gold_paths] + list(system_paths)
     ms = [a for m in out_metrics for a in ("-m", m["metric"])]
     out = []
     if command:
@@ -1623,12 +1627,8 @@ def run_report(args: Any) -> int:
         other = argparse.Namespace(**vars(args))
         other.task = t
         per_task.append((t, _cli.parse_inputs(other, min_systems=2)))
-    gold = None
-    if parsed.spec.needs_gold:
-        gold = parsed.gold_input
+    gold, system_args = _cli.split_systems(args, args.files, min_systems=2)  # the files parse_inputs read
     gold_paths = [] if gold is None else ([gold] if isinstance(gold, (str, os.PathLike)) else list(gold))
-    n_sys = len(parsed.names)
-    system_args = [str(a) for a in args.files[-n_sys:]] if len(args.files) >= n_sys else [str(a) for a in args.files]
     rep = build_report(
         parsed,
         gold_paths=gold_paths,
