@@ -1244,7 +1244,8 @@ COMMANDS: tuple[Command, ...] = (
         "per-label accuracy and, for chosen pairs, Tuggener's diff with McNemar's test per label; per item-length "
         "bucket the scores and the pairs' tests; the items where two systems differ most; the signature of every "
         "number and the commands that reproduce them. Nothing is fetched: styles, script and SVG figures are inline. "
-        "Files as for pairwise (a folder of LLM runs too).",
+        "Files as for pairwise (a folder of LLM runs too; --tasks adds a per-task table); -f battles BATTLES gives "
+        "the Bradley-Terry ratings of a battle file.",
         (Arg("files", "GOLD SYSTEM ... in a scorer's format, or SYSTEM ... (per-item files, LLM logs)", "+", "FILE"),),
         (
             *_INPUTS,
