@@ -157,6 +157,11 @@ def report(
     systems = _runs(format, [str(s) for s in systems])  # a folder of LLM runs: its runs, as the CLI reads it
     if not systems:
         raise InputError("give at least two system files")
+    if metrics and format != "auto" and "metric" not in options:
+        from .formats import spec
+
+        if spec(format).option("metric") is not None:  # as the CLI: a format that can computes only those (mt)
+            options["metric"] = ",".join(metrics)
     tasks = list(tasks)
     if tasks and "task" not in options:
         options["task"] = tasks[0]
@@ -1615,6 +1620,10 @@ def run_report(args: Any) -> int:
         _cli.emit(args, render=rep.format, data=rep.to_dict, results=[rep])
         _write_data(args, rep)
         return 0
+    if args.metric and (args.format or args.ref):
+        from ._commands import _metric_option
+
+        _metric_option(args, list(args.metric))  # as `score -m`: a format that can computes only those (mt)
     tasks = list(args.tasks or ())
     if tasks and args.task is None:
         args.task = tasks[0]
