@@ -1030,9 +1030,10 @@ def _gain(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
     sc = m["display_scale"]
     rows = m["comparisons"]
     th = m["thresholds"][0] if m["thresholds"] else None
-    gains = [r["gain"] * sc for r in rows]
-    conf = [1 - r["pvalue"] for r in rows]
-    gmax = max(gains + ([th["threshold"] * sc * 1.2] if th and th["threshold"] is not None else [])) or 1.0
+    shown = [r for r in rows if r["pvalue"] is not None and r["gain"] is not None]  # undefined tests: table only
+    gains = [r["gain"] * sc for r in shown]
+    conf = [1 - r["pvalue"] for r in shown]
+    gmax = max([*gains, *([th["threshold"] * sc * 1.2] if th and th["threshold"] is not None else []), 0.0]) or 1.0
     cmin = min(0.5, min(conf)) if conf else 0.5
     left, top, w, h = 60, 12, 560, 300
 
@@ -1054,7 +1055,7 @@ def _gain(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
             f'<line x1="{left}" x2="{left + w}" y1="{y(c95):.1f}" y2="{y(c95):.1f}" '
             'stroke="#999" stroke-dasharray="4,3"/>'
         )
-    for r, gx, cy in zip(rows, gains, conf):
+    for r, gx, cy in zip(shown, gains, conf):
         g.append(
             f'<circle cx="{x(gx):.1f}" cy="{y(cy):.1f}" r="2.6" fill="#1f4e99" fill-opacity="0.7">'
             f"<title>{esc(r['system_i'])} vs {esc(r['system_j'])}: gain {fmt(r['gain'], '.4g', sc)}, "
@@ -1096,7 +1097,7 @@ def _gain(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
         f'<title id="cg-{k}">{esc(alt)}</title>' + "".join(g) + f"</svg><figcaption>{esc(alt)}</figcaption></figure>"
     )
     trs, sv = [], []
-    for r in sorted(range(len(rows)), key=lambda q: -rows[q]["gain"]):
+    for r in sorted(range(len(rows)), key=lambda q: -(rows[q]["gain"] or 0.0)):
         c = rows[r]
         p = f"metrics/{k}/comparisons/{r}"
         trs.append(
