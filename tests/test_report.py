@@ -428,3 +428,20 @@ def test_the_heat_map_palette_reads_by_lightness_alone(vision: str) -> None:
         lum.append(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2])
     assert all(b > a for a, b in itertools.pairwise(lum)), lum
     assert lum[-1] - lum[0] > 0.6  # from near black to near white
+
+
+def test_sigfast_report_is_the_module_and_the_function() -> None:
+    """``sigfast.report`` is the presentation module (``sigfast.report.Table``) and, called, the report of a
+    comparison, whichever is used first (a fresh interpreter each way)."""
+    import subprocess
+    import sys
+
+    battles = str(ROOT / "tests/data/battles/arena.csv")
+    for first in ("from sigfast.report import Table", "import sigfast"):
+        code = (
+            f"{first}\nimport sigfast\n"
+            f"r = sigfast.report({battles!r}, format='battles')\n"
+            "assert type(r).__name__ == 'Report' and sigfast.report.Table is not None\n"
+            "assert sigfast.report.render_tables is not None"
+        )
+        subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(ROOT / "python")})

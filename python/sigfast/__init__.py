@@ -200,7 +200,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         )
     },
     "read": ("read", "read"),
-    "report": ("htmlreport", "report"),
+    "report": ("report", None),  # the presentation module, callable: sigfast.report(gold, systems, ...)
     "Report": ("htmlreport", "Report"),
     **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
     **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},
