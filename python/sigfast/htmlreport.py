@@ -93,7 +93,8 @@ class Report(Result):
                     ),
                     rows,
                     title=f"Leaderboard: {m['metric']}",
-                    signature=m["pairwise"]["signature"],
+                    notes=(f"pair tests: {m['pairwise']['signature']}",),
+                    signature=self.signature,
                 )
             )
         return out
@@ -373,7 +374,25 @@ def build_report(
             command,
         ),
     }
-    return Report(data=_plain(data), signature=first["pairwise"]["signature"])
+    from .signature import build, hash_data
+
+    sig = build(
+        "report",
+        stats=stats_of[first["metric"]][0],
+        metric=[m["metric"] for m in out_metrics],
+        B=n_resamples,
+        seed=seed,
+        stream=stream,
+        conf=confidence_level,
+        correction=f"{correction}@{alpha:g}",
+        intervals=interval_resamples,
+        gain=f"{band[0]:g}-{band[1]:g}@{percentile:g}",
+        pairs=hash_data([list(p) for p in pairs]),
+        top=top_items,
+        tasks=",".join(t for t, _ in per_task) or None,
+    )
+    data["signature"] = sig
+    return Report(data=_plain(data), signature=sig)
 
 
 def _plain(v: Any) -> Any:
@@ -1443,7 +1462,7 @@ def _items_html(d: dict[str, Any], q: int, pv: dict[str, Any], m0: dict[str, Any
 
 
 def _signatures(d: dict[str, Any]) -> str:
-    rows = []
+    rows = [("this report (its settings and data)", d["signature"])]
     for m in d["metrics"]:
         rows.append((f"{m['label']}: intervals", m["leaderboard"]["signature"]))
         rows.append((f"{m['label']}: pair tests, ranks, groups, gain threshold", m["pairwise"]["signature"]))
@@ -1504,6 +1523,7 @@ def battles_report(
         "title": title or f"sigfast report: {len(r.models)} models rated from {d['n_battles']:,} battles",
         "format": "battles",
         "ratings": d,
+        "signature": d["signature"],
         "reproduce": ([{"what": "this report", "command": shlex.join(command)}] if command else [])
         + [{"what": "the ratings (JSON)", "command": shlex.join(cmd)}],
     }
