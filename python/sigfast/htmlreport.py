@@ -1096,8 +1096,10 @@ def _gain(d: dict[str, Any], k: int, m: dict[str, Any]) -> str:
         "confidence 1 − p</text>"
     )
     thr_text = (
-        f"The gain threshold (the {th['percentile']:g}th percentile of the gains of pairs with p in "
-        f"[{th['band'][0]:g}, {th['band'][1]:g}], Berg-Kirkpatrick et al. 2012) is "
+        f"The gain threshold (the {num(th['percentile'], f'metrics/{k}/thresholds/0/percentile', 'g')}th "
+        "percentile of the gains of pairs with p in "
+        f"[{num(th['band'][0], f'metrics/{k}/thresholds/0/band/0', 'g')}, "
+        f"{num(th['band'][1], f'metrics/{k}/thresholds/0/band/1', 'g')}], Berg-Kirkpatrick et al. 2012) is "
         + num(th["threshold"], f"metrics/{k}/thresholds/0/threshold", ".4g", sc)
         + f" from {num(th['n_comparisons'], f'metrics/{k}/thresholds/0/n_comparisons', 'd')} pairs"
         + (f"; {esc(th['warning'])}" if th.get("warning") else "")
@@ -1420,7 +1422,8 @@ def _bucket_tests_html(d: dict[str, Any], q: int, pv: dict[str, Any], m0: dict[s
         + table(
             ["words per item", "items", f"δ {esc(m0['label'])} (B − A)", "p"],
             rows,
-            caption=f"Paired bootstrap of B against A on each bucket's items (B = {B:,}, uncorrected)",
+            caption="Paired bootstrap of B against A on each bucket's items "
+            f"(B = {num(B, 'settings/interval_resamples', ',d')}, uncorrected)",
             numeric=[False, True, True, True],
             sort_values=sv,
         )
