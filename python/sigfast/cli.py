@@ -1607,6 +1607,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         load_plugins()
     args = build_parser(command).parse_args(argv)
     sub = args.__dict__.pop("_parser")
+    args._argv = tuple(argv)  # the command line as given (sigfast report's "how to reproduce")
     missing = [flag for dest, flag in _REQUIRED.get(sub, ()) if getattr(args, dest, None) is None]
     if missing:
         sub.error(f"the following arguments are required: {', '.join(missing)}")

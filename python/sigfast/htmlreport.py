@@ -1640,7 +1640,7 @@ def run_report(args: Any) -> int:
         if len(args.files) != 1:
             raise UsageError("-f battles takes one battle file")
         opts = _cli.format_options(args)
-        rep = battles_report(args.files[0], level=args.confidence, title=args.title, command=_command(), **opts)
+        rep = battles_report(args.files[0], level=args.confidence, title=args.title, command=_command(args), **opts)
         _cli.emit(args, render=rep.format, data=rep.to_dict, results=[rep])
         _write_data(args, rep)
         return 0
@@ -1681,18 +1681,17 @@ def run_report(args: Any) -> int:
         title=args.title,
         n_threads=args.threads,
         per_task=per_task,
-        command=_command(),
+        command=_command(args),
     )
     _cli.emit(args, render=rep.format, data=rep.to_dict, results=[rep])
     _write_data(args, rep)
     return 0
 
 
-def _command() -> list[str] | None:
-    """The command line that runs this report (when it runs as ``sigfast`` or ``python -m sigfast``)."""
-    import sys
-
-    return ["sigfast", *sys.argv[1:]] if sys.argv and sys.argv[0].endswith(("sigfast", "__main__.py")) else None
+def _command(args: Any) -> list[str] | None:
+    """The command line that runs this report, as ``sigfast.cli.main`` received it."""
+    argv = getattr(args, "_argv", None)
+    return None if argv is None else ["sigfast", *argv]
 
 
 def _write_data(args: Any, rep: Report) -> None:
