@@ -46,7 +46,7 @@ pub use clusters::{
     cluster_item_permutation_values, cluster_permutation_values, cluster_swap_values_range,
     Clusters,
 };
-pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block};
+pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block, Draws};
 pub use scheme::{
     scheme_bootstrap_sums, scheme_bootstrap_values, scheme_item_bootstrap_values,
     scheme_item_permutation_values, scheme_permutation_sums, scheme_permutation_values, Scheme,
