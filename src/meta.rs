@@ -178,8 +178,8 @@ impl<'a> MetaData<'a> {
         if let Some(p) = human.iter().position(|v| v.is_infinite()) {
             return Err(Error::input(format!(
                 "human score of system {}, item {} is infinite",
-                p / n,
-                p % n
+                p / n + 1,
+                p % n + 1
             )));
         }
         let valid: Vec<bool> = human.iter().map(|v| !v.is_nan()).collect();
@@ -190,10 +190,11 @@ impl<'a> MetaData<'a> {
             let mm = &metrics[m * s * n..(m + 1) * s * n];
             if let Some(p) = (0..s * n).find(|&p| valid[p] && !mm[p].is_finite()) {
                 return Err(Error::input(format!(
-                    "metric {m} has no finite score ({}) for system {}, item {}, which has a human score",
+                    "metric {} has no finite score ({}) for system {}, item {}, which has a human score",
+                    m + 1,
                     mm[p],
-                    p / n,
-                    p % n
+                    p / n + 1,
+                    p % n + 1
                 )));
             }
         }

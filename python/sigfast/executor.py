@@ -14,8 +14,8 @@ The public functions are thin front-ends: :func:`sigfast.paired_bootstrap`,
 and the CLI) each build a request and hand it to :func:`run`.
 
 Resampling: built-in metrics on summed statistics stream through the Rust
-engine (``stream_bootstrap``/``stream_permutation``/``pairwise_shard``), with
-no per-resample Python work. Item statistics and Python callables are
+engine (a ``_native.Plan`` and a ``_native.Job`` given to ``resample_summary``,
+``resample_values`` or ``resample_pairs``), with no per-resample Python work. Item statistics and Python callables are
 evaluated block by block on the same counter-based draws (:func:`block_values`,
 the one Python resampling loop), so every path sees the same resamples.
 

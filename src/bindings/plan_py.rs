@@ -42,9 +42,7 @@ pub(crate) struct PyJob {
 impl PyJob {
     #[new]
     #[pyo3(signature = (seed, count=0, start=0, sub=0, threads=0, stream=STREAM_VERSION, progress=None))]
-    #[allow(clippy::too_many_arguments)]
     fn py_new(
-        py: Python<'_>,
         seed: u64,
         count: usize,
         start: u64,
@@ -53,7 +51,7 @@ impl PyJob {
         stream: u32,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
-        let version = quick(py, || Version::from_number(stream))?;
+        let version = Python::attach(|py| quick(py, || Version::from_number(stream)))?;
         Ok(PyJob {
             seed,
             count,

@@ -78,7 +78,7 @@ pub fn item_bootstrap_values(
 
 /// Values (x', y') of `stat` on the job's permutation resamples of two
 /// systems (`t`: x's inputs then y's), resample-major `count × 2`: item i
-/// swaps the two systems' inputs as [`swap_mask`] says — the same swaps as
+/// swaps the two systems' inputs as `swap_mask` says — the same swaps as
 /// the sums-based permutation test. With `exact`, resample b swaps the items
 /// whose bits are set in b (all 2^n arrangements, n ≤ 26).
 pub fn item_permutation_values(
