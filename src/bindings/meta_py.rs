@@ -157,7 +157,7 @@ fn item_bootstrap_values<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let sv = version(stream)?;
     let (st, label) = item_statistic_of(metric.get())?;
-    let r = scheme("items", clusters.as_ref())?;
+    let r = scheme("items", clusters.as_ref(), None)?;
     let t = table(&data)?;
     let systems = t.width / st.n_inputs();
     let v = enter(
@@ -195,7 +195,7 @@ fn item_permutation_values<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let sv = version(stream)?;
     let (st, label) = item_statistic_of(metric.get())?;
-    let r = scheme("items", clusters.as_ref())?;
+    let r = scheme("items", clusters.as_ref(), None)?;
     let t = table(&data)?;
     let v = enter(
         py,

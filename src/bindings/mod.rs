@@ -319,11 +319,42 @@ fn codes<'a>(a: Option<&'a PyReadonlyArray1<'_, u32>>) -> PyResult<Option<&'a [u
 }
 
 /// The scheme of a call: `resampling` ("items", "distinct", "auto"), or whole
-/// clusters when cluster codes are given.
+/// clusters when cluster codes are given; "two-level" and "crossed" take the
+/// rows' item codes (`clusters`) and their repeat or prompt codes (`second`).
 pub(super) fn scheme<'a>(
     resampling: &str,
     clusters: Option<&'a PyReadonlyArray1<'_, u32>>,
+    second: Option<&'a PyReadonlyArray1<'_, u32>>,
 ) -> PyResult<Scheme<'a>> {
+    if matches!(resampling, "two-level" | "crossed") {
+        let (Some(items), Some(other)) = (codes(clusters)?, codes(second)?) else {
+            return Err(input(format!(
+                "resampling {resampling:?} needs the rows' item codes (clusters=) and their \
+                 {} codes (second=)",
+                if resampling == "crossed" {
+                    "prompt"
+                } else {
+                    "repeat"
+                }
+            )));
+        };
+        return Ok(if resampling == "crossed" {
+            Scheme::Crossed {
+                items,
+                prompts: other,
+            }
+        } else {
+            Scheme::TwoLevel {
+                items,
+                repeats: other,
+            }
+        });
+    }
+    if second.is_some() {
+        return Err(input(format!(
+            "second= codes belong to resampling 'two-level' or 'crossed', not {resampling:?}"
+        )));
+    }
     Ok(Scheme::new(parse_resampling(resampling)?, codes(clusters)?))
 }
 
@@ -353,7 +384,7 @@ fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, P
 /// number of distinct rows when resampling over them; `clusters` (cluster
 /// codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, metric, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
+#[pyo3(signature = (data, metric, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None, second=None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_values<'py>(
     py: Python<'py>,
@@ -367,9 +398,10 @@ fn bootstrap_values<'py>(
     sub: u64,
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
+    second: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
     let m = sums_metric(metric.get())?;
-    let r = scheme(resampling, clusters.as_ref())?;
+    let r = scheme(resampling, clusters.as_ref(), second.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let systems = t.width / m.n_stats().max(1);
@@ -435,7 +467,7 @@ fn pairwise_shard<'py>(
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
     let m = sums_metric(metric.get())?;
-    let r = scheme(resampling, clusters.as_ref())?;
+    let r = scheme(resampling, clusters.as_ref(), None)?;
     let v = version(stream)?;
     let spec = pair_spec(variant, alternative, orient)?;
     let t = table(&data)?;
@@ -467,6 +499,10 @@ fn pairwise_shard<'py>(
                     )?;
                     Ok((c, sums, None))
                 }
+                Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => Err(Error::input(
+                    "all pairs run on rows or clusters; the two-level and crossed schemes compare two \
+                     systems or give an interval",
+                )),
             }
         },
     )?;
@@ -502,7 +538,7 @@ fn pair_counts<'py>(
 /// and the distinct-row count when resampling over them; `clusters` (cluster
 /// codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
+#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None, second=None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_sums<'py>(
     py: Python<'py>,
@@ -516,8 +552,9 @@ fn bootstrap_sums<'py>(
     sub: u64,
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
+    second: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let r = scheme(resampling, clusters.as_ref())?;
+    let r = scheme(resampling, clusters.as_ref(), second.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
@@ -529,6 +566,47 @@ fn bootstrap_sums<'py>(
         |p| engine::scheme_bootstrap_sums(&t, r, &job(v, seed, sub, start, count, threads, p)),
     )?;
     Ok((vec2(py, v, width)?, d))
+}
+
+/// The row weights of design-bootstrap resamples start..start+count
+/// (count × rows, in the caller's row order) and each resample's item count:
+/// the draws of `resampling` "two-level" or "crossed" (see the engine's
+/// `designs` module), exposed so that an independent loop can check the sums.
+#[pyfunction]
+#[pyo3(signature = (resampling, clusters, second, seed, start, count, sub=0, stream=STREAM_VERSION))]
+#[allow(clippy::too_many_arguments)]
+fn design_weights<'py>(
+    py: Python<'py>,
+    resampling: &str,
+    clusters: PyReadonlyArray1<'py, u32>,
+    second: PyReadonlyArray1<'py, u32>,
+    seed: u64,
+    start: u64,
+    count: usize,
+    sub: u64,
+    stream: u32,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    if !matches!(resampling, "two-level" | "crossed") {
+        return Err(input(format!(
+            "design_weights draws 'two-level' or 'crossed', not {resampling:?}"
+        )));
+    }
+    let r = scheme(resampling, Some(&clusters), Some(&second))?;
+    let v = version(stream)?;
+    let rows = clusters.len();
+    let zeros = vec![0.0; rows];
+    let (w, items) = quick(py, &Names::default(), || {
+        engine::check_resamples(count.max(1) as u64)?;
+        let t = Table::new(&zeros, rows, 1)?;
+        let d = r.design(&t)?.expect("a design scheme");
+        let mut w = engine::alloc_rows(count, rows)?;
+        let mut items = Vec::with_capacity(count);
+        for (b, out) in w.chunks_mut(rows.max(1)).enumerate() {
+            items.push(d.weights(v, seed, sub, start + b as u64, out));
+        }
+        Ok((w, items))
+    })?;
+    Ok((vec2(py, w, rows)?, PyArray1::from_vec(py, items).into_any()))
 }
 
 /// Metric values (x', y') of approximate-randomization resamples (B × 2);
@@ -550,7 +628,7 @@ fn permutation_values<'py>(
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let m = sums_metric(metric.get())?;
-    let r = scheme("items", clusters.as_ref())?;
+    let r = scheme("items", clusters.as_ref(), None)?;
     let sv = version(stream)?;
     let t = table(&data)?;
     let v = enter(
@@ -583,7 +661,7 @@ fn permutation_sums<'py>(
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let r = scheme("items", clusters.as_ref())?;
+    let r = scheme("items", clusters.as_ref(), None)?;
     let sv = version(stream)?;
     let t = table(&data)?;
     let width = t.width;
@@ -854,7 +932,7 @@ impl PySummary {
 /// returns the number of distinct rows when resampling over them. `clusters`
 /// (cluster codes): whole clusters drawn.
 #[pyfunction]
-#[pyo3(signature = (summary, data, metric, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
+#[pyo3(signature = (summary, data, metric, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None, second=None))]
 #[allow(clippy::too_many_arguments)]
 fn stream_bootstrap<'py>(
     py: Python<'py>,
@@ -868,9 +946,10 @@ fn stream_bootstrap<'py>(
     sub: u64,
     stream: u32,
     clusters: Option<PyReadonlyArray1<'py, u32>>,
+    second: Option<PyReadonlyArray1<'py, u32>>,
 ) -> PyResult<Option<usize>> {
     let m = sums_metric(metric.get())?;
-    let r = scheme(resampling, clusters.as_ref())?;
+    let r = scheme(resampling, clusters.as_ref(), second.as_ref())?;
     let v = version(stream)?;
     let t = table(&data)?;
     let mut guard = summary.borrow_mut();
@@ -903,6 +982,14 @@ fn stream_bootstrap<'py>(
                 stream::run(s, |start, len| {
                     let job = job(v, seed, sub, start, len, threads, p);
                     engine::cluster_bootstrap_values(&cl, m, &job)
+                })?;
+                Ok(None)
+            }
+            Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => {
+                let d = r.design(&t)?.expect("a design scheme");
+                stream::run(s, |start, len| {
+                    let job = job(v, seed, sub, start, len, threads, p);
+                    engine::design_bootstrap_values(&d, m, &job)
                 })?;
                 Ok(None)
             }
@@ -1055,6 +1142,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metric_check, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
+    m.add_function(wrap_pyfunction!(design_weights, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_values, m)?)?;
     m.add_function(wrap_pyfunction!(permutation_sums, m)?)?;
     m.add_function(wrap_pyfunction!(metric_scores, m)?)?;

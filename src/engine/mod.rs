@@ -18,9 +18,11 @@
 //! (a block of resamples as one product of counts by statistics: all pairs
 //! and wide tables), `items` (item statistics recomputed on each resample's
 //! items), `clusters` (the same tests drawing or swapping whole clusters of
-//! items: a [`Clusters`] value holds the assignment) and `scheme` (how
-//! resamples are drawn, as one value: rows or clusters, which the bindings
-//! take instead of one function per scheme).
+//! items: a [`Clusters`] value holds the assignment), `designs` (the
+//! two-level and crossed bootstraps of a table of one row per observation:
+//! a [`Design`] holds the rows' items and repeats or prompts) and `scheme`
+//! (how resamples are drawn, as one value: rows, clusters, two-level or
+//! crossed, which the bindings take instead of one function per scheme).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -32,6 +34,7 @@ use crate::{Error, Result};
 
 mod bootstrap;
 mod clusters;
+mod designs;
 mod gemm;
 mod items;
 mod pack;
@@ -46,6 +49,7 @@ pub use clusters::{
     cluster_item_permutation_values, cluster_permutation_values, cluster_swap_values_range,
     Clusters,
 };
+pub use designs::{design_bootstrap_sums, design_bootstrap_values, Counts, Design, Level2};
 pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block};
 pub use scheme::{
     scheme_bootstrap_sums, scheme_bootstrap_values, scheme_item_bootstrap_values,
