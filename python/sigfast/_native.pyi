@@ -159,6 +159,7 @@ def bootstrap_sums(
     sub: int = 0,
     stream: int = ...,
     clusters: npt.NDArray[np.uint32] | None = None,
+    second: npt.NDArray[np.uint32] | None = None,
 ) -> tuple[Any, int | None]:
     """Summed statistics of bootstrap resamples start..start+count (count × width)
     and the distinct-row count when resampling over them; `clusters` (cluster
@@ -176,6 +177,7 @@ def bootstrap_values(
     sub: int = 0,
     stream: int = ...,
     clusters: npt.NDArray[np.uint32] | None = None,
+    second: npt.NDArray[np.uint32] | None = None,
 ) -> tuple[Any, int | None]:
     """Metric values of every system on each bootstrap resample (B × S) and the
     number of distinct rows when resampling over them; `clusters` (cluster
@@ -246,6 +248,22 @@ def coref_scores(
     `stats` a flat float64 array of `n_docs × COREF_STATS` (names in
     `COREF_STAT_NAMES`), `repeats` the repeated mentions the scorer reports,
     as `(document, in_key, first, last, a, b)`.
+    """
+
+def design_weights(
+    resampling: str,
+    clusters: npt.NDArray[np.uint32],
+    second: npt.NDArray[np.uint32],
+    seed: int,
+    start: int,
+    count: int,
+    sub: int = 0,
+    stream: int = ...,
+) -> tuple[Any, Any]:
+    """The row weights of design-bootstrap resamples start..start+count
+    (count × rows, in the caller's row order) and each resample's item count:
+    the draws of `resampling` "two-level" or "crossed" (see the engine's
+    `designs` module), exposed so that an independent loop can check the sums.
     """
 
 def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int, stream: int = ...) -> int:
@@ -513,6 +531,7 @@ def stream_bootstrap(
     sub: int = 0,
     stream: int = ...,
     clusters: npt.NDArray[np.uint32] | None = None,
+    second: npt.NDArray[np.uint32] | None = None,
 ) -> int | None:
     """Run the passes a summary needs over bootstrap resamples of a native metric;
     returns the number of distinct rows when resampling over them. `clusters`

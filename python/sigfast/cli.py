@@ -324,7 +324,7 @@ _flags = [
         ("--resampling",),
         "items, distinct rows, or auto (distinct rows where rows repeat)",
         default="auto",
-        choices=("auto", "items", "distinct"),
+        choices=("auto", "items", "distinct", "two-level", "crossed"),
     ),
     Flag(
         ("--groups",),
@@ -733,6 +733,14 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "draws",
+            Use(
+                "resampling",
+                choices=("auto", "items", "distinct", "two-level", "crossed"),
+                help="the bootstrap's scheme: items, distinct rows, auto (distinct rows where rows repeat, whole "
+                "clusters with --cluster), two-level (items, then each drawn item's samples: lm-eval repeats, "
+                "Inspect epochs, -o sample= or -o run=) or crossed (items and prompts drawn independently: records "
+                "read with -o prompt= or -o run=)",
+            ),
             "confidence",
             "raw_p",
             "threads",
@@ -784,7 +792,7 @@ COMMANDS: tuple[Command, ...] = (
             "alpha",
             "groups",
             "mode",
-            "resampling",
+            Use("resampling", choices=("auto", "items", "distinct")),
             "backend",
             "threads",
             "label",
