@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -301,3 +302,18 @@ def test_shares_stay_in_the_unit_interval_without_an_item_effect(tmp_path: Path)
     assert 0 <= nv.within_share <= 1 and 0 <= nv.within_share_interval[0] <= nv.within_share_interval[1] <= 1
     se = sigfast.standard_error(s)
     assert se.within_item_share is not None and 0 <= se.within_item_share <= 1
+
+
+def test_readme_designs_example_runs_as_written(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """The README's "Designs" example prints what its comments say (real logs: lm-eval repeats, Inspect epochs,
+    the prompt-crossed records), and the crossed result warns that three prompts are few."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Designs: repeats, seeds and prompts", 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    monkeypatch.chdir(ROOT)
+    ns: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), ns)
+    out = capsys.readouterr().out.splitlines()
+    assert out == [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
+    assert any("only 3 prompts" in w for w in ns["c"].warnings)  # type: ignore[attr-defined]
+    assert "scripts/make_prompt_crossed.py" in section

@@ -197,6 +197,7 @@ def run_design(args: argparse.Namespace) -> int:
     with the spread across prompts and the two-way cluster-robust standard error."""
     from .designs import PROMPT_QUANTILES, crossed_standard_error, nested_variance, prompt_scores
     from .exceptions import InputError
+    from .executor import MIN_ITEMS
     from .report import Table, render_tables
     from .signature import format_part
 
@@ -258,6 +259,14 @@ def run_design(args: argparse.Namespace) -> int:
                     notes=(
                         "two-way cluster-robust standard errors over items and prompts (Cameron, Gelbach & Miller "
                         "2011); the crossed bootstrap of the same difference: sigfast compare --resampling crossed",
+                        *(
+                            (
+                                f"warning: only {len(ps.prompts)} prompts: a two-way error (and a crossed bootstrap) "
+                                f"leans on so few clusters that it says little (under {MIN_ITEMS})",
+                            )
+                            if len(ps.prompts) < MIN_ITEMS
+                            else ()
+                        ),
                     ),
                 )
             )

@@ -1244,7 +1244,14 @@ def _unit_warnings(req: Request) -> tuple[str, ...]:
     """Few items, or few clusters."""
     from .clusters import few_clusters_warning
 
-    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters)
+    d = req.design
+    few_prompts: tuple[str, ...] = ()
+    if d is not None and d.kind == "crossed" and d.n_second < MIN_ITEMS:
+        few_prompts = (
+            f"only {d.n_second} {d.field}s crossed with the items: the crossed bootstrap draws them as it draws "
+            f"items, and with fewer than {MIN_ITEMS} its intervals and p-values say little",
+        )
+    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters) + few_prompts
 
 
 def _n_clusters(req: Request) -> int | None:
