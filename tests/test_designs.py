@@ -317,3 +317,33 @@ def test_readme_designs_example_runs_as_written(monkeypatch: pytest.MonkeyPatch,
     assert out == [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
     assert any("only 3 prompts" in w for w in ns["c"].warnings)  # type: ignore[attr-defined]
     assert "scripts/make_prompt_crossed.py" in section
+
+
+def test_stack_matches_logs_by_item_id_and_prompt(tmp_path: Path) -> None:
+    """Logs of one task under several prompts, one log per system and prompt (here per-item records with the
+    items in another order in each file), matched by item id and prompt."""
+    from sigfast.designs import stack
+
+    rng = np.random.default_rng(12)
+    truth = {(m, p): rng.random(20) for m in ("a", "b") for p in ("p1", "p2", "p3")}
+    logs: dict[str, dict[str, sigfast.Statistics]] = {"a": {}, "b": {}}
+    for (m, p), v in truth.items():
+        order = rng.permutation(20)
+        f = _records(tmp_path, f"{m}_{p}.jsonl", [{"id": f"q{i}", "score": float(v[i])} for i in order])
+        logs[m][p] = sigfast.read(None, [f], format="records")
+    s = stack(logs)
+    assert s.item_ids is not None and len(s.item_ids) == 20
+    back = [int(i[1:]) for i in s.item_ids]
+    ps = prompt_scores(s)
+    for i, m in enumerate(("a", "b")):
+        assert np.allclose(s.values[i, :, 0], np.mean([truth[(m, p)][back] for p in ("p1", "p2", "p3")], axis=0))
+        assert np.allclose(ps.scores[i], [truth[(m, p)].mean() for p in ps.prompts])
+    r = sigfast.paired_bootstrap(s, resampling="crossed", n_resamples=500)
+    assert r.resampling == "crossed(20,3,prompt)"
+    fewer = _records(tmp_path, "short.jsonl", [{"id": f"q{i}", "score": 0.5} for i in range(19)])
+    logs["b"]["p3"] = sigfast.read(None, [fewer], format="records")
+    with pytest.raises(InputError, match="its items differ"):
+        stack(logs)
+    del logs["b"]["p3"]
+    with pytest.raises(InputError, match="has the prompts"):
+        stack(logs)

@@ -66,6 +66,7 @@ __all__ = [
     "design_of",
     "nested_variance",
     "prompt_scores",
+    "stack",
 ]
 
 #: The design schemes (``resampling=`` values) of this module.
@@ -453,3 +454,65 @@ def crossed_standard_error(stats: Any, *, confidence_level: float = 0.95) -> Any
             confidence_level=confidence_level,
         )
     return standard_error(d.table[:, 0], clusters=items, clusters2=second, confidence_level=confidence_level)
+
+
+def stack(runs: Mapping[str, Mapping[str, Any]], *, axis: str = "prompt") -> Any:
+    """One :class:`~sigfast.Statistics` of per-item scores from several logs per system: ``runs[system][key]``
+    is that system's log (a :class:`~sigfast.Statistics` of one system, as :func:`sigfast.read` gives it)
+    under prompt template ``key`` (``axis="prompt"``) or of training run ``key`` (``axis="run"``). Items are
+    matched by id and observations by key: every log of every system must hold the same items, and every
+    system the same keys. An item's value is the mean over its keys (its value in each log: the mean of
+    that log's samples); the per-key values feed ``resampling="crossed"`` and ``"two-level"``."""
+    from .stats import Statistics
+
+    if axis not in ("prompt", "run"):
+        raise InputError(f"axis must be 'prompt' or 'run', got {axis!r}")
+    if not runs:
+        raise InputError("stack() needs at least one system")
+    systems = [str(s) for s in runs]
+    keys = [str(k) for k in next(iter(runs.values()))]
+    if not keys:
+        raise InputError(f"system {systems[0]!r} has no log")
+    ids: tuple[str, ...] | None = None
+    cols: dict[str, np.ndarray] = {}
+    for s, by_key in runs.items():
+        if sorted(map(str, by_key)) != sorted(keys):
+            raise InputError(f"system {s!r} has the {axis}s {sorted(map(str, by_key))}, {systems[0]!r} {sorted(keys)}")
+        mat = np.empty((0, 0))
+        for j, k in enumerate(keys):
+            st = by_key[k] if k in by_key else dict(zip(map(str, by_key), by_key.values()))[k]
+            if st.n_systems != 1 or st.values.shape[2] != 1:
+                raise InputError(f"{s!r}, {axis} {k!r}: give one system's per-item scores (one statistic)")
+            these = tuple(st.item_ids or ())
+            if not these:
+                raise InputError(f"{s!r}, {axis} {k!r}: the log has no item ids to match by")
+            if ids is None:
+                ids = these
+            if set(these) != set(ids) or len(these) != len(ids):
+                raise InputError(
+                    f"{s!r}, {axis} {k!r}: its items differ from the first log's ({len(these)} and {len(ids)} items); "
+                    "stack logs of the same items"
+                )
+            at = {i: n for n, i in enumerate(these)}
+            if j == 0:
+                mat = np.empty((len(ids), len(keys)))
+            mat[:, j] = st.values[0, [at[i] for i in ids], 0]
+        cols[s] = mat
+    assert ids is not None
+    values = np.stack([cols[s].mean(axis=1) for s in systems])[:, :, None]
+    return Statistics(
+        values=values,
+        systems=tuple(systems),
+        stat_names=("score",),
+        metric="mean",
+        item_ids=ids,
+        source=f"stacked {axis}s",
+        provenance={
+            "format": "stacked",
+            "samples": cols,
+            "sample_reducer": "mean",
+            "sample_axis": axis,
+            "sample_field": axis,
+            "sample_keys": tuple(keys),
+        },
+    )
