@@ -53,21 +53,26 @@ def test_sums_are_a_loop_over_the_exposed_weights(kind: str, stream: int) -> Non
     B = 40
     w, count = _native.design_weights(kind, items, second, 5, 0, B, 1, stream=stream)
     sums, _ = _native.bootstrap_sums(x, 5, 0, B, kind, 2, None, 1, stream=stream, clusters=items, second=second)
-    order = np.argsort(items, kind="stable")  # the grouped order: items by code, rows in table order
     for b in range(B):
         for c in range(2):
-            acc = 0.0
-            for r in order:
-                if w[b, r] != 0.0:
-                    acc = acc + float(w[b, r]) * float(x[r, c])
+            acc = 0.0  # items by code; each drawn item's rows in table order, summed on their own first
+            for i in range(int(items.max()) + 1):
+                rows = np.flatnonzero(items == i)
+                u = float(w[b, rows].sum()) / (len(rows) if kind == "two-level" else 4)  # copies drawn
+                if u == 0:
+                    continue
+                s = 0.0
+                for r in rows:  # two-level: the repeat's count; crossed: its prompt's count v_p = w / u_i
+                    s = s + (float(w[b, r]) if kind == "two-level" else float(w[b, r]) / u) * float(x[r, c])
+                acc = acc + (s / len(rows) if kind == "two-level" else u * s)
             assert np.float64(acc).tobytes() == np.float64(sums[b, c]).tobytes()
         if kind == "two-level":
             assert count[b] == 12
-            # each drawn item's weights sum to its draw count; the total is the item count
-            per_item = np.bincount(items, w[b])
-            assert np.allclose(per_item, np.round(per_item)) and math.isclose(per_item.sum(), 12)
+            # each drawn item's repeat counts sum to K_i per copy; the copies sum to the item count
+            per_item = np.bincount(items, w[b]) / np.bincount(items)
+            assert np.array_equal(per_item, np.round(per_item)) and per_item.sum() == 12
         else:
-            assert count[b] == w[b].sum() == 36
+            assert count[b] == w[b].sum()
     # the same bytes on one thread, and for a later start
     one, _ = _native.bootstrap_sums(x, 5, 0, B, kind, 1, None, 1, stream=stream, clusters=items, second=second)
     tail, _ = _native.bootstrap_sums(x, 5, 30, 10, kind, 2, None, 1, stream=stream, clusters=items, second=second)

@@ -568,8 +568,9 @@ fn bootstrap_sums<'py>(
     Ok((vec2(py, v, width)?, d))
 }
 
-/// The row weights of design-bootstrap resamples start..start+count
-/// (count × rows, in the caller's row order) and each resample's item count:
+/// The row counts of design-bootstrap resamples start..start+count (count ×
+/// rows, in the caller's row order: two-level, the draws of each repeat over
+/// every copy of its item; crossed, u_i · v_p) and each resample's item count:
 /// the draws of `resampling` "two-level" or "crossed" (see the engine's
 /// `designs` module), exposed so that an independent loop can check the sums.
 #[pyfunction]

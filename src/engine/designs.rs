@@ -18,23 +18,25 @@
 //! TAG_LEVEL2, b, sub)`: for each item `i` in code order with `u_i > 0` and
 //! `K_i ≥ 2` rows, `u_i · K_i` indices with `Bounded::new(K_i)` (each copy of
 //! the item redraws its K_i repeats with replacement); `c_r` counts the draws
-//! of row `r`. An item with one row draws nothing (`c_r = u_i`). A row's
-//! weight is `w_r = c_r / K_i` (one division), so a drawn item contributes the
-//! mean of its drawn repeats and the item count is `G` (a mean is the mean
-//! over the drawn items of their repeats' mean: the item value of
-//! [`sigfast.samples`] with unequal repeats too).
+//! of row `r` (an item with one row draws nothing: `c_r = u_i`). A drawn item
+//! contributes the mean of its drawn repeats, and the item count is `G` (a mean
+//! is the mean over the drawn items of their repeats' mean: the item value of
+//! `sigfast.samples`, with unequal repeats too).
 //!
 //! **Crossed** (Owen 2007's pigeonhole bootstrap): the second level draws
 //! `P` prompt indices with `Bounded::new(P)` from the `TAG_LEVEL2` stream and
-//! counts them (`v_p`); a cell's weight is `w_r = u_i · v_p` (exact) and the
-//! item count `Σ_r w_r` over the cells present (exact integers).
+//! counts them (`v_p`); a cell's weight is `u_i · v_p` and the item count
+//! `Σ_i u_i Σ_{cells of i} v_p` (exact integers).
 //!
-//! **Sums.** Column by column, `acc = 0.0; for r in grouped order with
-//! w_r > 0: acc = acc + w_r * row_r` (a product, then a sum: never fused),
-//! and the metric is scored with the item count. The weights of a resample are
-//! exposed ([`Design::weights`]) so that a numpy loop over them checks the
-//! sums; the draws are only the streams above, so results are the same bytes
-//! for any thread count (fixed blocks of [`super::par_blocks`]).
+//! **Sums.** Column by column, `acc = 0.0`; for each item `i` in code order
+//! with `u_i > 0`: `s = 0.0; for r in the item's rows (table order): s = s +
+//! w_r * x_r` (a product, then a sum: never fused; a zero weight adds a zero,
+//! which leaves `s` unchanged) with `w_r = c_r` (two-level) or `v_p` (crossed),
+//! then `acc = acc + s / K_i` (two-level) or `acc = acc + u_i * s` (crossed).
+//! The metric is scored with the item count. [`Design::weights`] exposes each
+//! row's count (`c_r`, or `u_i · v_p`) so that a plain loop in the same order
+//! checks the sums; the draws are only the streams above, so results are the
+//! same bytes for any thread count (fixed blocks of [`super::par_blocks`]).
 
 use crate::metric::Metric;
 use crate::rng::{Bounded, Version, Xoshiro, TAG_BOOTSTRAP, TAG_LEVEL2};
@@ -52,11 +54,15 @@ pub enum Level2 {
     Crossed,
 }
 
-/// Draw counts of one resample: items (`u`, G) and prompts (`v`, P).
+/// Draws of one resample: item counts (`u`, G), prompt counts (`v`, P,
+/// crossed) or each grouped row's repeat count (`c`, two-level), and a
+/// per-item scratch sum (`s`, width).
 #[derive(Clone, Debug)]
 pub struct Counts {
     u: Vec<u32>,
     v: Vec<u32>,
+    c: Vec<u32>,
+    s: Vec<f64>,
 }
 
 /// Rows of a two-level or crossed design, grouped by item, with their statistics.
@@ -183,88 +189,156 @@ impl Design {
         self.level2
     }
 
-    /// Scratch for [`Design::weights_grouped`].
+    /// Scratch for [`Design::draw`].
     #[must_use]
     pub fn scratch(&self) -> Counts {
         Counts {
             u: vec![0; self.n_items],
             v: vec![0; self.n_second],
+            c: match self.level2 {
+                Level2::Nested => vec![0; self.n_rows()],
+                Level2::Crossed => Vec::new(),
+            },
+            s: vec![0.0; self.width],
         }
     }
 
-    /// Each row's weight in resample `b` of stream (`v`, `seed`, `sub`)
-    /// (grouped order, `n_rows` values) and the resample's item count.
-    pub fn weights_grouped(
-        &self,
-        (v, seed, sub): (Version, u64, u64),
-        b: u64,
-        c: &mut Counts,
-        w: &mut [f64],
-    ) -> f64 {
-        let (u, vp) = (&mut c.u, &mut c.v);
-        draw_counts(v, seed, sub, b, TAG_BOOTSTRAP, self.n_items, u);
+    /// The draws of resample `b` of stream (`v`, `seed`, `sub`) into `c` (items;
+    /// prompts, or each grouped row's repeat count) and the resample's item count.
+    pub fn draw(&self, (v, seed, sub): (Version, u64, u64), b: u64, c: &mut Counts) -> f64 {
+        draw_counts(v, seed, sub, b, TAG_BOOTSTRAP, self.n_items, &mut c.u);
         match self.level2 {
             Level2::Crossed => {
-                draw_counts(v, seed, sub, b, TAG_LEVEL2, self.n_second, vp);
+                draw_counts(v, seed, sub, b, TAG_LEVEL2, self.n_second, &mut c.v);
                 let mut items = 0u64;
-                for (i, &ui) in u.iter().enumerate() {
-                    let ui = u64::from(ui);
-                    for k in self.offsets[i]..self.offsets[i + 1] {
-                        let c = ui * u64::from(vp[self.prompt[k] as usize]);
-                        items += c;
-                        w[k] = c as f64;
+                for (i, &ui) in c.u.iter().enumerate() {
+                    if ui == 0 {
+                        continue;
                     }
+                    let cells: u64 = self.prompt[self.offsets[i]..self.offsets[i + 1]]
+                        .iter()
+                        .map(|&p| u64::from(c.v[p as usize]))
+                        .sum();
+                    items += u64::from(ui) * cells;
                 }
                 items as f64
             }
             Level2::Nested => {
-                w.fill(0.0);
                 let mut stream = crate::simd::stream_new(v, seed, TAG_LEVEL2, b, sub);
-                for (i, &ui) in u.iter().enumerate() {
+                for (i, &ui) in c.u.iter().enumerate() {
                     let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
                     let k = hi - lo;
+                    let rows = &mut c.c[lo..hi];
+                    if k == 1 {
+                        rows[0] = ui;
+                        continue;
+                    }
+                    rows.fill(0);
                     if ui == 0 {
                         continue;
                     }
-                    if k == 1 {
-                        w[lo] = f64::from(ui);
-                        continue;
-                    }
-                    let ws = &mut w[lo..hi];
-                    Bounded::new(k as u64).for_each(&mut stream, ui as usize * k, |j| {
-                        ws[j] += 1.0;
-                    });
-                    let kf = k as f64;
-                    for x in ws.iter_mut() {
-                        *x /= kf;
-                    }
+                    Bounded::new(k as u64).for_each(&mut stream, ui as usize * k, |j| rows[j] += 1);
                 }
                 self.n_items as f64
             }
         }
     }
 
-    /// [`Design::weights_grouped`] in the caller's row order.
+    /// Each row's count in resample `b` (in the caller's row order): the
+    /// repeat's draws (two-level: every copy of its item counted; an item with
+    /// one row, the item's count) or `u_i · v_p` (crossed); and the item count.
     pub fn weights(&self, v: Version, seed: u64, sub: u64, b: u64, out: &mut [f64]) -> f64 {
         let mut c = self.scratch();
-        let mut w = vec![0.0; self.n_rows()];
-        let items = self.weights_grouped((v, seed, sub), b, &mut c, &mut w);
+        let items = self.draw((v, seed, sub), b, &mut c);
         for (k, &r) in self.order.iter().enumerate() {
-            out[r as usize] = w[k];
+            out[r as usize] = match self.level2 {
+                Level2::Nested => f64::from(c.c[k]),
+                Level2::Crossed => {
+                    let i = self.item_of(k);
+                    f64::from(c.u[i]) * f64::from(c.v[self.prompt[k] as usize])
+                }
+            };
         }
         items
     }
 
-    /// Summed statistics (`width` values) under grouped weights `w`, in grouped order.
-    pub fn resample_sums(&self, w: &[f64], out: &mut [f64]) {
-        out.fill(0.0);
-        let width = self.width;
-        for (k, &wk) in w.iter().enumerate() {
-            if wk == 0.0 {
+    fn item_of(&self, k: usize) -> usize {
+        self.offsets.partition_point(|&o| o <= k) - 1
+    }
+
+    /// Summed statistics (`width` values) of the drawn resample in `c`, in
+    /// grouped order (see the module documentation).
+    pub fn resample_sums(&self, c: &mut Counts, out: &mut [f64]) {
+        match self.width {
+            1 => self.sums_fixed::<1>(c, out),
+            2 => self.sums_fixed::<2>(c, out),
+            3 => self.sums_fixed::<3>(c, out),
+            4 => self.sums_fixed::<4>(c, out),
+            _ => self.sums_any(c, out),
+        }
+    }
+
+    /// [`Design::resample_sums`] for `W` columns, the item's sums kept in registers.
+    fn sums_fixed<const W: usize>(&self, c: &Counts, out: &mut [f64]) {
+        let mut acc = [0.0f64; W];
+        let nested = self.level2 == Level2::Nested;
+        for (i, &ui) in c.u.iter().enumerate() {
+            if ui == 0 {
                 continue;
             }
-            for (a, &x) in out.iter_mut().zip(&self.data[k * width..(k + 1) * width]) {
-                *a += wk * x;
+            let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
+            let mut s = [0.0f64; W];
+            for k in lo..hi {
+                let wk = if nested {
+                    f64::from(c.c[k])
+                } else {
+                    f64::from(c.v[self.prompt[k] as usize])
+                };
+                let x = &self.data[k * W..(k + 1) * W];
+                for j in 0..W {
+                    s[j] += wk * x[j];
+                }
+            }
+            if nested {
+                let kf = (hi - lo) as f64;
+                for j in 0..W {
+                    acc[j] += s[j] / kf;
+                }
+            } else {
+                let uf = f64::from(ui);
+                for j in 0..W {
+                    acc[j] += uf * s[j];
+                }
+            }
+        }
+        out[..W].copy_from_slice(&acc);
+    }
+
+    fn sums_any(&self, c: &mut Counts, out: &mut [f64]) {
+        out.fill(0.0);
+        let width = self.width;
+        let s = &mut c.s;
+        for (i, &ui) in c.u.iter().enumerate() {
+            if ui == 0 {
+                continue;
+            }
+            let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
+            s.fill(0.0);
+            for k in lo..hi {
+                let wk = match self.level2 {
+                    Level2::Nested => f64::from(c.c[k]),
+                    Level2::Crossed => f64::from(c.v[self.prompt[k] as usize]),
+                };
+                for (a, &xv) in s.iter_mut().zip(&self.data[k * width..(k + 1) * width]) {
+                    *a += wk * xv;
+                }
+            }
+            let (f, nested) = match self.level2 {
+                Level2::Nested => ((hi - lo) as f64, true),
+                Level2::Crossed => (f64::from(ui), false),
+            };
+            for (o, &a) in out.iter_mut().zip(s.iter()) {
+                *o += if nested { a / f } else { f * a };
             }
         }
     }
@@ -302,12 +376,11 @@ pub fn design_bootstrap_values(d: &Design, metric: &Metric, job: &Job<'_>) -> Re
     let k = metric.n_stats();
     par_blocks(job, systems, |first, chunk| {
         let mut c = d.scratch();
-        let mut w = vec![0.0; d.n_rows()];
         let mut sums = vec![0.0; d.width];
         for (r, row) in chunk.chunks_mut(systems).enumerate() {
             let b = first + r as u64;
-            let nf = d.weights_grouped((job.stream, job.seed, job.sub), b, &mut c, &mut w);
-            d.resample_sums(&w, &mut sums);
+            let nf = d.draw((job.stream, job.seed, job.sub), b, &mut c);
+            d.resample_sums(&mut c, &mut sums);
             for (s, o) in row.iter_mut().enumerate() {
                 *o = metric.score(&sums[s * k..(s + 1) * k], nf);
             }
@@ -321,11 +394,10 @@ pub fn design_bootstrap_sums(d: &Design, job: &Job<'_>) -> Result<(Vec<f64>, Vec
     let wd = d.width;
     let out = par_blocks(job, wd + 1, |first, chunk| {
         let mut c = d.scratch();
-        let mut w = vec![0.0; d.n_rows()];
         for (r, row) in chunk.chunks_mut(wd + 1).enumerate() {
             let b = first + r as u64;
-            row[wd] = d.weights_grouped((job.stream, job.seed, job.sub), b, &mut c, &mut w);
-            d.resample_sums(&w, &mut row[..wd]);
+            row[wd] = d.draw((job.stream, job.seed, job.sub), b, &mut c);
+            d.resample_sums(&mut c, &mut row[..wd]);
         }
     })?;
     let mut sums = Vec::with_capacity(job.count * wd);
@@ -398,18 +470,37 @@ mod tests {
                 }
                 let tail = design_bootstrap_values(&d, &mean, &job.range(300, 400)).unwrap();
                 assert_eq!(&a[600..], &tail[..]);
-                // the values are the sums under the exposed weights, in grouped order
+                // the values are per-item sums of the exposed counts, in grouped order
                 let (sums, count) = design_bootstrap_sums(&d, &job).unwrap();
                 for b in [0u64, 299, 699] {
                     let mut w = vec![0.0; n];
                     let items_b = d.weights(v, 3, 1, b, &mut w);
                     assert_eq!(items_b, count[b as usize]);
+                    let mut c = d.scratch();
+                    d.draw((v, 3, 1), b, &mut c);
                     let mut want = [0.0f64; 2];
-                    for &r in &d.order {
-                        let r = r as usize;
-                        if w[r] != 0.0 {
-                            want[0] += w[r] * data[r * 2];
-                            want[1] += w[r] * data[r * 2 + 1];
+                    for i in 0..d.n_items() {
+                        if c.u[i] == 0 {
+                            continue;
+                        }
+                        let rows = &d.order[d.offsets[i]..d.offsets[i + 1]];
+                        let mut s = [0.0f64; 2];
+                        for &r in rows {
+                            let r = r as usize;
+                            let wr = if level2 == Level2::Crossed {
+                                w[r] / f64::from(c.u[i])
+                            } else {
+                                w[r]
+                            };
+                            s[0] += wr * data[r * 2];
+                            s[1] += wr * data[r * 2 + 1];
+                        }
+                        for j in 0..2 {
+                            want[j] += if level2 == Level2::Crossed {
+                                f64::from(c.u[i]) * s[j]
+                            } else {
+                                s[j] / rows.len() as f64
+                            };
                         }
                     }
                     assert_eq!(sums[b as usize * 2].to_bits(), want[0].to_bits());
@@ -431,12 +522,10 @@ mod tests {
         for b in 0..200 {
             let n = d.weights(Version::V2, 9, 0, b, &mut w);
             assert_eq!(n, 10.0);
-            // each item's weights sum to its draw count (an integer); the total is G
-            let total: f64 = w.iter().sum();
-            assert_eq!(total, 10.0);
+            // each item's repeat counts sum to 4 per copy of the item drawn; the total is 4 G
+            assert_eq!(w.iter().sum::<f64>(), 40.0);
             for i in 0..10 {
-                let s: f64 = w[i * 4..i * 4 + 4].iter().sum();
-                assert_eq!(s.fract(), 0.0);
+                assert_eq!(w[i * 4..i * 4 + 4].iter().sum::<f64>() % 4.0, 0.0);
             }
         }
     }
@@ -456,6 +545,30 @@ mod tests {
             design_bootstrap_sums(&d, &job).unwrap(),
             cluster_bootstrap_sums(&cl, &job).unwrap()
         );
+    }
+
+    #[test]
+    fn every_width_sums_each_column_alike() {
+        // 5 columns (the general loop) against each column alone (the fixed-width loop)
+        let items: Vec<u32> = (0..24).map(|r| r / 3).collect();
+        let second: Vec<u32> = (0..24).map(|r| r % 3).collect();
+        let data = lcg(24 * 5, 7);
+        let t = Table::new(&data, 24, 5).unwrap();
+        let p = Progress::new();
+        let job = Job::new(2, 50, 1, &p);
+        for level2 in [Level2::Nested, Level2::Crossed] {
+            let d = Design::new(&t, &items, &second, level2).unwrap();
+            let (all, _) = design_bootstrap_sums(&d, &job).unwrap();
+            for col in 0..5 {
+                let one: Vec<f64> = (0..24).map(|r| data[r * 5 + col]).collect();
+                let t1 = Table::new(&one, 24, 1).unwrap();
+                let d1 = Design::new(&t1, &items, &second, level2).unwrap();
+                let (s1, _) = design_bootstrap_sums(&d1, &job).unwrap();
+                for b in 0..50 {
+                    assert_eq!(all[b * 5 + col].to_bits(), s1[b].to_bits());
+                }
+            }
+        }
     }
 
     #[test]
