@@ -235,7 +235,7 @@ def run_design(args: argparse.Namespace) -> int:
             )
         )
         data["prompts"] = ps.to_dict()
-        rows = []
+        rows: list[tuple[str, ...]] = []
         for j in range(1, len(names)):
             se = crossed_standard_error(stats.select(names[0], names[j]), confidence_level=level)
             pj = prompt_scores(stats.select(names[0], names[j]))
@@ -271,7 +271,7 @@ def run_design(args: argparse.Namespace) -> int:
                 )
             )
     else:
-        rows = []
+        nested_rows: list[tuple[str, ...]] = []
         for s in names:
             nv = nested_variance(stats.select(s), confidence_level=level)
             need = ""
@@ -281,7 +281,7 @@ def run_design(args: argparse.Namespace) -> int:
                 except InputError as e:
                     need = f"none ({str(e).split(':', 1)[0]})"
             planned = nv.standard_error(args.items, args.repeats)
-            rows.append(
+            nested_rows.append(
                 (
                     s,
                     f"{nv.repeats:g}",
@@ -311,7 +311,7 @@ def run_design(args: argparse.Namespace) -> int:
                     f"SE at {n_plan:g} items, {k_plan}",
                     "repeats for --target-se" if args.target_se is not None else "",
                 ),
-                tuple(rows),
+                tuple(nested_rows),
                 notes=(
                     "SE = sqrt((σ²_between + σ²_within/K)/n) (Miller 2024, §4.1); within share: the part of an item "
                     "value's variance that its repeats add, with its F interval (always in [0, 1]); the two-level "

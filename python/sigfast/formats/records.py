@@ -309,7 +309,7 @@ def records_run(
                 )
             seen: dict[Any, int] = {}
             for k in ks:
-                s = _logs.id_text(recs[k][sample])
+                s: Any = _logs.id_text(recs[k][sample])
                 if keyed:
                     s = (cell_of[k], s)
                 if s in seen:
@@ -358,7 +358,7 @@ def records_run(
                 path=name,
             )
         model_name = names.pop()
-    run = _logs.LogRun(
+    log_run = _logs.LogRun(
         harness=harness,
         path=name,
         task=task,
@@ -378,7 +378,7 @@ def records_run(
         sample_field=keyed or "",
         sample_keys=keys,
     )
-    return run
+    return log_run
 
 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
