@@ -313,9 +313,9 @@ def run_design(args: argparse.Namespace) -> int:
                 ),
                 tuple(nested_rows),
                 notes=(
-                    "SE = sqrt((σ²_between + σ²_within/K)/n) (Miller 2024, §4.1); within share: the part of an item "
-                    "value's variance that its repeats add, with its F interval (always in [0, 1]); the two-level "
-                    "bootstrap of a difference: sigfast compare --resampling two-level",
+                    "SE = sqrt((σ²_between + σ²_within/K)/n) (Miller 2024, K answers per question); within share: "
+                    "the part of an item value's variance that its repeats add, with its F interval (always in "
+                    "[0, 1]); the two-level bootstrap of a difference: sigfast compare --resampling two-level",
                 ),
             )
         )

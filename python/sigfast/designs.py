@@ -25,8 +25,8 @@ The analytic counterparts:
 :func:`nested_variance`
     the one-way random-effects split of an item's value into the variance between items
     (σ²_between, of the items' expected scores) and within items (σ²_within, of one repeat around
-    its item's expectation), Miller (2024, "Adding Error Bars to Evals", §4.1, resampling K answers
-    per question): the variance of the mean score over n items with K repeats each is
+    its item's expectation). Miller (2024, "Adding Error Bars to Evals", arXiv:2411.00640, on resampling
+    K answers per question) gives the variance of the mean score over n items with K repeats each as
 
         Var(mean) = (σ²_between + σ²_within / K) / n,
 
@@ -243,8 +243,8 @@ class NestedVariance:
     df: tuple[int, int]
 
     def standard_error(self, n_items: int | None = None, repeats: float | None = None) -> float:
-        """Miller (2024, §4.1): sqrt((σ²_between + σ²_within / K) / n) for n items and K repeats each
-        (default: this evaluation's)."""
+        """Miller (2024, K resampled answers per question): sqrt((σ²_between + σ²_within / K) / n) for n
+        items and K repeats each (default: this evaluation's)."""
         n = self.n_items if n_items is None else _positive("n_items", n_items)
         k = self.repeats if repeats is None else _positive("repeats", repeats)
         return math.sqrt((self.between + self.within / k) / n)
