@@ -375,16 +375,19 @@ pub fn design_bootstrap_values(d: &Design, metric: &Metric, job: &Job<'_>) -> Re
     let systems = check_systems(&d.table(), metric)?;
     let k = metric.n_stats();
     par_blocks(job, systems, |first, chunk| {
-        let mut c = d.scratch();
-        let mut sums = vec![0.0; d.width];
-        for (r, row) in chunk.chunks_mut(systems).enumerate() {
-            let b = first + r as u64;
-            let nf = d.draw((job.stream, job.seed, job.sub), b, &mut c);
-            d.resample_sums(&mut c, &mut sums);
-            for (s, o) in row.iter_mut().enumerate() {
-                *o = metric.score(&sums[s * k..(s + 1) * k], nf);
-            }
-        }
+        let mut g = Group::new(d);
+        each_resample(
+            d,
+            job,
+            first,
+            chunk.len() / systems,
+            &mut g,
+            |r, sums, nf| {
+                for (s, o) in chunk[r * systems..(r + 1) * systems].iter_mut().enumerate() {
+                    *o = metric.score(&sums[s * k..(s + 1) * k], nf);
+                }
+            },
+        );
     })
 }
 
@@ -393,12 +396,19 @@ pub fn design_bootstrap_values(d: &Design, metric: &Metric, job: &Job<'_>) -> Re
 pub fn design_bootstrap_sums(d: &Design, job: &Job<'_>) -> Result<(Vec<f64>, Vec<f64>)> {
     let wd = d.width;
     let out = par_blocks(job, wd + 1, |first, chunk| {
-        let mut c = d.scratch();
-        for (r, row) in chunk.chunks_mut(wd + 1).enumerate() {
-            let b = first + r as u64;
-            row[wd] = d.draw((job.stream, job.seed, job.sub), b, &mut c);
-            d.resample_sums(&mut c, &mut row[..wd]);
-        }
+        let mut g = Group::new(d);
+        each_resample(
+            d,
+            job,
+            first,
+            chunk.len() / (wd + 1),
+            &mut g,
+            |r, sums, nf| {
+                let row = &mut chunk[r * (wd + 1)..(r + 1) * (wd + 1)];
+                row[..wd].copy_from_slice(sums);
+                row[wd] = nf;
+            },
+        );
     })?;
     let mut sums = Vec::with_capacity(job.count * wd);
     let mut items = Vec::with_capacity(job.count);
@@ -407,6 +417,95 @@ pub fn design_bootstrap_sums(d: &Design, job: &Job<'_>) -> Result<(Vec<f64>, Vec
         items.push(row[wd]);
     }
     Ok((sums, items))
+}
+
+/// Resamples summed together: the crossed scheme reads each item's cells once
+/// for [`GROUP`] resamples (the table is read once per group, not once per
+/// resample), each resample's sums in its own order (the same bits as one at
+/// a time).
+const GROUP: usize = 16;
+
+struct Group {
+    counts: Vec<Counts>,
+    items: Vec<f64>,
+    sums: Vec<f64>,
+}
+
+impl Group {
+    fn new(d: &Design) -> Self {
+        Group {
+            counts: (0..GROUP).map(|_| d.scratch()).collect(),
+            items: vec![0.0; GROUP],
+            sums: vec![0.0; GROUP * d.width],
+        }
+    }
+}
+
+/// `f(r, sums, items)` for resamples `first .. first + count` of the job, in order.
+fn each_resample(
+    d: &Design,
+    job: &Job<'_>,
+    first: u64,
+    count: usize,
+    g: &mut Group,
+    mut f: impl FnMut(usize, &[f64], f64),
+) {
+    let w = d.width;
+    let mut r0 = 0;
+    while r0 < count {
+        let n = GROUP.min(count - r0);
+        for k in 0..n {
+            let b = first + (r0 + k) as u64;
+            g.items[k] = d.draw((job.stream, job.seed, job.sub), b, &mut g.counts[k]);
+        }
+        match (d.level2, w) {
+            (Level2::Crossed, 1) => d.crossed_group::<1>(&g.counts[..n], &mut g.sums),
+            (Level2::Crossed, 2) => d.crossed_group::<2>(&g.counts[..n], &mut g.sums),
+            (Level2::Crossed, 3) => d.crossed_group::<3>(&g.counts[..n], &mut g.sums),
+            (Level2::Crossed, 4) => d.crossed_group::<4>(&g.counts[..n], &mut g.sums),
+            _ => {
+                for k in 0..n {
+                    d.resample_sums(&mut g.counts[k], &mut g.sums[k * w..(k + 1) * w]);
+                }
+            }
+        }
+        for k in 0..n {
+            f(r0 + k, &g.sums[k * w..(k + 1) * w], g.items[k]);
+        }
+        r0 += n;
+    }
+}
+
+impl Design {
+    /// The crossed sums of the resamples drawn in `cs` (`W` columns each, into
+    /// `out`), item by item: each resample sums exactly as
+    /// [`Design::resample_sums`] does.
+    fn crossed_group<const W: usize>(&self, cs: &[Counts], out: &mut [f64]) {
+        let out = &mut out[..cs.len() * W];
+        out.fill(0.0);
+        for i in 0..self.n_items {
+            let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
+            let x = &self.data[lo * W..hi * W];
+            let prompts = &self.prompt[lo..hi];
+            for (c, acc) in cs.iter().zip(out.chunks_exact_mut(W)) {
+                let ui = c.u[i];
+                if ui == 0 {
+                    continue;
+                }
+                let mut s = [0.0f64; W];
+                for (xr, &p) in x.chunks_exact(W).zip(prompts) {
+                    let vf = f64::from(c.v[p as usize]);
+                    for j in 0..W {
+                        s[j] += vf * xr[j];
+                    }
+                }
+                let uf = f64::from(ui);
+                for j in 0..W {
+                    acc[j] += uf * s[j];
+                }
+            }
+        }
+    }
 }
 
 /// The error of a question a design scheme does not answer.
