@@ -49,9 +49,8 @@ def _rate(hits: int, d: int) -> str:
 
 
 def _engine(table: np.ndarray, kind: str, items: np.ndarray, second: np.ndarray, seed: int, B: int) -> np.ndarray:
-    v, _ = _native.bootstrap_values(
-        np.ascontiguousarray(table), MEAN, seed, B, kind, 1, None, 0, clusters=items, second=second
-    )
+    plan = _native.Plan(np.ascontiguousarray(table), MEAN, "bootstrap", kind, clusters=items, second=second)
+    v, _ = _native.resample_values(plan, _native.Job(seed, B, threads=1))
     return np.asarray(v)
 
 

@@ -51,8 +51,9 @@ def test_sums_are_a_loop_over_the_exposed_weights(kind: str, stream: int) -> Non
     items, second = items[perm].astype(np.uint32), second[perm].astype(np.uint32)
     x = rng.normal(size=(len(items), 2))
     B = 40
-    w, count = _native.design_weights(kind, items, second, 5, 0, B, 1, stream=stream)
-    sums, _ = _native.bootstrap_sums(x, 5, 0, B, kind, 2, None, 1, stream=stream, clusters=items, second=second)
+    plan = _native.Plan(x, None, "bootstrap", kind, clusters=items, second=second)
+    w, count = _native.design_weights(kind, items, second, _native.Job(5, B, 0, 1, stream=stream))
+    sums, _ = _native.resample_values(plan, _native.Job(5, B, 0, 1, 2, stream=stream))
     for b in range(B):
         for c in range(2):
             acc = 0.0  # items by code; each drawn item's rows in table order, summed on their own first
@@ -74,8 +75,8 @@ def test_sums_are_a_loop_over_the_exposed_weights(kind: str, stream: int) -> Non
         else:
             assert count[b] == w[b].sum()
     # the same bytes on one thread, and for a later start
-    one, _ = _native.bootstrap_sums(x, 5, 0, B, kind, 1, None, 1, stream=stream, clusters=items, second=second)
-    tail, _ = _native.bootstrap_sums(x, 5, 30, 10, kind, 2, None, 1, stream=stream, clusters=items, second=second)
+    one, _ = _native.resample_values(plan, _native.Job(5, B, 0, 1, 1, stream=stream))
+    tail, _ = _native.resample_values(plan, _native.Job(5, 10, 30, 1, 2, stream=stream))
     assert one.tobytes() == sums.tobytes() and tail.tobytes() == sums[30:].tobytes()
 
 
@@ -104,7 +105,8 @@ def _engine(y: np.ndarray, kind: str, B: int) -> np.ndarray:
     items = np.repeat(np.arange(n), k).astype(np.uint32)
     second = np.tile(np.arange(k), n).astype(np.uint32)
     mean = sigfast.metrics.resolve_metric("mean", None).handle
-    v, _ = _native.bootstrap_values(y.reshape(-1, 1), mean, 11, B, kind, 2, None, 0, clusters=items, second=second)
+    plan = _native.Plan(y.reshape(-1, 1), mean, "bootstrap", kind, clusters=items, second=second)
+    v, _ = _native.resample_values(plan, _native.Job(11, B, threads=2))
     return np.asarray(v)[:, 0]
 
 
@@ -352,3 +354,20 @@ def test_stack_matches_logs_by_item_id_and_prompt(tmp_path: Path) -> None:
     del logs["b"]["p3"]
     with pytest.raises(InputError, match="has the prompts"):
         stack(logs)
+
+
+def test_a_design_plan_needs_its_codes_and_is_a_bootstrap() -> None:
+    t = np.zeros((4, 1))
+    items, second = np.array([0, 0, 1, 1], np.uint32), np.array([0, 1, 0, 1], np.uint32)
+    for kind in ("two-level", "crossed"):
+        plan = _native.Plan(t, None, "bootstrap", kind, clusters=items, second=second)
+        assert np.asarray(_native.resample_values(plan, _native.Job(1, 4))[0]).shape == (4, 1)
+        with pytest.raises(InputError, match="second="):
+            _native.Plan(t, None, "bootstrap", kind, clusters=items)
+        with pytest.raises(InputError, match="permutation test"):
+            plan = _native.Plan(t, None, "permutation", kind, clusters=items, second=second)
+            _native.resample_values(plan, _native.Job(1, 4))
+    with pytest.raises(InputError, match="second= codes belong"):
+        _native.Plan(t, None, "bootstrap", "items", second=second)
+    with pytest.raises(InputError, match="'two-level' or 'crossed'"):
+        _native.design_weights("items", items, second, _native.Job(1, 4))

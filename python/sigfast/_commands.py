@@ -593,6 +593,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
                 mode=args.mode,
                 resampling=args.resampling,
                 groups=args.groups,
+                bootstrap_ranks=args.bootstrap_ranks,
                 backend=backend,
                 n_threads=args.threads,
                 labels=labels,
@@ -717,6 +718,9 @@ def run_interval(args: argparse.Namespace) -> int:
             seed=args.seed,
             stream=args.stream,
             pairs="none",
+            versus=args.versus,
+            correction=args.correction,
+            bootstrap_ranks=args.bootstrap_ranks,
             n_threads=args.threads,
         )
         for metric in _metrics(args)

@@ -302,7 +302,20 @@ _flags = [
         ("--correction",),
         "multiple-testing correction",
         default="holm",
-        choices=_CORRECTIONS + ("deepsig",),
+        choices=_CORRECTIONS + ("romano-wolf", "deepsig"),
+    ),
+    Flag(
+        ("--bootstrap-ranks",),
+        "also each system's P(best) (share of the shared resamples on which it is best, ties shared evenly) and "
+        "expected rank (its mean rank over them)",
+        action="store_true",
+        default=False,
+    ),
+    Flag(
+        ("--versus",),
+        "also test every other system against this one (best: the best observed score; or a system's name), "
+        "a two-sided bootstrap p-value each, adjusted over the comparisons by --correction",
+        metavar="best|SYSTEM",
     ),
     Flag(("--raw-p",), "report c/B instead of (c+1)/(B+1)", action="store_true", default=False),
     Flag(
@@ -609,6 +622,29 @@ _flags = [
         metavar="MODEL",
     ),
     # ---- demo
+    # ---- report
+    Flag(
+        ("--pair",),
+        "a pair of systems for the pair views (repeatable; default: each of the first six systems with the next)",
+        action="append",
+        metavar="A,B",
+    ),
+    Flag(
+        ("--interval-resamples",),
+        "bootstrap resamples of each system's interval",
+        default=10_000,
+        type=count("--interval-resamples"),
+        metavar="N",
+    ),
+    Flag(("--data",), "also write the report's data as one JSON file", metavar="FILE.json"),
+    Flag(
+        ("--tasks",),
+        "LLM logs of several tasks: a table of each system's score, standard error and design effect per task "
+        "(the other sections show --task, or the first of these)",
+        nargs="+",
+        metavar="TASK",
+    ),
+    Flag(("--title",), "the report's title", metavar="TEXT"),
     Flag(
         ("--save",),
         "write the sample data as files the other subcommands read (F1 statistics, 0/1 correctness, scores)",
@@ -801,9 +837,15 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "draws",
-            Use("correction", choices=_CORRECTIONS),
+            Use(
+                "correction",
+                choices=_CORRECTIONS + ("romano-wolf",),
+                help="multiple-testing correction of the family of pairs; romano-wolf: Romano & Wolf's step-down "
+                "p-values from the shared resamples",
+            ),
             "alpha",
             "groups",
+            "bootstrap_ranks",
             "mode",
             Use("resampling", choices=("auto", "items", "distinct")),
             "backend",
@@ -839,6 +881,14 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "confidence",
+            "versus",
+            Use(
+                "correction",
+                choices=_CORRECTIONS + ("romano-wolf",),
+                help="the correction of --versus over its comparisons; romano-wolf: Romano & Wolf's step-down "
+                "p-values from the shared resamples",
+            ),
+            "bootstrap_ranks",
             "threads",
             *_OUTPUT,
         ),
@@ -1246,6 +1296,46 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "report",
+        "sigfast.htmlreport:run_report",
+        "one self-contained HTML report of many systems and metrics",
+        "One page for a whole comparison (write it with --output FILE.html; --html prints it): per metric the "
+        "leaderboard (score, bootstrap interval, rank range, significance group), the corrected p-value of every pair "
+        "as a heat map and a table, confidence against gain with the gain threshold; where the format has units the "
+        "per-label accuracy and, for chosen pairs, Tuggener's diff with McNemar's test per label; per item-length "
+        "bucket the scores and the pairs' tests; the items where two systems differ most; the signature of every "
+        "number and the commands that reproduce them. Nothing is fetched: styles, script and SVG figures are inline. "
+        "Files as for pairwise (a folder of LLM runs too; --tasks adds a per-task table); -f battles BATTLES gives "
+        "the Bradley-Terry ratings of a battle file.",
+        (Arg("files", "GOLD SYSTEM ... in a scorer's format, or SYSTEM ... (per-item files, LLM logs)", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "cluster",
+            Use("metric", help="metric (repeatable: one leaderboard, heat map and plot per metric)"),
+            Use(
+                "resamples",
+                default=100_000,
+                why="pair tests of tens of systems, corrected for hundreds of pairs, need small p-values",
+                help="bootstrap resamples of the pair tests",
+            ),
+            "interval_resamples",
+            "seed",
+            "stream",
+            "confidence",
+            Use("correction", choices=_CORRECTIONS),
+            "alpha",
+            "band",
+            "percentile",
+            "pair",
+            Use("top", default=10, why="as compare-mt", help="items shown per pair where the two systems differ most"),
+            "tasks",
+            "title",
+            "data",
+            "threads",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
         "rate",
         "sigfast.ratings_cli:run_rate",
         "Bradley–Terry ratings of pairwise battles, with intervals and ranks",
@@ -1551,6 +1641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         load_plugins()
     args = build_parser(command).parse_args(argv)
     sub = args.__dict__.pop("_parser")
+    args._argv = tuple(argv)  # the command line as given (sigfast report's "how to reproduce")
     missing = [flag for dest, flag in _REQUIRED.get(sub, ()) if getattr(args, dest, None) is None]
     if missing:
         sub.error(f"the following arguments are required: {', '.join(missing)}")

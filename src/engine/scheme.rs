@@ -63,6 +63,15 @@ impl<'a> Scheme<'a> {
         }
     }
 
+    /// Ok for rows and clusters; for a design scheme, the error of a
+    /// question it does not answer (`what`: "a permutation test", ...).
+    pub fn bootstrap_only(self, what: &str) -> Result<()> {
+        match self.level2() {
+            Some(l) => Err(not_a_bootstrap(l, what)),
+            None => Ok(()),
+        }
+    }
+
     fn level2(self) -> Option<Level2> {
         match self {
             Scheme::TwoLevel { .. } => Some(Level2::Nested),
