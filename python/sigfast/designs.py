@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from ._options import DEFAULT_CONFIDENCE
 from .exceptions import InputError
 
 __all__ = [
@@ -292,7 +293,7 @@ def _positive(name: str, v: Any) -> float:
     return x
 
 
-def nested_variance(samples: Any, other: Any = None, *, confidence_level: float = 0.95) -> NestedVariance:
+def nested_variance(samples: Any, other: Any = None, *, confidence_level: float = DEFAULT_CONFIDENCE) -> NestedVariance:
     """The variance split of per-sample scores (items × K, NaN-padded; or a :class:`~sigfast.Statistics`
     read with samples, of one system or two: then of their paired difference ``other − samples``).
 
@@ -434,7 +435,7 @@ def prompt_scores(stats: Any) -> PromptScores:
     )
 
 
-def crossed_standard_error(stats: Any, *, confidence_level: float = 0.95) -> Any:
+def crossed_standard_error(stats: Any, *, confidence_level: float = DEFAULT_CONFIDENCE) -> Any:
     """The two-way cluster-robust standard error (items × prompts) of a crossed design's mean (one
     system) or paired difference (two): :func:`sigfast.standard_error` on the cells, with the items
     and the prompts as its two cluster factors."""
