@@ -141,9 +141,17 @@ pub fn summary(plan: &Plan<'_>, s: &mut Summary, job: &Job<'_>) -> Result<Option
                     })?;
                     Ok(None)
                 }
+                Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => {
+                    let d = plan.scheme.design(t)?.expect("a design scheme");
+                    stream::run(s, |start, len| {
+                        engine::design_bootstrap_values(&d, m, &range(start, len))
+                    })?;
+                    Ok(None)
+                }
             }
         }
         Draw::Swap { exact } => {
+            plan.scheme.bootstrap_only("a permutation test")?;
             if s.stride() != 2 {
                 return Err(Error::input(
                     "a permutation summary reads two systems per resample",
@@ -162,6 +170,9 @@ pub fn summary(plan: &Plan<'_>, s: &mut Summary, job: &Job<'_>) -> Result<Option
                     stream::run(s, |start, len| {
                         engine::cluster_swap_values_range(&cl, &sw, m, exact, &range(start, len))
                     })?;
+                }
+                Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => {
+                    unreachable!("refused by bootstrap_only above")
                 }
             }
             Ok(None)
@@ -195,6 +206,10 @@ pub fn pairs(
             let (c, sums) = pairwise::cluster_pairwise_shard(&cl, m, observed, spec, means, job)?;
             Ok((c, sums, None))
         }
+        Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => Err(Error::input(
+            "all pairs run on rows or clusters; the two-level and crossed schemes compare two \
+             systems or give an interval",
+        )),
     }
 }
 
@@ -233,6 +248,56 @@ mod tests {
                 values(&swap, &job).unwrap().0,
                 engine::scheme_permutation_sums(&t, scheme, false, &job).unwrap()
             );
+        }
+    }
+
+    #[test]
+    fn a_design_plan_is_a_bootstrap_of_its_driver() {
+        let data: Vec<f64> = (0..48).map(|i| f64::from((i * 5 % 13) as u8)).collect();
+        let t = Table::new(&data, 24, 2).unwrap();
+        let items: Vec<u32> = (0..24).map(|i| i / 4).collect();
+        let second: Vec<u32> = (0..24).map(|i| i % 4).collect();
+        let p = Progress::new();
+        let job = Job::new(7, 40, 1, &p);
+        for scheme in [
+            Scheme::TwoLevel {
+                items: &items,
+                repeats: &second,
+            },
+            Scheme::Crossed {
+                items: &items,
+                prompts: &second,
+            },
+        ] {
+            let plan = Plan {
+                table: t,
+                scheme,
+                draw: Draw::Bootstrap,
+                input: Input::Sums,
+            };
+            assert_eq!(
+                values(&plan, &job).unwrap(),
+                engine::scheme_bootstrap_sums(&t, scheme, &job).unwrap()
+            );
+            let swap = Plan {
+                draw: Draw::Swap { exact: false },
+                ..plan
+            };
+            assert!(matches!(values(&swap, &job), Err(Error::Input(_))));
+            let mean = Metric::named("mean").unwrap();
+            let boot = Plan {
+                input: Input::Metric(&mean),
+                ..plan
+            };
+            let spec = PairSpec {
+                variant: crate::inference::BootVariant::BergKirkpatrick,
+                alternative: crate::inference::Alternative::TwoSided,
+                orient: 1.0,
+            };
+            assert!(matches!(
+                pairs(&boot, &[0.0, 0.0], spec, None, &job),
+                Err(Error::Input(_))
+            ));
         }
     }
 }

@@ -212,6 +212,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
     "samples": ("samples", None),
     "clusters": ("clusters", None),
+    "designs": ("designs", None),
     **{n: ("ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
     **{n: ("ppi", n) for n in ("PredictionPowered", "prediction_powered")},
 }

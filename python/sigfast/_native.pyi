@@ -75,11 +75,14 @@ class MetricHandle:
 
 class Plan:
     """How resamples are drawn and what each reduces, as one value: the
-    statistics `data` (items × width), the input (`metric`: a handle's metric
-    of summed statistics or its item statistic; None: the summed statistics
-    themselves), the test (`"bootstrap"` or `"permutation"`, `exact`: all
-    2^n arrangements) and the scheme (`resampling`: "items", "distinct" or
-    "auto"; `clusters`: uint32 codes, whole clusters drawn or swapped).
+    statistics `data` (items × width, or one row per observation for a
+    design), the input (`metric`: a handle's metric of summed statistics or
+    its item statistic; None: the summed statistics themselves), the test
+    (`"bootstrap"` or `"permutation"`, `exact`: all 2^n arrangements) and the
+    scheme (`resampling`: "items", "distinct" or "auto"; `clusters`: uint32
+    codes, whole clusters drawn or swapped; "two-level" or "crossed": a
+    bootstrap of the rows' items (`clusters`) and their repeats or prompts
+    (`second`, uint32 codes)).
     """
 
     def __init__(
@@ -90,6 +93,7 @@ class Plan:
         resampling: str = "items",
         clusters: npt.NDArray[np.uint32] | None = None,
         exact: bool = False,
+        second: npt.NDArray[np.uint32] | None = None,
     ) -> None: ...
 
 class Summary:
@@ -258,6 +262,18 @@ def coref_scores(
     `stats` a flat float64 array of `n_docs × COREF_STATS` (names in
     `COREF_STAT_NAMES`), `repeats` the repeated mentions the scorer reports,
     as `(document, in_key, first, last, a, b)`.
+    """
+
+def design_weights(
+    resampling: str, clusters: npt.NDArray[np.uint32], second: npt.NDArray[np.uint32], job: Job
+) -> tuple[Any, Any]:
+    """The row counts of a design's bootstrap resamples (the job's, count ×
+    rows in the caller's row order; two-level: the draws of each repeat over
+    every copy of its item; crossed: u_i · v_p) and each resample's item
+    count: the draws of `resampling` "two-level" or "crossed" with the rows'
+    item codes `clusters` and repeat or prompt codes `second`, exposed so that
+    an independent loop can check the sums (the job's threads and progress
+    are not read).
     """
 
 def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int, stream: int = ...) -> int:

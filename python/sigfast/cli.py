@@ -123,6 +123,11 @@ def percent(s: str) -> float:
     return _float_in(s, "a percentile in [0, 100]", lambda v: 0 <= v <= 100)
 
 
+def positive(s: str) -> float:
+    """A positive finite number (``--target-se``, ``--items``, ``--repeats``)."""
+    return _float_in(s, "a positive number", lambda v: 0 < v < float("inf"))
+
+
 def number(s: str) -> float:
     """A finite number (``--tau``, ``--dt``, ``--threshold``, ``--epsilon``, ``--ratios``, ``--bands``)."""
     try:
@@ -284,6 +289,14 @@ _flags = [
         choices=("sigfast", "sacrebleu"),
     ),
     Flag(("--confidence",), "confidence level of intervals", default=DEFAULT_CONFIDENCE, type=level),
+    Flag(
+        ("--target-se",),
+        "design: the standard error wanted; reports the fewest repeats per item that reach it",
+        type=positive,
+        metavar="SE",
+    ),
+    Flag(("--items",), "design: the items of a planned evaluation (default: the items read)", type=positive),
+    Flag(("--repeats",), "design: the repeats per item of a planned evaluation (default: those read)", type=positive),
     Flag(("--alpha",), "significance level", default=0.05, type=level),
     Flag(
         ("--correction",),
@@ -337,7 +350,7 @@ _flags = [
         ("--resampling",),
         "items, distinct rows, or auto (distinct rows where rows repeat)",
         default="auto",
-        choices=("auto", "items", "distinct"),
+        choices=("auto", "items", "distinct", "two-level", "crossed"),
     ),
     Flag(
         ("--groups",),
@@ -769,6 +782,14 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "draws",
+            Use(
+                "resampling",
+                choices=("auto", "items", "distinct", "two-level", "crossed"),
+                help="the bootstrap's scheme: items, distinct rows, auto (distinct rows where rows repeat, whole "
+                "clusters with --cluster), two-level (items, then each drawn item's samples: lm-eval repeats, "
+                "Inspect epochs, -o sample= or -o run=) or crossed (items and prompts drawn independently: records "
+                "read with -o prompt= or -o run=)",
+            ),
             "confidence",
             "raw_p",
             "threads",
@@ -826,7 +847,7 @@ COMMANDS: tuple[Command, ...] = (
             "groups",
             "bootstrap_ranks",
             "mode",
-            "resampling",
+            Use("resampling", choices=("auto", "items", "distinct")),
             "backend",
             "threads",
             "label",
@@ -871,6 +892,19 @@ COMMANDS: tuple[Command, ...] = (
             "threads",
             *_OUTPUT,
         ),
+    ),
+    Command(
+        "design",
+        "sigfast._designs_cli:run_design",
+        "what repeats and prompts do to an evaluation's error",
+        "Samples per item (lm-eval repeats, Inspect epochs, records with -o sample= or -o run=): each system's "
+        "variance split into between and within items with an interval of the within share, the standard error "
+        "for n items and K repeats (Miller 2024; --items, --repeats plan another size) and the repeats "
+        "--target-se needs. Items crossed with prompts (records with -o prompt=): each system's score under each "
+        "prompt, quantiles across prompts, and each system minus the first with its two-way cluster-robust "
+        "standard error. Files as for compare.",
+        (Arg("files", "[GOLD] SYSTEM [SYSTEM ...] (LLM logs or records with samples or prompts)", "+", "FILE"),),
+        (*_INPUTS, "metric", "confidence", "target_se", "items", "repeats", *_OUTPUT),
     ),
     Command(
         "proportions",

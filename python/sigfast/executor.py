@@ -60,6 +60,7 @@ from .stats import Statistics
 
 if TYPE_CHECKING:
     from .clusters import Clusters
+    from .designs import Design
 
 __all__ = [
     "ALTERNATIVES",
@@ -95,7 +96,7 @@ QUESTIONS = ("paired", "interval", "pairwise")
 #: clusters of items (G cluster draws, or cluster swaps: :mod:`sigfast.clusters`), or auto (the
 #: statistics' own clusters when they carry some, else items or distinct rows). Each scheme is one
 #: entry here and one branch in :func:`block_values` / the engine, reaching every test at once.
-RESAMPLING = ("auto", "items", "distinct", "clusters")
+RESAMPLING = ("auto", "items", "distinct", "clusters", "two-level", "crossed")
 #: Where a bootstrap's resampled item indices come from: sigfast's counter-based stream (the
 #: default: any B, any thread count, the same bytes everywhere), or sacrebleu's own draws
 #: (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, the index matrix of sacrebleu 2.x's
@@ -170,8 +171,10 @@ def check_resampling(m: Metric, resampling: str) -> str:
     """The resampling scheme, validated; an item statistic draws items (its value does not
     follow from counts of distinct statistic rows)."""
     if resampling not in RESAMPLING:
-        raise InputError(f"resampling must be 'auto', 'items', 'distinct' or 'clusters', got {resampling!r}")
-    if resampling == "clusters":
+        raise InputError(
+            f"resampling must be 'auto', 'items', 'distinct', 'clusters', 'two-level' or 'crossed', got {resampling!r}"
+        )
+    if resampling in ("clusters", "two-level", "crossed"):
         return resampling
     if m.on_items:
         if resampling == "distinct":
@@ -449,6 +452,8 @@ class Request:
     draws: str = "sigfast"
     #: the items' clusters when whole clusters are resampled (``resampling == "clusters"``)
     clusters: Clusters | None = None
+    #: the rows of a two-level or crossed design (``resampling`` "two-level" or "crossed": :mod:`sigfast.designs`)
+    design: Design | None = None
 
     @property
     def plus_one(self) -> bool:
@@ -524,6 +529,11 @@ def request(
         elif test == "permutation":
             if draws != "sigfast":
                 raise InputError(f"draws={draws!r} is for the bootstrap; the permutation test draws swaps")
+            if resampling in ("two-level", "crossed"):
+                raise InputError(
+                    f"resampling={resampling!r} is a bootstrap scheme; use test='bootstrap' (the permutation test "
+                    "swaps whole items)"
+                )
             meth = method or "auto"
             if meth not in ("approximate", "exact", "auto"):
                 raise InputError(f"method must be 'approximate', 'exact' or 'auto', got {method!r}")
@@ -588,6 +598,10 @@ def request(
                 "a process pool or Ray runs mode='shared' only: use backend='local' or mode='shared'"
             )
         res = check_resampling(m, resampling)
+        if res in ("two-level", "crossed"):
+            raise InputError(
+                f"resampling={res!r} compares two systems or gives an interval; all pairs run on items or clusters"
+            )
         cspec = resolve_clusters(stats, clusters, resampling)
         draws = check_draws(draws, m, res, mode)
         shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
@@ -614,6 +628,14 @@ def request(
                 )
     else:
         raise InputError(f"question must be one of {QUESTIONS}, got {question!r}")
+    design = None
+    if res in ("two-level", "crossed"):
+        from .designs import check_design_metric, design_of
+
+        if draws != "sigfast":
+            raise InputError(f"draws={draws!r} draws items as sacrebleu does; resampling={res!r} needs draws='sigfast'")
+        design = design_of(stats, res)
+        check_design_metric(design, stats, m)
     if cspec is not None:
         if draws != "sigfast":
             raise InputError(
@@ -658,6 +680,7 @@ def request(
         bootstrap_ranks=bool(bootstrap_ranks),
         draws=draws,
         clusters=cspec,
+        design=design,
     )
 
 
@@ -974,6 +997,11 @@ def _stream(
     m = req.metric
     exact = req.method == "exact"
     codes = None if req.clusters is None else req.clusters.codes
+    d = req.design
+    if d is not None:  # rows of the design, not the items' values (request() checked the metric)
+        plan = _native.Plan(d.table, m.handle, "bootstrap", d.kind, clusters=d.items, second=d.second)
+        job = _native.Job(req.seed, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        return _native.resample_summary(plan, job, summary)
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:
             seed = req.seed if codes is None else req.seed or 0
@@ -1003,6 +1031,12 @@ def _stored(
     m = req.metric
     exact = req.method == "exact"
     codes = None if req.clusters is None else req.clusters.codes
+    d = req.design
+    if d is not None:
+        plan = _native.Plan(d.table, m.handle, "bootstrap", d.kind, clusters=d.items, second=d.second)
+        job = _native.Job(req.seed, B, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        values, _ = _native.resample_values(plan, job)
+        return np.asarray(values), None
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:  # exact: arrangements 0..B of the 2^n (B = 2^n); the seed is not read
             seed = req.seed or 0 if exact or codes is not None else req.seed
@@ -1193,6 +1227,8 @@ def _observed(stats: Statistics, m: Metric, pair: bool = True) -> np.ndarray:
 def _resampling_label(distinct: int | None, req: Request | None = None) -> str:
     if req is not None and req.clusters is not None:
         return req.clusters.label
+    if req is not None and req.design is not None:
+        return req.design.label
     return f"distinct-rows({distinct})" if distinct is not None else "items"
 
 
@@ -1200,7 +1236,14 @@ def _unit_warnings(req: Request) -> tuple[str, ...]:
     """Few items, or few clusters."""
     from .clusters import few_clusters_warning
 
-    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters)
+    d = req.design
+    few_prompts: tuple[str, ...] = ()
+    if d is not None and d.kind == "crossed" and d.n_second < MIN_ITEMS:
+        few_prompts = (
+            f"only {d.n_second} {d.field}s crossed with the items: the crossed bootstrap draws them as it draws "
+            f"items, and with fewer than {MIN_ITEMS} its intervals and p-values say little",
+        )
+    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters) + few_prompts
 
 
 def _n_clusters(req: Request) -> int | None:

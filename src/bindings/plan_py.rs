@@ -137,24 +137,36 @@ impl PyJob {
 }
 
 /// How resamples are drawn and what each reduces, as one value: the
-/// statistics `data` (items × width), the input (`metric`: a handle's metric
-/// of summed statistics or its item statistic; None: the summed statistics
-/// themselves), the test (`"bootstrap"` or `"permutation"`, `exact`: all
-/// 2^n arrangements) and the scheme (`resampling`: "items", "distinct" or
-/// "auto"; `clusters`: uint32 codes, whole clusters drawn or swapped).
+/// statistics `data` (items × width, or one row per observation for a
+/// design), the input (`metric`: a handle's metric of summed statistics or
+/// its item statistic; None: the summed statistics themselves), the test
+/// (`"bootstrap"` or `"permutation"`, `exact`: all 2^n arrangements) and the
+/// scheme (`resampling`: "items", "distinct" or "auto"; `clusters`: uint32
+/// codes, whole clusters drawn or swapped; "two-level" or "crossed": a
+/// bootstrap of the rows' items (`clusters`) and their repeats or prompts
+/// (`second`, uint32 codes)).
 #[pyclass(frozen, module = "sigfast._native", name = "Plan")]
 pub(crate) struct PyPlan {
     data: Py<PyArray2<f64>>,
     metric: Option<Py<MetricHandle>>,
     draw: Draw,
-    resampling: Resampling,
+    resampling: Kind,
     clusters: Option<Py<PyArray1<u32>>>,
+    second: Option<Py<PyArray1<u32>>>,
+}
+
+/// The scheme a plan names: rows (or clusters, given codes) or a design.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Rows(Resampling),
+    TwoLevel,
+    Crossed,
 }
 
 #[pymethods]
 impl PyPlan {
     #[new]
-    #[pyo3(signature = (data, metric=None, test="bootstrap", resampling="items", clusters=None, exact=false))]
+    #[pyo3(signature = (data, metric=None, test="bootstrap", resampling="items", clusters=None, exact=false, second=None))]
     fn py_new(
         data: Bound<'_, PyArray2<f64>>,
         metric: Option<Bound<'_, MetricHandle>>,
@@ -162,9 +174,12 @@ impl PyPlan {
         resampling: &str,
         clusters: Option<Bound<'_, PyArray1<u32>>>,
         exact: bool,
+        second: Option<Bound<'_, PyArray1<u32>>>,
     ) -> PyResult<Self> {
+        let (has_clusters, has_second) = (clusters.is_some(), second.is_some());
         let (draw, resampling) = quick(data.py(), || {
-            Ok((draw_of(test, exact)?, resampling_of(resampling)?))
+            let kind = kind_of(resampling, has_clusters, has_second)?;
+            Ok((draw_of(test, exact)?, kind))
         })?;
         Ok(PyPlan {
             data: data.unbind(),
@@ -172,6 +187,7 @@ impl PyPlan {
             draw,
             resampling,
             clusters: clusters.map(Bound::unbind),
+            second: second.map(Bound::unbind),
         })
     }
 }
@@ -188,14 +204,55 @@ fn draw_of(test: &str, exact: bool) -> crate::Result<Draw> {
     }
 }
 
-/// The bootstrap's draw of rows ("items", "distinct" or "auto").
-fn resampling_of(s: &str) -> crate::Result<Resampling> {
-    match s {
-        "items" => Ok(Resampling::Items),
-        "distinct" => Ok(Resampling::Distinct),
-        "auto" => Ok(Resampling::Auto),
-        _ => Err(Error::input(format!("unknown resampling {s:?}"))),
+/// The scheme `resampling` names ("items", "distinct", "auto", "two-level"
+/// or "crossed"); a design needs the rows' item codes (`clusters`) and their
+/// repeat or prompt codes (`second`), and only a design takes `second`.
+fn kind_of(s: &str, clusters: bool, second: bool) -> crate::Result<Kind> {
+    let kind = match s {
+        "items" => Kind::Rows(Resampling::Items),
+        "distinct" => Kind::Rows(Resampling::Distinct),
+        "auto" => Kind::Rows(Resampling::Auto),
+        "two-level" => Kind::TwoLevel,
+        "crossed" => Kind::Crossed,
+        _ => return Err(Error::input(format!("unknown resampling {s:?}"))),
+    };
+    match kind {
+        Kind::TwoLevel | Kind::Crossed if !(clusters && second) => Err(Error::input(format!(
+            "resampling {s:?} needs the rows' item codes (clusters=) and their {} codes (second=)",
+            if matches!(kind, Kind::Crossed) {
+                "prompt"
+            } else {
+                "repeat"
+            }
+        ))),
+        Kind::Rows(_) if second => Err(Error::input(format!(
+            "second= codes belong to resampling 'two-level' or 'crossed', not {s:?}"
+        ))),
+        _ => Ok(kind),
     }
+}
+
+/// The engine's scheme of a plan's kind and codes (checked by [`kind_of`]).
+fn scheme_of<'a>(kind: Kind, clusters: Option<&'a [u32]>, second: Option<&'a [u32]>) -> Scheme<'a> {
+    match (kind, clusters, second) {
+        (Kind::TwoLevel, Some(items), Some(repeats)) => Scheme::TwoLevel { items, repeats },
+        (Kind::Crossed, Some(items), Some(prompts)) => Scheme::Crossed { items, prompts },
+        (Kind::Rows(r), c, _) => Scheme::new(r, c),
+        (Kind::TwoLevel | Kind::Crossed, ..) => unreachable!("kind_of checks a design's codes"),
+    }
+}
+
+/// A contiguous slice of uint32 codes.
+fn slice_of<'a>(
+    a: &'a Option<numpy::PyReadonlyArray1<'_, u32>>,
+    what: &str,
+) -> PyResult<Option<&'a [u32]>> {
+    a.as_ref()
+        .map(|a| {
+            a.as_slice()
+                .map_err(|_| input(format!("{what} codes must be a contiguous uint32 array")))
+        })
+        .transpose()
 }
 
 impl PyPlan {
@@ -203,12 +260,8 @@ impl PyPlan {
     fn with<T>(&self, py: Python<'_>, f: impl FnOnce(&Plan<'_>) -> PyResult<T>) -> PyResult<T> {
         let data = self.data.bind(py).readonly();
         let codes = self.clusters.as_ref().map(|c| c.bind(py).readonly());
-        let codes = match &codes {
-            Some(a) => Some(a.as_slice().map_err(|_| {
-                input("cluster codes must be a contiguous uint32 array".to_string())
-            })?),
-            None => None,
-        };
+        let second = self.second.as_ref().map(|c| c.bind(py).readonly());
+        let (codes, second) = (slice_of(&codes, "cluster")?, slice_of(&second, "second")?);
         let input = match self.metric.as_ref().map(Py::get) {
             None => Input::Sums,
             Some(h) if h.r.metric.is_item() => match h.r.metric.on_items() {
@@ -227,7 +280,7 @@ impl PyPlan {
         };
         f(&Plan {
             table: table(&data)?,
-            scheme: Scheme::new(self.resampling, codes),
+            scheme: scheme_of(self.resampling, codes, second),
             draw: self.draw,
             input,
         })
@@ -293,11 +346,56 @@ fn resample_pairs<'py>(
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?, d))
 }
 
+/// The row counts of a design's bootstrap resamples (the job's, count ×
+/// rows in the caller's row order; two-level: the draws of each repeat over
+/// every copy of its item; crossed: u_i · v_p) and each resample's item
+/// count: the draws of `resampling` "two-level" or "crossed" with the rows'
+/// item codes `clusters` and repeat or prompt codes `second`, exposed so that
+/// an independent loop can check the sums (the job's threads and progress
+/// are not read).
+#[pyfunction]
+fn design_weights<'py>(
+    py: Python<'py>,
+    resampling: &str,
+    clusters: numpy::PyReadonlyArray1<'py, u32>,
+    second: numpy::PyReadonlyArray1<'py, u32>,
+    job: &Bound<'py, PyJob>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let kind = quick(py, || match kind_of(resampling, true, true)? {
+        k @ (Kind::TwoLevel | Kind::Crossed) => Ok(k),
+        Kind::Rows(_) => Err(Error::input(format!(
+            "design_weights draws 'two-level' or 'crossed', not {resampling:?}"
+        ))),
+    })?;
+    let (c, s) = (Some(clusters), Some(second));
+    let (items, other) = (slice_of(&c, "cluster")?, slice_of(&s, "second")?);
+    let rows = items.map_or(0, <[u32]>::len);
+    let scheme = scheme_of(kind, items, other);
+    let j = job.get();
+    let (v, count) = (j.version(), j.count);
+    let p = engine::Progress::new();
+    let e = j.engine(&p);
+    let zeros = vec![0.0; rows];
+    let (w, items) = quick(py, || {
+        engine::check_resamples(count.max(1) as u64)?;
+        let t = engine::Table::new(&zeros, rows, 1)?;
+        let d = scheme.design(&t)?.expect("a design scheme");
+        let mut w = engine::alloc_rows(count, rows)?;
+        let mut items = Vec::with_capacity(count);
+        for (b, out) in w.chunks_mut(rows.max(1)).enumerate() {
+            items.push(d.weights(v, e.seed, e.sub, e.start + b as u64, out));
+        }
+        Ok((w, items))
+    })?;
+    Ok((vec2(py, w, rows)?, PyArray1::from_vec(py, items).into_any()))
+}
+
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyJob>()?;
     m.add_class::<PyPlan>()?;
     m.add_function(wrap_pyfunction!(resample_values, m)?)?;
     m.add_function(wrap_pyfunction!(resample_summary, m)?)?;
     m.add_function(wrap_pyfunction!(resample_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(design_weights, m)?)?;
     Ok(())
 }

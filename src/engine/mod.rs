@@ -22,8 +22,10 @@
 //! clusters, the meta-evaluation ([`crate::meta`]), ASO ([`crate::aso`]) and
 //! the battles' bootstrap ([`crate::battles`]) all draw from), `clusters`
 //! (the same tests drawing or swapping whole clusters of items: a
-//! [`Clusters`] value holds the assignment) and `scheme` (how resamples are
-//! drawn, as one value: [`Scheme`], rows or clusters).
+//! [`Clusters`] value holds the assignment), `designs` (the two-level and
+//! crossed bootstraps of a table of one row per observation: a [`Design`]
+//! holds the rows' items and repeats or prompts) and `scheme` (how resamples
+//! are drawn, as one value: [`Scheme`], rows, clusters, two-level or crossed).
 //!
 //! Every driver takes a [`Job`] (seed, sub-stream, stream version, the
 //! resamples `start .. start + count`, threads, progress). A resampling
@@ -40,6 +42,7 @@ use crate::{Error, Result};
 
 mod bootstrap;
 mod clusters;
+mod designs;
 mod gemm;
 mod items;
 mod pack;
@@ -54,6 +57,7 @@ pub use clusters::{
     cluster_item_permutation_values, cluster_permutation_values, cluster_swap_values_range,
     Clusters,
 };
+pub use designs::{design_bootstrap_sums, design_bootstrap_values, Counts, Design, Level2};
 pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block, Draws};
 pub use scheme::{
     scheme_bootstrap_sums, scheme_bootstrap_values, scheme_item_bootstrap_values,
