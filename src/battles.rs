@@ -797,6 +797,7 @@ pub fn bootstrap(
         ));
     }
     let bnd = Bounded::new(units as u64);
+    let from = crate::engine::Draws::of(job, TAG_BOOTSTRAP);
     let stride = n + 1;
     let lnu0 = full.log_nu;
     crate::engine::par_blocks(job, stride, |first, chunk| {
@@ -805,12 +806,10 @@ pub fn bootstrap(
         for (r, row) in chunk.chunks_mut(stride).enumerate() {
             let b = first + r as u64;
             draws.fill(0);
-            let mut stream =
-                crate::simd::stream_new(job.stream, job.seed, TAG_BOOTSTRAP, b, job.sub);
             if by_cluster {
-                bnd.for_each(&mut stream, units, |c| draws[c] += 1);
+                from.counts(b, &bnd, units, &mut draws);
             } else {
-                bnd.for_each(&mut stream, units, |i| {
+                from.indices(b, &bnd, units, |i| {
                     draws[cum.partition_point(|&x| x <= i as u64)] += 1;
                 });
             }

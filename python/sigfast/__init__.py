@@ -37,6 +37,7 @@ __all__ = [
     "PredictionPowered",
     "Ratings",
     "ReplicabilityResult",
+    "Report",
     "ScorerWarning",
     "SeedComparison",
     "SigfastError",
@@ -87,6 +88,7 @@ __all__ = [
     "proportion_interval",
     "read",
     "replicability",
+    "report",
     "seeds",
     "sign_test",
     "signature",
@@ -117,6 +119,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     )
     from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
     from .exceptions import ArgumentError, FormatError, InputError, MetricError, ScorerWarning, SigfastError
+    from .htmlreport import Report, report
     from .intervals import (
         BootstrapInterval,
         agresti_coull_interval,
@@ -202,6 +205,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         )
     },
     "read": ("read", "read"),
+    "report": ("report", None),  # the presentation module, callable: sigfast.report(gold, systems, ...)
+    "Report": ("htmlreport", "Report"),
     **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
     **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},
     "Statistics": ("stats", "Statistics"),
@@ -212,6 +217,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
     "samples": ("samples", None),
     "clusters": ("clusters", None),
+    "designs": ("designs", None),
     **{n: ("ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
     **{n: ("ppi", n) for n in ("PredictionPowered", "prediction_powered")},
 }
@@ -245,6 +251,17 @@ _hooks.PASSED_ON.update(
     format_options=_format_option_names,
     read_options=_unit_reader_keywords,
 )
+
+
+def _html_report(*args: object, **kwargs: object) -> object:
+    from .htmlreport import report
+
+    return report(*args, **kwargs)  # type: ignore[arg-type]
+
+
+# ``sigfast.report(...)``: the module :mod:`sigfast.report` (tables, below the results) called runs the
+# HTML report, which sits above everything; the root hands it over here.
+_hooks.CALLED["report"] = _html_report
 
 
 def __getattr__(name: str) -> object:

@@ -31,6 +31,7 @@ __all__ = [
     "emit",
     "format_options",
     "mcnemar_variant",
+    "metric_option",
     "one_line_warnings",
     "parse_inputs",
     "path_of",
@@ -383,14 +384,17 @@ def emit(
             return text if text.endswith("\n") else text + "\n"
         from .styles import get
 
-        if results is not None and (tables is None or get(s).table is None):
+        found = get(s)
+        if results is not None and (tables is None or found.table is None):
             if not all(hasattr(r, "format") for r in results):  # a command's own tidy rows (Rows)
                 raise UsageError(f"--{s}: the output style {s!r} renders results, and this command prints tables")
-            return "".join(r.format(s) for r in results)
+            if found.document is None:
+                return "".join(r.format(s) for r in results)
+            return found.wrap("".join(found.body(r) for r in results))  # one document around them all
         assert tables is not None
         from .report import render_tables
 
-        return render_tables(tables(), s)
+        return found.wrap(render_tables(tables(), s))
 
     out = getattr(args, "output", None)
     if out:
@@ -438,3 +442,16 @@ def format_module(name: str) -> str | None:
     except ImportError:  # pragma: no cover
         return None
     return MODULES.get(name.strip().lower())
+
+
+def metric_option(args: argparse.Namespace, wanted: list[str]) -> None:
+    """``score -m``: a format whose report takes a list of metrics (``mt``: ``-o metric=``) computes only those."""
+    from .formats import detect_format, spec
+
+    fmt = args.format or detect_format(path_of(args.ref[0]))
+    if spec(fmt).option("metric") is None:
+        return
+    given = format_options(args)
+    if "metric" in given:
+        raise UsageError(f"-m and -o metric={given['metric']} both given; give one")
+    args.option = [*(args.option or ()), "metric=" + ",".join(wanted)]

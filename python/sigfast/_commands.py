@@ -67,6 +67,8 @@ def run_compare(args: argparse.Namespace) -> int:
 
     if args.view:
         raise _usage_error("--view is for --test mcnemar")
+    if args.resampling != "auto" and args.test != "bootstrap":
+        raise _usage_error(f"--resampling {args.resampling} is for --test bootstrap")
     parsed = _parse_inputs(args, min_systems=2)
     results = []
     for metric in _metrics(args):
@@ -93,6 +95,7 @@ def run_compare(args: argparse.Namespace) -> int:
                     alternative=args.alternative,
                     confidence_level=args.confidence,
                     draws=args.draws,
+                    resampling=args.resampling,
                     **common,
                 )
             elif args.test in ("permutation", "exact"):
@@ -370,7 +373,7 @@ def run_score(args: argparse.Namespace) -> int:
             args.files = args.files[:1]
     wanted = list(dict.fromkeys(args.metric or ()))
     if wanted and not args.per_item:
-        _metric_option(args, wanted)
+        _cli.metric_option(args, wanted)
     parsed = _parse_inputs(args, min_systems=1)
     if not parsed.spec.needs_gold:
         raise _input_error(f"format {parsed.format!r} holds per-item values; there is no reference scorer to run")
@@ -430,19 +433,6 @@ def run_score(args: argparse.Namespace) -> int:
         ],
     )
     return 0
-
-
-def _metric_option(args: argparse.Namespace, wanted: list[str]) -> None:
-    """``score -m``: a format whose report takes a list of metrics (``mt``: ``-o metric=``) computes only those."""
-    from .formats import detect_format, spec
-
-    fmt = args.format or detect_format(_cli.path_of(args.ref[0]))
-    if spec(fmt).option("metric") is None:
-        return
-    given = _cli.format_options(args)
-    if "metric" in given:
-        raise _usage_error(f"-m and -o metric={given['metric']} both given; give one")
-    args.option = [*(args.option or ()), "metric=" + ",".join(wanted)]
 
 
 def _report_metric(parsed: Any, name: str) -> str:
@@ -614,6 +604,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
                 mode=args.mode,
                 resampling=args.resampling,
                 groups=args.groups,
+                bootstrap_ranks=args.bootstrap_ranks,
                 backend=backend,
                 n_threads=args.threads,
                 labels=labels,
@@ -738,6 +729,9 @@ def run_interval(args: argparse.Namespace) -> int:
             seed=args.seed,
             stream=args.stream,
             pairs="none",
+            versus=args.versus,
+            correction=args.correction,
+            bootstrap_ranks=args.bootstrap_ranks,
             n_threads=args.threads,
         )
         for metric in _metrics(args)

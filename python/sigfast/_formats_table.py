@@ -2,7 +2,7 @@
 # fmt: off
 
 #: a hash of what the declarations are made of (sigfast._info._source_hash)
-SOURCE = 'a34ff97e2d581d16'
+SOURCE = '896ea36c60408ecd'
 
 #: format name or alias -> the module that declares it
 MODULES = {'aer': 'sigfast.formats.alignment',
@@ -377,34 +377,39 @@ FORMATS = (
     'es":null,"help":"the field(s) holding per-item scores (comma-separated: several metrics)","describe"'
     ':"score=str"},{"name":"sample","type":"str","default":null,"default_text":"-","choices":null,"help":'
     '"the field telling an item\'s samples apart (several records per item)","describe":"sample=str"},{"na'
-    'me":"model","type":"str","default":null,"default_text":"-","choices":null,"help":"the field naming t'
-    'he model (the system\'s name)","describe":"model=str"},{"name":"check","type":"str","default":null,"d'
-    'efault_text":"-","choices":null,"help":"fields that must agree between systems for every item (comma'
-    '-separated)","describe":"check=str"},{"name":"layout","type":"str","default":null,"default_text":"-"'
-    ',"choices":["json","jsonl","csv","tsv","parquet"],"help":"the file layout (default: from the extensi'
-    'on)","describe":"layout=json|jsonl|csv|tsv|parquet"},{"name":"cluster","type":"str","default":null,"'
-    'default_text":"-","choices":null,"help":"the items\' cluster key: a field of the item (document, samp'
-    "le metadata or record), for the clustered tests; stored per item in Statistics.provenance['clusters'"
-    ']","describe":"cluster=str"},{"name":"intersect","type":"bool","default":false,"default_text":"False'
-    '","choices":null,"help":"test the items all logs share when they hold different items (with a warnin'
-    'g and the counts), instead of refusing them","describe":"intersect=bool"},{"name":"reducer","type":"'
-    'str","default":null,"default_text":"-","choices":null,"help":"how an item\'s samples (epochs, repeats'
-    ", train trials) make its value: default the log's own (Inspect: the first reducer its header reports"
-    '; lm-eval repeats: the first, as its take_first filter; HELM, records: the mean); a reduction the lo'
-    "g holds (Inspect: pass_at_2, ...); mean; or pass@K (Chen et al. 2021's unbiased estimator, from pass"
-    '/fail samples; needs K samples per item)","describe":"reducer=str"}],"views":[],"metrics":["score","'
-    '..."],"runs":"A folder of per-item records: one .jsonl, .json, .csv, .tsv or .parquet file (gzipped '
-    'or not) per system."},{"name":"rouge","module":"sigfast.formats.summarization","aliases":["summariza'
-    'tion","rouge_score"],"extensions":[],"reference":"rouge-score 0.1.2 (ROUGE-1/2/L/Lsum, Porter stemmi'
-    'ng)","description":"summaries: one document per line, one or more reference files as gold","options"'
-    ':[{"name":"rouge_types","type":"list","default":["rouge1","rouge2","rougeL"],"default_text":"(\'rouge'
-    '1\', \'rouge2\', \'rougeL\')","choices":null,"help":"ROUGE types (comma-separated)","describe":"rouge_typ'
-    'es=list"},{"name":"use_stemmer","type":"bool","default":false,"default_text":"False","choices":null,'
-    '"help":"Porter stemming as rouge-score applies it","describe":"use_stemmer=bool"},{"name":"sentence_'
-    'sep","type":"str","default":null,"default_text":"-","choices":null,"help":"separator of sentences in'
-    'side a line (rougeLsum), e.g. <n>","describe":"sentence_sep=str"}],"views":[],"metrics":["<TYPE>","<'
-    'TYPE>_precision","<TYPE>_recall"],"runs":null},{"name":"tsv","module":"sigfast.formats.items","alias'
-    'es":[],"extensions":[".tsv"],"reference":"none (per-item values)","description":"per-item scores or '
-    'statistics, one item per line (tab or space separated)","options":[],"views":[],"metrics":["values"]'
-    ',"runs":null}]'
+    'me":"run","type":"str","default":null,"default_text":"-","choices":null,"help":"the field naming a r'
+    "ecord's training run (seed): an item's samples are its runs, keyed alike for every item (two-level o"
+    'r crossed designs)","describe":"run=str"},{"name":"prompt","type":"str","default":null,"default_text'
+    '":"-","choices":null,"help":"the field naming a record\'s prompt template: items crossed with prompts'
+    ', one record per (item, prompt); kept for the crossed designs","describe":"prompt=str"},{"name":"mod'
+    'el","type":"str","default":null,"default_text":"-","choices":null,"help":"the field naming the model'
+    ' (the system\'s name)","describe":"model=str"},{"name":"check","type":"str","default":null,"default_t'
+    'ext":"-","choices":null,"help":"fields that must agree between systems for every item (comma-separat'
+    'ed)","describe":"check=str"},{"name":"layout","type":"str","default":null,"default_text":"-","choice'
+    's":["json","jsonl","csv","tsv","parquet"],"help":"the file layout (default: from the extension)","de'
+    'scribe":"layout=json|jsonl|csv|tsv|parquet"},{"name":"cluster","type":"str","default":null,"default_'
+    'text":"-","choices":null,"help":"the items\' cluster key: a field of the item (document, sample metad'
+    'ata or record), for the clustered tests; stored per item in Statistics.provenance[\'clusters\']","desc'
+    'ribe":"cluster=str"},{"name":"intersect","type":"bool","default":false,"default_text":"False","choic'
+    'es":null,"help":"test the items all logs share when they hold different items (with a warning and th'
+    'e counts), instead of refusing them","describe":"intersect=bool"},{"name":"reducer","type":"str","de'
+    'fault":null,"default_text":"-","choices":null,"help":"how an item\'s samples (epochs, repeats, train '
+    "trials) make its value: default the log's own (Inspect: the first reducer its header reports; lm-eva"
+    'l repeats: the first, as its take_first filter; HELM, records: the mean); a reduction the log holds '
+    "(Inspect: pass_at_2, ...); mean; or pass@K (Chen et al. 2021's unbiased estimator, from pass/fail sa"
+    'mples; needs K samples per item)","describe":"reducer=str"}],"views":[],"metrics":["score","..."],"r'
+    'uns":"A folder of per-item records: one .jsonl, .json, .csv, .tsv or .parquet file (gzipped or not) '
+    'per system."},{"name":"rouge","module":"sigfast.formats.summarization","aliases":["summarization","r'
+    'ouge_score"],"extensions":[],"reference":"rouge-score 0.1.2 (ROUGE-1/2/L/Lsum, Porter stemming)","de'
+    'scription":"summaries: one document per line, one or more reference files as gold","options":[{"name'
+    '":"rouge_types","type":"list","default":["rouge1","rouge2","rougeL"],"default_text":"(\'rouge1\', \'rou'
+    'ge2\', \'rougeL\')","choices":null,"help":"ROUGE types (comma-separated)","describe":"rouge_types=list"'
+    '},{"name":"use_stemmer","type":"bool","default":false,"default_text":"False","choices":null,"help":"'
+    'Porter stemming as rouge-score applies it","describe":"use_stemmer=bool"},{"name":"sentence_sep","ty'
+    'pe":"str","default":null,"default_text":"-","choices":null,"help":"separator of sentences inside a l'
+    'ine (rougeLsum), e.g. <n>","describe":"sentence_sep=str"}],"views":[],"metrics":["<TYPE>","<TYPE>_pr'
+    'ecision","<TYPE>_recall"],"runs":null},{"name":"tsv","module":"sigfast.formats.items","aliases":[],"'
+    'extensions":[".tsv"],"reference":"none (per-item values)","description":"per-item scores or statisti'
+    'cs, one item per line (tab or space separated)","options":[],"views":[],"metrics":["values"],"runs":'
+    'null}]'
 )

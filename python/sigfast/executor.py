@@ -16,8 +16,8 @@ The public functions are thin front-ends: :func:`sigfast.paired_bootstrap`,
 functions, the studies and the CLI) each build a request and run it.
 
 Resampling: built-in metrics on summed statistics stream through the Rust
-engine (``stream_bootstrap``/``stream_permutation``/``pairwise_shard``), with
-no per-resample Python work. Item statistics and Python callables are
+engine (a ``_native.Plan`` and a ``_native.Job`` given to ``resample_summary``,
+``resample_values`` or ``resample_pairs``), with no per-resample Python work. Item statistics and Python callables are
 evaluated block by block on the same counter-based draws (:func:`block_values`,
 the one Python resampling loop), so every path sees the same resamples.
 
@@ -59,6 +59,7 @@ from .stats import Statistics
 
 if TYPE_CHECKING:
     from .clusters import Clusters
+    from .design_rows import Design
 
 __all__ = [
     "ALTERNATIVES",
@@ -88,7 +89,7 @@ _ITEM_BUDGET = 1 << 22  # items gathered per block for a Python item statistic
 #: clusters of items (G cluster draws, or cluster swaps: :mod:`sigfast.clusters`), or auto (the
 #: statistics' own clusters when they carry some, else items or distinct rows). Each scheme is one
 #: entry here and one branch in :func:`block_values` / the engine, reaching every test at once.
-RESAMPLING = ("auto", "items", "distinct", "clusters")
+RESAMPLING = ("auto", "items", "distinct", "clusters", "two-level", "crossed")
 #: Where a bootstrap's resampled item indices come from: sigfast's counter-based stream (the
 #: default: any B, any thread count, the same bytes everywhere), or sacrebleu's own draws
 #: (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, the index matrix of sacrebleu 2.x's
@@ -150,8 +151,10 @@ def check_resampling(m: Metric, resampling: str) -> str:
     """The resampling scheme, validated; an item statistic draws items (its value does not
     follow from counts of distinct statistic rows)."""
     if resampling not in RESAMPLING:
-        raise InputError(f"resampling must be 'auto', 'items', 'distinct' or 'clusters', got {resampling!r}")
-    if resampling == "clusters":
+        raise InputError(
+            f"resampling must be 'auto', 'items', 'distinct', 'clusters', 'two-level' or 'crossed', got {resampling!r}"
+        )
+    if resampling in ("clusters", "two-level", "crossed"):
         return resampling
     if m.on_items:
         if resampling == "distinct":
@@ -415,6 +418,8 @@ class Request:
     draws: str = "sigfast"
     #: the items' clusters when whole clusters are resampled (``resampling == "clusters"``)
     clusters: Clusters | None = None
+    #: the rows of a two-level or crossed design (``resampling`` "two-level" or "crossed": :mod:`sigfast.designs`)
+    design: Design | None = None
 
     def __getattr__(self, name: str) -> Any:  # the test's own settings (only called for other names)
         if name.startswith("__") or name == "settings":
@@ -436,6 +441,19 @@ class Request:
     @property
     def systems(self) -> tuple[str, ...]:
         return self.stats.systems if self.stats is not None else tuple(self.settings.names)
+
+
+def resampled_scores(req: Request, progress: Any = None) -> np.ndarray:
+    """Every system's metric on every shared resample of a ``"pairwise"`` request (B × systems): the
+    draws of :func:`sigfast.pairwise` with ``mode="shared"`` (the same seed, stream, resampling and
+    clusters; the pairs' counts are read off these values), for the statistics that need the
+    resamples themselves (Romano–Wolf, P(best), expected rank). Rows on which a value is undefined
+    are NaN (``nan_policy="omit"``)."""
+    stats = req.stats
+    s, k, n = stats.n_systems, stats.n_stats, stats.n_items
+    table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
+    values, _ = _stored(table, req, s, req.n_resamples, progress)
+    return np.asarray(values, dtype=np.float64)
 
 
 def resolve_clusters(stats: Statistics, clusters: Any, resampling: str) -> Clusters | None:
@@ -476,21 +494,12 @@ def block_values(
         return vals, None
     if m.on_items and m.native is None:
         return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, stream), None
+    job = _native.Job(seed, count, start, sub, threads, stream)
+    test = "permutation" if swap else "bootstrap"
     if m.on_items:
-        if swap:
-            vals = _native.item_permutation_values(
-                table, m.handle, seed, start, count, exact, threads, None, stream=stream
-            )
-        else:
-            vals = _native.item_bootstrap_values(table, m.handle, seed, start, count, threads, None, sub, stream=stream)
+        vals, _ = _native.resample_values(_native.Plan(table, m.handle, test, exact=exact), job)
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
-    distinct = None
-    if swap:
-        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream)
-    else:
-        sums, distinct = _native.bootstrap_sums(
-            table, seed, start, count, resampling, threads, None, sub, stream=stream
-        )
+    sums, distinct = _native.resample_values(_native.Plan(table, None, test, resampling, exact=exact), job)
     vals = np.empty((count, n_systems))
     for j in range(n_systems):
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -544,12 +553,14 @@ def _python_item_values(
     for first in range(0, count, step):
         c = min(step, count - first)
         if swap:
-            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact, stream=stream))[:, :, None]
+            mask = np.asarray(_native.swap_masks(n, _native.Job(seed, c, start + first, stream=stream), exact))[
+                :, :, None
+            ]
             x, y = table[None, :, :k], table[None, :, k:]
             out[first : first + c, 0] = call_items(m, np.where(mask, y, x))
             out[first : first + c, 1] = call_items(m, np.where(mask, x, y))
         else:
-            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub, stream=stream))
+            idx = np.asarray(_native.item_indices(n, _native.Job(seed, c, start + first, sub, stream=stream)))
             for j in range(n_systems):
                 out[first : first + c, j] = call_items(m, table[:, j * k : (j + 1) * k][idx])
     return out
@@ -575,22 +586,13 @@ def _cluster_values(
     codes = clusters.codes
     if m.on_items and m.native is None:
         return _python_cluster_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, clusters, stream)
+    job = _native.Job(seed, count, start, sub, threads, stream)
+    test = "permutation" if swap else "bootstrap"
     if m.on_items:
-        if swap:
-            vals = _native.item_permutation_values(
-                table, m.handle, seed, start, count, exact, threads, None, stream=stream, clusters=codes
-            )
-        else:
-            vals = _native.item_bootstrap_values(
-                table, m.handle, seed, start, count, threads, None, sub, stream=stream, clusters=codes
-            )
+        vals, _ = _native.resample_values(_native.Plan(table, m.handle, test, clusters=codes, exact=exact), job)
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
-    if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows
-        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream, clusters=codes)
-    else:
-        sums, _ = _native.bootstrap_sums(
-            table, seed, start, count, "items", threads, None, sub, stream=stream, clusters=codes
-        )
+    # a Python metric of summed statistics: the cluster sums drawn, or the item swaps of the cluster rows
+    sums, _ = _native.resample_values(_native.Plan(table, None, test, clusters=codes, exact=exact), job)
     vals = np.empty((count, n_systems))
     for j in range(n_systems):  # a Python callable takes no item count
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -619,7 +621,9 @@ def _python_cluster_item_values(
     codes = clusters.codes
     g = clusters.n_clusters
     if swap:
-        masks = np.asarray(_native.swap_masks(g, seed, start, count, exact, stream=stream))[:, codes][:, :, None]
+        masks = np.asarray(_native.swap_masks(g, _native.Job(seed, count, start, stream=stream), exact))[:, codes][
+            :, :, None
+        ]
         x, y = table[None, :, :k], table[None, :, k:]
         out[:, 0] = call_items(m, np.where(masks, y, x))
         out[:, 1] = call_items(m, np.where(masks, x, y))
@@ -627,7 +631,7 @@ def _python_cluster_item_values(
     members = np.argsort(codes, kind="stable")  # cluster c's items, in item order
     sizes = np.bincount(codes, minlength=g)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    draws = np.asarray(_native.item_indices(g, seed, start, count, sub, stream=stream))
+    draws = np.asarray(_native.item_indices(g, _native.Job(seed, count, start, sub, stream=stream)))
     for r in range(count):
         d = draws[r]
         lens = sizes[d]
@@ -737,25 +741,23 @@ def _stream(
     m = req.metric
     exact = req.exact
     codes = None if req.clusters is None else req.clusters.codes
+    d = req.design
+    if d is not None:  # rows of the design, not the items' values (request() checked the metric)
+        plan = _native.Plan(d.table, m.handle, "bootstrap", d.kind, clusters=d.items, second=d.second)
+        job = _native.Job(req.seed, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        return _native.resample_summary(plan, job, summary)
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:
             seed = req.seed if codes is None else req.seed or 0
-            _native.stream_permutation(
-                summary, table, m.handle, seed, exact, req.n_threads, cb, stream=req.stream, clusters=codes
+            plan = _native.Plan(table, m.handle, "permutation", clusters=codes, exact=exact)
+            _native.resample_summary(
+                plan, _native.Job(seed, threads=req.n_threads, stream=req.stream, progress=cb), summary
             )
             return None
-        return _native.stream_bootstrap(
-            summary,
-            table,
-            m.handle,
-            req.seed,
-            "items" if codes is not None else req.resampling,
-            req.n_threads,
-            cb,
-            sub,
-            stream=req.stream,
-            clusters=codes,
-        )
+        resampling = "items" if codes is not None else req.resampling
+        plan = _native.Plan(table, m.handle, "bootstrap", resampling, clusters=codes)
+        job = _native.Job(req.seed, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        return _native.resample_summary(plan, job, summary)
     distinct = None
     while summary.pending():
         summary.begin_pass()
@@ -773,17 +775,24 @@ def _stored(
     m = req.metric
     exact = req.exact
     codes = None if req.clusters is None else req.clusters.codes
+    d = req.design
+    if d is not None:
+        plan = _native.Plan(d.table, m.handle, "bootstrap", d.kind, clusters=d.items, second=d.second)
+        job = _native.Job(req.seed, B, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        values, _ = _native.resample_values(plan, job)
+        return np.asarray(values), None
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:  # exact: arrangements 0..B of the 2^n (B = 2^n); the seed is not read
             seed = req.seed or 0 if exact or codes is not None else req.seed
-            values = _native.permutation_values(
-                table, m.handle, seed, B, req.n_threads, cb, stream=req.stream, exact=exact, clusters=codes
+            plan = _native.Plan(table, m.handle, "permutation", clusters=codes, exact=exact)
+            values, _ = _native.resample_values(
+                plan, _native.Job(seed, B, threads=req.n_threads, stream=req.stream, progress=cb)
             )
             return np.asarray(values), None
         resampling = "items" if codes is not None else req.resampling
-        values, distinct = _native.bootstrap_values(
-            table, m.handle, req.seed, B, resampling, req.n_threads, cb, sub, stream=req.stream, clusters=codes
-        )
+        plan = _native.Plan(table, m.handle, "bootstrap", resampling, clusters=codes)
+        job = _native.Job(req.seed, B, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        values, distinct = _native.resample_values(plan, job)
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
     distinct = None
@@ -951,6 +960,8 @@ def _observed(stats: Statistics, m: Metric, pair: bool = True) -> np.ndarray:
 def _resampling_label(distinct: int | None, req: Request | None = None) -> str:
     if req is not None and req.clusters is not None:
         return req.clusters.label
+    if req is not None and req.design is not None:
+        return req.design.label
     return f"distinct-rows({distinct})" if distinct is not None else "items"
 
 
@@ -958,7 +969,14 @@ def _unit_warnings(req: Request) -> tuple[str, ...]:
     """Few items, or few clusters."""
     from .clusters import few_clusters_warning
 
-    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters)
+    d = req.design
+    few_prompts: tuple[str, ...] = ()
+    if d is not None and d.kind == "crossed" and d.n_second < MIN_ITEMS:
+        few_prompts = (
+            f"only {d.n_second} {d.field}s crossed with the items: the crossed bootstrap draws them as it draws "
+            f"items, and with fewer than {MIN_ITEMS} its intervals and p-values say little",
+        )
+    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters) + few_prompts
 
 
 def _n_clusters(req: Request) -> int | None:
@@ -1003,24 +1021,10 @@ def _shard_task(
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
     """One shard of resamples (a pure function of its arguments, for process pools and Ray);
     ``clusters`` (cluster codes): whole clusters drawn."""
-    counts, sums, distinct = _native.pairwise_shard(
-        np.ascontiguousarray(table),
-        metric,
-        seed,
-        0,
-        start,
-        stop,
-        "items" if clusters is not None else resampling,
-        observed,
-        variant,
-        alternative,
-        orient,
-        means,
-        threads,
-        progress,
-        stream=stream,
-        clusters=clusters,
-    )
+    resampling = "items" if clusters is not None else resampling
+    plan = _native.Plan(np.ascontiguousarray(table), metric, "bootstrap", resampling, clusters=clusters)
+    job = _native.Job(seed, stop - start, start, threads=threads, stream=stream, progress=progress)
+    counts, sums, distinct = _native.resample_pairs(plan, job, observed, (variant, alternative, orient), means)
     return np.asarray(counts), np.asarray(sums), distinct
 
 
@@ -1109,7 +1113,7 @@ def _python_pair_counts(
         n_valid += vals.shape[0]
         if vals.shape[0] == 0:
             continue
-        c, bs = _native.pair_counts(vals, observed, nv, req.engine_alternative, orient, means, req.n_threads)
+        c, bs = _native.pair_counts(vals, observed, (nv, req.engine_alternative, orient), means, req.n_threads)
         counts += np.asarray(c, dtype=np.uint64)
         parts.append(np.asarray(bs))
     if n_valid == 0:
@@ -1139,16 +1143,8 @@ def run_aso(req: Request, progress: Any = None) -> tuple[list[float], list[float
     B = req.n_resamples
     work = float(B) * (req.grid_points * (len(req.arrays) + len(req.pairs)) + sum(a.size for a in req.arrays)) * 20.0
     cb = _resolve_progress(progress, B, work, "ASO bootstrap")
+    job = _native.Job(req.seed, B, threads=req.n_threads, stream=req.stream, progress=cb)
     vr, _count, mean, sd, samples = _native.aso_bootstrap(
-        list(req.arrays),
-        list(req.names),
-        list(req.pairs),
-        req.dt,
-        req.seed,
-        B,
-        req.n_threads,
-        req.keep,
-        cb,
-        stream=req.stream,
+        list(req.arrays), list(req.names), list(req.pairs), req.dt, job, req.keep
     )
     return list(vr), list(mean), list(sd), samples

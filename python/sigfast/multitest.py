@@ -8,6 +8,11 @@ Benjamini-Yekutieli; the adjusted p-values equal
 methods ``bonferroni``, ``holm``, ``simes-hochberg``, ``fdr_bh`` and
 ``fdr_by``.
 
+:func:`romano_wolf` is the correction that needs the resamples themselves:
+Romano & Wolf's (2005) step-down max-statistic p-values from the bootstrap
+values of every system on the same resamples (what :func:`sigfast.pairwise`
+and :func:`sigfast.leaderboard` pass it for ``correction="romano-wolf"``).
+
 :func:`replicability` implements Dror, Baumer, Bogomolov & Reichart (2017),
 "Replicability Analysis for Natural Language Processing: Testing
 Significance with Multiple Datasets": from one p-value per dataset (or
@@ -23,11 +28,21 @@ import numpy as np
 
 from ._api import checked_keywords
 from .classical import _chi2_sf_even
-from .corrections import METHODS, _alpha, _pvalues, adjust
+from .corrections import METHODS, RomanoWolf, _alpha, _pvalues, adjust, max_t_stepdown, romano_wolf
+from .corrections import ROMANO_WOLF as ROMANO_WOLF
 from .exceptions import InputError
 from .results_multitest import AdjustedPValues, ReplicabilityResult
 
-__all__ = ["METHODS", "AdjustedPValues", "ReplicabilityResult", "adjust", "replicability"]
+__all__ = [
+    "METHODS",
+    "AdjustedPValues",
+    "ReplicabilityResult",
+    "RomanoWolf",
+    "adjust",
+    "max_t_stepdown",
+    "replicability",
+    "romano_wolf",
+]
 
 
 def _partial_conjunction(ps_desc: np.ndarray, u: int, method: str) -> float:

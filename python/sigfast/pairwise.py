@@ -17,12 +17,15 @@ import numpy as np
 from . import _native
 from ._api import checked_keywords
 from ._progress import ProgressArg
-from .corrections import _adjust_matrix
+from .corrections import _adjust_matrix as _adjust_matrix
+from .corrections import _romano_wolf_matrix as _romano_wolf_matrix
 from .exceptions import InputError
 from .results_pairwise import _PAIR_CLASSES as _PAIR_CLASSES
 from .results_pairwise import PAIR_CLASS_NAMES as PAIR_CLASS_NAMES
+from .results_pairwise import ROMANO_WOLF_NOTE as ROMANO_WOLF_NOTE
 from .results_pairwise import GainThreshold, PairwiseResult, UnpairedPairwiseResult, gain_threshold
 from .results_pairwise import _order as _order
+from .results_pairwise import bootstrap_ranks as bootstrap_ranks
 from .results_pairwise import pair_class_name as pair_class_name
 from .results_pairwise import rank_ranges as rank_ranges
 from .results_pairwise import significance_groups as significance_groups
@@ -35,12 +38,6 @@ from .stats import Statistics
 __all__ = ["GainThreshold", "PairwiseResult", "gain_threshold", "pairwise"]
 
 PAIR_BLOCK = int(_native.PAIR_BLOCK)
-
-
-# --------------------------------------------------------------------------- result
-
-
-# --------------------------------------------------------------------------- ranking
 
 
 # --------------------------------------------------------------------------- API
@@ -70,6 +67,8 @@ def pairwise(
     n_threads: int | None = None,
     progress: ProgressArg = None,
     draws: Literal["sigfast", "sacrebleu"] = "sigfast",
+    bootstrap_ranks: bool = False,
+    return_distribution: bool = False,
     **metric_params: Any,
 ) -> PairwiseResult:
     """Paired bootstrap tests of every pair of systems.
@@ -80,7 +79,17 @@ def pairwise(
     ``"auto"`` picks it, uses the distinct rows of all systems jointly).
     ``mode="independent"`` gives each pair its own sub-stream.
     ``correction`` adjusts the family of unordered pairs (``"holm"``,
-    ``"bonferroni"``, ``"hochberg"``, ``"bh"``, ``"by"`` or ``"none"``).
+    ``"bonferroni"``, ``"hochberg"``, ``"bh"``, ``"by"`` or ``"none"``), or is
+    ``"romano-wolf"``: Romano & Wolf's (2005) step-down max-statistic p-values
+    (:func:`sigfast.multitest.romano_wolf`) from every system's values on the same
+    resamples, each pair's difference standardized by its bootstrap standard deviation
+    and centred at the observed difference, sided as the test is (two-sided for
+    ``shifted`` two-sided, the observed direction for ``bk``). ``bootstrap_ranks=True``
+    adds each system's P(best) (the share of resamples on which it is best, ties shared
+    evenly) and expected rank (its mean rank over the resamples) from the same resamples
+    (:func:`bootstrap_ranks`); ``return_distribution=True`` keeps those values (B × systems)
+    as ``distribution``. These three read every resample's values once more (B × systems
+    in memory, computed in this process whatever the backend) and need ``mode="shared"``.
     ``backend`` is ``"local"``, ``"ray"`` or any ``concurrent.futures.Executor``;
     work is split into shards of ``shard_size`` resamples (a multiple of
     65,536) and every backend gives the same bytes. ``labels`` maps systems to

@@ -1,7 +1,14 @@
-"""Plain-text, markdown and JSON presentation of results (no dependencies)."""
+"""Plain-text, markdown and JSON presentation of results (no dependencies).
+
+Called, this module is :func:`sigfast.htmlreport.report`, the report of a whole comparison:
+``sigfast.report(gold, systems, format=..., metrics=[...])`` (the package's ``report`` is this module,
+so that ``sigfast.report.Table`` and ``sigfast.report(...)`` both hold whichever is imported first).
+"""
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -128,3 +135,16 @@ def render_tables(tables: Sequence[Table], style: str) -> str:
             raise ValueError("CSV holds one table; write the result's rows() instead")  # pragma: no cover
         return tables[0].render("csv")
     return "\n".join(t.render(style) for t in tables)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`sigfast.htmlreport.report` (which the package root registers in
+    :data:`sigfast._hooks.CALLED`: the HTML report sits above this module)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from ._hooks import CALLED
+
+        return CALLED["report"](*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

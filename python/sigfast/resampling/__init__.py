@@ -121,7 +121,8 @@ def request(test: str, /, x: Any = None, y: Any = None, **arguments: Any) -> Req
     """Build and validate the request of test ``test``: the one place where its inputs and settings are
     checked. The shared settings (``nan_policy``, ``stream``, ``n_threads``, ``backend``,
     ``return_distribution``) are checked here; the rest by the test's own ``validate``, which returns the
-    request's fields. Whole clusters are drawn by sigfast's streams only (not ``draws="sacrebleu"``)."""
+    request's fields. Whole clusters are drawn by sigfast's streams only (not ``draws="sacrebleu"``); a two-level or
+    crossed scheme (``resampling``) reads its design from the statistics (:mod:`sigfast.designs`)."""
     spec = get(test)
     unknown = sorted(set(arguments) - spec.keywords)
     if unknown:
@@ -130,11 +131,26 @@ def request(test: str, /, x: Any = None, y: Any = None, **arguments: Any) -> Req
     stream = check("stream", arguments.pop("stream", None))
     nan_policy = check("nan_policy", arguments.pop("nan_policy", DEFAULT_NAN_POLICY))
     n_threads = arguments.pop("n_threads", None)
-    return_distribution = bool(arguments.pop("return_distribution", False))
-    # a test that reads backend (pairwise) gets it in its validate too
-    read = "backend" in _validate_keywords(spec)
+    # a test that reads backend or return_distribution (pairwise) gets it in its validate too
+    reads = _validate_keywords(spec)
+    if "return_distribution" in reads:
+        return_distribution = bool(arguments.setdefault("return_distribution", False))
+    else:
+        return_distribution = bool(arguments.pop("return_distribution", False))
+    read = "backend" in reads
     backend = arguments.get("backend", DEFAULT_BACKEND) if read else arguments.pop("backend", DEFAULT_BACKEND)
     fields = spec.validate(x, y, **arguments)
+    if fields.get("resampling") in ("two-level", "crossed"):  # the rows of a design (sigfast.designs)
+        from ..design_rows import check_design_metric, design_of
+
+        res = fields["resampling"]
+        if fields.get("draws", "sigfast") != "sigfast":
+            raise InputError(
+                f"draws={fields['draws']!r} draws items as sacrebleu does; resampling={res!r} needs draws='sigfast'"
+            )
+        design = design_of(fields["stats"], res)
+        check_design_metric(design, fields["stats"], fields["metric"])
+        fields["design"] = design
     cspec = fields.get("clusters")
     if cspec is not None:
         if fields.get("draws", "sigfast") != "sigfast":

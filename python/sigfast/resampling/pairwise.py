@@ -17,7 +17,7 @@ import numpy as np
 from .. import _native
 from .._options import DEFAULT_BACKEND, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha, check_resamples, check_seed
 from .._progress import resolve as _resolve_progress
-from ..corrections import _adjust_matrix
+from ..corrections import ROMANO_WOLF, _adjust_matrix, _romano_wolf_matrix
 from ..exceptions import InputError
 from ..executor import (
     _CENTRED,
@@ -39,11 +39,12 @@ from ..executor import (
     check_pvalue,
     check_resampling,
     many_inputs,
+    resampled_scores,
     resolve_clusters,
     resolve_variant,
 )
 from ..metrics import resolve_metric
-from ..results_pairwise import PairwiseResult
+from ..results_pairwise import PairwiseResult, bootstrap_ranks
 from ._declare import Test, signed
 
 __all__ = ["TEST", "Settings"]
@@ -51,9 +52,11 @@ __all__ = ["TEST", "Settings"]
 
 @dataclass(frozen=True)
 class Settings:
-    """Pairwise's own settings: the bootstrap variant and sidedness, the correction at ``alpha``, the mode
-    (``shared`` resamples, or ``independent`` ones per pair), the shard size, the systems' labels and
-    combinations (pair classes), and the grouping rule."""
+    """Pairwise's own settings: the bootstrap variant and sidedness, the correction at ``alpha`` (one of
+    :func:`sigfast.multitest.adjust`'s, or ``romano-wolf`` from the shared resamples), the mode (``shared``
+    resamples, or ``independent`` ones per pair), the shard size, the systems' labels and combinations (pair
+    classes), the grouping rule, and whether each system's P(best) and expected rank are estimated from the
+    shared resamples (``bootstrap_ranks``)."""
 
     variant: str
     alternative: str
@@ -65,6 +68,7 @@ class Settings:
     labels: Mapping[str, str] = field(default_factory=dict)
     combinations: frozenset[str] = frozenset()
     groups: str = "boundaries"
+    bootstrap_ranks: bool = False
 
 
 def validate(
@@ -89,11 +93,16 @@ def validate(
     labels: Mapping[str, str] | None = None,
     combinations: Sequence[str] = (),
     groups: str = "boundaries",
+    bootstrap_ranks: bool = False,
     backend: Any = DEFAULT_BACKEND,
+    return_distribution: bool = False,
 ) -> dict[str, Any]:
     """All pairs of ``x``'s systems (or of ``systems``): the variant, sidedness, B, seed, scheme, draws, the
     correction at ``alpha``, the mode (a process pool or Ray runs ``shared`` only), the shard size (whole
-    blocks), labels and combinations naming known systems, and the grouping rule."""
+    blocks), labels and combinations naming known systems, and the grouping rule. Romano–Wolf,
+    ``bootstrap_ranks`` and ``return_distribution`` read every system's values on the same resamples:
+    ``mode="shared"`` only. The two-level and crossed schemes compare two systems (all pairs run on items or
+    clusters)."""
     stats = many_inputs(x, metric)
     if systems is not None:
         stats = stats.select(*systems)
@@ -113,6 +122,10 @@ def validate(
             "a process pool or Ray runs mode='shared' only: use backend='local' or mode='shared'"
         )
     res = check_resampling(m, resampling)
+    if res in ("two-level", "crossed"):
+        raise InputError(
+            f"resampling={res!r} compares two systems or gives an interval; all pairs run on items or clusters"
+        )
     cspec = resolve_clusters(stats, clusters, resampling)
     draws = check_draws(draws, m, res, mode)
     shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
@@ -120,6 +133,21 @@ def validate(
         raise InputError(f"shard_size must be a multiple of {PAIR_BLOCK}, got {shard_size}")
     alpha = check_alpha(alpha)
     pv = check_pvalue(pvalue)
+    if mode != "shared":
+        asked = [
+            what
+            for what, on in (
+                ("correction='romano-wolf'", correction == ROMANO_WOLF),
+                ("bootstrap_ranks=True", bootstrap_ranks),
+                ("return_distribution=True", return_distribution),
+            )
+            if on
+        ]
+        if asked:
+            raise InputError(
+                f"{' and '.join(asked)} reads every system's values on the same resamples: "
+                "use mode='shared' (mode='independent' gives each pair its own resamples)"
+            )
     label_map = dict(labels or {})
     combos = frozenset(str(c) for c in combinations)
     unknown = (set(label_map) | combos) - set(stats.systems)
@@ -127,7 +155,17 @@ def validate(
         raise InputError(f"labels/combinations name unknown systems: {sorted(unknown)}")
     return dict(
         settings=Settings(
-            v, alt, native_alt, correction, float(alpha), mode, int(shard_size), label_map, combos, groups
+            v,
+            alt,
+            native_alt,
+            correction,
+            float(alpha),
+            mode,
+            int(shard_size),
+            label_map,
+            combos,
+            groups,
+            bool(bootstrap_ranks),
         ),
         stats=stats,
         metric=m,
@@ -221,7 +259,15 @@ def run(req: Request, progress: Any) -> PairwiseResult:
         pv = (cnt + 1) / (nvf + 1) if req.plus_one else cnt / nvf
     np.fill_diagonal(pv, np.nan)
     delta = obs[None, :] - obs[:, None]
-    adjusted = _adjust_matrix(pv, req.correction, req.alpha)
+    values = p_best = expected_rank = None
+    if req.correction == ROMANO_WOLF or req.bootstrap_ranks or req.return_distribution:
+        values = resampled_scores(req)  # the draws the counts above were read from
+    if req.correction == ROMANO_WOLF:
+        adjusted = _romano_wolf_matrix(values, obs, req.alternative, req.plus_one)
+    else:
+        adjusted = _adjust_matrix(pv, req.correction, req.alpha)
+    if req.bootstrap_ranks:
+        p_best, expected_rank, _ = bootstrap_ranks(values, m.higher_is_better)
     omitted = int((B - n_valid).max())
     return PairwiseResult(
         signature=signed(req, "pairwise_bootstrap", signature(req), resampling=resampling_used),
@@ -253,6 +299,9 @@ def run(req: Request, progress: Any) -> PairwiseResult:
         n_valid=n_valid if omitted else None,
         nan_policy=req.nan_policy,
         n_clusters=_n_clusters(req),
+        p_best=p_best,
+        expected_rank=expected_rank,
+        distribution=values if req.return_distribution else None,
     )
 
 
