@@ -45,6 +45,7 @@ MOVES: dict[str, str] = {
     "_options": "engine.options",
     "bca": "engine.bca",
     "corrections": "engine.corrections",
+    "design_rows": "engine.design_rows",
     # results and their outputs
     "results": "results.base",
     "signature": "results.signature",
@@ -72,6 +73,7 @@ MOVES: dict[str, str] = {
             "sequential",
             "ppi",
             "ratings",
+            "designs",
         )
     },
     # the command line
