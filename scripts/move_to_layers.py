@@ -190,6 +190,13 @@ TEXT: list[tuple[str, str, str]] = [
     ),
     ("tests/test_options.py", 'uses[0].startswith("_options.py:")', 'uses[0].startswith("engine/options.py:")'),
     ("tests/test_options.py", 'p.name != "_options.py"', 'p.name != "options.py"'),
+    ("tests/test_options.py", 'p.name == "_options.py"', 'p.name == "options.py"'),
+    (
+        "tests/test_options.py",
+        'FRONT_ENDS = ("significance.py", "pairwise.py", "intervals.py", "errorbars.py")',
+        'FRONT_ENDS = ("inference/significance.py", "inference/pairwise.py", "inference/intervals.py",'
+        ' "inference/errorbars.py")',
+    ),
     (
         "tests/test_cli_vocabulary.py",
         'pkg = Path(cli.__file__).parent\n    for path in pkg.rglob("*.py"):\n'
