@@ -42,7 +42,7 @@ import numpy as np
 
 import sigfast
 from sigfast.formats.battles import BattleTable
-from sigfast.ratings import battle_table
+from sigfast.inference.ratings import battle_table
 
 ROOT = Path(__file__).resolve().parents[1]
 Z = 1.959963984540054

@@ -35,8 +35,8 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 import numpy as np
 
 from sigfast import _native
-from sigfast.clusters import two_way_se
-from sigfast.designs import nested_variance
+from sigfast.engine.clusters import two_way_se
+from sigfast.inference.designs import nested_variance
 from sigfast.metrics import resolve_metric
 
 MEAN = resolve_metric("mean", None).handle

@@ -31,8 +31,8 @@ import time
 
 import numpy as np
 
-from sigfast.paired_binary import PAIRED_METHODS, bonett_price_interval, newcombe_interval, tango_interval
-from sigfast.sequential import confidence_sequence
+from sigfast.inference.paired_binary import PAIRED_METHODS, bonett_price_interval, newcombe_interval, tango_interval
+from sigfast.inference.sequential import confidence_sequence
 
 FUNCS = {"newcombe": newcombe_interval, "tango": tango_interval, "bonett-price": bonett_price_interval}
 Z95 = 1.959963984540054

@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 import sigfast
-from sigfast.pairwise import _adjust_matrix
+from sigfast.inference.pairwise import _adjust_matrix
 
 ALPHA = 0.05
 

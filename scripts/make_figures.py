@@ -16,7 +16,7 @@ import time
 
 import sigfast
 from sigfast import metaeval
-from sigfast._plot import pyplot
+from sigfast.results.plot import pyplot
 from sigfast.studies import (
     across_splits,
     calibration,

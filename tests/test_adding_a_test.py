@@ -27,7 +27,7 @@ import sigfast
 from sigfast import cli, resampling
 from sigfast.cli import main
 from sigfast.exceptions import InputError
-from sigfast.signature import parse
+from sigfast.results.signature import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "python" / "sigfast"

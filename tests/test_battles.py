@@ -449,7 +449,7 @@ def _small_battles(seed: int = 5) -> dict:
 @pytest.mark.parametrize("by_cluster", [True, False])
 def test_bootstrap_equals_a_scipy_refit_of_the_same_draws(by_cluster: bool) -> None:
     from sigfast import _native
-    from sigfast.ratings import battle_table
+    from sigfast.inference.ratings import battle_table
 
     cols = _small_battles()
     B, seed = 5, 99

@@ -286,7 +286,7 @@ def test_pair_table_and_streamed_rows_equal_the_matrices() -> None:
     import numpy as np
 
     import sigfast
-    from sigfast.pairwise import gain_threshold
+    from sigfast.inference.pairwise import gain_threshold
 
     rng = np.random.default_rng(11)
     st = {f"m{k}": (rng.random(80) < rng.uniform(0.3, 0.8)).astype(float) for k in range(9)}

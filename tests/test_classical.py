@@ -16,7 +16,8 @@ import time
 import numpy as np
 import pytest
 
-from sigfast.classical import (
+from sigfast.exceptions import InputError
+from sigfast.inference.classical import (
     TestResult,
     _betainc,
     _binom_pmf,
@@ -30,7 +31,6 @@ from sigfast.classical import (
     welch_ttest,
     wilcoxon,
 )
-from sigfast.exceptions import InputError
 
 stats = pytest.importorskip("scipy.stats")
 sm_ct = pytest.importorskip("statsmodels.stats.contingency_tables")
@@ -426,7 +426,7 @@ def test_mcnemar_on_real_sst2_outputs() -> None:
     # from neulab/ExplainaBoard); SOURCE.md gives accuracies cnn 85.72 %, lstm 88.03 %.
     from pathlib import Path
 
-    from sigfast.intervals import wilson_interval
+    from sigfast.inference.intervals import wilson_interval
 
     root = Path(__file__).resolve().parents[2] / "shared" / "data" / "text_classification" / "sst2_explainaboard"
     if not root.is_dir():

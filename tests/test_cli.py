@@ -422,7 +422,7 @@ def test_metaeval_unscored_cells_names_and_layouts(tmp_path: Path, capsys: pytes
 def test_seeds_deepsig_correction_is_the_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`seeds --correction deepsig` is compare_seeds(correction="deepsig") (checked against deepsig 1.2.8's
     multi_aso in tests/test_seeds*.py): with two systems the level is 1.0, every eps_min 1, with a warning."""
-    from sigfast.seeds import compare_seeds
+    from sigfast.inference.seeds import compare_seeds
 
     rng = np.random.default_rng(4)
     a, b = rng.normal(0.7, 0.02, 8), rng.normal(0.72, 0.02, 8)

@@ -17,7 +17,7 @@ import pytest
 
 import sigfast
 from sigfast.cli import main
-from sigfast.signature import parse, parse_value
+from sigfast.results.signature import parse, parse_value
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 HSB = SHARED / "dependency_parsing" / "conll2018_hsb_ufal"

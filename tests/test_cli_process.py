@@ -27,6 +27,7 @@ POS = ROOT / "tests" / "data" / "pos"
 _PROBE = r"""
 import contextlib, io, json, runpy, sys
 before = set(sys.modules)
+_LAYERS = {'sigfast.engine', 'sigfast.results', 'sigfast.inference'}
 sys.argv = ["sigfast", *json.loads(sys.argv[1])]
 out = io.StringIO()
 try:
@@ -36,7 +37,7 @@ except SystemExit as e:
     code = e.code
 new = set(sys.modules) - before
 third = {m.split(".")[0] for m in new} - set(sys.stdlib_module_names) - {"sigfast", "__main__"}
-print(json.dumps({"code": code, "sigfast": sorted(m for m in new if m.split(".")[0] == "sigfast"),
+print(json.dumps({"code": code, "sigfast": sorted(m for m in new if m.split(".")[0] == "sigfast" and m not in _LAYERS),
                   "third": sorted(third), "out": out.getvalue()[:200]}))
 """
 
@@ -51,11 +52,16 @@ def _imports(*argv: str) -> dict[str, object]:
 def test_help_and_version_import_nothing_else() -> None:
     for argv in (["--help"], ["compare", "--help"], ["metaeval", "--help"]):
         d = _imports(*argv)
-        want = ["sigfast", "sigfast._hooks", "sigfast._options", "sigfast.cli"]
-        want += ["sigfast.styles"] if len(argv) > 1 else []
-        assert d["code"] == 0 and d["sigfast"] == want and d["third"] == [], (argv, d)  # styles: its --NAME flags
+        want = ["sigfast", "sigfast._hooks", "sigfast.engine.options", "sigfast.cli"]
+        want += ["sigfast.results.styles"] if len(argv) > 1 else []
+        assert d["code"] == 0 and d["sigfast"] == sorted(want) and d["third"] == [], (
+            argv,
+            d,
+        )  # styles: its --NAME flags
     d = _imports("--version")
-    assert d["sigfast"] == ["sigfast", "sigfast._hooks", "sigfast._native", "sigfast._options", "sigfast.cli"], d
+    assert d["sigfast"] == sorted(
+        ["sigfast", "sigfast._hooks", "sigfast._native", "sigfast.engine.options", "sigfast.cli"]
+    ), d
     assert d["third"] == [], d
 
 
@@ -63,30 +69,32 @@ def test_info_imports_no_numpy() -> None:
     d = _imports("info")
     assert d["code"] == 0 and "random stream" in str(d["out"])
     assert d["third"] == [], d
-    assert d["sigfast"] == [
-        "sigfast",
-        "sigfast._cli",
-        "sigfast._formats_table",
-        "sigfast._hooks",
-        "sigfast._info",
-        "sigfast._native",
-        "sigfast._options",
-        "sigfast.cli",
-        "sigfast.exceptions",
-        "sigfast.styles",
-    ], d
+    assert d["sigfast"] == sorted(
+        [
+            "sigfast",
+            "sigfast.cli.common",
+            "sigfast._formats_table",
+            "sigfast._hooks",
+            "sigfast.cli.info",
+            "sigfast._native",
+            "sigfast.engine.options",
+            "sigfast.cli",
+            "sigfast.exceptions",
+            "sigfast.results.styles",
+        ]
+    ), d
 
 
 #: what every ``sigfast score`` imports before its format's module: the CLI, the format registry (and
 #: the LLM-log helpers it re-exports) and the metric registry, with the engine
 _SCORE_MODULES = [
     "sigfast",
-    "sigfast._cli",
-    "sigfast._commands",
+    "sigfast.cli.common",
+    "sigfast.cli.commands",
     "sigfast._formats_table",
     "sigfast._hooks",  # the package's hooks for the keyword checks (standard library only)
     "sigfast._native",
-    "sigfast._options",  # the shared options' defaults, for the flags (standard library only)
+    "sigfast.engine.options",  # the shared options' defaults, for the flags (standard library only)
     "sigfast.cli",
     "sigfast.exceptions",
     "sigfast.formats",
@@ -94,7 +102,7 @@ _SCORE_MODULES = [
     "sigfast.formats._logs",  # sigfast.formats re-exports runs_in from it
     "sigfast.formats._registry",  # the formats' registry (spec, specs)
     "sigfast.metrics",
-    "sigfast.styles",  # the output styles' registry: the parser's --NAME flags
+    "sigfast.results.styles",  # the output styles' registry: the parser's --NAME flags
 ]
 
 
@@ -137,10 +145,10 @@ def test_the_lazy_statistics_are_the_reports_parse() -> None:
 
 def test_info_reads_a_current_format_table() -> None:
     """`info` reads the generated table only while it matches the format modules; the repository keeps it
-    current (after changing a format: `python -m sigfast._info`)."""
+    current (after changing a format: `python -m sigfast.cli.info`)."""
     from sigfast import _formats_table, _info
 
-    stale = "stale sigfast/_formats_table.py: run python -m sigfast._info"
+    stale = "stale sigfast/_formats_table.py: run python -m sigfast.cli.info"
     assert _formats_table.SOURCE == _info._source_hash(), stale
     table = _info.format_table()
     assert json.loads(_formats_table.FORMATS) == table, stale

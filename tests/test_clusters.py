@@ -12,7 +12,7 @@ import pytest
 import sigfast
 from sigfast import _native
 from sigfast.exceptions import InputError
-from sigfast.signature import parse
+from sigfast.results.signature import parse
 
 ROOT = Path(__file__).resolve().parent
 INSPECT = ROOT / "data" / "llm" / "inspect"

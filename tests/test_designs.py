@@ -16,8 +16,8 @@ import pytest
 
 import sigfast
 from sigfast import _native
-from sigfast.designs import crossed_standard_error, design_of, nested_variance, prompt_scores
 from sigfast.exceptions import FormatError, InputError
+from sigfast.inference.designs import crossed_standard_error, design_of, nested_variance, prompt_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 LLM = ROOT / "tests" / "data" / "llm"
@@ -329,7 +329,7 @@ def test_readme_designs_example_runs_as_written(monkeypatch: pytest.MonkeyPatch,
 def test_stack_matches_logs_by_item_id_and_prompt(tmp_path: Path) -> None:
     """Logs of one task under several prompts, one log per system and prompt (here per-item records with the
     items in another order in each file), matched by item id and prompt."""
-    from sigfast.designs import stack
+    from sigfast.inference.designs import stack
 
     rng = np.random.default_rng(12)
     truth = {(m, p): rng.random(20) for m in ("a", "b") for p in ("p1", "p2", "p3")}

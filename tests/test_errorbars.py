@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import sigfast
+from sigfast.engine.samples import pass_at_k, reduce_samples, variance_components
 from sigfast.exceptions import InputError
-from sigfast.samples import pass_at_k, reduce_samples, variance_components
 
 ROOT = Path(__file__).resolve().parent
 INSPECT = ROOT / "data" / "llm" / "inspect"
@@ -139,7 +139,7 @@ def test_leaderboard_intervals_and_pairs(logs: sigfast.Statistics) -> None:
         iv = sigfast.bootstrap_interval(logs, system=name, method="percentile", n_resamples=1000, seed=5)
         assert tuple(lb.bootstrap_intervals[j]) == tuple(iv.confidence_interval) and iv.n_clusters == 547
     # every pair's z-test is standard_error on the pair; Holm over the three pairs
-    from sigfast.multitest import adjust
+    from sigfast.inference.multitest import adjust
 
     ps = []
     for i, j in [(0, 1), (0, 2), (1, 2)]:

@@ -16,7 +16,7 @@ import pytest
 
 import sigfast
 from sigfast.exceptions import InputError
-from sigfast.intervals import (
+from sigfast.inference.intervals import (
     agresti_coull_interval,
     bootstrap_interval,
     clopper_pearson_interval,

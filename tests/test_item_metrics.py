@@ -11,8 +11,8 @@ import sigfast
 from oracle import swap_bits
 from sigfast import metrics
 from sigfast.exceptions import InputError, MetricError
-from sigfast.itemlevel import item_indices
-from sigfast.pairwise import pairwise
+from sigfast.inference.itemlevel import item_indices
+from sigfast.inference.pairwise import pairwise
 
 N = 45
 B = 400

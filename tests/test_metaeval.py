@@ -28,7 +28,7 @@ import pytest
 import sigfast
 from sigfast import metaeval
 from sigfast.exceptions import InputError, MetricError
-from sigfast.itemlevel import item_bootstrap, item_indices, item_statistic
+from sigfast.inference.itemlevel import item_bootstrap, item_indices, item_statistic
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
@@ -559,7 +559,7 @@ def test_clusters_follow_wmt_rule() -> None:
 
 
 def test_hyps_file_names_match_systems() -> None:
-    from sigfast.metaeval_cli import _system_of
+    from sigfast.cli.metaeval import _system_of
 
     systems = ("UEdin", "Online-W", "Online-A")
     assert _system_of("newstest2021.en-de.hyp.UEdin.de", systems) == "UEdin"

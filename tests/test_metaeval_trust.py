@@ -20,7 +20,7 @@ import pytest
 import sigfast
 from sigfast import metaeval
 from sigfast.exceptions import InputError, SigfastError
-from sigfast.itemlevel import item_statistic
+from sigfast.inference.itemlevel import item_statistic
 
 scipy_stats = pytest.importorskip("scipy.stats")
 NAN = math.nan

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from sigfast.exceptions import InputError
-from sigfast.multitest import adjust, replicability
+from sigfast.inference.multitest import adjust, replicability
 
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 stats = pytest.importorskip("scipy.stats")

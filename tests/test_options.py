@@ -16,7 +16,7 @@ import sigfast
 from sigfast import _native, _options
 from sigfast.cli import main
 from sigfast.exceptions import InputError
-from sigfast.itemlevel import item_indices
+from sigfast.inference.itemlevel import item_indices
 
 PACKAGE = Path(sigfast.__file__).parent
 SOURCES = sorted(PACKAGE.rglob("*.py"))
@@ -29,7 +29,7 @@ def test_the_default_seed_is_written_once():
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
         if re.search(r"(?<![\d.])12345(?!\d)", line)
     ]
-    assert hits == ["_options.py:" + str(_line_of("_options.py", "DEFAULT_SEED = 12345"))], hits
+    assert hits == ["engine/options.py:" + str(_line_of("engine/options.py", "DEFAULT_SEED = 12345"))], hits
     for f in (sigfast.paired_bootstrap, sigfast.permutation_test, sigfast.bootstrap_interval, sigfast.pairwise):
         assert inspect.signature(f).parameters["seed"].default == _options.DEFAULT_SEED
 
@@ -43,10 +43,10 @@ def test_no_module_defines_its_own_default_seed_or_stream_check():
     for p in SOURCES:
         tree = ast.parse(p.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and p.name != "_options.py":
+            if isinstance(node, ast.Assign) and p.name != "options.py":
                 names = [t.id for t in node.targets if isinstance(t, ast.Name)]
                 assert "DEFAULT_SEED" not in names, p
-            if isinstance(node, ast.FunctionDef) and p.name != "_options.py":
+            if isinstance(node, ast.FunctionDef) and p.name != "options.py":
                 assert node.name != "check_stream", p
 
 
@@ -63,7 +63,7 @@ def test_the_stream_version_is_checked_in_one_place():
                 uses.append(f"{p.relative_to(PACKAGE)}:{node.lineno}")
             elif isinstance(node, ast.alias) and node.name == "check_stream":
                 uses.append(f"{p.relative_to(PACKAGE)}: import")
-    assert len(uses) == 1 and uses[0].startswith("_options.py:"), uses
+    assert len(uses) == 1 and uses[0].startswith("engine/options.py:"), uses
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ def test_the_cli_and_the_api_run_the_same_check():
         assert str(flag.value).split(" must ", 1)[1] == str(api.value).split(" must ", 1)[1]
 
 
-FRONT_ENDS = ("significance.py", "pairwise.py", "intervals.py", "errorbars.py")
+FRONT_ENDS = ("inference/significance.py", "inference/pairwise.py", "inference/intervals.py", "inference/errorbars.py")
 
 
 def test_front_ends_do_not_forward_the_options_by_hand():
@@ -181,7 +181,7 @@ def test_shared_defaults_are_named_not_written():
     """A confidence level, nan_policy or backend default is the shared constant, not a literal."""
     literal = []
     for p in SOURCES:
-        if p.name == "_options.py":
+        if p.name == "options.py":
             continue
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -200,7 +200,7 @@ def test_shared_defaults_are_named_not_written():
 def test_the_seed_has_one_check():
     """Every front-end whose seed is a 64-bit engine seed refuses the same seeds with the same words
     (the studies derive a seed per split from any non-negative integer, so they accept larger ones)."""
-    from sigfast.itemlevel import item_indices
+    from sigfast.inference.itemlevel import item_indices
 
     calls = [
         lambda s: sigfast.paired_bootstrap([0.1, 0.2, 0.3], [0.2, 0.3, 0.5], n_resamples=10, seed=s),

@@ -129,7 +129,7 @@ def test_an_unknown_style_is_an_error_never_the_text_table(tmp_path: Path, capsy
         r.format("markdwn")
     with pytest.raises(InputError, match="unknown output style, got 'rtf'"):
         r.format("rtf")
-    from sigfast.report import Table
+    from sigfast.results.report import Table
 
     with pytest.raises(InputError, match="unknown output style, got 'rtf'"):
         Table(("a",), ((1,),)).render("rtf")
@@ -155,7 +155,7 @@ def test_readme_names_the_one_file_of_a_style() -> None:
     section = readme.split("## Adding an output style\n", 1)[1].split("\n## ", 1)[0]
     files = re.findall(r"`((?:python|tests|src)/[\w/.]+\.(?:py|rs))`", section)
     package = [f for f in files if f.startswith(("python/", "src/"))]
-    assert set(package) == {"python/sigfast/styles.py"}, files  # the one file a style touches in the package
+    assert set(package) == {"python/sigfast/results/styles.py"}, files  # the one file a style touches in the package
     assert "An output style is one file" in section
     for f in files:
         assert (ROOT / f).is_file(), f

@@ -12,7 +12,7 @@ import pytest
 
 import sigfast
 from sigfast.exceptions import InputError
-from sigfast.paired_binary import bonett_price_interval, newcombe_interval, tango_interval
+from sigfast.inference.paired_binary import bonett_price_interval, newcombe_interval, tango_interval
 
 PEER = Path(__file__).parent / "data" / "peer" / "evalstats_paired.json"
 FUNCS = {"newcombe": newcombe_interval, "tango": tango_interval, "bonett-price": bonett_price_interval}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sigfast
-from sigfast.pairwise import PAIR_BLOCK, gain_threshold, pairwise
+from sigfast.inference.pairwise import PAIR_BLOCK, gain_threshold, pairwise
 
 
 def _stats(S: int = 5, n: int = 250, seed: int = 0) -> sigfast.Statistics:

@@ -31,7 +31,7 @@ import pytest
 
 import sigfast
 from sigfast.cli import main
-from sigfast.pairwise import GainThreshold, gain_threshold
+from sigfast.inference.pairwise import GainThreshold, gain_threshold
 from sigfast.studies import calibration, domains_from_item_ids, test_size_curve
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -450,8 +450,8 @@ def test_en_ewt_threshold_shrinks_with_size_in_points(ewt_las) -> None:
 # --------------------------------------------------------------------------- what a reader of the paper needs
 def test_gain_threshold_units_for_bleu_fractions_and_plain_metrics() -> None:
     """Every threshold carries its unit: BLEU (0-100) and fractions (x100) in points, a mean in its own units."""
+    from sigfast.inference.pairwise import GainThreshold
     from sigfast.metrics import gain_unit
-    from sigfast.pairwise import GainThreshold
 
     th = GainThreshold("all", 0.7564, 9, (0.04, 0.06), 95)
     assert th.describe(1, "points").startswith("gain threshold (all pairs): 0.76 points, ")

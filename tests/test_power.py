@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sigfast.exceptions import InputError
-from sigfast.power import bootstrap_power, bootstrap_sample_size, mcnemar_power, mcnemar_sample_size
+from sigfast.inference.power import bootstrap_power, bootstrap_sample_size, mcnemar_power, mcnemar_sample_size
 
 stats = pytest.importorskip("scipy.stats")
 

@@ -64,7 +64,7 @@ def test_small_benchmarks_and_gates_run_as_written(
 ) -> None:
     """The "Small benchmarks, paired binary items and release gates" example prints what its comments say,
     and its table of the gate's exit codes is the one the CLI uses."""
-    from sigfast.sequential import EXIT_CODES
+    from sigfast.inference.sequential import EXIT_CODES
 
     section = README.split("## Small benchmarks, paired binary items and release gates", 1)[1].split("\n## ", 1)[0]
     block = re.findall(r"```python\n(.*?)```", section, re.S)[0]

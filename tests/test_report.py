@@ -289,7 +289,7 @@ def test_battles_report_in_chromium(browser: Browser, tmp_path: Path, capsys: An
 @pytest.fixture(scope="module")
 def scores(tmp_path_factory: Any) -> list[str]:
     """Three systems' per-item score files (the demo's)."""
-    from sigfast.demo import save_sample
+    from sigfast.cli.demo import save_sample
 
     folder = tmp_path_factory.mktemp("demo")
     save_sample(str(folder))

@@ -15,9 +15,9 @@ import pytest
 import sigfast
 from sigfast.cli import main
 from sigfast.exceptions import InputError
-from sigfast.itemlevel import item_indices
-from sigfast.multitest import max_t_stepdown
-from sigfast.pairwise import bootstrap_ranks
+from sigfast.inference.itemlevel import item_indices
+from sigfast.inference.multitest import max_t_stepdown
+from sigfast.inference.pairwise import bootstrap_ranks
 
 PEER = Path(__file__).resolve().parent / "data" / "peer" / "evalstats_romano_wolf.json"
 

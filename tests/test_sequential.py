@@ -14,7 +14,7 @@ import pytest
 import sigfast
 from sigfast.cli import main
 from sigfast.exceptions import InputError
-from sigfast.sequential import EXIT_CODES, normal_mixture_boundary, normal_mixture_rho, stitching_boundary
+from sigfast.inference.sequential import EXIT_CODES, normal_mixture_boundary, normal_mixture_rho, stitching_boundary
 
 PEER = Path(__file__).parent / "data" / "peer" / "evalsig_sequential.json"
 

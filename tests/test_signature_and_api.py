@@ -110,7 +110,7 @@ def test_printed_result_names_the_systems_in_its_delta_line() -> None:
 
 def test_markdown_tables_escape_pipes() -> None:
     """A cell holding ``|`` (a metric description, ``a|b`` choices) stays in its column in markdown."""
-    from sigfast.report import Table, format_table
+    from sigfast.results.report import Table, format_table
 
     md = format_table([["a|b", "x"], ["c", "y\\z"]], ["choice (a|b)", "v"], markdown=True)
     rows = md.splitlines()

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import sigfast
-from sigfast.signature import parse, unparse
+from sigfast.results.signature import parse, unparse
 
 DATA = Path(__file__).resolve().parent / "data"
 MT = DATA / "mt"
@@ -577,7 +577,7 @@ def public_result_classes() -> set[type]:
     import importlib
     import pkgutil
 
-    from sigfast.results import Result
+    from sigfast.results.base import Result
 
     for m in pkgutil.walk_packages(sigfast.__path__, "sigfast."):
         if not m.name.endswith("__main__"):

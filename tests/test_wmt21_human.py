@@ -13,7 +13,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from sigfast.pairwise import pairwise_unpaired
+from sigfast.inference.pairwise import pairwise_unpaired
 
 
 def _load(shared_data):  # type: ignore[no-untyped-def]

@@ -101,13 +101,17 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
-    from . import analysis, exceptions, io, metrics, seeds, signature, studies
+    from . import analysis, exceptions, io, metrics, studies
     from ._native import STREAM_VERSION, __version__
     from .analysis import coref_diff, krippendorff_alpha
     from .analysis.agreement import agreement  # from their modules: each shares its module's name
     from .analysis.diff import diff
     from .analysis.oracle import oracle
-    from .classical import (
+    from .engine.stats import Statistics
+    from .exceptions import ArgumentError, FormatError, InputError, MetricError, ScorerWarning, SigfastError
+    from .htmlreport import Report, report
+    from .inference import seeds
+    from .inference.classical import (
         TestResult,
         binomial_test,
         mann_whitney_u,
@@ -117,10 +121,8 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         welch_ttest,
         wilcoxon,
     )
-    from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
-    from .exceptions import ArgumentError, FormatError, InputError, MetricError, ScorerWarning, SigfastError
-    from .htmlreport import Report, report
-    from .intervals import (
+    from .inference.errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
+    from .inference.intervals import (
         BootstrapInterval,
         agresti_coull_interval,
         beta_binomial_interval,
@@ -130,10 +132,10 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         proportion_interval,
         wilson_interval,
     )
-    from .multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
-    from .paired_binary import PairedProportionResult, paired_proportion_interval
-    from .pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
-    from .power import (
+    from .inference.multitest import AdjustedPValues, ReplicabilityResult, adjust, replicability
+    from .inference.paired_binary import PairedProportionResult, paired_proportion_interval
+    from .inference.pairwise import PairwiseResult, UnpairedPairwiseResult, gain_threshold, pairwise, pairwise_unpaired
+    from .inference.power import (
         BenchmarkPower,
         bootstrap_power,
         bootstrap_sample_size,
@@ -142,14 +144,14 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         mcnemar_sample_size,
         minimum_detectable_difference,
     )
-    from .ppi import PredictionPowered, prediction_powered
-    from .ratings import Ratings, WinRates, bradley_terry, win_rates
+    from .inference.ppi import PredictionPowered, prediction_powered
+    from .inference.ratings import Ratings, WinRates, bradley_terry, win_rates
+    from .inference.seeds import AsoResult, SeedComparison, aso, compare_seeds
+    from .inference.sequential import ConfidenceSequenceResult, GateResult, confidence_sequence, gate
+    from .inference.significance import paired_bootstrap, permutation_test
     from .read import read
-    from .results import ConfidenceInterval, PairedTestResult
-    from .seeds import AsoResult, SeedComparison, aso, compare_seeds
-    from .sequential import ConfidenceSequenceResult, GateResult, confidence_sequence, gate
-    from .significance import paired_bootstrap, permutation_test
-    from .stats import Statistics
+    from .results import signature
+    from .results.base import ConfidenceInterval, PairedTestResult
 del TYPE_CHECKING
 
 # Every public name loads on first use (PEP 562), so `import sigfast` and the command line's start-up
@@ -160,20 +162,23 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "exceptions": ("exceptions", None),
     "io": ("io", None),
     "metrics": ("metrics", None),
-    "signature": ("signature", None),
+    "signature": ("results.signature", None),
     "analysis": ("analysis", None),
     "studies": ("studies", None),
-    "seeds": ("seeds", None),
-    "itemlevel": ("itemlevel", None),
+    "seeds": ("inference.seeds", None),
+    "itemlevel": ("inference.itemlevel", None),
     "metaeval": ("metaeval", None),
-    **{n: ("classical", n) for n in ("TestResult", "binomial_test", "mann_whitney_u", "mcnemar", "paired_ttest")},
-    **{n: ("classical", n) for n in ("sign_test", "welch_ttest", "wilcoxon")},
+    **{
+        n: ("inference.classical", n)
+        for n in ("TestResult", "binomial_test", "mann_whitney_u", "mcnemar", "paired_ttest")
+    },
+    **{n: ("inference.classical", n) for n in ("sign_test", "welch_ttest", "wilcoxon")},
     **{
         n: ("exceptions", n)
         for n in ("ArgumentError", "FormatError", "InputError", "MetricError", "ScorerWarning", "SigfastError")
     },
     **{
-        n: ("intervals", n)
+        n: ("inference.intervals", n)
         for n in (
             "BootstrapInterval",
             "agresti_coull_interval",
@@ -185,15 +190,18 @@ _LAZY: dict[str, tuple[str, str | None]] = {
             "wilson_interval",
         )
     },
-    **{n: ("paired_binary", n) for n in ("PairedProportionResult", "paired_proportion_interval")},
-    **{n: ("sequential", n) for n in ("ConfidenceSequenceResult", "GateResult", "confidence_sequence", "gate")},
-    **{n: ("multitest", n) for n in ("AdjustedPValues", "ReplicabilityResult", "adjust", "replicability")},
+    **{n: ("inference.paired_binary", n) for n in ("PairedProportionResult", "paired_proportion_interval")},
     **{
-        n: ("pairwise", n)
+        n: ("inference.sequential", n)
+        for n in ("ConfidenceSequenceResult", "GateResult", "confidence_sequence", "gate")
+    },
+    **{n: ("inference.multitest", n) for n in ("AdjustedPValues", "ReplicabilityResult", "adjust", "replicability")},
+    **{
+        n: ("inference.pairwise", n)
         for n in ("PairwiseResult", "UnpairedPairwiseResult", "gain_threshold", "pairwise", "pairwise_unpaired")
     },
     **{
-        n: ("power", n)
+        n: ("inference.power", n)
         for n in (
             "BenchmarkPower",
             "bootstrap_power",
@@ -205,21 +213,21 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         )
     },
     "read": ("read", "read"),
-    "report": ("report", None),  # the presentation module, callable: sigfast.report(gold, systems, ...)
+    "report": ("results.report", None),  # the presentation module, callable: sigfast.report(gold, systems, ...)
     "Report": ("htmlreport", "Report"),
-    **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
-    **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},
-    "Statistics": ("stats", "Statistics"),
+    **{n: ("results.base", n) for n in ("ConfidenceInterval", "PairedTestResult")},
+    **{n: ("inference.significance", n) for n in ("paired_bootstrap", "permutation_test")},
+    "Statistics": ("engine.stats", "Statistics"),
     **{n: ("analysis", n) for n in ("agreement", "coref_diff", "diff", "krippendorff_alpha", "oracle")},
-    **{n: ("seeds", n) for n in ("aso", "compare_seeds", "AsoResult", "SeedComparison")},
-    "item_bootstrap": ("itemlevel", "item_bootstrap"),
-    "errorbars": ("errorbars", None),
-    **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
-    "samples": ("samples", None),
-    "clusters": ("clusters", None),
-    "designs": ("designs", None),
-    **{n: ("ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
-    **{n: ("ppi", n) for n in ("PredictionPowered", "prediction_powered")},
+    **{n: ("inference.seeds", n) for n in ("aso", "compare_seeds", "AsoResult", "SeedComparison")},
+    "item_bootstrap": ("inference.itemlevel", "item_bootstrap"),
+    "errorbars": ("inference.errorbars", None),
+    **{n: ("inference.errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
+    "samples": ("engine.samples", None),
+    "clusters": ("engine.clusters", None),
+    "designs": ("inference.designs", None),
+    **{n: ("inference.ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
+    **{n: ("inference.ppi", n) for n in ("PredictionPowered", "prediction_powered")},
 }
 #: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):
 #: the package attribute is the function, also after the submodule is imported.
@@ -277,11 +285,93 @@ def __getattr__(name: str) -> object:
             value = checked_keywords(value)
         globals()[name] = value
         return value
+    if name in _MOVED:  # a module's path from before the folders: the module, under both names
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'sigfast' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+
+# ---- old module paths (scripts/move_to_layers.py) ----
+#: Each module's path before the package was laid out in folders by layer
+#: (scripts/move_to_layers.py), and where it is now: ``import sigfast.executor`` (and ``styles``,
+#: ``report``, ...) gives the same module object.
+_MOVED = {
+    "executor": "engine.executor",
+    "clusters": "engine.clusters",
+    "samples": "engine.samples",
+    "stats": "engine.stats",
+    "_backends": "engine.backends",
+    "_progress": "engine.progress",
+    "_options": "engine.options",
+    "bca": "engine.bca",
+    "corrections": "engine.corrections",
+    "design_rows": "engine.design_rows",
+    "results": "results.base",
+    "signature": "results.signature",
+    "report": "results.report",
+    "styles": "results.styles",
+    "tables": "results.tables",
+    "_plot": "results.plot",
+    "results_interval": "results.interval",
+    "results_pairwise": "results.pairwise",
+    "results_multitest": "results.multitest",
+    "significance": "inference.significance",
+    "intervals": "inference.intervals",
+    "pairwise": "inference.pairwise",
+    "classical": "inference.classical",
+    "multitest": "inference.multitest",
+    "power": "inference.power",
+    "errorbars": "inference.errorbars",
+    "seeds": "inference.seeds",
+    "itemlevel": "inference.itemlevel",
+    "paired_binary": "inference.paired_binary",
+    "sequential": "inference.sequential",
+    "ppi": "inference.ppi",
+    "ratings": "inference.ratings",
+    "designs": "inference.designs",
+    "_cli": "cli.common",
+    "_commands": "cli.commands",
+    "_info": "cli.info",
+    "metaeval_cli": "cli.metaeval",
+    "ratings_cli": "cli.ratings",
+    "_designs_cli": "cli.designs",
+    "demo": "cli.demo",
+}
+
+
+class _OldPaths:
+    """Finds an old module path: the module at its new place, under both names (one object)."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: object = None, target: object = None) -> object:
+        new = _MOVED.get(fullname.partition("sigfast.")[2]) if fullname.startswith("sigfast.") else None
+        if new is None or new == fullname.partition("sigfast.")[2]:
+            return None
+        import importlib.util
+
+        return importlib.util.spec_from_loader(fullname, _OldPathLoader(f"sigfast.{new}"))
+
+
+class _OldPathLoader:
+    def __init__(self, new: str) -> None:
+        self.new = new
+
+    def create_module(self, spec: object) -> object:
+        import importlib
+
+        return importlib.import_module(self.new)
+
+    def exec_module(self, module: object) -> None:
+        pass
+
+
+_sys.meta_path.append(_OldPaths)
+# ---- end of old module paths ----
 
 
 class _Package(_types.ModuleType):

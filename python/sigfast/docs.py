@@ -71,7 +71,7 @@ def formats_markdown() -> str:
 
 def options_markdown() -> str:
     """The table of the options every resampling function shares (:data:`sigfast._options.OPTIONS`)."""
-    from ._options import OPTIONS
+    from .engine.options import OPTIONS
 
     rows = ["| Python | command line | default | meaning |", "|---|---|---|---|"]
     rows += [f"| `{name}` | `{o.flag}` | {o.default} | {o.meaning} |" for name, o in OPTIONS.items()]

@@ -31,9 +31,9 @@ import numpy as np
 from . import _native
 from ._api import checked_keywords
 from ._html import esc, fmt, num, table
-from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED
+from .engine.options import DEFAULT_CONFIDENCE, DEFAULT_SEED
 from .exceptions import InputError
-from .results import Key, Result
+from .results.base import Key, Result
 
 __all__ = ["Report", "build_report", "report"]
 
@@ -64,7 +64,7 @@ class Report(Result):
         ]
 
     def tables(self) -> list[Any]:
-        from .report import Table
+        from .results.report import Table
 
         if "ratings" in self.data:
             return [Table(("battles",), ((self.data["ratings"]["n_battles"],),), title=self.data["title"])]
@@ -148,7 +148,7 @@ def report(
     ``task``, or the first of ``tasks``). ``options``: the format's options (``cluster="pair"``, ...).
     ``report(...).format("html")`` is the page, ``.to_json()`` its data. ``format="battles"``: ``gold`` is a
     battle file and the report shows :func:`sigfast.bradley_terry`'s ratings (:func:`battles_report`)."""
-    from ._cli import _runs
+    from .cli.common import _runs
     from .formats import parse
 
     if format == "battles":
@@ -219,8 +219,8 @@ def build_report(
 ) -> Report:
     """The report of a parse (:class:`sigfast.formats.Parsed`): what :func:`report` and ``sigfast report``
     run. ``command``: the command line that made it (shown under "How to reproduce")."""
-    from .errorbars import leaderboard
-    from .pairwise import gain_threshold, pairwise
+    from .inference.errorbars import leaderboard
+    from .inference.pairwise import gain_threshold, pairwise
 
     names = list(parsed.names)
     if len(names) < 2:
@@ -374,7 +374,7 @@ def build_report(
             command,
         ),
     }
-    from .signature import build, hash_data
+    from .results.signature import build, hash_data
 
     sig = build(
         "report",
@@ -416,7 +416,7 @@ def _plain(v: Any) -> Any:
 def _tasks(per_task: Sequence[tuple[str, Any]], metric: str | None, names: list[str], cl: float) -> dict[str, Any]:
     """Each system's score with its standard error (cluster-robust where the items are clustered) and
     design effect on each task: :func:`sigfast.leaderboard`'s normal intervals, task by task."""
-    from .errorbars import leaderboard
+    from .inference.errorbars import leaderboard
 
     out = []
     for task, parsed in per_task:
@@ -542,7 +542,7 @@ def _bucket_tests(
     stats: Any, metric: str, lengths: np.ndarray, a: str, b: str, B: int, seed: int, stream: Any, n_threads: Any
 ) -> list[dict[str, Any]]:
     """The paired bootstrap of b against a on each bucket's items."""
-    from .significance import paired_bootstrap
+    from .inference.significance import paired_bootstrap
 
     out = []
     two = stats.select(a, b)
@@ -557,7 +557,7 @@ def _bucket_tests(
 def _diff(units: Any, a: str, b: str) -> dict[str, Any]:
     """Tuggener's diff of the pair, and McNemar's test per gold label on the units' correctness."""
     from .analysis.diff import diff_units
-    from .classical import mcnemar
+    from .inference.classical import mcnemar
 
     units = _two(units, a, b)  # the units of `sigfast diff GOLD A B`: its signature hashes these
     d = diff_units(units, 0, 1, top_k=10).to_dict()
@@ -600,7 +600,7 @@ def _two(units: Any, a: str, b: str) -> Any:
 def _item_scores(parsed: Any, metric: str, stats: Any) -> np.ndarray | None:
     """Each system's score on each item alone (systems × items): the reference scorer's per-item score
     where the format gives one, else a mean metric's per-item values; None where there is none."""
-    from .errorbars import item_scores
+    from .inference.errorbars import item_scores
     from .metrics import resolve_metric
 
     if parsed.spec.join is None and parsed.spec.needs_gold:
@@ -619,7 +619,7 @@ def _item_texts(parsed: Any, gold_paths: Sequence[Any], system_paths: Sequence[s
     """The lines of line-aligned text formats (MT, summaries): gold's and each system's."""
     if parsed.format != "mt" or not gold_paths:
         return None
-    from ._cli import path_of
+    from .cli.common import path_of
     from .formats.mt import read_segments
 
     out = {"gold": read_segments(gold_paths[0], "reference")}
@@ -1509,7 +1509,7 @@ def battles_report(
     errors with a cluster field, sandwich ones otherwise), as ``sigfast rate`` gives them."""
     from .formats import spec
     from .formats.battles import read_battles
-    from .ratings import bradley_terry
+    from .inference.ratings import bradley_terry
 
     opts = spec("battles").validate(options)
     table = read_battles(battles, **opts)
@@ -1617,7 +1617,7 @@ def run_report(args: Any) -> int:
     writes the page; ``--data FILE.json`` its data)."""
     import argparse
 
-    from . import _cli
+    from .cli import common as _cli
     from .exceptions import UsageError
 
     _cli.precheck(args)

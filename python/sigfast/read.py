@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ._api import checked_keywords
-from .stats import Statistics
+from .engine.stats import Statistics
 
 __all__ = ["read"]
 

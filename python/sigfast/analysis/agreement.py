@@ -29,8 +29,8 @@ import numpy as np
 
 from .._api import checked_keywords
 from ..exceptions import InputError
-from ..results import Result
-from ..signature import build
+from ..results.base import Result
+from ..results.signature import build
 from .units import MISSING, Units
 
 __all__ = ["AgreementResult", "SentenceView", "agreement", "agreement_units", "krippendorff_alpha"]

@@ -13,7 +13,7 @@ import argparse
 import json
 from typing import Any
 
-from .. import _cli
+from ..cli import common as _cli
 
 __all__ = ["run_agreement", "run_diff", "run_oracle"]
 

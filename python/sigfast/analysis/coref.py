@@ -66,8 +66,8 @@ from ..formats.conll2012 import (
     read_conll2012,
 )
 from ..formats.conll2012 import is_nominal as _is_nominal
-from ..results import Key, Result
-from ..signature import build
+from ..results.base import Key, Result
+from ..results.signature import build
 
 __all__ = [
     "ArcsScores",

@@ -23,8 +23,8 @@ import numpy as np
 
 from .._api import checked_keywords
 from ..exceptions import InputError
-from ..results import Key, Result, option
-from ..signature import build
+from ..results.base import Key, Result, option
+from ..results.signature import build
 from .units import Units, exact_sentences
 
 __all__ = ["DiffResult", "LabelAccuracy", "PairwiseDiffResult", "diff", "diff_units", "label_accuracy", "pairwise"]
@@ -247,7 +247,7 @@ def _signed(text: str, signature: str, style: str) -> str:
     ``comment``, :mod:`sigfast.styles`)."""
     if style == "json" or not signature:
         return text
-    from ..styles import get
+    from ..results.styles import get
 
     comment = get(style).comment
     line = f"signature: {signature}" if comment is None else comment(f"signature: {signature}")

@@ -19,8 +19,8 @@ import numpy as np
 
 from .._api import checked_keywords
 from ..exceptions import InputError
-from ..results import Key, Result, option
-from ..signature import build
+from ..results.base import Key, Result, option
+from ..results.signature import build
 from .units import Units, exact_sentences
 
 __all__ = ["OracleResult", "oracle", "oracle_units"]

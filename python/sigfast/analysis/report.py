@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..exceptions import InputError
-from ..styles import get as get_style
+from ..results.styles import get as get_style
 
 __all__ = [
     "format_agreement",
@@ -40,7 +40,7 @@ def table(
     """Render rows as an aligned text table or a markdown table (any other style: a
     :class:`sigfast.report.Table` in that style of :mod:`sigfast.styles`)."""
     if style not in ("text", "markdown"):
-        from ..report import Table
+        from ..results.report import Table
 
         return Table(tuple(headers), tuple(tuple(r) for r in rows)).render(style).rstrip("\n")
     hs = [str(h) for h in headers]

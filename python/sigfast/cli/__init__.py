@@ -32,13 +32,7 @@ from typing import Any, NamedTuple
 
 __all__ = ["COMMANDS", "FLAGS", "Command", "Flag", "Use", "build_parser", "main"]
 
-from ._options import (  # stdlib only: start-up stays light
-    DEFAULT_BACKEND,
-    DEFAULT_CONFIDENCE,
-    DEFAULT_NAN_POLICY,
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-)
+from ..engine.options import DEFAULT_BACKEND, DEFAULT_CONFIDENCE, DEFAULT_NAN_POLICY, DEFAULT_RESAMPLES, DEFAULT_SEED
 
 # --------------------------------------------------------------------------------------------
 # value types (each gives a one-line usage error)
@@ -81,8 +75,8 @@ def shared(name: str, flag: str) -> Callable[[str], int]:
     bad value is a usage error while the arguments are parsed, before any file is read."""
 
     def parse(s: str) -> int:
-        from ._options import check
-        from .exceptions import InputError
+        from ..engine.options import check
+        from ..exceptions import InputError
 
         try:
             return int(check(name, _whole(s, flag)))
@@ -762,7 +756,7 @@ _files_arg = Arg(
 COMMANDS: tuple[Command, ...] = (
     Command(
         "compare",
-        "sigfast._commands:run_compare",
+        "sigfast.cli.commands:run_compare",
         "test whether systems differ from a baseline",
         "Compare a baseline with one or more systems. The first file is gold (or give --ref) when the files are "
         "in a scorer's format (--format, or detected as `score` does); the others are system outputs: BASELINE "
@@ -803,7 +797,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "mcnemar",
-        "sigfast._commands:run_mcnemar",
+        "sigfast.cli.commands:run_mcnemar",
         "McNemar's test on files of per-item 0/1 correctness",
         "McNemar's test of each SYSTEM against BASELINE on per-item correctness: one 0 or 1 per line (the tsv "
         "format; .jsonl/.npy by extension). The same as `sigfast compare --test mcnemar` on such files.",
@@ -812,7 +806,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "score",
-        "sigfast._commands:run_score",
+        "sigfast.cli.commands:run_score",
         "score system files like the reference scorer",
         "Print the reference scorer's report for each SYSTEM against GOLD (or --ref). The format is detected "
         "from the file name or content when --format is not given. -m picks the metrics shown.",
@@ -826,7 +820,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "pairwise",
-        "sigfast._commands:run_pairwise",
+        "sigfast.cli.commands:run_pairwise",
         "test every pair of systems on shared resamples",
         "All pairs of systems with shared bootstrap resamples (Berg-Kirkpatrick et al. 2012, fn. 5), corrected "
         "for the family of comparisons, with a ranking, rank ranges and significance clusters.",
@@ -866,7 +860,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "interval",
-        "sigfast._commands:run_interval",
+        "sigfast.cli.commands:run_interval",
         "every system's score with its standard error and intervals (error bars)",
         "Each system's score with its standard error (cluster-robust with --cluster), normal interval and "
         "bootstrap interval (whole clusters resampled): the error bars of one model or of a leaderboard. "
@@ -899,7 +893,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "design",
-        "sigfast._designs_cli:run_design",
+        "sigfast.cli.designs:run_design",
         "what repeats and prompts do to an evaluation's error",
         "Samples per item (lm-eval repeats, Inspect epochs, records with -o sample= or -o run=): each system's "
         "variance split into between and within items with an interval of the within share, the standard error "
@@ -912,7 +906,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "proportions",
-        "sigfast._designs_cli:run_proportions",
+        "sigfast.cli.designs:run_proportions",
         "small-sample intervals of accuracies and of paired accuracy differences",
         "Each system's accuracy on per-item 0/1 correctness with its Wilson, Clopper-Pearson, Jeffreys and "
         "Beta-binomial (uniform prior) intervals; with two or more systems, each one's accuracy minus the first's "
@@ -942,7 +936,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "gate",
-        "sigfast._designs_cli:run_gate",
+        "sigfast.cli.designs:run_gate",
         "release gate: ALLOW / REJECT / INCONCLUSIVE from an anytime-valid interval; exit 0 / 3 / 4",
         "Is SYSTEM better than BASELINE by more than --min-diff? The confidence sequence of the paired "
         "difference of per-item scores (Howard et al. 2021; Waudby-Smith & Ramdas 2023), looked at every --batch "
@@ -970,7 +964,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "demo",
-        "sigfast._commands:run_demo",
+        "sigfast.cli.commands:run_demo",
         "run the main job on built-in sample data",
         "Paired bootstrap and approximate randomization on built-in synthetic taggers; --save writes the data "
         "as files the other subcommands read.",
@@ -990,7 +984,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "info",
-        "sigfast._info:run_info",
+        "sigfast.cli.info:run_info",
         "version, random stream, formats (options, views) and metrics (parameters)",
         "The version, the random stream, every format with its aliases, options, unit views and metrics, and "
         "every metric with its parameters.",
@@ -999,7 +993,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "seeds",
-        "sigfast._commands:run_seeds",
+        "sigfast.cli.commands:run_seeds",
         "compare score distributions over random seeds (ASO, Welch, Mann-Whitney)",
         "Almost Stochastic Order between every pair of systems (as deepsig computes it), with Welch's t and "
         "Mann-Whitney U side by side. Each FILE holds one score per line (one per random seed); name a system "
@@ -1238,7 +1232,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "metaeval",
-        "sigfast.metaeval_cli:run_metaeval",
+        "sigfast.cli.metaeval:run_metaeval",
         "correlate metrics with human scores, with intervals and pairwise metric tests",
         "Meta-evaluate metrics: correlations with human scores at system, global, item or system-grouped level; "
         "BOOT-SYSTEMS/INPUTS/BOTH intervals; PERM-SYSTEMS/INPUTS/BOTH (cell-wise, or rows then columns as "
@@ -1341,7 +1335,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "rate",
-        "sigfast.ratings_cli:run_rate",
+        "sigfast.cli.ratings:run_rate",
         "Bradley–Terry ratings of pairwise battles, with intervals and ranks",
         "Rate models from a battle file (the battles format: Chatbot Arena's model_a/model_b/winner, the one-hot "
         "Kaggle layout, or arena-hard-auto's judgment files; JSON, JSON lines, CSV, Parquet) by maximum "
@@ -1437,7 +1431,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=kw.get("help"))
 
     def __call__(self, parser: argparse.ArgumentParser, *a: Any, **kw: Any) -> None:
-        from ._native import __version__
+        from .._native import __version__
 
         sys.stdout.write(f"sigfast {__version__}\n")  # on standard output: v=$(sigfast --version) works
         parser.exit(0)
@@ -1520,7 +1514,7 @@ def add_flag(p: argparse.ArgumentParser, spec: str | Use, group: Any = None) -> 
 
 def _add_style_flags(p: argparse.ArgumentParser) -> None:
     """``--NAME`` for every output style of :mod:`sigfast.styles` but text (the default), one at most."""
-    from .styles import styles
+    from ..results.styles import styles
 
     group = p.add_mutually_exclusive_group()
     for s in styles(plugins=False):  # other distributions' styles: once main() has seen a flag for one
@@ -1577,7 +1571,7 @@ def _may_name_a_plugin_style(argv: Sequence[str]) -> bool:
     """Whether the command line may need the output styles of other distributions (:mod:`sigfast.styles`,
     whose scan of the installed distributions is left out of every other run): a help, a flag no
     registered style or :data:`FLAGS` owns, or an ``--output`` extension that no registered style picks."""
-    from .styles import styles
+    from ..results.styles import styles
 
     known = _FLAG_NAMES | {f"--{s.name}" for s in styles(plugins=False)}
     exts = {e for s in styles(plugins=False) for e in s.extensions}
@@ -1658,11 +1652,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = _command_of(argv)
     if command is not None and _may_name_a_plugin_style(argv):
-        from .styles import load_plugins
+        from ..results.styles import load_plugins
 
         load_plugins()
     if command == "compare" and _names_another_test(argv):
-        from .resampling import available, get
+        from ..resampling import available, get
 
         _MORE_TESTS[:] = [n for n in available() if get(n).cli and n not in _COMPARE_TESTS]
     args = build_parser(command).parse_args(argv)
@@ -1686,8 +1680,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from . import _cli
-    from .exceptions import SigfastError, UsageError
+    from ..exceptions import SigfastError, UsageError
+    from . import common as _cli
 
     try:
         with _cli.one_line_warnings():

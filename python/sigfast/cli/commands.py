@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any
 
-from . import _cli
+from . import common as _cli
 
 __all__ = [
     "run_compare",
@@ -36,14 +36,14 @@ def _parse_inputs(args: argparse.Namespace, *, min_systems: int) -> Any:
 
 
 def _input_error(msg: str) -> Exception:
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     return InputError(msg)
 
 
 def _usage_error(msg: str) -> Exception:
     """Arguments that do not fit together, or too few files: exit 2, as argparse's usage errors."""
-    from .exceptions import UsageError
+    from ..exceptions import UsageError
 
     return UsageError(msg)
 
@@ -63,7 +63,7 @@ def run_compare(args: argparse.Namespace) -> int:
         return _run_mcnemar(args, _parse_inputs(args, min_systems=2) if args.format or args.ref else None)
     import sigfast
 
-    from .significance import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
+    from ..inference.significance import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 
     if args.view:
         raise _usage_error("--view is for --test mcnemar")
@@ -123,8 +123,8 @@ def run_compare(args: argparse.Namespace) -> int:
 def _run_registered_test(args: argparse.Namespace, stats: Any, systems: tuple[str, str], common: dict[str, Any]) -> Any:
     """``compare --test NAME`` for a test declared in :mod:`sigfast.resampling` with ``cli=True``: the flags it
     takes by name (a flag set for a setting the test does not take is a usage error)."""
-    from .resampling import keywords, run_test
-    from .significance import DEFAULT_RESAMPLES
+    from ..inference.significance import DEFAULT_RESAMPLES
+    from ..resampling import keywords, run_test
 
     takes = keywords(args.test)
     asked = {"variant": args.variant, "alternative": args.alternative}
@@ -143,7 +143,7 @@ def _run_registered_test(args: argparse.Namespace, stats: Any, systems: tuple[st
 
 
 def _results_table(results: list[Any]) -> Any:
-    from .report import Table, _fmt_p, _fmt_score
+    from ..results.report import Table, _fmt_p, _fmt_score
 
     r0 = results[0]
     several = len({r.metric for r in results}) > 1
@@ -194,7 +194,7 @@ def _results_table(results: list[Any]) -> Any:
 
 def signature_notes(labels: list[str], signatures: list[str]) -> tuple[str, ...]:
     """The signatures of a table's rows: the part they share once, then what each row adds."""
-    from .signature import shared
+    from ..results.signature import shared
 
     sigs = list(dict.fromkeys(signatures))
     if len(sigs) == 1:
@@ -227,9 +227,9 @@ def _mcnemar_kw(variant: str | None, alternative: str | None) -> dict[str, Any]:
 def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
     import numpy as np
 
-    from .classical import _read_binary_file, mcnemar
-    from .formats import system_names
-    from .intervals import wilson_interval
+    from ..formats import system_names
+    from ..inference.classical import _read_binary_file, mcnemar
+    from ..inference.intervals import wilson_interval
 
     if parsed is not None:
         view = args.view
@@ -254,7 +254,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
         names = list(units.names)
         correct = [units.correct(k).astype(np.float64) for k in range(len(names))]
         what = f"{units.n_units} units ({parsed.format} {units.view}, align {units.align})"
-        from .signature import units_fields
+        from ..results.signature import units_fields
 
         provenance = {k: v for k, v in units_fields(units).items() if k not in ("data", "systems", "items")}
         provenance["metric"] = [units.view]  # the accuracy of the view's units is what McNemar compares
@@ -284,7 +284,7 @@ def _run_mcnemar(args: argparse.Namespace, parsed: Any) -> int:
     ]
     level = getattr(args, "confidence", 0.95)
     acc = [wilson_interval(int(c.sum()), int(c.size), level) for c in correct]
-    from .report import Table, _fmt_p
+    from ..results.report import Table, _fmt_p
 
     shown: list[tuple[Any, ...]] = [
         (names[0], f"{100 * correct[0].mean():.2f}", _ci(acc[0]), "(baseline)", "", "", "", "")
@@ -360,7 +360,7 @@ def run_score(args: argparse.Namespace) -> int:
     _cli.precheck(args)
     _cli.positional_format_hint(args)
     if not args.format and not args.ref:
-        from .formats import detect_format
+        from ..formats import detect_format
 
         args.format = detect_format(_cli.path_of(args.files[0]))
     one_file = bool(args.format) and not args.ref and _gold_inside(args.format)
@@ -378,7 +378,7 @@ def run_score(args: argparse.Namespace) -> int:
     if not parsed.spec.needs_gold:
         raise _input_error(f"format {parsed.format!r} holds per-item values; there is no reference scorer to run")
     if parsed.spec.join is not None:  # LLM logs: a metric the log cannot give (bad values, -o reducer=) is an error
-        from .formats._logs import check_usable
+        from ..formats._logs import check_usable
 
         check_usable(parsed.reports, wanted or [parsed.reports[0].default_metric])
     if args.per_item:
@@ -397,12 +397,12 @@ def run_score(args: argparse.Namespace) -> int:
         """Every report's signature (format with its options, metrics, system, data hash): in the JSON records
         and under the markdown and LaTeX tables; the text stays the reference scorer's report, byte for byte
         (and imports no signature code), and the CSV its tidy scores as before."""
-        from .signature import for_report
+        from ..results.signature import for_report
 
         return [for_report(parsed, k, metrics) for k in range(len(parsed.names))]
 
     def tables(signed: bool = True) -> list[Any]:
-        from .report import Table
+        from ..results.report import Table
 
         rows = tuple((n, *(f"{r.scores[m]:.6g}" for m in metrics)) for n, r in zip(parsed.names, parsed.reports))
         sig = "\n".join(signature_notes(list(parsed.names), signatures())) if signed else ""
@@ -455,7 +455,7 @@ def _report_metric(parsed: Any, name: str) -> str:
 
 def _gold_inside(fmt: str) -> bool:
     """The format reads the gold from the system files (conlleval, the LLM logs): one FILE is enough."""
-    from .formats import spec
+    from ..formats import spec
 
     return spec(fmt).gold_optional
 
@@ -464,7 +464,7 @@ def _score_per_item(args: argparse.Namespace, parsed: Any) -> int:
     """``score --per-item``: every item's score alone (``ItemStats.item_scores``) and its statistics."""
     import json
 
-    from .report import Table
+    from ..results.report import Table
 
     first = parsed.reports[0]
     wanted = list(dict.fromkeys(args.metric)) if args.metric else [first.default_metric]
@@ -567,7 +567,7 @@ def _score_per_item(args: argparse.Namespace, parsed: Any) -> int:
 def run_pairwise(args: argparse.Namespace) -> int:
     import sigfast
 
-    from .pairwise import gain_threshold
+    from ..inference.pairwise import gain_threshold
 
     _cli.precheck(args, plots=("plot", "heatmap"))
     band = _cli.threshold_band(args)
@@ -613,7 +613,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
             )
         except BaseException:
             if pool is not None:  # Ctrl-C or an error: stop the workers now, not after every shard
-                from ._backends import stop_process_pool
+                from ..engine.backends import stop_process_pool
 
                 stop_process_pool(pool)
                 pool = None
@@ -625,7 +625,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
     last = results[-1]
     th = dict(band=band, percentile=args.percentile)
     if args.plot or args.heatmap:
-        from ._plot import pyplot
+        from ..results.plot import pyplot
 
         if args.plot:
             pyplot().close(last.plot_confidence_vs_gain(args.plot, **th))
@@ -682,9 +682,9 @@ def run_demo(args: argparse.Namespace) -> int:
 
 def run_seeds(args: argparse.Namespace) -> int:
     """``sigfast seeds``: ASO, Welch and Mann-Whitney on every pair of systems' scores over seeds."""
-    from .exceptions import UsageError
-    from .formats import named_systems
-    from .seeds import compare_seeds, read_scores
+    from ..exceptions import UsageError
+    from ..formats import named_systems
+    from ..inference.seeds import compare_seeds, read_scores
 
     _cli.precheck(args)
     names, paths = named_systems(list(args.systems))

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .exceptions import InputError, UsageError
+from ..exceptions import InputError, UsageError
 
 __all__ = [
     "BOOTSTRAP_VARIANTS",
@@ -103,7 +103,7 @@ def preload_format(name: str | None) -> None:
     module = format_module(name)
     if module is None:
         return
-    from .formats import _registry
+    from ..formats import _registry
 
     short = module.rpartition(".")[2]
     if name.strip().lower() not in _registry._LOADED and short in _registry._module_names():
@@ -119,8 +119,8 @@ def detect_gold_format(args: argparse.Namespace) -> None:
     naming them."""
     if getattr(args, "format", None) or getattr(args, "ref", None) or not getattr(args, "files", None):
         return
-    from .formats import detect_format, spec
-    from .formats._detect import FormatHint
+    from ..formats import detect_format, spec
+    from ..formats._detect import FormatHint
 
     first = path_of(args.files[0])
     try:
@@ -178,7 +178,7 @@ def split_systems(args: argparse.Namespace, files: Sequence[str], *, min_systems
     fmt = getattr(args, "format", None)
     preload_format(fmt)
     if fmt and not refs:
-        from .formats import spec
+        from ..formats import spec
 
         s = spec(fmt)
         if not s.needs_gold or s.gold_optional:  # per-item values, or gold inside: every file is a system
@@ -215,7 +215,7 @@ def positional_format_hint(args: argparse.Namespace) -> None:
     files = list(getattr(args, "files", None) or ())
     if getattr(args, "format", None) or getattr(args, "ref", None) or not files or os.path.exists(files[0]):
         return
-    from .formats import spec
+    from ..formats import spec
 
     try:
         name = spec(files[0]).name
@@ -231,7 +231,7 @@ def positional_format_hint(args: argparse.Namespace) -> None:
 def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *, min_systems: int) -> Any:
     """The one parse of a subcommand's files (a :class:`~sigfast.formats.Parsed`): with ``--format`` or
     ``--ref`` the files are gold and system outputs; without, per-item files (tsv, jsonl or npy by extension)."""
-    from .formats import parse
+    from ..formats import parse
 
     if files is None:
         positional_format_hint(args)
@@ -242,7 +242,7 @@ def parse_inputs(args: argparse.Namespace, files: Sequence[str] | None = None, *
     else:
         fmt = getattr(args, "format", None) or "auto"
     if getattr(args, "strict", False):
-        from .formats import detect_format, spec, specs
+        from ..formats import detect_format, spec, specs
 
         if fmt == "auto":
             fmt = detect_format(gold if not isinstance(gold, list) else gold[0])
@@ -269,7 +269,7 @@ def _runs(fmt: str | None, systems: list[str]) -> list[str]:
     that is one run stays as it is."""
     if not fmt or fmt == "auto":
         return systems
-    from .formats import runs_in, spec
+    from ..formats import runs_in, spec
 
     if spec(fmt).runs is None:  # its systems are given file by file
         return systems
@@ -281,7 +281,7 @@ def _runs(fmt: str | None, systems: list[str]) -> list[str]:
 
 def style(args: argparse.Namespace) -> str:
     """The output style its ``--NAME`` flag asks for (:mod:`sigfast.styles`), or text."""
-    from .styles import styles
+    from ..results.styles import styles
 
     for s in styles(plugins=False):  # the parser has a flag for each style registered when it was built
         if s.flag and getattr(args, s.name, False):
@@ -300,7 +300,7 @@ def precheck(args: argparse.Namespace, *, plots: Sequence[str] = ()) -> None:
     paths = [out] if out else []
     if out:
         ext = os.path.splitext(out)[1].lower()
-        from .styles import by_extension, styles
+        from ..results.styles import by_extension, styles
 
         if by_extension(ext) is None:
             known = [s.extensions[0] for s in styles() if s.extensions]
@@ -350,7 +350,7 @@ def emit(
     def default(s: str, write: Callable[[str], Any]) -> None:
         # CSV and JSON are written piece by piece: the rows of two million pairs are never one string
         if s == "csv" and results is not None:
-            from .results import flat_row, iter_rows_of, write_rows_csv
+            from ..results.base import flat_row, iter_rows_of, write_rows_csv
 
             write_rows_csv(write, lambda: (flat_row(r) for res in results for r in iter_rows_of(res)))
             return
@@ -382,7 +382,7 @@ def emit(
                 return "".join(r.format("text") for r in results)
             assert text is not None
             return text if text.endswith("\n") else text + "\n"
-        from .styles import get
+        from ..results.styles import get
 
         found = get(s)
         if results is not None and (tables is None or found.table is None):
@@ -392,14 +392,14 @@ def emit(
                 return "".join(r.format(s) for r in results)
             return found.wrap("".join(found.body(r) for r in results))  # one document around them all
         assert tables is not None
-        from .report import render_tables
+        from ..results.report import render_tables
 
         return found.wrap(render_tables(tables(), s))
 
     out = getattr(args, "output", None)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
-            from .styles import by_extension
+            from ..results.styles import by_extension
 
             found = by_extension(os.path.splitext(out)[1])
             assert found is not None  # precheck refused any other extension
@@ -438,7 +438,7 @@ def format_module(name: str) -> str | None:
     """The module that declares format ``name`` (a name or an alias), by the generated table: a hint that
     lets a subcommand import that one format module instead of all of them (None: not in the table)."""
     try:
-        from ._formats_table import MODULES
+        from .._formats_table import MODULES
     except ImportError:  # pragma: no cover
         return None
     return MODULES.get(name.strip().lower())
@@ -446,7 +446,7 @@ def format_module(name: str) -> str | None:
 
 def metric_option(args: argparse.Namespace, wanted: list[str]) -> None:
     """``score -m``: a format whose report takes a list of metrics (``mt``: ``-o metric=``) computes only those."""
-    from .formats import detect_format, spec
+    from ..formats import detect_format, spec
 
     fmt = args.format or detect_format(path_of(args.ref[0]))
     if spec(fmt).option("metric") is None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ._options import DEFAULT_SEED
+from ..engine.options import DEFAULT_SEED
 
 __all__ = ["make_sample", "run_demo", "save_sample"]
 

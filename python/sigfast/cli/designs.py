@@ -11,16 +11,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from . import _cli
+from . import common as _cli
 
 __all__ = ["run_design", "run_gate", "run_proportions"]
 
 
 def _item_scores(args: argparse.Namespace, *, min_systems: int) -> tuple[Any, Any, Any]:
     """(per-item scores as systems × items, the statistics, the parsed input) of the first metric."""
-    from .errorbars import item_scores
-    from .exceptions import InputError
-    from .metrics import resolve_metric
+    from ..exceptions import InputError
+    from ..inference.errorbars import item_scores
+    from ..metrics import resolve_metric
 
     _cli.precheck(args)
     _cli.detect_gold_format(args)
@@ -39,11 +39,16 @@ def run_proportions(args: argparse.Namespace) -> int:
     Bonett-Price intervals of the paired difference with McNemar's test."""
     import numpy as np
 
-    from .exceptions import InputError
-    from .intervals import beta_binomial_interval, clopper_pearson_interval, jeffreys_interval, wilson_interval
-    from .paired_binary import PAIRED_METHODS, paired_proportion_interval
-    from .report import Table
-    from .results import Result
+    from ..exceptions import InputError
+    from ..inference.intervals import (
+        beta_binomial_interval,
+        clopper_pearson_interval,
+        jeffreys_interval,
+        wilson_interval,
+    )
+    from ..inference.paired_binary import PAIRED_METHODS, paired_proportion_interval
+    from ..results.base import Result
+    from ..results.report import Table
 
     v, stats, _ = _item_scores(args, min_systems=1)
     names = [str(s) for s in stats.systems]
@@ -83,7 +88,7 @@ def run_proportions(args: argparse.Namespace) -> int:
     ]
     from dataclasses import replace
 
-    from .signature import format_part
+    from ..results.signature import format_part
 
     where = {"format": format_part(getattr(stats, "provenance", None))}
     pairs: list[Result] = [
@@ -131,7 +136,7 @@ def run_proportions(args: argparse.Namespace) -> int:
                     f"{r.mcnemar_pvalue:.4g}",  # type: ignore[attr-defined]
                 )
             )
-        from ._commands import signature_notes
+        from .commands import signature_notes
 
         tables.append(
             Table(
@@ -148,7 +153,7 @@ def run_proportions(args: argparse.Namespace) -> int:
     def tidy() -> list[dict[str, Any]]:
         return [*({"kind": "one", **r} for r in one), *({"kind": "paired", **row} for p in pairs for row in p.rows())]
 
-    from .report import render_tables
+    from ..results.report import render_tables
 
     _cli.emit(
         args,
@@ -162,8 +167,8 @@ def run_proportions(args: argparse.Namespace) -> int:
 
 def run_gate(args: argparse.Namespace) -> int:
     """``sigfast gate``: ALLOW / REJECT / INCONCLUSIVE for SYSTEM over BASELINE; exits 0 / 3 / 4."""
-    from .exceptions import InputError
-    from .sequential import gate
+    from ..exceptions import InputError
+    from ..inference.sequential import gate
 
     _, stats, _ = _item_scores(args, min_systems=2)
     if stats.n_systems != 2:
@@ -195,11 +200,11 @@ def run_design(args: argparse.Namespace) -> int:
     standard error for the items and repeats run, and the repeats a target error needs
     (``--target-se``); items crossed with prompts (``-o prompt=``): each system's score under each prompt
     with the spread across prompts and the two-way cluster-robust standard error."""
-    from .designs import PROMPT_QUANTILES, crossed_standard_error, nested_variance, prompt_scores
-    from .exceptions import InputError
-    from .executor import MIN_ITEMS
-    from .report import Table, render_tables
-    from .signature import format_part
+    from ..engine.executor import MIN_ITEMS
+    from ..exceptions import InputError
+    from ..inference.designs import PROMPT_QUANTILES, crossed_standard_error, nested_variance, prompt_scores
+    from ..results.report import Table, render_tables
+    from ..results.signature import format_part
 
     _cli.precheck(args)
     _cli.detect_gold_format(args)

@@ -12,13 +12,13 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from . import _cli
+from . import common as _cli
 
 __all__ = ["run_metaeval"]
 
 
 def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
-    from .exceptions import UsageError
+    from ..exceptions import UsageError
 
     out: dict[str, str] = {}
     for it in items or ():
@@ -34,7 +34,7 @@ def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
 def _renamed(table: Any, rename: dict[str, str], what: str) -> Any:
     """``table`` (a :class:`~sigfast.metaeval.ScoreTable`) after ``--rename``, keeping its file name for
     error messages: a new name that is already another system's is an error."""
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     if not rename:
         return table
@@ -62,7 +62,7 @@ _FLAG_OF = {
 @contextlib.contextmanager
 def _as_flags() -> Iterator[None]:
     """Errors that suggest a keyword argument (``pass missing='omit'``) name the flag instead."""
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     try:
         yield
@@ -92,8 +92,8 @@ def _stem(path: str) -> str:
 
 def _read_human(args: argparse.Namespace, metric_names: list[str] | None) -> tuple[Any, dict[str, Any]]:
     """The human table, and the metric tables of an mt-metrics-eval test set when HUMAN is one."""
-    from .exceptions import UsageError
-    from .metaeval import read_mtme, read_scores
+    from ..exceptions import UsageError
+    from ..metaeval import read_mtme, read_scores
 
     if not os.path.isdir(args.human):
         given = [f for f, v in (("--lp", args.lp), ("--gold", args.gold)) if v is not None]
@@ -122,8 +122,8 @@ def _read_human(args: argparse.Namespace, metric_names: list[str] | None) -> tup
 
 def run_metaeval(args: argparse.Namespace) -> int:
     """Run ``sigfast metaeval`` with parsed arguments; returns the exit status."""
-    from .exceptions import InputError, UsageError
-    from .metaeval import align, evaluate, read_scores, segment_scores
+    from ..exceptions import InputError, UsageError
+    from ..metaeval import align, evaluate, read_scores, segment_scores
 
     _cli.precheck(args, plots=("plot",))
 
@@ -149,7 +149,7 @@ def run_metaeval(args: argparse.Namespace) -> int:
     if args.hyps:
         if not args.ref:
             raise UsageError("--hyps needs --ref (reference files line-aligned with the outputs)")
-        from .formats import named_systems
+        from ..formats import named_systems
 
         hyp_names, hyp_paths = named_systems(args.hyps)
         hyps = {}

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from . import _cli
+from . import common as _cli
 
 
 def run_rate(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from .formats import spec
-    from .ratings import bradley_terry, win_rates
+    from ..formats import spec
+    from ..inference.ratings import bradley_terry, win_rates
 
     _cli.precheck(args)
     path = args.battles
     options = spec("battles").validate(_cli.format_options(args))
-    from .formats.battles import read_battles
+    from ..formats.battles import read_battles
 
     table = read_battles(path, **options)
     r = bradley_terry(

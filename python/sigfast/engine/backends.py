@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import InputError
+from ..exceptions import InputError
 
 __all__ = ["iter_tasks", "run_tasks", "stop_process_pool", "window_of"]
 

@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 
-from .classical import _ndtr, _ndtri
-from .exceptions import InputError
-from .metrics import Metric
+from ..exceptions import InputError
+from ..inference.classical import _ndtr, _ndtri
+from ..metrics import Metric
 
 
 def _jackknife(values: np.ndarray, m: Metric, clusters: np.ndarray | None = None) -> np.ndarray:
@@ -20,7 +20,7 @@ def _jackknife(values: np.ndarray, m: Metric, clusters: np.ndarray | None = None
         return _jackknife_clusters(values, m, clusters)
     n = values.shape[0]
     if m.on_items:
-        from .metrics import item_value
+        from ..metrics import item_value
 
         keep = np.ones(n, dtype=bool)
         out = np.empty(n)
@@ -39,7 +39,7 @@ def _jackknife_clusters(values: np.ndarray, m: Metric, codes: np.ndarray) -> np.
     n = values.shape[0]
     sizes = np.bincount(codes, minlength=g)
     if m.on_items:
-        from .metrics import item_value
+        from ..metrics import item_value
 
         return np.array([item_value(m, values[codes != c]) for c in range(g)], dtype=np.float64)
     total = np.cumsum(values, axis=0)[-1]

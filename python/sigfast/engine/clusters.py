@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import InputError
+from ..exceptions import InputError
 
 __all__ = ["Clusters", "cluster_se", "codes_of", "power_of_two_scale", "resolve", "two_way_se", "unscale"]
 
@@ -126,7 +126,7 @@ class Clusters:
     @property
     def label(self) -> str:
         """``clusters(G,field)``: how the signature and results name the scheme."""
-        from .signature import Part, _value
+        from ..results.signature import Part, _value
 
         return Part(f"clusters({self.n_clusters},{_value(self.field)})")
 
@@ -180,7 +180,7 @@ def resolve(stats: Any, clusters: Any, resampling: str) -> Clusters | None:
 
 def few_clusters_warning(spec: Clusters | None) -> tuple[str, ...]:
     """The warning results carry when there are too few clusters to resample."""
-    from ._options import MIN_ITEMS
+    from .options import MIN_ITEMS
 
     if spec is None or spec.n_clusters >= MIN_ITEMS:
         return ()

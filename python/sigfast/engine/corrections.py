@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ._api import checked_keywords
-from ._options import check_alpha
-from .exceptions import InputError
-from .results_multitest import AdjustedPValues
+from .._api import checked_keywords
+from ..exceptions import InputError
+from ..results.multitest import AdjustedPValues
+from .options import check_alpha
 
 __all__ = ["METHODS", "ROMANO_WOLF", "RomanoWolf", "adjust", "max_t_stepdown", "romano_wolf"]
 METHODS = {

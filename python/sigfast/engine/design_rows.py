@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import InputError
+from ..exceptions import InputError
 
 __all__ = ["DESIGNS", "Design", "check_design_metric", "design_of"]
 
@@ -42,14 +42,14 @@ class Design:
     @property
     def label(self) -> str:
         """``two-level(G,K,field)`` or ``crossed(G,P,field)``: how results and signatures name the scheme."""
-        from .signature import Part, _value
+        from ..results.signature import Part, _value
 
         return Part(f"{self.kind}({self.n_items},{self.n_second},{_value(self.field)})")
 
     @property
     def digest(self) -> str:
         """A hash of the rows, their codes and the scheme (the signature's ``design`` field)."""
-        from .signature import hash_data
+        from ..results.signature import hash_data
 
         return hash_data(self.kind, self.table, self.items, self.second)
 
@@ -147,7 +147,7 @@ def check_design_metric(design: Design, stats: Any, m: Any) -> None:
             f"resampling={design.kind!r} resamples the mean of per-sample scores; {m.name} is not such a mean "
             "(use a mean metric, or resampling='items')"
         )
-    from .metrics import observed
+    from ..metrics import observed
 
     obs = np.asarray(observed(m, stats), dtype=np.float64)
     mean_of_means = np.array(

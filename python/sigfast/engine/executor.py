@@ -35,8 +35,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _native
-from ._options import (
+from .. import _native
+from ..exceptions import InputError
+from ..metrics import Metric, observed, resolve_metric
+from .options import (
     DEFAULT_BACKEND,
     DEFAULT_NAN_POLICY,
     DEFAULT_PERMUTATIONS,
@@ -45,16 +47,14 @@ from ._options import (
     MIN_ITEMS,
     NAN_POLICIES,
 )
-from ._options import check_alpha as check_alpha
-from ._options import check_int as check_int
-from ._options import check_level as check_level
-from ._options import check_nan_policy as check_nan_policy
-from ._options import check_resamples as check_resamples
-from ._options import check_seed as check_seed
-from ._options import check_threads as check_threads
-from ._progress import resolve as _resolve_progress
-from .exceptions import InputError
-from .metrics import Metric, observed, resolve_metric
+from .options import check_alpha as check_alpha
+from .options import check_int as check_int
+from .options import check_level as check_level
+from .options import check_nan_policy as check_nan_policy
+from .options import check_resamples as check_resamples
+from .options import check_seed as check_seed
+from .options import check_threads as check_threads
+from .progress import resolve as _resolve_progress
 from .stats import Statistics
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ def align_pandas(objs: Sequence[Any], names: Sequence[str]) -> list[Any]:
 
 
 def series_name(x: Any) -> str | None:
-    from ._api import series_name as name
+    from .._api import series_name as name
 
     return name(x)
 
@@ -544,7 +544,7 @@ def _python_item_values(
     sub: int,
     stream: int,
 ) -> np.ndarray:
-    from .metrics import call_items
+    from ..metrics import call_items
 
     n = table.shape[0]
     k = table.shape[1] // n_systems
@@ -614,7 +614,7 @@ def _python_cluster_item_values(
 ) -> np.ndarray:
     """A Python item statistic on the items of the drawn clusters (drawn clusters in draw order,
     each cluster's items in item order), or with every item of a swapped cluster swapped."""
-    from .metrics import call_items
+    from ..metrics import call_items
 
     k = table.shape[1] // n_systems
     out = np.empty((count, n_systems))
@@ -984,7 +984,7 @@ def _n_clusters(req: Request) -> int | None:
 
 
 def _signature(req: Request, test: str, **fields: Any) -> str:
-    from .signature import for_request
+    from ..results.signature import for_request
 
     return for_request(req, test, **fields)
 
@@ -1040,7 +1040,7 @@ def _run_shards(
     added block by block in order, the first shard's distinct count). Nothing per shard is kept, and an
     Executor or Ray holds a bounded window of shards (:func:`sigfast._backends.iter_tasks`), so memory
     does not grow with B."""
-    from ._backends import iter_tasks
+    from .backends import iter_tasks
 
     if backend == "local":  # in-process: the engine reports progress itself
         results: Any = (_shard_task(table, *args[:2], a, b, *args[2:], progress=progress) for a, b in shards)

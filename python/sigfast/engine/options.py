@@ -108,7 +108,7 @@ OPTIONS: dict[str, Option] = {
 
 
 def _error(message: str) -> Exception:
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     return InputError(message)
 
@@ -124,7 +124,7 @@ _STREAMS: tuple[int, tuple[int, ...]] | None = None  # (default, all): read from
 def _streams() -> tuple[int, tuple[int, ...]]:
     global _STREAMS
     if _STREAMS is None:
-        from . import _native
+        from .. import _native
 
         _STREAMS = int(_native.STREAM_VERSION), tuple(int(v) for v in _native.STREAM_VERSIONS)
     return _STREAMS
@@ -274,7 +274,7 @@ def check_alpha(alpha: Any) -> float:
     """A significance level in (0, 1); anything else (None, a string, 1.5) is an InputError."""
     import numpy as np
 
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     if isinstance(alpha, (bool, np.bool_)):
         raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")

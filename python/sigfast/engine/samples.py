@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import InputError
+from ..exceptions import InputError
 
 __all__ = ["VarianceComponents", "pass_at_k", "reduce", "reduce_samples", "variance_components"]
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ._api import checked_methods
-from .exceptions import InputError
+from .._api import checked_methods
+from ..exceptions import InputError
 
 __all__ = ["PER_ITEM", "Statistics"]
 
@@ -288,7 +288,7 @@ class Statistics:
     def scores(self, metric: Any = None, **params: Any) -> dict[str, float]:
         """Each system's corpus-level metric on the summed statistics (an item statistic such as
         ``"median"`` or ``"pearson"``: on each system's items)."""
-        from .metrics import observed, resolve_metric
+        from ..metrics import observed, resolve_metric
 
         m = resolve_metric(metric, self, **params)
         return {name: float(v) for name, v in zip(self.systems, observed(m, self))}
@@ -312,7 +312,7 @@ def _split_named(data: Any, systems: Sequence[str] | None) -> tuple[list[str], l
     else:
         arrays = list(data)
         if systems is None:  # pandas Series keep their names
-            from ._api import series_name
+            from .._api import series_name
 
             given = [series_name(a) for a in arrays]
             names = (

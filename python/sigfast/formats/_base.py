@@ -600,7 +600,7 @@ class Parsed:
         """Per-item statistics of every system for ``metric`` (default: the headline metric)."""
         import numpy as np
 
-        from ..stats import Statistics
+        from ..engine.stats import Statistics
 
         reports = self.reports
         if self.spec.join is not None:  # items matched by id (LLM logs)

@@ -425,7 +425,7 @@ def with_reducer(run: LogRun, reducer: str | None) -> LogRun:
     The harness's aggregates belong to its own reduction, so another one has none to compare with."""
     import numpy as np
 
-    from ..samples import check_reducer, reduce
+    from ..engine.samples import check_reducer, reduce
 
     if reducer is None or reducer == run.sample_reducer:
         return dataclasses.replace(run, resolved={**run.resolved, "reducer": run.sample_reducer})

@@ -21,10 +21,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._api import checked_keywords
-from ._options import DEFAULT_CONFIDENCE
-from .exceptions import InputError
-from .results import ConfidenceInterval, Result
+from .._api import checked_keywords
+from ..engine.options import DEFAULT_CONFIDENCE
+from ..exceptions import InputError
+from ..results.base import ConfidenceInterval, Result
 
 __all__ = [
     "TestResult",
@@ -85,7 +85,7 @@ class TestResult(Result):
     def signature(self) -> str:
         """What produced the result: the test, variant, sidedness, size, the counts it rests on and a
         hash of the inputs."""
-        from .signature import build
+        from ..results.signature import build
 
         counts = {k: v for k, v in self.details.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
         return build(
@@ -114,7 +114,7 @@ class TestResult(Result):
         return [{**d, **{k: v for k, v in details.items() if not isinstance(v, (list, dict))}}]
 
     def __repr__(self) -> str:
-        from ._api import short_repr
+        from .._api import short_repr
 
         return short_repr(
             self,
@@ -151,7 +151,7 @@ def _hashed(func: Callable[..., TestResult]) -> Callable[..., TestResult]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> TestResult:
         r = func(*args, **kwargs)
-        from .signature import hash_data
+        from ..results.signature import hash_data
 
         arrays = [a for a in args if a is not None] + [v for k, v in sorted(kwargs.items()) if k in ("x", "y", "table")]
         return replace(r, data=hash_data(*[a if isinstance(a, (int, float)) else np.asarray(a) for a in arrays]))
@@ -1204,8 +1204,8 @@ def mann_whitney_u(
 def _read_binary_file(path: str) -> np.ndarray:
     """Per-item correctness, one 0 or 1 per line, read by the ``tsv`` format's reader
     (:func:`sigfast.formats.items.read_items`; ``.jsonl``/``.npy`` by extension)."""
-    from .exceptions import FormatError
-    from .formats.items import read_items_lines
+    from ..exceptions import FormatError
+    from ..formats.items import read_items_lines
 
     values, _, lines = read_items_lines(path)
     if values.shape[1] != 1:

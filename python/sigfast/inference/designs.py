@@ -55,9 +55,9 @@ from typing import Any
 
 import numpy as np
 
-from ._options import DEFAULT_CONFIDENCE
-from .design_rows import DESIGNS, Design, _samples, check_design_metric, design_of
-from .exceptions import InputError
+from ..engine.design_rows import DESIGNS, Design, _samples, check_design_metric, design_of
+from ..engine.options import DEFAULT_CONFIDENCE
+from ..exceptions import InputError
 
 __all__ = [
     "DESIGNS",
@@ -157,8 +157,8 @@ def nested_variance(samples: Any, other: Any = None, *, confidence_level: float 
     the shares' intervals come from the F distribution (module docstring)."""
     from scipy import stats as st
 
-    from ._options import check_level
-    from .samples import _matrix, variance_components
+    from ..engine.options import check_level
+    from ..engine.samples import _matrix, variance_components
 
     cl = check_level(confidence_level)
     if hasattr(samples, "provenance"):
@@ -294,7 +294,7 @@ def crossed_standard_error(stats: Any, *, confidence_level: float = DEFAULT_CONF
     """The two-way cluster-robust standard error (items × prompts) of a crossed design's mean (one
     system) or paired difference (two): :func:`sigfast.standard_error` on the cells, with the items
     and the prompts as its two cluster factors."""
-    from .clusters import Clusters
+    from ..engine.clusters import Clusters
     from .errorbars import standard_error
 
     d = design_of(stats, "crossed")
@@ -319,7 +319,7 @@ def stack(runs: Mapping[str, Mapping[str, Any]], *, axis: str = "prompt") -> Any
     matched by id and observations by key: every log of every system must hold the same items, and every
     system the same keys. An item's value is the mean over its keys (its value in each log: the mean of
     that log's samples); the per-key values feed ``resampling="crossed"`` and ``"two-level"``."""
-    from .stats import Statistics
+    from ..engine.stats import Statistics
 
     if axis not in ("prompt", "run"):
         raise InputError(f"axis must be 'prompt' or 'run', got {axis!r}")

@@ -41,12 +41,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._api import checked_keywords
-from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
-from .clusters import Clusters, cluster_se, power_of_two_scale, two_way_se, unscale
-from .exceptions import InputError
-from .metrics import Metric
-from .results import ConfidenceInterval, Key, Result
+from .._api import checked_keywords
+from ..engine.clusters import Clusters, cluster_se, power_of_two_scale, two_way_se, unscale
+from ..engine.options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
+from ..exceptions import InputError
+from ..metrics import Metric
+from ..results.base import ConfidenceInterval, Key, Result
 
 __all__ = ["Leaderboard", "StandardErrorResult", "leaderboard", "standard_error"]
 
@@ -85,7 +85,7 @@ def _two_sided(z: float) -> float:
 def _components(stats: Any, systems: Sequence[str]) -> Any:
     """Variance components of one system's samples or of the difference of two, when the
     statistics carry per-sample values."""
-    from .samples import variance_components
+    from ..engine.samples import variance_components
 
     samples = (getattr(stats, "provenance", None) or {}).get("samples")
     if not samples or any(s not in samples for s in systems):
@@ -203,7 +203,7 @@ def standard_error(
     statsmodels' are; no eigenvalue fix is applied. The result says ``two_way=True`` and its
     signature ``variant:cr1-twoway``.
     """
-    from .executor import check_level, one_input, pair_inputs
+    from ..engine.executor import check_level, one_input, pair_inputs
 
     cl = check_level(confidence_level)
     pair = y is not None or systems is not None
@@ -276,7 +276,7 @@ def standard_error(
         for w in undefined:
             _warnings.warn(f"sigfast.standard_error: {w}", RuntimeWarning, stacklevel=3)
     comp = _components(stats, stats.systems)
-    from .signature import build
+    from ..results.signature import build
 
     sig = build(
         "standard_error_difference" if pair else "standard_error",
@@ -289,7 +289,7 @@ def standard_error(
         conf=cl,
     )
     warnings: tuple[str, ...] = ()
-    from .clusters import few_clusters_warning
+    from ..engine.clusters import few_clusters_warning
 
     warnings += few_clusters_warning(spec) + few_clusters_warning(spec2) + undefined
     from .paired_binary import normal_interval_warnings
@@ -321,7 +321,7 @@ def standard_error(
 
 
 def _resolve(stats: Any, clusters: Any) -> Clusters | None:
-    from .clusters import resolve
+    from ..engine.clusters import resolve
 
     return resolve(stats, None if clusters is None else clusters, "auto") if clusters is not False else None
 
@@ -523,7 +523,7 @@ class Leaderboard(Result):
         return [{k: v for k, v in r.items() if k != "signature"} for r in self.rows()]
 
     def tables(self) -> list[Any]:
-        from .report import Table, _fmt_p
+        from ..results.report import Table, _fmt_p
 
         rows = self.rows()
         sc = self.display_scale
@@ -669,12 +669,12 @@ def leaderboard(
     (:func:`sigfast.pairwise.bootstrap_ranks`).
     """
     arguments = locals()
-    from .executor import check_level, check_threads, many_inputs, resampled_scores
-    from .metrics import observed, resolve_metric
+    from ..engine.executor import check_level, check_threads, many_inputs, resampled_scores
+    from ..metrics import observed, resolve_metric
+    from ..resampling import ask, run
     from .multitest import ROMANO_WOLF, adjust, romano_wolf
     from .pairwise import _adjust_matrix
     from .pairwise import bootstrap_ranks as _bootstrap_ranks
-    from .resampling import ask, run
 
     cl = check_level(confidence_level)
     if pairs not in ("normal", "bootstrap", "none"):
@@ -736,7 +736,7 @@ def leaderboard(
     shares = None
     samples = (stats.provenance or {}).get("samples")
     if samples and all(n in samples for n in stats.systems):
-        from .samples import variance_components
+        from ..engine.samples import variance_components
 
         shares = np.array([variance_components(samples[n]).within_share for n in stats.systems])
     delta = pair_se = pv = adjusted = pw = None
@@ -791,10 +791,10 @@ def leaderboard(
                 vs_adj[others] = rw.pvalues
             else:
                 vs_adj[others] = adjust(rw.pvalues, correction, alpha=alpha).adjusted
-    from .clusters import few_clusters_warning
-    from .executor import few_items_warning
+    from ..engine.clusters import few_clusters_warning
+    from ..engine.executor import few_items_warning
+    from ..results.signature import build
     from .paired_binary import normal_interval_warnings
-    from .signature import build
 
     resampled = bootstrap or pairs == "bootstrap" or versus is not None or bootstrap_ranks
     sig = build(

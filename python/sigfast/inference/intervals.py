@@ -27,16 +27,16 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from ._api import checked_keywords
-from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED
-from .bca import _acceleration as _acceleration
-from .bca import _bca_levels as _bca_levels
-from .bca import _jackknife as _jackknife
-from .bca import _jackknife_clusters as _jackknife_clusters
+from .._api import checked_keywords
+from ..engine.bca import _acceleration as _acceleration
+from ..engine.bca import _bca_levels as _bca_levels
+from ..engine.bca import _jackknife as _jackknife
+from ..engine.bca import _jackknife_clusters as _jackknife_clusters
+from ..engine.options import DEFAULT_CONFIDENCE, DEFAULT_SEED
+from ..exceptions import InputError
+from ..results.base import ConfidenceInterval
+from ..results.interval import BootstrapInterval
 from .classical import _beta_ppf, _count, _ndtri
-from .exceptions import InputError
-from .results import ConfidenceInterval
-from .results_interval import BootstrapInterval
 
 __all__ = [
     "BootstrapInterval",
@@ -274,7 +274,7 @@ def bootstrap_interval(
     :func:`sigfast.paired_bootstrap`); ``stream`` picks the random stream version (as there).
     """
     arguments = locals()
-    from .resampling import ask, run
+    from ..resampling import ask, run
 
     req = ask("interval", arguments)
     result: BootstrapInterval = run(req, progress=False)

@@ -13,17 +13,17 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _native
-from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, check_seed, shared_options
-from ._progress import ProgressArg
-from .exceptions import InputError, MetricError
-from .executor import check_int as _check_int
+from .. import _native
+from ..engine.executor import check_int as _check_int
+from ..engine.options import DEFAULT_CONFIDENCE, DEFAULT_SEED, check_seed, shared_options
+from ..engine.progress import ProgressArg
+from ..exceptions import InputError, MetricError
 
 __all__ = ["ITEM_STATISTICS", "item_bootstrap", "item_indices", "item_statistic"]
 
 
 def _registry() -> dict[str, tuple[int, str]]:
-    from .metrics import get, specs
+    from ..metrics import get, specs
 
     out = {"mean": (1, "arithmetic mean")}
     for spec in specs():
@@ -40,7 +40,7 @@ ITEM_STATISTICS: dict[str, tuple[int, str]] = _registry()
 def resolve_statistic(statistic: str, params: dict[str, Any]) -> tuple[str, dict[str, float]]:
     """The canonical name and float parameters of a built-in item statistic, resolved by the one metric
     registry (names, aliases such as ``kendall``, parameter ranges): a name means what it means there."""
-    from .metrics import _item_params, get
+    from ..metrics import _item_params, get
 
     name = str(statistic).lower()
     if name == "mean":
@@ -151,10 +151,10 @@ def item_bootstrap(
     """
     import warnings
 
+    from ..engine.stats import Statistics
+    from ..metrics import Metric, custom, get
     from .intervals import bootstrap_interval
-    from .metrics import Metric, custom, get
     from .significance import paired_bootstrap
-    from .stats import Statistics
 
     warnings.warn(
         "sigfast.item_bootstrap is deprecated: use sigfast.paired_bootstrap(x, y, metric=STATISTIC, "

@@ -26,12 +26,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._api import checked_keywords
+from .._api import checked_keywords
+from ..engine.corrections import METHODS, RomanoWolf, _alpha, _pvalues, adjust, max_t_stepdown, romano_wolf
+from ..engine.corrections import ROMANO_WOLF as ROMANO_WOLF
+from ..exceptions import InputError
+from ..results.multitest import AdjustedPValues, ReplicabilityResult
 from .classical import _chi2_sf_even
-from .corrections import METHODS, RomanoWolf, _alpha, _pvalues, adjust, max_t_stepdown, romano_wolf
-from .corrections import ROMANO_WOLF as ROMANO_WOLF
-from .exceptions import InputError
-from .results_multitest import AdjustedPValues, ReplicabilityResult
 
 __all__ = [
     "METHODS",

@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from ._options import DEFAULT_CONFIDENCE
-from .exceptions import InputError
-from .results import ConfidenceInterval, Result
+from ..engine.options import DEFAULT_CONFIDENCE
+from ..exceptions import InputError
+from ..results.base import ConfidenceInterval, Result
 
 __all__ = [
     "PAIRED_METHODS",
@@ -223,7 +223,7 @@ class PairedProportionResult(Result):
     def signature(self) -> str:
         """What produced the result: the interval, level, items, the discordant counts and a hash of
         the table."""
-        from .signature import build
+        from ..results.signature import build
 
         (_, b), (c, _) = self.table
         return build(
@@ -302,9 +302,9 @@ def paired_proportion_interval(
     ``"tango"`` (Tango 1998) or ``"bonett-price"`` (Bonett & Price 2012); all three are
     computed and listed, with McNemar's mid-p test. See the module docstring for the formulas.
     """
+    from ..results.signature import hash_data
     from .classical import mcnemar
     from .intervals import _level
-    from .signature import hash_data
 
     m = _ALIASES.get(str(method).lower().replace("_", "-"))
     if m is None:

@@ -14,26 +14,23 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _native
-from ._api import checked_keywords
-from ._progress import ProgressArg
-from .corrections import _adjust_matrix as _adjust_matrix
-from .corrections import _romano_wolf_matrix as _romano_wolf_matrix
-from .exceptions import InputError
-from .results_pairwise import _PAIR_CLASSES as _PAIR_CLASSES
-from .results_pairwise import PAIR_CLASS_NAMES as PAIR_CLASS_NAMES
-from .results_pairwise import ROMANO_WOLF_NOTE as ROMANO_WOLF_NOTE
-from .results_pairwise import GainThreshold, PairwiseResult, UnpairedPairwiseResult, gain_threshold
-from .results_pairwise import _order as _order
-from .results_pairwise import bootstrap_ranks as bootstrap_ranks
-from .results_pairwise import pair_class_name as pair_class_name
-from .results_pairwise import rank_ranges as rank_ranges
-from .results_pairwise import significance_groups as significance_groups
-from .significance import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-)
-from .stats import Statistics
+from .. import _native
+from .._api import checked_keywords
+from ..engine.corrections import _adjust_matrix as _adjust_matrix
+from ..engine.corrections import _romano_wolf_matrix as _romano_wolf_matrix
+from ..engine.progress import ProgressArg
+from ..engine.stats import Statistics
+from ..exceptions import InputError
+from ..results.pairwise import _PAIR_CLASSES as _PAIR_CLASSES
+from ..results.pairwise import PAIR_CLASS_NAMES as PAIR_CLASS_NAMES
+from ..results.pairwise import ROMANO_WOLF_NOTE as ROMANO_WOLF_NOTE
+from ..results.pairwise import GainThreshold, PairwiseResult, UnpairedPairwiseResult, gain_threshold
+from ..results.pairwise import _order as _order
+from ..results.pairwise import bootstrap_ranks as bootstrap_ranks
+from ..results.pairwise import pair_class_name as pair_class_name
+from ..results.pairwise import rank_ranges as rank_ranges
+from ..results.pairwise import significance_groups as significance_groups
+from .significance import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = ["GainThreshold", "PairwiseResult", "gain_threshold", "pairwise"]
 
@@ -102,7 +99,7 @@ def pairwise(
     ``stream`` picks the random stream version (as in :func:`sigfast.paired_bootstrap`).
     """
     arguments = locals()
-    from .resampling import ask, run
+    from ..resampling import ask, run
 
     req = ask("pairwise", arguments, x=data)
     result: PairwiseResult = run(req, progress)
@@ -160,7 +157,7 @@ def pairwise_unpaired(
         if test == "ranksum"
         else "Welch t-test"
     )
-    from .signature import build
+    from ..results.signature import build
 
     sig = build(
         "pairwise_unpaired",

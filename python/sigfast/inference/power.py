@@ -24,12 +24,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _native
-from ._api import checked_keywords
-from ._options import DEFAULT_SEED, check_seed, shared_options
+from .. import _native
+from .._api import checked_keywords
+from ..engine.options import DEFAULT_SEED, check_seed, shared_options
+from ..exceptions import InputError
+from ..results.base import Result
 from .classical import _ALTERNATIVES, _MCNEMAR_METHODS, _ndtri, mcnemar
-from .exceptions import InputError
-from .results import Result
 
 __all__ = [
     "BenchmarkPower",
@@ -67,7 +67,7 @@ class SampleSizeResult(Result):
     def signature(self) -> str:
         """The search's settings: test, target power, alpha, the model (gain, discordance) or the pool's
         metric and data hash, simulations, resamples, seed, tolerance."""
-        from .signature import build
+        from ..results.signature import build
 
         d = self.details
         return build(
@@ -185,7 +185,7 @@ def _above_alpha(pw: float, a: float, power: Any) -> None:
 def _check_common(power: float | None, alpha: float, sims: int, seed: int) -> tuple[float, float, int, int]:
     """Checked (target power, alpha, simulations, seed); ``power=None``: no target (a power is estimated,
     NaN in its place)."""
-    from .executor import check_int as _check_int
+    from ..engine.executor import check_int as _check_int
 
     a = float(alpha)
     if not 0.0 < a < 1.0:
@@ -311,7 +311,7 @@ def mcnemar_power(
     test a rejection in the wrong direction counts, as it does for the test.
     ``stream`` picks the random stream version (``None``: the default).
     """
-    from .executor import check_int as _check_int
+    from ..engine.executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     _, a, sims, seed = _check_common(None, alpha, n_simulations, seed)
@@ -351,7 +351,7 @@ def mcnemar_sample_size(
     error is ±≈ √(p(1−p)/n_simulations) (``details["power_se"]``). ``stream`` picks the
     random stream version (``None``: the default).
     """
-    from .executor import check_int as _check_int
+    from ..engine.executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
@@ -443,8 +443,8 @@ def bootstrap_power(
     test set counts as detected when y is better and p ≤ ``alpha``. ``stream`` picks the
     random stream version (``None``: the default).
     """
-    from .executor import check_int as _check_int
-    from .executor import check_resamples as _resamples
+    from ..engine.executor import check_int as _check_int
+    from ..engine.executor import check_resamples as _resamples
 
     n = _check_int("n", n, 1, _MAX_ITEMS)
     _, a, sims, seed = _check_common(None, alpha, n_simulations, seed)
@@ -489,7 +489,7 @@ def _bootstrap_runner(
         return run
     if x is None or y is None or gain is not None or discordance is not None:
         raise InputError("a pool needs both x and y (and no gain/discordance: the pool's own gain is used)")
-    from .executor import pair_inputs as _pair
+    from ..engine.executor import pair_inputs as _pair
 
     stats, m = _pair(x, y, None, metric, dict(params))
     full = m.evaluate(stats.totals(), stats.n_items)
@@ -539,8 +539,8 @@ def bootstrap_sample_size(
     defaults take seconds on the accuracy model, where resampling runs over
     the three distinct item types). ``stream`` picks the random stream version.
     """
-    from .executor import check_int as _check_int
-    from .executor import check_resamples as _resamples
+    from ..engine.executor import check_int as _check_int
+    from ..engine.executor import check_resamples as _resamples
 
     pw, a, sims, seed = _check_common(power, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
@@ -587,7 +587,7 @@ def _pool_fields(x: Any, y: Any, metric: Any, params: dict[str, Any]) -> dict[st
     """The metric and a data hash of a pool of per-item x and y (for the signature)."""
     if x is None:
         return {}
-    from .signature import hash_data
+    from ..results.signature import hash_data
 
     name = metric if isinstance(metric, str) or metric is None else getattr(metric, "name", "custom")
     label = f"{name or 'mean'}" + (f"[{','.join(f'{k}={v}' for k, v in sorted(params.items()))}]" if params else "")
@@ -626,7 +626,7 @@ class BenchmarkPower(Result):
 
     @property
     def signature(self) -> str:
-        from .signature import build
+        from ..results.signature import build
 
         return build(
             self.question,
@@ -743,7 +743,7 @@ def minimum_detectable_difference(
         SE = √((sd_x² + sd_y² − 2·correlation·sd_x·sd_y) · design_effect / n_items),
         MDD = (z_{1−α/2} + z_{power}) · SE.
     """
-    from .executor import check_int
+    from ..engine.executor import check_int
 
     n = check_int("n_items", n_items, 1)
     sx, sy, sdd, deff, z = _benchmark_model(sd, sd_y, accuracy, correlation, cluster_size, icc, alpha, power)

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import InputError
-from .results import Result
+from ..exceptions import InputError
+from ..results.base import Result
 
 __all__ = ["PredictionPowered", "prediction_powered"]
 
@@ -93,7 +93,7 @@ def prediction_powered(
     """
     from scipy.stats import norm
 
-    from .signature import build, hash_data
+    from ..results.signature import build, hash_data
 
     if not (0.0 < level < 1.0):
         raise InputError(f"level must be in (0, 1), not {level!r}")

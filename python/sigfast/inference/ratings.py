@@ -46,10 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from ._options import DEFAULT_SEED, check_seed, shared_options
-from .exceptions import InputError, ScorerWarning
-from .formats.battles import BattleTable, read_battles, table_from_arrays
-from .results import Key, Result, flat_row
+from ..engine.options import DEFAULT_SEED, check_seed, shared_options
+from ..exceptions import InputError, ScorerWarning
+from ..formats.battles import BattleTable, read_battles, table_from_arrays
+from ..results.base import Key, Result, flat_row
 
 __all__ = ["BootstrapRatings", "Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
 
@@ -88,7 +88,7 @@ def battle_table(battles: Any, **options: Any) -> BattleTable:
             cluster=None if cl is None else list(cols[cl]),
             weight=None if wt is None else list(cols[wt]),
         )
-    from .formats import spec
+    from ..formats import spec
 
     return read_battles(battles, **spec("battles").validate(options))
 
@@ -292,8 +292,8 @@ def bradley_terry(
     (with a cluster field; ``cluster_bootstrap=False``: of battles) or of battles, each refitted from the full
     fit, from the random stream ``(seed, "boot", b)`` of version ``stream``; the same bytes for any ``n_threads``.
     """
-    from . import _native
-    from .signature import build, hash_data
+    from .. import _native
+    from ..results.signature import build, hash_data
 
     if ties not in TIE_MODELS:
         raise InputError(f"unknown tie model {ties!r}; one of {', '.join(TIE_MODELS)}")
@@ -485,8 +485,8 @@ def _bootstrap(
     offset: float,
 ) -> _Boot:
     """The bootstrap of the fit (see :func:`bradley_terry`), on the fit's Elo scale and anchor."""
-    from . import _native
-    from .signature import build, hash_data
+    from .. import _native
+    from ..results.signature import build, hash_data
 
     if isinstance(B, bool) or B < 1:
         raise InputError(f"bootstrap must be a positive number of resamples, not {B!r}")
@@ -579,7 +579,7 @@ def _bootstrap(
 
 def _format_part(t: BattleTable) -> Any:
     """``battles[...]``: the options the battles were read with, for the signature."""
-    from .signature import format_part
+    from ..results.signature import format_part
 
     opts = {"schema": t.schema, "cluster": t.cluster_field, "weight": t.weight_field}
     return format_part({"format": "battles", "options": {k: v for k, v in opts.items() if v is not None}})
@@ -627,7 +627,7 @@ class WinRates(Result):
 
 
 def _win_rate_table(wr: WinRates, signature: str = "") -> Any:
-    from .report import Table
+    from ..results.report import Table
 
     wrows = tuple(
         (
@@ -652,7 +652,7 @@ def _win_rate_table(wr: WinRates, signature: str = "") -> Any:
 
 def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = "") -> list[Any]:
     """The leaderboard (and the win rates) as :class:`sigfast.report.Table` for every output style."""
-    from .report import Table
+    from ..results.report import Table
 
     def num(x: float, nd: int = 1) -> Any:
         return round(float(x), nd) if np.isfinite(x) else ("+inf" if x == np.inf else "-inf" if x == -np.inf else "")
@@ -717,7 +717,7 @@ def win_rates(battles: Any, baseline: str, *, level: float = 0.95, **options: An
     for a win, ½ for a tie, 0 for a loss over its battles with the baseline), with the cluster-robust standard
     error of that ratio estimate (each battle its own cluster without a cluster field; ``G/(G−1)`` factor with
     one), and a normal interval."""
-    from .signature import build, hash_data
+    from ..results.signature import build, hash_data
 
     z = _z(level)
     t = battle_table(battles, **options)

@@ -61,13 +61,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _native
-from ._api import checked_keywords, checked_module
-from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED
-from ._progress import ProgressArg
-from .exceptions import FormatError, InputError
-from .report import latex_escape
-from .results import Key, Result, deprecated_alias, flat_row
+from .. import _native
+from .._api import checked_keywords, checked_module
+from ..engine.options import DEFAULT_CONFIDENCE, DEFAULT_SEED
+from ..engine.progress import ProgressArg
+from ..exceptions import FormatError, InputError
+from ..results.base import Key, Result, deprecated_alias, flat_row
+from ..results.report import latex_escape
 
 __all__ = [
     "DEFAULT_DT",
@@ -122,7 +122,7 @@ def _scores(values: Any, name: str) -> np.ndarray:
 
 
 def _int(name: str, v: Any, lo: int, hi: int) -> int:
-    from .executor import check_int
+    from ..engine.executor import check_int
 
     return check_int(name, v, lo, hi)  # one integer check: a bool (n_resamples=True) is refused
 
@@ -205,7 +205,7 @@ def _names(scores: Any) -> tuple[list[str], list[Any]]:
 
 def _run(req: Any, progress: ProgressArg) -> tuple[list[float], list[float], list[float], np.ndarray | None]:
     """ASO's bootstrap of a validated request (:mod:`sigfast.resampling.aso`), through the one runner."""
-    from .resampling import run
+    from ..resampling import run
 
     try:
         return run(req, progress)  # type: ignore[no-any-return]
@@ -226,7 +226,7 @@ def _g(v: float) -> str:
 
 def _aso_signature(r: Any, test: str, **fields: Any) -> str:
     """The signature of an ASO result or comparison, in the one dialect."""
-    from .signature import build
+    from ..results.signature import build
 
     correction = None
     if r.num_comparisons > 1 and r.correction != "none":
@@ -544,7 +544,7 @@ class SeedComparison(Result):
         )
 
     def table(self, markdown: bool = False) -> str:
-        from .report import format_table
+        from ..results.report import format_table
 
         parts = []
         for header, rows in (self._summary_rows(), self.pair_rows(), self.matrix_rows()):
@@ -562,7 +562,7 @@ class SeedComparison(Result):
     def tables(self) -> list[Any]:
         """The systems' seeds, means and sds (under the caption), the pairs side by side (ε_min both
         ways, the verdict, Welch, Mann-Whitney) and the ε_min matrix, with the reading rule."""
-        from .report import Table
+        from ..results.report import Table
 
         def table(head_rows: tuple[list[str], list[list[str]]], **kw: Any) -> Table:
             head, rows = head_rows
@@ -622,7 +622,7 @@ def _result(
     common: dict[str, Any],
     distribution: np.ndarray | None = None,
 ) -> AsoResult:
-    from .signature import hash_data
+    from ..results.signature import hash_data
 
     eps, sigma_hat = _epsilon(vr, sd, a.size, b.size, level)
     return AsoResult(
@@ -658,7 +658,7 @@ def _request(
     stream: Any = None,
 ) -> Any:
     """The one validated request of the bootstrap (:mod:`sigfast.resampling.aso`)."""
-    from .resampling import request
+    from ..resampling import request
 
     try:
         return request(
@@ -787,9 +787,9 @@ def compare_seeds(
     its pairs, so two systems give exactly :func:`aso`'s result. ``stream``
     picks the random stream version (as in :func:`aso`).
     """
+    from ..results.signature import hash_data
     from .classical import mann_whitney_u, welch_ttest
     from .multitest import adjust
-    from .signature import hash_data
 
     names, values = _names(scores)
     arrays = [_scores(v, f"scores of {n!r}") for n, v in zip(names, values)]
@@ -854,7 +854,7 @@ def read_scores(path: str) -> np.ndarray:
     """One score per line (one per random seed), read by the ``tsv`` format's reader
     (:func:`sigfast.formats.items.read_items`; ``.jsonl``/``.npy`` by extension): an optional
     header line, ``#`` comments, no empty line but at the end; gzip and a byte-order mark are read."""
-    from .formats.items import read_items
+    from ..formats.items import read_items
 
     values, _ = read_items(path)
     if values.shape[1] != 1:

@@ -49,10 +49,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._api import checked_keywords
-from ._options import DEFAULT_CONFIDENCE
-from .exceptions import InputError
-from .results import ConfidenceInterval, Result
+from .._api import checked_keywords
+from ..engine.options import DEFAULT_CONFIDENCE
+from ..exceptions import InputError
+from ..results.base import ConfidenceInterval, Result
 
 __all__ = [
     "EXIT_CODES",
@@ -171,8 +171,8 @@ class ConfidenceSequenceResult(Result):
 
 def _values(x: Any, y: Any, systems: Any, system: Any) -> tuple[np.ndarray, Any, Any, bool]:
     """(values, stats, metric, paired): the per-item scores, or the paired differences y − x."""
+    from ..engine.executor import one_input, pair_inputs
     from .errorbars import item_scores
-    from .executor import one_input, pair_inputs
 
     pair = y is not None or systems is not None
     stats, m = pair_inputs(x, y, systems, None, {}) if pair else one_input(x, system, None, {})
@@ -321,8 +321,8 @@ def _run(
     x: Any, y: Any, systems: Any, system: Any, method: str, confidence_level: float, bounds: Any, batch: Any, t_opt: Any
 ) -> tuple[ConfidenceSequenceResult, dict[str, Any]]:
     """The sequence and the signature fields it rests on (the gate's signature adds its own)."""
-    from .executor import check_level
-    from .signature import build
+    from ..engine.executor import check_level
+    from ..results.signature import build
 
     cl = check_level(confidence_level)
     alpha = 1.0 - cl
@@ -461,7 +461,7 @@ def gate(
     the candidate is at most that much worse). Every verdict holds at the level whatever look
     it came from.
     """
-    from .signature import build
+    from ..results.signature import build
 
     md = float(min_difference)
     if not math.isfinite(md):

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ._api import checked_keywords
-from ._options import DEFAULT_CONFIDENCE
-from ._options import MAX_RESAMPLES as MAX_RESAMPLES
-from ._progress import ProgressArg
-from .executor import _NATIVE_VARIANT as _NATIVE_VARIANT
-from .executor import _VARIANTS as _VARIANTS
-from .executor import DEFAULT_PERMUTATIONS as DEFAULT_PERMUTATIONS
-from .executor import DEFAULT_RESAMPLES, DEFAULT_SEED
-from .executor import MIN_ITEMS as MIN_ITEMS
-from .executor import VARIANTS as VARIANTS
-from .executor import few_items_warning as few_items_warning
-from .executor import resolve_variant as resolve_variant
-from .resampling import ask, run
-from .results import PairedTestResult
+from .._api import checked_keywords
+from ..engine.executor import _NATIVE_VARIANT as _NATIVE_VARIANT
+from ..engine.executor import _VARIANTS as _VARIANTS
+from ..engine.executor import DEFAULT_PERMUTATIONS as DEFAULT_PERMUTATIONS
+from ..engine.executor import DEFAULT_RESAMPLES, DEFAULT_SEED
+from ..engine.executor import MIN_ITEMS as MIN_ITEMS
+from ..engine.executor import VARIANTS as VARIANTS
+from ..engine.executor import few_items_warning as few_items_warning
+from ..engine.executor import resolve_variant as resolve_variant
+from ..engine.options import DEFAULT_CONFIDENCE
+from ..engine.options import MAX_RESAMPLES as MAX_RESAMPLES
+from ..engine.progress import ProgressArg
+from ..resampling import ask, run
+from ..results.base import PairedTestResult
 
 __all__ = ["DEFAULT_RESAMPLES", "DEFAULT_SEED", "paired_bootstrap", "permutation_test"]
 

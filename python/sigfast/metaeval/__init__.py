@@ -57,15 +57,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _native
-from ._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
-from ._progress import ProgressArg
-from ._progress import resolve as _resolve_progress
-from .exceptions import FormatError, InputError
-from .executor import check_threads as _threads
-from .itemlevel import ITEM_STATISTICS, _label, resolve_statistic
-from .results import Result, deprecated_alias
-from .signature import hash_data
+from .. import _native
+from ..engine.executor import check_threads as _threads
+from ..engine.options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
+from ..engine.progress import ProgressArg
+from ..engine.progress import resolve as _resolve_progress
+from ..exceptions import FormatError, InputError
+from ..inference.itemlevel import ITEM_STATISTICS, _label, resolve_statistic
+from ..results.base import Result, deprecated_alias
+from ..results.signature import hash_data
 
 __all__ = [
     "LEVELS",
@@ -272,7 +272,7 @@ def read_scores(
     mt-metrics-eval names them (``METRIC-REF.LEVEL.score``) names its table
     ``METRIC-REF`` (:attr:`ScoreTable.name`).
     """
-    from .formats._base import read_text
+    from ..formats._base import read_text
 
     if os.path.isdir(path):
         raise InputError(
@@ -717,8 +717,8 @@ def segment_scores(
     order); ``"chrf"`` / ``"chrf++"`` are sentence chrF / chrF++. Items are
     the 1-based line numbers (as strings).
     """
-    from .metrics import get as get_metric
-    from .read import read
+    from ..metrics import get as get_metric
+    from ..read import read
 
     m = str(metric).lower()
     if m not in ("bleu", "chrf", "chrf++"):
@@ -735,7 +735,7 @@ def segment_scores(
 
 # --------------------------------------------------------------------------- result
 def _t_sf(t: float, df: float) -> float:
-    from .classical import _t_sf as tsf
+    from ..inference.classical import _t_sf as tsf
 
     return float(tsf(t, df))
 
@@ -922,7 +922,7 @@ class MetaEvalResult(Result):
 
     def table(self, markdown: bool = False) -> str:
         """The ranking table alone (text or markdown)."""
-        from .report import format_table
+        from ..results.report import format_table
 
         head, rows = self._rows()
         return format_table(rows, head, markdown=markdown)
@@ -930,7 +930,7 @@ class MetaEvalResult(Result):
     def tables(self) -> list[Any]:
         """The ranking (rank = significance cluster, correlation, interval, p against the next metric),
         with the warnings and the signature; LaTeX draws a rule between clusters."""
-        from .report import Table
+        from ..results.report import Table
 
         head, rows = self._rows()
         starts = tuple(k for k in range(1, len(rows)) if rows[k][0] != rows[k - 1][0])
@@ -953,7 +953,7 @@ class MetaEvalResult(Result):
     def plot(self, path: str | os.PathLike[str] | None = None, *, ax: Any = None) -> Any:
         """Correlations with their intervals, best first, one colour per significance cluster, a line
         at zero (no correlation) and a legend naming the clusters and the interval."""
-        from ._plot import pyplot
+        from ..results.plot import pyplot
 
         plt = pyplot()  # first: without matplotlib, the error names the extra to install
         from matplotlib.lines import Line2D
@@ -1047,7 +1047,7 @@ def _matrices(human: Any, metrics: Any, names: Sequence[str] | None) -> tuple[np
 def _adjust(p: list[float], correction: str, alpha: float) -> np.ndarray:
     if str(correction).lower() == "none":
         return np.asarray(p, dtype=np.float64)
-    from .multitest import adjust
+    from ..inference.multitest import adjust
 
     return np.asarray(adjust(p, correction, alpha=alpha).adjusted)
 
@@ -1107,7 +1107,7 @@ class MetaEvalSettings:
     ) -> MetaEvalSettings:
         """The settings, each checked (through the executor's checks where they are shared), or an
         :class:`~sigfast.exceptions.InputError` naming the first bad one."""
-        from .executor import check_alpha, check_level, check_resamples, check_seed
+        from ..engine.executor import check_alpha, check_level, check_resamples, check_seed
 
         lv = _level(level)
         sname, p = resolve_statistic(statistic, dict(params))
@@ -1162,7 +1162,7 @@ class MetaEvalSettings:
     def signature(self, *, metrics: Sequence[str], n_items: int, n_systems: int, data: str | None) -> str:
         """Every setting, the metrics compared, the items and systems scored and a hash of the scores
         (:func:`sigfast.signature.build`)."""
-        from .signature import build
+        from ..results.signature import build
 
         return build(
             "metaeval",

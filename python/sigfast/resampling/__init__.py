@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._api import closest
-from .._options import DEFAULT_BACKEND, DEFAULT_NAN_POLICY, check
+from ..engine.executor import Request
+from ..engine.options import DEFAULT_BACKEND, DEFAULT_NAN_POLICY, check
 from ..exceptions import ArgumentError, InputError
-from ..executor import Request
 from . import aso, bootstrap, interval, pairwise, permutation
 from ._declare import Test, signed
 
@@ -141,7 +141,7 @@ def request(test: str, /, x: Any = None, y: Any = None, **arguments: Any) -> Req
     backend = arguments.get("backend", DEFAULT_BACKEND) if read else arguments.pop("backend", DEFAULT_BACKEND)
     fields = spec.validate(x, y, **arguments)
     if fields.get("resampling") in ("two-level", "crossed"):  # the rows of a design (sigfast.designs)
-        from ..design_rows import check_design_metric, design_of
+        from ..engine.design_rows import check_design_metric, design_of
 
         res = fields["resampling"]
         if fields.get("draws", "sigfast") != "sigfast":

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..executor import Request
+from ..engine.executor import Request
 
 __all__ = ["COMMON", "Test", "signed"]
 
@@ -50,6 +50,6 @@ class Test:
 def signed(req: Request, test: str, fields: Mapping[str, Any], **more: Any) -> str:
     """The signature of a result of ``test`` answering ``req``: the test's own ``fields`` (its declared
     ``signature(req)``), then what the engine adds, then ``more`` (the resampling actually used)."""
-    from ..signature import for_request
+    from ..results.signature import for_request
 
     return for_request(req, test, fields, **more)

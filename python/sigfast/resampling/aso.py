@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from .. import _native
-from .._options import check_resamples, check_seed
+from ..engine.executor import run_aso
+from ..engine.options import check_resamples, check_seed
 from ..exceptions import InputError
-from ..executor import run_aso
 from ._declare import Test
 
 __all__ = ["TEST", "Settings"]

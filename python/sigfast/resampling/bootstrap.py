@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _native
-from .._options import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resamples, check_seed
-from .._progress import resolve as _resolve_progress
-from ..executor import (
+from ..engine.executor import (
     _NATIVE_VARIANT,
     Request,
     _n_clusters,
@@ -32,7 +30,16 @@ from ..executor import (
     resolve_clusters,
     resolve_variant,
 )
-from ..results import ConfidenceInterval, PairedTestResult
+from ..engine.options import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    check_level,
+    check_resamples,
+    check_seed,
+)
+from ..engine.progress import resolve as _resolve_progress
+from ..results.base import ConfidenceInterval, PairedTestResult
 from ._declare import Test, signed
 
 __all__ = ["TEST", "Settings"]

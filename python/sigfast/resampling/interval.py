@@ -14,11 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .._options import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resamples, check_seed
-from .._progress import resolve as _resolve_progress
-from ..bca import _bca_levels, _jackknife
-from ..exceptions import InputError
-from ..executor import (
+from ..engine.bca import _bca_levels, _jackknife
+from ..engine.executor import (
     Request,
     _again,
     _n_clusters,
@@ -31,9 +28,19 @@ from ..executor import (
     pair_inputs,
     resolve_clusters,
 )
+from ..engine.options import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    check_level,
+    check_resamples,
+    check_seed,
+)
+from ..engine.progress import resolve as _resolve_progress
+from ..exceptions import InputError
 from ..metrics import observed
-from ..results import ConfidenceInterval
-from ..results_interval import BootstrapInterval
+from ..results.base import ConfidenceInterval
+from ..results.interval import BootstrapInterval
 from ._declare import Test, signed
 
 __all__ = ["TEST", "Settings"]

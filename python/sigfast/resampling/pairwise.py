@@ -15,11 +15,8 @@ from typing import Any
 import numpy as np
 
 from .. import _native
-from .._options import DEFAULT_BACKEND, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha, check_resamples, check_seed
-from .._progress import resolve as _resolve_progress
-from ..corrections import ROMANO_WOLF, _adjust_matrix, _romano_wolf_matrix
-from ..exceptions import InputError
-from ..executor import (
+from ..engine.corrections import ROMANO_WOLF, _adjust_matrix, _romano_wolf_matrix
+from ..engine.executor import (
     _CENTRED,
     _NATIVE_VARIANT,
     PAIR_BLOCK,
@@ -43,8 +40,11 @@ from ..executor import (
     resolve_clusters,
     resolve_variant,
 )
+from ..engine.options import DEFAULT_BACKEND, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha, check_resamples, check_seed
+from ..engine.progress import resolve as _resolve_progress
+from ..exceptions import InputError
 from ..metrics import resolve_metric
-from ..results_pairwise import PairwiseResult, bootstrap_ranks
+from ..results.pairwise import PairwiseResult, bootstrap_ranks
 from ._declare import Test, signed
 
 __all__ = ["TEST", "Settings"]

@@ -13,10 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _native
-from .._options import DEFAULT_PERMUTATIONS, DEFAULT_SEED, check_resamples, check_seed
-from .._progress import resolve as _resolve_progress
-from ..exceptions import InputError
-from ..executor import (
+from ..engine.executor import (
     ALTERNATIVES,
     Request,
     _n_clusters,
@@ -30,7 +27,10 @@ from ..executor import (
     pair_inputs,
     resolve_clusters,
 )
-from ..results import PairedTestResult
+from ..engine.options import DEFAULT_PERMUTATIONS, DEFAULT_SEED, check_resamples, check_seed
+from ..engine.progress import resolve as _resolve_progress
+from ..exceptions import InputError
+from ..results.base import PairedTestResult
 from ._declare import Test, signed
 
 __all__ = ["TEST", "Settings"]

@@ -17,8 +17,8 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ._api import checked_methods, closest
-from .exceptions import ArgumentError
+from .._api import checked_methods, closest
+from ..exceptions import ArgumentError
 
 __all__ = ["ConfidenceInterval", "Key", "PairedTestResult", "Result", "deprecated_alias", "option"]
 
@@ -246,7 +246,7 @@ class Result:
     def to_frame(self, **options: Any) -> Any:
         """:meth:`rows` as a pandas DataFrame, the table :meth:`to_csv` writes (pandas is optional,
         imported here)."""
-        from ._api import frame
+        from .._api import frame
 
         return frame(flat_row(r) for r in self.with_options(**options).to_rows())
 
@@ -456,7 +456,7 @@ class PairedTestResult(Result):
         return format_result(self) + "\n"
 
     def __repr__(self) -> str:
-        from ._api import short_repr
+        from .._api import short_repr
 
         ci = self.confidence_interval
         return short_repr(

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .results import ConfidenceInterval, Result, flat_row
+from .base import ConfidenceInterval, Result, flat_row
 
 __all__ = ["BootstrapInterval"]
 
@@ -52,7 +52,7 @@ class BootstrapInterval(Result):
         return [row]
 
     def __repr__(self) -> str:
-        from ._api import short_repr
+        from .._api import short_repr
 
         lo, hi = self.confidence_interval
         return short_repr(

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .results import Result
+from .base import Result
 
 __all__ = ["AdjustedPValues", "ReplicabilityResult"]
 

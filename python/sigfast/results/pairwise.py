@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ._plot import pyplot
-from .exceptions import InputError
-from .results import Key, Result, deprecated_alias, option
+from ..exceptions import InputError
+from .base import Key, Result, deprecated_alias, option
+from .plot import pyplot
 
 __all__ = [
     "PAIR_CLASS_NAMES",
@@ -201,7 +201,7 @@ class PairwiseResult(Result):
     @property
     def gain_unit(self) -> str:
         """The unit gains are shown in (:func:`sigfast.metrics.gain_unit`): points, or the metric's units."""
-        from .metrics import gain_unit
+        from ..metrics import gain_unit
 
         return gain_unit(self.metric, self.display_scale)
 
@@ -215,7 +215,7 @@ class PairwiseResult(Result):
         """The smallest p-value a pair's bootstrap can give on this design, whatever B
         (:func:`sigfast.results.design_min_pvalue`: u^-u with u the clusters, else the items): with 1 or 2
         clusters it is 1 or 0.25, and a p below ``alpha`` is then only the floor 1/(B+1)."""
-        from .results import design_min_pvalue
+        from .base import design_min_pvalue
 
         units = self.n_clusters if self.n_clusters is not None else self.n_items
         return design_min_pvalue("paired_bootstrap", units, self.alternative)
@@ -528,7 +528,7 @@ class PairwiseResult(Result):
         )
 
     def __repr__(self) -> str:
-        from ._api import short_repr
+        from .._api import short_repr
 
         best = self.systems[self.order()[0]]
         return short_repr(
@@ -582,7 +582,7 @@ class PairwiseResult(Result):
         with confidence below 0.999 (when that at least halves the axis); points beyond are drawn on
         the edge as open triangles and the axis labels say how many.
         """
-        from ._plot import confidence_floor, gain_ceiling, scatter_clipped
+        from .plot import confidence_floor, gain_ceiling, scatter_clipped
 
         plt = pyplot()
         if ax is None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import InputError
+from ..exceptions import InputError
 
 __all__ = ["confidence_floor", "gain_ceiling", "log_ticks", "pyplot", "scatter_clipped"]
 

@@ -142,7 +142,7 @@ class _CallableModule(types.ModuleType):
     :data:`sigfast._hooks.CALLED`: the HTML report sits above this module)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from ._hooks import CALLED
+        from .._hooks import CALLED
 
         return CALLED["report"](*args, **kwargs)
 

@@ -179,7 +179,7 @@ def hash_data(*parts: Any) -> str:
 
 def stream_name(version: int) -> str:
     """The signature's name of random stream version ``version`` (``stream:`` field)."""
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     if version not in _STREAMS:
         raise InputError(f"unknown stream version {version!r}; known: {sorted(_STREAMS)}")
@@ -190,7 +190,7 @@ def stream_version(signature: Any) -> int | None:
     """The random stream version a signature (a string, or a dict from :func:`parse`) names, or
     None when it names none (a result without resamples). Pass it back as ``stream=`` to
     reproduce the result."""
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     fields = parse(signature) if isinstance(signature, str) else signature
     name = fields.get("stream")
@@ -233,7 +233,7 @@ def build(
     None values are left out. ``stream`` (a stream version number, or its name) is added
     wherever a seed or B is: the default version unless given.
     """
-    from . import _native
+    from .. import _native
 
     if "data" in fields and fields["data"] is not None and not isinstance(fields["data"], str):
         fields["data"] = hash_data(fields["data"])
@@ -259,7 +259,7 @@ def parse(signature: str) -> dict[str, str]:
     """A signature read back into a dict of its fields (``{"sigfast": VERSION, "test": ..., ...}``),
     in order; :func:`unparse` writes the same string again. Values stay strings:
     ``parse_value`` splits ``name[key=value,...]`` parts (metric, format)."""
-    from .exceptions import InputError
+    from ..exceptions import InputError
 
     if not isinstance(signature, str) or not signature.startswith("sigfast:"):
         raise InputError(f"not a sigfast signature: {signature!r} (it starts with 'sigfast:VERSION|')")

@@ -43,7 +43,7 @@ ENTRY_POINT_GROUP = "sigfast.styles"
 
 
 def _error(message: str) -> Exception:
-    from .exceptions import InputError  # imported on error alone: `sigfast --help` imports the registry
+    from ..exceptions import InputError
 
     return InputError(message)
 
@@ -236,19 +236,19 @@ def _latex_table(t: Any) -> str:
 
 
 def _html_table(t: Any) -> str:
-    from ._html import table_of
+    from .._html import table_of
 
     return table_of(t)
 
 
 def _html_page(body: str) -> str:
-    from ._html import page
+    from .._html import page
 
     return page(body)
 
 
 def _html_text(s: str, tag: str) -> str:
-    from ._html import esc
+    from .._html import esc
 
     return f"<{tag}>{esc(s)}</{tag}>\n"
 

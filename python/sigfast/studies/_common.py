@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.stats import Statistics
 from ..exceptions import InputError
-from ..stats import Statistics
 
 
 def sub_seed(seed: int, *k: int) -> int:
@@ -57,7 +57,7 @@ def input_fields(provenance: Any) -> dict[str, Any]:
     units' view and the alignment used (nothing for numbers passed from Python)."""
     if not provenance:
         return {}
-    from ..signature import format_part
+    from ..results.signature import format_part
 
     return {
         "format": format_part(provenance),
@@ -105,7 +105,7 @@ def metric_name(stats: Statistics, metric: Any) -> str:
 
 def progress_cb(progress: Any, total: int, desc: str) -> Any:
     """None: a bar on a terminal only; True: always; False: none; or a callable(done, total)."""
-    from .._progress import resolve
+    from ..engine.progress import resolve
 
     return resolve(progress, total, float("inf") if total > 1 else 0.0, desc)
 
@@ -126,7 +126,7 @@ def pairwise_task(
     share the engine's bootstrap resamples (Berg-Kirkpatrick et al. 2012, fn. 5);
     equal to ``sigfast.pairwise(..., resampling="items", correction="none")``.
     """
-    from ..pairwise import pairwise
+    from ..inference.pairwise import pairwise
 
     sub = stats if idx is None else subset(stats, idx)
     r = pairwise(

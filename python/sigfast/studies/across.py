@@ -17,16 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from .._backends import run_tasks
-from .._options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
-from .._plot import pyplot
-from ..classical import mcnemar
+from ..engine.backends import run_tasks
+from ..engine.options import DEFAULT_CONFIDENCE, DEFAULT_SEED, shared_options
+from ..engine.stats import Statistics
 from ..exceptions import InputError
+from ..inference.classical import mcnemar
+from ..inference.multitest import adjust, replicability
 from ..metrics import resolve_metric
-from ..multitest import adjust, replicability
-from ..results import Key, Result, flat_row, option
-from ..signature import hash_data
-from ..stats import Statistics
+from ..results.base import Key, Result, flat_row, option
+from ..results.plot import pyplot
+from ..results.signature import hash_data
 from ._common import check_int, input_fields, progress_cb, read_json, sub_seed, subset, with_signature
 
 __all__ = [
@@ -206,8 +206,8 @@ def _split_pvalues(
                 pv[i, j] = pv[j, i] = mcnemar(x[i], x[j], **kw).pvalue
         return pv
     if test == "bootstrap":
-        from ..pairwise import pairwise
-        from ..significance import resolve_variant
+        from ..inference.pairwise import pairwise
+        from ..inference.significance import resolve_variant
 
         v = resolve_variant(variant or "bk", "two-sided" if variant == "shifted" else None)[0]
         r = pairwise(
@@ -226,7 +226,7 @@ def _split_pvalues(
         pv[(iu[1], iu[0])] = r.pvalues[iu]
         return pv
     if test == "permutation":
-        from ..significance import permutation_test
+        from ..inference.significance import permutation_test
 
         for i in range(s):
             for j in range(i + 1, s):
@@ -239,7 +239,7 @@ def _split_pvalues(
                     stream=stream,
                 ).pvalue
         return pv
-    from ..classical import paired_ttest, sign_test, wilcoxon
+    from ..inference.classical import paired_ttest, sign_test, wilcoxon
 
     fn = {"sign": sign_test, "wilcoxon": wilcoxon, "ttest": paired_ttest}.get(test)
     if fn is None:
@@ -331,7 +331,7 @@ class AcrossSplitsResult(Result):
     def wilson(self, system: int, split: int | None = None) -> tuple[float, float] | None:
         """The Wilson interval (``confidence``) of a system's accuracy on a split (``None``: the standard
         split), or None when the score is not a proportion of units (:func:`proportion_counts`)."""
-        from ..intervals import wilson_interval
+        from ..inference.intervals import wilson_interval
 
         c = self.standard_counts[system] if split is None and self.standard_counts is not None else None
         if split is not None and self.counts is not None:
@@ -342,7 +342,7 @@ class AcrossSplitsResult(Result):
         return float(lo), float(hi)
 
     def _wilson_of(self, counts: np.ndarray) -> tuple[float, float]:
-        from ..intervals import wilson_interval
+        from ..inference.intervals import wilson_interval
 
         lo, hi = wilson_interval(int(round(counts[0])), int(round(counts[1])), self.confidence)
         return float(lo), float(hi)
@@ -471,7 +471,7 @@ class AcrossSplitsResult(Result):
         """Test, variant and sidedness, the metric, the format with its options, the view and alignment of
         the units, the splits and their sizes, B, seed, the correction and its family, and a hash of the
         per-split statistics (:func:`sigfast.signature.build`)."""
-        from ..signature import build
+        from ..results.signature import build
 
         return build(
             "across_splits",
@@ -513,7 +513,7 @@ class AcrossSplitsResult(Result):
         against the random splits (G&B Table 2 / Figure 1); significant wins per pair (G&B Table 3; the
         ``max_rows`` option cuts it); and each system's score on each split with its Wilson interval
         (when scores are proportions)."""
-        from ..report import Table, _fmt_p, _fmt_score
+        from ..results.report import Table, _fmt_p, _fmt_score
 
         if options:
             return self.with_options(**options).tables()
@@ -939,7 +939,7 @@ def across_splits(
     if test == "mcnemar" and variant not in (None, "mid-p", "exact", "asymptotic", "asymptotic-nocc"):
         raise InputError(f"McNemar variants: mid-p, exact, asymptotic, asymptotic-nocc; got {variant!r}")
     if test == "bootstrap":
-        from ..significance import resolve_variant
+        from ..inference.significance import resolve_variant
 
         resolve_variant(variant or "bk", "two-sided" if (variant or "bk") == "shifted" else None)
     one_sided = test == "bootstrap" and (variant or "bk") in ("bk", "berg-kirkpatrick", "koehn")

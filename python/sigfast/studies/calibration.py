@@ -23,14 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from .._backends import run_tasks
-from .._options import shared_options
-from .._plot import pyplot
+from ..engine.backends import run_tasks
+from ..engine.options import shared_options
+from ..engine.stats import Statistics
 from ..exceptions import InputError
 from ..metrics import resolve_metric
-from ..results import Key, Result, option
-from ..signature import hash_data
-from ..stats import Statistics
+from ..results.base import Key, Result, option
+from ..results.plot import pyplot
+from ..results.signature import hash_data
 from ._common import check_int, input_fields, pairwise_task, progress_cb, rng, sub_seed, with_signature
 
 __all__ = ["DEFAULT_BANDS", "CalibrationResult", "calibration", "domains_from_item_ids"]
@@ -102,7 +102,7 @@ class CalibrationResult(Result):
     def signature(self) -> str:
         """Test-set size and count, the bootstrap (variant, B, seed), the bands, the metric, the
         domains, the systems and a hash of the pools."""
-        from ..signature import build
+        from ..results.signature import build
 
         return build(
             "calibration",
@@ -222,7 +222,7 @@ class CalibrationResult(Result):
         domains): per band, the tests drawn from each source domain, T itself first (in-domain),
         with the share whose sign agrees with T's population, as "share (tests)".
         """
-        from ..report import Table
+        from ..results.report import Table
 
         cross = len(self.domains) > 1
         summary = self.summary()
@@ -310,7 +310,7 @@ class CalibrationResult(Result):
         """BK Fig. 11: confidence (1 − p) against |gain| on test sets of the same size m drawn from each
         domain, overlaid. Each test is a faint dot; each domain's median confidence per gain bin is a
         line. Robust axes as in :meth:`sigfast.PairwiseResult.plot_confidence_vs_gain`."""
-        from .._plot import confidence_floor, gain_ceiling, scatter_clipped
+        from ..results.plot import confidence_floor, gain_ceiling, scatter_clipped
 
         plt = pyplot()
         own = ax is None

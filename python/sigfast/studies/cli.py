@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import _cli
+from ..cli import common as _cli
 from ..exceptions import InputError, UsageError
 
 __all__ = ["run_across", "run_calibration", "run_resample", "run_split", "run_test_size"]
@@ -35,14 +35,14 @@ def _emit(args: argparse.Namespace, results: list[Any], data: Any) -> int:
 
 def _close(fig: Any) -> None:
     """Free a figure the command line has saved (pyplot keeps every figure open otherwise)."""
-    from .._plot import pyplot
+    from ..results.plot import pyplot
 
     pyplot().close(fig)
 
 
 # --------------------------------------------------------------------------- handlers
 def _manifest_report(args: argparse.Namespace, r: Any, key: str, check: Any, verified: str) -> int:
-    from ..report import Table
+    from ..results.report import Table
 
     def data() -> Any:
         out = {k: v for k, v in r.manifest.items() if k != key}

@@ -17,14 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from .._backends import run_tasks
-from .._options import shared_options
-from .._plot import pyplot
+from ..engine.backends import run_tasks
+from ..engine.options import shared_options
+from ..engine.stats import Statistics
 from ..exceptions import InputError
 from ..metrics import resolve_metric
-from ..results import Key, Result, flat_row, option
-from ..signature import data_hash
-from ..stats import Statistics
+from ..results.base import Key, Result, flat_row, option
+from ..results.plot import pyplot
+from ..results.signature import data_hash
 from ._common import check_int, input_fields, pairwise_task, progress_cb, rng, sub_seed
 
 __all__ = ["TestSizeCurve", "default_sizes", "test_size_curve"]
@@ -82,7 +82,7 @@ class TestSizeCurve(Result):
     def signature(self) -> str:
         """Sizes, draw mode and count, the bootstrap (variant, B, seed), alpha, the gain-threshold band and
         percentile, the metric, the systems and a hash of the statistics."""
-        from ..signature import build
+        from ..results.signature import build
 
         return build(
             "test_size",
@@ -152,7 +152,7 @@ class TestSizeCurve(Result):
 
     def gain_thresholds(self) -> list[Any]:
         """One :class:`sigfast.GainThreshold` per size (class ``"size N"``), for :meth:`GainThreshold.describe`."""
-        from ..pairwise import GainThreshold
+        from ..inference.pairwise import GainThreshold
 
         return [
             GainThreshold(f"size {t['size']}", t["threshold"], t["n_in_band"], self.band, self.percentile)
@@ -161,7 +161,7 @@ class TestSizeCurve(Result):
 
     def tables(self) -> list[Any]:
         """The threshold table (for every output style); thresholds in the display scale, with warnings."""
-        from ..report import Table
+        from ..results.report import Table
 
         s, u = self.scale, self.gain_unit
 
@@ -219,7 +219,7 @@ class TestSizeCurve(Result):
         in the band are printed under the size on the x axis. A line breaks at a size without a value (no
         comparison in the band, no significant or no non-significant test) rather than bridging it.
         """
-        from .._plot import confidence_floor, gain_ceiling, log_ticks, scatter_clipped
+        from ..results.plot import confidence_floor, gain_ceiling, log_ticks, scatter_clipped
 
         plt = pyplot()
         s = self.scale

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..exceptions import FormatError, InputError
 from ..formats._base import SPLIT_UNITS, read_file_bytes
-from ..results import Key, Result
+from ..results.base import Key, Result
 from ._common import read_json
 
 __all__ = [
@@ -478,7 +478,7 @@ def verify_splits(manifest: str | os.PathLike[str] | Mapping[str, Any]) -> dict[
 def _manifest_signature(test: str, m: dict[str, Any], **fields: Any) -> str:
     """A splitting or resampling manifest's signature: the unit, the seed, the settings and a hash of the
     corpus files' contents (their SHA-256s, not their paths)."""
-    from ..signature import build
+    from ..results.signature import build
 
     return build(
         test,

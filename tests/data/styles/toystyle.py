@@ -5,7 +5,7 @@ package declaring ``[project.entry-points."sigfast.styles"] tsv = "toystyle"`` w
 command with ``--tsv`` and ``--output x.tsv``.
 """
 
-from sigfast.styles import Style
+from sigfast.results.styles import Style
 
 
 def table(t):
