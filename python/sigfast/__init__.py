@@ -364,10 +364,14 @@ class _OldPathLoader:
     def create_module(self, spec: object) -> object:
         import importlib
 
-        return importlib.import_module(self.new)
+        module = importlib.import_module(self.new)
+        self.spec = module.__spec__
+        return module
 
     def exec_module(self, module: object) -> None:
-        pass
+        # the import system gave the module the old path's spec: it keeps its own (its relative imports
+        # resolve from its package, with no "__package__ != __spec__.parent" warning)
+        module.__spec__ = self.spec  # type: ignore[attr-defined]
 
 
 _sys.meta_path.append(_OldPaths)
