@@ -33,7 +33,7 @@ A model whose battles against the rest are only wins (or only losses) has no fin
 is not fitted: its status says ``only wins`` (``only losses``, or ``disconnected``), its rating is NaN, a
 :class:`~sigfast.exceptions.ScorerWarning` names it, and its interval is one-sided: from the likelihood-ratio bound
 (the drop of ``z²/2`` in the log-likelihood of its battles with the fitted models, their ratings held at their
-estimates) to +∞ (or from −∞). The bootstrap over battles or clusters waits for the resampling-plan engine.
+estimates) to +∞ (or from −∞). ``bootstrap=B`` resamples battles or whole clusters (:func:`bradley_terry`).
 """
 
 from __future__ import annotations
