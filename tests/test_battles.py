@@ -539,3 +539,57 @@ def test_rate_cli_bootstrap_equals_the_api(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as e:
         main(["rate", str(path), "--bootstrap", "0"])
     assert e.value.code == 2
+
+
+# ---- rank intervals (FastChat's rule) and significance groups from any of the intervals
+
+
+def test_rank_intervals_follow_fastchats_rule() -> None:
+    from sigfast.ratings import rank_intervals
+
+    lower = np.array([10.0, 8.0, 1.0, 0.5, np.nan])
+    upper = np.array([12.0, 11.0, 3.0, 9.0, np.nan])
+    best, worst = rank_intervals(lower, upper)
+    # a direct reading of the rule: 1 + #{j: lower_j > upper_i}; #{j: upper_j >= lower_i}
+    for i in range(4):
+        assert best[i] == 1 + sum(lower[j] > upper[i] for j in range(4))
+        assert worst[i] == sum(upper[j] >= lower[i] for j in range(4)) + 1  # the unknown model may be above
+    assert list(best) == [1, 1, 3, 2, 1] and list(worst) == [3, 4, 5, 5, 5]
+
+
+def test_ranks_and_groups_from_the_bootstrap_and_every_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    from sigfast.ratings import rank_intervals
+
+    cols = _small_battles(11)
+    r = sigfast.bradley_terry(cols, cluster="judge", se="cluster", bootstrap=400, seed=4)
+    bt = r.bootstrap
+    assert (r.ranks("bootstrap")[0] == bt.rank).all() and (r.ranks("bootstrap")[1] == bt.worst_rank).all()
+    assert (r.ranks()[0] == r.rank).all() and (r.ranks("cluster")[0] == r.rank).all()
+    z = 1.959963984540054
+    for kind, se in (("model", r.se_model), ("sandwich", r.se_sandwich)):
+        want = rank_intervals(r.rating - z * se, r.rating + z * se)
+        assert all((x == y).all() for x, y in zip(r.ranks(kind), want))
+    # groups: a numpy oracle of the rule (numpy's percentiles of the paired differences; the 6 models are
+    # well separated, so the percentile definition does not matter here)
+    order = list(np.argsort(-r.rating))
+    want, cur, head = {}, 0, None
+    for i in order:
+        if head is not None:
+            d = bt.draws[:, head] - bt.draws[:, i]
+            if np.quantile(d, 0.025) > 0:
+                head = None
+        if head is None:
+            cur, head = cur + 1, i
+        want[i] = cur
+    assert [want[i] for i in range(6)] == list(bt.group)
+    assert bt.group.max() >= 3
+    # the JSON, the CSV and the text carry them
+    d = json.loads(r.format("json"))
+    d = d[0] if isinstance(d, list) else d
+    assert [m["rank"] for m in d["bootstrap"]["models"]] == list(bt.rank)
+    assert [m["group"] for m in d["bootstrap"]["models"]] == list(bt.group)
+    rows = r.rows()
+    assert [x["boot_worst_rank"] for x in rows] == list(bt.worst_rank) and "boot_p_rank1" in rows[0]
+    assert "ranks" in r.format("text") and "group" in r.format("text")
+    with pytest.raises(InputError, match="unknown interval"):
+        r.ranks("percentile")

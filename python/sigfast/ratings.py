@@ -51,7 +51,16 @@ from .exceptions import InputError, ScorerWarning
 from .formats.battles import BattleTable, read_battles, table_from_arrays
 from .results import Key, Result, flat_row
 
-__all__ = ["BootstrapRatings", "Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
+__all__ = [
+    "BootstrapRatings",
+    "Ratings",
+    "WinRates",
+    "battle_table",
+    "bradley_terry",
+    "rank_intervals",
+    "rating_tables",
+    "win_rates",
+]
 
 SE_METHODS = ("model", "sandwich", "cluster")
 TIE_MODELS = ("half", "davidson")
@@ -64,6 +73,18 @@ def _z(level: float) -> float:
     if not (0.0 < level < 1.0):
         raise InputError(f"level must be in (0, 1), not {level!r}")
     return float(norm.ppf(0.5 + level / 2.0))
+
+
+def rank_intervals(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank intervals from rating intervals by FastChat's rule: the best rank is 1 + the number of models whose
+    lower bound exceeds this one's upper bound; the worst rank is the number of models whose upper bound reaches
+    this one's lower bound (itself included). A NaN bound counts as unknown: −∞ for a lower bound, +∞ for an
+    upper one."""
+    lo = np.where(np.isnan(lower), -np.inf, np.asarray(lower, dtype=float))
+    hi = np.where(np.isnan(upper), np.inf, np.asarray(upper, dtype=float))
+    best = 1 + np.sum(lo[None, :] > hi[:, None], axis=1)
+    worst = np.sum(hi[None, :] >= lo[:, None], axis=1)
+    return best.astype(int), worst.astype(int)
 
 
 def battle_table(battles: Any, **options: Any) -> BattleTable:
@@ -99,7 +120,10 @@ class BootstrapRatings(Result):
     P(rank 1), and how many resamples could not rate each model (``not_rated``: in those the model had only
     wins or only losses, or no battle; its interval is over the other resamples and says so).
     ``failed``: resamples where no two models could be rated. ``draws``: the ratings, B × models (NaN: not
-    rated)."""
+    rated). ``rank``/``worst_rank``: the rank interval from the percentile intervals (FastChat's rule,
+    :func:`rank_intervals`); ``group``: significance groups, cut (in the fit's rating order) where the
+    percentile interval of the difference between the group's first model and this one, over the resamples
+    that rate both, lies above 0."""
 
     scheme: str
     B: int
@@ -114,11 +138,15 @@ class BootstrapRatings(Result):
     failed: int
     draws: np.ndarray = field(repr=False)
     signature: str = ""
+    rank: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    worst_rank: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    group: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
 
     _keys = ("scheme", "B", "seed", "stream", "level", "failed", Key("models", "model_rows"), "signature")
 
     def model_rows(self) -> list[dict[str, Any]]:
-        """One record per model: percentile interval (None where no resample rated it), P(rank 1), not rated."""
+        """One record per model: percentile interval (None where no resample rated it), P(rank 1), not rated,
+        rank interval and significance group."""
 
         def f(x: float) -> float | None:
             return None if not np.isfinite(x) else float(x)
@@ -130,6 +158,9 @@ class BootstrapRatings(Result):
                 "upper": f(self.upper[i]),
                 "p_rank1": float(self.p_rank1[i]),
                 "not_rated": int(self.not_rated[i]),
+                "rank": int(self.rank[i]),
+                "worst_rank": int(self.worst_rank[i]),
+                "group": int(self.group[i]),
             }
             for i, m in enumerate(self.models)
         ]
@@ -246,8 +277,35 @@ class Ratings(Result):
         ]
 
     def rows(self) -> list[dict[str, Any]]:
-        """One tidy row per model (the CSV and ``to_frame``)."""
-        return [flat_row({**r, "signature": self.signature}) for r in self.model_rows()]
+        """One tidy row per model (the CSV and ``to_frame``); with a bootstrap, its interval, rank interval,
+        group and P(rank 1) as ``boot_*`` columns."""
+        recs = self.model_rows()
+        if self.bootstrap is not None:
+            for r, b in zip(recs, self.bootstrap.model_rows()):
+                r.update({f"boot_{k}": v for k, v in b.items() if k != "model"})
+        return [flat_row({**r, "signature": self.signature}) for r in recs]
+
+    def ranks(self, interval: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The rank interval (best, worst) of every model by FastChat's rule (:func:`rank_intervals`) from the
+        intervals of ``interval``: ``model``, ``sandwich``, ``cluster`` (rating ± z·SE of that kind, the
+        one-sided intervals of unfitted models kept) or ``bootstrap`` (the percentile intervals); None: the
+        fit's own intervals (``rank``, ``worst_rank``)."""
+        if interval is None or interval == self.se_method:
+            return rank_intervals(self.lower, self.upper)
+        if interval == "bootstrap":
+            if self.bootstrap is None:
+                raise InputError("no bootstrap in this result: fit with bootstrap=B")
+            return rank_intervals(self.bootstrap.lower, self.bootstrap.upper)
+        if interval not in SE_METHODS:
+            raise InputError(f"unknown interval {interval!r}; one of {', '.join((*SE_METHODS, 'bootstrap'))}")
+        se = {"model": self.se_model, "sandwich": self.se_sandwich, "cluster": self.se_cluster}[interval]
+        if interval == "cluster" and not self.n_clusters:
+            raise InputError("no cluster-robust intervals: the battles have no cluster field")
+        z = _z(self.level)
+        fitted = np.array([s == "fitted" for s in self.status])
+        lo = np.where(fitted, self.rating - z * se, self.lower)
+        hi = np.where(fitted, self.rating + z * se, self.upper)
+        return rank_intervals(lo, hi)
 
     def tables(self) -> list[Any]:
         return rating_tables(self, self.win_rates, signature=self.signature)
@@ -377,11 +435,7 @@ def bradley_terry(
     for n in notes:
         warnings.warn(n, ScorerWarning, stacklevel=2)
     # ranks (FastChat's rule) and tiers
-    rank = np.ones(m, dtype=int)
-    worst = np.ones(m, dtype=int)
-    for i in range(m):
-        rank[i] = 1 + int(np.sum(lower > upper[i]))
-        worst[i] = int(np.sum(upper >= lower[i]))
+    rank, worst = rank_intervals(lower, upper)
     tier = np.zeros(m, dtype=int)
     c = np.asarray(cov)[:k, :k]
     order = sorted(
@@ -409,7 +463,9 @@ def bradley_terry(
     theta = np.where(np.isfinite(theta_all), theta_all - shift, np.nan)
     boot = None
     if bootstrap:
-        boot = _bootstrap(t, ties, int(bootstrap), cluster_bootstrap, seed, stream, n_threads, level, ai, fac, offset)
+        boot = _bootstrap(
+            t, ties, int(bootstrap), cluster_bootstrap, seed, stream, n_threads, level, ai, fac, offset, order
+        )
         notes += list(boot.warnings)
         boot = boot.result
     return Ratings(
@@ -483,6 +539,7 @@ def _bootstrap(
     ai: int | None,
     fac: float,
     offset: float,
+    order: list[int],
 ) -> _Boot:
     """The bootstrap of the fit (see :func:`bradley_terry`), on the fit's Elo scale and anchor."""
     from . import _native
@@ -526,6 +583,20 @@ def _bootstrap(
     top = np.nanargmax(np.where(np.isnan(draws[ok]), -np.inf, draws[ok]), axis=1) if ok.any() else np.array([], int)
     np.add.at(best, top, 1.0)
     p1 = best / B
+    rank, worst = rank_intervals(lower, upper)
+    # significance groups in the fit's order: a new group where the percentile interval of (head − model) > 0
+    group = np.zeros(m, dtype=int)
+    cur, head = 0, None
+    for i in order:
+        if head is not None:
+            d = draws[:, head] - draws[:, i]
+            d = d[np.isfinite(d)]
+            if d.size == 0 or _native.percentile_interval(np.ascontiguousarray(d), level)[0] > 0:
+                head = None
+        if head is None:
+            cur += 1
+            head = i
+        group[i] = cur
     scheme = f"clusters({t.cluster_field})" if by_cluster else "battles"
     notes = []
     for i in range(m):
@@ -564,6 +635,9 @@ def _bootstrap(
         failed=failed,
         draws=draws,
         signature=sig,
+        rank=rank,
+        worst_rank=worst,
+        group=group,
     )
     return _Boot(res, tuple(notes))
 
@@ -681,17 +755,27 @@ def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = ""
     bt = r.bootstrap
     if bt is not None:
         brows = tuple(
-            (r.models[i], num(bt.lower[i]), num(bt.upper[i]), round(float(bt.p_rank1[i]), 4), int(bt.not_rated[i]))
+            (
+                r.models[i],
+                num(bt.lower[i]),
+                num(bt.upper[i]),
+                f"{int(bt.rank[i])}-{int(bt.worst_rank[i])}",
+                int(bt.group[i]),
+                round(float(bt.p_rank1[i]), 4),
+                int(bt.not_rated[i]),
+            )
             for i in r.order()
         )
         bnotes = (
             f"{bt.B} resamples of {bt.scheme}, each refitted from the full fit; percentile interval "
             f"({bt.level * 100:g}%) on the same Elo scale; P(rank 1): share of resamples where the model rates "
             f"highest; not_rated: resamples where it had only wins or only losses; {bt.failed} resamples failed",
+            "ranks: best-worst rank from the bootstrap intervals (FastChat's rule); group: cut where the "
+            "bootstrap interval of the difference from the group's first model lies above 0",
         )
         out.append(
             Table(
-                ("model", "boot_lower", "boot_upper", "p_rank1", "not_rated"),
+                ("model", "boot_lower", "boot_upper", "ranks", "group", "p_rank1", "not_rated"),
                 brows,
                 title="Bootstrap of the ratings",
                 notes=bnotes,
