@@ -593,3 +593,53 @@ def test_ranks_and_groups_from_the_bootstrap_and_every_interval(capsys: pytest.C
     assert "ranks" in r.format("text") and "group" in r.format("text")
     with pytest.raises(InputError, match="unknown interval"):
         r.ranks("percentile")
+
+
+# ---- paired test of two models' win rates against one baseline, clustered by prompt
+
+
+def _paired_oracle(rows: list[dict], a: str, b: str, base: str) -> tuple[float, float]:
+    """Delta method on the prompts' totals, from the raw rows: per prompt (Σ y_A, n_A, Σ y_B, n_B);
+    f = T1/T2 − T3/T4; var = G · ∇fᵀ cov(totals) ∇f (numpy's covariance, ddof 1), G the prompts used."""
+    pairs = [{r["model_a"], r["model_b"]} for r in rows]
+    qs = sorted({r["question_id"] for r, pr in zip(rows, pairs) if base in pr and {a, b} & pr})
+    k = {q: j for j, q in enumerate(qs)}
+    tot = np.zeros((len(qs), 4))
+    for r in rows:
+        pair = {r["model_a"], r["model_b"]}
+        if base not in pair or not ({a, b} & pair):
+            continue
+        me = a if a in pair else b
+        y = 0.5 if r["winner"].startswith("tie") else float(r[r["winner"]] == me)  # r["model_a"]: the winner
+        col = 0 if me == a else 2
+        tot[k[r["question_id"]], col] += y
+        tot[k[r["question_id"]], col + 1] += 1.0
+    t = tot.sum(axis=0)
+    grad = np.array([1 / t[1], -t[0] / t[1] ** 2, -1 / t[3], t[2] / t[3] ** 2])
+    var = len(qs) * grad @ np.cov(tot.T) @ grad
+    return t[0] / t[1] - t[2] / t[3], float(np.sqrt(var))
+
+
+def test_paired_win_rate_equals_a_numpy_delta_method_oracle() -> None:
+    from scipy.stats import norm
+
+    path = SHARED / "arena_hard_battles.jsonl.gz"
+    with gzip.open(path, "rt") as f:
+        rows = [json.loads(line) for line in f]
+    base, a, b = "claude-3-haiku-20240307", "gpt-4o", "claude-3-opus-20240229"
+    d, se = _paired_oracle(rows, a, b, base)
+    p = sigfast.paired_win_rate(path, a, b, base, cluster="question_id")
+    assert abs(p.difference - d) < 1e-12 and abs(p.se - se) < 1e-12
+    assert abs(p.p_value - 2 * norm.sf(abs(d / se))) < 1e-12
+    assert p.lower == pytest.approx(d - 1.959963984540054 * se, abs=1e-12)
+    # the rates are win_rates's; pairing by prompt narrows the interval of the difference (positive covariance)
+    wr = sigfast.win_rates(path, base, cluster="question_id")
+    ra, rb = (wr.rate[list(wr.models).index(x)] for x in (a, b))
+    sa, sb = (wr.se[list(wr.models).index(x)] for x in (a, b))
+    assert p.rate_a == pytest.approx(ra, abs=1e-15) and p.rate_b == pytest.approx(rb, abs=1e-15)
+    assert p.se < math.hypot(sa, sb)
+    assert "paired_win_rate" in p.signature and "difference" in p.format("text")
+    with pytest.raises(InputError, match="cluster field"):
+        sigfast.paired_win_rate(path, a, b, base)
+    with pytest.raises(InputError, match="three different"):
+        sigfast.paired_win_rate(path, a, a, base, cluster="question_id")

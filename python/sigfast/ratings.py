@@ -53,10 +53,12 @@ from .results import Key, Result, flat_row
 
 __all__ = [
     "BootstrapRatings",
+    "PairedWinRate",
     "Ratings",
     "WinRates",
     "battle_table",
     "bradley_terry",
+    "paired_win_rate",
     "rank_intervals",
     "rating_tables",
     "win_rates",
@@ -842,6 +844,162 @@ def win_rates(battles: Any, baseline: str, *, level: float = 0.95, **options: An
             baseline=baseline,
             conf=level,
             items=t.n_battles,
+            data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class PairedWinRate(Result):
+    """The paired test of two models' win rates against one baseline, judged on the same prompts: the
+    difference ``rate_a − rate_b``, its cluster-robust standard error, interval and two-sided p-value."""
+
+    model_a: str
+    model_b: str
+    baseline: str
+    rate_a: float
+    rate_b: float
+    difference: float
+    se: float
+    lower: float
+    upper: float
+    z: float
+    p_value: float
+    level: float
+    n_clusters: int
+    shared_clusters: int
+    cluster_field: str
+    signature: str = ""
+
+    _keys = (
+        "model_a",
+        "model_b",
+        "baseline",
+        "rate_a",
+        "rate_b",
+        "difference",
+        "se",
+        "lower",
+        "upper",
+        "z",
+        "p_value",
+        "level",
+        "n_clusters",
+        "shared_clusters",
+        "cluster_field",
+        "signature",
+    )
+
+    def tables(self) -> list[Any]:
+        from .report import Table
+
+        row = (
+            self.model_a,
+            self.model_b,
+            round(self.rate_a, 4),
+            round(self.rate_b, 4),
+            round(self.difference, 4),
+            round(self.lower, 4),
+            round(self.upper, 4),
+            round(self.se, 4),
+            f"{self.p_value:.3g}",
+        )
+        return [
+            Table(
+                ("model_a", "model_b", "rate_a", "rate_b", "difference", "lower", "upper", "se", "p_value"),
+                (row,),
+                title=f"Paired win rates against {self.baseline} (ties count half)",
+                notes=(
+                    f"cluster-robust over {self.cluster_field} ({self.n_clusters} clusters, {self.shared_clusters} "
+                    f"with battles of both models); z test, {self.level * 100:g}% interval",
+                ),
+                signature=self.signature,
+            )
+        ]
+
+
+def paired_win_rate(
+    battles: Any, model_a: str, model_b: str, baseline: str, *, level: float = 0.95, **options: Any
+) -> PairedWinRate:
+    """Does ``model_a``'s win rate against ``baseline`` differ from ``model_b``'s, both judged on the same prompts?
+
+    Each win rate is that of :func:`win_rates` (the weighted mean of 1 for a win, ½ for a tie, 0 for a loss over
+    the model's battles with the baseline). The battles must carry a cluster field (``cluster=``: the prompt,
+    e.g. ``question_id``): the two rates are correlated through the prompts they share, and the standard error
+    of the difference is the cluster-robust one of the two ratio estimates together: with ``u_c`` the sum over
+    cluster c of ``w (y − rate_a) / W_a`` over A's battles minus the same for B's,
+    ``se² = G/(G−1) · Σ_c u_c²`` (G: the clusters with a battle of either model; the ``G/(G−1)`` factor of
+    :func:`win_rates`). Interval ``difference ± z·se``, two-sided normal p-value."""
+    from scipy.stats import norm
+
+    from .signature import build, hash_data
+
+    z = _z(level)
+    t = battle_table(battles, **options)
+    if t.cluster_field is None:
+        raise InputError(
+            "a paired test of two win rates needs the battles' prompt as a cluster field (cluster=question_id, "
+            "-o cluster=FIELD): without it the two rates' shared prompts are not known"
+        )
+    for nm in (model_a, model_b, baseline):
+        if nm not in t.models:
+            raise InputError(f"model {nm!r} is not among the models ({', '.join(t.models[:8])})")
+    if len({model_a, model_b, baseline}) < 3:
+        raise InputError("model_a, model_b and the baseline must be three different models")
+    bi = t.models.index(baseline)
+    g = len(t.clusters)
+    u = np.zeros(g)
+    seen = np.zeros((2, g), dtype=bool)
+    rates = []
+    for side, name in enumerate((model_a, model_b)):
+        i = t.models.index(name)
+        sel = ((t.a == i) & (t.b == bi)) | ((t.a == bi) & (t.b == i))
+        if not sel.any():
+            raise InputError(f"model {name!r} has no battle with the baseline {baseline!r}")
+        a, o, c, w = t.a[sel], t.outcome[sel], t.cluster[sel].astype(np.int64), t.w[sel]
+        y = np.where(o == 2, 0.5, np.where((o == 0) == (a == i), 1.0, 0.0))
+        big_w = float(w.sum())
+        p = float((w * y).sum() / big_w)
+        rates.append(p)
+        np.add.at(u, c, (1.0 if side == 0 else -1.0) * w * (y - p) / big_w)
+        seen[side, c] = True
+    used = seen.any(axis=0)
+    n_cl = int(used.sum())
+    if n_cl < 2:
+        raise InputError("the paired test needs battles in at least 2 clusters")
+    var = float(np.sum(u[used] ** 2)) * n_cl / (n_cl - 1)
+    se = math.sqrt(var)
+    d = rates[0] - rates[1]
+    if not se > 0:
+        raise InputError(
+            "the two win rates have no sampling variance here (every battle with the baseline has the same "
+            "outcome): there is nothing to test"
+        )
+    zs = d / se
+    pv = max(float(2.0 * norm.sf(abs(zs))), float(np.nextafter(0.0, 1.0)))  # a p-value is never 0
+    return PairedWinRate(
+        model_a=model_a,
+        model_b=model_b,
+        baseline=baseline,
+        rate_a=rates[0],
+        rate_b=rates[1],
+        difference=d,
+        se=se,
+        lower=d - z * se,
+        upper=d + z * se,
+        z=float(zs),
+        p_value=float(pv),
+        level=level,
+        n_clusters=n_cl,
+        shared_clusters=int((seen[0] & seen[1]).sum()),
+        cluster_field=t.cluster_field,
+        signature=build(
+            "paired_win_rate",
+            format=_format_part(t),
+            baseline=baseline,
+            conf=level,
+            items=t.n_battles,
+            clusters=n_cl,
             data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
         ),
     )
