@@ -643,3 +643,85 @@ def test_paired_win_rate_equals_a_numpy_delta_method_oracle() -> None:
         sigfast.paired_win_rate(path, a, b, base)
     with pytest.raises(InputError, match="three different"):
         sigfast.paired_win_rate(path, a, a, base, cluster="question_id")
+
+
+# ---- style control: covariate-adjusted Bradley–Terry
+
+
+def _style_file(path: Path, seed: int = 3) -> dict[str, np.ndarray]:
+    """Battles whose outcome depends on a normalized length difference (FastChat's style feature), with the
+    lengths and bold counts in conv_metadata; returns the columns for the oracle."""
+    rng = np.random.default_rng(seed)
+    m, n = 5, 2000
+    th = np.linspace(-0.8, 0.8, m)
+    a = rng.integers(0, m, n)
+    b = (a + rng.integers(1, m, n)) % m
+    la, lb = rng.integers(50, 800, n), rng.integers(50, 800, n)
+    ba, bb = rng.integers(0, 5, n), rng.integers(0, 5, n)
+    f = (la - lb) / (la + lb)
+    p = 1 / (1 + np.exp(-(th[a] - th[b] + 0.8 * (f - f.mean()) / f.std())))
+    u = rng.random(n)
+    outcome = np.where(rng.random(n) < 0.1, 2, np.where(u < p, 0, 1))
+    q = rng.integers(0, 60, n)
+    with open(path, "w") as fh:
+        for k in range(n):
+            meta = {"len_a": int(la[k]), "len_b": int(lb[k]), "bold_a": {"**": int(ba[k]), "__": 1}}
+            meta["bold_b"] = {"**": int(bb[k]), "__": 0}
+            rec = {
+                "model_a": f"m{a[k]}",
+                "model_b": f"m{b[k]}",
+                "winner": WINNERS[outcome[k]],
+                "question_id": int(q[k]),
+            }
+            fh.write(json.dumps({**rec, "conv_metadata": meta}) + "\n")
+    return {"a": a, "b": b, "outcome": outcome, "q": q, "la": la, "lb": lb, "ba": ba + 1.0, "bb": bb + 0.0}
+
+
+STYLE = "conv_metadata.len_a:conv_metadata.len_b,conv_metadata.bold_a:conv_metadata.bold_b"
+
+
+def test_style_control_equals_a_statsmodels_logit_of_the_same_design(tmp_path: Path) -> None:
+    import statsmodels.api as sm
+
+    d = _style_file(tmp_path / "style.jsonl")
+    r = sigfast.bradley_terry(tmp_path / "style.jsonl", covariates=STYLE, cluster="question_id", anchor="m0")
+    # the design: model indicators (+1 for a, −1 for b; m0 the reference), FastChat's standardized features
+    n, m = len(d["a"]), 5
+    x = np.zeros((n, m - 1 + 2))
+    for i in range(1, m):
+        x[:, i - 1] = (d["a"] == i) * 1.0 - (d["b"] == i) * 1.0
+    for j, (xa, xb) in enumerate(((d["la"], d["lb"]), (d["ba"], d["bb"]))):
+        f = (xa - xb) / (xa + xb)
+        x[:, m - 1 + j] = (f - f.mean()) / f.std()
+    y = np.where(d["outcome"] == 2, 0.5, np.where(d["outcome"] == 0, 1.0, 0.0))
+    model = sm.Logit(y, x)
+    fit = model.fit(method="newton", tol=1e-14, maxiter=100, disp=0)
+    hc0 = model.fit(method="newton", tol=1e-14, maxiter=100, disp=0, cov_type="HC0")
+    cl = model.fit(method="newton", tol=1e-14, maxiter=100, disp=0, cov_type="cluster", cov_kwds={"groups": d["q"]})
+    # ratings relative to m0, on the Elo scale; the style coefficients on the logit scale
+    assert np.max(np.abs((r.rating[1:] - 1000) - FAC * fit.params[: m - 1])) < 1e-6
+    assert np.max(np.abs(r.coef - fit.params[m - 1 :])) < 1e-9
+    k = x.shape[1]
+    for ours, theirs in (
+        (np.append(r.se_model[1:] / FAC, r.coef_se_model), fit.bse),
+        (np.append(r.se_sandwich[1:] / FAC, r.coef_se_sandwich), hc0.bse),
+        # statsmodels' cluster covariance carries (N − 1)/(N − K) beside G/(G − 1); sigfast's only G/(G − 1)
+        (np.append(r.se_cluster[1:] / FAC, r.coef_se_cluster), cl.bse * math.sqrt((n - k) / (n - 1))),
+    ):
+        assert np.max(np.abs(ours / theirs - 1)) < 1e-6
+    rows = r.coefficient_rows()
+    assert [c["covariate"] for c in rows] == STYLE.split(",")
+    assert "covariates=" in r.signature and "Style control" in r.format("text")
+    d = json.loads(r.format("json"))
+    d = d[0] if isinstance(d, list) else d
+    assert d["style"][0]["coef"] == pytest.approx(r.coef[0], abs=1e-15)
+
+
+def test_style_control_errors_name_the_problem(tmp_path: Path) -> None:
+    _style_file(tmp_path / "s.jsonl")
+    with pytest.raises(FormatError, match="no covariate field 'conv_metadata.nope'"):
+        sigfast.bradley_terry(tmp_path / "s.jsonl", covariates="conv_metadata.nope:conv_metadata.len_b")
+    with pytest.raises(InputError, match="is not FIELD_A:FIELD_B"):
+        sigfast.bradley_terry(tmp_path / "s.jsonl", covariates="conv_metadata.len_a")
+    with pytest.raises(InputError, match="without a ridge or a bootstrap"):
+        sigfast.bradley_terry(tmp_path / "s.jsonl", covariates=STYLE, bootstrap=10)

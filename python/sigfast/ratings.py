@@ -205,6 +205,11 @@ class Ratings(Result):
     win_rates: WinRates | None = None
     signature: str = ""
     bootstrap: BootstrapRatings | None = None
+    covariates: tuple[str, ...] = ()
+    coef: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    coef_se_model: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    coef_se_sandwich: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    coef_se_cluster: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     _keys = (
         Key("models", "model_rows"),
@@ -223,9 +228,28 @@ class Ratings(Result):
         "win_probability",
         Key("win_rates", when="win_rates"),
         Key("bootstrap", when="bootstrap"),
+        Key("style", "coefficient_rows", when="covariates"),
         "warnings",
         "signature",
     )
+
+    def coefficient_rows(self) -> list[dict[str, Any]]:
+        """Style control: one record per covariate, its coefficient (on the logit scale, per standard deviation
+        of the feature) and its three standard errors."""
+
+        def f(x: float) -> float | None:
+            return None if not np.isfinite(x) else float(x)
+
+        return [
+            {
+                "covariate": c,
+                "coef": float(self.coef[j]),
+                "se_model": f(self.coef_se_model[j]),
+                "se_sandwich": f(self.coef_se_sandwich[j]),
+                "se_cluster": f(self.coef_se_cluster[j]),
+            }
+            for j, c in enumerate(self.covariates)
+        ]
 
     @property
     def factor(self) -> float:
@@ -377,6 +401,9 @@ def bradley_terry(
     r = _native.battles_fit(
         t.a, t.b, t.outcome, t.cluster, t.w, t.w2, m, ties, ridge=float(ridge), crit=z * z / 2.0, anchor=ai
     )
+    style = _style(t, r, ties, ridge, bootstrap) if t.battles is not None else None
+    if style is not None:
+        r = {**r, **style}
     theta_all = np.asarray(r["theta"], dtype=float)
     status_codes = np.asarray(r["status"])
     fitted = [int(i) for i in r["fitted"]]
@@ -520,7 +547,57 @@ def bradley_terry(
             stream=None if boot is None else boot.stream,
         ),
         bootstrap=boot,
+        **_coef_fields(t, r),
     )
+
+
+def _style(t: BattleTable, r: Mapping[str, Any], ties: str, ridge: float, bootstrap: int) -> dict[str, Any]:
+    """The covariate-adjusted fit (style control) of the battles' rows: θ and the covariances over the models
+    (then the covariates), in place of the plain fit's."""
+    from . import _native
+
+    if ties != "half" or ridge or bootstrap:
+        raise InputError(
+            "style control (-o covariates=) fits ties as half a win, without a ridge or a bootstrap; leave "
+            "ties, ridge and bootstrap at their defaults"
+        )
+    bad = [t.models[i] for i, s in enumerate(r["status"]) if s != 0]
+    if bad:
+        raise InputError(
+            f"style control needs every model rated by the plain fit; {', '.join(map(repr, bad[:5]))} has only wins, "
+            "only losses or no connection: remove its battles"
+        )
+    bt = t.battles
+    assert bt is not None
+    f = _native.battles_fit_adjusted(bt["a"], bt["b"], bt["outcome"], bt["cluster"], bt["w"], bt["x"], len(t.models))
+    return {
+        "theta": f["theta"],
+        "beta": f["beta"],
+        "cov_model": f["cov_model"],
+        "cov_sandwich": f["cov_sandwich"],
+        "cov_cluster": f["cov_cluster"],
+        "loglik": f["loglik"],
+        "n_clusters": f["n_clusters"],
+    }
+
+
+def _coef_fields(t: BattleTable, r: Mapping[str, Any]) -> dict[str, Any]:
+    """The style-control coefficients and their standard errors (nothing without covariates)."""
+    if "beta" not in r:
+        return {}
+    m = len(t.models)
+
+    def se(cov: Any) -> np.ndarray:
+        c = np.asarray(cov)
+        return np.sqrt(np.maximum(np.diag(c)[m:], 0.0))
+
+    return {
+        "covariates": t.covariate_names,
+        "coef": np.asarray(r["beta"], dtype=float),
+        "coef_se_model": se(r["cov_model"]),
+        "coef_se_sandwich": se(r["cov_sandwich"]),
+        "coef_se_cluster": se(r["cov_cluster"]) if t.cluster_field else np.full(len(t.covariate_names), np.nan),
+    }
 
 
 @dataclass(frozen=True)
@@ -648,7 +725,12 @@ def _format_part(t: BattleTable) -> Any:
     """``battles[...]``: the options the battles were read with, for the signature."""
     from .signature import format_part
 
-    opts = {"schema": t.schema, "cluster": t.cluster_field, "weight": t.weight_field}
+    opts = {
+        "schema": t.schema,
+        "cluster": t.cluster_field,
+        "weight": t.weight_field,
+        "covariates": ",".join(c for c in t.covariate_names) or None,
+    }
     return format_part({"format": "battles", "options": {k: v for k, v in opts.items() if v is not None}})
 
 
@@ -782,6 +864,29 @@ def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = ""
                 title="Bootstrap of the ratings",
                 notes=bnotes,
                 signature=bt.signature,
+            )
+        )
+    if r.covariates:
+        srows = tuple(
+            (
+                c["covariate"],
+                round(c["coef"], 4),
+                num(c["se_model"] if c["se_model"] is not None else np.nan, 4),
+                num(c["se_sandwich"] if c["se_sandwich"] is not None else np.nan, 4),
+                num(c["se_cluster"] if c["se_cluster"] is not None else np.nan, 4) if r.n_clusters else "",
+            )
+            for c in r.coefficient_rows()
+        )
+        out.append(
+            Table(
+                ("covariate", "coef", "se_model", "se_sandwich", "se_cluster"),
+                srows,
+                title="Style control: covariate coefficients",
+                notes=(
+                    "ratings adjusted for these covariates: P(a beats b) = σ(θa − θb + Σ coef·x), x = (x_a − x_b)/"
+                    "(x_a + x_b) standardized over the battles; coef on the logit scale per standard deviation",
+                ),
+                signature=signature,
             )
         )
     if wr is not None:
