@@ -1101,6 +1101,7 @@ def paired_win_rate(
         signature=build(
             "paired_win_rate",
             format=_format_part(t),
+            models=f"{model_a},{model_b}",
             baseline=baseline,
             conf=level,
             items=t.n_battles,
