@@ -725,3 +725,32 @@ def test_style_control_errors_name_the_problem(tmp_path: Path) -> None:
         sigfast.bradley_terry(tmp_path / "s.jsonl", covariates="conv_metadata.len_a")
     with pytest.raises(InputError, match="without a ridge or a bootstrap"):
         sigfast.bradley_terry(tmp_path / "s.jsonl", covariates=STYLE, bootstrap=10)
+
+
+def test_bootstrap_interval_ends_agree_with_evalica_and_arena_rank() -> None:
+    """The battle bootstrap's 95% percentile ends against evalica's and arena-rank's bootstraps of the same
+    battles (scripts/battles_peers.py --bootstrap), within 4 Monte-Carlo standard errors of the difference of two
+    percentile estimates: sqrt(p(1 − p)) / φ(z) · sd · sqrt(1/B_peer + 1/B)."""
+    from scipy.stats import norm
+
+    peers = json.loads((DATA / "peers_bootstrap.json").read_text())
+    ds = peers["data"]
+    d = synthetic_battles(seed=ds["seed"], n_models=ds["n_models"], n_battles=ds["n_battles"], n_judges=ds["n_judges"])
+    assert digest(d["a"], d["b"], d["outcome"], d["judge"]) == peers["battles_sha256"]
+    names = peers["models"]
+    cols = {
+        "model_a": [names[i] for i in d["a"]],
+        "model_b": [names[i] for i in d["b"]],
+        "winner": [WINNERS[int(x)] for x in d["outcome"]],
+    }
+    B = 4000
+    bt = sigfast.bradley_terry(cols, bootstrap=B, seed=5).bootstrap
+    assert bt.models == tuple(names)
+    sd = np.nanstd(bt.draws, axis=0, ddof=1)
+    p = 0.025
+    mc = math.sqrt(p * (1 - p)) / norm.pdf(norm.ppf(p)) * sd * math.sqrt(1 / peers["B"] + 1 / B)
+    for peer in ("evalica", "arena_rank"):
+        lo, hi = np.array(peers[peer]["lower"]), np.array(peers[peer]["upper"])
+        assert np.all(np.abs(bt.lower - lo) < 4 * mc), (peer, (bt.lower - lo) / mc)
+        assert np.all(np.abs(bt.upper - hi) < 4 * mc), (peer, (bt.upper - hi) / mc)
+        assert np.allclose(np.array(peers[peer]["sd"]), sd, rtol=0.15)
