@@ -38,8 +38,8 @@ use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
-use crate::engine::{Progress, BLOCK};
-use crate::rng::{Bounded, Version};
+use crate::engine::{Draws, Job, BLOCK};
+use crate::rng::Bounded;
 use crate::{Error, Result};
 
 /// Scheme tag of ASO's bootstrap streams: "aso_".
@@ -355,7 +355,7 @@ impl AsoData {
 
     /// Resample `b` of every system in `used`: each system's quantile
     /// function on the grid, written to its slot of `sc.q`.
-    fn resample_quantiles(&self, v: Version, seed: u64, b: u64, used: &[bool], sc: &mut Scratch) {
+    fn resample_quantiles(&self, from: Draws, b: u64, used: &[bool], sc: &mut Scratch) {
         let g = self.grid_len;
         for (s, sorted) in self.sorted.iter().enumerate() {
             if !used[s] {
@@ -364,8 +364,7 @@ impl AsoData {
             let n = sorted.len();
             let counts = &mut sc.counts[..n];
             counts.fill(0);
-            let mut stream = crate::simd::stream_new(v, seed, TAG_ASO, b, s as u64);
-            self.bounded[s].for_each(&mut stream, n, |i| counts[i] += 1);
+            from.on_sub(s as u64).counts(b, &self.bounded[s], n, counts);
             // the resample, sorted: sorted scores repeated by their counts
             let res = &mut sc.resample[..n];
             let mut pos = 0;
@@ -381,19 +380,17 @@ impl AsoData {
     }
 
     /// Bootstrap the violation ratio of each pair `(i, j)` (A = i, B = j)
-    /// over resamples `0 .. n_resamples` of stream version `version` with
-    /// `threads` threads (0: all).
-    #[allow(clippy::too_many_arguments)]
+    /// over the job's resamples (`job.start ..` for `job.count`, the job's
+    /// seed and stream version; system `s` on sub-stream `s`, the job's own
+    /// `sub` is not read) on the engine's pool of `job.threads` threads.
     pub fn bootstrap(
         &self,
         pairs: &[(usize, usize)],
-        seed: u64,
-        version: Version,
-        n_resamples: u64,
-        threads: usize,
         keep_samples: bool,
-        progress: &Progress,
+        job: &Job<'_>,
     ) -> Result<AsoBoot> {
+        let (n_resamples, progress) = (job.count as u64, job.progress);
+        let from = Draws::of(job, TAG_ASO);
         let s_count = self.sorted.len();
         if pairs.is_empty() {
             return Err(Error::input("no pairs of systems to compare"));
@@ -418,10 +415,7 @@ impl AsoData {
                  ask for fewer resamples or do not keep them"
             )));
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Internal(format!("cannot start threads: {e}")))?;
+        let pool = crate::engine::pool(job.threads)?;
         let observed: Vec<f64> = pairs.iter().map(|&(i, j)| self.observed(i, j)).collect();
         let blocks = n_resamples.div_ceil(BLOCK as u64);
         let mut total = vec![Moments::default(); p];
@@ -446,7 +440,7 @@ impl AsoData {
                             values.clear();
                             values.resize(rows * p, 0.0);
                             for (r, row) in values.chunks_exact_mut(p).enumerate() {
-                                self.resample_quantiles(version, seed, b0 + r as u64, &used, sc);
+                                self.resample_quantiles(from, job.start + b0 + r as u64, &used, sc);
                                 for (v, &(i, j)) in row.iter_mut().zip(pairs) {
                                     let (qi, qj) =
                                         (&sc.q[i * g..(i + 1) * g], &sc.q[j * g..(j + 1) * g]);
@@ -504,6 +498,7 @@ pub fn upper_pairs(s: usize) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Progress;
 
     #[test]
     fn grid_is_numpy_arange() {
@@ -604,10 +599,10 @@ mod tests {
         let pairs = upper_pairs(3);
         let p = Progress::new();
         let one = d
-            .bootstrap(&pairs, 7, Version::default(), 1000, 1, true, &p)
+            .bootstrap(&pairs, true, &Job::new(7, 1000, 1, &p))
             .unwrap();
         let four = d
-            .bootstrap(&pairs, 7, Version::default(), 1000, 4, true, &p)
+            .bootstrap(&pairs, true, &Job::new(7, 1000, 4, &p))
             .unwrap();
         assert_eq!(one.pairs, four.pairs);
         assert_eq!(one.samples, four.samples);
@@ -618,7 +613,7 @@ mod tests {
         assert!((m.mean - one.pairs[1].boot.mean).abs() < 1e-14);
         // a system's resamples do not depend on the other pairs asked for
         let only = d
-            .bootstrap(&[(0, 1)], 7, Version::default(), 1000, 2, false, &p)
+            .bootstrap(&[(0, 1)], false, &Job::new(7, 1000, 2, &p))
             .unwrap();
         assert_eq!(only.pairs[0], one.pairs[0]);
         assert!(only.samples.is_none());
@@ -630,15 +625,7 @@ mod tests {
         let d = AsoData::new(&[&a, &b], &["a", "b"], 0.005).unwrap();
         assert_eq!(d.observed(0, 1), violation_ratio(&a, &b, 0.005).unwrap());
         let r = d
-            .bootstrap(
-                &[(0, 1)],
-                1,
-                Version::default(),
-                300,
-                1,
-                false,
-                &Progress::new(),
-            )
+            .bootstrap(&[(0, 1)], false, &Job::new(1, 300, 1, &Progress::new()))
             .unwrap();
         assert_eq!(r.pairs[0].violation_ratio, d.observed(0, 1));
         assert_eq!(r.pairs[0].boot.count, 300);
@@ -652,7 +639,7 @@ mod tests {
         let p = Progress::new();
         p.cancel.store(true, Ordering::Relaxed);
         assert!(matches!(
-            d.bootstrap(&[(0, 1)], 1, Version::default(), 10_000, 1, false, &p),
+            d.bootstrap(&[(0, 1)], false, &Job::new(1, 10_000, 1, &p)),
             Err(Error::Cancelled)
         ));
     }

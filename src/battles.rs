@@ -1321,6 +1321,7 @@ pub fn bootstrap(
         ));
     }
     let bnd = Bounded::new(units as u64);
+    let from = crate::engine::Draws::of(job, TAG_BOOTSTRAP);
     let stride = n + 1;
     let dav = ties == Ties::Davidson;
     let p = n + usize::from(dav);
@@ -1336,12 +1337,10 @@ pub fn bootstrap(
         let mut ws = Refit::new(p, n);
         for (r, row) in chunk.chunks_mut(stride).enumerate() {
             let b = first + r as u64;
-            let mut stream =
-                crate::simd::stream_new(job.stream, job.seed, TAG_BOOTSTRAP, b, job.sub);
             acc.fill(0.0);
             if by_cluster {
                 draws.fill(0);
-                bnd.for_each(&mut stream, units, |c| draws[c] += 1);
+                from.counts(b, &bnd, units, &mut draws);
                 for (c, &k) in draws.iter().enumerate() {
                     if k == 0 {
                         continue;
@@ -1352,9 +1351,9 @@ pub fn bootstrap(
                     }
                 }
             } else if !battle_slot.is_empty() {
-                bnd.for_each(&mut stream, units, |i| acc[battle_slot[i] as usize] += 1.0);
+                from.indices(b, &bnd, units, |i| acc[battle_slot[i] as usize] += 1.0);
             } else {
-                bnd.for_each(&mut stream, units, |i| {
+                from.indices(b, &bnd, units, |i| {
                     let c = cum.partition_point(|&x| x <= i as u64);
                     acc[pairs.slot[c] as usize] += 1.0;
                 });

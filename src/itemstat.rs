@@ -82,7 +82,8 @@ impl ItemStatistic {
         if *self == ItemStatistic::Auc {
             if let Some(i) = y.iter().position(|&v| v != 0.0 && v != 1.0) {
                 return Err(Error::input(format!(
-                    "auc needs labels 0 or 1; item {i} has {}",
+                    "auc needs labels 0 or 1; item {} has {}",
+                    i + 1,
                     y[i]
                 )));
             }

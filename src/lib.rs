@@ -26,6 +26,7 @@ pub mod itemstat;
 pub mod meta;
 pub mod metric;
 pub mod pairwise;
+pub mod plan;
 pub mod porter;
 pub mod rng;
 pub mod rouge;

@@ -28,10 +28,10 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::engine::{par_blocks, Job};
+use crate::engine::{par_blocks, Draws, Job};
 use crate::inference::Alternative;
 use crate::itemstat::{tie_calibrated, Group, ItemStatistic, Scratch};
-use crate::rng::{swap_bits, Bounded, Version, TAG_META_BOOT, TAG_META_PERM};
+use crate::rng::{Bounded, Version, TAG_META_BOOT, TAG_META_PERM};
 use crate::simd::{dot, dotg, GROUP};
 use crate::{Error, Result};
 
@@ -178,8 +178,8 @@ impl<'a> MetaData<'a> {
         if let Some(p) = human.iter().position(|v| v.is_infinite()) {
             return Err(Error::input(format!(
                 "human score of system {}, item {} is infinite",
-                p / n,
-                p % n
+                p / n + 1,
+                p % n + 1
             )));
         }
         let valid: Vec<bool> = human.iter().map(|v| !v.is_nan()).collect();
@@ -190,10 +190,11 @@ impl<'a> MetaData<'a> {
             let mm = &metrics[m * s * n..(m + 1) * s * n];
             if let Some(p) = (0..s * n).find(|&p| valid[p] && !mm[p].is_finite()) {
                 return Err(Error::input(format!(
-                    "metric {m} has no finite score ({}) for system {}, item {}, which has a human score",
+                    "metric {} has no finite score ({}) for system {}, item {}, which has a human score",
+                    m + 1,
                     mm[p],
-                    p / n,
-                    p % n
+                    p / n + 1,
+                    p % n + 1
                 )));
             }
         }
@@ -583,17 +584,29 @@ fn mean_defined(v: &[(f64, f64)], w: impl Fn(usize) -> f64) -> f64 {
     }
 }
 
-fn draw_rows(v: Version, seed: u64, b: u64, s: usize, rows: &mut Vec<usize>) {
-    let mut st = crate::simd::stream_new(v, seed, TAG_META_BOOT, b, 0);
-    rows.clear();
-    Bounded::new(s as u64).for_each(&mut st, s, |i| rows.push(i));
+/// The engine's draws under the meta-evaluation's tag `tag` (sub-stream 0).
+fn draws(v: Version, seed: u64, tag: u64) -> Draws {
+    Draws {
+        stream: v,
+        seed,
+        tag,
+        sub: 0,
+    }
 }
 
+/// The systems of bootstrap resample `b`, in draw order (sub-stream 0).
+fn draw_rows(v: Version, seed: u64, b: u64, s: usize, rows: &mut Vec<usize>) {
+    rows.clear();
+    draws(v, seed, TAG_META_BOOT).indices(b, &Bounded::new(s as u64), s, |i| rows.push(i));
+}
+
+/// The item counts of bootstrap resample `b` (sub-stream 1).
 fn draw_items(v: Version, seed: u64, b: u64, n: usize, w: &mut Vec<u32>) {
-    let mut st = crate::simd::stream_new(v, seed, TAG_META_BOOT, b, 1);
     w.clear();
     w.resize(n, 0);
-    Bounded::new(n as u64).for_each(&mut st, n, |j| w[j] += 1);
+    draws(v, seed, TAG_META_BOOT)
+        .on_sub(1)
+        .counts(b, &Bounded::new(n as u64), n, w);
 }
 
 /// Whether the precomputed per-group values answer this level and scheme.
@@ -1152,8 +1165,7 @@ pub fn permutation(
                     let mut msk = vec![0u64; len * n];
                     for r in 0..len {
                         let b = first + r as u64;
-                        let mut st = crate::simd::stream_new(v, seed, TAG_META_PERM, b, 0);
-                        swap_bits(&mut mask, || st.next_u64());
+                        draws(v, seed, TAG_META_PERM).swaps(b, &mut mask);
                         for j in 0..n {
                             let mut bits = 0u64;
                             for (p, &rr) in vr[voff[j]..voff[j + 1]].iter().enumerate() {
@@ -1182,8 +1194,7 @@ pub fn permutation(
                 }
                 for (r, out) in chunk.chunks_mut(np).enumerate() {
                     let b = first + r as u64;
-                    let mut st = crate::simd::stream_new(v, seed, TAG_META_PERM, b, 0);
-                    swap_bits(&mut mask, || st.next_u64());
+                    draws(v, seed, TAG_META_PERM).swaps(b, &mut mask);
                     if sys_path {
                         // sums of each metric over its swapped cells, per system
                         maskf.clear();
@@ -1528,6 +1539,7 @@ mod tests {
     use super::*;
     use crate::engine::Progress;
     use crate::itemstat::{kendall_b, pearson};
+    use crate::rng::swap_bits;
 
     fn table(s: usize, n: usize, seed: u64) -> Vec<f64> {
         let mut x = seed;

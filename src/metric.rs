@@ -467,7 +467,8 @@ impl Metric {
         }
         let names = self.stat_names();
         let inv = self.invariants();
-        for (i, row) in data.chunks_exact(k).enumerate() {
+        // items are named 1-based, as the Python layer names them
+        for (i, row) in (1..).zip(data.chunks_exact(k)) {
             for (c, &v) in row.iter().enumerate() {
                 if !v.is_finite() {
                     return Err(Error::input(format!(

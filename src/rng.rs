@@ -68,6 +68,9 @@ impl Version {
 /// Scheme tags: the second Philox key word.
 pub const TAG_BOOTSTRAP: u64 = 0x626f_6f74; // "boot"
 pub const TAG_PERMUTE: u64 = 0x7065_726d; // "perm"
+/// The second level of a design bootstrap (`crate::engine::designs`): repeats
+/// within drawn items, or the prompts crossed with items.
+pub const TAG_LEVEL2: u64 = 0x6c76_6c32; // "lvl2"
 /// Meta-evaluation bootstrap (`crate::meta`): sub-stream 0 draws systems, 1 items.
 pub const TAG_META_BOOT: u64 = 0x6d62_6f6f; // "mboo"
 /// Meta-evaluation permutation swap bits (`crate::meta`).

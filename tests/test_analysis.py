@@ -112,7 +112,9 @@ def test_reports_render():
         for r in (diff_units(u, 0, 1), oracle_units(u), pairwise(u), agreement_units(u, lowest=1)):
             assert format_result(r, style)
     with pytest.raises(InputError):
-        diff_units(u, 0, 1).format("html")
+        diff_units(u, 0, 1).format("rtf")
+    page = diff_units(u, 0, 1).format("html")  # the html style: one page around the report's sections
+    assert page.startswith("<!DOCTYPE html>") and "<h3>" in page and "<table" in page
 
 
 # --------------------------------------------------------------------------- Krippendorff's alpha

@@ -460,11 +460,11 @@ def test_bootstrap_equals_a_scipy_refit_of_the_same_draws(by_cluster: bool) -> N
         table = np.zeros((m, m, 3))
         if by_cluster:
             g = len(t.clusters)
-            k = np.bincount(np.asarray(_native.item_indices(g, seed, b, 1))[0], minlength=g)
+            k = np.bincount(np.asarray(_native.item_indices(g, _native.Job(seed, 1, b)))[0], minlength=g)
             np.add.at(table, (t.a, t.b, t.outcome), k[t.cluster] * t.w)
         else:
             cum = np.cumsum(t.w.astype(np.int64))
-            idx = np.asarray(_native.item_indices(int(cum[-1]), seed, b, 1))[0]
+            idx = np.asarray(_native.item_indices(int(cum[-1]), _native.Job(seed, 1, b)))[0]
             cell = np.searchsorted(cum, idx, side="right")
             np.add.at(table, (t.a[cell], t.b[cell], t.outcome[cell]), 1.0)
         want = 1000 + FAC * _bt_fit_scipy(table)

@@ -60,7 +60,7 @@ def test_the_cluster_bootstrap_equals_a_numpy_loop_over_the_same_cluster_draws()
     g = int(codes.max()) + 1
     B = 300
     r = sigfast.paired_bootstrap(x, y, clusters=keys, n_resamples=B, seed=7, return_distribution=True)
-    draws = np.asarray(_native.item_indices(g, 7, 0, B))
+    draws = np.asarray(_native.item_indices(g, _native.Job(7, B)))
     sums, items = _numpy_cluster_sums(np.column_stack([x, y]), codes, draws)
     want = sums / items[:, None]  # the mean of the drawn clusters' items
     assert np.array_equal(r.distribution.view(np.uint64), want.view(np.uint64))
@@ -86,7 +86,7 @@ def test_counts_metric_scores_the_summed_counts_of_the_drawn_clusters() -> None:
     ys = np.column_stack([tp_y, guessed, gold]).astype(float)
     B = 200
     r = sigfast.paired_bootstrap(xs, ys, metric="f1", clusters=keys, n_resamples=B, seed=1, return_distribution=True)
-    draws = np.asarray(_native.item_indices(g, 1, 0, B))
+    draws = np.asarray(_native.item_indices(g, _native.Job(1, B)))
     sums, _ = _numpy_cluster_sums(np.column_stack([xs, ys]), _codes(keys), draws)
     f1 = lambda s: 2 * s[:, 0] / (s[:, 1] + s[:, 2])
     assert np.allclose(r.distribution[:, 0], f1(sums[:, :3]), rtol=0, atol=1e-15)
@@ -127,7 +127,7 @@ def test_approximate_cluster_swaps_follow_the_swap_masks() -> None:
     codes = _codes(keys)
     B = 400
     r = sigfast.permutation_test(x, y, clusters=keys, method="approximate", n_resamples=B, return_distribution=True)
-    masks = np.asarray(_native.swap_masks(25, sigfast.executor.DEFAULT_SEED, 0, B))[:, codes]
+    masks = np.asarray(_native.swap_masks(25, _native.Job(sigfast.executor.DEFAULT_SEED, B)))[:, codes]
     xp = np.where(masks, y, x).mean(axis=1)
     yp = np.where(masks, x, y).mean(axis=1)
     assert np.allclose(r.distribution[:, 0], xp, rtol=0, atol=1e-14)
@@ -140,7 +140,7 @@ def test_item_statistics_see_the_items_of_the_drawn_clusters() -> None:
     codes = _codes(keys)
     B = 50
     r = sigfast.paired_bootstrap(x, y, metric="median", clusters=keys, n_resamples=B, seed=2, return_distribution=True)
-    draws = np.asarray(_native.item_indices(11, 2, 0, B))
+    draws = np.asarray(_native.item_indices(11, _native.Job(2, B)))
     members = [np.flatnonzero(codes == c) for c in range(11)]
     for b in range(B):
         idx = np.concatenate([members[c] for c in draws[b]])
@@ -155,7 +155,7 @@ def test_a_python_metric_of_sums_sees_the_same_cluster_sums() -> None:
     x, y, keys = _clustered(n=70, g=14, seed=6)
     tot = sigfast.metrics.custom(lambda s: s, stat_names=1, name="total")
     r = sigfast.paired_bootstrap(x, y, metric=tot, clusters=keys, n_resamples=100, seed=9, return_distribution=True)
-    draws = np.asarray(_native.item_indices(14, 9, 0, 100))
+    draws = np.asarray(_native.item_indices(14, _native.Job(9, 100)))
     sums, _ = _numpy_cluster_sums(np.column_stack([x, y]), _codes(keys), draws)
     assert np.array_equal(r.distribution, sums)
 

@@ -29,7 +29,7 @@ def test_stream_words_equal_oracle(stream: int, seed: int, b: int, sub: int) -> 
 @pytest.mark.parametrize("stream", STREAMS)
 @pytest.mark.parametrize("n", [1, 2, 7, 250, 1000])
 def test_item_indices_equal_oracle(stream: int, n: int) -> None:
-    got = np.asarray(_native.item_indices(n, 99, 5, 3, 2, stream=stream))
+    got = np.asarray(_native.item_indices(n, _native.Job(99, 3, 5, 2, stream=stream)))
     for r in range(3):
         np.testing.assert_array_equal(got[r], boot_indices(99, 5 + r, n, stream, sub=2))
 
@@ -40,7 +40,9 @@ def test_item_indices_equal_oracle(stream: int, n: int) -> None:
 def test_bootstrap_sums_integer_exact(stream: int, seed: int, n: int) -> None:
     rng = np.random.default_rng(n + seed)
     table = rng.integers(0, 40, (n, 6)).astype(np.float64)
-    got, distinct = _native.bootstrap_sums(np.ascontiguousarray(table), seed, 0, 9, "items", 1, None, stream=stream)
+    got, distinct = _native.resample_values(
+        _native.Plan(np.ascontiguousarray(table), None, "bootstrap", "items"), _native.Job(seed, 9, 0, 0, 1, stream)
+    )
     assert distinct is None
     for b in range(9):
         np.testing.assert_array_equal(got[b], boot_sums(table, seed, b, stream))
@@ -54,9 +56,17 @@ def test_bootstrap_sums_wide_and_large_integers(stream: int, width: int) -> None
     n = 60
     table = rng.integers(0, 50, (n, width)).astype(np.float64)
     table[0, 0] = 2.0**40  # forces 64-bit exactness (an f64 product)
-    got, _ = _native.bootstrap_sums(np.ascontiguousarray(table), 3, 5, 4, "items", 2, None, 1, stream=stream)
+    got, _ = _native.resample_values(
+        _native.Plan(np.ascontiguousarray(table), None, "bootstrap", "items"), _native.Job(3, 4, 5, 1, 2, stream)
+    )
     small = np.ascontiguousarray(table[:, 1:]) if width > 1 else None  # sums below 2^24: an f32 product
-    got_small = None if small is None else _native.bootstrap_sums(small, 3, 5, 4, "items", 2, None, 1, stream=stream)[0]
+    got_small = (
+        None
+        if small is None
+        else _native.resample_values(
+            _native.Plan(small, None, "bootstrap", "items"), _native.Job(3, 4, 5, 1, 2, stream)
+        )[0]
+    )
     for j, b in enumerate(range(5, 9)):
         np.testing.assert_array_equal(got[j], boot_sums(table, 3, b, stream, sub=1))
         if got_small is not None:
@@ -69,7 +79,9 @@ def test_bootstrap_sums_float_order(stream: int, n: int, width: int) -> None:
     """Floats: draw order (version 1); the count-weighted sum in item order (version 2)."""
     rng = np.random.default_rng(n + width)
     table = rng.normal(size=(n, width)) * rng.choice([1e-3, 1.0, 1e3], size=(n, width))
-    got, _ = _native.bootstrap_sums(np.ascontiguousarray(table), 42, 0, 6, "items", 1, None, stream=stream)
+    got, _ = _native.resample_values(
+        _native.Plan(np.ascontiguousarray(table), None, "bootstrap", "items"), _native.Job(42, 6, 0, 0, 1, stream)
+    )
     for b in range(6):
         np.testing.assert_array_equal(got[b], boot_sums(table, 42, b, stream))
 
@@ -81,8 +93,10 @@ def test_permutation_sums_equal_oracle(stream: int, n: int, kind: str) -> None:
     rng = np.random.default_rng(n)
     table = rng.integers(0, 9, (n, 4)).astype(np.float64) if kind == "int" else rng.normal(size=(n, 4))
     table = np.ascontiguousarray(table)
-    got = _native.permutation_sums(table, 77, 0, 5, False, 1, None, stream=stream)
-    masks = np.asarray(_native.swap_masks(n, 77, 0, 5, stream=stream))
+    got = _native.resample_values(
+        _native.Plan(table, None, "permutation", exact=False), _native.Job(77, 5, 0, threads=1, stream=stream)
+    )[0]
+    masks = np.asarray(_native.swap_masks(n, _native.Job(77, 5, 0, stream=stream)))
     for b in range(5):
         bits = swap_bits(77, b, n, stream)
         np.testing.assert_array_equal(masks[b], bits.astype(bool))
@@ -93,7 +107,9 @@ def test_exact_permutation_sums_enumerate_masks() -> None:
     rng = np.random.default_rng(0)
     n = 6
     table = np.ascontiguousarray(rng.integers(0, 9, (n, 2)).astype(np.float64))
-    got = _native.permutation_sums(table, 0, 0, 1 << n, True, 2, None)
+    got = _native.resample_values(
+        _native.Plan(table, None, "permutation", exact=True), _native.Job(0, 1 << n, 0, threads=2)
+    )[0]
     for mask in range(1 << n):
         bits = np.array([(mask >> i) & 1 for i in range(n)], dtype=np.float64)
         np.testing.assert_array_equal(got[mask], swap_sums(table, bits))
@@ -106,8 +122,8 @@ def test_values_follow_sums(stream: int) -> None:
     from conftest import f1_counts
 
     table = np.ascontiguousarray(np.concatenate([f1_counts(rng, 80, 0.7), f1_counts(rng, 80, 0.8)], 1))
-    vals, _ = _native.bootstrap_values(
-        table, _native.MetricHandle("fbeta", {"beta": 1.0}), 8, 37, "items", 2, None, stream=stream
+    vals, _ = _native.resample_values(
+        _native.Plan(table, _native.MetricHandle("fbeta", {"beta": 1.0})), _native.Job(8, 37, threads=2, stream=stream)
     )
     for b in range(37):
         s = boot_sums(table, 8, b, stream)
@@ -136,8 +152,12 @@ def test_simd_and_scalar_builds_give_same_bytes(stream: int, kind: str) -> None:
         # every build: AVX-512 where the CPU has it, AVX2 alone, portable
         for on, wide in [(True, True), (True, False), (False, False)]:
             _native.set_simd(on, avx512=wide)
-            a, _ = _native.bootstrap_sums(table, 5, 0, 1001, "items", 2, None, stream=stream)
-            p = _native.permutation_sums(pt, 5, 0, 301, False, 2, None, stream=stream)
+            a, _ = _native.resample_values(
+                _native.Plan(table, None, "bootstrap", "items"), _native.Job(5, 1001, 0, 0, 2, stream)
+            )
+            p = _native.resample_values(
+                _native.Plan(pt, None, "permutation", exact=False), _native.Job(5, 301, 0, threads=2, stream=stream)
+            )[0]
             f = _native.draw_count_floor(300, 500, 5, 2, stream)
             got.append((a.tobytes(), p.tobytes(), f))
     finally:
@@ -161,7 +181,9 @@ def test_counts_past_16_bits_follow_the_oracle(kind: str) -> None:
         try:
             for on, wide in [(True, True), (True, False), (False, False)]:
                 _native.set_simd(on, avx512=wide)
-                sums, _ = _native.bootstrap_sums(table, 3, 0, 3, "items", 1, None, stream=2)
+                sums, _ = _native.resample_values(
+                    _native.Plan(table, None, "bootstrap", "items"), _native.Job(3, 3, 0, 0, 1, 2)
+                )
                 got.append((sums.tobytes(), _native.draw_count_floor(n, 3, 3, 1, 2)))
         finally:
             _native.set_simd(True)
@@ -178,11 +200,13 @@ def test_duplicate_columns_summed_once_same_bytes(stream: int) -> None:
     rng = np.random.default_rng(3)
     base = rng.integers(0, 9, (200, 3)).astype(np.float64)
     table = np.ascontiguousarray(np.concatenate([base, base[:, 2:3], base, base[:, :1]], 1))
-    got, _ = _native.bootstrap_sums(table, 4, 0, 40, "items", 2, None, stream=stream)
+    got, _ = _native.resample_values(
+        _native.Plan(table, None, "bootstrap", "items"), _native.Job(4, 40, 0, 0, 2, stream)
+    )
     for b in range(40):
         np.testing.assert_array_equal(got[b], boot_sums(table, 4, b, stream))
     fl = np.ascontiguousarray(np.concatenate([rng.normal(size=(100, 1))] * 3, 1))
-    got, _ = _native.bootstrap_sums(fl, 4, 0, 10, "items", 1, None, stream=stream)
+    got, _ = _native.resample_values(_native.Plan(fl, None, "bootstrap", "items"), _native.Job(4, 10, 0, 0, 1, stream))
     for b in range(10):
         np.testing.assert_array_equal(got[b], boot_sums(fl, 4, b, stream))
 
@@ -200,11 +224,17 @@ def test_same_bytes_for_any_threads_blocks_and_shards(stream: int) -> None:
     }
     for t in tables.values():
         t = np.ascontiguousarray(t)
-        one, _ = _native.bootstrap_sums(t, 3, 0, 700, "items", 1, None, stream=stream)
-        two, _ = _native.bootstrap_sums(t, 3, 0, 700, "items", 2, None, stream=stream)
+        one, _ = _native.resample_values(
+            _native.Plan(t, None, "bootstrap", "items"), _native.Job(3, 700, 0, 0, 1, stream)
+        )
+        two, _ = _native.resample_values(
+            _native.Plan(t, None, "bootstrap", "items"), _native.Job(3, 700, 0, 0, 2, stream)
+        )
         split = np.concatenate(
             [
-                _native.bootstrap_sums(t, 3, a, c, "items", 2, None, stream=stream)[0]
+                _native.resample_values(
+                    _native.Plan(t, None, "bootstrap", "items"), _native.Job(3, c, a, 0, 2, stream)
+                )[0]
                 for a, c in ((0, 3), (3, 290), (293, 407))
             ]
         )
@@ -216,22 +246,11 @@ def test_same_bytes_for_any_threads_blocks_and_shards(stream: int) -> None:
         runs = []
         for threads, shards in ((1, [(0, B)]), (2, [(0, _native.PAIR_BLOCK), (_native.PAIR_BLOCK, B)])):
             parts = [
-                _native.pairwise_shard(
-                    table,
-                    _native.MetricHandle("f1"),
-                    7,
-                    0,
-                    a,
-                    b,
-                    "items",
+                _native.resample_pairs(
+                    _native.Plan(table, _native.MetricHandle("f1")),
+                    _native.Job(7, b - a, a, threads=threads, stream=stream),
                     obs,
-                    variant,
-                    "two-sided",
-                    1.0,
-                    None,
-                    threads,
-                    None,
-                    stream=stream,
+                    (variant, "two-sided", 1.0),
                 )
                 for a, b in shards
             ]

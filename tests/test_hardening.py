@@ -116,15 +116,14 @@ def test_pairwise_independent_streams_like_two_system_tests() -> None:
     scores = {k: rng.normal(0.5 + 0.01 * i, 0.2, 30) for i, k in enumerate("abc")}
     B = PAIR_BLOCK + 3
     res = sigfast.pairwise(scores, n_resamples=B, mode="independent", seed=9, variant="shifted", progress=False)
-    d = _native.bootstrap_values(
-        np.ascontiguousarray(np.stack([scores["a"], scores["b"]], 1)),
-        _native.MetricHandle("mean"),
-        9,
-        B,
-        "auto",
-        1,
-        None,
-        1,
+    d = _native.resample_values(
+        _native.Plan(
+            np.ascontiguousarray(np.stack([scores["a"], scores["b"]], 1)),
+            _native.MetricHandle("mean"),
+            "bootstrap",
+            "auto",
+        ),
+        _native.Job(9, B, sub=1, threads=1),
     )[0]
     delta = d[:, 1] - d[:, 0]
     obs = float(scores["b"].mean() - scores["a"].mean())
@@ -152,7 +151,7 @@ def test_native_sizes_never_wrap_or_abort(pair) -> None:  # type: ignore[no-unty
     t = np.ascontiguousarray(np.stack([x, y], 1))
     for b in (2**62, 2**63 - 1, 2**40 + 1):
         with pytest.raises(InputError):
-            _native.bootstrap_values(t, _native.MetricHandle("mean"), 1, b, "items", 1, None)
+            _native.resample_values(_native.Plan(t, _native.MetricHandle("mean")), _native.Job(1, b, threads=1))
         with pytest.raises(InputError):
             _native.Summary(b, 2)
     assert _native.MAX_RESAMPLES == 2**40
@@ -166,8 +165,9 @@ def test_sums_that_overflow_are_input_errors() -> None:
     with pytest.raises(InputError, match="overflow"):
         sigfast.Statistics.from_scores({"a": big})
     with pytest.raises(InputError, match="overflow"):
-        _native.bootstrap_values(
-            np.ascontiguousarray(np.stack([big, -big], 1)), _native.MetricHandle("mean"), 1, 5, "items", 1, None
+        _native.resample_values(
+            _native.Plan(np.ascontiguousarray(np.stack([big, -big], 1)), _native.MetricHandle("mean")),
+            _native.Job(1, 5),
         )
     # large but summable values are fine
     ok = sigfast.paired_bootstrap(np.full(50, 1e300), np.full(50, -1e300), n_resamples=10)

@@ -72,4 +72,4 @@ def test_a_handle_pickles_as_its_name_and_parameters() -> None:
 
 def test_the_engine_never_takes_a_name() -> None:
     with pytest.raises(TypeError):
-        _native.bootstrap_values(np.zeros((3, 2)), "mean", 1, 10, "items", 1)
+        _native.Plan(np.zeros((3, 2)), "mean")

@@ -142,7 +142,7 @@ def test_the_cli_and_the_api_run_the_same_check():
         assert str(flag.value).split(" must ", 1)[1] == str(api.value).split(" must ", 1)[1]
 
 
-FRONT_ENDS = ("significance.py", "pairwise.py", "intervals.py")
+FRONT_ENDS = ("significance.py", "pairwise.py", "intervals.py", "errorbars.py")
 
 
 def test_front_ends_do_not_forward_the_options_by_hand():

@@ -108,7 +108,7 @@ def test_result_format_looks_the_style_up(toy: None) -> None:
 
 
 def test_the_built_in_styles_are_one_list() -> None:
-    assert styles.names()[:5] == ("text", "json", "csv", "markdown", "latex")
+    assert styles.names()[:6] == ("text", "json", "csv", "markdown", "latex", "html")
     assert styles.extensions() == {
         ".txt": "text",
         ".json": "json",
@@ -116,6 +116,8 @@ def test_the_built_in_styles_are_one_list() -> None:
         ".md": "markdown",
         ".markdown": "markdown",
         ".tex": "latex",
+        ".html": "html",
+        ".htm": "html",
     }
     assert [s.name for s in styles.styles() if s.data] == ["json", "csv"]
 
@@ -125,19 +127,19 @@ def test_an_unknown_style_is_an_error_never_the_text_table(tmp_path: Path, capsy
     closest = r"unknown output style, got 'markdwn'; did you mean 'markdown'\? \(the styles, closest first: markdown, "
     with pytest.raises(InputError, match=closest):
         r.format("markdwn")
-    with pytest.raises(InputError, match="unknown output style, got 'html'"):
-        r.format("html")
+    with pytest.raises(InputError, match="unknown output style, got 'rtf'"):
+        r.format("rtf")
     from sigfast.report import Table
 
-    with pytest.raises(InputError, match="unknown output style, got 'html'"):
-        Table(("a",), ((1,),)).render("html")
+    with pytest.raises(InputError, match="unknown output style, got 'rtf'"):
+        Table(("a",), ((1,),)).render("rtf")
     argv = _commands(tmp_path)["score"]
     with pytest.raises(SystemExit) as e:
-        main([*argv, "--html"])
-    assert e.value.code == 2 and "unrecognized arguments: --html" in capsys.readouterr().err
-    assert main([*argv, "--output", str(tmp_path / "x.html")]) == 2
+        main([*argv, "--rtf"])
+    assert e.value.code == 2 and "unrecognized arguments: --rtf" in capsys.readouterr().err
+    assert main([*argv, "--output", str(tmp_path / "x.rtf")]) == 2
     err = capsys.readouterr().err
-    assert "unknown extension .html; use .json, .csv, .md, .tex or .txt" in err
+    assert "unknown extension .rtf; use .json, .csv, .md, .tex, .html or .txt" in err
 
 
 def test_a_style_name_or_extension_is_declared_once() -> None:
@@ -205,3 +207,14 @@ def test_a_style_that_renders_whole_results(tmp_path: Path, capsys: pytest.Captu
         assert err.count("\n") == 1 and "'keys' renders results, and this command prints tables" in err, err
     finally:
         styles.unregister("keys")
+
+
+@pytest.mark.parametrize("command", ["compare", "pairwise", "diff", "score", "metaeval", "oracle", "agreement"])
+def test_the_html_style_is_one_page_on_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """--html: one self-contained document around the command's whole output (the style's document hook)."""
+    assert main([*_commands(tmp_path)[command], "--html"]) == 0, capsys.readouterr().err
+    page = capsys.readouterr().out
+    assert page.startswith("<!DOCTYPE html>") and page.count("<html") == 1 and page.rstrip().endswith("</html>")
+    assert "<table" in page and "<script" in page and "<link" not in page

@@ -183,9 +183,11 @@ def test_binomial_sampler_matches_pmf() -> None:
 
 @pytest.mark.slow
 def test_null_calibration() -> None:
-    """Under H0 (2,000 simulated pairs, n = 200) rejection rates are 3%-7%."""
+    """Under H0 (600 simulated pairs, n = 200) rejection rates are 2.5%-7.5% (about 2.8 standard errors
+    of a rate of 5% either side; the 1,000-pair calibration with its standard errors is
+    ``benches/bench_null_paired.py``, recorded in ``benches/RESULTS-typeI.md``)."""
     rng = np.random.default_rng(2024)
-    sims, n, B = 2000, 200, 1000
+    sims, n, B = 600, 200, 1000
     rejects = {"shifted": 0, "ar": 0, "bk": 0, "koehn": 0}
     for i in range(sims):
         base = rng.normal(size=n)
@@ -202,7 +204,7 @@ def test_null_calibration() -> None:
         rejects["ar"] += ra.pvalue <= 0.05
     rates = {k: v / sims for k, v in rejects.items()}
     for _k, rate in rates.items():
-        assert 0.03 <= rate <= 0.07, rates
+        assert 0.025 <= rate <= 0.075, rates
 
 
 def test_real_gain_is_detected() -> None:

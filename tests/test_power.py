@@ -122,3 +122,16 @@ def test_bootstrap_power_from_a_pool() -> None:
     c = np.stack([x, np.ones(400)], 1)
     cy = np.stack([y, np.ones(400)], 1)
     assert bootstrap_power(800, x=c, y=cy, metric="accuracy", n_simulations=20, n_resamples=200, seed=2) > 0.9
+
+
+@pytest.mark.parametrize("power", [0.05, 0.01])
+def test_simulated_sample_sizes_refuse_a_power_at_or_below_alpha(power: float) -> None:
+    """As the analytic power functions: a target power at or below alpha asks for no difference (an
+    InputError, a SigfastError), before anything is simulated; mcnemar_power estimates a power and
+    takes any alpha in (0, 1)."""
+    from sigfast.exceptions import SigfastError
+
+    for f in (mcnemar_sample_size, bootstrap_sample_size):
+        with pytest.raises(SigfastError, match=r"power must be above alpha \(0.05\)"):
+            f(0.02, 0.06, power=power, alpha=0.05, n_simulations=10)
+    assert 0.0 <= mcnemar_power(50, 0.02, 0.06, alpha=0.6, n_simulations=20) <= 1.0

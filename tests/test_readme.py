@@ -212,3 +212,17 @@ def test_speed_section_is_generated_and_quotes_its_load() -> None:
     load = res["benchmarks"]["startup"]["loadavg_before"][0]
     assert f"measured at load average {load}" in waits and "busy with other work" in waits
     assert re.search(r"`sigfast --help`: \*\*[\d.]+ ms\*\*, median [\d.]+ ms", README)
+
+
+def test_romano_wolf_and_ranks_example_runs_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The "Many models at once: Romano–Wolf, P(best) and expected rank" example prints what its comments say."""
+    title = "### Many models at once: Romano–Wolf, P(best) and expected rank"
+    section = README.split(title, 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    want = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
+    assert out == want

@@ -131,11 +131,11 @@ def test_chrf_without_orders_is_a_metric_error_not_a_panic() -> None:
 
 def test_native_errors_are_sigfast_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError):
-        _native.bootstrap_values(np.zeros((0, 2)), _native.MetricHandle("mean"), 1, 10, "items", 1)
+        _native.resample_values(_native.Plan(np.zeros((0, 2)), _native.MetricHandle("mean")), _native.Job(1, 10))
     with pytest.raises(MetricError):
         _native.MetricHandle("nope")
     with pytest.raises(InputError):
-        _native.bootstrap_values(np.zeros((3, 2)), _native.MetricHandle("mean"), 1, 10, "sideways", 1)
+        _native.Plan(np.zeros((3, 2)), _native.MetricHandle("mean"), "bootstrap", "sideways")
     bad = tmp_path / "bad.conllu"
     bad.write_text("1\tx\n\n")
     with pytest.raises(FormatError) as e:

@@ -448,6 +448,21 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
         {"pair": ("m2", "m3"), "baseline": "m0", "conf": 0.95, "data": 0},
         {"pair": ("m1", "m3"), "baseline": "m1", "conf": 0.9, "data": 1},
     ),
+    "report": (
+        lambda s: sigfast.report(
+            MT / "edge.ref1" if s["data"] == 0 else MT / "edge.ref2",
+            [str(MT / "edge.hyp"), str(MT / ("edge.ref2" if s["data"] == 0 else "edge.ref1"))],
+            format="mt",
+            names=["a", "b"],
+            metrics=[s["metric"]],
+            tokenize=s["tokenize"],
+            n_resamples=s["B"],
+            interval_resamples=50,
+            seed=s["seed"],
+        ),
+        {"metric": "bleu", "tokenize": "13a", "data": 0, "B": B, "seed": 1},
+        {"metric": "chrf", "tokenize": "intl", "data": 1, "B": B + 1, "seed": 2},
+    ),
     "prediction_powered": (
         lambda s: sigfast.prediction_powered(*_judged(s["data"]), power_tuning=s["tuned"], level=s["conf"]),
         {"tuned": True, "conf": 0.95, "data": 0},
@@ -515,6 +530,7 @@ TYPES = {
     "win_rates": "WinRates",
     "paired_win_rate": "PairedWinRate",
     "prediction_powered": "PredictionPowered",
+    "report": "Report",
 }
 
 #: analytic results that rest on no data (the settings are the whole question)

@@ -36,6 +36,7 @@ __all__ = [
     "PredictionPowered",
     "Ratings",
     "ReplicabilityResult",
+    "Report",
     "ScorerWarning",
     "SeedComparison",
     "SigfastError",
@@ -87,6 +88,7 @@ __all__ = [
     "proportion_interval",
     "read",
     "replicability",
+    "report",
     "seeds",
     "sign_test",
     "signature",
@@ -114,6 +116,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
     )
     from .errorbars import Leaderboard, StandardErrorResult, leaderboard, standard_error
     from .exceptions import ArgumentError, FormatError, InputError, MetricError, ScorerWarning, SigfastError
+    from .htmlreport import Report, report
     from .intervals import (
         BootstrapInterval,
         agresti_coull_interval,
@@ -199,6 +202,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
         )
     },
     "read": ("read", "read"),
+    "report": ("report", None),  # the presentation module, callable: sigfast.report(gold, systems, ...)
+    "Report": ("htmlreport", "Report"),
     **{n: ("results", n) for n in ("ConfidenceInterval", "PairedTestResult")},
     **{n: ("significance", n) for n in ("paired_bootstrap", "permutation_test")},
     "Statistics": ("stats", "Statistics"),
@@ -209,6 +214,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: ("errorbars", n) for n in ("leaderboard", "standard_error", "Leaderboard", "StandardErrorResult")},
     "samples": ("samples", None),
     "clusters": ("clusters", None),
+    "designs": ("designs", None),
     **{
         n: ("ratings", n)
         for n in (

@@ -385,14 +385,17 @@ def emit(
             return text if text.endswith("\n") else text + "\n"
         from .styles import get
 
-        if results is not None and (tables is None or get(s).table is None):
+        found = get(s)
+        if results is not None and (tables is None or found.table is None):
             if not all(hasattr(r, "format") for r in results):  # a command's own tidy rows (Rows)
                 raise UsageError(f"--{s}: the output style {s!r} renders results, and this command prints tables")
-            return "".join(r.format(s) for r in results)
+            if found.document is None:
+                return "".join(r.format(s) for r in results)
+            return found.wrap("".join(found.body(r) for r in results))  # one document around them all
         assert tables is not None
         from .report import render_tables
 
-        return render_tables(tables(), s)
+        return found.wrap(render_tables(tables(), s))
 
     out = getattr(args, "output", None)
     if out:

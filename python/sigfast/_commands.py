@@ -67,6 +67,8 @@ def run_compare(args: argparse.Namespace) -> int:
 
     if args.view:
         raise _usage_error("--view is for --test mcnemar")
+    if args.resampling != "auto" and args.test != "bootstrap":
+        raise _usage_error(f"--resampling {args.resampling} is for --test bootstrap")
     parsed = _parse_inputs(args, min_systems=2)
     results = []
     for metric in _metrics(args):
@@ -93,6 +95,7 @@ def run_compare(args: argparse.Namespace) -> int:
                     alternative=args.alternative,
                     confidence_level=args.confidence,
                     draws=args.draws,
+                    resampling=args.resampling,
                     **common,
                 )
             else:
@@ -590,6 +593,7 @@ def run_pairwise(args: argparse.Namespace) -> int:
                 mode=args.mode,
                 resampling=args.resampling,
                 groups=args.groups,
+                bootstrap_ranks=args.bootstrap_ranks,
                 backend=backend,
                 n_threads=args.threads,
                 labels=labels,
@@ -714,6 +718,9 @@ def run_interval(args: argparse.Namespace) -> int:
             seed=args.seed,
             stream=args.stream,
             pairs="none",
+            versus=args.versus,
+            correction=args.correction,
+            bootstrap_ranks=args.bootstrap_ranks,
             n_threads=args.threads,
         )
         for metric in _metrics(args)

@@ -13,7 +13,7 @@ from typing import Any
 
 from . import _cli
 
-__all__ = ["run_gate", "run_proportions"]
+__all__ = ["run_design", "run_gate", "run_proportions"]
 
 
 def _item_scores(args: argparse.Namespace, *, min_systems: int) -> tuple[Any, Any, Any]:
@@ -187,3 +187,139 @@ def run_gate(args: argparse.Namespace) -> int:
     )
     _cli.emit(args, results=[r])
     return r.exit_code
+
+
+def run_design(args: argparse.Namespace) -> int:
+    """``sigfast design``: what an evaluation's design says about its error. Samples per item (repeats,
+    epochs, runs): each system's variance split into between and within items with intervals, Miller's
+    standard error for the items and repeats run, and the repeats a target error needs
+    (``--target-se``); items crossed with prompts (``-o prompt=``): each system's score under each prompt
+    with the spread across prompts and the two-way cluster-robust standard error."""
+    from .designs import PROMPT_QUANTILES, crossed_standard_error, nested_variance, prompt_scores
+    from .exceptions import InputError
+    from .executor import MIN_ITEMS
+    from .report import Table, render_tables
+    from .signature import format_part
+
+    _cli.precheck(args)
+    _cli.detect_gold_format(args)
+    parsed = _cli.parse_inputs(args, min_systems=1)
+    metrics = list(args.metric) if getattr(args, "metric", None) else [None]
+    if len(metrics) > 1:
+        raise InputError(f"`sigfast design` takes one metric (-m); got {len(metrics)}")
+    stats = parsed.statistics(metrics[0])
+    names = [str(s) for s in stats.systems]
+    prov = stats.provenance or {}
+    level = args.confidence
+    pct = f"{100 * level:g}%"
+    crossed = prov.get("sample_axis") == "prompt"
+    tables: list[Any] = []
+    data: dict[str, Any] = {"format": format_part(prov), "items": stats.n_items, "systems": names}
+    if crossed:
+        ps = prompt_scores(stats)
+        qs = "/".join(f"{100 * q:g}" for q in PROMPT_QUANTILES)
+        tables.append(
+            Table(
+                ("system", *ps.prompts, f"quantiles {qs}%", "range", "sd"),
+                tuple(
+                    (
+                        s,
+                        *(f"{v:.4f}" for v in ps.scores[i]),
+                        " ".join(f"{v:.4f}" for v in ps.quantiles[i]),
+                        f"{ps.spread[i]:.4f}",
+                        f"{ps.sd[i]:.4f}",
+                    )
+                    for i, s in enumerate(names)
+                ),
+                title=f"score under each {ps.field} ({len(ps.prompts)} prompts x {stats.n_items} items)",
+            )
+        )
+        data["prompts"] = ps.to_dict()
+        rows: list[tuple[str, ...]] = []
+        for j in range(1, len(names)):
+            se = crossed_standard_error(stats.select(names[0], names[j]), confidence_level=level)
+            pj = prompt_scores(stats.select(names[0], names[j]))
+            wins = pj.wins or (0, 0, 0)
+            rows.append(
+                (
+                    f"{names[j]} - {names[0]}",
+                    f"{se.estimate:+.4f}",
+                    f"{se.standard_error:.4f}",
+                    f"[{se.confidence_interval[0]:+.4f}, {se.confidence_interval[1]:+.4f}]",
+                    f"{se.pvalue:.4g}",
+                    f"{wins[1]}/{wins[0]}/{wins[2]}",
+                )
+            )
+            data.setdefault("differences", []).append({"system": names[j], **se.to_dict(), "prompt_wins": wins})
+        if rows:
+            tables.append(
+                Table(
+                    ("difference", "estimate", "two-way SE", f"{pct} normal interval", "p", "prompts won/lost/tied"),
+                    tuple(rows),
+                    notes=(
+                        "two-way cluster-robust standard errors over items and prompts (Cameron, Gelbach & Miller "
+                        "2011); the crossed bootstrap of the same difference: sigfast compare --resampling crossed",
+                        *(
+                            (
+                                f"warning: only {len(ps.prompts)} prompts: a two-way error (and a crossed bootstrap) "
+                                f"leans on so few clusters that it says little (under {MIN_ITEMS})",
+                            )
+                            if len(ps.prompts) < MIN_ITEMS
+                            else ()
+                        ),
+                    ),
+                )
+            )
+    else:
+        nested_rows: list[tuple[str, ...]] = []
+        for s in names:
+            nv = nested_variance(stats.select(s), confidence_level=level)
+            need = ""
+            if args.target_se is not None:
+                try:
+                    need = str(nv.repeats_needed(args.target_se, args.items))
+                except InputError as e:
+                    need = f"none ({str(e).split(':', 1)[0]})"
+            planned = nv.standard_error(args.items, args.repeats)
+            nested_rows.append(
+                (
+                    s,
+                    f"{nv.repeats:g}",
+                    f"{nv.between:.4g}",
+                    f"{nv.within:.4g}",
+                    f"{nv.within_share:.3f} [{nv.within_share_interval[0]:.3f}, {nv.within_share_interval[1]:.3f}]",
+                    f"{nv.standard_error():.4f}",
+                    f"{planned:.4f}",
+                    need,
+                )
+            )
+            entry = {"system": s, **nv.to_dict(), "planned_standard_error": planned}
+            if need:
+                entry["repeats_needed"] = None if not need.isdigit() else int(need)
+            data.setdefault("nested", []).append(entry)
+        n_plan = stats.n_items if args.items is None else args.items
+        k_plan = "the repeats run" if args.repeats is None else f"{args.repeats:g} repeats"
+        tables.append(
+            Table(
+                (
+                    "system",
+                    "repeats",
+                    "σ²_between",
+                    "σ²_within",
+                    f"within share [{pct}]",
+                    "SE",
+                    f"SE at {n_plan:g} items, {k_plan}",
+                    "repeats for --target-se" if args.target_se is not None else "",
+                ),
+                tuple(nested_rows),
+                notes=(
+                    "SE = sqrt((σ²_between + σ²_within/K)/n) (Miller 2024, K answers per question); within share: "
+                    "the part of an item value's variance that its repeats add, with its F interval (always in "
+                    "[0, 1]); the two-level bootstrap of a difference: sigfast compare --resampling two-level",
+                ),
+            )
+        )
+    if not tables:  # pragma: no cover - every branch adds one
+        raise InputError("nothing to report")
+    _cli.emit(args, text=render_tables(tables, "text"), tables=lambda: tables, data=lambda: data)
+    return 0

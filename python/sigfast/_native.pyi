@@ -32,6 +32,37 @@ UD_METRICS: list[str]
 UD_UNIT_VIEWS: list[str]
 __version__: str
 
+class Job:
+    """The job of a resampling call as one value: resamples `start .. start +
+    count` of the stream (seed, sub-stream `sub`, stream version `stream`),
+    on `threads` threads (0: one per core), reporting to `progress(done,
+    total)`. Every resampling binding takes one; the stream version is
+    checked once, here.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        count: int = 0,
+        start: int = 0,
+        sub: int = 0,
+        threads: int = 0,
+        stream: int = ...,
+        progress: Any = None,
+    ) -> None: ...
+    @property
+    def count(self) -> Any: ...
+    @property
+    def seed(self) -> Any: ...
+    @property
+    def start(self) -> Any: ...
+    @property
+    def stream(self) -> int: ...
+    @property
+    def sub(self) -> Any: ...
+    @property
+    def threads(self) -> Any: ...
+
 class MetricHandle:
     """A metric resolved once from its name and parameters: the bindings take it
     instead of a name and parameters, so a name crosses the boundary once.
@@ -41,6 +72,29 @@ class MetricHandle:
     def __init__(self, name: str, params: dict[str, Any] | None = None) -> None: ...
     @property
     def label(self) -> str: ...
+
+class Plan:
+    """How resamples are drawn and what each reduces, as one value: the
+    statistics `data` (items × width, or one row per observation for a
+    design), the input (`metric`: a handle's metric of summed statistics or
+    its item statistic; None: the summed statistics themselves), the test
+    (`"bootstrap"` or `"permutation"`, `exact`: all 2^n arrangements) and the
+    scheme (`resampling`: "items", "distinct" or "auto"; `clusters`: uint32
+    codes, whole clusters drawn or swapped; "two-level" or "crossed": a
+    bootstrap of the rows' items (`clusters`) and their repeats or prompts
+    (`second`, uint32 codes)).
+    """
+
+    def __init__(
+        self,
+        data: npt.NDArray[np.float64],
+        metric: MetricHandle | None = None,
+        test: str = "bootstrap",
+        resampling: str = "items",
+        clusters: npt.NDArray[np.uint32] | None = None,
+        exact: bool = False,
+        second: npt.NDArray[np.uint32] | None = None,
+    ) -> None: ...
 
 class Summary:
     """A streaming summary of a test (see `crate::stream`): counts, the blocked
@@ -80,13 +134,13 @@ def aso_bootstrap(
     names: list[str],
     pairs: list[tuple[int, int]],
     dt: float,
-    seed: int,
-    n_resamples: int,
-    threads: int,
+    job: Job,
     keep: bool = False,
-    progress: Any = None,
-    stream: int = ...,
-) -> Any: ...
+) -> Any:
+    """ASO's bootstrap of every pair's violation ratio over the job's resamples
+    (system `s` on sub-stream `s` of the job's seed and stream version).
+    """
+
 def aso_grid(dt: float) -> npt.NDArray[np.float64]:
     """The integration grid for `dt` (numpy's `arange(dt, 1, dt)`)."""
 
@@ -103,18 +157,14 @@ def battles_bootstrap(
     n_models: int,
     ties: str,
     by_cluster: bool,
-    seed: int,
-    count: int,
-    start: int = 0,
-    stream: int = ...,
-    threads: int = 0,
-    progress: Any = None,
+    job: Job,
 ) -> Any:
     """Bootstrap of the Bradley–Terry fit of a count table (see `battles_fit`):
-    resamples start..start+count drawing whole clusters (`by_cluster`) or
-    battles (each cell's w a whole count), refitted from the full fit.
-    Returns `count × (n_models + 1)`: θ per model (NaN: not rated in that
-    resample), then log ν.
+    the job's resamples drawing whole clusters (`by_cluster`) or battles
+    (each cell's w a whole count) from the plan's draws (`item_indices` over
+    the clusters or battles), refitted from the full fit. Returns
+    `count × (n_models + 1)`: θ per model (NaN: not rated in that resample),
+    then log ν.
     """
 
 def battles_fit(
@@ -164,40 +214,6 @@ def bootstrap_pvalue(
     deltas: npt.NDArray[np.float64], observed: float, variant: str, alternative: str, orient: float, plus_one: bool
 ) -> tuple[int, int, float]:
     """(count, total, p) of a paired-bootstrap variant."""
-
-def bootstrap_sums(
-    data: npt.NDArray[np.float64],
-    seed: int,
-    start: int,
-    count: int,
-    resampling: str,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> tuple[Any, int | None]:
-    """Summed statistics of bootstrap resamples start..start+count (count × width)
-    and the distinct-row count when resampling over them; `clusters` (cluster
-    codes): whole clusters drawn.
-    """
-
-def bootstrap_values(
-    data: npt.NDArray[np.float64],
-    metric: MetricHandle,
-    seed: int,
-    n_resamples: int,
-    resampling: str,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> tuple[Any, int | None]:
-    """Metric values of every system on each bootstrap resample (B × S) and the
-    number of distinct rows when resampling over them; `clusters` (cluster
-    codes): whole clusters drawn.
-    """
 
 def chrf_stats(
     hyps: list[str], refs: list[list[str]], char_order: int = 6, word_order: int = 0, beta: float = 2.0
@@ -265,6 +281,18 @@ def coref_scores(
     as `(document, in_key, first, last, a, b)`.
     """
 
+def design_weights(
+    resampling: str, clusters: npt.NDArray[np.uint32], second: npt.NDArray[np.uint32], job: Job
+) -> tuple[Any, Any]:
+    """The row counts of a design's bootstrap resamples (the job's, count ×
+    rows in the caller's row order; two-level: the draws of each repeat over
+    every copy of its item; crossed: u_i · v_p) and each resample's item
+    count: the draws of `resampling` "two-level" or "crossed" with the rows'
+    item codes `clusters` and repeat or prompt codes `second`, exposed so that
+    an independent loop can check the sums (the job's threads and progress
+    are not read).
+    """
+
 def draw_count_floor(n: int, n_resamples: int, seed: int, threads: int, stream: int = ...) -> int:
     """Benchmark floor: draw and count n_resamples × n indices of stream
     version `stream`; returns a checksum.
@@ -320,44 +348,11 @@ def evalb_units(
     Bad input raises what `evalb_score` raises.
     """
 
-def item_bootstrap_values(
-    data: npt.NDArray[np.float64],
-    metric: MetricHandle,
-    seed: int,
-    start: int,
-    count: int,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> Any:
-    """Item statistic on bootstrap resamples start..start+count (count × systems);
-    `clusters` (cluster codes): the items of whole clusters drawn (drawn
-    clusters in draw order, each cluster's items in item order).
-    """
-
-def item_indices(n: int, seed: int, start: int, count: int, sub: int = 0, stream: int = ...) -> Any:
-    """Item indices of bootstrap resamples start..start+count (count × n, int64);
-    with n the number of clusters, the clusters a cluster bootstrap draws.
-    """
-
-def item_permutation_values(
-    data: npt.NDArray[np.float64],
-    metric: MetricHandle,
-    seed: int,
-    start: int,
-    count: int,
-    exact: bool,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> Any:
-    """Values (x', y') of an item statistic on permutation resamples
-    start..start+count of two systems (count × 2): the same swaps as the
-    sums-based permutation test (all 2^n arrangements with `exact`); `clusters`
-    (cluster codes): every item of a swapped cluster swapped.
+def item_indices(n: int, job: Job) -> Any:
+    """Item indices of the job's bootstrap resamples (count × n, int64): the
+    draws of the plan's item bootstrap; with n the number of clusters, the
+    clusters a cluster bootstrap draws (the job's threads and progress are
+    not read).
     """
 
 def item_statistic(metric: MetricHandle, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64] | None = None) -> float:
@@ -370,45 +365,40 @@ def meta_bootstrap_intervals(
     human: npt.NDArray[np.float64],
     metrics: npt.NDArray[np.float64],
     level: str,
-    name: str,
-    params: dict[str, float],
+    metric: MetricHandle,
     scheme: str,
-    seed: int,
-    count: int,
+    job: Job,
     confidence: float,
-    threads: int,
     keep: bool = False,
     drop_empty: bool = True,
-    progress: Any = None,
-    stream: int = ...,
 ) -> tuple[list[tuple[float, float]], list[int], list[tuple[float, float]], list[int], Any, int]:
     """Percentile intervals of every metric and every pair's difference over
-    `count` bootstrap resamples, streamed in bounded memory: (intervals k × 2,
-    defined resamples per metric, pair intervals, defined resamples per pair,
-    the values count × k when `keep` else None, passes).
+    the job's bootstrap resamples (its count; BOOT-`scheme`), streamed in
+    bounded memory: (intervals k × 2, defined resamples per metric, pair
+    intervals, defined resamples per pair, the values count × k when `keep`
+    else None, passes).
     """
 
 def meta_observed(
-    human: npt.NDArray[np.float64], metrics: npt.NDArray[np.float64], level: str, name: str, params: dict[str, float]
+    human: npt.NDArray[np.float64], metrics: npt.NDArray[np.float64], level: str, metric: MetricHandle
 ) -> npt.NDArray[np.float64]:
-    """Observed level correlation of each metric (metrics: k × (S·N))."""
+    """Observed level correlation of each metric (metrics: k × (S·N)) under an
+    item statistic's handle.
+    """
 
 def meta_permutation(
     human: npt.NDArray[np.float64],
     metrics: npt.NDArray[np.float64],
     level: str,
-    name: str,
-    params: dict[str, float],
+    metric: MetricHandle,
     scheme: str,
     pairs: list[tuple[int, int]],
-    seed: int,
-    n_resamples: int,
     alternative: str,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
+    job: Job,
 ) -> tuple[list[float], list[int], list[int]]:
-    """Permutation tests of metric pairs: (observed δ, counts, valid resamples)."""
+    """Permutation tests (PERM-`scheme`) of metric pairs over the job's
+    resamples: (observed δ, counts, valid resamples).
+    """
 
 def metric_check(stats: npt.NDArray[np.float64], metric: MetricHandle) -> None:
     """Check per-item statistics (items × k) against a metric's invariants
@@ -431,34 +421,12 @@ def metric_scores(sums: npt.NDArray[np.float64], metric: MetricHandle, n_items: 
 def pair_counts(
     values: npt.NDArray[np.float64],
     observed: list[float],
-    variant: str,
-    alternative: str,
-    orient: float,
+    test: tuple[str, str, float],
     means: list[float] | None,
     threads: int,
 ) -> tuple[Any, Any]:
-    """Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S)."""
-
-def pairwise_shard(
-    data: npt.NDArray[np.float64],
-    metric: MetricHandle,
-    seed: int,
-    sub: int,
-    start: int,
-    stop: int,
-    resampling: str,
-    observed: list[float],
-    variant: str,
-    alternative: str,
-    orient: float,
-    means: list[float] | None,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> tuple[Any, Any, int | None]:
-    """One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
-    when resampling over them); `clusters` (cluster codes): whole clusters drawn.
+    """Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S);
+    `test` is (variant, alternative, orient), as `resample_pairs` takes it.
     """
 
 def percentile_interval(values: npt.NDArray[np.float64], confidence: float) -> tuple[float, float]:
@@ -469,39 +437,30 @@ def permutation_pvalue(
 ) -> tuple[int, int, float]:
     """(count, total, p) of a permutation test."""
 
-def permutation_sums(
-    data: npt.NDArray[np.float64],
-    seed: int,
-    start: int,
-    count: int,
-    exact: bool,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> Any:
-    """Summed statistics of swap resamples start..start+count (count × width);
-    `clusters` (cluster codes): the rows of the clusters' sums swapped.
-    """
-
-def permutation_values(
-    data: npt.NDArray[np.float64],
-    metric: MetricHandle,
-    seed: int,
-    n_resamples: int,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-    exact: bool = False,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> Any:
-    """Metric values (x', y') of approximate-randomization resamples (B × 2);
-    `exact`: arrangements 0..B of the 2^n (B = 2^n for all); `clusters`
-    (cluster codes): whole clusters swapped.
-    """
-
 def porter_stem(words: list[str]) -> list[str]:
     """NLTK's `PorterStemmer().stem(word)` (default mode) of each word."""
+
+def resample_pairs(
+    plan: Plan, job: Job, observed: list[float], test: tuple[str, str, float], means: list[float] | None = None
+) -> tuple[Any, Any, int | None]:
+    """One shard of all pairs (the job's resamples, starting on a multiple of
+    `PAIR_BLOCK`): (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
+    when drawing them); `test` is (variant, alternative, orient).
+    """
+
+def resample_summary(plan: Plan, job: Job, summary: Summary) -> int | None:
+    """Run the passes a summary needs over the plan's resamples `0 .. total`
+    (a test of two systems, an interval) in bounded memory; returns the
+    distinct-row count when the bootstrap draws distinct rows. The job gives
+    the stream, threads and progress (its start and count are not read).
+    """
+
+def resample_values(plan: Plan, job: Job) -> tuple[Any, int | None]:
+    """Every resample's values of a plan over the job's resamples (count ×
+    values: one per system for a metric or an item statistic, two for a
+    permutation's (x', y'), the table's width for summed statistics) and the
+    distinct-row count when the bootstrap draws distinct rows.
+    """
 
 def rouge_scores(
     preds: list[str], refs: list[list[str]], rouge_types: list[str], use_stemmer: bool = False, threads: int = 0
@@ -519,47 +478,16 @@ def set_simd(enabled: bool, avx512: bool = True) -> None:
     give the same bytes; for tests and benches).
     """
 
-def stream_bootstrap(
-    summary: Summary,
-    data: npt.NDArray[np.float64],
-    metric: MetricHandle,
-    seed: int,
-    resampling: str,
-    threads: int,
-    progress: Any = None,
-    sub: int = 0,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> int | None:
-    """Run the passes a summary needs over bootstrap resamples of a native metric;
-    returns the number of distinct rows when resampling over them. `clusters`
-    (cluster codes): whole clusters drawn.
-    """
-
-def stream_permutation(
-    summary: Summary,
-    data: npt.NDArray[np.float64],
-    metric: MetricHandle,
-    seed: int,
-    exact: bool,
-    threads: int,
-    progress: Any = None,
-    stream: int = ...,
-    clusters: npt.NDArray[np.uint32] | None = None,
-) -> None:
-    """Run the passes a summary needs over swap resamples (random, or all
-    2^n arrangements when `exact`) of a native metric; `clusters` (cluster
-    codes): whole clusters swapped (2^G arrangements).
-    """
-
 def stream_words(seed: int, tag: int, resample: int, sub: int, count: int, stream: int = ...) -> npt.NDArray[np.uint64]:
     """The first `count` 64-bit words of the stream of (seed, tag, resample,
     sub) in stream version `stream` (version 2: each two 32-bit words, the
     first the low half).
     """
 
-def swap_masks(n: int, seed: int, start: int, count: int, exact: bool = False, stream: int = ...) -> Any:
-    """Swap masks of permutation resamples `start .. start + count` (`count × n`, bool)."""
+def swap_masks(n: int, job: Job, exact: bool = False) -> Any:
+    """Swap masks of the job's permutation resamples (`count × n`, bool): the
+    swaps of the plan's permutation (`exact`: the bits of the resample's index).
+    """
 
 def ter_stats(
     hyps: list[str],

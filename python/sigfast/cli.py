@@ -123,6 +123,11 @@ def percent(s: str) -> float:
     return _float_in(s, "a percentile in [0, 100]", lambda v: 0 <= v <= 100)
 
 
+def positive(s: str) -> float:
+    """A positive finite number (``--target-se``, ``--items``, ``--repeats``)."""
+    return _float_in(s, "a positive number", lambda v: 0 < v < float("inf"))
+
+
 def number(s: str) -> float:
     """A finite number (``--tau``, ``--dt``, ``--threshold``, ``--epsilon``, ``--ratios``, ``--bands``)."""
     try:
@@ -284,12 +289,33 @@ _flags = [
         choices=("sigfast", "sacrebleu"),
     ),
     Flag(("--confidence",), "confidence level of intervals", default=DEFAULT_CONFIDENCE, type=level),
+    Flag(
+        ("--target-se",),
+        "design: the standard error wanted; reports the fewest repeats per item that reach it",
+        type=positive,
+        metavar="SE",
+    ),
+    Flag(("--items",), "design: the items of a planned evaluation (default: the items read)", type=positive),
+    Flag(("--repeats",), "design: the repeats per item of a planned evaluation (default: those read)", type=positive),
     Flag(("--alpha",), "significance level", default=0.05, type=level),
     Flag(
         ("--correction",),
         "multiple-testing correction",
         default="holm",
-        choices=_CORRECTIONS + ("deepsig",),
+        choices=_CORRECTIONS + ("romano-wolf", "deepsig"),
+    ),
+    Flag(
+        ("--bootstrap-ranks",),
+        "also each system's P(best) (share of the shared resamples on which it is best, ties shared evenly) and "
+        "expected rank (its mean rank over them)",
+        action="store_true",
+        default=False,
+    ),
+    Flag(
+        ("--versus",),
+        "also test every other system against this one (best: the best observed score; or a system's name), "
+        "a two-sided bootstrap p-value each, adjusted over the comparisons by --correction",
+        metavar="best|SYSTEM",
     ),
     Flag(("--raw-p",), "report c/B instead of (c+1)/(B+1)", action="store_true", default=False),
     Flag(
@@ -324,7 +350,7 @@ _flags = [
         ("--resampling",),
         "items, distinct rows, or auto (distinct rows where rows repeat)",
         default="auto",
-        choices=("auto", "items", "distinct"),
+        choices=("auto", "items", "distinct", "two-level", "crossed"),
     ),
     Flag(
         ("--groups",),
@@ -596,6 +622,29 @@ _flags = [
         metavar="MODEL",
     ),
     # ---- demo
+    # ---- report
+    Flag(
+        ("--pair",),
+        "a pair of systems for the pair views (repeatable; default: each of the first six systems with the next)",
+        action="append",
+        metavar="A,B",
+    ),
+    Flag(
+        ("--interval-resamples",),
+        "bootstrap resamples of each system's interval",
+        default=10_000,
+        type=count("--interval-resamples"),
+        metavar="N",
+    ),
+    Flag(("--data",), "also write the report's data as one JSON file", metavar="FILE.json"),
+    Flag(
+        ("--tasks",),
+        "LLM logs of several tasks: a table of each system's score, standard error and design effect per task "
+        "(the other sections show --task, or the first of these)",
+        nargs="+",
+        metavar="TASK",
+    ),
+    Flag(("--title",), "the report's title", metavar="TEXT"),
     Flag(
         ("--save",),
         "write the sample data as files the other subcommands read (F1 statistics, 0/1 correctness, scores)",
@@ -733,6 +782,14 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "draws",
+            Use(
+                "resampling",
+                choices=("auto", "items", "distinct", "two-level", "crossed"),
+                help="the bootstrap's scheme: items, distinct rows, auto (distinct rows where rows repeat, whole "
+                "clusters with --cluster), two-level (items, then each drawn item's samples: lm-eval repeats, "
+                "Inspect epochs, -o sample= or -o run=) or crossed (items and prompts drawn independently: records "
+                "read with -o prompt= or -o run=)",
+            ),
             "confidence",
             "raw_p",
             "threads",
@@ -780,11 +837,17 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "draws",
-            Use("correction", choices=_CORRECTIONS),
+            Use(
+                "correction",
+                choices=_CORRECTIONS + ("romano-wolf",),
+                help="multiple-testing correction of the family of pairs; romano-wolf: Romano & Wolf's step-down "
+                "p-values from the shared resamples",
+            ),
             "alpha",
             "groups",
+            "bootstrap_ranks",
             "mode",
-            "resampling",
+            Use("resampling", choices=("auto", "items", "distinct")),
             "backend",
             "threads",
             "label",
@@ -818,9 +881,30 @@ COMMANDS: tuple[Command, ...] = (
             "seed",
             "stream",
             "confidence",
+            "versus",
+            Use(
+                "correction",
+                choices=_CORRECTIONS + ("romano-wolf",),
+                help="the correction of --versus over its comparisons; romano-wolf: Romano & Wolf's step-down "
+                "p-values from the shared resamples",
+            ),
+            "bootstrap_ranks",
             "threads",
             *_OUTPUT,
         ),
+    ),
+    Command(
+        "design",
+        "sigfast._designs_cli:run_design",
+        "what repeats and prompts do to an evaluation's error",
+        "Samples per item (lm-eval repeats, Inspect epochs, records with -o sample= or -o run=): each system's "
+        "variance split into between and within items with an interval of the within share, the standard error "
+        "for n items and K repeats (Miller 2024; --items, --repeats plan another size) and the repeats "
+        "--target-se needs. Items crossed with prompts (records with -o prompt=): each system's score under each "
+        "prompt, quantiles across prompts, and each system minus the first with its two-way cluster-robust "
+        "standard error. Files as for compare.",
+        (Arg("files", "[GOLD] SYSTEM [SYSTEM ...] (LLM logs or records with samples or prompts)", "+", "FILE"),),
+        (*_INPUTS, "metric", "confidence", "target_se", "items", "repeats", *_OUTPUT),
     ),
     Command(
         "proportions",
@@ -1212,6 +1296,46 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "report",
+        "sigfast.htmlreport:run_report",
+        "one self-contained HTML report of many systems and metrics",
+        "One page for a whole comparison (write it with --output FILE.html; --html prints it): per metric the "
+        "leaderboard (score, bootstrap interval, rank range, significance group), the corrected p-value of every pair "
+        "as a heat map and a table, confidence against gain with the gain threshold; where the format has units the "
+        "per-label accuracy and, for chosen pairs, Tuggener's diff with McNemar's test per label; per item-length "
+        "bucket the scores and the pairs' tests; the items where two systems differ most; the signature of every "
+        "number and the commands that reproduce them. Nothing is fetched: styles, script and SVG figures are inline. "
+        "Files as for pairwise (a folder of LLM runs too; --tasks adds a per-task table); -f battles BATTLES gives "
+        "the Bradley-Terry ratings of a battle file.",
+        (Arg("files", "GOLD SYSTEM ... in a scorer's format, or SYSTEM ... (per-item files, LLM logs)", "+", "FILE"),),
+        (
+            *_INPUTS,
+            "cluster",
+            Use("metric", help="metric (repeatable: one leaderboard, heat map and plot per metric)"),
+            Use(
+                "resamples",
+                default=100_000,
+                why="pair tests of tens of systems, corrected for hundreds of pairs, need small p-values",
+                help="bootstrap resamples of the pair tests",
+            ),
+            "interval_resamples",
+            "seed",
+            "stream",
+            "confidence",
+            Use("correction", choices=_CORRECTIONS),
+            "alpha",
+            "band",
+            "percentile",
+            "pair",
+            Use("top", default=10, why="as compare-mt", help="items shown per pair where the two systems differ most"),
+            "tasks",
+            "title",
+            "data",
+            "threads",
+            *_OUTPUT,
+        ),
+    ),
+    Command(
         "rate",
         "sigfast.ratings_cli:run_rate",
         "Bradley–Terry ratings of pairwise battles, with intervals and ranks",
@@ -1517,6 +1641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         load_plugins()
     args = build_parser(command).parse_args(argv)
     sub = args.__dict__.pop("_parser")
+    args._argv = tuple(argv)  # the command line as given (sigfast report's "how to reproduce")
     missing = [flag for dest, flag in _REQUIRED.get(sub, ()) if getattr(args, dest, None) is None]
     if missing:
         sub.error(f"the following arguments are required: {', '.join(missing)}")

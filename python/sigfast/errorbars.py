@@ -394,11 +394,23 @@ class Leaderboard(Result):
     #: ``interval_level`` = confidence_level^(1/S); None: each interval at ``confidence_level``
     simultaneous: str | None = None
     interval_level: float | None = None
+    #: ``versus=``: the model every other is tested against (the observed best, or the one named), with
+    #: each model's difference to it, its bootstrap p-value and the p-value adjusted over the S − 1
+    #: comparisons by ``correction`` (NaN at the reference itself); else None.
+    versus: str | None = None
+    versus_delta: np.ndarray | None = field(default=None, repr=False)
+    versus_pvalues: np.ndarray | None = field(default=None, repr=False)
+    versus_adjusted: np.ndarray | None = field(default=None, repr=False)
+    #: ``bootstrap_ranks=True``: each model's share of the resamples on which it is best (ties shared
+    #: evenly) and its mean rank over them; else None.
+    p_best: np.ndarray | None = field(default=None, repr=False)
+    expected_rank: np.ndarray | None = field(default=None, repr=False)
 
     _keys = (
         *("systems", "metric", "higher_is_better", "n_items", "n_clusters", "cluster_field", "confidence_level"),
         Key("simultaneous", when="simultaneous"),
         Key("interval_level", when="simultaneous"),
+        Key("versus", when="versus"),
         *("pairs", "correction", "alpha", "n_resamples", "seed", "method", "models"),
         Key("groups", "significance_groups"),
         *("warnings", "signature"),
@@ -465,6 +477,13 @@ class Leaderboard(Result):
             if ranges is not None:
                 row["rank_low"], row["rank_high"] = ranges[name]
                 row["group"] = group_of.get(name)
+            if self.p_best is not None and self.expected_rank is not None:
+                row["p_best"], row["expected_rank"] = float(self.p_best[i]), float(self.expected_rank[i])
+            if self.versus is not None:
+                row["versus"] = self.versus
+                row["delta_vs"] = float(self.versus_delta[i])  # type: ignore[index]
+                row["pvalue_vs"] = float(self.versus_pvalues[i])  # type: ignore[index]
+                row["adjusted_vs"] = float(self.versus_adjusted[i])  # type: ignore[index]
             row.update(
                 n_items=self.n_items,
                 n_clusters=self.n_clusters,
@@ -504,7 +523,7 @@ class Leaderboard(Result):
         return [{k: v for k, v in r.items() if k != "signature"} for r in self.rows()]
 
     def tables(self) -> list[Any]:
-        from .report import Table
+        from .report import Table, _fmt_p
 
         rows = self.rows()
         sc = self.display_scale
@@ -523,6 +542,11 @@ class Leaderboard(Result):
             head += ["within-item share"]
         if self.significance() is not None:
             head += ["ranks", "group"]
+        ranked = self.p_best is not None
+        if ranked:
+            head += ["P(best)", "E[rank]"]
+        if self.versus is not None:
+            head += [f"delta vs {self.versus}", "p", f"p ({self.correction})"]
         body = []
         for r in rows:
             cells = [r["rank"], r["system"], num(r["score"])]
@@ -536,6 +560,13 @@ class Leaderboard(Result):
                 cells += [num(r.get("within_item_share"), 1)]
             if "rank_low" in r:
                 cells += [f"{r['rank_low']}-{r['rank_high']}", r["group"]]
+            if ranked:
+                cells += [f"{r['p_best']:.4f}", f"{r['expected_rank']:.3f}"]
+            if self.versus is not None:
+                if r["system"] == self.versus:
+                    cells += ["(reference)", "", ""]
+                else:
+                    cells += [f"{sc * r['delta_vs']:+.4g}", _fmt_p(r["pvalue_vs"]), _fmt_p(r["adjusted_vs"])]
             body.append(tuple(cells))
         cl = f"{100 * self.confidence_level:g}%"
         if self.simultaneous:
@@ -561,6 +592,26 @@ class Leaderboard(Result):
                 else "paired bootstrap (sigfast.pairwise)"
             )
             notes.append(f"pairs: {test}, {self.correction} at alpha {self.alpha:g}; groups by the {self.groups} rule")
+        if ranked or self.versus is not None:
+            notes.append(
+                f"from B = {self.n_resamples} shared bootstrap resamples (seed {self.seed}), as sigfast.pairwise "
+                "draws them"
+            )
+        if ranked:
+            notes.append(
+                "P(best): share of the resamples on which a model is best (ties shared evenly); E[rank]: its mean "
+                "rank over them"
+            )
+        if self.versus is not None:
+            notes.append(
+                f"vs {self.versus}: two-sided bootstrap p of each model's difference to {self.versus} (standardized by "
+                f"its bootstrap standard deviation, centred at the observed one), {self.correction} over the "
+                f"{len(self.systems) - 1} comparisons"
+            )
+            if self.correction == "romano-wolf":
+                from .pairwise import ROMANO_WOLF_NOTE
+
+                notes.append(ROMANO_WOLF_NOTE)
         notes.extend(f"warning: {w}" for w in self.warnings)
         return [Table(tuple(head), tuple(body), title="Leaderboard", notes=tuple(notes), signature=self.signature)]
 
@@ -583,6 +634,8 @@ def leaderboard(
     alpha: float = 0.05,
     groups: Literal["boundaries", "strict"] = "boundaries",
     simultaneous: Literal["none", "sidak"] = "none",
+    versus: str | None = None,
+    bootstrap_ranks: bool = False,
     stream: int | None = None,
     n_threads: int | None = None,
     **metric_params: Any,
@@ -606,10 +659,21 @@ def leaderboard(
     ``simultaneous="sidak"``: the S models' intervals (normal and bootstrap) hold all at once with
     probability ``confidence_level`` for independent estimates (Šidák): each is computed at
     ``confidence_level ** (1 / S)`` (``interval_level``); the pair tests are unchanged.
+    ``correction="romano-wolf"`` (with ``pairs="bootstrap"``, or for ``versus``): Romano & Wolf's
+    step-down p-values from the bootstrap (:func:`sigfast.pairwise`).
+    ``versus="best"`` (the model with the best observed score) or a model's name (a baseline): every
+    other model tested against it, a two-sided bootstrap p-value of each difference on the shared
+    resamples of :func:`sigfast.pairwise` (the same seed and stream; the statistic of
+    :func:`sigfast.multitest.romano_wolf`), adjusted over the S − 1 comparisons by ``correction``.
+    ``bootstrap_ranks=True``: each model's P(best) and expected rank from the same resamples
+    (:func:`sigfast.pairwise.bootstrap_ranks`).
     """
-    from .executor import check_level, check_threads, many_inputs, request, run
+    arguments = locals()
+    from .executor import ask, check_level, check_threads, many_inputs, resampled_scores, run
     from .metrics import observed, resolve_metric
+    from .multitest import ROMANO_WOLF, adjust, romano_wolf
     from .pairwise import _adjust_matrix
+    from .pairwise import bootstrap_ranks as _bootstrap_ranks
 
     cl = check_level(confidence_level)
     if pairs not in ("normal", "bootstrap", "none"):
@@ -620,10 +684,23 @@ def leaderboard(
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
     if simultaneous not in ("none", "sidak"):
         raise InputError(f"simultaneous must be 'none' or 'sidak', got {simultaneous!r}")
-    threads = check_threads(n_threads)
+    if correction == ROMANO_WOLF and pairs == "normal":
+        raise InputError(
+            "correction='romano-wolf' steps down over bootstrap resamples; the normal pair tests have none: "
+            "use pairs='bootstrap' (or pairs='none' with versus=)"
+        )
+    check_threads(n_threads)
     stats = many_inputs(data, metric)
     if systems is not None:
         stats = stats.select(*systems)
+    ref = None
+    if versus is not None:
+        if stats.n_systems < 2:
+            raise InputError("versus= tests the other models against one: give at least two models")
+        if versus in stats.systems:
+            ref = stats.systems.index(versus)
+        elif versus != "best":
+            raise InputError(f"versus must be 'best' or one of the models {list(stats.systems)}, got {versus!r}")
     each = cl ** (1.0 / stats.n_systems) if simultaneous == "sidak" else cl  # Šidák's per-interval level
     m = resolve_metric(metric, stats, **metric_params)
     spec = _resolve(stats, clusters)
@@ -646,23 +723,14 @@ def leaderboard(
         se_iid = np.array([unscale(cluster_se(v[j])[1], k) for j in range(s)])
         se = np.array([unscale(cluster_se(v[j], codes)[1], k) for j in range(s)]) if codes is not None else se_iid
         normal = np.column_stack([scores - z * se, scores + z * se])
+    # the shared options (seed, stream, threads, ...) reach every request by name (executor.ask); the
+    # leaderboard decides the data, the resolved metric, its clusters and the level
+    own = dict(x=stats, metric=m, metric_params={}, systems=None, clusters=spec if spec is not None else False)
     boot = None
     if bootstrap:
         boot = np.empty((s, 2))
         for j, name in enumerate(stats.systems):
-            req = request(
-                "interval",
-                stats,
-                system=name,
-                metric=m,
-                method=method,
-                n_resamples=n_resamples,
-                seed=seed,
-                confidence_level=each,
-                clusters=spec if spec is not None else False,
-                stream=stream,
-                n_threads=threads or None,
-            )
+            req = ask("interval", arguments, **own, system=name, confidence_level=each, correction="none")
             boot[j] = tuple(run(req, progress=False).confidence_interval)
     shares = None
     samples = (stats.provenance or {}).get("samples")
@@ -699,26 +767,35 @@ def leaderboard(
                 "undefined, p is NaN and they count as not separated; use pairs='bootstrap' or more items",
             )
     elif pairs == "bootstrap" and s > 1:
-        from .pairwise import pairwise
+        pw = run(ask("pairwise", arguments, **own, bootstrap_ranks=False), progress=False)
+    p_best = expected_rank = vs_delta = vs_p = vs_adj = None
+    if versus is not None or bootstrap_ranks:
+        # every model on the shared resamples of sigfast.pairwise (one request, the same draws)
+        values = resampled_scores(ask("pairwise", arguments, **own, bootstrap_ranks=False))
+        if bootstrap_ranks:
+            p_best, expected_rank, _ = _bootstrap_ranks(values, m.higher_is_better)
+        if versus is not None:
+            from .pairwise import _order
 
-        pw = pairwise(
-            stats,
-            metric=m,
-            n_resamples=n_resamples,
-            seed=seed,
-            correction=correction,
-            alpha=alpha,
-            groups=groups,
-            clusters=spec if spec is not None else False,
-            stream=stream,
-            n_threads=n_threads,
-            progress=False,
-        )
+            if ref is None:
+                ref = _order(scores, m.higher_is_better)[0]
+            others = np.array([j for j in range(s) if j != ref])
+            rw = romano_wolf(values, scores, np.column_stack((np.full(others.size, ref), others)))
+            vs_delta, vs_p, vs_adj = (np.full(s, np.nan) for _ in range(3))
+            vs_delta[others] = scores[others] - scores[ref]
+            vs_p[others] = rw.pvalues
+            if correction == ROMANO_WOLF:
+                vs_adj[others] = rw.adjusted
+            elif correction in ("none", None):
+                vs_adj[others] = rw.pvalues
+            else:
+                vs_adj[others] = adjust(rw.pvalues, correction, alpha=alpha).adjusted
     from .clusters import few_clusters_warning
     from .executor import few_items_warning
     from .paired_binary import normal_interval_warnings
     from .signature import build
 
+    resampled = bootstrap or pairs == "bootstrap" or versus is not None or bootstrap_ranks
     sig = build(
         "leaderboard",
         stats=stats,
@@ -727,14 +804,15 @@ def leaderboard(
         variant=f"se:{'cr1' if spec is not None else 'iid'}" + (f"+bootstrap:{method}" if bootstrap else ""),
         resampling=spec.label if spec is not None and (bootstrap or pairs == "bootstrap") else None,
         cluster=spec.label if spec is not None else None,
-        B=n_resamples if (bootstrap or pairs == "bootstrap") else None,
-        seed=seed if (bootstrap or pairs == "bootstrap") else None,
-        stream=stream if (bootstrap or pairs == "bootstrap") else None,
+        B=n_resamples if resampled else None,
+        seed=seed if resampled else None,
+        stream=stream if resampled else None,
         conf=cl,
-        correction=f"{correction}@{alpha:g}" if pairs != "none" else None,
+        correction=f"{correction}@{alpha:g}" if pairs != "none" or versus is not None else None,
         pairs=pairs,
         groups="strict" if groups == "strict" and pairs != "none" else None,  # the default is not signed
         simultaneous="sidak" if simultaneous == "sidak" else None,
+        versus=None if ref is None else stats.systems[ref],
     )
     return Leaderboard(
         systems=tuple(stats.systems),
@@ -751,8 +829,8 @@ def leaderboard(
         correction=correction,
         alpha=float(alpha),
         groups=groups,
-        n_resamples=n_resamples if (bootstrap or pairs == "bootstrap") else None,
-        seed=seed if (bootstrap or pairs == "bootstrap") else None,
+        n_resamples=n_resamples if resampled else None,
+        seed=seed if resampled else None,
         method=method if bootstrap else None,
         n_clusters=None if spec is None else spec.n_clusters,
         cluster_field=None if spec is None else spec.field,
@@ -765,6 +843,12 @@ def leaderboard(
         display_scale=m.display_scale,
         simultaneous="sidak" if simultaneous == "sidak" else None,
         interval_level=each if simultaneous == "sidak" else None,
+        versus=None if ref is None else stats.systems[ref],
+        versus_delta=vs_delta,
+        versus_pvalues=vs_p,
+        versus_adjusted=vs_adj,
+        p_best=p_best,
+        expected_rank=expected_rank,
         signature=sig,
         warnings=few_items_warning(stats.n_items)
         + few_clusters_warning(spec)

@@ -14,8 +14,8 @@ The public functions are thin front-ends: :func:`sigfast.paired_bootstrap`,
 and the CLI) each build a request and hand it to :func:`run`.
 
 Resampling: built-in metrics on summed statistics stream through the Rust
-engine (``stream_bootstrap``/``stream_permutation``/``pairwise_shard``), with
-no per-resample Python work. Item statistics and Python callables are
+engine (a ``_native.Plan`` and a ``_native.Job`` given to ``resample_summary``,
+``resample_values`` or ``resample_pairs``), with no per-resample Python work. Item statistics and Python callables are
 evaluated block by block on the same counter-based draws (:func:`block_values`,
 the one Python resampling loop), so every path sees the same resamples.
 
@@ -55,10 +55,12 @@ from ._options import (
 from ._progress import resolve as _resolve_progress
 from .exceptions import InputError
 from .metrics import Metric, observed, resolve_metric
+from .multitest import ROMANO_WOLF
 from .stats import Statistics
 
 if TYPE_CHECKING:
     from .clusters import Clusters
+    from .designs import Design
 
 __all__ = [
     "ALTERNATIVES",
@@ -94,7 +96,7 @@ QUESTIONS = ("paired", "interval", "pairwise")
 #: clusters of items (G cluster draws, or cluster swaps: :mod:`sigfast.clusters`), or auto (the
 #: statistics' own clusters when they carry some, else items or distinct rows). Each scheme is one
 #: entry here and one branch in :func:`block_values` / the engine, reaching every test at once.
-RESAMPLING = ("auto", "items", "distinct", "clusters")
+RESAMPLING = ("auto", "items", "distinct", "clusters", "two-level", "crossed")
 #: Where a bootstrap's resampled item indices come from: sigfast's counter-based stream (the
 #: default: any B, any thread count, the same bytes everywhere), or sacrebleu's own draws
 #: (``numpy.random.default_rng(seed).choice(n, size=(B, n))``, the index matrix of sacrebleu 2.x's
@@ -169,8 +171,10 @@ def check_resampling(m: Metric, resampling: str) -> str:
     """The resampling scheme, validated; an item statistic draws items (its value does not
     follow from counts of distinct statistic rows)."""
     if resampling not in RESAMPLING:
-        raise InputError(f"resampling must be 'auto', 'items', 'distinct' or 'clusters', got {resampling!r}")
-    if resampling == "clusters":
+        raise InputError(
+            f"resampling must be 'auto', 'items', 'distinct', 'clusters', 'two-level' or 'crossed', got {resampling!r}"
+        )
+    if resampling in ("clusters", "two-level", "crossed"):
         return resampling
     if m.on_items:
         if resampling == "distinct":
@@ -442,10 +446,14 @@ class Request:
     labels: Mapping[str, str] = field(default_factory=dict)
     combinations: frozenset[str] = frozenset()
     groups: str = "boundaries"
+    #: all pairs: P(best) and the expected rank of each system from the shared resamples
+    bootstrap_ranks: bool = False
     #: Where the resampled indices come from (:data:`DRAWS`).
     draws: str = "sigfast"
     #: the items' clusters when whole clusters are resampled (``resampling == "clusters"``)
     clusters: Clusters | None = None
+    #: the rows of a two-level or crossed design (``resampling`` "two-level" or "crossed": :mod:`sigfast.designs`)
+    design: Design | None = None
 
     @property
     def plus_one(self) -> bool:
@@ -487,6 +495,7 @@ def request(
     labels: Mapping[str, str] | None = None,
     combinations: Sequence[str] = (),
     groups: str = "boundaries",
+    bootstrap_ranks: bool = False,
     draws: str = "sigfast",
     clusters: Any = None,
 ) -> Request:
@@ -520,6 +529,11 @@ def request(
         elif test == "permutation":
             if draws != "sigfast":
                 raise InputError(f"draws={draws!r} is for the bootstrap; the permutation test draws swaps")
+            if resampling in ("two-level", "crossed"):
+                raise InputError(
+                    f"resampling={resampling!r} is a bootstrap scheme; use test='bootstrap' (the permutation test "
+                    "swaps whole items)"
+                )
             meth = method or "auto"
             if meth not in ("approximate", "exact", "auto"):
                 raise InputError(f"method must be 'approximate', 'exact' or 'auto', got {method!r}")
@@ -584,6 +598,10 @@ def request(
                 "a process pool or Ray runs mode='shared' only: use backend='local' or mode='shared'"
             )
         res = check_resampling(m, resampling)
+        if res in ("two-level", "crossed"):
+            raise InputError(
+                f"resampling={res!r} compares two systems or gives an interval; all pairs run on items or clusters"
+            )
         cspec = resolve_clusters(stats, clusters, resampling)
         draws = check_draws(draws, m, res, mode)
         shard_size = check_int("shard_size", shard_size, PAIR_BLOCK)
@@ -593,8 +611,31 @@ def request(
         pv = check_pvalue(pvalue)
         cl, meth = math.nan, mode
         test = "bootstrap"
+        if mode != "shared":
+            asked = [
+                what
+                for what, on in (
+                    ("correction='romano-wolf'", correction == ROMANO_WOLF),
+                    ("bootstrap_ranks=True", bootstrap_ranks),
+                    ("return_distribution=True", return_distribution),
+                )
+                if on
+            ]
+            if asked:
+                raise InputError(
+                    f"{' and '.join(asked)} reads every system's values on the same resamples: "
+                    "use mode='shared' (mode='independent' gives each pair its own resamples)"
+                )
     else:
         raise InputError(f"question must be one of {QUESTIONS}, got {question!r}")
+    design = None
+    if res in ("two-level", "crossed"):
+        from .designs import check_design_metric, design_of
+
+        if draws != "sigfast":
+            raise InputError(f"draws={draws!r} draws items as sacrebleu does; resampling={res!r} needs draws='sigfast'")
+        design = design_of(stats, res)
+        check_design_metric(design, stats, m)
     if cspec is not None:
         if draws != "sigfast":
             raise InputError(
@@ -636,8 +677,10 @@ def request(
         labels=label_map,
         combinations=combos,
         groups=groups,
+        bootstrap_ranks=bool(bootstrap_ranks),
         draws=draws,
         clusters=cspec,
+        design=design,
     )
 
 
@@ -654,6 +697,19 @@ def ask(question: str, arguments: Mapping[str, Any], /, **fixed: Any) -> Request
     kw = {k: v for k, v in arguments.items() if k in _ASKED}
     kw.update(fixed)
     return request(question, **kw)
+
+
+def resampled_scores(req: Request, progress: Any = None) -> np.ndarray:
+    """Every system's metric on every shared resample of a ``"pairwise"`` request (B × systems): the
+    draws of :func:`sigfast.pairwise` with ``mode="shared"`` (the same seed, stream, resampling and
+    clusters; the pairs' counts are read off these values), for the statistics that need the
+    resamples themselves (Romano–Wolf, P(best), expected rank). Rows on which a value is undefined
+    are NaN (``nan_policy="omit"``)."""
+    stats = req.stats
+    s, k, n = stats.n_systems, stats.n_stats, stats.n_items
+    table = np.ascontiguousarray(stats.values.transpose(1, 0, 2).reshape(n, s * k))
+    values, _ = _stored(table, req, s, req.n_resamples, progress)
+    return np.asarray(values, dtype=np.float64)
 
 
 def resolve_clusters(stats: Statistics, clusters: Any, resampling: str) -> Clusters | None:
@@ -694,21 +750,12 @@ def block_values(
         return vals, None
     if m.on_items and m.native is None:
         return _python_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, stream), None
+    job = _native.Job(seed, count, start, sub, threads, stream)
+    test = "permutation" if swap else "bootstrap"
     if m.on_items:
-        if swap:
-            vals = _native.item_permutation_values(
-                table, m.handle, seed, start, count, exact, threads, None, stream=stream
-            )
-        else:
-            vals = _native.item_bootstrap_values(table, m.handle, seed, start, count, threads, None, sub, stream=stream)
+        vals, _ = _native.resample_values(_native.Plan(table, m.handle, test, exact=exact), job)
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems)), None
-    distinct = None
-    if swap:
-        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream)
-    else:
-        sums, distinct = _native.bootstrap_sums(
-            table, seed, start, count, resampling, threads, None, sub, stream=stream
-        )
+    sums, distinct = _native.resample_values(_native.Plan(table, None, test, resampling, exact=exact), job)
     vals = np.empty((count, n_systems))
     for j in range(n_systems):
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -762,12 +809,14 @@ def _python_item_values(
     for first in range(0, count, step):
         c = min(step, count - first)
         if swap:
-            mask = np.asarray(_native.swap_masks(n, seed, start + first, c, exact, stream=stream))[:, :, None]
+            mask = np.asarray(_native.swap_masks(n, _native.Job(seed, c, start + first, stream=stream), exact))[
+                :, :, None
+            ]
             x, y = table[None, :, :k], table[None, :, k:]
             out[first : first + c, 0] = call_items(m, np.where(mask, y, x))
             out[first : first + c, 1] = call_items(m, np.where(mask, x, y))
         else:
-            idx = np.asarray(_native.item_indices(n, seed, start + first, c, sub, stream=stream))
+            idx = np.asarray(_native.item_indices(n, _native.Job(seed, c, start + first, sub, stream=stream)))
             for j in range(n_systems):
                 out[first : first + c, j] = call_items(m, table[:, j * k : (j + 1) * k][idx])
     return out
@@ -793,22 +842,13 @@ def _cluster_values(
     codes = clusters.codes
     if m.on_items and m.native is None:
         return _python_cluster_item_values(table, m, n_systems, seed, start, count, swap, exact, sub, clusters, stream)
+    job = _native.Job(seed, count, start, sub, threads, stream)
+    test = "permutation" if swap else "bootstrap"
     if m.on_items:
-        if swap:
-            vals = _native.item_permutation_values(
-                table, m.handle, seed, start, count, exact, threads, None, stream=stream, clusters=codes
-            )
-        else:
-            vals = _native.item_bootstrap_values(
-                table, m.handle, seed, start, count, threads, None, sub, stream=stream, clusters=codes
-            )
+        vals, _ = _native.resample_values(_native.Plan(table, m.handle, test, clusters=codes, exact=exact), job)
         return np.ascontiguousarray(np.asarray(vals, dtype=np.float64).reshape(count, n_systems))
-    if swap:  # a Python metric of summed statistics: the item swaps of the cluster rows
-        sums = _native.permutation_sums(table, seed, start, count, exact, threads, None, stream=stream, clusters=codes)
-    else:
-        sums, _ = _native.bootstrap_sums(
-            table, seed, start, count, "items", threads, None, sub, stream=stream, clusters=codes
-        )
+    # a Python metric of summed statistics: the cluster sums drawn, or the item swaps of the cluster rows
+    sums, _ = _native.resample_values(_native.Plan(table, None, test, clusters=codes, exact=exact), job)
     vals = np.empty((count, n_systems))
     for j in range(n_systems):  # a Python callable takes no item count
         vals[:, j] = m.evaluate(sums[:, j * k : (j + 1) * k], n, check_finite=False)
@@ -837,7 +877,9 @@ def _python_cluster_item_values(
     codes = clusters.codes
     g = clusters.n_clusters
     if swap:
-        masks = np.asarray(_native.swap_masks(g, seed, start, count, exact, stream=stream))[:, codes][:, :, None]
+        masks = np.asarray(_native.swap_masks(g, _native.Job(seed, count, start, stream=stream), exact))[:, codes][
+            :, :, None
+        ]
         x, y = table[None, :, :k], table[None, :, k:]
         out[:, 0] = call_items(m, np.where(masks, y, x))
         out[:, 1] = call_items(m, np.where(masks, x, y))
@@ -845,7 +887,7 @@ def _python_cluster_item_values(
     members = np.argsort(codes, kind="stable")  # cluster c's items, in item order
     sizes = np.bincount(codes, minlength=g)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    draws = np.asarray(_native.item_indices(g, seed, start, count, sub, stream=stream))
+    draws = np.asarray(_native.item_indices(g, _native.Job(seed, count, start, sub, stream=stream)))
     for r in range(count):
         d = draws[r]
         lens = sizes[d]
@@ -955,25 +997,23 @@ def _stream(
     m = req.metric
     exact = req.method == "exact"
     codes = None if req.clusters is None else req.clusters.codes
+    d = req.design
+    if d is not None:  # rows of the design, not the items' values (request() checked the metric)
+        plan = _native.Plan(d.table, m.handle, "bootstrap", d.kind, clusters=d.items, second=d.second)
+        job = _native.Job(req.seed, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        return _native.resample_summary(plan, job, summary)
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:
             seed = req.seed if codes is None else req.seed or 0
-            _native.stream_permutation(
-                summary, table, m.handle, seed, exact, req.n_threads, cb, stream=req.stream, clusters=codes
+            plan = _native.Plan(table, m.handle, "permutation", clusters=codes, exact=exact)
+            _native.resample_summary(
+                plan, _native.Job(seed, threads=req.n_threads, stream=req.stream, progress=cb), summary
             )
             return None
-        return _native.stream_bootstrap(
-            summary,
-            table,
-            m.handle,
-            req.seed,
-            "items" if codes is not None else req.resampling,
-            req.n_threads,
-            cb,
-            sub,
-            stream=req.stream,
-            clusters=codes,
-        )
+        resampling = "items" if codes is not None else req.resampling
+        plan = _native.Plan(table, m.handle, "bootstrap", resampling, clusters=codes)
+        job = _native.Job(req.seed, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        return _native.resample_summary(plan, job, summary)
     distinct = None
     while summary.pending():
         summary.begin_pass()
@@ -991,17 +1031,24 @@ def _stored(
     m = req.metric
     exact = req.method == "exact"
     codes = None if req.clusters is None else req.clusters.codes
+    d = req.design
+    if d is not None:
+        plan = _native.Plan(d.table, m.handle, "bootstrap", d.kind, clusters=d.items, second=d.second)
+        job = _native.Job(req.seed, B, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        values, _ = _native.resample_values(plan, job)
+        return np.asarray(values), None
     if m.native is not None and not m.on_items and (codes is not None or req.draws == "sigfast"):
         if swap:  # exact: arrangements 0..B of the 2^n (B = 2^n); the seed is not read
             seed = req.seed or 0 if exact or codes is not None else req.seed
-            values = _native.permutation_values(
-                table, m.handle, seed, B, req.n_threads, cb, stream=req.stream, exact=exact, clusters=codes
+            plan = _native.Plan(table, m.handle, "permutation", clusters=codes, exact=exact)
+            values, _ = _native.resample_values(
+                plan, _native.Job(seed, B, threads=req.n_threads, stream=req.stream, progress=cb)
             )
             return np.asarray(values), None
         resampling = "items" if codes is not None else req.resampling
-        values, distinct = _native.bootstrap_values(
-            table, m.handle, req.seed, B, resampling, req.n_threads, cb, sub, stream=req.stream, clusters=codes
-        )
+        plan = _native.Plan(table, m.handle, "bootstrap", resampling, clusters=codes)
+        job = _native.Job(req.seed, B, sub=sub, threads=req.n_threads, stream=req.stream, progress=cb)
+        values, distinct = _native.resample_values(plan, job)
         return np.asarray(values), distinct
     out = np.empty((B, n_sys))
     distinct = None
@@ -1180,6 +1227,8 @@ def _observed(stats: Statistics, m: Metric, pair: bool = True) -> np.ndarray:
 def _resampling_label(distinct: int | None, req: Request | None = None) -> str:
     if req is not None and req.clusters is not None:
         return req.clusters.label
+    if req is not None and req.design is not None:
+        return req.design.label
     return f"distinct-rows({distinct})" if distinct is not None else "items"
 
 
@@ -1187,7 +1236,14 @@ def _unit_warnings(req: Request) -> tuple[str, ...]:
     """Few items, or few clusters."""
     from .clusters import few_clusters_warning
 
-    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters)
+    d = req.design
+    few_prompts: tuple[str, ...] = ()
+    if d is not None and d.kind == "crossed" and d.n_second < MIN_ITEMS:
+        few_prompts = (
+            f"only {d.n_second} {d.field}s crossed with the items: the crossed bootstrap draws them as it draws "
+            f"items, and with fewer than {MIN_ITEMS} its intervals and p-values say little",
+        )
+    return few_items_warning(req.stats.n_items) + few_clusters_warning(req.clusters) + few_prompts
 
 
 def _n_clusters(req: Request) -> int | None:
@@ -1411,24 +1467,10 @@ def _shard_task(
 ) -> tuple[np.ndarray, np.ndarray, int | None]:
     """One shard of resamples (a pure function of its arguments, for process pools and Ray);
     ``clusters`` (cluster codes): whole clusters drawn."""
-    counts, sums, distinct = _native.pairwise_shard(
-        np.ascontiguousarray(table),
-        metric,
-        seed,
-        0,
-        start,
-        stop,
-        "items" if clusters is not None else resampling,
-        observed,
-        variant,
-        alternative,
-        orient,
-        means,
-        threads,
-        progress,
-        stream=stream,
-        clusters=clusters,
-    )
+    resampling = "items" if clusters is not None else resampling
+    plan = _native.Plan(np.ascontiguousarray(table), metric, "bootstrap", resampling, clusters=clusters)
+    job = _native.Job(seed, stop - start, start, threads=threads, stream=stream, progress=progress)
+    counts, sums, distinct = _native.resample_pairs(plan, job, observed, (variant, alternative, orient), means)
     return np.asarray(counts), np.asarray(sums), distinct
 
 
@@ -1517,7 +1559,7 @@ def _python_pair_counts(
         n_valid += vals.shape[0]
         if vals.shape[0] == 0:
             continue
-        c, bs = _native.pair_counts(vals, observed, nv, req.engine_alternative, orient, means, req.n_threads)
+        c, bs = _native.pair_counts(vals, observed, (nv, req.engine_alternative, orient), means, req.n_threads)
         counts += np.asarray(c, dtype=np.uint64)
         parts.append(np.asarray(bs))
     if n_valid == 0:
@@ -1593,7 +1635,19 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         pv = (cnt + 1) / (nvf + 1) if req.plus_one else cnt / nvf
     np.fill_diagonal(pv, np.nan)
     delta = obs[None, :] - obs[:, None]
-    adjusted = _adjust_matrix(pv, req.correction, req.alpha)
+    values = p_best = expected_rank = None
+    if req.correction == ROMANO_WOLF or req.bootstrap_ranks or req.return_distribution:
+        values = resampled_scores(req)  # the draws the counts above were read from
+    if req.correction == ROMANO_WOLF:
+        from .pairwise import _romano_wolf_matrix
+
+        adjusted = _romano_wolf_matrix(values, obs, req.alternative, req.plus_one)
+    else:
+        adjusted = _adjust_matrix(pv, req.correction, req.alpha)
+    if req.bootstrap_ranks:
+        from .pairwise import bootstrap_ranks
+
+        p_best, expected_rank, _ = bootstrap_ranks(values, m.higher_is_better)
     omitted = int((B - n_valid).max())
     return PairwiseResult(
         signature=_signature(req, "pairwise_bootstrap", resampling=resampling_used),
@@ -1625,6 +1679,9 @@ def _run_pairwise(req: Request, progress: Any) -> Any:
         n_valid=n_valid if omitted else None,
         nan_policy=req.nan_policy,
         n_clusters=_n_clusters(req),
+        p_best=p_best,
+        expected_rank=expected_rank,
+        distribution=values if req.return_distribution else None,
     )
 
 
@@ -1713,16 +1770,8 @@ def run_aso(req: AsoRequest, progress: Any = None) -> tuple[list[float], list[fl
     B = req.n_resamples
     work = float(B) * (req.grid_points * (len(req.arrays) + len(req.pairs)) + sum(a.size for a in req.arrays)) * 20.0
     cb = _resolve_progress(progress, B, work, "ASO bootstrap")
+    job = _native.Job(req.seed, B, threads=req.n_threads, stream=req.stream, progress=cb)
     vr, _count, mean, sd, samples = _native.aso_bootstrap(
-        list(req.arrays),
-        list(req.names),
-        list(req.pairs),
-        req.dt,
-        req.seed,
-        B,
-        req.n_threads,
-        req.keep,
-        cb,
-        stream=req.stream,
+        list(req.arrays), list(req.names), list(req.pairs), req.dt, job, req.keep
     )
     return list(vr), list(mean), list(sd), samples

@@ -377,7 +377,7 @@ def bootstrap_interval(
     confidence_level: float = DEFAULT_CONFIDENCE,
     n_resamples: int = 10_000,
     seed: int = DEFAULT_SEED,
-    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters", "two-level", "crossed"] = "auto",
     clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
     stream: int | None = None,

@@ -114,7 +114,7 @@ def item_indices(
     count = _check_int("n_resamples", n_resamples, 0)
     start = _check_int("start", start, 0)
     seed = check_seed(seed)
-    return np.asarray(_native.item_indices(n, seed, start, count, stream=stream))
+    return np.asarray(_native.item_indices(n, _native.Job(seed, count, start, stream=stream)))
 
 
 def item_bootstrap(

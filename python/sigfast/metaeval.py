@@ -1301,7 +1301,8 @@ def evaluate(
         raise InputError(f"systems {bad} have no human score, so no system-level score; remove them from the table")
     drop_empty = nan_policy == "omit-system"
     notes: list[str] = []
-    observed = np.asarray(_native.meta_observed(h, m, lv, sname, p))
+    handle = _native.MetricHandle(sname, {key: float(v) for key, v in p.items()})
+    observed = np.asarray(_native.meta_observed(h, m, lv, handle))
     delta = observed[:, None] - observed[None, :]
     undefined = [names_l[a] for a in range(k) if not np.isfinite(observed[a])]
     if undefined:
@@ -1315,8 +1316,9 @@ def evaluate(
     n_valid = np.full(k, B)
     if interval != "none":
         cb = _resolve_progress(progress, B, float(B) * s_count * n * k, f"BOOT-{interval.upper()}")
+        job = _native.Job(seed, B, threads=threads, stream=stream, progress=cb)
         iv, nv, div, _ndv, smp, _passes = _native.meta_bootstrap_intervals(
-            h, m, lv, sname, p, interval, seed, B, cl, threads, bool(return_samples), drop_empty, cb, stream=stream
+            h, m, lv, handle, interval, job, cl, bool(return_samples), drop_empty
         )
         samples = None if smp is None else np.asarray(smp)
         n_valid = np.asarray(nv, dtype=np.int64)
@@ -1351,9 +1353,8 @@ def evaluate(
         scheme = _PERM_SCHEMES[test]
         jobs = pairs if alternative == "two-sided" else pairs + [(b, a) for a, b in pairs]
         cb = _resolve_progress(progress, B, float(B) * s_count * n * len(jobs), test.upper())
-        _obs, counts, valid = _native.meta_permutation(
-            h, m, lv, sname, p, scheme, jobs, seed, B, alternative, threads, cb, stream=stream
-        )
+        job = _native.Job(seed, B, threads=threads, stream=stream, progress=cb)
+        _obs, counts, valid = _native.meta_permutation(h, m, lv, handle, scheme, jobs, alternative, job)
         n_valid_perm = np.zeros((k, k), dtype=np.int64)
         for (a, b), c, t, o in zip(jobs, counts, valid, _obs):
             n_valid_perm[a, b] = t
@@ -1387,7 +1388,7 @@ def evaluate(
         mm = m.reshape(k, s_count, n)
         for a, b in pairs:
             ha = np.where(mask, np.nan, mm[a])
-            r23 = abs(float(_native.meta_observed(np.ascontiguousarray(ha), mm[b].reshape(1, -1), lv, sname, p)[0]))
+            r23 = abs(float(_native.meta_observed(np.ascontiguousarray(ha), mm[b].reshape(1, -1), lv, handle)[0]))
             r12, r13 = abs(observed[a]), abs(observed[b])
             if not (np.isfinite(r12) and np.isfinite(r13) and np.isfinite(r23)):
                 continue  # an undefined correlation: no p-value

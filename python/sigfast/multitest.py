@@ -8,6 +8,11 @@ Benjamini-Yekutieli; the adjusted p-values equal
 methods ``bonferroni``, ``holm``, ``simes-hochberg``, ``fdr_bh`` and
 ``fdr_by``.
 
+:func:`romano_wolf` is the correction that needs the resamples themselves:
+Romano & Wolf's (2005) step-down max-statistic p-values from the bootstrap
+values of every system on the same resamples (what :func:`sigfast.pairwise`
+and :func:`sigfast.leaderboard` pass it for ``correction="romano-wolf"``).
+
 :func:`replicability` implements Dror, Baumer, Bogomolov & Reichart (2017),
 "Replicability Analysis for Natural Language Processing: Testing
 Significance with Multiple Datasets": from one p-value per dataset (or
@@ -28,7 +33,16 @@ from .classical import _chi2_sf_even
 from .exceptions import InputError
 from .results import Result
 
-__all__ = ["METHODS", "AdjustedPValues", "ReplicabilityResult", "adjust", "replicability"]
+__all__ = [
+    "METHODS",
+    "AdjustedPValues",
+    "ReplicabilityResult",
+    "RomanoWolf",
+    "adjust",
+    "max_t_stepdown",
+    "replicability",
+    "romano_wolf",
+]
 
 METHODS = {
     "bonferroni": "bonferroni",
@@ -194,6 +208,138 @@ def adjust(pvalues: Sequence[float] | np.ndarray, method: str = "holm", *, alpha
         rej = np.empty(n, dtype=bool)
         rej[order] = rej_s
     return AdjustedPValues(m, a, p.copy(), adj, rej)
+
+
+#: The correction computed from the bootstrap resamples (not from p-values: :func:`adjust` cannot do it).
+ROMANO_WOLF = "romano-wolf"
+
+#: Values one block of the step-down holds at most (resamples × hypotheses).
+_RW_BLOCK = 1 << 21
+
+
+@dataclass(frozen=True)
+class RomanoWolf:
+    """Romano–Wolf step-down p-values of a family of differences (:func:`romano_wolf`).
+
+    ``pvalues``: each hypothesis' own bootstrap p-value of the same statistic (one step, no
+    correction); ``adjusted``: the step-down p-values, family-wise error at any alpha; ``scale``: each
+    difference's bootstrap standard deviation (1 where the difference does not vary); ``n_resamples``:
+    the resamples used."""
+
+    pvalues: np.ndarray
+    adjusted: np.ndarray
+    scale: np.ndarray
+    n_resamples: int
+
+
+def romano_wolf(values: Any, observed: Any, pairs: Any, *, sides: Any = 0, plus_one: bool = True) -> RomanoWolf:
+    """Romano & Wolf (2005) step-down p-values of the differences ``values[:, j] − values[:, i]`` for each
+    ``(i, j)`` of ``pairs``, from the bootstrap.
+
+    ``values``: resamples × systems, each system's statistic on the same bootstrap resamples (rows
+    with a non-finite value are dropped); ``observed``: each system's statistic on the data. Each
+    difference δ_h is standardized by its bootstrap standard deviation σ_h (numpy's ``std``, ddof 0,
+    over the resamples kept; 1 where it is 0): t_h = side(δ_h)/σ_h and, on resample b,
+    t*_bh = side(δ*_bh − δ_h)/σ_h, centred at the observed difference (the bootstrap's null), where
+    side(x) is |x| for ``sides`` 0 (two-sided), x for +1 and −x for −1 (``sides``: one per hypothesis
+    or one for all). With the hypotheses in decreasing order of t (ties in their given order), step k
+    counts the resamples whose largest t* among hypotheses k, k+1, ... reaches t_(k):
+    p_(k) = (c_k + 1) / (B + 1) (``plus_one``; else c_k / B); the adjusted p-values are their running
+    maximum down the order (the monotonicity of Romano & Wolf 2016, Algorithm 4.1), at most 1.
+    ``pvalues`` are each hypothesis' own count, (#{t*_h ≥ t_h} + 1) / (B + 1).
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if v.ndim != 2:
+        raise InputError(f"values must be resamples x systems, got shape {v.shape}")
+    ok = np.isfinite(v).all(axis=1)
+    if not ok.all():
+        v = v[ok]
+    B = v.shape[0]
+    if B == 0:
+        raise InputError("romano_wolf() needs at least one resample on which every value is defined")
+    ij = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    i, j = ij[:, 0], ij[:, 1]
+    k = ij.shape[0]
+    obs = np.asarray(observed, dtype=np.float64)
+    delta = obs[j] - obs[i]
+    side = np.broadcast_to(np.asarray(sides, dtype=np.int64), (k,))
+    if k == 0:
+        e = np.empty(0)
+        return RomanoWolf(e, e.copy(), e.copy(), B)
+    rows = max(1, _RW_BLOCK // k)
+    # the bootstrap standard deviation of each difference: its mean, then its spread (two passes)
+    total = np.zeros(k)
+    for a in range(0, B, rows):
+        total += (v[a : a + rows, j] - v[a : a + rows, i]).sum(axis=0)
+    mean = total / B
+    ss = np.zeros(k)
+    for a in range(0, B, rows):
+        d = v[a : a + rows, j] - v[a : a + rows, i] - mean
+        ss += (d * d).sum(axis=0)
+    sd = np.sqrt(ss / B)
+    scale = np.where(sd > 0, sd, 1.0)
+
+    def stat(x: np.ndarray) -> np.ndarray:
+        return np.where(side == 0, np.abs(x), np.where(side < 0, -x, x)) / scale
+
+    t = stat(delta)
+    steps = _StepDown(t)
+    for a in range(0, B, rows):
+        steps.feed(stat(v[a : a + rows, j] - v[a : a + rows, i] - delta))
+    single, adjusted = steps.pvalues(plus_one)
+    return RomanoWolf(single, adjusted, scale, B)
+
+
+class _StepDown:
+    """The counts of the step-down, fed block by block: with the hypotheses in decreasing order of the
+    observed statistics ``t`` (ties in their given order), step k counts the resamples whose largest
+    statistic among hypotheses k, k+1, ... reaches t_(k); ``own`` counts each hypothesis' own
+    exceedances."""
+
+    def __init__(self, t: np.ndarray) -> None:
+        self.t = np.asarray(t, dtype=np.float64)
+        self.order = np.argsort(-self.t, kind="stable")
+        self.t_sorted = self.t[self.order]
+        self.own = np.zeros(self.t.size, dtype=np.int64)
+        self.steps = np.zeros(self.t.size, dtype=np.int64)
+        self.total = 0
+
+    def feed(self, ts: np.ndarray) -> None:
+        self.own += (ts >= self.t).sum(axis=0)
+        suffix = np.maximum.accumulate(ts[:, self.order][:, ::-1], axis=1)[:, ::-1]
+        self.steps += (suffix >= self.t_sorted).sum(axis=0)
+        self.total += ts.shape[0]
+
+    def pvalues(self, plus_one: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(each hypothesis' own p-value, the step-down p-values made monotone down the order, at most 1)."""
+        B = self.total
+        if plus_one:
+            single, step = (self.own + 1) / (B + 1), (self.steps + 1) / (B + 1)
+        else:
+            single, step = self.own / B, self.steps / B
+        adjusted = np.empty(self.t.size)
+        adjusted[self.order] = np.minimum(np.maximum.accumulate(step), 1.0)
+        return single, adjusted
+
+
+def max_t_stepdown(t: Any, t_star: Any, *, plus_one: bool = True) -> np.ndarray:
+    """The step-down max-statistic p-values (Romano & Wolf 2005; 2016, Algorithm 4.1) of hypotheses
+    with observed statistics ``t`` (k; larger is more extreme) and their bootstrap null statistics
+    ``t_star`` (resamples × k, already centred and scaled as the statistic asks): with the hypotheses
+    in decreasing order of t, p_(k) = (#{b : max over hypotheses k, k+1, ... of t*_b ≥ t_(k)} + 1) /
+    (B + 1) (``plus_one``; else the count / B), then the running maximum down the order, at most 1.
+    The reduction :func:`romano_wolf` uses on its standardized differences."""
+    tt = np.asarray(t, dtype=np.float64).reshape(-1)
+    ts = np.asarray(t_star, dtype=np.float64)
+    if ts.ndim != 2 or ts.shape[1] != tt.size or ts.shape[0] == 0:
+        raise InputError(f"t_star must be resamples x {tt.size} (one column per hypothesis), got shape {ts.shape}")
+    if not (np.isfinite(tt).all() and np.isfinite(ts).all()):
+        raise InputError("the statistics must be finite")
+    steps = _StepDown(tt)
+    rows = max(1, _RW_BLOCK // max(1, tt.size))
+    for a in range(0, ts.shape[0], rows):
+        steps.feed(ts[a : a + rows])
+    return steps.pvalues(plus_one)[1]
 
 
 @dataclass(frozen=True)

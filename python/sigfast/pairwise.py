@@ -22,7 +22,7 @@ from ._api import checked_keywords
 from ._plot import pyplot
 from ._progress import ProgressArg
 from .exceptions import InputError
-from .results import Result, deprecated_alias, option
+from .results import Key, Result, deprecated_alias, option
 from .significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -48,6 +48,13 @@ PAIR_CLASS_NAMES = {
 def pair_class_name(cls: str) -> str:
     """``"same group"`` for ``"same"``, ``"different group"`` for ``"different"``; others as they are."""
     return PAIR_CLASS_NAMES.get(cls, cls)
+
+
+#: What the Romano–Wolf p-values are, in a report's notes.
+ROMANO_WOLF_NOTE = (
+    "romano-wolf: step-down max-statistic p-values (Romano & Wolf 2005) on the same resamples, each difference "
+    "standardized by its bootstrap standard deviation and centred at the observed one"
+)
 
 
 # --------------------------------------------------------------------------- result
@@ -162,6 +169,12 @@ class PairwiseResult(Result):
     nan_policy: str = "raise"
     #: Clusters resampled (whole clusters drawn), or None when items were.
     n_clusters: int | None = None
+    #: ``bootstrap_ranks=True``: each system's share of the shared resamples on which it is best (ties
+    #: shared evenly) and its mean rank over them (:func:`bootstrap_ranks`); else None.
+    p_best: np.ndarray | None = field(default=None, compare=False)
+    expected_rank: np.ndarray | None = field(default=None, compare=False)
+    #: ``return_distribution=True``: every system's metric on every shared resample (B × systems).
+    distribution: np.ndarray | None = field(default=None, compare=False, repr=False)
     #: Output options: the p-value band and the percentile of the gain thresholds (Berg-Kirkpatrick
     #: et al. 2012, 3.1.1) that the text, markdown and LaTeX reports show.
     band: tuple[float, float] = option((0.04, 0.06))
@@ -170,8 +183,22 @@ class PairwiseResult(Result):
     _keys = (
         *("systems", "metric", "higher_is_better", "scores", "delta", "pvalues", "adjusted", "counts"),
         *("correction", "alpha", "variant", "alternative", "n_resamples", "seed", "pvalue_method", "mode"),
-        *("resampling", "n_items", "groups", "clusters", "rank_ranges", "signature", "warnings"),
+        *("resampling", "n_items", "groups", "clusters", "rank_ranges"),
+        Key("p_best", "_p_best", when="ranked"),
+        Key("expected_rank", "_expected_rank", when="ranked"),
+        *("signature", "warnings"),
     )
+
+    @property
+    def ranked(self) -> bool:
+        """Whether P(best) and the expected rank were estimated (``bootstrap_ranks=True``)."""
+        return self.p_best is not None and self.expected_rank is not None
+
+    def _p_best(self) -> dict[str, float]:
+        return dict(zip(self.systems, (float(x) for x in np.asarray(self.p_best))))
+
+    def _expected_rank(self) -> dict[str, float]:
+        return dict(zip(self.systems, (float(x) for x in np.asarray(self.expected_rank))))
 
     # ---------------------------------------------------------------- views
     @property
@@ -314,10 +341,23 @@ class PairwiseResult(Result):
             "n_items": self.n_items,
         }
         reaches = self.reaches()
+        ranks: dict[str, Any] = {}
+        if self.ranked:
+            index = {name: k for k, name in enumerate(self.systems)}
+            pb, er = np.asarray(self.p_best), np.asarray(self.expected_rank)
         for c in self.iter_comparisons():
+            if self.ranked:
+                a, b = index[c["system_i"]], index[c["system_j"]]
+                ranks = {
+                    "p_best_i": float(pb[a]),
+                    "p_best_j": float(pb[b]),
+                    "expected_rank_i": float(er[a]),
+                    "expected_rank_j": float(er[b]),
+                }
             yield {
                 **c,
                 "significant": bool(c["adjusted"] < self.alpha and reaches),
+                **ranks,
                 **common,
                 "signature": self.signature,
             }
@@ -365,16 +405,17 @@ class PairwiseResult(Result):
             nxt = order[pos + 1] if pos + 1 < len(order) else None
             p_next = _fmt_p(float(self.adjusted[i, nxt])) if nxt is not None else ""
             lo, hi = ranges[name]
-            rows.append(
-                (
-                    pos + 1,
-                    name,
-                    _fmt_score(self.display_scale, float(self.scores[i])),
-                    cluster_of[name],
-                    f"{lo}-{hi}" if lo != hi else str(lo),
-                    p_next,
-                )
+            row: tuple[Any, ...] = (
+                pos + 1,
+                name,
+                _fmt_score(self.display_scale, float(self.scores[i])),
+                cluster_of[name],
+                f"{lo}-{hi}" if lo != hi else str(lo),
+                p_next,
             )
+            if self.ranked:
+                row += (f"{float(self.p_best[i]):.4f}", f"{float(self.expected_rank[i]):.3f}")  # type: ignore[index]
+            rows.append(row)
         unit = " x100" if self.display_scale == 100 else ""
         group_head = "group" if self.groups == "strict" else "cluster"
         rule = (
@@ -383,15 +424,32 @@ class PairwiseResult(Result):
             if self.groups == "boundaries"
             else "groups: no two systems inside a group differ significantly"
         )
+        head: tuple[str, ...] = (
+            "#",
+            "system",
+            f"{self.metric}{unit}",
+            group_head,
+            "rank range",
+            f"p vs next ({self.correction})",
+        )
+        notes: tuple[str, ...] = (rule,)
+        if self.ranked:
+            head += ("P(best)", "E[rank]")
+            notes += (
+                "P(best): share of the resamples on which a system is best (ties shared evenly); E[rank]: its "
+                "mean rank over them",
+            )
+        if self.correction == "romano-wolf":
+            notes += (ROMANO_WOLF_NOTE,)
         return Table(
-            ("#", "system", f"{self.metric}{unit}", group_head, "rank range", f"p vs next ({self.correction})"),
+            head,
             tuple(rows),
             title=(
                 f"pairwise {self.variant} bootstrap ({self.alternative}), {len(self.systems)} systems, "
                 f"{self.n_items} items, B = {self.n_resamples:,} {self.mode} resamples ({self.resampling}), "
                 f"seed {self.seed}, p = {self.pvalue_method}, correction {self.correction} at alpha {self.alpha}"
             ),
-            notes=(rule, *self._floor_note()),
+            notes=(*notes, *self._floor_note()),
             signature=self.signature,
         )
 
@@ -774,6 +832,49 @@ def rank_ranges(scores: Any, higher_is_better: bool, significant: np.ndarray) ->
     return [(1 + int(b), s - int(w)) for b, w in zip(better, worse)]
 
 
+#: Values one block of :func:`bootstrap_ranks` holds at most (resamples × systems).
+_RANK_BLOCK = 1 << 20
+
+
+def bootstrap_ranks(values: Any, higher_is_better: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    """(P(best), expected rank, resamples used) of each system from its values on the same bootstrap
+    resamples (``values``: resamples × systems; rows with a non-finite value are dropped).
+
+    P(best): the share of resamples on which the system has the best value, a tie for the best shared
+    evenly among the tied systems (each of t tied systems gets 1/t); expected rank: the mean over
+    resamples of the system's rank, 1 for the best, tied systems taking the mean of the ranks they
+    share. Each resample's systems are sorted once (O(S log S) a resample)."""
+    v = np.asarray(values, dtype=np.float64)
+    ok = np.isfinite(v).all(axis=1)
+    if not ok.all():
+        v = v[ok]
+    B, s = v.shape
+    if B == 0:
+        raise InputError("no resample on which every system's value is defined: no rank can be estimated")
+    key = v if higher_is_better else -v
+    best = np.zeros(s)
+    ranks = np.zeros(s)
+    rows = max(1, _RANK_BLOCK // s)
+    position = np.arange(1, s + 1, dtype=np.float64)
+    for a in range(0, B, rows):
+        x = key[a : a + rows]
+        b = x.shape[0]
+        top = x == x.max(axis=1, keepdims=True)
+        best += (top / top.sum(axis=1, keepdims=True)).sum(axis=0)
+        order = np.argsort(-x, axis=1, kind="stable")  # best first
+        srt = np.take_along_axis(x, order, axis=1)
+        # runs of equal values in each sorted row share the mean of their positions
+        run = np.zeros((b, s), dtype=np.int64)
+        run[:, 1:] = np.cumsum(srt[:, 1:] != srt[:, :-1], axis=1)
+        run += (np.arange(b, dtype=np.int64) * s)[:, None]
+        flat = run.ravel()
+        mean_position = np.bincount(flat, weights=np.tile(position, b)) / np.maximum(np.bincount(flat), 1)
+        r = np.empty((b, s))
+        np.put_along_axis(r, order, mean_position[run], axis=1)
+        ranks += r.sum(axis=0)
+    return best / B, ranks / B, B
+
+
 def significance_groups(
     scores: Any, higher_is_better: bool, significant: np.ndarray, method: str, order: list[int] | None = None
 ) -> list[list[int]]:
@@ -833,6 +934,8 @@ def pairwise(
     n_threads: int | None = None,
     progress: ProgressArg = None,
     draws: Literal["sigfast", "sacrebleu"] = "sigfast",
+    bootstrap_ranks: bool = False,
+    return_distribution: bool = False,
     **metric_params: Any,
 ) -> PairwiseResult:
     """Paired bootstrap tests of every pair of systems.
@@ -843,7 +946,17 @@ def pairwise(
     ``"auto"`` picks it, uses the distinct rows of all systems jointly).
     ``mode="independent"`` gives each pair its own sub-stream.
     ``correction`` adjusts the family of unordered pairs (``"holm"``,
-    ``"bonferroni"``, ``"hochberg"``, ``"bh"``, ``"by"`` or ``"none"``).
+    ``"bonferroni"``, ``"hochberg"``, ``"bh"``, ``"by"`` or ``"none"``), or is
+    ``"romano-wolf"``: Romano & Wolf's (2005) step-down max-statistic p-values
+    (:func:`sigfast.multitest.romano_wolf`) from every system's values on the same
+    resamples, each pair's difference standardized by its bootstrap standard deviation
+    and centred at the observed difference, sided as the test is (two-sided for
+    ``shifted`` two-sided, the observed direction for ``bk``). ``bootstrap_ranks=True``
+    adds each system's P(best) (the share of resamples on which it is best, ties shared
+    evenly) and expected rank (its mean rank over the resamples) from the same resamples
+    (:func:`bootstrap_ranks`); ``return_distribution=True`` keeps those values (B × systems)
+    as ``distribution``. These three read every resample's values once more (B × systems
+    in memory, computed in this process whatever the backend) and need ``mode="shared"``.
     ``backend`` is ``"local"``, ``"ray"`` or any ``concurrent.futures.Executor``;
     work is split into shards of ``shard_size`` resamples (a multiple of
     65,536) and every backend gives the same bytes. ``labels`` maps systems to
@@ -875,6 +988,33 @@ def _adjust_matrix(pv: np.ndarray, correction: str, alpha: float) -> np.ndarray:
     out[iu] = upper
     lower_src = adjust(pv.T[iu], correction, alpha=alpha).adjusted  # (j, i) entries of the same family
     out[(iu[1], iu[0])] = np.asarray(lower_src)
+    return out
+
+
+def _romano_wolf_matrix(values: Any, obs: np.ndarray, alternative: str, plus_one: bool) -> np.ndarray:
+    """The Romano–Wolf step-down p-values of every pair as an S × S matrix (``[i, j]``: system j against
+    system i) from every system's values on the shared resamples, sided as the pairwise test: two-sided
+    |δ|, the observed direction (the ``bk`` and ``koehn`` rules), or one-sided (``greater``:
+    δ = m(j) − m(i) > 0, ``less``: < 0), where the upper and lower triangles are two families, as
+    :func:`_adjust_matrix` makes them for the other corrections."""
+    from .multitest import romano_wolf
+
+    s = obs.shape[0]
+    iu = np.triu_indices(s, 1)
+    out = np.full((s, s), np.nan)
+    if alternative in ("greater", "less"):
+        side = 1 if alternative == "greater" else -1
+        for rows, cols in ((iu[0], iu[1]), (iu[1], iu[0])):
+            rw = romano_wolf(values, obs, np.column_stack((rows, cols)), sides=side, plus_one=plus_one)
+            out[rows, cols] = rw.adjusted
+        return out
+    if alternative == "two-sided":
+        sides: Any = 0
+    else:  # one-sided in the observed direction
+        sides = np.where(obs[iu[1]] < obs[iu[0]], -1, 1)
+    rw = romano_wolf(values, obs, np.column_stack(iu), sides=sides, plus_one=plus_one)
+    out[iu] = rw.adjusted
+    out[(iu[1], iu[0])] = rw.adjusted
     return out
 
 

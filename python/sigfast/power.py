@@ -173,14 +173,29 @@ def _rtol(rtol: float) -> float:
     return r
 
 
-def _check_common(power: float, alpha: float, sims: int, seed: int) -> tuple[float, float, int, int]:
+def _above_alpha(pw: float, a: float, power: Any) -> None:
+    """A target power at or below alpha is an InputError: the one check of every power function."""
+    if pw <= a:
+        raise InputError(
+            f"power must be above alpha ({a:g}), got {power!r}: a test at level alpha rejects with probability "
+            "alpha when the models do not differ at all, so a power at or below it asks for no difference"
+        )
+
+
+def _check_common(power: float | None, alpha: float, sims: int, seed: int) -> tuple[float, float, int, int]:
+    """Checked (target power, alpha, simulations, seed); ``power=None``: no target (a power is estimated,
+    NaN in its place)."""
     from .executor import check_int as _check_int
 
-    pw, a = float(power), float(alpha)
-    if not 0.0 < pw < 1.0:
-        raise InputError(f"power must be in (0, 1), got {power}")
+    a = float(alpha)
     if not 0.0 < a < 1.0:
         raise InputError(f"alpha must be in (0, 1), got {alpha}")
+    pw = math.nan
+    if power is not None:
+        pw = float(power)
+        if not 0.0 < pw < 1.0:
+            raise InputError(f"power must be in (0, 1), got {power}")
+        _above_alpha(pw, a, power)
     return pw, a, _check_int("n_simulations", sims, 1, 1 << 30), check_seed(seed)
 
 
@@ -299,7 +314,7 @@ def mcnemar_power(
     from .executor import check_int as _check_int
 
     g, d = _model(gain, discordance)
-    _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
+    _, a, sims, seed = _check_common(None, alpha, n_simulations, seed)
     n = _check_int("n", n, 1, _MAX_ITEMS)
     m, alt = _mcnemar_args(method, alternative)
     rule = _McNemarRule(m, alt, correction, a)
@@ -432,7 +447,7 @@ def bootstrap_power(
     from .executor import check_resamples as _resamples
 
     n = _check_int("n", n, 1, _MAX_ITEMS)
-    _, a, sims, seed = _check_common(0.5, alpha, n_simulations, seed)
+    _, a, sims, seed = _check_common(None, alpha, n_simulations, seed)
     B = _resamples(n_resamples)
     run = _bootstrap_runner(gain, discordance, x, y, metric, a, variant, sims, B, seed, dict(metric_params), stream)
     return run(n)
@@ -675,11 +690,7 @@ def _benchmark_model(
 
     a = finite("alpha", alpha, 0.0, 1.0, True, True)
     pw = finite("power", power, 0.0, 1.0, True, True)
-    if pw <= a:
-        raise InputError(
-            f"power must be above alpha ({a:g}), got {power!r}: a test at level alpha rejects with probability "
-            "alpha when the models do not differ at all, so a power at or below it asks for no difference"
-        )
+    _above_alpha(pw, a, power)
     if sd is None:
         acc = finite("accuracy", accuracy, 0.0, 1.0, True, True)
         sx = math.sqrt(acc * (1.0 - acc))

@@ -640,7 +640,16 @@ def _bootstrap(
     m = len(t.models)
     v = np.asarray(
         _native.battles_bootstrap(
-            t.a, t.b, t.outcome, t.cluster, t.w, t.w2, m, ties, by_cluster, seed, B, stream=stream, threads=threads
+            t.a,
+            t.b,
+            t.outcome,
+            t.cluster,
+            t.w,
+            t.w2,
+            m,
+            ties,
+            by_cluster,
+            _native.Job(seed, B, threads=threads, stream=stream),
         )
     )
     theta = v[:, :m]

@@ -41,4 +41,4 @@ def read(
     """
     from .formats import parse
 
-    return parse(format, gold, systems, names=names, **options).statistics(metric)
+    return parse(format, gold, systems, names=names, only_metric=metric, **options).statistics(metric)

@@ -1,7 +1,14 @@
-"""Plain-text, markdown and JSON presentation of results (no dependencies)."""
+"""Plain-text, markdown and JSON presentation of results (no dependencies).
+
+Called, this module is :func:`sigfast.htmlreport.report`, the report of a whole comparison:
+``sigfast.report(gold, systems, format=..., metrics=[...])`` (the package's ``report`` is this module,
+so that ``sigfast.report.Table`` and ``sigfast.report(...)`` both hold whichever is imported first).
+"""
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -231,3 +238,15 @@ def _latex(t: Table) -> str:
     lines.append(r"\end{table}")
     sigs = [n for n in t.notes if n.startswith("signature: ")] + list(t._signature_lines())
     return "\n".join(lines) + "\n" + "".join(f"% {sg}\n" for sg in sigs)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`sigfast.htmlreport.report`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from .htmlreport import report
+
+        return report(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

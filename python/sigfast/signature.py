@@ -349,6 +349,10 @@ def for_request(req: Any, test: str, **fields: Any) -> str:
     f["stream"] = req.stream
     if req.clusters is not None:
         f.setdefault("resampling", req.clusters.label)
+    design = getattr(req, "design", None)
+    if design is not None:  # the rows resampled: their scheme, and a hash of the rows and codes
+        f.setdefault("resampling", design.label)
+        f["design"] = design.digest
     if getattr(req, "draws", "sigfast") != "sigfast":  # explicit draws: their source names the stream
         f["draws"] = req.draws
         f["stream"] = "numpy-pcg64-choice"

@@ -40,7 +40,7 @@ def paired_bootstrap(
     alternative: Literal["two-sided", "greater", "less"] | None = None,
     confidence_level: float = DEFAULT_CONFIDENCE,
     pvalue: Literal["plus_one", "raw"] = "plus_one",
-    resampling: Literal["auto", "items", "distinct", "clusters"] = "auto",
+    resampling: Literal["auto", "items", "distinct", "clusters", "two-level", "crossed"] = "auto",
     clusters: Any = None,
     nan_policy: Literal["raise", "omit"] = "raise",
     stream: int | None = None,
@@ -86,6 +86,11 @@ def paired_bootstrap(
         distribution at a cost that follows distinct rows); ``"auto"`` uses
         distinct rows when there are at most n/32 of them, or whole clusters when the
         statistics carry cluster keys (``"clusters"``: see ``clusters``).
+        ``"two-level"`` draws items, then each drawn item's samples (repeats, epochs,
+        runs) with replacement; ``"crossed"`` draws items and prompts independently and
+        weights a cell by the product of their counts. Both resample the per-sample scores
+        the readers keep (:mod:`sigfast.designs`); the signature records
+        ``resampling:two-level(G,K,field)`` or ``crossed(G,P,field)``.
     clusters
         One cluster key per item (a document, a passage, a question pair): each resample draws
         G whole clusters (with replacement) instead of n items, paired across the two systems,

@@ -2,7 +2,7 @@
 ``--output FILE.EXT`` read.
 
 A style is one :class:`Style` declaration (its name, file extensions, and how it renders) passed to
-:func:`register`; the five built-in styles are the list at the end of this module. Adding a style is
+:func:`register`; the six built-in styles are the list at the end of this module. Adding a style is
 one file that declares and registers it: the CLI then takes ``--NAME`` on every command that writes a
 result, ``--output FILE.EXT`` picks it by its extension, and ``result.format("NAME")`` renders it.
 
@@ -76,6 +76,9 @@ class Style:
     comment: Callable[[str], str] | None = None
     #: whether ``--NAME`` is a CLI flag (the text style is the default, so it has none)
     flag: bool = True
+    #: wraps a whole output (one result, or the tables and results of one command) in a document, as
+    #: ``html`` puts a page around its tables; ``None``: the output as it is
+    document: Callable[[str], str] | None = None
 
     def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name.replace("-", "").isalnum() and self.name.islower()):
@@ -88,9 +91,17 @@ class Style:
 
     def format(self, result: Any) -> str:
         """The result (its output options already applied) in this style."""
+        return self.wrap(self.body(result))
+
+    def body(self, result: Any) -> str:
+        """The result in this style without the document around it (:attr:`document`)."""
         if self.render is not None:
             return self.render(result)
         return result._report(self.name)
+
+    def wrap(self, text: str) -> str:
+        """``text`` (the bodies of one output) in the style's document, if it has one."""
+        return text if self.document is None else self.document(text)
 
     def render_table(self, table: Any) -> str:
         if self.table is None:
@@ -224,6 +235,24 @@ def _latex_table(t: Any) -> str:
     return _latex(t)
 
 
+def _html_table(t: Any) -> str:
+    from ._html import table_of
+
+    return table_of(t)
+
+
+def _html_page(body: str) -> str:
+    from ._html import page
+
+    return page(body)
+
+
+def _html_text(s: str, tag: str) -> str:
+    from ._html import esc
+
+    return f"<{tag}>{esc(s)}</{tag}>\n"
+
+
 register(
     Style("text", (".txt",), data=False, render=lambda r: r._text(), table=_text_table, flag=False),
     Style("json", (".json",), data=True, render=lambda r: r.to_json() + "\n"),
@@ -250,5 +279,15 @@ register(
         heading=lambda t: f"% {t}",
         note=lambda n: f"% {n}",
         comment=lambda c: f"% {c}",
+    ),
+    Style(
+        "html",
+        (".html", ".htm"),
+        help="print a self-contained HTML page (inline styles and script, sortable tables; nothing fetched)",
+        table=_html_table,
+        heading=lambda t: _html_text(t, "h3"),
+        note=lambda n: _html_text(n, "p"),
+        comment=lambda c: _html_text(c, "code"),
+        document=_html_page,
     ),
 )

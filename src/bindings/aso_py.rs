@@ -6,18 +6,14 @@
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 
-use super::errors::{enter, quick, to_py, Names};
+use super::errors::quick;
+use super::plan_py::PyJob;
 use crate::aso::{self, AsoData};
 use crate::Error;
 
 fn scores(a: &PyReadonlyArray1<'_, f64>) -> PyResult<Vec<f64>> {
     Ok(a.as_slice()
-        .map_err(|_| {
-            to_py(
-                Error::input("scores must be a contiguous float64 array"),
-                &Names::default(),
-            )
-        })?
+        .map_err(|_| PyErr::from(Error::input("scores must be a contiguous float64 array")))?
         .to_vec())
 }
 
@@ -32,34 +28,30 @@ type Boot<'py> = (
     Option<Bound<'py, PyAny>>,
 );
 
+/// ASO's bootstrap of every pair's violation ratio over the job's resamples
+/// (system `s` on sub-stream `s` of the job's seed and stream version).
 #[pyfunction]
-#[pyo3(signature = (systems, names, pairs, dt, seed, n_resamples, threads, keep=false, progress=None, stream=crate::rng::STREAM_VERSION))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (systems, names, pairs, dt, job, keep=false))]
 fn aso_bootstrap<'py>(
     py: Python<'py>,
     systems: Vec<PyReadonlyArray1<'py, f64>>,
     names: Vec<String>,
     pairs: Vec<(usize, usize)>,
     dt: f64,
-    seed: u64,
-    n_resamples: u64,
-    threads: usize,
+    job: &Bound<'py, PyJob>,
     keep: bool,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
 ) -> PyResult<Boot<'py>> {
-    let sv = super::version(stream)?;
     let owned = systems.iter().map(scores).collect::<PyResult<Vec<_>>>()?;
     let refs: Vec<&[f64]> = owned.iter().map(Vec::as_slice).collect();
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let data = AsoData::new(&refs, &name_refs, dt).map_err(|e| to_py(e, &Names::default()))?;
-    let boot = enter(py, progress.as_ref(), n_resamples, &Names::default(), |p| {
-        data.bootstrap(&pairs, seed, sv, n_resamples, threads, keep, p)
-    })?;
+    let data = AsoData::new(&refs, &name_refs, dt)?;
+    let job = job.get();
+    let n_resamples = job.count;
+    let boot = job.run(py, |j| data.bootstrap(&pairs, keep, j))?;
     let samples = match boot.samples {
         Some(v) => Some(
             PyArray1::from_vec(py, v)
-                .reshape([n_resamples as usize, pairs.len()])?
+                .reshape([n_resamples, pairs.len()])?
                 .into_any(),
         ),
         None => None,
@@ -83,13 +75,13 @@ fn aso_violation_ratio(
     dt: f64,
 ) -> PyResult<f64> {
     let (a, b) = (scores(&a)?, scores(&b)?);
-    quick(py, &Names::default(), || aso::violation_ratio(&a, &b, dt))
+    quick(py, || aso::violation_ratio(&a, &b, dt))
 }
 
 /// The integration grid for `dt` (numpy's `arange(dt, 1, dt)`).
 #[pyfunction]
 fn aso_grid(py: Python<'_>, dt: f64) -> PyResult<Bound<'_, PyArray1<f64>>> {
-    let g = quick(py, &Names::default(), || aso::grid(dt))?;
+    let g = quick(py, || aso::grid(dt))?;
     Ok(PyArray1::from_vec(py, g))
 }
 

@@ -5,10 +5,10 @@ use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods}
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::errors::{enter, quick, Names};
-use super::{input, job, vec2, version};
+use super::errors::quick;
+use super::plan_py::PyJob;
+use super::{input, vec2};
 use crate::battles::{self, Cells, Ties};
-use crate::rng::STREAM_VERSION;
 
 fn col<T: Copy + numpy::Element>(a: &PyReadonlyArray1<'_, T>, what: &str) -> PyResult<Vec<T>> {
     a.as_slice().map(<[T]>::to_vec).map_err(|_| {
@@ -42,7 +42,7 @@ fn battles_fit<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let t = tie_model(ties)?;
     let cells = cells_of(&a, &b, &outcome, &cluster, &w, &w2)?;
-    let f = quick(py, &Names::default(), || {
+    let f = quick(py, || {
         battles::fit(&cells, n_models, t, ridge, crit, anchor)
     })?;
     let d = PyDict::new(py);
@@ -92,12 +92,13 @@ fn cells_of(
 }
 
 /// Bootstrap of the Bradley–Terry fit of a count table (see `battles_fit`):
-/// resamples start..start+count drawing whole clusters (`by_cluster`) or
-/// battles (each cell's w a whole count), refitted from the full fit.
-/// Returns `count × (n_models + 1)`: θ per model (NaN: not rated in that
-/// resample), then log ν.
+/// the job's resamples drawing whole clusters (`by_cluster`) or battles
+/// (each cell's w a whole count) from the plan's draws (`item_indices` over
+/// the clusters or battles), refitted from the full fit. Returns
+/// `count × (n_models + 1)`: θ per model (NaN: not rated in that resample),
+/// then log ν.
 #[pyfunction]
-#[pyo3(signature = (a, b, outcome, cluster, w, w2, n_models, ties, by_cluster, seed, count, start=0, stream=STREAM_VERSION, threads=0, progress=None))]
+#[pyo3(signature = (a, b, outcome, cluster, w, w2, n_models, ties, by_cluster, job))]
 #[allow(clippy::too_many_arguments)]
 fn battles_bootstrap<'py>(
     py: Python<'py>,
@@ -110,29 +111,14 @@ fn battles_bootstrap<'py>(
     n_models: usize,
     ties: &str,
     by_cluster: bool,
-    seed: u64,
-    count: usize,
-    start: u64,
-    stream: u32,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
+    job: &Bound<'py, PyJob>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = tie_model(ties)?;
-    let sv = version(stream)?;
     let cells = cells_of(&a, &b, &outcome, &cluster, &w, &w2)?;
-    let full = quick(py, &Names::default(), || {
-        battles::fit(&cells, n_models, t, 0.0, 1.0, None)
+    let full = quick(py, || battles::fit(&cells, n_models, t, 0.0, 1.0, None))?;
+    let v = job.get().run(py, |j| {
+        battles::bootstrap(&cells, n_models, t, &full, by_cluster, j)
     })?;
-    let v = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| {
-            let job = job(sv, seed, 0, start, count, threads, p);
-            battles::bootstrap(&cells, n_models, t, &full, by_cluster, &job)
-        },
-    )?;
     vec2(py, v, n_models + 1)
 }
 
@@ -167,7 +153,7 @@ fn battles_fit_adjusted<'py>(
         col(&cluster, "cluster")?,
         col(&w, "w")?,
     );
-    let f = quick(py, &Names::default(), || {
+    let f = quick(py, || {
         battles::fit_adjusted(&a, &b, &o, &c, &w, &xs, k, n_models)
     })?;
     let d = PyDict::new(py);

@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
-use super::errors::{quick, to_py, FormatError, Names};
+use super::errors::{quick, quick_named, to_py, FormatError, Names};
 use crate::conlleval::{self, Bad, Options, Scored, Source};
 
 /// One file's lines as Python passes them: its bytes (split on the
@@ -44,7 +44,7 @@ impl PyChunkParse {
     /// tags, tokens.
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let s = &self.inner;
-        let flat = quick(py, &Names::default(), || Ok(s.counts.clone()))?;
+        let flat = quick(py, || Ok(s.counts.clone()))?;
         Ok(PyArray1::from_vec(py, flat)
             .reshape([s.n_items, s.width()])?
             .into_any())
@@ -57,7 +57,7 @@ impl PyChunkParse {
         let c = &self.inner.chunked;
         let wide = |v: &[u32]| -> Vec<i64> { v.iter().map(|&x| i64::from(x)).collect() };
         let wide64 = |v: &[u64]| -> Vec<i64> { v.iter().map(|&x| x as i64).collect() };
-        let (gold, system, tag_type, cs, ce) = quick(py, &Names::default(), || {
+        let (gold, system, tag_type, cs, ce) = quick(py, || {
             Ok((
                 wide(&c.gold),
                 wide(&c.system),
@@ -87,7 +87,7 @@ impl PyChunkParse {
     /// The tokens of the token lines, in order (the gold file's for `ner`).
     fn tokens(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         let s = &self.inner;
-        quick(py, &Names::default(), || Ok(s.tokens()))
+        quick(py, || Ok(s.tokens()))
     }
 }
 
@@ -189,7 +189,7 @@ fn chunk_conlleval<'py>(
         system.source(delimiter),
         gold.as_ref().map(|g| g.source(delimiter)),
     );
-    match quick(py, &names, || Ok(conlleval::score_conlleval(s, g, &opt)))? {
+    match quick_named(py, &names, || Ok(conlleval::score_conlleval(s, g, &opt)))? {
         Ok(scored) => report(py, scored),
         Err(bad) => Err(raise(py, bad, &names)),
     }
@@ -219,7 +219,7 @@ fn chunk_ner<'py>(
     let names = Names::new(gold_name, system_name);
     let opt = options(iobes, raw, o_tag, boundary, skip_docstart);
     let (g, s) = (gold.source(gold_delimiter), system.source(system_delimiter));
-    match quick(py, &names, || Ok(conlleval::score_ner(g, s, &opt)))? {
+    match quick_named(py, &names, || Ok(conlleval::score_ner(g, s, &opt)))? {
         Ok(scored) => report(py, scored),
         Err(bad) => Err(raise(py, bad, &names)),
     }

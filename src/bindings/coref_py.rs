@@ -3,7 +3,7 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use super::errors::{quick, Names};
+use super::errors::quick;
 use crate::coref;
 
 type Repeats = Vec<(usize, bool, u32, u32, u32, u32)>;
@@ -42,7 +42,7 @@ fn coref_scores<'py>(
         rsp_first.as_slice()?,
         rsp_last.as_slice()?,
     );
-    let (flat, repeats) = quick(py, &Names::default(), || {
+    let (flat, repeats) = quick(py, || {
         let key = coref::group(kd, ke, kf, kl, n_docs)?;
         let rsp = coref::group(rd, re, rf, rl, n_docs)?;
         // the engine's pool (never rayon's global one: see `engine::pool`); documents are independent

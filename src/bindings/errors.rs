@@ -5,11 +5,14 @@
 //!   `sigfast.exceptions`: `Input` → `InputError`, `Format` → `FormatError`
 //!   (with the file's name and line), `Metric` → `MetricError`, `Internal`
 //!   → `SigfastError` with a "please report" note, `Cancelled` →
-//!   `KeyboardInterrupt`.
+//!   `KeyboardInterrupt`. `impl From<Error> for PyErr` is the same map with
+//!   no file names, so `?` converts an engine error in any binding.
 //! * [`enter`] runs a long job with the GIL released on a worker thread,
-//!   polls Ctrl-C and relays progress; [`quick`] runs a short one with the
-//!   GIL released on the calling thread. Both catch panics, so no
-//!   `PanicException` ever reaches a user.
+//!   polls Ctrl-C and relays progress (the resampling bindings reach it
+//!   through the job value, `bindings::job`); [`quick`] runs a short one
+//!   with the GIL released on the calling thread ([`quick_named`] where the
+//!   error names the files read). Both catch panics, so no `PanicException`
+//!   ever reaches a user.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
@@ -83,6 +86,12 @@ pub fn to_py(e: Error, names: &Names) -> PyErr {
     }
 }
 
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        to_py(e, &Names::default())
+    }
+}
+
 fn internal(m: &str) -> PyErr {
     SigfastError::new_err(format!(
         "internal error in sigfast {}: {m}. This is a bug: please report it with the command or \
@@ -105,6 +114,14 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// become `SigfastError` subclasses.
 pub fn quick<T: Send>(
     py: Python<'_>,
+    job: impl FnOnce() -> crate::Result<T> + Send,
+) -> PyResult<T> {
+    quick_named(py, &Names::default(), job)
+}
+
+/// [`quick`] for a job whose errors name the files it reads.
+pub fn quick_named<T: Send>(
+    py: Python<'_>,
     names: &Names,
     job: impl FnOnce() -> crate::Result<T> + Send,
 ) -> PyResult<T> {
@@ -123,13 +140,12 @@ pub fn enter<T: Send>(
     py: Python<'_>,
     callback: Option<&Bound<'_, PyAny>>,
     total: u64,
-    names: &Names,
     job: impl FnOnce(&Progress) -> crate::Result<T> + Send,
 ) -> PyResult<T> {
     let progress = Progress::new();
     let finished = (Mutex::new(false), Condvar::new());
     let mut out = None;
-    let pool = crate::engine::pool(0).map_err(|e| to_py(e, names))?;
+    let pool = crate::engine::pool(0)?;
     let result = pool.in_place_scope(|s| {
         let (prog, fin, slot) = (&progress, &finished, &mut out);
         s.spawn(move |_| {
@@ -187,7 +203,7 @@ pub fn enter<T: Send>(
         return Err(e);
     }
     match out {
-        Some(Ok(r)) => r.map_err(|e| to_py(e, names)),
+        Some(Ok(r)) => r.map_err(PyErr::from),
         Some(Err(p)) => Err(internal(&panic_message(p.as_ref()))),
         None => Err(internal("the job did not run")),
     }

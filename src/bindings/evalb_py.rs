@@ -3,7 +3,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::errors::{quick, Names};
+use super::errors::{quick_named, Names};
 use crate::evalb::{self, Params};
 
 /// Parameters from a `.prm` text (or COLLINS.prm's settings when `prm` is
@@ -62,7 +62,7 @@ fn evalb_score<'py>(
     let prm = prm.map(|b| b.as_bytes());
     let mut names = Names::new(gold_name, system_name);
     names.params = prm_name;
-    let ((p, warnings), rows, text) = quick(py, &names, || {
+    let ((p, warnings), rows, text) = quick_named(py, &names, || {
         let (p, w) = params(prm, cutoff_len, max_error)?;
         let rows = evalb::evaluate(g, t, &p)?;
         let text = evalb::render(&rows, &p);
@@ -153,7 +153,7 @@ fn evalb_units<'py>(
     let prm = prm.map(|b| b.as_bytes());
     let mut names = Names::new(gold_name, system_name);
     names.params = prm_name;
-    let us = quick(py, &names, || {
+    let us = quick_named(py, &names, || {
         let (p, _) = params(prm, cutoff_len, max_error)?;
         Ok(evalb::units(g, t, &p)?)
     })?;

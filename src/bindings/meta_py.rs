@@ -1,45 +1,19 @@
 //! Glue for `crate::itemstat` and `crate::meta`: item-level statistics,
-//! their bootstrap, resample index blocks for Python callables, and metric
-//! meta-evaluation (correlations, BOOT-*/PERM-* resampling, Williams).
-
-use std::collections::HashMap;
+//! resample index blocks for Python callables (the plan's draws, from a
+//! `_native.Job`), and metric meta-evaluation (correlations, BOOT-*/PERM-*
+//! resampling on the engine's draw blocks, Williams) under a `MetricHandle`.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use super::errors::{enter, quick, to_py, Names};
-use super::{job, parse_alternative, scheme, table, vec2, version, MetricHandle};
-use crate::engine::Job;
+use super::errors::quick;
+use super::plan_py::PyJob;
+use super::{parse_alternative, vec2, MetricHandle};
 use crate::itemstat::ItemStatistic;
 use crate::meta::{self, Level, MetaData, Scheme};
-use crate::metric::{self, Value};
-use crate::rng::STREAM_VERSION;
 
 fn input(m: impl Into<String>) -> PyErr {
-    to_py(crate::Error::Input(m.into()), &Names::default())
-}
-
-/// An item statistic from the metric registry, with its label: unknown names,
-/// invalid parameters and metrics of summed statistics are `MetricError`s.
-pub(super) fn statistic(
-    py: Python<'_>,
-    name: &str,
-    params: &HashMap<String, f64>,
-) -> PyResult<(ItemStatistic, String)> {
-    let given: Vec<(String, Value)> = params
-        .iter()
-        .map(|(k, v)| (k.clone(), Value::Float(*v)))
-        .collect();
-    quick(py, &Names::default(), || {
-        let r = metric::resolve(name, &given)?;
-        let st = r.metric.on_items().cloned().ok_or_else(|| {
-            crate::Error::metric(format!(
-                "metric '{}' is a function of summed statistics, not an item statistic",
-                r.label
-            ))
-        })?;
-        Ok((st, r.label))
-    })
+    PyErr::from(crate::Error::Input(m.into()))
 }
 
 /// The item statistic a handle holds, with its label: a metric of summed
@@ -47,13 +21,10 @@ pub(super) fn statistic(
 fn item_statistic_of(h: &MetricHandle) -> PyResult<(&ItemStatistic, &str)> {
     match h.r.metric.on_items() {
         Some(st) => Ok((st, &h.r.label)),
-        None => Err(to_py(
-            crate::Error::metric(format!(
-                "metric '{}' is a function of summed statistics, not an item statistic",
-                h.r.label
-            )),
-            &Names::default(),
-        )),
+        None => Err(PyErr::from(crate::Error::metric(format!(
+            "metric '{}' is a function of summed statistics, not an item statistic",
+            h.r.label
+        )))),
     }
 }
 
@@ -87,7 +58,7 @@ fn item_statistic(
     if xs.iter().chain(ys).any(|v| !v.is_finite()) {
         return Err(input("item statistics need finite values"));
     }
-    quick(py, &Names::default(), || {
+    quick(py, || {
         if st.n_inputs() == 2 {
             st.validate(ys)?;
         }
@@ -110,7 +81,7 @@ fn tie_calibration(
     if xs.len() != ys.len() || g.len() != xs.len() {
         return Err(input("x, y and group must have equal lengths"));
     }
-    quick(py, &Names::default(), || {
+    quick(py, || {
         let mut order: Vec<usize> = (0..xs.len()).collect();
         order.sort_by_key(|&i| g[i]);
         let gx: Vec<f64> = order.iter().map(|&i| xs[i]).collect();
@@ -136,125 +107,56 @@ fn tie_calibration(
     })
 }
 
-/// Item statistic on bootstrap resamples start..start+count (count × systems);
-/// `clusters` (cluster codes): the items of whole clusters drawn (drawn
-/// clusters in draw order, each cluster's items in item order).
+/// Item indices of the job's bootstrap resamples (count × n, int64): the
+/// draws of the plan's item bootstrap; with n the number of clusters, the
+/// clusters a cluster bootstrap draws (the job's threads and progress are
+/// not read).
 #[pyfunction]
-#[pyo3(signature = (data, metric, seed, start, count, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn item_bootstrap_values<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &Bound<'py, MetricHandle>,
-    seed: u64,
-    start: u64,
-    count: usize,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    sub: u64,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let sv = version(stream)?;
-    let (st, label) = item_statistic_of(metric.get())?;
-    let r = scheme("items", clusters.as_ref())?;
-    let t = table(&data)?;
-    let systems = t.width / st.n_inputs();
-    let v = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| {
-            let job = job(sv, seed, sub, start, count, threads, p);
-            crate::engine::scheme_item_bootstrap_values(&t, r, st, label, &job)
-        },
-    )?;
-    vec2(py, v, systems.max(1))
-}
-
-/// Values (x', y') of an item statistic on permutation resamples
-/// start..start+count of two systems (count × 2): the same swaps as the
-/// sums-based permutation test (all 2^n arrangements with `exact`); `clusters`
-/// (cluster codes): every item of a swapped cluster swapped.
-#[pyfunction]
-#[pyo3(signature = (data, metric, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn item_permutation_values<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &Bound<'py, MetricHandle>,
-    seed: u64,
-    start: u64,
-    count: usize,
-    exact: bool,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let sv = version(stream)?;
-    let (st, label) = item_statistic_of(metric.get())?;
-    let r = scheme("items", clusters.as_ref())?;
-    let t = table(&data)?;
-    let v = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| {
-            let job = job(sv, seed, 0, start, count, threads, p);
-            crate::engine::scheme_item_permutation_values(&t, r, st, label, exact, &job)
-        },
-    )?;
-    vec2(py, v, 2)
-}
-
-/// Item indices of bootstrap resamples start..start+count (count × n, int64);
-/// with n the number of clusters, the clusters a cluster bootstrap draws.
-#[pyfunction]
-#[pyo3(signature = (n, seed, start, count, sub=0, stream=STREAM_VERSION))]
 fn item_indices<'py>(
     py: Python<'py>,
     n: usize,
-    seed: u64,
-    start: u64,
-    count: usize,
-    sub: u64,
-    stream: u32,
+    job: &Bound<'py, PyJob>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let sv = version(stream)?;
+    let j = job.get();
     if n == 0 || n as u64 > 1 << 32 {
         return Err(input("n must be in 1..=2^32"));
     }
-    let v = quick(py, &Names::default(), || {
-        Ok(crate::engine::index_block(sv, n, seed, sub, start, count))
+    let (v, count) = (j.version(), j.count);
+    let p = crate::engine::Progress::new();
+    let e = j.engine(&p);
+    let idx = quick(py, || {
+        Ok(crate::engine::index_block(
+            v, n, e.seed, e.sub, e.start, count,
+        ))
     })?;
-    let v: Vec<i64> = v.into_iter().map(i64::from).collect();
-    Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
+    let idx: Vec<i64> = idx.into_iter().map(i64::from).collect();
+    Ok(PyArray1::from_vec(py, idx).reshape([count, n])?.into_any())
 }
 
-/// Swap masks of permutation resamples `start .. start + count` (`count × n`, bool).
+/// Swap masks of the job's permutation resamples (`count × n`, bool): the
+/// swaps of the plan's permutation (`exact`: the bits of the resample's index).
 #[pyfunction]
-#[pyo3(signature = (n, seed, start, count, exact = false, stream=STREAM_VERSION))]
+#[pyo3(signature = (n, job, exact = false))]
 fn swap_masks<'py>(
     py: Python<'py>,
     n: usize,
-    seed: u64,
-    start: u64,
-    count: usize,
+    job: &Bound<'py, PyJob>,
     exact: bool,
-    stream: u32,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let sv = version(stream)?;
+    let j = job.get();
     if n == 0 || n as u64 > 1 << 32 {
         return Err(input("n must be in 1..=2^32"));
     }
-    let v = quick(py, &Names::default(), || {
-        Ok(crate::engine::swap_block(sv, n, seed, start, count, exact))
+    let (v, count) = (j.version(), j.count);
+    let p = crate::engine::Progress::new();
+    let e = j.engine(&p);
+    let m = quick(py, || {
+        Ok(crate::engine::swap_block(
+            v, n, e.seed, e.start, count, exact,
+        ))
     })?;
-    let v: Vec<bool> = v.into_iter().map(|b| b == 1).collect();
-    Ok(PyArray1::from_vec(py, v).reshape([count, n])?.into_any())
+    let m: Vec<bool> = m.into_iter().map(|b| b == 1).collect();
+    Ok(PyArray1::from_vec(py, m).reshape([count, n])?.into_any())
 }
 
 fn meta_data<'a>(
@@ -278,53 +180,49 @@ fn meta_data_with<'a>(
     let m = metrics
         .as_slice()
         .map_err(|_| input("metric scores must be C-contiguous float64"))?;
-    let mut d = MetaData::new(h, m, sh[0], sh[1]).map_err(|e| to_py(e, &Names::default()))?;
+    let mut d = MetaData::new(h, m, sh[0], sh[1]).map_err(PyErr::from)?;
     d.drop_empty_systems = drop_empty;
     Ok(d)
 }
 
-/// Observed level correlation of each metric (metrics: k × (S·N)).
+/// Observed level correlation of each metric (metrics: k × (S·N)) under an
+/// item statistic's handle.
 #[pyfunction]
 fn meta_observed<'py>(
     py: Python<'py>,
     human: PyReadonlyArray2<'py, f64>,
     metrics: PyReadonlyArray2<'py, f64>,
     level: &str,
-    name: &str,
-    params: HashMap<String, f64>,
+    metric: &Bound<'py, MetricHandle>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let d = meta_data(&human, &metrics)?;
-    let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
-    let (st, _) = statistic(py, name, &params)?;
-    let v = quick(py, &Names::default(), || {
-        Ok((0..d.k).map(|m| d.observed(lv, &st, m)).collect::<Vec<_>>())
+    let lv = Level::parse(level)?;
+    let (st, _) = item_statistic_of(metric.get())?;
+    let v = quick(py, || {
+        Ok((0..d.k).map(|m| d.observed(lv, st, m)).collect::<Vec<_>>())
     })?;
     Ok(PyArray1::from_vec(py, v))
 }
 
 /// Percentile intervals of every metric and every pair's difference over
-/// `count` bootstrap resamples, streamed in bounded memory: (intervals k × 2,
-/// defined resamples per metric, pair intervals, defined resamples per pair,
-/// the values count × k when `keep` else None, passes).
+/// the job's bootstrap resamples (its count; BOOT-`scheme`), streamed in
+/// bounded memory: (intervals k × 2, defined resamples per metric, pair
+/// intervals, defined resamples per pair, the values count × k when `keep`
+/// else None, passes).
 #[pyfunction]
-#[pyo3(signature = (human, metrics, level, name, params, scheme, seed, count, confidence, threads, keep=false, drop_empty=true, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (human, metrics, level, metric, scheme, job, confidence, keep=false, drop_empty=true))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn meta_bootstrap_intervals<'py>(
     py: Python<'py>,
     human: PyReadonlyArray2<'py, f64>,
     metrics: PyReadonlyArray2<'py, f64>,
     level: &str,
-    name: &str,
-    params: HashMap<String, f64>,
+    metric: &Bound<'py, MetricHandle>,
     scheme: &str,
-    seed: u64,
-    count: usize,
+    job: &Bound<'py, PyJob>,
     confidence: f64,
-    threads: usize,
     keep: bool,
     drop_empty: bool,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
 ) -> PyResult<(
     Vec<(f64, f64)>,
     Vec<u64>,
@@ -333,22 +231,14 @@ fn meta_bootstrap_intervals<'py>(
     Option<Bound<'py, PyAny>>,
     usize,
 )> {
-    let sv = version(stream)?;
     let d = meta_data_with(&human, &metrics, drop_empty)?;
-    let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
-    let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
-    let (st, _) = statistic(py, name, &params)?;
+    let lv = Level::parse(level)?;
+    let sc = Scheme::parse(scheme)?;
+    let (st, _) = item_statistic_of(metric.get())?;
     let k = d.k;
-    let o = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| {
-            let job = job(sv, seed, 0, 0, count, threads, p);
-            meta::bootstrap_intervals(&d, lv, &st, sc, confidence, keep, &job)
-        },
-    )?;
+    let o = job.get().run(py, |j| {
+        meta::bootstrap_intervals(&d, lv, st, sc, confidence, keep, j)
+    })?;
     let samples = match o.samples {
         Some(v) => Some(vec2(py, v, k)?),
         None => None,
@@ -363,51 +253,37 @@ fn meta_bootstrap_intervals<'py>(
     ))
 }
 
-/// Permutation tests of metric pairs: (observed δ, counts, valid resamples).
+/// Permutation tests (PERM-`scheme`) of metric pairs over the job's
+/// resamples: (observed δ, counts, valid resamples).
 #[pyfunction]
-#[pyo3(signature = (human, metrics, level, name, params, scheme, pairs, seed, n_resamples, alternative, threads, progress=None, stream=STREAM_VERSION))]
+#[pyo3(signature = (human, metrics, level, metric, scheme, pairs, alternative, job))]
 #[allow(clippy::too_many_arguments)]
 fn meta_permutation<'py>(
     py: Python<'py>,
     human: PyReadonlyArray2<'py, f64>,
     metrics: PyReadonlyArray2<'py, f64>,
     level: &str,
-    name: &str,
-    params: HashMap<String, f64>,
+    metric: &Bound<'py, MetricHandle>,
     scheme: &str,
     pairs: Vec<(usize, usize)>,
-    seed: u64,
-    n_resamples: usize,
     alternative: &str,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
+    job: &Bound<'py, PyJob>,
 ) -> PyResult<(Vec<f64>, Vec<u64>, Vec<u64>)> {
-    let sv = version(stream)?;
     let d = meta_data(&human, &metrics)?;
-    let lv = Level::parse(level).map_err(|e| to_py(e, &Names::default()))?;
-    let sc = Scheme::parse(scheme).map_err(|e| to_py(e, &Names::default()))?;
-    let (st, _) = statistic(py, name, &params)?;
+    let lv = Level::parse(level)?;
+    let sc = Scheme::parse(scheme)?;
+    let (st, _) = item_statistic_of(metric.get())?;
     let alt = parse_alternative(alternative)?;
-    let o = enter(
-        py,
-        progress.as_ref(),
-        n_resamples as u64,
-        &Names::default(),
-        |p| {
-            let job = Job::new(seed, n_resamples, threads, p).with_stream(sv);
-            meta::permutation(&d, lv, &st, sc, &pairs, alt, &job)
-        },
-    )?;
+    let o = job
+        .get()
+        .run(py, |j| meta::permutation(&d, lv, st, sc, &pairs, alt, j))?;
     Ok((o.observed, o.counts, o.valid))
 }
 
 /// Williams' t for dependent correlations (r12, r13 share variable 1).
 #[pyfunction]
 fn williams_t(py: Python<'_>, r12: f64, r13: f64, r23: f64, n: f64) -> PyResult<f64> {
-    quick(py, &Names::default(), || {
-        Ok(meta::williams_t(r12, r13, r23, n))
-    })
+    quick(py, || Ok(meta::williams_t(r12, r13, r23, n)))
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -415,8 +291,6 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TAG_META_PERM", crate::rng::TAG_META_PERM)?;
     m.add_function(wrap_pyfunction!(item_statistic, m)?)?;
     m.add_function(wrap_pyfunction!(tie_calibration, m)?)?;
-    m.add_function(wrap_pyfunction!(item_bootstrap_values, m)?)?;
-    m.add_function(wrap_pyfunction!(item_permutation_values, m)?)?;
     m.add_function(wrap_pyfunction!(item_indices, m)?)?;
     m.add_function(wrap_pyfunction!(swap_masks, m)?)?;
     m.add_function(wrap_pyfunction!(meta_observed, m)?)?;

@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUnty
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
-use crate::engine::{self, Clusters, Job, Resampling, Scheme, Table};
+use crate::engine::{self, Table};
 use crate::inference::{self, Alternative, BootVariant};
 use crate::metric::{self, Metric, Value};
 use crate::rng::{Version, STREAM_VERSION};
@@ -15,7 +15,7 @@ use crate::stream;
 use crate::Error;
 
 pub(crate) mod errors;
-use errors::{enter, quick, to_py, MetricError, Names};
+use errors::{quick, MetricError};
 
 mod aso_py;
 mod battles_py;
@@ -23,6 +23,7 @@ mod chunk_py;
 mod coref_py;
 mod evalb_py;
 mod meta_py;
+mod plan_py;
 mod rouge_py;
 mod ter_py;
 mod text_py;
@@ -86,15 +87,13 @@ impl MetricHandle {
     /// The name to show (`f1`, `f0.5`, `chrf++`).
     #[getter]
     fn label(&self, py: Python<'_>) -> PyResult<String> {
-        quick(py, &Names::default(), || Ok(self.r.label.clone()))
+        quick(py, || Ok(self.r.label.clone()))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let h = slf.get();
-        let (name, given) = quick(py, &Names::default(), || {
-            Ok((h.name.clone(), h.given.clone()))
-        })?;
+        let (name, given) = quick(py, || Ok((h.name.clone(), h.given.clone())))?;
         let d = PyDict::new(py);
         for (k, v) in &given {
             d.set_item(k, py_value(py, Some(v))?)?;
@@ -103,9 +102,7 @@ impl MetricHandle {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        quick(py, &Names::default(), || {
-            Ok(format!("MetricHandle({:?})", self.r.label))
-        })
+        quick(py, || Ok(format!("MetricHandle({:?})", self.r.label)))
     }
 }
 
@@ -116,7 +113,7 @@ fn resolve(
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<MetricHandle> {
     let given = given(params)?;
-    let r = quick(py, &Names::default(), || metric::resolve(name, &given))?;
+    let r = quick(py, || metric::resolve(name, &given))?;
     Ok(MetricHandle {
         name: name.to_string(),
         given,
@@ -131,42 +128,21 @@ type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
 /// an item-level statistic is a `MetricError` here (the item paths take it).
 fn sums_metric(h: &MetricHandle) -> PyResult<&Metric> {
     if h.r.metric.is_item() {
-        return Err(to_py(
-            Error::metric(format!(
-                "metric '{}' is computed on the items themselves, not on summed statistics",
-                h.r.label
-            )),
-            &Names::default(),
-        ));
+        return Err(PyErr::from(Error::metric(format!(
+            "metric '{}' is computed on the items themselves, not on summed statistics",
+            h.r.label
+        ))));
     }
     Ok(&h.r.metric)
 }
 
 /// The stream version numbered `v` (an `InputError` when unknown).
 pub(crate) fn version(v: u32) -> PyResult<Version> {
-    Version::from_number(v).map_err(|e| to_py(e, &Names::default()))
-}
-
-/// The job of a call: its stream, resamples and threads, with the progress
-/// of the call's wrapper ([`enter`]).
-#[allow(clippy::too_many_arguments)]
-fn job(
-    v: Version,
-    seed: u64,
-    sub: u64,
-    start: u64,
-    count: usize,
-    threads: usize,
-    p: &engine::Progress,
-) -> Job<'_> {
-    Job::new(seed, count, threads, p)
-        .with_stream(v)
-        .on_sub(sub)
-        .range(start, count)
+    Version::from_number(v).map_err(PyErr::from)
 }
 
 fn input(m: String) -> PyErr {
-    to_py(Error::Input(m), &Names::default())
+    PyErr::from(Error::Input(m))
 }
 
 fn py_value<'py>(py: Python<'py>, v: Option<&Value>) -> PyResult<Bound<'py, PyAny>> {
@@ -192,7 +168,7 @@ fn default_value(d: metric::ParamDefault) -> Option<Value> {
 /// The registry as data: one dict per metric (name, aliases, parameters, direction, scale,
 /// statistic layout, invariants, ...), from [`metric::Entry::describe`].
 fn metric_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
-    let described = quick(py, &Names::default(), || {
+    let described = quick(py, || {
         metric::REGISTRY
             .iter()
             .map(metric::Entry::describe)
@@ -295,36 +271,7 @@ fn metric_check<'py>(
         .as_slice()
         .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
     let (counts, label) = (r.spec.counts, r.label.clone());
-    quick(py, &Names::default(), || {
-        r.metric.check_rows(data, counts, &label)
-    })
-}
-
-fn parse_resampling(s: &str) -> PyResult<Resampling> {
-    match s {
-        "items" => Ok(Resampling::Items),
-        "distinct" => Ok(Resampling::Distinct),
-        "auto" => Ok(Resampling::Auto),
-        _ => Err(input(format!("unknown resampling {s:?}"))),
-    }
-}
-
-/// Cluster codes from Python (`uint32`, one per item, codes `0..G` with every cluster used).
-fn codes<'a>(a: Option<&'a PyReadonlyArray1<'_, u32>>) -> PyResult<Option<&'a [u32]>> {
-    a.map(|a| {
-        a.as_slice()
-            .map_err(|_| input("cluster codes must be a contiguous uint32 array".to_string()))
-    })
-    .transpose()
-}
-
-/// The scheme of a call: `resampling` ("items", "distinct", "auto"), or whole
-/// clusters when cluster codes are given.
-pub(super) fn scheme<'a>(
-    resampling: &str,
-    clusters: Option<&'a PyReadonlyArray1<'_, u32>>,
-) -> PyResult<Scheme<'a>> {
-    Ok(Scheme::new(parse_resampling(resampling)?, codes(clusters)?))
+    quick(py, || r.metric.check_rows(data, counts, &label))
 }
 
 fn parse_alternative(s: &str) -> PyResult<Alternative> {
@@ -341,49 +288,12 @@ fn table<'a>(a: &'a PyReadonlyArray2<'_, f64>) -> PyResult<Table<'a>> {
     let data = a
         .as_slice()
         .map_err(|_| input("statistics must be a C-contiguous float64 array".to_string()))?;
-    Table::new(data, shape[0], shape[1]).map_err(|e| to_py(e, &Names::default()))
+    Table::new(data, shape[0], shape[1]).map_err(PyErr::from)
 }
 
 fn vec2<'py>(py: Python<'py>, v: Vec<f64>, cols: usize) -> PyResult<Bound<'py, PyAny>> {
     let rows = v.len().checked_div(cols).unwrap_or(0);
     Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
-}
-
-/// Metric values of every system on each bootstrap resample (B × S) and the
-/// number of distinct rows when resampling over them; `clusters` (cluster
-/// codes): whole clusters drawn.
-#[pyfunction]
-#[pyo3(signature = (data, metric, seed, n_resamples, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn bootstrap_values<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &Bound<'py, MetricHandle>,
-    seed: u64,
-    n_resamples: usize,
-    resampling: &str,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    sub: u64,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let m = sums_metric(metric.get())?;
-    let r = scheme(resampling, clusters.as_ref())?;
-    let v = version(stream)?;
-    let t = table(&data)?;
-    let systems = t.width / m.n_stats().max(1);
-    let (v, d) = enter(
-        py,
-        progress.as_ref(),
-        n_resamples as u64,
-        &Names::default(),
-        |p| {
-            let job = job(v, seed, sub, 0, n_resamples, threads, p);
-            engine::scheme_bootstrap_values(&t, r, m, &job)
-        },
-    )?;
-    Ok((vec2(py, v, systems.max(1))?, d))
 }
 
 fn parse_variant(variant: &str) -> PyResult<BootVariant> {
@@ -410,194 +320,27 @@ fn u64_matrix<'py>(py: Python<'py>, v: Vec<u64>, cols: usize) -> PyResult<Bound<
     Ok(PyArray1::from_vec(py, v).reshape([rows, cols])?.into_any())
 }
 
-/// One pairwise shard: (counts S×S, per-block δ* sums (blocks·S)×S, distinct rows
-/// when resampling over them); `clusters` (cluster codes): whole clusters drawn.
+/// Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S);
+/// `test` is (variant, alternative, orient), as `resample_pairs` takes it.
 #[pyfunction]
-#[pyo3(signature = (data, metric, seed, sub, start, stop, resampling, observed, variant, alternative, orient, means, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn pairwise_shard<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &Bound<'py, MetricHandle>,
-    seed: u64,
-    sub: u64,
-    start: u64,
-    stop: u64,
-    resampling: &str,
-    observed: Vec<f64>,
-    variant: &str,
-    alternative: &str,
-    orient: f64,
-    means: Option<Vec<f64>>,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<usize>)> {
-    let m = sums_metric(metric.get())?;
-    let r = scheme(resampling, clusters.as_ref())?;
-    let v = version(stream)?;
-    let spec = pair_spec(variant, alternative, orient)?;
-    let t = table(&data)?;
-    let s = observed.len();
-    if stop < start {
-        return Err(input(format!("shard [{start}, {stop}) is empty backwards")));
-    }
-    let count = usize::try_from(stop - start).map_err(|_| input("shard too large".into()))?;
-    let (c, sums, d) = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| {
-            let job = job(v, seed, sub, start, count, threads, p);
-            let means = means.as_deref();
-            match r {
-                Scheme::Rows(r) => {
-                    let boot = engine::Bootstrap::new(&t, r, v);
-                    let (c, sums) = crate::pairwise::pairwise_shard(
-                        &t, &boot, m, &observed, spec, means, &job,
-                    )?;
-                    Ok((c, sums, boot.distinct_rows()))
-                }
-                Scheme::Clusters(codes) => {
-                    let cl = Clusters::new(&t, codes)?;
-                    let (c, sums) = crate::pairwise::cluster_pairwise_shard(
-                        &cl, m, &observed, spec, means, &job,
-                    )?;
-                    Ok((c, sums, None))
-                }
-            }
-        },
-    )?;
-    Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?, d))
-}
-
-/// Pair counts from a block of metric values (rows × S): (counts S×S, δ* sums S×S).
-#[pyfunction]
-#[pyo3(signature = (values, observed, variant, alternative, orient, means, threads))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (values, observed, test, means, threads))]
 fn pair_counts<'py>(
     py: Python<'py>,
     values: PyReadonlyArray2<'py, f64>,
     observed: Vec<f64>,
-    variant: &str,
-    alternative: &str,
-    orient: f64,
+    test: (String, String, f64),
     means: Option<Vec<f64>>,
     threads: usize,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    let spec = pair_spec(variant, alternative, orient)?;
+    let spec = pair_spec(&test.0, &test.1, test.2)?;
     let v = values
         .as_slice()
         .map_err(|_| input("values must be C-contiguous".to_string()))?;
     let s = observed.len();
-    let (c, sums) = quick(py, &Names::default(), || {
+    let (c, sums) = quick(py, || {
         crate::pairwise::count_block(v, s, &observed, spec, means.as_deref(), threads)
     })?;
     Ok((u64_matrix(py, c, s)?, vec2(py, sums, s)?))
-}
-
-/// Summed statistics of bootstrap resamples start..start+count (count × width)
-/// and the distinct-row count when resampling over them; `clusters` (cluster
-/// codes): whole clusters drawn.
-#[pyfunction]
-#[pyo3(signature = (data, seed, start, count, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn bootstrap_sums<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    seed: u64,
-    start: u64,
-    count: usize,
-    resampling: &str,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    sub: u64,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<(Bound<'py, PyAny>, Option<usize>)> {
-    let r = scheme(resampling, clusters.as_ref())?;
-    let v = version(stream)?;
-    let t = table(&data)?;
-    let width = t.width;
-    let (v, d) = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| engine::scheme_bootstrap_sums(&t, r, &job(v, seed, sub, start, count, threads, p)),
-    )?;
-    Ok((vec2(py, v, width)?, d))
-}
-
-/// Metric values (x', y') of approximate-randomization resamples (B × 2);
-/// `exact`: arrangements 0..B of the 2^n (B = 2^n for all); `clusters`
-/// (cluster codes): whole clusters swapped.
-#[pyfunction]
-#[pyo3(signature = (data, metric, seed, n_resamples, threads, progress=None, stream=STREAM_VERSION, exact=false, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn permutation_values<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &Bound<'py, MetricHandle>,
-    seed: u64,
-    n_resamples: usize,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
-    exact: bool,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let m = sums_metric(metric.get())?;
-    let r = scheme("items", clusters.as_ref())?;
-    let sv = version(stream)?;
-    let t = table(&data)?;
-    let v = enter(
-        py,
-        progress.as_ref(),
-        n_resamples as u64,
-        &Names::default(),
-        |p| {
-            let job = job(sv, seed, 0, 0, n_resamples, threads, p);
-            engine::scheme_permutation_values(&t, r, m, exact, &job)
-        },
-    )?;
-    vec2(py, v, 2)
-}
-
-/// Summed statistics of swap resamples start..start+count (count × width);
-/// `clusters` (cluster codes): the rows of the clusters' sums swapped.
-#[pyfunction]
-#[pyo3(signature = (data, seed, start, count, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn permutation_sums<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray2<'py, f64>,
-    seed: u64,
-    start: u64,
-    count: usize,
-    exact: bool,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let r = scheme("items", clusters.as_ref())?;
-    let sv = version(stream)?;
-    let t = table(&data)?;
-    let width = t.width;
-    let v = enter(
-        py,
-        progress.as_ref(),
-        count as u64,
-        &Names::default(),
-        |p| {
-            let job = job(sv, seed, 0, start, count, threads, p);
-            engine::scheme_permutation_sums(&t, r, exact, &job)
-        },
-    )?;
-    vec2(py, v, width)
 }
 
 /// The metric on each row of summed statistics (rows × k).
@@ -620,7 +363,7 @@ fn metric_scores<'py>(
     let data = sums
         .as_slice()
         .map_err(|_| input("sums must be C-contiguous".to_string()))?;
-    let out: Vec<f64> = quick(py, &Names::default(), || {
+    let out: Vec<f64> = quick(py, || {
         Ok(data.chunks(k).map(|row| m.score(row, n_items)).collect())
     })?;
     Ok(PyArray1::from_vec(py, out))
@@ -645,7 +388,7 @@ fn metric_rows(
             r.len()
         )));
     }
-    quick(py, &Names::default(), || {
+    quick(py, || {
         Ok(rows.iter().map(|row| m.score(row, n_items)).collect())
     })
 }
@@ -666,7 +409,7 @@ fn bootstrap_pvalue(
     let d = deltas
         .as_slice()
         .map_err(|_| input("deltas must be contiguous".to_string()))?;
-    quick(py, &Names::default(), || {
+    quick(py, || {
         let p = inference::bootstrap_pvalue(d, observed, v, a, orient, plus_one);
         Ok((p.count, p.total, p.pvalue))
     })
@@ -685,7 +428,7 @@ fn permutation_pvalue(
     let d = deltas
         .as_slice()
         .map_err(|_| input("deltas must be contiguous".to_string()))?;
-    quick(py, &Names::default(), || {
+    quick(py, || {
         let p = inference::permutation_pvalue(d, observed, a, plus_one);
         Ok((p.count, p.total, p.pvalue))
     })
@@ -704,9 +447,7 @@ fn percentile_interval(
     if v.is_empty() {
         return Err(input("no values".to_string()));
     }
-    quick(py, &Names::default(), || {
-        Ok(inference::percentile_interval(v, confidence))
-    })
+    quick(py, || Ok(inference::percentile_interval(v, confidence)))
 }
 
 /// A streaming summary of a test (see `crate::stream`): counts, the blocked
@@ -730,9 +471,7 @@ fn parse_quantity(s: &str) -> PyResult<stream::Quantity> {
 impl PySummary {
     #[new]
     fn new(py: Python<'_>, total: u64, stride: usize) -> PyResult<Self> {
-        let inner = quick(py, &Names::default(), || {
-            stream::Summary::new(total, stride)
-        })?;
+        let inner = quick(py, || stream::Summary::new(total, stride))?;
         Ok(PySummary { inner })
     }
 
@@ -786,24 +525,24 @@ impl PySummary {
     fn add_quantile(&mut self, py: Python<'_>, quantity: &str, q: f64) -> PyResult<usize> {
         let qt = parse_quantity(quantity)?;
         let inner = &mut self.inner;
-        quick(py, &Names::default(), || inner.add_quantile(qt, q))
+        quick(py, || inner.add_quantile(qt, q))
     }
 
     /// Whether another pass over the resamples is needed.
     fn pending(&self, py: Python<'_>) -> PyResult<bool> {
         let inner = &self.inner;
-        quick(py, &Names::default(), || Ok(inner.pending()))
+        quick(py, || Ok(inner.pending()))
     }
 
     /// Passes made so far.
     fn passes(&self, py: Python<'_>) -> PyResult<usize> {
         let inner = &self.inner;
-        quick(py, &Names::default(), || Ok(inner.passes()))
+        quick(py, || Ok(inner.passes()))
     }
 
     fn begin_pass(&mut self, py: Python<'_>) -> PyResult<()> {
         let inner = &mut self.inner;
-        quick(py, &Names::default(), || {
+        quick(py, || {
             inner.begin_pass();
             Ok(())
         })
@@ -815,150 +554,39 @@ impl PySummary {
             .as_slice()
             .map_err(|_| input("rows must be a C-contiguous float64 array".to_string()))?;
         let inner = &mut self.inner;
-        quick(py, &Names::default(), || inner.feed(v))
+        quick(py, || inner.feed(v))
     }
 
     /// End a pass; returns whether another is needed.
     fn end_pass(&mut self, py: Python<'_>) -> PyResult<bool> {
         let inner = &mut self.inner;
-        quick(py, &Names::default(), || inner.end_pass())
+        quick(py, || inner.end_pass())
     }
 
     /// The rules' counts, in order.
     fn counts(&self, py: Python<'_>) -> PyResult<Vec<u64>> {
         let inner = &self.inner;
-        quick(py, &Names::default(), || Ok(inner.counts().to_vec()))
+        quick(py, || Ok(inner.counts().to_vec()))
     }
 
     /// The blocked mean of θ (after the first pass).
     fn mean(&self, py: Python<'_>) -> PyResult<Option<f64>> {
         let inner = &self.inner;
-        quick(py, &Names::default(), || Ok(inner.mean()))
+        quick(py, || Ok(inner.mean()))
     }
 
     /// Quantile `i` once known.
     fn quantile(&self, py: Python<'_>, i: usize) -> PyResult<Option<f64>> {
         let inner = &self.inner;
-        quick(py, &Names::default(), || Ok(inner.quantile(i)))
+        quick(py, || Ok(inner.quantile(i)))
     }
 }
 
 impl PySummary {
     fn add_rule(&mut self, py: Python<'_>, rule: stream::Rule) -> PyResult<()> {
         let inner = &mut self.inner;
-        quick(py, &Names::default(), || inner.add_rule(rule))
+        quick(py, || inner.add_rule(rule))
     }
-}
-
-/// Run the passes a summary needs over bootstrap resamples of a native metric;
-/// returns the number of distinct rows when resampling over them. `clusters`
-/// (cluster codes): whole clusters drawn.
-#[pyfunction]
-#[pyo3(signature = (summary, data, metric, seed, resampling, threads, progress=None, sub=0, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn stream_bootstrap<'py>(
-    py: Python<'py>,
-    summary: &Bound<'py, PySummary>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &Bound<'py, MetricHandle>,
-    seed: u64,
-    resampling: &str,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    sub: u64,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<Option<usize>> {
-    let m = sums_metric(metric.get())?;
-    let r = scheme(resampling, clusters.as_ref())?;
-    let v = version(stream)?;
-    let t = table(&data)?;
-    let mut guard = summary.borrow_mut();
-    let s = &mut guard.inner;
-    if t.width != s.stride() * m.n_stats() {
-        return Err(input(format!(
-            "the summary reads {} systems per resample; the statistics hold {} columns for a metric of {} statistics",
-            s.stride(),
-            t.width,
-            m.n_stats()
-        )));
-    }
-    let total = stream_total(s);
-    enter(
-        py,
-        progress.as_ref(),
-        total,
-        &Names::default(),
-        |p| match r {
-            Scheme::Rows(r) => {
-                let boot = engine::Bootstrap::new(&t, r, v);
-                stream::run(s, |start, len| {
-                    let job = job(v, seed, sub, start, len, threads, p);
-                    engine::bootstrap_values_range(&t, &boot, m, &job)
-                })?;
-                Ok(boot.distinct_rows())
-            }
-            Scheme::Clusters(codes) => {
-                let cl = Clusters::new(&t, codes)?;
-                stream::run(s, |start, len| {
-                    let job = job(v, seed, sub, start, len, threads, p);
-                    engine::cluster_bootstrap_values(&cl, m, &job)
-                })?;
-                Ok(None)
-            }
-        },
-    )
-}
-
-/// Run the passes a summary needs over swap resamples (random, or all
-/// 2^n arrangements when `exact`) of a native metric; `clusters` (cluster
-/// codes): whole clusters swapped (2^G arrangements).
-#[pyfunction]
-#[pyo3(signature = (summary, data, metric, seed, exact, threads, progress=None, stream=STREAM_VERSION, clusters=None))]
-#[allow(clippy::too_many_arguments)]
-fn stream_permutation<'py>(
-    py: Python<'py>,
-    summary: &Bound<'py, PySummary>,
-    data: PyReadonlyArray2<'py, f64>,
-    metric: &Bound<'py, MetricHandle>,
-    seed: u64,
-    exact: bool,
-    threads: usize,
-    progress: Option<Bound<'py, PyAny>>,
-    stream: u32,
-    clusters: Option<PyReadonlyArray1<'py, u32>>,
-) -> PyResult<()> {
-    let m = sums_metric(metric.get())?;
-    let v = version(stream)?;
-    let codes = codes(clusters.as_ref())?;
-    let t = table(&data)?;
-    let mut guard = summary.borrow_mut();
-    let s = &mut guard.inner;
-    if s.stride() != 2 {
-        return Err(input(
-            "a permutation summary reads two systems per resample".to_string(),
-        ));
-    }
-    let total = stream_total(s);
-    enter(py, progress.as_ref(), total, &Names::default(), |p| {
-        if let Some(codes) = codes {
-            let cl = Clusters::new(&t, codes)?;
-            let sw = engine::Swapper::new(&cl.table())?;
-            return stream::run(s, |start, len| {
-                let job = job(v, seed, 0, start, len, threads, p);
-                engine::cluster_swap_values_range(&cl, &sw, m, exact, &job)
-            });
-        }
-        let sw = engine::Swapper::new(&t)?;
-        stream::run(s, |start, len| {
-            engine::swap_values_range(&t, &sw, m, exact, &job(v, seed, 0, start, len, threads, p))
-        })
-    })
-}
-
-/// Progress total of the passes a summary will likely need.
-fn stream_total(s: &stream::Summary) -> u64 {
-    s.total().saturating_mul(s.expected_passes() as u64)
 }
 
 /// Benchmark floor: draw and count n_resamples × n indices of stream
@@ -977,7 +605,7 @@ fn draw_count_floor(
     if n == 0 || n as u64 > 1 << 32 {
         return Err(input("n must be in 1..=2^32".to_string()));
     }
-    quick(py, &Names::default(), || {
+    quick(py, || {
         engine::draw_count_floor(n, n_resamples, seed, threads, v)
     })
 }
@@ -997,7 +625,7 @@ fn stream_words<'py>(
     stream: u32,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let v = version(stream)?;
-    let words = quick(py, &Names::default(), || {
+    let words = quick(py, || {
         let mut s = crate::rng::Stream::new(v, seed, tag, resample, sub);
         Ok((0..count).map(|_| s.next_u64()).collect())
     })?;
@@ -1009,7 +637,7 @@ fn stream_words<'py>(
 #[pyfunction]
 #[pyo3(signature = (enabled, avx512=true))]
 fn set_simd(py: Python<'_>, enabled: bool, avx512: bool) -> PyResult<()> {
-    quick(py, &Names::default(), || {
+    quick(py, || {
         crate::simd::set_enabled(enabled);
         crate::simd::set_avx512(avx512);
         Ok(())
@@ -1028,7 +656,7 @@ fn binomial_draws<'py>(
     stream: u32,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let sv = version(stream)?;
-    let v = quick(py, &Names::default(), || {
+    let v = quick(py, || {
         let mut s = crate::rng::Stream::new(sv, seed, crate::rng::TAG_BOOTSTRAP, 0, 7);
         Ok((0..count)
             .map(|_| crate::binomial::binomial(&mut s, n, p))
@@ -1053,10 +681,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("METRICS", metric_table(m.py())?)?;
     m.add_function(wrap_pyfunction!(metric_resolve, m)?)?;
     m.add_function(wrap_pyfunction!(metric_check, m)?)?;
-    m.add_function(wrap_pyfunction!(bootstrap_values, m)?)?;
-    m.add_function(wrap_pyfunction!(bootstrap_sums, m)?)?;
-    m.add_function(wrap_pyfunction!(permutation_values, m)?)?;
-    m.add_function(wrap_pyfunction!(permutation_sums, m)?)?;
     m.add_function(wrap_pyfunction!(metric_scores, m)?)?;
     m.add_function(wrap_pyfunction!(metric_rows, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_pvalue, m)?)?;
@@ -1065,7 +689,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(draw_count_floor, m)?)?;
     m.add_function(wrap_pyfunction!(stream_words, m)?)?;
     m.add_function(wrap_pyfunction!(binomial_draws, m)?)?;
-    m.add_function(wrap_pyfunction!(pairwise_shard, m)?)?;
     m.add_function(wrap_pyfunction!(set_simd, m)?)?;
     m.add_function(wrap_pyfunction!(pair_counts, m)?)?;
     m.add("PAIR_BLOCK", crate::pairwise::PAIR_BLOCK)?;
@@ -1075,8 +698,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CHUNK", stream::CHUNK)?;
     m.add_class::<PySummary>()?;
     m.add_class::<MetricHandle>()?;
-    m.add_function(wrap_pyfunction!(stream_bootstrap, m)?)?;
-    m.add_function(wrap_pyfunction!(stream_permutation, m)?)?;
     chunk_py::register(m)?;
     evalb_py::register(m)?;
     rouge_py::register(m)?;
@@ -1086,5 +707,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ud_py::register(m)?;
     coref_py::register(m)?;
     battles_py::register(m)?;
+    plan_py::register(m)?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 
-use super::errors::{quick, to_py, Names};
+use super::errors::quick;
 use crate::rouge::{self, RougeType};
 use crate::{porter, Result};
 
@@ -24,8 +24,8 @@ fn rouge_scores<'py>(
         .iter()
         .map(|t| RougeType::parse(t))
         .collect::<Result<Vec<_>>>()
-        .map_err(|e| to_py(e, &Names::default()))?;
-    let rows = quick(py, &Names::default(), || {
+        .map_err(PyErr::from)?;
+    let rows = quick(py, || {
         rouge::rouge_scores(&preds, &refs, &types, use_stemmer, threads)
     })?;
     let flat: Vec<f64> = rows.into_iter().flatten().collect();
@@ -37,9 +37,7 @@ fn rouge_scores<'py>(
 /// NLTK's `PorterStemmer().stem(word)` (default mode) of each word.
 #[pyfunction]
 fn porter_stem(py: Python<'_>, words: Vec<String>) -> PyResult<Vec<String>> {
-    quick(py, &Names::default(), || {
-        Ok(words.iter().map(|w| porter::stem(w)).collect())
-    })
+    quick(py, || Ok(words.iter().map(|w| porter::stem(w)).collect()))
 }
 
 /// rouge-score's tokens of each text, with or without stemming.
@@ -50,7 +48,7 @@ fn rouge_tokenize(
     texts: Vec<String>,
     use_stemmer: bool,
 ) -> PyResult<Vec<Vec<String>>> {
-    quick(py, &Names::default(), || {
+    quick(py, || {
         Ok(texts
             .iter()
             .map(|t| rouge::tokenize(t, use_stemmer))

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::errors::{quick, Names};
+use super::errors::quick;
 use super::vec2;
 use crate::ter::{self, TerOptions};
 
@@ -51,9 +51,7 @@ fn ter_stats<'py>(
         // lowercased above with Python's own rules
         case_sensitive: true,
     };
-    let rows = quick(py, &Names::default(), || {
-        ter::ter_stats(&hyps, &refs, opts, threads)
-    })?;
+    let rows = quick(py, || ter::ter_stats(&hyps, &refs, opts, threads))?;
     vec2(py, rows.into_iter().flatten().collect(), 2)
 }
 
@@ -85,7 +83,7 @@ fn ter_tokenize(
             }
         })
         .collect::<PyResult<Vec<String>>>()?;
-    quick(py, &Names::default(), || {
+    quick(py, || {
         Ok(lines.iter().map(|l| ter::preprocess_hyp(l, opts)).collect())
     })
 }

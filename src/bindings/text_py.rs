@@ -6,12 +6,12 @@ use numpy::PyArray1;
 use numpy::PyArrayMethods;
 use pyo3::prelude::*;
 
-use super::errors::{quick, to_py, Names};
+use super::errors::quick;
 use crate::textstats::{self, Tokenizer};
 use crate::Error;
 
 fn input(m: impl Into<String>) -> PyErr {
-    to_py(Error::Input(m.into()), &Names::default())
+    PyErr::from(Error::Input(m.into()))
 }
 
 fn check_refs(n: usize, refs: &[Vec<String>]) -> PyResult<()> {
@@ -58,7 +58,7 @@ fn bleu_stats<'py>(
         return Err(input("max_order must be in 1..=16"));
     }
     check_refs(hyps.len(), &refs)?;
-    let rows = quick(py, &Names::default(), || {
+    let rows = quick(py, || {
         let mut seg_refs: Vec<&str> = Vec::with_capacity(refs.len());
         Ok(hyps
             .iter()
@@ -88,7 +88,7 @@ fn chrf_stats<'py>(
         return Err(input("char_order + word_order must be positive"));
     }
     check_refs(hyps.len(), &refs)?;
-    let rows = quick(py, &Names::default(), || {
+    let rows = quick(py, || {
         let mut seg_refs: Vec<&str> = Vec::with_capacity(refs.len());
         Ok(hyps
             .iter()
@@ -111,7 +111,7 @@ fn tokenize_lines(py: Python<'_>, lines: Vec<String>, tokenize: &str) -> PyResul
             "tokenizer {tokenize:?} is not implemented natively"
         ))
     })?;
-    quick(py, &Names::default(), || {
+    quick(py, || {
         Ok(lines.iter().map(|l| textstats::tokenize(l, tok)).collect())
     })
 }
@@ -126,7 +126,7 @@ fn lcs_lengths(py: Python<'_>, a: Vec<String>, b: Vec<String>) -> PyResult<Vec<u
             b.len()
         )));
     }
-    quick(py, &Names::default(), || {
+    quick(py, || {
         Ok(a.iter()
             .zip(&b)
             .map(|(x, y)| textstats::lcs_len_str(x, y))

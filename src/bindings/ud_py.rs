@@ -3,7 +3,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::errors::{quick, Names};
+use super::errors::{quick_named, Names};
 use crate::udstats;
 
 type Evaluated<'py> = (Bound<'py, PyBytes>, Vec<Option<String>>);
@@ -26,7 +26,7 @@ fn ud_evaluate<'py>(
 ) -> PyResult<Evaluated<'py>> {
     let (g, s) = (gold.as_bytes(), system.as_bytes());
     let names = Names::new(gold_name, system_name);
-    let e = quick(py, &names, || Ok(udstats::evaluate(g, s)?))?;
+    let e = quick_named(py, &names, || Ok(udstats::evaluate(g, s)?))?;
     let raw: Vec<u8> = e.counts.iter().flat_map(|x| x.to_ne_bytes()).collect();
     Ok((PyBytes::new(py, &raw), e.sent_ids))
 }
@@ -52,15 +52,12 @@ fn ud_units<'py>(
         .iter()
         .position(|&x| x == view)
         .ok_or_else(|| {
-            super::errors::to_py(
-                crate::Error::Input(format!(
-                    "CoNLL-U has no view {view:?}; views: {}",
-                    udstats::UNIT_VIEWS.join(", ")
-                )),
-                &Names::default(),
-            )
+            PyErr::from(crate::Error::Input(format!(
+                "CoNLL-U has no view {view:?}; views: {}",
+                udstats::UNIT_VIEWS.join(", ")
+            )))
         })?;
-    let u = quick(py, &names, || Ok(udstats::units(g, s, v)?))?;
+    let u = quick_named(py, &names, || Ok(udstats::units(g, s, v)?))?;
     let d = PyDict::new(py);
     d.set_item("sentence", PyArray1::from_vec(py, u.sentence))?;
     d.set_item("forms", u.forms)?;

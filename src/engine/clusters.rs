@@ -173,8 +173,13 @@ impl Clusters {
     /// The clusters drawn in resample `b` of version `v`, in draw order.
     pub fn draws(&self, v: Version, seed: u64, sub: u64, b: u64, out: &mut Vec<usize>) {
         out.clear();
-        let mut stream = crate::simd::stream_new(v, seed, TAG_BOOTSTRAP, b, sub);
-        Bounded::new(self.g as u64).for_each(&mut stream, self.g, |c| out.push(c));
+        let from = super::Draws {
+            stream: v,
+            seed,
+            tag: TAG_BOOTSTRAP,
+            sub,
+        };
+        from.indices(b, &Bounded::new(self.g as u64), self.g, |c| out.push(c));
     }
 
     /// Summed statistics (`width` values) of resample `b` from its draw

@@ -50,17 +50,15 @@ pub fn item_bootstrap_values(
         }
     }
     let bnd = Bounded::new(n as u64);
-    let (seed, sub, v) = (job.seed, job.sub, job.stream);
+    let from = Draws::of(job, TAG_BOOTSTRAP);
     par_blocks(job, systems, |first, chunk| {
         let mut scratch = Scratch::default();
         let mut draws: Vec<usize> = Vec::with_capacity(n);
         let mut gx = vec![0.0; n];
         let mut gy = vec![0.0; n];
         for (r, row) in chunk.chunks_mut(systems).enumerate() {
-            let b = first + r as u64;
-            let mut stream = crate::simd::stream_new(v, seed, TAG_BOOTSTRAP, b, sub);
             draws.clear();
-            bnd.for_each(&mut stream, n, |i| draws.push(i));
+            from.indices(first + r as u64, &bnd, n, |i| draws.push(i));
             for (s, o) in row.iter_mut().enumerate() {
                 let xc = &cols[s * k * n..(s * k + 1) * n];
                 for (g, &i) in gx.iter_mut().zip(&draws) {
@@ -80,7 +78,7 @@ pub fn item_bootstrap_values(
 
 /// Values (x', y') of `stat` on the job's permutation resamples of two
 /// systems (`t`: x's inputs then y's), resample-major `count × 2`: item i
-/// swaps the two systems' inputs as [`swap_mask`] says — the same swaps as
+/// swaps the two systems' inputs as `swap_mask` says — the same swaps as
 /// the sums-based permutation test. With `exact`, resample b swaps the items
 /// whose bits are set in b (all 2^n arrangements, n ≤ 26).
 pub fn item_permutation_values(
@@ -136,6 +134,60 @@ pub fn item_permutation_values(
     })
 }
 
+/// Where the draws of a resample come from: the stream `(stream version,
+/// seed, tag, b, sub)` of resample `b`. The one draw block of every driver
+/// that draws indices or swaps one resample at a time: the item statistics
+/// here, the clusters, the meta-evaluation (its own tags), ASO (one sub-stream
+/// per system) and the battles' bootstrap.
+#[derive(Clone, Copy, Debug)]
+pub struct Draws {
+    pub stream: Version,
+    pub seed: u64,
+    pub tag: u64,
+    pub sub: u64,
+}
+
+impl Draws {
+    /// The draws of `job`'s stream (version, seed, sub-stream) under `tag`.
+    #[must_use]
+    pub fn of(job: &Job<'_>, tag: u64) -> Self {
+        Draws {
+            stream: job.stream,
+            seed: job.seed,
+            tag,
+            sub: job.sub,
+        }
+    }
+
+    /// The same draws on sub-stream `sub`.
+    #[must_use]
+    pub fn on_sub(self, sub: u64) -> Self {
+        Draws { sub, ..self }
+    }
+
+    /// Call `f` with the `n` indices of resample `b`, uniform in `0..bnd`'s
+    /// bound, in draw order.
+    #[inline]
+    pub fn indices(&self, b: u64, bnd: &Bounded, n: usize, f: impl FnMut(usize)) {
+        let mut stream = crate::simd::stream_new(self.stream, self.seed, self.tag, b, self.sub);
+        bnd.for_each(&mut stream, n, f);
+    }
+
+    /// Add the counts of resample `b`'s `n` draws (uniform in `0..counts.len()`
+    /// under `bnd`) into `counts`.
+    #[inline]
+    pub fn counts(&self, b: u64, bnd: &Bounded, n: usize, counts: &mut [u32]) {
+        self.indices(b, bnd, n, |i| counts[i] += 1);
+    }
+
+    /// The swaps of resample `b`: bit `i mod 64` of the stream's word `i / 64`.
+    #[inline]
+    pub fn swaps(&self, b: u64, mask: &mut [bool]) {
+        let mut stream = crate::simd::stream_new(self.stream, self.seed, self.tag, b, self.sub);
+        swap_bits(mask, || stream.next_u64());
+    }
+}
+
 /// The swaps of permutation resample `b` (`mask[i]`: item i's two systems
 /// trade places): the resample's stream words, bit i mod 64 of word i / 64,
 /// as [`super::Swapper`] reads them; or (`exact`) the bits of `b` itself.
@@ -144,8 +196,13 @@ pub fn swap_mask(v: Version, seed: u64, b: u64, exact: bool, mask: &mut [bool]) 
         let mut word = Some(b);
         swap_bits(mask, || word.take().unwrap_or(0));
     } else {
-        let mut stream = crate::simd::stream_new(v, seed, TAG_PERMUTE, b, 0);
-        swap_bits(mask, || stream.next_u64());
+        Draws {
+            stream: v,
+            seed,
+            tag: TAG_PERMUTE,
+            sub: 0,
+        }
+        .swaps(b, mask);
     }
 }
 
@@ -191,10 +248,15 @@ pub fn index_block(
         return out;
     }
     let bnd = Bounded::new(n as u64);
+    let draws = Draws {
+        stream: v,
+        seed,
+        tag: TAG_BOOTSTRAP,
+        sub,
+    };
     out.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
-        let mut stream = crate::simd::stream_new(v, seed, TAG_BOOTSTRAP, start + r as u64, sub);
         let mut k = 0;
-        bnd.for_each(&mut stream, n, |i| {
+        draws.indices(start + r as u64, &bnd, n, |i| {
             row[k] = i as u32;
             k += 1;
         });

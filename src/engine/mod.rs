@@ -17,10 +17,20 @@
 //! `swap` (approximate randomization and exact permutation), `gemm`
 //! (a block of resamples as one product of counts by statistics: all pairs
 //! and wide tables), `items` (item statistics recomputed on each resample's
-//! items), `clusters` (the same tests drawing or swapping whole clusters of
-//! items: a [`Clusters`] value holds the assignment) and `scheme` (how
-//! resamples are drawn, as one value: rows or clusters, which the bindings
-//! take instead of one function per scheme).
+//! items, and [`Draws`], the one per-resample draw block — indices, counts or
+//! swaps of resample `b` from its stream — that the item statistics, the
+//! clusters, the meta-evaluation ([`crate::meta`]), ASO ([`crate::aso`]) and
+//! the battles' bootstrap ([`crate::battles`]) all draw from), `clusters`
+//! (the same tests drawing or swapping whole clusters of items: a
+//! [`Clusters`] value holds the assignment), `designs` (the two-level and
+//! crossed bootstraps of a table of one row per observation: a [`Design`]
+//! holds the rows' items and repeats or prompts) and `scheme` (how resamples
+//! are drawn, as one value: [`Scheme`], rows, clusters, two-level or crossed).
+//!
+//! Every driver takes a [`Job`] (seed, sub-stream, stream version, the
+//! resamples `start .. start + count`, threads, progress). A resampling
+//! plan — scheme × draw × input, asked one question — is [`crate::plan`],
+//! the layer the Python bindings call; it only dispatches to the drivers here.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -32,6 +42,7 @@ use crate::{Error, Result};
 
 mod bootstrap;
 mod clusters;
+mod designs;
 mod gemm;
 mod items;
 mod pack;
@@ -46,7 +57,8 @@ pub use clusters::{
     cluster_item_permutation_values, cluster_permutation_values, cluster_swap_values_range,
     Clusters,
 };
-pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block};
+pub use designs::{design_bootstrap_sums, design_bootstrap_values, Counts, Design, Level2};
+pub use items::{index_block, item_bootstrap_values, item_permutation_values, swap_block, Draws};
 pub use scheme::{
     scheme_bootstrap_sums, scheme_bootstrap_values, scheme_item_bootstrap_values,
     scheme_item_permutation_values, scheme_permutation_sums, scheme_permutation_values, Scheme,
@@ -193,8 +205,8 @@ impl<'a> Table<'a> {
         if let Some(pos) = data.iter().position(|v| !v.is_finite()) {
             return Err(Error::Input(format!(
                 "statistic at item {}, column {} is not finite ({})",
-                pos / width,
-                pos % width,
+                pos / width + 1,
+                pos % width + 1,
                 data[pos]
             )));
         }
@@ -213,8 +225,8 @@ impl<'a> Table<'a> {
             return Err(Error::Input(format!(
                 "statistic at item {}, column {} is {:e}: sums of {} such values overflow float64; \
                  rescale the values (their magnitude must stay below {:e})",
-                pos / width,
-                pos % width,
+                pos / width + 1,
+                pos % width + 1,
                 data[pos],
                 n,
                 f64::MAX / n as f64

@@ -1,14 +1,17 @@
 //! How resamples are drawn, as one value: the rows of the table (every
-//! item, or its distinct rows) or whole clusters of items. Each driver
+//! item, or its distinct rows), whole clusters of items, or a design of one
+//! row per observation (two-level: items then repeats; crossed: items × prompts). Each driver
 //! below answers its question under any scheme, so a binding takes the
 //! scheme instead of being written once per scheme.
 
+use super::designs::not_a_bootstrap;
 use super::swap::{exact_size, swap_values_range};
 use super::{
     bootstrap_sums, bootstrap_values, cluster_bootstrap_sums, cluster_bootstrap_values,
     cluster_item_bootstrap_values, cluster_item_permutation_values, cluster_permutation_values,
-    item_bootstrap_values, item_permutation_values, permutation_sums, permutation_values, Clusters,
-    Job, Resampling, Swapper, Table,
+    design_bootstrap_sums, design_bootstrap_values, item_bootstrap_values, item_permutation_values,
+    permutation_sums, permutation_values, Clusters, Design, Job, Level2, Resampling, Swapper,
+    Table,
 };
 use crate::itemstat::ItemStatistic;
 use crate::metric::Metric;
@@ -22,6 +25,20 @@ pub enum Scheme<'a> {
     Rows(Resampling),
     /// Whole clusters: each item's cluster code, `0..G` with every cluster used.
     Clusters(&'a [u32]),
+    /// Two-level ([`super::designs`]): each row's item code (`0..G`) and its
+    /// repeat code (distinct within the item); items drawn, then each drawn
+    /// item's repeats with replacement.
+    TwoLevel {
+        items: &'a [u32],
+        repeats: &'a [u32],
+    },
+    /// Crossed ([`super::designs`]): each row's item code (`0..G`) and prompt
+    /// code (`0..P`), one row per cell; items and prompts drawn independently,
+    /// a cell weighted by the product of their counts.
+    Crossed {
+        items: &'a [u32],
+        prompts: &'a [u32],
+    },
 }
 
 impl<'a> Scheme<'a> {
@@ -30,6 +47,36 @@ impl<'a> Scheme<'a> {
         match clusters {
             Some(c) => Scheme::Clusters(c),
             None => Scheme::Rows(resampling),
+        }
+    }
+
+    /// The design of a design scheme (None for rows and clusters).
+    pub fn design(self, t: &Table<'_>) -> Result<Option<Design>> {
+        match self {
+            Scheme::TwoLevel { items, repeats } => {
+                Ok(Some(Design::new(t, items, repeats, Level2::Nested)?))
+            }
+            Scheme::Crossed { items, prompts } => {
+                Ok(Some(Design::new(t, items, prompts, Level2::Crossed)?))
+            }
+            Scheme::Rows(_) | Scheme::Clusters(_) => Ok(None),
+        }
+    }
+
+    /// Ok for rows and clusters; for a design scheme, the error of a
+    /// question it does not answer (`what`: "a permutation test", ...).
+    pub fn bootstrap_only(self, what: &str) -> Result<()> {
+        match self.level2() {
+            Some(l) => Err(not_a_bootstrap(l, what)),
+            None => Ok(()),
+        }
+    }
+
+    fn level2(self) -> Option<Level2> {
+        match self {
+            Scheme::TwoLevel { .. } => Some(Level2::Nested),
+            Scheme::Crossed { .. } => Some(Level2::Crossed),
+            Scheme::Rows(_) | Scheme::Clusters(_) => None,
         }
     }
 }
@@ -48,6 +95,10 @@ pub fn scheme_bootstrap_values(
             cluster_bootstrap_values(&Clusters::new(t, c)?, metric, job)?,
             None,
         )),
+        Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => {
+            let d = scheme.design(t)?.expect("a design scheme");
+            Ok((design_bootstrap_values(&d, metric, job)?, None))
+        }
     }
 }
 
@@ -61,6 +112,10 @@ pub fn scheme_bootstrap_sums(
     match scheme {
         Scheme::Rows(r) => bootstrap_sums(t, r, job),
         Scheme::Clusters(c) => Ok((cluster_bootstrap_sums(&Clusters::new(t, c)?, job)?.0, None)),
+        Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => {
+            let d = scheme.design(t)?.expect("a design scheme");
+            Ok((design_bootstrap_sums(&d, job)?.0, None))
+        }
     }
 }
 
@@ -82,6 +137,10 @@ pub fn scheme_permutation_values(
         Scheme::Clusters(c) => {
             cluster_permutation_values(&Clusters::new(t, c)?, metric, exact, job)
         }
+        Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => Err(not_a_bootstrap(
+            scheme.level2().expect("a design scheme"),
+            "a permutation test",
+        )),
     }
 }
 
@@ -96,6 +155,10 @@ pub fn scheme_permutation_sums(
     match scheme {
         Scheme::Rows(_) => permutation_sums(t, exact, job),
         Scheme::Clusters(c) => permutation_sums(&Clusters::new(t, c)?.table(), exact, job),
+        Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => Err(not_a_bootstrap(
+            scheme.level2().expect("a design scheme"),
+            "a permutation test",
+        )),
     }
 }
 
@@ -113,6 +176,10 @@ pub fn scheme_item_bootstrap_values(
         Scheme::Clusters(c) => {
             cluster_item_bootstrap_values(t, &Clusters::new(t, c)?, stat, label, job)
         }
+        Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => Err(not_a_bootstrap(
+            scheme.level2().expect("a design scheme"),
+            "an item statistic",
+        )),
     }
 }
 
@@ -130,6 +197,10 @@ pub fn scheme_item_permutation_values(
         Scheme::Clusters(c) => {
             cluster_item_permutation_values(t, &Clusters::new(t, c)?, stat, label, exact, job)
         }
+        Scheme::TwoLevel { .. } | Scheme::Crossed { .. } => Err(not_a_bootstrap(
+            scheme.level2().expect("a design scheme"),
+            "an item statistic",
+        )),
     }
 }
 

@@ -78,11 +78,13 @@ errs = (sigfast.FormatError, sigfast.MetricError, sigfast.ArgumentError, sigfast
 warn: type[UserWarning] = sigfast.ScorerWarning
 cd = sigfast.coref_diff
 rd = sigfast.read
+report_of: type[sigfast.Report] = sigfast.Report
+make_report = sigfast.report
 studies = sigfast.studies.across_splits
 analysis_units = sigfast.analysis.units_from_labels
 items = sigfast.io.read_items
 violation = sigfast.seeds.violation_ratio
 print(p, lo, hi, iv, thresholds, up, t, ci, adj, rep, power, size, bpower, bsize, d, o, ag, alpha, aso, seeds, m)
-print(version, err, errs, cd, rd, studies, analysis_units, items, violation)
+print(version, err, errs, cd, rd, studies, analysis_units, items, violation, report_of, make_report)
 fields: dict[str, str] = sigfast.signature.parse(r.signature)
 assert sigfast.signature.unparse(fields) == r.signature

@@ -183,6 +183,12 @@ class LogRun:
     #: what an item's several samples are ("epochs", "repeats", "train trials") and how many the run made
     sample_kind: str = "samples"
     n_samples: int = 1
+    #: where the samples' columns are keyed by a field (``-o run=FIELD``: training runs, ``-o prompt=FIELD``:
+    #: prompt templates): that axis ("run" or "prompt"), the field and the column keys, the same columns for
+    #: every item (NaN where an item lacks one); empty where the samples are only numbered
+    sample_axis: str = ""
+    sample_field: str = ""
+    sample_keys: tuple[str, ...] = ()
     #: what a message adds where two logs hold different tasks (" (pick it with --task)") or differ on an
     #: item's checked fields (how the reader's ids can be chosen otherwise): the reader's own advice
     task_hint: str = ""
@@ -583,6 +589,7 @@ def join(
         )
     index = [{i: k for k, i in enumerate(r.ids)} for r in runs]
     order = [np.fromiter((ix[i] for i in common), dtype=np.int64, count=len(common)) for ix in index]
+    keyed = _keyed_samples(runs, names)
     _check_fields(runs, names, common, order)
     clusters = _clusters(runs, names, common, order)
     metrics = [m for m in first.values if all(m in r.values for r in runs)]
@@ -609,8 +616,13 @@ def join(
             st = rep.stats[m]
             extra = {**st.extra, **extra_common}
             samples = {n: rr.samples[m][oo] for n, rr, oo in zip(names, runs, order) if m in rr.samples}
+            if samples and keyed is not None:  # columns of one key order for every system
+                samples = {n: samples[n][:, cols] for n, cols in zip(names, keyed[2]) if n in samples}
             if samples:
                 extra["samples"] = samples
+                if keyed is not None:
+                    extra["sample_axis"], extra["sample_field"] = keyed[0], keyed[1]
+                    extra["sample_keys"] = keyed[3]
             if samples or reducer != "mean":
                 extra["sample_reducer"] = reducer
             unusable = [r.stats[m].extra["unusable"] for r in reports if "unusable" in r.stats[m].extra]
@@ -627,6 +639,43 @@ def join(
     for w in dict.fromkeys(warnings):
         _w.warn(w, LogWarning, stacklevel=3)
     return tuple(out)
+
+
+def _keyed_samples(runs: Sequence[LogRun], names: Sequence[str]) -> tuple[str, str, list[Any], tuple[str, ...]] | None:
+    """Where the samples are keyed by a run or prompt field: (axis, field, each run's column order in the first
+    run's key order, the keys), or None; logs keyed differently, or by different keys, are an error."""
+    import numpy as np
+
+    axes = {(r.sample_axis, r.sample_field) for r in runs}
+    if axes == {("", "")}:
+        return None
+    if len(axes) > 1:
+        raise InputError(
+            "the logs key their samples differently ("
+            + ", ".join(
+                f"{n}: {r.sample_axis or 'numbered'}" + (f" {r.sample_field!r}" if r.sample_field else "")
+                for n, r in zip(names, runs)
+            )
+            + "); read every system with the same -o run= or -o prompt= field"
+        )
+    first = runs[0]
+    keys = first.sample_keys
+    cols = []
+    for n, r in zip(names, runs):
+        if set(r.sample_keys) != set(keys):
+            missing = sorted(set(keys) - set(r.sample_keys))
+            extra = sorted(set(r.sample_keys) - set(keys))
+            raise InputError(
+                f"{r.path} ({n}): its {first.sample_axis}s ({first.sample_field}) differ from those of {first.path} "
+                f"({names[0]}): "
+                + "; ".join(
+                    x for x in (f"lacks {missing[:5]}" if missing else "", f"adds {extra[:5]}" if extra else "") if x
+                )
+                + f"; every system needs the same {first.sample_axis}s to be matched by item and {first.sample_axis}"
+            )
+        at = {k: j for j, k in enumerate(r.sample_keys)}
+        cols.append(np.array([at[k] for k in keys], dtype=np.int64))
+    return first.sample_axis, first.sample_field, cols, tuple(keys)
 
 
 def name_systems(reports: Sequence[ScoreReport], names: Sequence[str], explicit: Sequence[bool]) -> tuple[str, ...]:

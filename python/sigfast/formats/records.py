@@ -15,6 +15,15 @@ Format ``"records"``: one file per system. The fields are named by options:
     several records: the item's value is the mean of its samples, and the
     samples are kept for repeated-sample inference. Without it, an id that
     occurs twice is an error.
+``-o run=FIELD``
+    the training run (seed) a record is of: an item's samples are its runs,
+    keyed by this field (the same run keys for every item and system), for the
+    two-level bootstrap (runs within items) or the crossed one (items × runs).
+``-o prompt=FIELD``
+    the prompt (template) a record was made with: items are crossed with
+    prompts, one record per (item, prompt) (several with ``-o sample=``, then
+    averaged); an item's value is the mean over its prompts, and the per-prompt
+    values are kept for the crossed designs (``resampling="crossed"``).
 ``-o model=FIELD``
     a field naming the model (the same in every record): the system's name.
 ``-o check=FIELD[,FIELD...]``
@@ -237,6 +246,8 @@ def records_run(
     score: str = "score",
     cluster: str | None = None,
     sample: str | None = None,
+    run: str | None = None,
+    prompt: str | None = None,
     model: str | None = None,
     check: str | None = None,
     harness: str = "records",
@@ -250,13 +261,18 @@ def records_run(
     if not metrics:
         raise InputError("-o score= names no field")
     checks = _fields(check)
-    needed = [id, *metrics, *checks] + [f for f in (cluster, sample, model) if f]
+    if run and prompt:
+        raise InputError("give one of -o run= and -o prompt= (a records file crosses its items with one of them)")
+    if run and sample:
+        raise InputError("-o run= tells an item's samples apart already; leave out -o sample=")
+    keyed = run or prompt
+    needed = [id, *metrics, *checks] + [f for f in (cluster, sample, run, prompt, model) if f]
     for k, r in enumerate(recs):
         missing = [f for f in needed if f not in r]
         if missing:
             raise FormatError(
                 f"no field {missing[0]!r} (its fields: {', '.join(map(str, r))}); name the fields with "
-                "-o id=, -o score=, -o cluster=, -o sample=",
+                "-o id=, -o score=, -o cluster=, -o sample=, -o run=, -o prompt=",
                 name,
                 where[k],
             )
@@ -269,17 +285,33 @@ def records_run(
             rows.append([])
         rows[j].append(k)
     ids = tuple(order)
+    cell_of: list[str] = []
+    if keyed:
+        cell_of = [_logs.key_text(r[keyed], f"{what} {where[k]}", keyed, keyed, path=name) for k, r in enumerate(recs)]
     for i, ks in zip(ids, rows):
         if len(ks) > 1:
+            if keyed and sample is None:
+                cells: dict[str, int] = {}
+                for k in ks:
+                    if cell_of[k] in cells:
+                        raise FormatError(
+                            f"item {i!r}, {keyed} {cell_of[k]!r} occurs twice ({what} {where[cells[cell_of[k]]]} and "
+                            f"{where[k]})" + (" (several samples of one cell need -o sample=FIELD)" if prompt else ""),
+                            path=name,
+                        )
+                    cells[cell_of[k]] = k
+                continue
             if sample is None:
                 raise FormatError(
                     f"item id {i!r} occurs twice ({what} {where[ks[0]]} and {where[ks[1]]}); every item needs its own "
                     "id (several samples of one item need a sample field: -o sample=FIELD)",
                     path=name,
                 )
-            seen: dict[str, int] = {}
+            seen: dict[Any, int] = {}
             for k in ks:
-                s = _logs.id_text(recs[k][sample])
+                s: Any = _logs.id_text(recs[k][sample])
+                if keyed:
+                    s = (cell_of[k], s)
                 if s in seen:
                     raise FormatError(
                         f"item {i!r}, sample {s!r} occurs twice ({what} {where[seen[s]]} and {where[k]})", path=name
@@ -287,8 +319,21 @@ def records_run(
                 seen[s] = k
     values: dict[str, np.ndarray] = {}
     samples: dict[str, np.ndarray] = {}
+    keys: tuple[str, ...] = tuple(dict.fromkeys(cell_of)) if keyed else ()
     for m in metrics:
         per = [[_number(recs[k][m], f"{name}, {what} {where[k]}, {m}") for k in ks] for ks in rows]
+        if keyed:
+            col = {c: j for j, c in enumerate(keys)}
+            cells_m = np.full((len(rows), len(keys)), np.nan)
+            for j, (ks, p) in enumerate(zip(rows, per)):
+                acc: dict[str, list[float]] = {}
+                for k, v in zip(ks, p):
+                    acc.setdefault(cell_of[k], []).append(v)
+                for c, vs in acc.items():
+                    cells_m[j, col[c]] = float(np.mean(vs))
+            values[m] = np.array([float(np.mean(r[~np.isnan(r)])) for r in cells_m])
+            samples[m] = cells_m
+            continue
         values[m] = np.array([float(np.mean(p)) for p in per])
         if any(len(p) > 1 for p in per):
             samples[m] = _logs.pad_samples(per)
@@ -313,7 +358,7 @@ def records_run(
                 path=name,
             )
         model_name = names.pop()
-    run = _logs.LogRun(
+    log_run = _logs.LogRun(
         harness=harness,
         path=name,
         task=task,
@@ -327,10 +372,13 @@ def records_run(
         checks={f: tuple(_logs.id_text(r[f]) for r in firsts) for f in checks},
         scores={m: _logs.mean_in_order(v) for m, v in values.items()},
         headline=metrics[0],
-        sample_kind="samples",
-        n_samples=max(len(ks) for ks in rows),
+        sample_kind=("runs" if run else "prompts") if keyed else "samples",
+        n_samples=len(keys) if keyed else max(len(ks) for ks in rows),
+        sample_axis=("run" if run else "prompt") if keyed else "",
+        sample_field=keyed or "",
+        sample_keys=keys,
     )
-    return run
+    return log_run
 
 
 def _score(gold: Any, system: Any, **options: Any) -> ScoreReport:
@@ -379,6 +427,20 @@ SPECS = (
                 "score", str, "score", help="the field(s) holding per-item scores (comma-separated: several metrics)"
             ),
             Option("sample", str, None, help="the field telling an item's samples apart (several records per item)"),
+            Option(
+                "run",
+                str,
+                None,
+                help="the field naming a record's training run (seed): an item's samples are its runs, keyed alike "
+                "for every item (two-level or crossed designs)",
+            ),
+            Option(
+                "prompt",
+                str,
+                None,
+                help="the field naming a record's prompt template: items crossed with prompts, one record per (item, "
+                "prompt); kept for the crossed designs",
+            ),
             Option("model", str, None, help="the field naming the model (the system's name)"),
             Option("check", str, None, help="fields that must agree between systems for every item (comma-separated)"),
             Option("layout", str, None, choices=LAYOUTS, help="the file layout (default: from the extension)"),
