@@ -31,6 +31,7 @@ __all__ = [
     "MetricError",
     "PairedProportionResult",
     "PairedTestResult",
+    "PairedWinRate",
     "PairwiseResult",
     "PredictionPowered",
     "Ratings",
@@ -79,6 +80,7 @@ __all__ = [
     "paired_bootstrap",
     "paired_proportion_interval",
     "paired_ttest",
+    "paired_win_rate",
     "pairwise",
     "pairwise_unpaired",
     "permutation_test",
@@ -138,7 +140,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         minimum_detectable_difference,
     )
     from .ppi import PredictionPowered, prediction_powered
-    from .ratings import Ratings, WinRates, bradley_terry, win_rates
+    from .ratings import PairedWinRate, Ratings, WinRates, bradley_terry, paired_win_rate, win_rates
     from .read import read
     from .results import ConfidenceInterval, PairedTestResult
     from .seeds import AsoResult, SeedComparison, aso, compare_seeds
@@ -213,7 +215,17 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "samples": ("samples", None),
     "clusters": ("clusters", None),
     "designs": ("designs", None),
-    **{n: ("ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
+    **{
+        n: ("ratings", n)
+        for n in (
+            "PairedWinRate",
+            "Ratings",
+            "WinRates",
+            "bradley_terry",
+            "paired_win_rate",
+            "win_rates",
+        )
+    },
     **{n: ("ppi", n) for n in ("PredictionPowered", "prediction_powered")},
 }
 #: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):
