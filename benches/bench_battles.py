@@ -11,6 +11,9 @@ move together. For each set, the 95% intervals of θ_i − θ_0 (i = 1..7) from 
 the cluster-robust sandwich standard errors; coverage pooled over the 7 contrasts, with its standard error over
 the 1,000 sets.
 
+With ``--boot-B B`` (400 by default; 0 leaves them out) the same sets also give the 95% percentile intervals of
+the battle (row) bootstrap and the cluster (judge) bootstrap, B resamples each, seeded by the set's number.
+
 ``--ppi``: 1,000 data sets of paired judge scores: 2,000 items in 100 documents (a document effect shared by
 both systems' true scores, and one of each system's own, sd 0.1, that does not cancel in the difference), two
 systems, true scores a_i, b_i, judge scores with a
@@ -72,10 +75,12 @@ def table(a: np.ndarray, b: np.ndarray, outcome: np.ndarray, cluster: np.ndarray
     )
 
 
-def coverage(n_sets: int, seed: int) -> None:
+def coverage(n_sets: int, seed: int, boot_b: int) -> None:
     m, n, g, rho = 8, 4000, 100, 0.5
     rng = np.random.default_rng(seed)
-    hits = {"model": [], "sandwich": [], "cluster": []}
+    hits: dict[str, list[float]] = {"model": [], "sandwich": [], "cluster": []}
+    if boot_b:
+        hits |= {"row boot": [], "clust boot": []}
     t0 = time.perf_counter()
     for _ in range(n_sets):
         theta = rng.normal(0, 0.7, m)
@@ -95,11 +100,20 @@ def coverage(n_sets: int, seed: int) -> None:
         for k, se in (("model", r.se_model), ("sandwich", r.se_sandwich), ("cluster", r.se_cluster)):
             s = se[1:] / r.factor
             hits[k].append(np.mean(np.abs(est[1:] - true[1:]) <= Z * s))
+        if boot_b:
+            elo = r.offset + r.factor * true[1:]
+            for k, by_cluster in (("row boot", False), ("clust boot", True)):
+                bt = sigfast.bradley_terry(
+                    t, anchor="m0", bootstrap=boot_b, seed=len(hits[k]) + 1, cluster_bootstrap=by_cluster
+                ).bootstrap
+                hits[k].append(np.mean((bt.lower[1:] <= elo) & (elo <= bt.upper[1:])))
     secs = time.perf_counter() - t0
     print(f"{n_sets} battle sets: {m} models, {n} battles, {g} judges, shared-draw probability {rho}; binary outcomes")
+    if boot_b:
+        print(f"  bootstraps: B = {boot_b} percentile intervals, seed = the set's number (1, 2, ...)")
     for k, v in hits.items():
         v = np.array(v)
-        print(f"  {k:<9} coverage {v.mean():.4f} (SE {v.std(ddof=1) / math.sqrt(len(v)):.4f})")
+        print(f"  {k:<10} coverage {v.mean():.4f} (SE {v.std(ddof=1) / math.sqrt(len(v)):.4f})")
     print(f"  [{secs:.1f} s]")
 
 
@@ -265,6 +279,7 @@ def main() -> None:
     ap.add_argument("--boot-speed", action="store_true")
     ap.add_argument("--B", type=int, default=1000)
     ap.add_argument("--sets", type=int, default=1000)
+    ap.add_argument("--boot-B", type=int, default=400, help="B of the bootstraps in --coverage (0: none)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--peer-python", default=None)
     args = ap.parse_args()
@@ -273,7 +288,7 @@ def main() -> None:
         f"sigfast {sigfast.__version__}, load {os.getloadavg()[0]:.1f}"
     )
     if args.coverage:
-        coverage(args.sets, args.seed)
+        coverage(args.sets, args.seed, args.boot_B)
     if args.ppi:
         ppi(args.sets, args.seed)
     if args.speed:

@@ -5,6 +5,7 @@ Run with the peers' own environment (never sigfast's):
     python3 -m venv /work/peerenv-battles
     /work/peerenv-battles/bin/pip install choix evalica arena-rank ppi-python pandas pyarrow
     /work/peerenv-battles/bin/python scripts/battles_peers.py
+    /work/peerenv-battles/bin/python scripts/battles_peers.py --bootstrap   # tests/data/battles/peers_bootstrap.json
 """
 
 from __future__ import annotations
@@ -107,5 +108,97 @@ def main() -> None:
     print(f"wrote {dest}")
 
 
+# the bootstrap comparison: a smaller set (each peer refits B times), the peers' battle bootstraps of B resamples
+BOOT_SET = {"seed": 20261129, "n_models": 8, "n_battles": 4000, "n_judges": 25}
+BOOT_B = 1000
+
+
+def bootstrap_peers() -> None:
+    """evalica's and arena-rank's bootstrap (resampling battles) of the ratings on BOOT_SET: the 2.5% and 97.5%
+    percentiles on the Elo scale 1000 + 400·θ/ln 10 with Σθ = 0 in every resample (arena-rank's ratings are
+    centred by its fit from zeros; evalica's scores π are taken as θ = ln π − mean ln π per resample)."""
+    import evalica
+    import pandas as pd
+    from arena_rank.models.bradley_terry import BradleyTerry
+    from arena_rank.utils.data_utils import PairDataset
+
+    d = synthetic_battles(**BOOT_SET)
+    a, b, o = d["a"], d["b"], d["outcome"]
+    m = BOOT_SET["n_models"]
+    names = [f"m{i:02d}" for i in range(m)]
+    fac = 400.0 / np.log(10.0)
+    out: dict = {
+        "command": "/work/peerenv-battles/bin/python scripts/battles_peers.py --bootstrap",
+        "python": platform.python_version(),
+        "versions": {p: md.version(p) for p in ("evalica", "arena-rank", "jax", "scipy", "numpy")},
+        "data": {**BOOT_SET, "tie_rate": 0.15},
+        "battles_sha256": digest(a, b, o, d["judge"]),
+        "models": names,
+        "B": BOOT_B,
+        "level": 0.95,
+    }
+    wmap = {0: evalica.Winner.X, 1: evalica.Winner.Y, 2: evalica.Winner.Draw}
+    t0 = time.perf_counter()
+    r = evalica.bootstrap(
+        evalica.bradley_terry,
+        [names[i] for i in a],
+        [names[i] for i in b],
+        [wmap[int(x)] for x in o],
+        n_resamples=BOOT_B,
+        bootstrap_method="percentile",
+        random_state=1,
+    )
+    dist = np.log(r.distribution[names].to_numpy(dtype=float))
+    dist = 1000.0 + fac * (dist - dist.mean(axis=1, keepdims=True))
+    out["evalica"] = {
+        "lower": np.quantile(dist, 0.025, axis=0).tolist(),
+        "upper": np.quantile(dist, 0.975, axis=0).tolist(),
+        "sd": dist.std(axis=0, ddof=1).tolist(),
+        "seconds": time.perf_counter() - t0,
+        "call": "evalica.bootstrap(evalica.bradley_terry, ..., n_resamples=B, bootstrap_method='percentile', "
+        "random_state=1); percentiles (numpy's default) of its distribution, centred log scores",
+    }
+    df = pd.DataFrame({"model_a": [names[i] for i in a], "model_b": [names[i] for i in b]})
+    df["winner"] = [WINNERS[int(x)] for x in o]
+    ds = PairDataset.from_pandas(df)
+    assert ds.competitors == names
+    # arena-rank's compute_ratings_and_cis(ci_method="bootstrap") forks a multiprocessing pool, which deadlocked
+    # under JAX here (its warning: "os.fork() ... will likely lead to a deadlock"); its own steps run serially:
+    # the fit, the multinomial counts of its PRNG key, its fit_single_bootstrap_sample, its quantiles
+    import jax
+    import jax.numpy as jnp
+    from arena_rank.models.bradley_terry import fit_single_bootstrap_sample
+
+    t0 = time.perf_counter()
+    model = BradleyTerry(n_competitors=m)
+    model.fit(ds)
+    total = jnp.sum(ds.counts)
+    counts = jax.random.multinomial(
+        key=jax.random.PRNGKey(42),
+        n=int(total),
+        p=ds.counts / total,
+        shape=(BOOT_B, ds.counts.shape[0]),
+        dtype=model.dtype,
+    )
+    boot = np.stack([np.asarray(fit_single_bootstrap_sample(counts[i], model, ds)["ratings"]) for i in range(BOOT_B)])
+    scaled = boot * model.alpha + model.init_rating
+    out["arena_rank"] = {
+        "lower": np.asarray(jnp.quantile(scaled, 0.025, axis=0)).tolist(),
+        "upper": np.asarray(jnp.quantile(scaled, 0.975, axis=0)).tolist(),
+        "sd": scaled.std(axis=0, ddof=1).tolist(),
+        "mean_of_sums": float(np.mean(boot.sum(axis=1))),
+        "seconds": time.perf_counter() - t0,
+        "call": "the steps of BradleyTerry.compute_ratings_and_cis(ci_method='bootstrap', seed=42) run serially "
+        "(its pool deadlocked under JAX): fit, jax.random.multinomial counts, fit_single_bootstrap_sample, "
+        "jnp.quantile",
+    }
+    dest = ROOT / "tests" / "data" / "battles" / "peers_bootstrap.json"
+    dest.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {dest}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--bootstrap" in sys.argv[1:]:
+        bootstrap_peers()
+    else:
+        main()

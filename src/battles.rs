@@ -744,6 +744,502 @@ fn fit_from(
     })
 }
 
+/// A covariate-adjusted fit (style control): per-battle rows, ties as half
+/// a win, P(a beats b) = σ(θa − θb + xᵀβ) with `x` the battle's `k`
+/// covariates (feature differences, a's side minus b's). Matrices are
+/// `(n + k) × (n + k)`, θ first (Σθ = 0), then β.
+#[derive(Debug, Clone)]
+pub struct Adjusted {
+    pub theta: Vec<f64>,
+    pub beta: Vec<f64>,
+    pub cov_model: Vec<f64>,
+    pub cov_sandwich: Vec<f64>,
+    pub cov_cluster: Vec<f64>,
+    pub n_clusters: usize,
+    pub loglik: f64,
+    pub iterations: usize,
+    pub p: usize,
+}
+
+/// Fit the covariate-adjusted Bradley–Terry model on battles (one entry per
+/// battle: `a`, `b`, `outcome`, `cluster` code, weight `w`; `x` row-major
+/// `len × k`) among `n` models, every model rated (the caller checks that
+/// the battles connect them). Newton under Σθ = 0; the model-based
+/// covariance is the constrained inverse of the information, the sandwich
+/// meat Σ w² s sᵀ over battles, the cluster meat G/(G−1) Σ_c S_c S_cᵀ.
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::needless_range_loop)]
+pub fn fit_adjusted(
+    a: &[u32],
+    b: &[u32],
+    outcome: &[u8],
+    cluster: &[u32],
+    w: &[f64],
+    x: &[f64],
+    k: usize,
+    n: usize,
+) -> Result<Adjusted> {
+    let len = a.len();
+    if [b.len(), outcome.len(), cluster.len(), w.len()]
+        .iter()
+        .any(|&l| l != len)
+        || x.len() != len * k
+    {
+        return Err(Error::input("the battles' columns differ in length"));
+    }
+    if n < 2 {
+        return Err(Error::input("the adjusted fit needs at least two models"));
+    }
+    for r in 0..len {
+        let (ia, ib) = (a[r] as usize, b[r] as usize);
+        if ia >= n || ib >= n || ia == ib || outcome[r] > TIE {
+            return Err(Error::input(format!(
+                "battle {r}: a model index is out of range, a model plays itself or the outcome is not 0, 1 or 2"
+            )));
+        }
+        if !(w[r].is_finite() && w[r] >= 0.0) {
+            return Err(Error::input(format!(
+                "battle {r}: weights must be finite and non-negative"
+            )));
+        }
+        if x[r * k..(r + 1) * k].iter().any(|v| !v.is_finite()) {
+            return Err(Error::input(format!(
+                "battle {r}: a covariate is not a finite number"
+            )));
+        }
+    }
+    let p = n + k;
+    let c = 1.0 / n as f64;
+    // one battle's linear predictor, its outcome as a's score, and the design row's entries (θa, θb, β)
+    let eta = |par: &[f64], r: usize| -> f64 {
+        let xr = &x[r * k..(r + 1) * k];
+        par[a[r] as usize] - par[b[r] as usize]
+            + xr.iter().zip(&par[n..]).map(|(u, v)| u * v).sum::<f64>()
+    };
+    let y_of = |r: usize| -> f64 {
+        match outcome[r] {
+            A_WINS => 1.0,
+            B_WINS => 0.0,
+            _ => 0.5,
+        }
+    };
+    // the design row of battle r as (index, value) pairs into `buf`
+    let row = |r: usize, buf: &mut Vec<(usize, f64)>| {
+        buf.clear();
+        buf.push((a[r] as usize, 1.0));
+        buf.push((b[r] as usize, -1.0));
+        for j in 0..k {
+            buf.push((n + j, x[r * k + j]));
+        }
+    };
+    let eval = |par: &[f64], deriv: Option<(&mut [f64], &mut [f64])>| -> f64 {
+        let mut ll = 0.0;
+        let mut d = deriv;
+        if let Some((g, h)) = d.as_mut() {
+            g.fill(0.0);
+            h.fill(0.0);
+        }
+        let mut buf = Vec::with_capacity(k + 2);
+        for r in 0..len {
+            if w[r] <= 0.0 {
+                continue;
+            }
+            let e = eta(par, r);
+            let y = y_of(r);
+            ll += w[r] * (y * log_sigmoid(e) + (1.0 - y) * log_sigmoid(-e));
+            if let Some((g, h)) = d.as_mut() {
+                let pr = sigmoid(e);
+                let (res, v) = (w[r] * (y - pr), w[r] * pr * (1.0 - pr));
+                row(r, &mut buf);
+                for &(i, xi) in &buf {
+                    g[i] += res * xi;
+                    for &(j, xj) in &buf {
+                        h[i * p + j] += v * xi * xj;
+                    }
+                }
+            }
+        }
+        ll
+    };
+    let mut par = vec![0.0; p];
+    let mut g = vec![0.0; p];
+    let mut h = vec![0.0; p * p];
+    let mut trial = vec![0.0; p];
+    let (mut g2, mut h2) = (vec![0.0; p], vec![0.0; p * p]);
+    let mut ll = eval(&par, Some((&mut g, &mut h)));
+    let scale = w.iter().sum::<f64>().max(1.0);
+    let constrained = |h: &[f64]| -> Vec<f64> {
+        let mut m = h.to_vec();
+        for r in 0..n {
+            for s in 0..n {
+                m[r * p + s] += c;
+            }
+        }
+        m
+    };
+    let mut iterations = 0;
+    loop {
+        let gmax = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if gmax <= 1e-12 * scale || iterations >= 200 {
+            break;
+        }
+        let l = cholesky(&constrained(&h), p).ok_or_else(|| {
+            Error::input(
+                "the adjusted model's information is singular: a covariate is constant, or a copy of another, \
+                 or the battles do not connect the models",
+            )
+        })?;
+        let mut step = g.clone();
+        chol_solve(&l, p, &mut step);
+        let mut t = 1.0;
+        let mut moved = false;
+        for _ in 0..60 {
+            for r in 0..p {
+                trial[r] = par[r] + t * step[r];
+            }
+            let ll2 = eval(&trial, Some((&mut g2, &mut h2)));
+            if ll2 >= ll - 1e-12 * ll.abs().max(1.0) {
+                std::mem::swap(&mut par, &mut trial);
+                std::mem::swap(&mut g, &mut g2);
+                std::mem::swap(&mut h, &mut h2);
+                ll = ll2;
+                moved = true;
+                break;
+            }
+            t *= 0.5;
+        }
+        iterations += 1;
+        let smax = step.iter().fold(0.0f64, |m, v| m.max(v.abs())) * t;
+        if !moved || smax < 1e-15 {
+            break;
+        }
+    }
+    let mean = par[..n].iter().sum::<f64>() / n as f64;
+    par[..n].iter_mut().for_each(|v| *v -= mean);
+    let ll = eval(&par, Some((&mut g, &mut h)));
+    // bread: the inverse under Σθ = 0
+    let l = cholesky(&constrained(&h), p)
+        .ok_or_else(|| Error::input("the adjusted model's information is singular"))?;
+    let mut bread = chol_inverse(&l, p);
+    for r in 0..n {
+        for s in 0..n {
+            bread[r * p + s] -= c;
+        }
+    }
+    // meats
+    let mut meat_rows = vec![0.0; p * p];
+    let mut sums: std::collections::BTreeMap<u32, Vec<f64>> = std::collections::BTreeMap::new();
+    let mut buf = Vec::with_capacity(k + 2);
+    for r in 0..len {
+        if w[r] <= 0.0 {
+            continue;
+        }
+        let res = y_of(r) - sigmoid(eta(&par, r));
+        row(r, &mut buf);
+        for &(i, xi) in &buf {
+            for &(j, xj) in &buf {
+                meat_rows[i * p + j] += w[r] * w[r] * res * res * xi * xj;
+            }
+        }
+        let e = sums.entry(cluster[r]).or_insert_with(|| vec![0.0; p]);
+        for &(i, xi) in &buf {
+            e[i] += w[r] * res * xi;
+        }
+    }
+    let n_clusters = sums.len();
+    let mut meat_cl = vec![0.0; p * p];
+    for sc in sums.values() {
+        for r in 0..p {
+            for q in 0..p {
+                meat_cl[r * p + q] += sc[r] * sc[q];
+            }
+        }
+    }
+    if n_clusters > 1 {
+        let f = n_clusters as f64 / (n_clusters as f64 - 1.0);
+        meat_cl.iter_mut().for_each(|v| *v *= f);
+    }
+    let sandwich = |meat: &[f64]| matmul(&matmul(&bread, meat, p), &bread, p);
+    Ok(Adjusted {
+        theta: par[..n].to_vec(),
+        beta: par[n..].to_vec(),
+        cov_sandwich: sandwich(&meat_rows),
+        cov_cluster: sandwich(&meat_cl),
+        cov_model: bread,
+        n_clusters,
+        loglik: ll,
+        iterations,
+        p,
+    })
+}
+
+/// The count table folded onto unordered pairs: slot `3q + o` of pair `q`
+/// (models `lo < hi`) holds the weight of outcome `o` read from `lo`'s side
+/// (`A_WINS`: `lo` won). What the bootstrap sums and refits.
+struct Pairs {
+    lo: Vec<u32>,
+    hi: Vec<u32>,
+    /// the slot of every cell of the table
+    slot: Vec<u32>,
+}
+
+impl Pairs {
+    fn new(cells: &Cells, n: usize) -> Self {
+        let mut index = std::collections::HashMap::new();
+        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        let mut slot = Vec::with_capacity(cells.a.len());
+        for c in 0..cells.a.len() {
+            let (a, b) = (cells.a[c], cells.b[c]);
+            let (l, h, o) = if a < b {
+                (a, b, cells.outcome[c])
+            } else {
+                let o = match cells.outcome[c] {
+                    A_WINS => B_WINS,
+                    B_WINS => A_WINS,
+                    t => t,
+                };
+                (b, a, o)
+            };
+            let q = *index.entry(l as usize * n + h as usize).or_insert_with(|| {
+                lo.push(l);
+                hi.push(h);
+                lo.len() - 1
+            });
+            slot.push((3 * q) as u32 + u32::from(o));
+        }
+        Self { lo, hi, slot }
+    }
+
+    fn len(&self) -> usize {
+        self.lo.len()
+    }
+
+    /// The summed table as cells (one per slot with a positive weight) for [`fit_from`].
+    fn cells(&self, acc: &[f64]) -> Cells {
+        let mut t = Cells::default();
+        for (s, &w) in acc.iter().enumerate() {
+            if w > 0.0 {
+                t.a.push(self.lo[s / 3]);
+                t.b.push(self.hi[s / 3]);
+                t.outcome.push((s % 3) as u8);
+                t.cluster.push(0);
+                t.w.push(w);
+                t.w2.push(w);
+            }
+        }
+        t
+    }
+}
+
+/// The work space of one thread's refits (allocated once per block).
+struct Refit {
+    par: Vec<f64>,
+    trial: Vec<f64>,
+    g: Vec<f64>,
+    h: Vec<f64>,
+    l: Vec<f64>,
+    step: Vec<f64>,
+    fwd: Vec<bool>,
+    back: Vec<bool>,
+}
+
+impl Refit {
+    fn new(p: usize, n: usize) -> Self {
+        Self {
+            par: vec![0.0; p],
+            trial: vec![0.0; p],
+            g: vec![0.0; p],
+            h: vec![0.0; p * p],
+            l: vec![0.0; p * p],
+            step: vec![0.0; p],
+            fwd: vec![false; n],
+            back: vec![false; n],
+        }
+    }
+}
+
+/// Whether every model has a battle in `acc` and the "beat or tied" graph
+/// of the summed table is strongly connected (then all `n` can be rated).
+fn all_connected(pairs: &Pairs, acc: &[f64], ws: &mut Refit) -> bool {
+    // reach from model 0 forwards (i → j: i beat or tied j) and backwards
+    for (seen, fwd) in [(&mut ws.fwd, true), (&mut ws.back, false)] {
+        seen.fill(false);
+        seen[0] = true;
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for q in 0..pairs.len() {
+                let (l, h) = (pairs.lo[q] as usize, pairs.hi[q] as usize);
+                let (wl, wh, t) = (acc[3 * q], acc[3 * q + 1], acc[3 * q + 2]);
+                // edges l → h (l beat or tied h) and h → l
+                let (lh, hl) = (wl + t > 0.0, wh + t > 0.0);
+                let (lh, hl) = if fwd { (lh, hl) } else { (hl, lh) };
+                if lh && seen[l] && !seen[h] {
+                    seen[h] = true;
+                    grew = true;
+                }
+                if hl && seen[h] && !seen[l] {
+                    seen[l] = true;
+                    grew = true;
+                }
+            }
+        }
+        if !seen.iter().all(|&s| s) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The log-likelihood of the summed table at `par` and, with `deriv`, its
+/// gradient and information (into `g`, `h`), the pair terms of [`local`].
+fn pair_eval(
+    pairs: &Pairs,
+    acc: &[f64],
+    ties: Ties,
+    par: &[f64],
+    n: usize,
+    deriv: Option<(&mut [f64], &mut [f64])>,
+) -> f64 {
+    let p = par.len();
+    let mut ll = 0.0;
+    let mut d = deriv;
+    if let Some((g, h)) = d.as_mut() {
+        g.fill(0.0);
+        h.fill(0.0);
+    }
+    for q in 0..pairs.len() {
+        let (wl, wh, wt) = (acc[3 * q], acc[3 * q + 1], acc[3 * q + 2]);
+        let tot = wl + wh + wt;
+        if tot <= 0.0 {
+            continue;
+        }
+        let (i, j) = (pairs.lo[q] as usize, pairs.hi[q] as usize);
+        match ties {
+            Ties::Half => {
+                // one exp and one log per pair: ln σ(±x) and σ(x) from e^(−|x|)
+                let x = par[i] - par[j];
+                let e = (-x.abs()).exp();
+                let lse = -e.ln_1p();
+                let (li, lj) = if x >= 0.0 {
+                    (lse, lse - x)
+                } else {
+                    (lse + x, lse)
+                };
+                let pi = if x >= 0.0 {
+                    1.0 / (1.0 + e)
+                } else {
+                    e / (1.0 + e)
+                };
+                let s = wl + 0.5 * wt;
+                ll += s * li + (tot - s) * lj;
+                if let Some((g, h)) = d.as_mut() {
+                    let r = s - tot * pi;
+                    g[i] += r;
+                    g[j] -= r;
+                    let v = tot * pi * (1.0 - pi);
+                    h[i * p + i] += v;
+                    h[j * p + j] += v;
+                    h[i * p + j] -= v;
+                    h[j * p + i] -= v;
+                }
+            }
+            Ties::Davidson => {
+                let loc = local(ties, par[i], par[j], par[n], i, j, n);
+                let w = [wl, wh, wt];
+                ll += w.iter().zip(&loc.logp).map(|(x, l)| x * l).sum::<f64>();
+                if let Some((g, h)) = d.as_mut() {
+                    for r in 0..3 {
+                        let gr: f64 = (0..3).map(|o| w[o] * loc.score[o][r]).sum();
+                        g[loc.idx[r]] += gr;
+                        for s in 0..3 {
+                            h[loc.idx[r] * p + loc.idx[s]] += tot * loc.info[r][s];
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ll
+}
+
+/// In-place Cholesky factor (lower) of `a` into `l`; false if not positive definite.
+fn cholesky_into(a: &[f64], l: &mut [f64], n: usize) -> bool {
+    for i in 0..n {
+        for j in 0..=i {
+            let mut s = a[i * n + j];
+            for k in 0..j {
+                s -= l[i * n + k] * l[j * n + k];
+            }
+            if i == j {
+                if s <= 0.0 || !s.is_finite() {
+                    return false;
+                }
+                l[i * n + i] = s.sqrt();
+            } else {
+                l[i * n + j] = s / l[j * n + j];
+            }
+        }
+    }
+    true
+}
+
+/// The refit of a summed table on which every model can be rated: Newton
+/// from `start` (θ of every model, then log ν under Davidson) under Σθ = 0,
+/// with only what the percentiles need (no covariance). Stops after a full
+/// Newton step shorter than 1e-6 (the error left is of the order of its
+/// square). False where it does not converge (the caller falls back to
+/// [`fit_from`]). On success `ws.par` holds θ (centred) and log ν.
+fn refit(pairs: &Pairs, acc: &[f64], n: usize, ties: Ties, start: &[f64], ws: &mut Refit) -> bool {
+    let p = ws.par.len();
+    ws.par.copy_from_slice(start);
+    let mean = ws.par[..n].iter().sum::<f64>() / n as f64;
+    ws.par[..n].iter_mut().for_each(|x| *x -= mean);
+    let c = 1.0 / n as f64;
+    let mut ll = pair_eval(pairs, acc, ties, &ws.par, n, Some((&mut ws.g, &mut ws.h)));
+    for _ in 0..100 {
+        // H + (1/n)·11ᵀ on the θ block: the information under Σθ = 0
+        for r in 0..n {
+            for s in 0..n {
+                ws.h[r * p + s] += c;
+            }
+        }
+        if !cholesky_into(&ws.h, &mut ws.l, p) {
+            return false;
+        }
+        ws.step.copy_from_slice(&ws.g);
+        chol_solve(&ws.l, p, &mut ws.step);
+        let smax = ws.step.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        if !smax.is_finite() {
+            return false;
+        }
+        let mut t = 1.0;
+        let mut moved = false;
+        for _ in 0..60 {
+            for r in 0..p {
+                ws.trial[r] = ws.par[r] + t * ws.step[r];
+            }
+            let ll2 = pair_eval(pairs, acc, ties, &ws.trial, n, Some((&mut ws.g, &mut ws.h)));
+            if ll2 >= ll - 1e-12 * ll.abs().max(1.0) {
+                std::mem::swap(&mut ws.par, &mut ws.trial);
+                ll = ll2;
+                moved = true;
+                break;
+            }
+            t *= 0.5;
+        }
+        if !moved {
+            return false;
+        }
+        if t == 1.0 && smax < 1e-6 {
+            let mean = ws.par[..n].iter().sum::<f64>() / n as f64;
+            ws.par[..n].iter_mut().for_each(|x| *x -= mean);
+            return true;
+        }
+    }
+    false
+}
+
 /// The bootstrap of the ratings on a count table: resample `b` of `job`
 /// draws from the stream `(seed, "boot", b, sub)` either whole clusters
 /// (`by_cluster`: G indices uniform in `0..G`, exactly the clusters
@@ -751,7 +1247,10 @@ fn fit_from(
 /// or battles (N indices uniform in `0..N`, N = Σ w with every cell's `w` a
 /// whole number of unit-weight battles; battle `i` belongs to the first cell
 /// whose cumulative count exceeds `i`, cells in table order). The drawn
-/// tables are summed and refitted by Newton from `full`'s solution.
+/// tables are summed onto the pairs of models (one slot per pair and
+/// outcome) and refitted by Newton from `full`'s solution, computing only
+/// the ratings; a resample in which not every model can be rated is fitted
+/// as [`fit`] would fit its summed table.
 /// Returns `count × (n + 1)`: θ of every model (Σ = 0 over the models fitted
 /// in that resample; NaN for a model the resample cannot rate) then log ν
 /// (NaN under [`Ties::Half`]); a resample in which no two models can be rated
@@ -767,17 +1266,36 @@ pub fn bootstrap(
     use crate::rng::{Bounded, TAG_BOOTSTRAP};
     check(cells, n)?;
     let m = cells.a.len();
-    // units: clusters, or battles (cumulative counts over cells)
-    let (units, cum) = if by_cluster {
+    let pairs = Pairs::new(cells, n);
+    let slots = 3 * pairs.len();
+    // clusters: each cluster's (slot, w), clusters in code order, cells in table order
+    let mut cl_start = Vec::new();
+    let mut cl_slot = Vec::new();
+    let mut cl_w = Vec::new();
+    // battles: battle i's slot (a table of N slots where N ≤ 2^25; else a search of the cumulative counts)
+    let mut cum = Vec::new();
+    let mut battle_slot: Vec<u32> = Vec::new();
+    let units = if by_cluster {
         let g = cells
             .cluster
             .iter()
             .map(|&c| c as usize + 1)
             .max()
             .unwrap_or(0);
-        (g, Vec::new())
+        let mut order: Vec<usize> = (0..m).collect();
+        order.sort_by_key(|&c| cells.cluster[c]);
+        cl_start = vec![0usize; g + 1];
+        for &c in &order {
+            cl_start[cells.cluster[c] as usize + 1] += 1;
+            cl_slot.push(pairs.slot[c]);
+            cl_w.push(cells.w[c]);
+        }
+        for k in 0..g {
+            cl_start[k + 1] += cl_start[k];
+        }
+        g
     } else {
-        let mut cum = Vec::with_capacity(m);
+        cum.reserve(m);
         let mut tot = 0u64;
         for (k, &w) in cells.w.iter().enumerate() {
             if w.fract() != 0.0 || w > 4e9 {
@@ -789,7 +1307,13 @@ pub fn bootstrap(
             tot += w as u64;
             cum.push(tot);
         }
-        (tot as usize, cum)
+        if tot <= 1 << 25 {
+            battle_slot.reserve(tot as usize);
+            for (k, &w) in cells.w.iter().enumerate() {
+                battle_slot.extend(std::iter::repeat_n(pairs.slot[k], w as usize));
+            }
+        }
+        tot as usize
     };
     if units == 0 || units as u64 > 1 << 32 {
         return Err(Error::input(
@@ -799,51 +1323,59 @@ pub fn bootstrap(
     let bnd = Bounded::new(units as u64);
     let from = crate::engine::Draws::of(job, TAG_BOOTSTRAP);
     let stride = n + 1;
-    let lnu0 = full.log_nu;
+    let dav = ties == Ties::Davidson;
+    let p = n + usize::from(dav);
+    // the start of every refit: the full fit's θ (all finite when every model was fitted) and log ν
+    let mut start = full.theta.clone();
+    if dav {
+        start.push(full.log_nu);
+    }
+    let startable = n >= 2 && start.iter().all(|x| x.is_finite());
     crate::engine::par_blocks(job, stride, |first, chunk| {
-        let mut draws = vec![0u32; if by_cluster { units } else { m }];
-        let mut dense = vec![0.0; n * n * 3];
+        let mut draws = vec![0u32; if by_cluster { units } else { 0 }];
+        let mut acc = vec![0.0; slots];
+        let mut ws = Refit::new(p, n);
         for (r, row) in chunk.chunks_mut(stride).enumerate() {
             let b = first + r as u64;
-            draws.fill(0);
+            acc.fill(0.0);
             if by_cluster {
+                draws.fill(0);
                 from.counts(b, &bnd, units, &mut draws);
+                for (c, &k) in draws.iter().enumerate() {
+                    if k == 0 {
+                        continue;
+                    }
+                    let kf = f64::from(k);
+                    for e in cl_start[c]..cl_start[c + 1] {
+                        acc[cl_slot[e] as usize] += kf * cl_w[e];
+                    }
+                }
+            } else if !battle_slot.is_empty() {
+                from.indices(b, &bnd, units, |i| acc[battle_slot[i] as usize] += 1.0);
             } else {
                 from.indices(b, &bnd, units, |i| {
-                    draws[cum.partition_point(|&x| x <= i as u64)] += 1;
+                    let c = cum.partition_point(|&x| x <= i as u64);
+                    acc[pairs.slot[c] as usize] += 1.0;
                 });
             }
-            dense.fill(0.0);
-            for c in 0..m {
-                let k = if by_cluster {
-                    draws[cells.cluster[c] as usize]
-                } else {
-                    draws[c]
-                };
-                if k == 0 {
-                    continue;
-                }
-                let w = if by_cluster {
-                    f64::from(k) * cells.w[c]
-                } else {
-                    f64::from(k)
-                };
-                dense[(cells.a[c] as usize * n + cells.b[c] as usize) * 3
-                    + cells.outcome[c] as usize] += w;
-            }
-            let mut t = Cells::default();
-            for (idx, &w) in dense.iter().enumerate() {
-                if w > 0.0 {
-                    t.a.push((idx / 3 / n) as u32);
-                    t.b.push((idx / 3 % n) as u32);
-                    t.outcome.push((idx % 3) as u8);
-                    t.cluster.push(0);
-                    t.w.push(w);
-                    t.w2.push(w);
-                }
-            }
             row.fill(f64::NAN);
-            if let Ok(f) = fit_from(&t, n, ties, 0.0, 1.0, None, Some((&full.theta, lnu0))) {
+            if startable
+                && all_connected(&pairs, &acc, &mut ws)
+                && refit(&pairs, &acc, n, ties, &start, &mut ws)
+            {
+                row[..n].copy_from_slice(&ws.par[..n]);
+                if dav {
+                    row[n] = ws.par[n];
+                }
+            } else if let Ok(f) = fit_from(
+                &pairs.cells(&acc),
+                n,
+                ties,
+                0.0,
+                1.0,
+                None,
+                Some((&full.theta, full.log_nu)),
+            ) {
                 row[..n].copy_from_slice(&f.theta);
                 row[n] = f.log_nu;
             }
@@ -905,6 +1437,106 @@ mod tests {
         w.w[0] = 0.5;
         let job = crate::engine::Job::new(3, 10, 1, &progress);
         assert!(bootstrap(&w, 4, Ties::Half, &full, false, &job).is_err());
+    }
+
+    #[test]
+    fn the_bootstrap_refit_equals_the_full_fit_of_the_same_table() {
+        // random summed tables among 5 models (ties; both tie models): the refit from a nearby start equals `fit`
+        let mut x = 11u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            x >> 33
+        };
+        for ties in [Ties::Half, Ties::Davidson] {
+            for _ in 0..20 {
+                let mut rows = Vec::new();
+                for a in 0..5u32 {
+                    for b in 0..5u32 {
+                        if a != b {
+                            for o in [A_WINS, B_WINS, TIE] {
+                                rows.push((a, b, o, 0, (1 + next() % 9) as f64));
+                            }
+                        }
+                    }
+                }
+                let cells = table(&rows);
+                let want = fit(&cells, 5, ties, 0.0, 1.0, None).unwrap();
+                let pairs = Pairs::new(&cells, 5);
+                let mut acc = vec![0.0; 3 * pairs.len()];
+                for (c, &s) in pairs.slot.iter().enumerate() {
+                    acc[s as usize] += cells.w[c];
+                }
+                let p = 5 + usize::from(ties == Ties::Davidson);
+                let mut ws = Refit::new(p, 5);
+                let mut start: Vec<f64> = (0..5).map(|i| 0.3 * i as f64).collect();
+                if ties == Ties::Davidson {
+                    start.push(-0.5);
+                }
+                assert!(all_connected(&pairs, &acc, &mut ws));
+                assert!(refit(&pairs, &acc, 5, ties, &start, &mut ws));
+                for i in 0..5 {
+                    assert!((ws.par[i] - want.theta[i]).abs() < 1e-10, "{ties:?}");
+                }
+                if ties == Ties::Davidson {
+                    assert!((ws.par[5] - want.log_nu).abs() < 1e-10);
+                }
+            }
+        }
+        // a model with only wins: not connected, the bootstrap falls back to `fit`
+        let cells = table(&[
+            (0, 1, A_WINS, 0, 2.0),
+            (0, 1, B_WINS, 0, 1.0),
+            (2, 0, A_WINS, 0, 1.0),
+        ]);
+        let pairs = Pairs::new(&cells, 3);
+        let mut acc = vec![0.0; 3 * pairs.len()];
+        for (c, &s) in pairs.slot.iter().enumerate() {
+            acc[s as usize] += cells.w[c];
+        }
+        assert!(!all_connected(&pairs, &acc, &mut Refit::new(3, 3)));
+    }
+
+    #[test]
+    fn the_adjusted_fit_without_covariates_is_the_plain_fit() {
+        // battles one per row (unit weights, clusters): k = 0 gives the plain fit's θ and covariances
+        let mut x = 5u64;
+        let (mut a, mut b, mut o, mut g) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..400 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let ia = (x >> 60) as u32 % 4;
+            a.push(ia);
+            b.push((ia + 1 + (x >> 40) as u32 % 3) % 4);
+            o.push(((x >> 20) % 3) as u8);
+            g.push(((x >> 10) % 17) as u32);
+        }
+        let w = vec![1.0; a.len()];
+        let adj = fit_adjusted(&a, &b, &o, &g, &w, &[], 0, 4).unwrap();
+        let cells = Cells {
+            a: a.clone(),
+            b: b.clone(),
+            outcome: o.clone(),
+            cluster: g.clone(),
+            w: w.clone(),
+            w2: w.clone(),
+        };
+        let plain = fit(&cells, 4, Ties::Half, 0.0, 1.0, None).unwrap();
+        for i in 0..4 {
+            assert!((adj.theta[i] - plain.theta[i]).abs() < 1e-10);
+        }
+        for (p, q) in [
+            (&adj.cov_model, &plain.cov_model),
+            (&adj.cov_sandwich, &plain.cov_sandwich),
+            (&adj.cov_cluster, &plain.cov_cluster),
+        ] {
+            for (u, v) in p.iter().zip(q.iter()) {
+                assert!((u - v).abs() < 1e-10 * (1.0 + v.abs()));
+            }
+        }
+        assert!(fit_adjusted(&a, &b, &o, &g, &w, &[f64::NAN; 400], 1, 4).is_err());
     }
 
     #[test]

@@ -539,3 +539,218 @@ def test_rate_cli_bootstrap_equals_the_api(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as e:
         main(["rate", str(path), "--bootstrap", "0"])
     assert e.value.code == 2
+
+
+# ---- rank intervals (FastChat's rule) and significance groups from any of the intervals
+
+
+def test_rank_intervals_follow_fastchats_rule() -> None:
+    from sigfast.inference.ratings import rank_intervals
+
+    lower = np.array([10.0, 8.0, 1.0, 0.5, np.nan])
+    upper = np.array([12.0, 11.0, 3.0, 9.0, np.nan])
+    best, worst = rank_intervals(lower, upper)
+    # a direct reading of the rule: 1 + #{j: lower_j > upper_i}; #{j: upper_j >= lower_i}
+    for i in range(4):
+        assert best[i] == 1 + sum(lower[j] > upper[i] for j in range(4))
+        assert worst[i] == sum(upper[j] >= lower[i] for j in range(4)) + 1  # the unknown model may be above
+    assert list(best) == [1, 1, 3, 2, 1] and list(worst) == [3, 4, 5, 5, 5]
+
+
+def test_ranks_and_groups_from_the_bootstrap_and_every_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    from sigfast.inference.ratings import rank_intervals
+
+    cols = _small_battles(11)
+    r = sigfast.bradley_terry(cols, cluster="judge", se="cluster", bootstrap=400, seed=4)
+    bt = r.bootstrap
+    assert (r.ranks("bootstrap")[0] == bt.rank).all() and (r.ranks("bootstrap")[1] == bt.worst_rank).all()
+    assert (r.ranks()[0] == r.rank).all() and (r.ranks("cluster")[0] == r.rank).all()
+    z = 1.959963984540054
+    for kind, se in (("model", r.se_model), ("sandwich", r.se_sandwich)):
+        want = rank_intervals(r.rating - z * se, r.rating + z * se)
+        assert all((x == y).all() for x, y in zip(r.ranks(kind), want))
+    # groups: a numpy oracle of the rule (numpy's percentiles of the paired differences; the 6 models are
+    # well separated, so the percentile definition does not matter here)
+    order = list(np.argsort(-r.rating))
+    want, cur, head = {}, 0, None
+    for i in order:
+        if head is not None:
+            d = bt.draws[:, head] - bt.draws[:, i]
+            if np.quantile(d, 0.025) > 0:
+                head = None
+        if head is None:
+            cur, head = cur + 1, i
+        want[i] = cur
+    assert [want[i] for i in range(6)] == list(bt.group)
+    assert bt.group.max() >= 3
+    # the JSON, the CSV and the text carry them
+    d = json.loads(r.format("json"))
+    d = d[0] if isinstance(d, list) else d
+    assert [m["rank"] for m in d["bootstrap"]["models"]] == list(bt.rank)
+    assert [m["group"] for m in d["bootstrap"]["models"]] == list(bt.group)
+    rows = r.rows()
+    assert [x["boot_worst_rank"] for x in rows] == list(bt.worst_rank) and "boot_p_rank1" in rows[0]
+    assert "ranks" in r.format("text") and "group" in r.format("text")
+    with pytest.raises(InputError, match="unknown interval"):
+        r.ranks("percentile")
+
+
+# ---- paired test of two models' win rates against one baseline, clustered by prompt
+
+
+def _paired_oracle(rows: list[dict], a: str, b: str, base: str) -> tuple[float, float]:
+    """Delta method on the prompts' totals, from the raw rows: per prompt (Σ y_A, n_A, Σ y_B, n_B);
+    f = T1/T2 − T3/T4; var = G · ∇fᵀ cov(totals) ∇f (numpy's covariance, ddof 1), G the prompts used."""
+    pairs = [{r["model_a"], r["model_b"]} for r in rows]
+    qs = sorted({r["question_id"] for r, pr in zip(rows, pairs) if base in pr and {a, b} & pr})
+    k = {q: j for j, q in enumerate(qs)}
+    tot = np.zeros((len(qs), 4))
+    for r in rows:
+        pair = {r["model_a"], r["model_b"]}
+        if base not in pair or not ({a, b} & pair):
+            continue
+        me = a if a in pair else b
+        y = 0.5 if r["winner"].startswith("tie") else float(r[r["winner"]] == me)  # r["model_a"]: the winner
+        col = 0 if me == a else 2
+        tot[k[r["question_id"]], col] += y
+        tot[k[r["question_id"]], col + 1] += 1.0
+    t = tot.sum(axis=0)
+    grad = np.array([1 / t[1], -t[0] / t[1] ** 2, -1 / t[3], t[2] / t[3] ** 2])
+    var = len(qs) * grad @ np.cov(tot.T) @ grad
+    return t[0] / t[1] - t[2] / t[3], float(np.sqrt(var))
+
+
+def test_paired_win_rate_equals_a_numpy_delta_method_oracle() -> None:
+    from scipy.stats import norm
+
+    path = SHARED / "arena_hard_battles.jsonl.gz"
+    with gzip.open(path, "rt") as f:
+        rows = [json.loads(line) for line in f]
+    base, a, b = "claude-3-haiku-20240307", "gpt-4o", "claude-3-opus-20240229"
+    d, se = _paired_oracle(rows, a, b, base)
+    p = sigfast.paired_win_rate(path, a, b, base, cluster="question_id")
+    assert abs(p.difference - d) < 1e-12 and abs(p.se - se) < 1e-12
+    assert abs(p.p_value - 2 * norm.sf(abs(d / se))) < 1e-12
+    assert p.lower == pytest.approx(d - 1.959963984540054 * se, abs=1e-12)
+    # the rates are win_rates's; pairing by prompt narrows the interval of the difference (positive covariance)
+    wr = sigfast.win_rates(path, base, cluster="question_id")
+    ra, rb = (wr.rate[list(wr.models).index(x)] for x in (a, b))
+    sa, sb = (wr.se[list(wr.models).index(x)] for x in (a, b))
+    assert p.rate_a == pytest.approx(ra, abs=1e-15) and p.rate_b == pytest.approx(rb, abs=1e-15)
+    assert p.se < math.hypot(sa, sb)
+    assert "paired_win_rate" in p.signature and "difference" in p.format("text")
+    with pytest.raises(InputError, match="cluster field"):
+        sigfast.paired_win_rate(path, a, b, base)
+    with pytest.raises(InputError, match="three different"):
+        sigfast.paired_win_rate(path, a, a, base, cluster="question_id")
+
+
+# ---- style control: covariate-adjusted Bradley–Terry
+
+
+def _style_file(path: Path, seed: int = 3) -> dict[str, np.ndarray]:
+    """Battles whose outcome depends on a normalized length difference (FastChat's style feature), with the
+    lengths and bold counts in conv_metadata; returns the columns for the oracle."""
+    rng = np.random.default_rng(seed)
+    m, n = 5, 2000
+    th = np.linspace(-0.8, 0.8, m)
+    a = rng.integers(0, m, n)
+    b = (a + rng.integers(1, m, n)) % m
+    la, lb = rng.integers(50, 800, n), rng.integers(50, 800, n)
+    ba, bb = rng.integers(0, 5, n), rng.integers(0, 5, n)
+    f = (la - lb) / (la + lb)
+    p = 1 / (1 + np.exp(-(th[a] - th[b] + 0.8 * (f - f.mean()) / f.std())))
+    u = rng.random(n)
+    outcome = np.where(rng.random(n) < 0.1, 2, np.where(u < p, 0, 1))
+    q = rng.integers(0, 60, n)
+    with open(path, "w") as fh:
+        for k in range(n):
+            meta = {"len_a": int(la[k]), "len_b": int(lb[k]), "bold_a": {"**": int(ba[k]), "__": 1}}
+            meta["bold_b"] = {"**": int(bb[k]), "__": 0}
+            rec = {
+                "model_a": f"m{a[k]}",
+                "model_b": f"m{b[k]}",
+                "winner": WINNERS[outcome[k]],
+                "question_id": int(q[k]),
+            }
+            fh.write(json.dumps({**rec, "conv_metadata": meta}) + "\n")
+    return {"a": a, "b": b, "outcome": outcome, "q": q, "la": la, "lb": lb, "ba": ba + 1.0, "bb": bb + 0.0}
+
+
+STYLE = "conv_metadata.len_a:conv_metadata.len_b,conv_metadata.bold_a:conv_metadata.bold_b"
+
+
+def test_style_control_equals_a_statsmodels_logit_of_the_same_design(tmp_path: Path) -> None:
+    import statsmodels.api as sm
+
+    d = _style_file(tmp_path / "style.jsonl")
+    r = sigfast.bradley_terry(tmp_path / "style.jsonl", covariates=STYLE, cluster="question_id", anchor="m0")
+    # the design: model indicators (+1 for a, −1 for b; m0 the reference), FastChat's standardized features
+    n, m = len(d["a"]), 5
+    x = np.zeros((n, m - 1 + 2))
+    for i in range(1, m):
+        x[:, i - 1] = (d["a"] == i) * 1.0 - (d["b"] == i) * 1.0
+    for j, (xa, xb) in enumerate(((d["la"], d["lb"]), (d["ba"], d["bb"]))):
+        f = (xa - xb) / (xa + xb)
+        x[:, m - 1 + j] = (f - f.mean()) / f.std()
+    y = np.where(d["outcome"] == 2, 0.5, np.where(d["outcome"] == 0, 1.0, 0.0))
+    model = sm.Logit(y, x)
+    fit = model.fit(method="newton", tol=1e-14, maxiter=100, disp=0)
+    hc0 = model.fit(method="newton", tol=1e-14, maxiter=100, disp=0, cov_type="HC0")
+    cl = model.fit(method="newton", tol=1e-14, maxiter=100, disp=0, cov_type="cluster", cov_kwds={"groups": d["q"]})
+    # ratings relative to m0, on the Elo scale; the style coefficients on the logit scale
+    assert np.max(np.abs((r.rating[1:] - 1000) - FAC * fit.params[: m - 1])) < 1e-6
+    assert np.max(np.abs(r.coef - fit.params[m - 1 :])) < 1e-9
+    k = x.shape[1]
+    for ours, theirs in (
+        (np.append(r.se_model[1:] / FAC, r.coef_se_model), fit.bse),
+        (np.append(r.se_sandwich[1:] / FAC, r.coef_se_sandwich), hc0.bse),
+        # statsmodels' cluster covariance carries (N − 1)/(N − K) beside G/(G − 1); sigfast's only G/(G − 1)
+        (np.append(r.se_cluster[1:] / FAC, r.coef_se_cluster), cl.bse * math.sqrt((n - k) / (n - 1))),
+    ):
+        assert np.max(np.abs(ours / theirs - 1)) < 1e-6
+    rows = r.coefficient_rows()
+    assert [c["covariate"] for c in rows] == STYLE.split(",")
+    assert "covariates=" in r.signature and "Style control" in r.format("text")
+    d = json.loads(r.format("json"))
+    d = d[0] if isinstance(d, list) else d
+    assert d["style"][0]["coef"] == pytest.approx(r.coef[0], abs=1e-15)
+
+
+def test_style_control_errors_name_the_problem(tmp_path: Path) -> None:
+    _style_file(tmp_path / "s.jsonl")
+    with pytest.raises(FormatError, match="no covariate field 'conv_metadata.nope'"):
+        sigfast.bradley_terry(tmp_path / "s.jsonl", covariates="conv_metadata.nope:conv_metadata.len_b")
+    with pytest.raises(InputError, match="is not FIELD_A:FIELD_B"):
+        sigfast.bradley_terry(tmp_path / "s.jsonl", covariates="conv_metadata.len_a")
+    with pytest.raises(InputError, match="without a ridge or a bootstrap"):
+        sigfast.bradley_terry(tmp_path / "s.jsonl", covariates=STYLE, bootstrap=10)
+
+
+def test_bootstrap_interval_ends_agree_with_evalica_and_arena_rank() -> None:
+    """The battle bootstrap's 95% percentile ends against evalica's and arena-rank's bootstraps of the same
+    battles (scripts/battles_peers.py --bootstrap), within 4 Monte-Carlo standard errors of the difference of two
+    percentile estimates: sqrt(p(1 − p)) / φ(z) · sd · sqrt(1/B_peer + 1/B)."""
+    from scipy.stats import norm
+
+    peers = json.loads((DATA / "peers_bootstrap.json").read_text())
+    ds = peers["data"]
+    d = synthetic_battles(seed=ds["seed"], n_models=ds["n_models"], n_battles=ds["n_battles"], n_judges=ds["n_judges"])
+    assert digest(d["a"], d["b"], d["outcome"], d["judge"]) == peers["battles_sha256"]
+    names = peers["models"]
+    cols = {
+        "model_a": [names[i] for i in d["a"]],
+        "model_b": [names[i] for i in d["b"]],
+        "winner": [WINNERS[int(x)] for x in d["outcome"]],
+    }
+    B = 4000
+    bt = sigfast.bradley_terry(cols, bootstrap=B, seed=5).bootstrap
+    assert bt.models == tuple(names)
+    sd = np.nanstd(bt.draws, axis=0, ddof=1)
+    p = 0.025
+    mc = math.sqrt(p * (1 - p)) / norm.pdf(norm.ppf(p)) * sd * math.sqrt(1 / peers["B"] + 1 / B)
+    for peer in ("evalica", "arena_rank"):
+        lo, hi = np.array(peers[peer]["lower"]), np.array(peers[peer]["upper"])
+        assert np.all(np.abs(bt.lower - lo) < 4 * mc), (peer, (bt.lower - lo) / mc)
+        assert np.all(np.abs(bt.upper - hi) < 4 * mc), (peer, (bt.upper - hi) / mc)
+        assert np.allclose(np.array(peers[peer]["sd"]), sd, rtol=0.15)

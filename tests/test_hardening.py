@@ -178,11 +178,11 @@ def test_count_invariants_name_system_item_and_statistic() -> None:
     x = np.tile([3.0, 4.0, 5.0], (30, 1))
     y = x.copy()
     y[7] = [9.0, 4.0, 5.0]
-    with pytest.raises(InputError, match=r"system 'y'.*item 7.*'tp' = 9.*'guessed' = 4"):
+    with pytest.raises(InputError, match=r"system 'y'.*item 8.*'tp' = 9.*'guessed' = 4"):
         sigfast.paired_bootstrap(x, y, metric="f1", n_resamples=10)
     y = x.copy()
     y[2, 1] = 4.5
-    with pytest.raises(InputError, match=r"item 2.*'guessed' is 4.5.*counts"):
+    with pytest.raises(InputError, match=r"item 3.*'guessed' is 4.5.*counts"):
         sigfast.paired_bootstrap(x, y, metric="f1", n_resamples=10)
     y = x.copy()
     y[0, 2] = -1

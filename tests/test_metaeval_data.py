@@ -31,7 +31,7 @@ MQM_SYSTEMS = (
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def mqm(request: pytest.FixtureRequest) -> dict:
     root = Path(__file__).resolve().parents[2] / "shared" / "data" / "metric_meta_evaluation"
     d = root / "wmt21_newstest2021_en_de_mqm"
@@ -47,7 +47,6 @@ def mqm(request: pytest.FixtureRequest) -> dict:
     return {"human": human, "tables": tables, "ref": ref, "hyps": hyps}
 
 
-@pytest.mark.xdist_group("fixture-mqm")  # one worker builds the module fixture `mqm` once
 def test_mqm_table_as_documented(mqm: dict) -> None:
     h = mqm["human"]
     assert len(h.items) == 1002 and len(h.systems) == 17
@@ -56,7 +55,6 @@ def test_mqm_table_as_documented(mqm: dict) -> None:
     assert (h.values[scored] <= 0).all()  # negated penalty: higher is better
 
 
-@pytest.mark.xdist_group("fixture-mqm")  # one worker builds the module fixture `mqm` once
 def test_segment_scores_equal_sacrebleu(mqm: dict) -> None:
     sacrebleu = pytest.importorskip("sacrebleu")
     ref = mqm["ref"].read_text(encoding="utf-8").split("\n")
@@ -72,7 +70,6 @@ def test_segment_scores_equal_sacrebleu(mqm: dict) -> None:
             assert mqm["tables"]["chrF++"].values[k, j] == pytest.approx(want, abs=1e-9)
 
 
-@pytest.mark.xdist_group("fixture-mqm")  # one worker builds the module fixture `mqm` once
 def test_mqm_meta_evaluation(mqm: dict) -> None:
     systems, _items, h, m = metaeval.align(mqm["human"], mqm["tables"])
     assert set(systems) == set(MQM_SYSTEMS) and h.shape == (8, 1002)
@@ -104,7 +101,7 @@ def test_mqm_meta_evaluation(mqm: dict) -> None:
     assert sum(len(c) for c in r.clusters()) == 3
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def da() -> dict:
     root = Path(__file__).resolve().parents[2] / "shared" / "data" / "machine_translation"
     d = root / "wmt21_newstest2021_de_en"
@@ -122,7 +119,6 @@ def da() -> dict:
     return {"human": z, "tables": tables, "dir": d}
 
 
-@pytest.mark.xdist_group("fixture-da")  # one worker builds the module fixture `da` once
 def test_da_meta_evaluation(da: dict) -> None:
     systems, items, h, m = metaeval.align(da["human"], da["tables"])
     assert len(systems) == 19  # HUMAN has no output file
@@ -193,7 +189,6 @@ def _item_tau_like(x: np.ndarray, h: np.ndarray, thr: float) -> tuple[float, flo
     return float(np.mean(vals)), (cs - ds) / (cs + ds), len(vals)
 
 
-@pytest.mark.xdist_group("fixture-mqm")  # one worker builds the module fixture `mqm` once
 def test_readme_mqm_item_tau_like(mqm: dict) -> None:
     """The README's item-level τ-like figures on the MQM table, recomputed pair by pair with numpy."""
     _systems, _items, h, m = metaeval.align(mqm["human"], mqm["tables"])
@@ -218,7 +213,6 @@ def test_readme_mqm_item_tau_like(mqm: dict) -> None:
 MTME_KENDALL_LIKE = {"sentBLEU": -0.21448719395238633, "chrF": -0.16216292451765768, "chrF++": -0.15017488435067133}
 
 
-@pytest.mark.xdist_group("fixture-da")  # one worker builds the module fixture `da` once
 def test_pooled_tau_like_equals_mt_metrics_eval_on_da(da: dict) -> None:
     """A numerical parity check only: the DA segment ids are not known to match the text lines (see the
     data's SOURCE.md), so these are not segment-level findings."""
@@ -278,7 +272,6 @@ def mtme_layout(da: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.mark.xdist_group("fixture-da")  # one worker builds the module fixture `da` once
 def test_mtme_layout_gives_the_readme_correlations(mtme_layout: Path, da: dict) -> None:
     """read_mtme on the layout: the README's system-level r (0.233, 0.383, 0.379), no
     rename, no layout argument; the cells are the DA csv's; the system-level files agree."""
@@ -310,7 +303,6 @@ def test_mtme_layout_gives_the_readme_correlations(mtme_layout: Path, da: dict) 
     assert r.correlations[0] == pytest.approx(scipy_stats.pearsonr(m[0, :, 0], h[:, 0])[0], abs=1e-12)
 
 
-@pytest.mark.xdist_group("fixture-da")  # one worker builds the module fixture `da` once
 def test_cli_reads_the_da_csv_as_published(mtme_layout: Path, da: dict) -> None:
     """``sigfast metaeval ad-seg-scores-de-en.csv METRIC-FILES --level system``: no --layout, no
     --rename, the README's correlations."""

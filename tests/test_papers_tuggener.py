@@ -484,7 +484,7 @@ def test_new_outputs_in_every_style_and_file(tmp_path, capsys):
 # --------------------------------------------------------------------------- real data
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ewt():
     if not (EWT / "gold" / "en_ewt.conllu.gz").exists():
         pytest.skip("shared en_ewt data absent")
@@ -511,7 +511,6 @@ def _gold_relations(path: Path) -> list[str]:
     return out
 
 
-@pytest.mark.xdist_group("fixture-ewt")  # one worker builds the module fixture `ewt` once
 def test_ewt_fully_correct_sentences_match_conll18(ewt):
     p, u, _un, _note = ewt
     o = oracle_units(u)
@@ -527,7 +526,6 @@ def test_ewt_fully_correct_sentences_match_conll18(ewt):
     assert round(100 * o.exact_share[k], 2) == 43.14 and round(100 * o.exact_share[j], 2) == 45.02
 
 
-@pytest.mark.xdist_group("fixture-ewt")  # one worker builds the module fixture `ewt` once
 def test_ewt_outputs_differ_far_more_than_las(ewt):
     _p, u, _un, _note = ewt
     pw = pairwise(u)
@@ -544,7 +542,6 @@ def test_ewt_outputs_differ_far_more_than_las(ewt):
                 assert pw.differ[a][b] > 10 * abs(pw.delta[a][b])
 
 
-@pytest.mark.xdist_group("fixture-ewt")  # one worker builds the module fixture `ewt` once
 def test_ewt_no_punct(ewt):
     _p, u, un, note = ewt
     rel = _gold_relations(EWT / "gold" / "en_ewt.conllu.gz")

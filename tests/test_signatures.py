@@ -437,6 +437,17 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], dict[str, Any], dict[str
         {"baseline": "m0", "conf": 0.95, "data": 0},
         {"baseline": "m1", "conf": 0.9, "data": 1},
     ),
+    "paired_win_rate": (
+        lambda s: sigfast.paired_win_rate(
+            {**_battles(s["data"]), "q": [str(k // 6) for k in range(300)]},
+            *s["pair"],
+            s["baseline"],
+            level=s["conf"],
+            cluster="q",
+        ),
+        {"pair": ("m2", "m3"), "baseline": "m0", "conf": 0.95, "data": 0},
+        {"pair": ("m1", "m3"), "baseline": "m1", "conf": 0.9, "data": 1},
+    ),
     "report": (
         lambda s: sigfast.report(
             MT / "edge.ref1" if s["data"] == 0 else MT / "edge.ref2",
@@ -517,6 +528,7 @@ TYPES = {
     "bradley_terry": "Ratings",
     "bradley_terry_bootstrap": "BootstrapRatings",
     "win_rates": "WinRates",
+    "paired_win_rate": "PairedWinRate",
     "prediction_powered": "PredictionPowered",
     "report": "Report",
 }

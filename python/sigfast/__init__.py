@@ -33,6 +33,7 @@ __all__ = [
     "MetricError",
     "PairedProportionResult",
     "PairedTestResult",
+    "PairedWinRate",
     "PairwiseResult",
     "PredictionPowered",
     "Ratings",
@@ -81,6 +82,7 @@ __all__ = [
     "paired_bootstrap",
     "paired_proportion_interval",
     "paired_ttest",
+    "paired_win_rate",
     "pairwise",
     "pairwise_unpaired",
     "permutation_test",
@@ -145,7 +147,7 @@ if TYPE_CHECKING:  # the lazy names below, typed for mypy and IDEs
         minimum_detectable_difference,
     )
     from .inference.ppi import PredictionPowered, prediction_powered
-    from .inference.ratings import Ratings, WinRates, bradley_terry, win_rates
+    from .inference.ratings import PairedWinRate, Ratings, WinRates, bradley_terry, paired_win_rate, win_rates
     from .inference.seeds import AsoResult, SeedComparison, aso, compare_seeds
     from .inference.sequential import ConfidenceSequenceResult, GateResult, confidence_sequence, gate
     from .inference.significance import paired_bootstrap, permutation_test
@@ -226,7 +228,17 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "samples": ("engine.samples", None),
     "clusters": ("engine.clusters", None),
     "designs": ("inference.designs", None),
-    **{n: ("inference.ratings", n) for n in ("Ratings", "WinRates", "bradley_terry", "win_rates")},
+    **{
+        n: ("inference.ratings", n)
+        for n in (
+            "PairedWinRate",
+            "Ratings",
+            "WinRates",
+            "bradley_terry",
+            "paired_win_rate",
+            "win_rates",
+        )
+    },
     **{n: ("inference.ppi", n) for n in ("PredictionPowered", "prediction_powered")},
 }
 #: Names that are both a submodule and the function it defines (``sigfast.pairwise``, ``sigfast.read``):

@@ -187,6 +187,23 @@ def battles_fit(
     n_clusters, loglik, iterations.
     """
 
+def battles_fit_adjusted(
+    a: npt.NDArray[np.uint32],
+    b: npt.NDArray[np.uint32],
+    outcome: npt.NDArray[np.uint8],
+    cluster: npt.NDArray[np.uint32],
+    w: npt.NDArray[np.float64],
+    x: npt.NDArray[np.float64],
+    n_models: int,
+) -> dict[str, Any]:
+    """Covariate-adjusted Bradley–Terry (style control) on battles, one entry per
+    battle (a, b, outcome 0/1/2, cluster code, weight; `x`: battles ×
+    covariates, a's side minus b's): ties as half a win, P(a beats b) =
+    σ(θa − θb + xᵀβ). Returns a dict: theta (Σ = 0), beta, cov_model,
+    cov_sandwich, cov_cluster ((models + covariates)², θ first), n_clusters,
+    loglik, iterations.
+    """
+
 def binomial_draws(seed: int, n: int, p: float, count: int, stream: int = ...) -> npt.NDArray[np.uint64]:
     """Binomial draws from one stream (for distribution tests and power simulations)."""
 

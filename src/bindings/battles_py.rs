@@ -1,7 +1,7 @@
 //! Glue for `crate::battles`: one function, the Bradley–Terry fit of a
 //! count table with its three covariance matrices.
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -122,8 +122,55 @@ fn battles_bootstrap<'py>(
     vec2(py, v, n_models + 1)
 }
 
+/// Covariate-adjusted Bradley–Terry (style control) on battles, one entry per
+/// battle (a, b, outcome 0/1/2, cluster code, weight; `x`: battles ×
+/// covariates, a's side minus b's): ties as half a win, P(a beats b) =
+/// σ(θa − θb + xᵀβ). Returns a dict: theta (Σ = 0), beta, cov_model,
+/// cov_sandwich, cov_cluster ((models + covariates)², θ first), n_clusters,
+/// loglik, iterations.
+#[pyfunction]
+#[pyo3(signature = (a, b, outcome, cluster, w, x, n_models))]
+#[allow(clippy::too_many_arguments)]
+fn battles_fit_adjusted<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, u32>,
+    b: PyReadonlyArray1<'py, u32>,
+    outcome: PyReadonlyArray1<'py, u8>,
+    cluster: PyReadonlyArray1<'py, u32>,
+    w: PyReadonlyArray1<'py, f64>,
+    x: PyReadonlyArray2<'py, f64>,
+    n_models: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let k = x.shape()[1];
+    let xs = x
+        .as_slice()
+        .map_err(|_| input("the covariates must be a contiguous (C-order) array".to_string()))?
+        .to_vec();
+    let (a, b, o, c, w) = (
+        col(&a, "a")?,
+        col(&b, "b")?,
+        col(&outcome, "outcome")?,
+        col(&cluster, "cluster")?,
+        col(&w, "w")?,
+    );
+    let f = quick(py, || {
+        battles::fit_adjusted(&a, &b, &o, &c, &w, &xs, k, n_models)
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("theta", PyArray1::from_vec(py, f.theta))?;
+    d.set_item("beta", PyArray1::from_vec(py, f.beta))?;
+    d.set_item("cov_model", vec2(py, f.cov_model, f.p)?)?;
+    d.set_item("cov_sandwich", vec2(py, f.cov_sandwich, f.p)?)?;
+    d.set_item("cov_cluster", vec2(py, f.cov_cluster, f.p)?)?;
+    d.set_item("n_clusters", f.n_clusters)?;
+    d.set_item("loglik", f.loglik)?;
+    d.set_item("iterations", f.iterations)?;
+    Ok(d)
+}
+
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(battles_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(battles_fit_adjusted, m)?)?;
     m.add_function(wrap_pyfunction!(battles_bootstrap, m)?)?;
     Ok(())
 }

@@ -21,6 +21,12 @@ record's fields):
 Layouts (``-o layout=``, default from the extension): JSON (``.json``: an array of objects, or one object per
 line), JSON lines, CSV/TSV, Parquet (pyarrow); gzip allowed except for Parquet.
 
+``-o covariates=FIELD_A:FIELD_B,...`` (arena and kaggle schemas) reads style-control covariates: for each pair, the
+two sides' values (a number, or a mapping of numbers that is summed; a dotted name reads into nested fields such as
+``conv_metadata.sum_assistant_a_tokens``) give the feature ``(x_a − x_b)/(x_a + x_b)`` (0 where both are 0),
+standardized over the battles, as FastChat's style control; :func:`sigfast.bradley_terry` then fits the
+covariate-adjusted model.
+
 ``-o cluster=FIELD`` names the field whose value groups battles that are not independent (``judge``,
 ``question_id``, a session): the cluster-robust standard errors sum the score within each cluster. ``-o
 weight=FIELD`` names a row weight (finite, non-negative). Every bad record (an unknown winner, a model playing
@@ -93,6 +99,10 @@ class BattleTable:
     source: str = ""
     schema: str = "arena"
     weight_field: str | None = None
+    #: style control (``-o covariates=``): the covariates' names and, one entry per battle in file order, the
+    #: battle's models (as read: a, b), outcome, cluster code, weight and covariates (battles × covariates)
+    covariate_names: tuple[str, ...] = ()
+    battles: dict[str, np.ndarray] | None = None
 
     def pair_counts(self) -> np.ndarray:
         """(models × models × 3) weighted counts: [i, j, 0] i beat j, [i, j, 2] ties (both orders)."""
@@ -179,8 +189,10 @@ def read_battles(
     weight: str | None = None,
     strong: int = 3,
     baseline: str | None = None,
+    covariates: str | None = None,
 ) -> BattleTable:
     """The battles of ``path`` as a :class:`BattleTable` (see the module's documentation for the options)."""
+    cov_pairs = _covariate_spec(covariates)
     p = Path(os.fspath(path))
     name = str(p)
     if schema not in SCHEMAS:
@@ -213,6 +225,11 @@ def read_battles(
     else:
         needed = ["model", "games"] + ([] if baseline else ["baseline"])
     needed += [f for f in (cluster, weight) if f]
+    if cov_pairs and schema == "arena-hard":
+        raise InputError(
+            "-o covariates= applies to the arena and kaggle schemas (one battle per record), not to arena-hard"
+        )
+    xs: list[list[float]] = []
     # battles: (a, b, outcome, cluster key, weight, repeats)
     rows: list[tuple[str, str, int, str, float, int]] = []
     for k, r in enumerate(recs):
@@ -270,7 +287,78 @@ def read_battles(
                 )
             o = hot.index(1)
         rows.append((a, b, o, ckey, wt, 1))
-    return _table(rows, name, schema, cluster, weight)
+        if cov_pairs:
+            xs.append([_style_feature(r, fa, fb, name, ln) for fa, fb in cov_pairs])
+    t = _table(rows, name, schema, cluster, weight)
+    return _with_covariates(t, rows, xs, cov_pairs) if cov_pairs else t
+
+
+def _covariate_spec(spec: str | None) -> list[tuple[str, str]]:
+    """``FIELD_A:FIELD_B,...`` → [(FIELD_A, FIELD_B), ...] (a dotted name reads into nested records)."""
+    if spec is None:
+        return []
+    out = []
+    for part in str(spec).split(","):
+        fa, sep, fb = part.strip().partition(":")
+        if not sep or not fa.strip() or not fb.strip():
+            raise InputError(
+                f"-o covariates=: {part.strip()!r} is not FIELD_A:FIELD_B (the two sides' fields of one feature, "
+                "e.g. len_a:len_b or conv_metadata.sum_assistant_a_tokens:conv_metadata.sum_assistant_b_tokens)"
+            )
+        out.append((fa.strip(), fb.strip()))
+    return out
+
+
+def _field(r: Mapping[str, Any], path: str, name: str, line: int) -> float:
+    """A covariate's value for one side: a number, or a mapping of numbers (summed, as FastChat sums the counts
+    of h1..h6 headers); a dotted name reads into nested records."""
+    v: Any = r
+    for key in path.split("."):
+        if not isinstance(v, Mapping) or key not in v:
+            raise FormatError(f"no covariate field {path!r} (its fields: {_fields_of(r)})", name, line)
+        v = v[key]
+    vals = list(v.values()) if isinstance(v, Mapping) else [v]
+    total = 0.0
+    for x in vals:
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not np.isfinite(x) or x < 0:
+            raise FormatError(f"the covariate field {path!r} must hold numbers ≥ 0, not {v!r}", name, line)
+        total += float(x)
+    return total
+
+
+def _style_feature(r: Mapping[str, Any], fa: str, fb: str, name: str, line: int) -> float:
+    """FastChat's style-control feature of one battle: (x_a − x_b) / (x_a + x_b); 0 where both are 0."""
+    xa, xb = _field(r, fa, name, line), _field(r, fb, name, line)
+    return 0.0 if xa + xb == 0 else (xa - xb) / (xa + xb)
+
+
+def _with_covariates(
+    t: BattleTable,
+    rows: Sequence[tuple[str, str, int, str, float, int]],
+    xs: list[list[float]],
+    pairs: list[tuple[str, str]],
+) -> BattleTable:
+    """The table with its battles and their covariates: each feature standardized over the battles (mean 0,
+    standard deviation 1, as FastChat's style control)."""
+    import dataclasses
+
+    x = np.array(xs, dtype=float).reshape(len(rows), len(pairs))
+    sd = x.std(axis=0)
+    for j, (fa, fb) in enumerate(pairs):
+        if not sd[j] > 0:
+            raise InputError(f"the covariate {fa}:{fb} is the same for every battle: it cannot be estimated")
+    x = (x - x.mean(axis=0)) / sd
+    index = {m: i for i, m in enumerate(t.models)}
+    codes = {c: i for i, c in enumerate(t.clusters)}
+    battles = {
+        "a": np.array([index[r[0]] for r in rows], dtype=np.uint32),
+        "b": np.array([index[r[1]] for r in rows], dtype=np.uint32),
+        "outcome": np.array([r[2] for r in rows], dtype=np.uint8),
+        "cluster": np.array([codes[r[3]] for r in rows], dtype=np.uint32),
+        "w": np.array([r[4] for r in rows], dtype=float),
+        "x": np.ascontiguousarray(x),
+    }
+    return dataclasses.replace(t, covariate_names=tuple(f"{fa}:{fb}" for fa, fb in pairs), battles=battles)
 
 
 def _table(
@@ -410,6 +498,13 @@ SPECS = (
                 help="arena-hard: battles a strong verdict (A>>B) counts as (show_result.py's weight=3)",
             ),
             Option("baseline", str, None, help="arena-hard: the baseline model where the records do not name it"),
+            Option(
+                "covariates",
+                str,
+                None,
+                help="style control: FIELD_A:FIELD_B pairs, comma-separated (dotted names read nested fields); "
+                "each feature (x_a − x_b)/(x_a + x_b), standardized",
+            ),
         ),
         extensions=(),
         metrics=("a_score",),

@@ -33,7 +33,7 @@ A model whose battles against the rest are only wins (or only losses) has no fin
 is not fitted: its status says ``only wins`` (``only losses``, or ``disconnected``), its rating is NaN, a
 :class:`~sigfast.exceptions.ScorerWarning` names it, and its interval is one-sided: from the likelihood-ratio bound
 (the drop of ``z²/2`` in the log-likelihood of its battles with the fitted models, their ratings held at their
-estimates) to +∞ (or from −∞). The bootstrap over battles or clusters waits for the resampling-plan engine.
+estimates) to +∞ (or from −∞). ``bootstrap=B`` resamples battles or whole clusters (:func:`bradley_terry`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,18 @@ from ..exceptions import InputError, ScorerWarning
 from ..formats.battles import BattleTable, read_battles, table_from_arrays
 from ..results.base import Key, Result, flat_row
 
-__all__ = ["BootstrapRatings", "Ratings", "WinRates", "battle_table", "bradley_terry", "rating_tables", "win_rates"]
+__all__ = [
+    "BootstrapRatings",
+    "PairedWinRate",
+    "Ratings",
+    "WinRates",
+    "battle_table",
+    "bradley_terry",
+    "paired_win_rate",
+    "rank_intervals",
+    "rating_tables",
+    "win_rates",
+]
 
 SE_METHODS = ("model", "sandwich", "cluster")
 TIE_MODELS = ("half", "davidson")
@@ -64,6 +75,18 @@ def _z(level: float) -> float:
     if not (0.0 < level < 1.0):
         raise InputError(f"level must be in (0, 1), not {level!r}")
     return float(norm.ppf(0.5 + level / 2.0))
+
+
+def rank_intervals(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank intervals from rating intervals by FastChat's rule: the best rank is 1 + the number of models whose
+    lower bound exceeds this one's upper bound; the worst rank is the number of models whose upper bound reaches
+    this one's lower bound (itself included). A NaN bound counts as unknown: −∞ for a lower bound, +∞ for an
+    upper one."""
+    lo = np.where(np.isnan(lower), -np.inf, np.asarray(lower, dtype=float))
+    hi = np.where(np.isnan(upper), np.inf, np.asarray(upper, dtype=float))
+    best = 1 + np.sum(lo[None, :] > hi[:, None], axis=1)
+    worst = np.sum(hi[None, :] >= lo[:, None], axis=1)
+    return best.astype(int), worst.astype(int)
 
 
 def battle_table(battles: Any, **options: Any) -> BattleTable:
@@ -99,7 +122,10 @@ class BootstrapRatings(Result):
     P(rank 1), and how many resamples could not rate each model (``not_rated``: in those the model had only
     wins or only losses, or no battle; its interval is over the other resamples and says so).
     ``failed``: resamples where no two models could be rated. ``draws``: the ratings, B × models (NaN: not
-    rated)."""
+    rated). ``rank``/``worst_rank``: the rank interval from the percentile intervals (FastChat's rule,
+    :func:`rank_intervals`); ``group``: significance groups, cut (in the fit's rating order) where the
+    percentile interval of the difference between the group's first model and this one, over the resamples
+    that rate both, lies above 0."""
 
     scheme: str
     B: int
@@ -114,11 +140,15 @@ class BootstrapRatings(Result):
     failed: int
     draws: np.ndarray = field(repr=False)
     signature: str = ""
+    rank: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    worst_rank: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    group: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
 
     _keys = ("scheme", "B", "seed", "stream", "level", "failed", Key("models", "model_rows"), "signature")
 
     def model_rows(self) -> list[dict[str, Any]]:
-        """One record per model: percentile interval (None where no resample rated it), P(rank 1), not rated."""
+        """One record per model: percentile interval (None where no resample rated it), P(rank 1), not rated,
+        rank interval and significance group."""
 
         def f(x: float) -> float | None:
             return None if not np.isfinite(x) else float(x)
@@ -130,6 +160,9 @@ class BootstrapRatings(Result):
                 "upper": f(self.upper[i]),
                 "p_rank1": float(self.p_rank1[i]),
                 "not_rated": int(self.not_rated[i]),
+                "rank": int(self.rank[i]),
+                "worst_rank": int(self.worst_rank[i]),
+                "group": int(self.group[i]),
             }
             for i, m in enumerate(self.models)
         ]
@@ -172,6 +205,11 @@ class Ratings(Result):
     win_rates: WinRates | None = None
     signature: str = ""
     bootstrap: BootstrapRatings | None = None
+    covariates: tuple[str, ...] = ()
+    coef: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    coef_se_model: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    coef_se_sandwich: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    coef_se_cluster: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     _keys = (
         Key("models", "model_rows"),
@@ -190,9 +228,28 @@ class Ratings(Result):
         "win_probability",
         Key("win_rates", when="win_rates"),
         Key("bootstrap", when="bootstrap"),
+        Key("style", "coefficient_rows", when="covariates"),
         "warnings",
         "signature",
     )
+
+    def coefficient_rows(self) -> list[dict[str, Any]]:
+        """Style control: one record per covariate, its coefficient (on the logit scale, per standard deviation
+        of the feature) and its three standard errors."""
+
+        def f(x: float) -> float | None:
+            return None if not np.isfinite(x) else float(x)
+
+        return [
+            {
+                "covariate": c,
+                "coef": float(self.coef[j]),
+                "se_model": f(self.coef_se_model[j]),
+                "se_sandwich": f(self.coef_se_sandwich[j]),
+                "se_cluster": f(self.coef_se_cluster[j]),
+            }
+            for j, c in enumerate(self.covariates)
+        ]
 
     @property
     def factor(self) -> float:
@@ -246,8 +303,35 @@ class Ratings(Result):
         ]
 
     def rows(self) -> list[dict[str, Any]]:
-        """One tidy row per model (the CSV and ``to_frame``)."""
-        return [flat_row({**r, "signature": self.signature}) for r in self.model_rows()]
+        """One tidy row per model (the CSV and ``to_frame``); with a bootstrap, its interval, rank interval,
+        group and P(rank 1) as ``boot_*`` columns."""
+        recs = self.model_rows()
+        if self.bootstrap is not None:
+            for r, b in zip(recs, self.bootstrap.model_rows()):
+                r.update({f"boot_{k}": v for k, v in b.items() if k != "model"})
+        return [flat_row({**r, "signature": self.signature}) for r in recs]
+
+    def ranks(self, interval: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The rank interval (best, worst) of every model by FastChat's rule (:func:`rank_intervals`) from the
+        intervals of ``interval``: ``model``, ``sandwich``, ``cluster`` (rating ± z·SE of that kind, the
+        one-sided intervals of unfitted models kept) or ``bootstrap`` (the percentile intervals); None: the
+        fit's own intervals (``rank``, ``worst_rank``)."""
+        if interval is None or interval == self.se_method:
+            return rank_intervals(self.lower, self.upper)
+        if interval == "bootstrap":
+            if self.bootstrap is None:
+                raise InputError("no bootstrap in this result: fit with bootstrap=B")
+            return rank_intervals(self.bootstrap.lower, self.bootstrap.upper)
+        if interval not in SE_METHODS:
+            raise InputError(f"unknown interval {interval!r}; one of {', '.join((*SE_METHODS, 'bootstrap'))}")
+        se = {"model": self.se_model, "sandwich": self.se_sandwich, "cluster": self.se_cluster}[interval]
+        if interval == "cluster" and not self.n_clusters:
+            raise InputError("no cluster-robust intervals: the battles have no cluster field")
+        z = _z(self.level)
+        fitted = np.array([s == "fitted" for s in self.status])
+        lo = np.where(fitted, self.rating - z * se, self.lower)
+        hi = np.where(fitted, self.rating + z * se, self.upper)
+        return rank_intervals(lo, hi)
 
     def tables(self) -> list[Any]:
         return rating_tables(self, self.win_rates, signature=self.signature)
@@ -317,6 +401,9 @@ def bradley_terry(
     r = _native.battles_fit(
         t.a, t.b, t.outcome, t.cluster, t.w, t.w2, m, ties, ridge=float(ridge), crit=z * z / 2.0, anchor=ai
     )
+    style = _style(t, r, ties, ridge, bootstrap) if t.battles is not None else None
+    if style is not None:
+        r = {**r, **style}
     theta_all = np.asarray(r["theta"], dtype=float)
     status_codes = np.asarray(r["status"])
     fitted = [int(i) for i in r["fitted"]]
@@ -377,11 +464,7 @@ def bradley_terry(
     for n in notes:
         warnings.warn(n, ScorerWarning, stacklevel=2)
     # ranks (FastChat's rule) and tiers
-    rank = np.ones(m, dtype=int)
-    worst = np.ones(m, dtype=int)
-    for i in range(m):
-        rank[i] = 1 + int(np.sum(lower > upper[i]))
-        worst[i] = int(np.sum(upper >= lower[i]))
+    rank, worst = rank_intervals(lower, upper)
     tier = np.zeros(m, dtype=int)
     c = np.asarray(cov)[:k, :k]
     order = sorted(
@@ -409,7 +492,9 @@ def bradley_terry(
     theta = np.where(np.isfinite(theta_all), theta_all - shift, np.nan)
     boot = None
     if bootstrap:
-        boot = _bootstrap(t, ties, int(bootstrap), cluster_bootstrap, seed, stream, n_threads, level, ai, fac, offset)
+        boot = _bootstrap(
+            t, ties, int(bootstrap), cluster_bootstrap, seed, stream, n_threads, level, ai, fac, offset, order
+        )
         notes += list(boot.warnings)
         boot = boot.result
     return Ratings(
@@ -462,7 +547,57 @@ def bradley_terry(
             stream=None if boot is None else boot.stream,
         ),
         bootstrap=boot,
+        **_coef_fields(t, r),
     )
+
+
+def _style(t: BattleTable, r: Mapping[str, Any], ties: str, ridge: float, bootstrap: int) -> dict[str, Any]:
+    """The covariate-adjusted fit (style control) of the battles' rows: θ and the covariances over the models
+    (then the covariates), in place of the plain fit's."""
+    from .. import _native
+
+    if ties != "half" or ridge or bootstrap:
+        raise InputError(
+            "style control (-o covariates=) fits ties as half a win, without a ridge or a bootstrap; leave "
+            "ties, ridge and bootstrap at their defaults"
+        )
+    bad = [t.models[i] for i, s in enumerate(r["status"]) if s != 0]
+    if bad:
+        raise InputError(
+            f"style control needs every model rated by the plain fit; {', '.join(map(repr, bad[:5]))} has only wins, "
+            "only losses or no connection: remove its battles"
+        )
+    bt = t.battles
+    assert bt is not None
+    f = _native.battles_fit_adjusted(bt["a"], bt["b"], bt["outcome"], bt["cluster"], bt["w"], bt["x"], len(t.models))
+    return {
+        "theta": f["theta"],
+        "beta": f["beta"],
+        "cov_model": f["cov_model"],
+        "cov_sandwich": f["cov_sandwich"],
+        "cov_cluster": f["cov_cluster"],
+        "loglik": f["loglik"],
+        "n_clusters": f["n_clusters"],
+    }
+
+
+def _coef_fields(t: BattleTable, r: Mapping[str, Any]) -> dict[str, Any]:
+    """The style-control coefficients and their standard errors (nothing without covariates)."""
+    if "beta" not in r:
+        return {}
+    m = len(t.models)
+
+    def se(cov: Any) -> np.ndarray:
+        c = np.asarray(cov)
+        return np.sqrt(np.maximum(np.diag(c)[m:], 0.0))
+
+    return {
+        "covariates": t.covariate_names,
+        "coef": np.asarray(r["beta"], dtype=float),
+        "coef_se_model": se(r["cov_model"]),
+        "coef_se_sandwich": se(r["cov_sandwich"]),
+        "coef_se_cluster": se(r["cov_cluster"]) if t.cluster_field else np.full(len(t.covariate_names), np.nan),
+    }
 
 
 @dataclass(frozen=True)
@@ -483,6 +618,7 @@ def _bootstrap(
     ai: int | None,
     fac: float,
     offset: float,
+    order: list[int],
 ) -> _Boot:
     """The bootstrap of the fit (see :func:`bradley_terry`), on the fit's Elo scale and anchor."""
     from .. import _native
@@ -535,6 +671,20 @@ def _bootstrap(
     top = np.nanargmax(np.where(np.isnan(draws[ok]), -np.inf, draws[ok]), axis=1) if ok.any() else np.array([], int)
     np.add.at(best, top, 1.0)
     p1 = best / B
+    rank, worst = rank_intervals(lower, upper)
+    # significance groups in the fit's order: a new group where the percentile interval of (head − model) > 0
+    group = np.zeros(m, dtype=int)
+    cur, head = 0, None
+    for i in order:
+        if head is not None:
+            d = draws[:, head] - draws[:, i]
+            d = d[np.isfinite(d)]
+            if d.size == 0 or _native.percentile_interval(np.ascontiguousarray(d), level)[0] > 0:
+                head = None
+        if head is None:
+            cur += 1
+            head = i
+        group[i] = cur
     scheme = f"clusters({t.cluster_field})" if by_cluster else "battles"
     notes = []
     for i in range(m):
@@ -573,6 +723,9 @@ def _bootstrap(
         failed=failed,
         draws=draws,
         signature=sig,
+        rank=rank,
+        worst_rank=worst,
+        group=group,
     )
     return _Boot(res, tuple(notes))
 
@@ -581,7 +734,12 @@ def _format_part(t: BattleTable) -> Any:
     """``battles[...]``: the options the battles were read with, for the signature."""
     from ..results.signature import format_part
 
-    opts = {"schema": t.schema, "cluster": t.cluster_field, "weight": t.weight_field}
+    opts = {
+        "schema": t.schema,
+        "cluster": t.cluster_field,
+        "weight": t.weight_field,
+        "covariates": ",".join(c for c in t.covariate_names) or None,
+    }
     return format_part({"format": "battles", "options": {k: v for k, v in opts.items() if v is not None}})
 
 
@@ -690,21 +848,54 @@ def rating_tables(r: Ratings, wr: WinRates | None = None, *, signature: str = ""
     bt = r.bootstrap
     if bt is not None:
         brows = tuple(
-            (r.models[i], num(bt.lower[i]), num(bt.upper[i]), round(float(bt.p_rank1[i]), 4), int(bt.not_rated[i]))
+            (
+                r.models[i],
+                num(bt.lower[i]),
+                num(bt.upper[i]),
+                f"{int(bt.rank[i])}-{int(bt.worst_rank[i])}",
+                int(bt.group[i]),
+                round(float(bt.p_rank1[i]), 4),
+                int(bt.not_rated[i]),
+            )
             for i in r.order()
         )
         bnotes = (
             f"{bt.B} resamples of {bt.scheme}, each refitted from the full fit; percentile interval "
             f"({bt.level * 100:g}%) on the same Elo scale; P(rank 1): share of resamples where the model rates "
             f"highest; not_rated: resamples where it had only wins or only losses; {bt.failed} resamples failed",
+            "ranks: best-worst rank from the bootstrap intervals (FastChat's rule); group: cut where the "
+            "bootstrap interval of the difference from the group's first model lies above 0",
         )
         out.append(
             Table(
-                ("model", "boot_lower", "boot_upper", "p_rank1", "not_rated"),
+                ("model", "boot_lower", "boot_upper", "ranks", "group", "p_rank1", "not_rated"),
                 brows,
                 title="Bootstrap of the ratings",
                 notes=bnotes,
                 signature=bt.signature,
+            )
+        )
+    if r.covariates:
+        srows = tuple(
+            (
+                c["covariate"],
+                round(c["coef"], 4),
+                num(c["se_model"] if c["se_model"] is not None else np.nan, 4),
+                num(c["se_sandwich"] if c["se_sandwich"] is not None else np.nan, 4),
+                num(c["se_cluster"] if c["se_cluster"] is not None else np.nan, 4) if r.n_clusters else "",
+            )
+            for c in r.coefficient_rows()
+        )
+        out.append(
+            Table(
+                ("covariate", "coef", "se_model", "se_sandwich", "se_cluster"),
+                srows,
+                title="Style control: covariate coefficients",
+                notes=(
+                    "ratings adjusted for these covariates: P(a beats b) = σ(θa − θb + Σ coef·x), x = (x_a − x_b)/"
+                    "(x_a + x_b) standardized over the battles; coef on the logit scale per standard deviation",
+                ),
+                signature=signature,
             )
         )
     if wr is not None:
@@ -767,6 +958,163 @@ def win_rates(battles: Any, baseline: str, *, level: float = 0.95, **options: An
             baseline=baseline,
             conf=level,
             items=t.n_battles,
+            data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class PairedWinRate(Result):
+    """The paired test of two models' win rates against one baseline, judged on the same prompts: the
+    difference ``rate_a − rate_b``, its cluster-robust standard error, interval and two-sided p-value."""
+
+    model_a: str
+    model_b: str
+    baseline: str
+    rate_a: float
+    rate_b: float
+    difference: float
+    se: float
+    lower: float
+    upper: float
+    z: float
+    p_value: float
+    level: float
+    n_clusters: int
+    shared_clusters: int
+    cluster_field: str
+    signature: str = ""
+
+    _keys = (
+        "model_a",
+        "model_b",
+        "baseline",
+        "rate_a",
+        "rate_b",
+        "difference",
+        "se",
+        "lower",
+        "upper",
+        "z",
+        "p_value",
+        "level",
+        "n_clusters",
+        "shared_clusters",
+        "cluster_field",
+        "signature",
+    )
+
+    def tables(self) -> list[Any]:
+        from ..results.report import Table
+
+        row = (
+            self.model_a,
+            self.model_b,
+            round(self.rate_a, 4),
+            round(self.rate_b, 4),
+            round(self.difference, 4),
+            round(self.lower, 4),
+            round(self.upper, 4),
+            round(self.se, 4),
+            f"{self.p_value:.3g}",
+        )
+        return [
+            Table(
+                ("model_a", "model_b", "rate_a", "rate_b", "difference", "lower", "upper", "se", "p_value"),
+                (row,),
+                title=f"Paired win rates against {self.baseline} (ties count half)",
+                notes=(
+                    f"cluster-robust over {self.cluster_field} ({self.n_clusters} clusters, {self.shared_clusters} "
+                    f"with battles of both models); z test, {self.level * 100:g}% interval",
+                ),
+                signature=self.signature,
+            )
+        ]
+
+
+def paired_win_rate(
+    battles: Any, model_a: str, model_b: str, baseline: str, *, level: float = 0.95, **options: Any
+) -> PairedWinRate:
+    """Does ``model_a``'s win rate against ``baseline`` differ from ``model_b``'s, both judged on the same prompts?
+
+    Each win rate is that of :func:`win_rates` (the weighted mean of 1 for a win, ½ for a tie, 0 for a loss over
+    the model's battles with the baseline). The battles must carry a cluster field (``cluster=``: the prompt,
+    e.g. ``question_id``): the two rates are correlated through the prompts they share, and the standard error
+    of the difference is the cluster-robust one of the two ratio estimates together: with ``u_c`` the sum over
+    cluster c of ``w (y − rate_a) / W_a`` over A's battles minus the same for B's,
+    ``se² = G/(G−1) · Σ_c u_c²`` (G: the clusters with a battle of either model; the ``G/(G−1)`` factor of
+    :func:`win_rates`). Interval ``difference ± z·se``, two-sided normal p-value."""
+    from scipy.stats import norm
+
+    from ..results.signature import build, hash_data
+
+    z = _z(level)
+    t = battle_table(battles, **options)
+    if t.cluster_field is None:
+        raise InputError(
+            "a paired test of two win rates needs the battles' prompt as a cluster field (cluster=question_id, "
+            "-o cluster=FIELD): without it the two rates' shared prompts are not known"
+        )
+    for nm in (model_a, model_b, baseline):
+        if nm not in t.models:
+            raise InputError(f"model {nm!r} is not among the models ({', '.join(t.models[:8])})")
+    if len({model_a, model_b, baseline}) < 3:
+        raise InputError("model_a, model_b and the baseline must be three different models")
+    bi = t.models.index(baseline)
+    g = len(t.clusters)
+    u = np.zeros(g)
+    seen = np.zeros((2, g), dtype=bool)
+    rates = []
+    for side, name in enumerate((model_a, model_b)):
+        i = t.models.index(name)
+        sel = ((t.a == i) & (t.b == bi)) | ((t.a == bi) & (t.b == i))
+        if not sel.any():
+            raise InputError(f"model {name!r} has no battle with the baseline {baseline!r}")
+        a, o, c, w = t.a[sel], t.outcome[sel], t.cluster[sel].astype(np.int64), t.w[sel]
+        y = np.where(o == 2, 0.5, np.where((o == 0) == (a == i), 1.0, 0.0))
+        big_w = float(w.sum())
+        p = float((w * y).sum() / big_w)
+        rates.append(p)
+        np.add.at(u, c, (1.0 if side == 0 else -1.0) * w * (y - p) / big_w)
+        seen[side, c] = True
+    used = seen.any(axis=0)
+    n_cl = int(used.sum())
+    if n_cl < 2:
+        raise InputError("the paired test needs battles in at least 2 clusters")
+    var = float(np.sum(u[used] ** 2)) * n_cl / (n_cl - 1)
+    se = math.sqrt(var)
+    d = rates[0] - rates[1]
+    if not se > 0:
+        raise InputError(
+            "the two win rates have no sampling variance here (every battle with the baseline has the same "
+            "outcome): there is nothing to test"
+        )
+    zs = d / se
+    pv = max(float(2.0 * norm.sf(abs(zs))), float(np.nextafter(0.0, 1.0)))  # a p-value is never 0
+    return PairedWinRate(
+        model_a=model_a,
+        model_b=model_b,
+        baseline=baseline,
+        rate_a=rates[0],
+        rate_b=rates[1],
+        difference=d,
+        se=se,
+        lower=d - z * se,
+        upper=d + z * se,
+        z=float(zs),
+        p_value=float(pv),
+        level=level,
+        n_clusters=n_cl,
+        shared_clusters=int((seen[0] & seen[1]).sum()),
+        cluster_field=t.cluster_field,
+        signature=build(
+            "paired_win_rate",
+            format=_format_part(t),
+            models=f"{model_a},{model_b}",
+            baseline=baseline,
+            conf=level,
+            items=t.n_battles,
+            clusters=n_cl,
             data=hash_data(t.models, t.a, t.b, t.outcome, t.cluster, t.w, t.w2),
         ),
     )
