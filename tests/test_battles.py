@@ -630,7 +630,7 @@ def test_paired_win_rate_equals_a_numpy_delta_method_oracle() -> None:
     d, se = _paired_oracle(rows, a, b, base)
     p = sigfast.paired_win_rate(path, a, b, base, cluster="question_id")
     assert abs(p.difference - d) < 1e-12 and abs(p.se - se) < 1e-12
-    assert abs(p.p_value - 2 * norm.sf(abs(d / se))) < 1e-12
+    assert abs(p.pvalue - 2 * norm.sf(abs(d / se))) < 1e-12
     assert p.lower == pytest.approx(d - 1.959963984540054 * se, abs=1e-12)
     # the rates are win_rates's; pairing by prompt narrows the interval of the difference (positive covariance)
     wr = sigfast.win_rates(path, base, cluster="question_id")

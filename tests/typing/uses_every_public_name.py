@@ -57,6 +57,19 @@ wr: sigfast.WinRates = sigfast.win_rates(
     "x",
 )
 rt: sigfast.Ratings = bt
+pwr: sigfast.PairedWinRate = sigfast.paired_win_rate(
+    {
+        "model_a": ["x", "y", "x", "y", "x", "y"],
+        "model_b": ["z", "z", "z", "z", "z", "z"],
+        "winner": ["model_a", "model_b", "tie", "model_a", "model_b", "model_a"],
+        "q": ["1", "1", "2", "2", "3", "3"],
+    },
+    "x",
+    "y",
+    "z",
+    cluster="q",
+)
+print(pwr.pvalue)
 ppw: sigfast.PredictionPowered = ppi
 print(bt, ppi, wr, rt, ppw)
 adj: sigfast.AdjustedPValues = sigfast.adjust([0.01, 0.04], "holm")

@@ -978,7 +978,7 @@ class PairedWinRate(Result):
     lower: float
     upper: float
     z: float
-    p_value: float
+    pvalue: float
     level: float
     n_clusters: int
     shared_clusters: int
@@ -996,7 +996,7 @@ class PairedWinRate(Result):
         "lower",
         "upper",
         "z",
-        "p_value",
+        "pvalue",
         "level",
         "n_clusters",
         "shared_clusters",
@@ -1016,11 +1016,11 @@ class PairedWinRate(Result):
             round(self.lower, 4),
             round(self.upper, 4),
             round(self.se, 4),
-            f"{self.p_value:.3g}",
+            f"{self.pvalue:.3g}",
         )
         return [
             Table(
-                ("model_a", "model_b", "rate_a", "rate_b", "difference", "lower", "upper", "se", "p_value"),
+                ("model_a", "model_b", "rate_a", "rate_b", "difference", "lower", "upper", "se", "pvalue"),
                 (row,),
                 title=f"Paired win rates against {self.baseline} (ties count half)",
                 notes=(
@@ -1102,7 +1102,7 @@ def paired_win_rate(
         lower=d - z * se,
         upper=d + z * se,
         z=float(zs),
-        p_value=float(pv),
+        pvalue=float(pv),
         level=level,
         n_clusters=n_cl,
         shared_clusters=int((seen[0] & seen[1]).sum()),
