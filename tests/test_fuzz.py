@@ -123,6 +123,15 @@ def battle_columns(draw: Any) -> dict[str, list[Any]]:
     }
 
 
+@st.composite
+def clustered_battles(draw: Any) -> dict[str, list[Any]]:
+    """Battle columns with a prompt column (missing and empty keys included)."""
+    cols = draw(battle_columns())
+    n = len(cols["winner"])
+    cols["q"] = draw(st.lists(st.sampled_from(["p1", "p2", "p3", "", None]), min_size=n, max_size=n))
+    return cols
+
+
 API_CALLS: dict[str, Any] = {
     "paired_bootstrap": st.tuples(paired(), st.fixed_dictionaries({"metric": metric_names, "n_resamples": small_b})),
     "permutation_test": st.tuples(
@@ -189,6 +198,15 @@ API_CALLS: dict[str, Any] = {
         ),
     ),
     "win_rates": st.tuples(st.tuples(battle_columns(), st.sampled_from(["a", "b", "z"])), st.just({})),
+    "paired_win_rate": st.tuples(
+        st.tuples(
+            clustered_battles(),
+            st.sampled_from(["a", "b", "z"]),
+            st.sampled_from(["b", "c"]),
+            st.sampled_from(["c", "d"]),
+        ),
+        st.fixed_dictionaries({"cluster": st.sampled_from(["q", "zz"]), "level": st.floats(-1, 2)}),
+    ),
     "prediction_powered": st.tuples(
         paired(),
         st.fixed_dictionaries(
