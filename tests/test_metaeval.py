@@ -470,7 +470,7 @@ def test_permutation_matches_nlpstats(scheme: str, level: str) -> None:
     rng = np.random.default_rng(15)
     h, m = _matrix(rng, 8, 20)
     m[1] = m[0] + rng.normal(0, 1.0, m[0].shape)
-    B = 1500 if level == "system" else 600
+    B = 1500 if level == "system" else 300
     np.random.seed(1)
     method = {"both-rowcol": "both", "both": _permute_cells}.get(scheme, scheme)
     with _quiet():
