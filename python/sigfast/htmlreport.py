@@ -159,17 +159,18 @@ def report(
     systems = _runs(format, [str(s) for s in systems])  # a folder of LLM runs: its runs, as the CLI reads it
     if not systems:
         raise InputError("give at least two system files")
-    if metrics and format != "auto" and "metric" not in options:
-        from .formats import spec
-
-        if spec(format).option("metric") is not None:  # as the CLI: a format that can computes only those (mt)
-            options["metric"] = ",".join(metrics)
     tasks = list(tasks)
     if tasks and "task" not in options:
         options["task"] = tasks[0]
-    parsed = parse(format, gold, systems, names=names, **options)
+    only = [m for m in metrics or () if m] or None  # a format that can (mt) computes only the metrics shown
+    parsed = parse(format, gold, systems, names=names, only_metrics=only, **options)
     per_task = [
-        (t, parsed if t == options["task"] else parse(format, gold, systems, names=names, **{**options, "task": t}))
+        (
+            t,
+            parsed
+            if t == options["task"]
+            else parse(format, gold, systems, names=names, only_metrics=only, **{**options, "task": t}),
+        )
         for t in tasks
     ]
     return build_report(

@@ -41,4 +41,6 @@ def read(
     """
     from .formats import parse
 
-    return parse(format, gold, systems, names=names, only_metric=metric, **options).statistics(metric)
+    return parse(
+        format, gold, systems, names=names, only_metrics=None if metric is None else [metric], **options
+    ).statistics(metric)

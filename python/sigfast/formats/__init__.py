@@ -251,25 +251,26 @@ def parse(
     systems: Any,
     *,
     names: Sequence[str] | None = None,
-    only_metric: str | None = None,
+    only_metrics: Sequence[str] | None = None,
     **options: Any,
 ) -> Parsed:
     """Read gold and system files once (format ``fmt``, or ``"auto"``) into a :class:`Parsed`.
 
     ``systems`` is a path, a list of paths (``NAME=PATH`` strings name a
     system), or a mapping name → path. Options are checked against the
-    format's schema before any file is read. ``only_metric``: the one metric
+    format's schema before any file is read. ``only_metrics``: the metrics
     the caller will read; a format whose ``metric`` option chooses what it
-    scores (``mt``) then scores only that one (the others cost time, not bytes).
+    scores (``mt``) then scores only those (the others cost time, not bytes).
     """
     sys_names, paths = named_systems(systems, names)
     if fmt in (None, "auto"):
         fmt = detect_format(gold if gold is not None else paths[0])
     s = spec(fmt)
     options = dict(options)
-    if only_metric is not None and "metric" not in options and s.option("metric") is not None:
-        if str(only_metric).lower() in s.metrics:
-            options["metric"] = str(only_metric).lower()
+    if only_metrics and "metric" not in options and s.option("metric") is not None:
+        wanted = [str(m).lower() for m in only_metrics]
+        if all(m in s.metrics for m in wanted):
+            options["metric"] = ",".join(wanted)
     if "align" in options and s.option("align") is None:
         # every other format compares the gold tokens: "tokens" is what it does, "chars" cannot be done
         if str(options["align"]) != "tokens":
