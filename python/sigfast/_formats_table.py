@@ -2,7 +2,7 @@
 # fmt: off
 
 #: a hash of what the declarations are made of (sigfast.cli.info._source_hash)
-SOURCE = '13a295c7de307412'
+SOURCE = 'b5d21fc96bf28dee'
 
 #: format name or alias -> the module that declares it
 MODULES = {'aer': 'sigfast.formats.alignment',
